@@ -1,0 +1,32 @@
+"""Seeded bags: the order in which a colour's 28 tiles come out of its bag.
+
+The shuffle is our own and must never change, so that a seed written in a record gives the
+same racks and draws on every machine and every Python, forever. It rests only on SHA-256,
+whose output is fixed by its standard (``random.shuffle`` and ``randrange`` are not promised
+to stay the same across Python versions).
+
+The order of colour ``C`` under seed ``S`` (both as text, UTF-8): every tile ``T`` (its
+canonical name, e.g. ``7``, ``sax``, ``$``) gets the key
+``SHA-256("uptown-bag-1\\n" + S + "\\n" + C + "\\n" + T)``; the tiles sorted by key (as bytes)
+are the bag, first drawn first. The first five make the starting rack; each later tile is
+drawn in turn. ``tests/test_bags.py`` pins the order of a few seeds.
+"""
+
+import hashlib
+
+from .geometry import TILE_NAMES
+
+
+def bag_order(seed, color):
+    """Colour ``color``'s 28 tiles in the order seed ``seed`` draws them."""
+
+    def key(tile):
+        text = f"uptown-bag-1\n{seed}\n{color}\n{TILE_NAMES[tile]}"
+        return hashlib.sha256(text.encode("utf-8")).digest()
+
+    return sorted(range(len(TILE_NAMES)), key=key)
+
+
+def seeded_bags(seed, colors):
+    """``{colour: bag_order(seed, colour)}`` for every colour in ``colors``."""
+    return {color: bag_order(seed, color) for color in colors}

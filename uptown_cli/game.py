@@ -1,0 +1,440 @@
+"""The rules of Uptown: a game's state, its legal moves, and playing and undoing moves.
+
+The board is kept as one 81-bit mask of occupied squares per colour (see ``geometry``), with
+the tile on each square alongside. Groups and cut points of a colour are worked out from its
+mask by flood fill and cached until the colour's tiles change.
+
+With known bags (a seeded game) the racks are known and checked; without them (a game
+transcribed from a board) everything else is checked.
+"""
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .geometry import (
+    ALL_SQUARES,
+    FIT,
+    NEIGHBOURS,
+    TILES_PER_COLOR,
+    flood,
+    square_name,
+    squares_of,
+    tile_fit_text,
+    tile_name,
+)
+from .notation import PASS, Move
+
+COLORS = ("red", "blue", "green", "yellow", "orange")
+RACK_SIZE = 5
+TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
+"""Every colour plays exactly 24 tiles: it stops when its bag is empty and its rack is down to 4."""
+
+_COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here; ``reason`` is a short code, the message says why."""
+
+    def __init__(self, reason, message):
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    colors: tuple
+
+    def __post_init__(self):
+        object.__setattr__(self, "colors", tuple(self.colors))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A move as it was played: who, with which colour, what it captured and drew."""
+
+    number: int
+    player: Player
+    color: str
+    move: Move
+    captured: Optional[tuple] = None
+    drawn: Optional[int] = None
+
+
+def count_groups(mask):
+    """How many groups (edge-joined sets) the squares of ``mask`` form."""
+    count = 0
+    while mask:
+        mask &= ~flood(mask & -mask, mask)
+        count += 1
+    return count
+
+
+def group_masks(mask):
+    """The groups of ``mask``, each as a mask, in order of their lowest square."""
+    out = []
+    while mask:
+        group = flood(mask & -mask, mask)
+        out.append(group)
+        mask &= ~group
+    return out
+
+
+def is_cut_point(sq, mask):
+    """Whether taking ``sq`` out of ``mask`` would split its group in two or more."""
+    neighbours = NEIGHBOURS[sq] & mask
+    if neighbours & (neighbours - 1) == 0:
+        return False
+    reached = flood(neighbours & -neighbours, mask & ~(1 << sq))
+    return neighbours & ~reached != 0
+
+
+def cut_points(mask):
+    """The squares of ``mask`` whose removal would split their group."""
+    cuts = 0
+    for sq in squares_of(mask):
+        if is_cut_point(sq, mask):
+            cuts |= 1 << sq
+    return cuts
+
+
+class Game:
+    """A game in progress: players in turn order, the board, racks and bags when known."""
+
+    def __init__(self, players, bags=None):
+        players = [p if isinstance(p, Player) else Player(*p) for p in players]
+        if not 2 <= len(players) <= 5:
+            raise ValueError("a game has 2 to 5 players")
+        per_player = 2 if len(players) == 2 else 1
+        seen = set()
+        for p in players:
+            if len(p.colors) != per_player:
+                raise ValueError(
+                    f"{p.name} needs {per_player} colour{'s' if per_player > 1 else ''}"
+                )
+            for c in p.colors:
+                if c not in _COLOR_INDEX or c in seen:
+                    raise ValueError(f"colour {c!r} is unknown or taken twice")
+                seen.add(c)
+        self.players = players
+        self._owner = {}
+        for index, p in enumerate(players):
+            for c in p.colors:
+                self._owner[c] = index
+        self._masks = dict.fromkeys(self._owner, 0)
+        self._tile_at = [None] * 81
+        self._color_at = [None] * 81
+        self._played = dict.fromkeys(self._owner, 0)
+        self._played_count = dict.fromkeys(self._owner, 0)
+        self._captured = {c: dict.fromkeys(self._owner, 0) for c in self._owner}
+        if bags is None:
+            self._bags = self._racks = None
+        else:
+            self._bags = {c: list(bags[c]) for c in self._owner}
+            for c, order in self._bags.items():
+                if sorted(order) != list(range(TILES_PER_COLOR)):
+                    raise ValueError(f"the bag of {c} must hold each of the 28 tiles once")
+            self._racks = {c: order[:RACK_SIZE] for c, order in self._bags.items()}
+            self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
+        self._turn = 0
+        self._passes = 0
+        self.history = []
+        self._undo = []
+        self._cuts = {}
+        self._group_count = {}
+
+    # -- what the position is ------------------------------------------------------------
+
+    @property
+    def colors(self):
+        """The colours in the game, in seat order."""
+        return tuple(self._owner)
+
+    @property
+    def ply(self):
+        """How many moves (passes included) have been played."""
+        return len(self.history)
+
+    @property
+    def last(self):
+        return self.history[-1] if self.history else None
+
+    @property
+    def finished(self):
+        if self._passes >= len(self.players):
+            return True
+        return all(n >= TILES_PLAYED_PER_COLOR for n in self._played_count.values())
+
+    @property
+    def to_move(self):
+        """The player whose turn it is, or None once the game is over."""
+        return None if self.finished else self.players[self._turn]
+
+    @property
+    def knows_racks(self):
+        return self._racks is not None
+
+    @property
+    def racks(self):
+        """Each colour's rack (tiles sorted), or None when the bags are unknown."""
+        if self._racks is None:
+            return None
+        return {c: sorted(r) for c, r in self._racks.items()}
+
+    @property
+    def bag_sizes(self):
+        """How many tiles are left in each colour's bag, or None when unknown."""
+        if self._bags is None:
+            return None
+        return {c: TILES_PER_COLOR - self._drawn[c] for c in self._owner}
+
+    @property
+    def board(self):
+        """``{square: (colour, tile)}`` for every occupied square."""
+        return {
+            sq: (self._color_at[sq], self._tile_at[sq])
+            for sq in range(81)
+            if self._color_at[sq] is not None
+        }
+
+    def at(self, sq):
+        """``(colour, tile)`` on ``sq``, or None."""
+        color = self._color_at[sq]
+        return None if color is None else (color, self._tile_at[sq])
+
+    def mask(self, color):
+        """The squares holding ``color``'s tiles."""
+        return self._masks[color]
+
+    def owner(self, color):
+        """The player who plays ``color``."""
+        return self.players[self._owner[color]]
+
+    def played_count(self, color):
+        return self._played_count[color]
+
+    def unplayed_tiles(self, color):
+        """``color``'s tiles not yet placed (on its rack or in its bag), sorted."""
+        played = self._played[color]
+        return [t for t in range(TILES_PER_COLOR) if not played >> t & 1]
+
+    def playable(self, color):
+        """Whether ``color`` still has tiles to play."""
+        return self._played_count[color] < TILES_PLAYED_PER_COLOR
+
+    def groups(self, color):
+        """How many groups ``color``'s tiles form."""
+        count = self._group_count.get(color)
+        if count is None:
+            count = self._group_count[color] = count_groups(self._masks[color])
+        return count
+
+    def player_groups(self, player):
+        return sum(self.groups(c) for c in player.colors)
+
+    def cut_points(self, color):
+        """The squares of ``color`` that may not be captured (taking one would split a group)."""
+        cuts = self._cuts.get(color)
+        if cuts is None:
+            cuts = self._cuts[color] = cut_points(self._masks[color])
+        return cuts
+
+    def captured(self, capturer, victim):
+        """How many of ``victim``'s tiles colour ``capturer`` has captured."""
+        return self._captured[capturer][victim]
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def legal_moves(self):
+        """Every legal ``(colour, move)`` of the player to move; ``[(first colour, PASS)]``
+        when there is none; ``[]`` once the game is over. Needs known racks."""
+        if self._racks is None:
+            raise ValueError("the racks are unknown (a game without a seed)")
+        if self.finished:
+            return []
+        player = self.players[self._turn]
+        moves = []
+        for color, tile, sq, capture in self._placements(player):
+            moves.append((color, Move(tile, sq, capture)))
+        return moves or [(player.colors[0], PASS)]
+
+    def has_legal_placement(self):
+        """Whether the player to move can place a tile (needs known racks)."""
+        player = self.players[self._turn]
+        return next(self._placements(player), None) is not None
+
+    def _targets(self, player):
+        """Squares a tile of ``player`` could go on: empty, or a capturable opponent tile."""
+        occupied = 0
+        capturable = 0
+        for color, mask in self._masks.items():
+            occupied |= mask
+            if self._owner[color] != self._turn and mask:
+                capturable |= mask & ~self.cut_points(color)
+        return (ALL_SQUARES & ~occupied) | capturable, occupied
+
+    def _placements(self, player):
+        targets, occupied = self._targets(player)
+        for color in player.colors:
+            if not self.playable(color):
+                continue
+            for tile in sorted(self._racks[color]):
+                for sq in squares_of(FIT[tile] & targets):
+                    yield color, tile, sq, bool(occupied >> sq & 1)
+
+    def _color_for(self, move, player):
+        """The colour a move without a named colour is played with, or an IllegalMove."""
+        if move.is_pass or len(player.colors) == 1:
+            return player.colors[0]
+        holders = [
+            c
+            for c in player.colors
+            if self.playable(c)
+            and (
+                move.tile in self._racks[c]
+                if self._racks is not None
+                else not self._played[c] >> move.tile & 1
+            )
+        ]
+        if len(holders) > 1:
+            raise IllegalMove(
+                "ambiguous_color",
+                f"both {' and '.join(holders)} could play {tile_name(move.tile)}: say which colour",
+            )
+        return holders[0] if holders else player.colors[0]
+
+    def check(self, move, color=None):
+        """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
+        return the colour otherwise. Never changes the game."""
+        if self.finished:
+            raise IllegalMove("game_over", "the game is over")
+        player = self.players[self._turn]
+        if color is None:
+            color = self._color_for(move, player)
+        elif color not in self._owner:
+            raise IllegalMove("unknown_color", f"{color} does not play in this game")
+        if self._owner[color] != self._turn:
+            raise IllegalMove(
+                "wrong_turn",
+                f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
+            )
+        if move.is_pass:
+            if self._racks is not None and self.has_legal_placement():
+                example = next(self._placements(player))
+                raise IllegalMove(
+                    "not_forced",
+                    f"{player.name} may not pass: {self._describe(example)} is legal",
+                )
+            return color
+        tile, sq = move.tile, move.square
+        name = tile_name(tile)
+        if not self.playable(color):
+            raise IllegalMove("exhausted", f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
+        if self._played[color] >> tile & 1:
+            raise IllegalMove("reused", f"{color}'s {name} has already been played")
+        if self._racks is not None and tile not in self._racks[color]:
+            rack = " ".join(tile_name(t) for t in sorted(self._racks[color]))
+            raise IllegalMove("not_on_rack", f"{color} has no {name} on its rack ({rack})")
+        if not FIT[tile] >> sq & 1:
+            raise IllegalMove(
+                "wrong_square",
+                f"{color} plays {name} on {square_name(sq)}, but {name} goes in {tile_fit_text(tile)}",
+            )
+        victim = self._color_at[sq]
+        if victim is not None:
+            if self._owner[victim] == self._turn:
+                raise IllegalMove(
+                    "own_tile",
+                    f"{color} plays {name} on {square_name(sq)}, which holds {player.name}'s own "
+                    f"{victim} {tile_name(self._tile_at[sq])}",
+                )
+            if self.cut_points(victim) >> sq & 1:
+                raise IllegalMove(
+                    "split",
+                    f"{color} may not capture {victim}'s {tile_name(self._tile_at[sq])} on "
+                    f"{square_name(sq)}: it would split {victim}'s group",
+                )
+        return color
+
+    def _describe(self, placement):
+        color, tile, sq, capture = placement
+        return f"{color} {Move(tile, sq, capture)}"
+
+    def canonical(self, move, color=None):
+        """``move`` in canonical notation on this board (the ``x`` set by whether it captures)."""
+        if move.is_pass:
+            return str(PASS)
+        return str(Move(move.tile, move.square, self._color_at[move.square] is not None))
+
+    def play(self, move, color=None):
+        """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
+        when only one of the player's colours could play the tile). Returns the Turn."""
+        color = self.check(move, color)
+        player = self.players[self._turn]
+        undo = (self._turn, self._passes, None)
+        if move.is_pass:
+            turn = Turn(len(self.history) + 1, player, color, PASS)
+            self._passes += 1
+        else:
+            tile, sq = move.tile, move.square
+            victim = self._color_at[sq]
+            captured = None
+            if victim is not None:
+                captured = (victim, self._tile_at[sq])
+                self._masks[victim] &= ~(1 << sq)
+                self._captured[color][victim] += 1
+                self._forget(victim)
+            self._masks[color] |= 1 << sq
+            self._forget(color)
+            self._color_at[sq] = color
+            self._tile_at[sq] = tile
+            self._played[color] |= 1 << tile
+            self._played_count[color] += 1
+            drawn = None
+            if self._racks is not None:
+                rack = self._racks[color]
+                undo = (self._turn, self._passes, rack.index(tile))
+                rack.remove(tile)
+                if self._drawn[color] < TILES_PER_COLOR:
+                    drawn = self._bags[color][self._drawn[color]]
+                    self._drawn[color] += 1
+                    rack.append(drawn)
+            turn = Turn(
+                len(self.history) + 1, player, color, Move(tile, sq, victim is not None), captured, drawn
+            )
+            self._passes = 0
+        self.history.append(turn)
+        self._undo.append(undo)
+        self._turn = (self._turn + 1) % len(self.players)
+        return turn
+
+    def pop(self):
+        """Take back the last move; returns its Turn."""
+        turn = self.history.pop()
+        self._turn, self._passes, rack_index = self._undo.pop()
+        if turn.move.is_pass:
+            return turn
+        color, tile, sq = turn.color, turn.move.tile, turn.move.square
+        if self._racks is not None:
+            rack = self._racks[color]
+            if turn.drawn is not None:
+                rack.pop()
+                self._drawn[color] -= 1
+            rack.insert(rack_index, tile)
+        self._played[color] &= ~(1 << tile)
+        self._played_count[color] -= 1
+        self._masks[color] &= ~(1 << sq)
+        self._forget(color)
+        if turn.captured is None:
+            self._color_at[sq] = self._tile_at[sq] = None
+        else:
+            victim, victim_tile = turn.captured
+            self._masks[victim] |= 1 << sq
+            self._captured[color][victim] -= 1
+            self._forget(victim)
+            self._color_at[sq], self._tile_at[sq] = victim, victim_tile
+        return turn
+
+    def _forget(self, color):
+        self._cuts.pop(color, None)
+        self._group_count.pop(color, None)

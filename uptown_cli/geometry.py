@@ -1,0 +1,157 @@
+"""Board geometry and tile names: squares, the nine regions, the 28 tiles and where each may go.
+
+Squares are ints 0..80 (``row * 9 + column``, row 0 is ``A`` at the top, column 0 is ``1``);
+a set of squares is an 81-bit int with bit ``sq`` set for each square in it.
+Tiles are ints 0..27: letters ``A``..``I`` (0..8), numbers ``1``..``9`` (9..17), the nine
+symbols in region order (18..26) and the wild ``$`` (27).
+"""
+
+ROWS = "ABCDEFGHI"
+COLUMNS = "123456789"
+SQUARE_NAMES = tuple(r + c for r in ROWS for c in COLUMNS)
+ALL_SQUARES = (1 << 81) - 1
+
+REGION_NAMES = ("man", "ring", "woman", "sign", "skyline", "sax", "car", "cards", "champagne")
+TILE_NAMES = tuple(ROWS) + tuple(COLUMNS) + REGION_NAMES + ("$",)
+WILD = 27
+TILES_PER_COLOR = 28
+
+TILE_ALIASES = {
+    "guy": "man",
+    "lady": "woman",
+    "lamp": "sign",
+    "street-sign": "sign",
+    "city": "skyline",
+    "saxophone": "sax",
+    "wine": "champagne",
+    "wild": "$",
+    "dollar": "$",
+}
+
+
+class NotationError(ValueError):
+    """Text that is not a square, a tile or a move."""
+
+
+def bit(sq):
+    """The one-square set holding ``sq``."""
+    return 1 << sq
+
+
+def square_name(sq):
+    """``B7`` for square 15."""
+    return SQUARE_NAMES[sq]
+
+
+def row_of(sq):
+    return sq // 9
+
+
+def column_of(sq):
+    return sq % 9
+
+
+def region_of(sq):
+    """Index into REGION_NAMES of the 3x3 region holding ``sq``."""
+    return (sq // 27) * 3 + (sq % 9) // 3
+
+
+_SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
+_TILE_INDEX = {name.lower(): i for i, name in enumerate(TILE_NAMES)}
+_TILE_INDEX.update({alias: _TILE_INDEX[name] for alias, name in TILE_ALIASES.items()})
+
+
+def parse_square(text):
+    """The square named ``text`` (``B7`` or ``b7``)."""
+    try:
+        return _SQUARE_INDEX[text.upper()]
+    except (KeyError, AttributeError):
+        raise NotationError(f"{text!r} is not a square (A1 to I9)") from None
+
+
+def parse_tile(text):
+    """The tile named ``text``: canonical names and the aliases, in any case."""
+    try:
+        return _TILE_INDEX[text.lower()]
+    except (KeyError, AttributeError):
+        raise NotationError(
+            f"{text!r} is not a tile (A-I, 1-9, a symbol such as sax, or $)"
+        ) from None
+
+
+def tile_name(tile):
+    return TILE_NAMES[tile]
+
+
+def _mask(squares):
+    m = 0
+    for sq in squares:
+        m |= 1 << sq
+    return m
+
+
+ROW_MASKS = tuple(_mask(sq for sq in range(81) if row_of(sq) == r) for r in range(9))
+COLUMN_MASKS = tuple(_mask(sq for sq in range(81) if column_of(sq) == c) for c in range(9))
+REGION_MASKS = tuple(_mask(sq for sq in range(81) if region_of(sq) == g) for g in range(9))
+
+FIT = ROW_MASKS + COLUMN_MASKS + REGION_MASKS + (ALL_SQUARES,)
+"""FIT[tile]: the squares that tile may be placed on."""
+
+NEIGHBOURS = tuple(
+    _mask(
+        n
+        for n, ok in (
+            (sq - 9, sq >= 9),
+            (sq + 9, sq < 72),
+            (sq - 1, sq % 9 != 0),
+            (sq + 1, sq % 9 != 8),
+        )
+        if ok
+    )
+    for sq in range(81)
+)
+"""NEIGHBOURS[sq]: the squares edge to edge with ``sq``."""
+
+_NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
+_NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
+
+
+def spread(mask):
+    """``mask`` together with every square edge to edge with it."""
+    return (
+        mask
+        | ((mask << 9) & ALL_SQUARES)
+        | (mask >> 9)
+        | ((mask << 1) & _NOT_FIRST_COLUMN)
+        | ((mask >> 1) & _NOT_LAST_COLUMN)
+    )
+
+
+def flood(seed, within):
+    """The squares of ``within`` joined edge to edge to ``seed`` (a subset of ``within``)."""
+    while True:
+        grown = spread(seed) & within
+        if grown == seed:
+            return seed
+        seed = grown
+
+
+def squares_of(mask):
+    """The squares in ``mask``, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def tile_fit_text(tile):
+    """Where a tile may go, in words: ``column 7``, ``row B``, ``the sax region``."""
+    if tile < 9:
+        return f"row {ROWS[tile]}"
+    if tile < 18:
+        return f"column {COLUMNS[tile - 9]}"
+    if tile < 27:
+        return f"the {REGION_NAMES[tile - 18]} region"
+    return "any square"

@@ -1,0 +1,42 @@
+"""Moves as they are written: ``7 B7``, ``4 xB4``, ``sax E8``, ``pass``."""
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .geometry import NotationError, parse_square, parse_tile, square_name, tile_name
+
+
+@dataclass(frozen=True)
+class Move:
+    """One placement (a tile on a square, ``capture`` as written) or a forced pass."""
+
+    tile: Optional[int]
+    square: Optional[int]
+    capture: bool = False
+
+    @property
+    def is_pass(self):
+        return self.tile is None
+
+    def __str__(self):
+        if self.is_pass:
+            return "pass"
+        return f"{tile_name(self.tile)} {'x' if self.capture else ''}{square_name(self.square)}"
+
+
+PASS = Move(None, None)
+
+
+def parse_move(text):
+    """The move written as ``text``; the ``x`` of a capture may be left out."""
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a move")
+    words = text.split()
+    if len(words) == 1 and words[0].lower() == "pass":
+        return PASS
+    if len(words) != 2:
+        raise NotationError(f"{text!r} is not a move: write TILE SQUARE (7 B7, 4 xB4) or pass")
+    tile = parse_tile(words[0])
+    where = words[1]
+    capture = len(where) == 3 and where[0] in "xX"
+    return Move(tile, parse_square(where[1:] if capture else where), capture)

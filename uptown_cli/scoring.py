@@ -1,0 +1,51 @@
+"""Standings under the two scorings: ``standard`` (Uptown) and ``blockers`` (Blockers!).
+
+Lower is better. Standard: a player's score is their number of groups (both colours added
+with two players). Blockers!: groups plus the most tiles they captured from any one opponent.
+Ties are broken by fewer tiles captured in total; still tied, the rank is shared.
+"""
+
+from dataclasses import dataclass
+
+VARIANTS = ("standard", "blockers")
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    colors: tuple
+    groups: int
+    captures: int
+    captured: dict
+    score: int
+    rank: int
+
+
+def standings(game, variant="standard"):
+    """Every player's standing, in seat order, as the game is now."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (standard or blockers)")
+    rows = []
+    for player in game.players:
+        captured = {
+            other.name: sum(game.captured(mine, theirs) for mine in player.colors for theirs in other.colors)
+            for other in game.players
+            if other is not player
+        }
+        groups = game.player_groups(player)
+        captures = sum(captured.values())
+        score = groups + (max(captured.values()) if variant == "blockers" else 0)
+        rows.append((player, groups, captures, captured, score))
+    order_keys = [(score, captures) for _, _, captures, _, score in rows]
+    return [
+        Standing(
+            name=player.name,
+            colors=player.colors,
+            groups=groups,
+            captures=captures,
+            captured=captured,
+            score=score,
+            rank=1 + sum(other < key for other in order_keys),
+        )
+        for (player, groups, captures, captured, score), key in zip(rows, order_keys)
+    ]
