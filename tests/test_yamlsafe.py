@@ -1,0 +1,218 @@
+"""The strict YAML reader: text stays text, and everything a record never needs is refused."""
+
+import contextlib
+import os
+import threading
+import time
+
+import pytest
+import yaml
+
+from uptown_cli import yamlsafe
+from uptown_cli.yamlsafe import Mapping, RecordError, Scalar, Sequence, decode, parse, read_file, to_plain
+
+LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
+
+
+@pytest.fixture(params=LOADERS, ids=lambda loader: loader.__name__, autouse=True)
+def loader(request, monkeypatch):
+    """Run every test with libyaml's parser and with the pure-Python one."""
+    monkeypatch.setattr(yamlsafe, "LOADER", request.param)
+    return request.param
+
+
+def refused(text, path="game.yaml"):
+    with pytest.raises(RecordError) as info:
+        parse(text, path)
+    return info.value
+
+
+@pytest.mark.parametrize("typed", [
+    "No", "no", "On", "off", "yes", "Y", "true", "~", "null", "007", "0123", "0o17", "0x1F",
+    "1_000", "1:20", "1:20:30", "1e3", ".inf", ".NaN", "-0", "2026-11-29", "2026-11-29 10:00:00",
+    "2001-12-14t21:59:43.10-05:00", "=", "<<",
+])
+def test_scalars_stay_exactly_as_typed(typed):
+    node = parse(f"key: {typed}\nlist: [{typed}]\n")
+    assert to_plain(node) == {"key": typed, "list": [typed]}
+    assert node.get("key")[1].plain
+
+
+def test_quoted_and_block_scalars_keep_their_text():
+    node = parse("a: '007'\nb: \"No\"\nc: |\n  two\n  lines\n")
+    assert to_plain(node) == {"a": "007", "b": "No", "c": "two\nlines\n"}
+    assert not any(value.plain for _, value in node.pairs)
+
+
+def test_nodes_keep_lines_and_offsets():
+    text = "# comment\nplayers:\n\n  - name: Ana\n    colors: [red, green]\nmoves:\n"
+    root = parse(text)
+    players = root.get("players")[1]
+    assert isinstance(players, Sequence) and not players.flow and players.line == 4
+    ana = players.items[0]
+    assert isinstance(ana, Mapping) and ana.get("name")[1].line == 4
+    colors = ana.get("colors")[1]
+    assert colors.flow and colors.line == 5 and text[colors.start:colors.end] == "[red, green]"
+    assert root.get("moves")[1].empty
+
+
+def test_byte_order_mark_keeps_offsets_in_the_text():
+    text = "\ufeffkey: value\n"
+    value = parse(text).get("key")[1]
+    assert text[value.start:value.end] == "value"
+
+
+@pytest.mark.parametrize("text", ["", "# nothing but a comment\n", "---\n...\n"])
+def test_no_document(text):
+    node = parse(text)
+    assert node is None or (isinstance(node, Scalar) and node.empty)
+
+
+def test_duplicate_top_level_key():
+    err = refused("uptown: 1\nmoves:\n  - red: 7 B7\nmoves:\n")
+    assert (err.line, err.message) == (4, "the key 'moves' is given twice (first on line 2)")
+    assert str(err) == "game.yaml:4: the key 'moves' is given twice (first on line 2)"
+
+
+def test_duplicate_key_deep_inside():
+    err = refused("players:\n  - name: Ana\n    colors: [red]\n    name: Bo\n")
+    assert err.line == 4 and "'name' is given twice (first on line 2)" in err.message
+
+
+def test_duplicate_key_in_a_flow_mapping():
+    err = refused("moves: [{red: 7 B7}, {blue: 1 A1, blue: 2 A2}]\n")
+    assert err.line == 1 and "'blue' is given twice" in err.message
+
+
+def test_anchor_refused():
+    err = refused("uptown: 1\nbase: &b\n  x: 1\n")
+    assert (err.line, err.message) == (2, "anchors (&b) are not allowed in a record")
+
+
+def test_alias_refused():
+    err = refused("uptown: 1\nname: Ana\nother: *b\n")
+    assert (err.line, err.message) == (3, "aliases (*b) are not allowed in a record")
+
+
+def test_billion_laughs_refused_before_any_expansion():
+    lines = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]" for i in range(8)]
+    started = time.monotonic()
+    err = refused("\n".join(lines) + "\n")
+    assert err.line == 1 and err.message.startswith("anchors (&a)")
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("text, tag", [
+    ("seed: !!str 0123\n", "tag:yaml.org,2002:str"),
+    ("seed: !!binary aGVsbG8=\n", "tag:yaml.org,2002:binary"),
+    ("seed: !custom x\n", "!custom"),
+    ("seed: ! x\n", "!"),
+    ("players: !!seq [a]\n", "tag:yaml.org,2002:seq"),
+    ("x: !!python/object:os.system {}\n", "tag:yaml.org,2002:python/object:os.system"),
+])
+def test_tags_refused(text, tag):
+    err = refused(text)
+    assert (err.line, err.message) == (1, f"tags ({tag}) are not allowed in a record")
+
+
+def test_tag_directive_refused():
+    err = refused("%TAG !e! tag:example.com,2000:\n---\nuptown: 1\n")
+    assert (err.line, err.message) == (1, "%TAG directives are not allowed in a record")
+
+
+def test_second_document_refused():
+    err = refused("uptown: 1\n---\nuptown: 1\n")
+    assert (err.line, err.message) == (2, "a record is a single YAML document, but a second one starts here")
+
+
+def test_explicit_start_and_end_markers_allowed():
+    assert to_plain(parse("---\nuptown: 1\n...\n# after\n")) == {"uptown": "1"}
+
+
+def test_depth_limit():
+    assert to_plain(parse("a: [[[x]]]\n")) == {"a": [[["x"]]]}
+    err = refused("a:\n  - - - [x]\n")
+    assert (err.line, err.message) == (2, "nested deeper than a record can be")
+
+
+def test_very_deep_nesting_refused_quickly():
+    started = time.monotonic()
+    err = refused("a: " + "[" * 200_000 + "\n")
+    assert err.line == 1
+    assert time.monotonic() - started < 2
+
+
+def test_key_that_is_a_list_refused():
+    err = refused("uptown: 1\n[a, b]: 1\n")
+    assert (err.line, err.message) == (2, "a key must be text, not a list")
+
+
+def test_syntax_error_has_its_line():
+    err = refused("uptown: 1\nplayers:\n  - name: Ana\n   colors: [red\n")
+    assert err.line in (4, 5) and err.message.startswith("invalid YAML: ")
+
+
+def test_forbidden_character_has_its_line():
+    err = refused("uptown: 1\nname: a\x07b\n")
+    assert err.line == 2 and err.message.startswith("invalid YAML: ")
+
+
+def test_too_big_refused_before_parsing():
+    text = "notes: " + "x" * yamlsafe.MAX_BYTES + "\n"
+    err = refused(text)
+    assert err.line is None and "larger than 1 MiB" in err.message
+    with pytest.raises(RecordError, match="larger than 1 MiB"):
+        decode(text.encode(), "big.yaml")
+
+
+def test_exactly_one_mib_is_accepted():
+    text = "notes: x\n" + "#" * (yamlsafe.MAX_BYTES - 9)
+    assert len(text.encode()) == yamlsafe.MAX_BYTES
+    assert to_plain(parse(text)) == {"notes": "x"}
+
+
+def test_big_file_refused_without_reading_it(tmp_path):
+    path = tmp_path / "huge.yaml"
+    with open(path, "wb") as stream:
+        stream.truncate(200 * yamlsafe.MAX_BYTES)
+    err = pytest.raises(RecordError, read_file, path, "huge.yaml").value
+    assert str(err) == f"huge.yaml: the file is larger than 1 MiB ({200 * yamlsafe.MAX_BYTES} bytes); refused"
+
+
+def test_not_utf8_refused_with_its_line(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("uptown: 1\nplayers:\n  - name: Zoë\n".encode("latin-1"))
+    err = pytest.raises(RecordError, read_file, path, "latin1.yaml").value
+    assert str(err) == "latin1.yaml:3: not UTF-8 text: byte 0xeb cannot be read"
+
+
+def test_missing_file(tmp_path):
+    err = pytest.raises(RecordError, read_file, tmp_path / "nope.yaml", "nope.yaml").value
+    assert err.path == "nope.yaml" and "cannot read the file" in err.message
+
+
+def test_pipe_is_read_with_the_size_limit(tmp_path):
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+
+    def write():
+        with contextlib.suppress(BrokenPipeError), open(path, "wb") as stream:
+            stream.write(b"#" * (yamlsafe.MAX_BYTES + 10))
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        with pytest.raises(RecordError, match="larger than 1 MiB"):
+            read_file(path)
+    finally:
+        writer.join()
+
+
+def test_error_text_and_json():
+    err = RecordError("red plays 7 on B8, but 7 goes in column 7", path="game.yaml", line=14, move=3)
+    assert str(err) == "game.yaml:14: red plays 7 on B8, but 7 goes in column 7"
+    assert err.to_json() == {"line": 14, "move": 3, "message": "red plays 7 on B8, but 7 goes in column 7"}
+    assert isinstance(err, ValueError) and err.problems == [err]
+    assert str(RecordError("oops", path="g.yaml")) == "g.yaml: oops"
+    assert str(RecordError("oops")) == "oops"

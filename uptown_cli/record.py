@@ -1,0 +1,396 @@
+"""Game records (format 1): reading a record file, checking it, and replaying it.
+
+``load_record`` / ``load_record_text`` read a record with the strict reader of
+``yamlsafe`` and check its schema, raising ``RecordError`` (whose ``problems``
+lists every schema problem found).  ``replay`` plays the moves through the rules
+engine, leniently: it collects errors and stops at the first illegal move.
+``validate_text`` / ``validate_file`` do both and never raise for a bad record.
+The format is described for users in ``records/README.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from .bags import seeded_bags
+from .game import COLORS, Game, IllegalMove, Player
+from .geometry import NotationError
+from .notation import parse_move
+from .scoring import VARIANTS
+from .yamlsafe import (
+    Mapping, Node, RecordError, Scalar, Sequence, decode, describe, parse, read_file, to_plain,
+)
+
+FORMAT_VERSION = 1
+TEXT_FIELDS = ("event", "site", "date", "round", "notes")
+KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", "moves")
+PLAYER_KEYS = ("name", "colors")
+
+
+class PlayerEntry(NamedTuple):
+    """A player as recorded: name, colours in order, and the line of the entry."""
+
+    name: str
+    colors: tuple
+    line: int
+
+
+class MoveEntry(NamedTuple):
+    """A move as recorded: the colour, the move text exactly as typed, its line."""
+
+    color: str
+    text: str
+    line: int
+
+
+@dataclass
+class Record:
+    """A record that passed the schema checks (its moves are not replayed yet)."""
+
+    path: str
+    text: str
+    version: int
+    variant: str
+    players: list[PlayerEntry]
+    seed: str | None
+    moves: list[MoveEntry]
+    fields: dict[str, str] = field(default_factory=dict)
+    extras: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def colors(self) -> tuple:
+        """Every colour in the game, in seat order."""
+        return tuple(c for p in self.players for c in p.colors)
+
+    def game_players(self) -> list[Player]:
+        """The players as the engine wants them."""
+        return [Player(p.name, p.colors) for p in self.players]
+
+    def new_game(self) -> Game:
+        """A game at move 0, with the seed's bags when there is a seed."""
+        bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
+        return Game(self.game_players(), bags)
+
+
+def load_record(path: str | Path, shown: str | None = None) -> Record:
+    """Read and check the record at ``path`` (``shown`` is the name used in errors)."""
+    shown = str(path) if shown is None else shown
+    return load_record_text(read_file(path, shown), shown)
+
+
+def load_record_text(text: str | bytes, path: str) -> Record:
+    """Read and check a record from its text (or raw bytes); ``path`` names it in errors."""
+    if isinstance(text, bytes):
+        text = decode(text, path)
+    return _SchemaReader(text, path).read()
+
+
+def deal_colors(entries: list[PlayerEntry]) -> None:
+    """Give the players (in place) who have no colours the colours nobody named, dealt round
+    the table in the order red, blue, green, yellow, orange; two each with 2 players."""
+    per_player = 2 if len(entries) == 2 else 1
+    taken = {c for entry in entries for c in entry.colors}
+    free = [c for c in COLORS if c not in taken]
+    waiting = [i for i, entry in enumerate(entries) if not entry.colors]
+    dealt: dict[int, list[str]] = {i: [] for i in waiting}
+    for _ in range(per_player):
+        for i in waiting:
+            if free:
+                dealt[i].append(free.pop(0))
+    for i in waiting:
+        entries[i] = entries[i]._replace(colors=tuple(dealt[i]))
+
+
+class _SchemaReader:
+    """Checks the node tree of a record against format 1, collecting problems."""
+
+    def __init__(self, text: str, path: str):
+        self.text = text
+        self.path = path
+        self.problems: list[RecordError] = []
+
+    def problem(self, message: str, where: Node | int | None, move: int | None = None) -> None:
+        """Note a problem at a node or a line (line 1 when there is neither)."""
+        line = where.line if isinstance(where, Node) else where or 1
+        self.problems.append(RecordError(message, path=self.path, line=line, move=move))
+
+    def read(self) -> Record:
+        root = parse(self.text, self.path)
+        if not isinstance(root, Mapping):
+            got = "nothing" if root is None else describe(root)
+            self.problem("a record is a mapping of keys (uptown: 1, players: ...), "
+                         f"but this file holds {got}", root)
+            self.fail()
+        extras = {}
+        for key, value in root.pairs:
+            if key.value.startswith("x-"):
+                extras[key.value] = to_plain(value)
+            elif key.value not in KNOWN_KEYS:
+                self.problem(f"unknown key '{key.value}' (the keys are {', '.join(KNOWN_KEYS)}; "
+                             "keys of your own must begin with x-)", key)
+        version = self.version(root)
+        variant = self.text_value(root, "variant")
+        if variant is None:
+            variant = "standard"
+        elif variant not in VARIANTS:
+            self.problem(f"unknown variant '{variant}' (standard or blockers)",
+                         root.get("variant")[1])
+        fields = {}
+        for name in TEXT_FIELDS:
+            value = self.text_value(root, name)
+            if value is not None:
+                fields[name] = value
+        seed = self.text_value(root, "seed")
+        if seed is not None and not seed.strip():
+            self.problem("the seed must not be blank (leave the key out for a game without one)",
+                         root.get("seed")[1])
+        players = self.players(root)
+        moves = self.moves(root, players)
+        self.fail()
+        return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras)
+
+    def fail(self) -> None:
+        if self.problems:
+            self.problems.sort(key=lambda problem: problem.line)
+            first = self.problems[0]
+            first.problems = self.problems
+            raise first
+
+    def version(self, root: Mapping) -> int:
+        pair = root.get("uptown")
+        if pair is None:
+            self.problem("the format version is missing: a record starts with 'uptown: 1'", root)
+            return FORMAT_VERSION
+        value = pair[1]
+        if not (isinstance(value, Scalar) and value.plain and value.value.isascii()
+                and value.value.isdigit() and (value.value == "0" or value.value[0] != "0")):
+            shown = value.value if isinstance(value, Scalar) else describe(value)
+            self.problem(f"the format version must be the number 1, not {shown!r}", value)
+            return FORMAT_VERSION
+        if int(value.value) != FORMAT_VERSION:
+            self.problem(f"format version {value.value} is not supported "
+                         "(this uptown reads format 1)", value)
+        return int(value.value)
+
+    def text_value(self, root: Mapping, key: str) -> str | None:
+        """The text of an optional key; None when it is missing or left empty."""
+        pair = root.get(key)
+        if pair is None:
+            return None
+        value = pair[1]
+        if not isinstance(value, Scalar):
+            self.problem(f"'{key}' must be text, not {describe(value)}", value)
+            return None
+        return None if value.empty else value.value
+
+    def players(self, root: Mapping) -> list[PlayerEntry]:
+        pair = root.get("players")
+        if pair is None:
+            self.problem("the players are missing ('players:' with one '- name: ...' per player)",
+                         root)
+            return []
+        node = pair[1]
+        if not isinstance(node, Sequence):
+            self.problem(f"'players' must be a list of players, not {describe(node)}", node)
+            return []
+        entries = [self.player(item) for item in node.items]
+        if any(entry is None for entry in entries):
+            return []
+        self.check_names(entries)
+        if not 2 <= len(entries) <= 5:
+            self.problem(f"a game has 2 to 5 players, this one has {len(entries)}", node)
+            return []
+        deal_colors(entries)
+        self.check_colors(entries)
+        return entries
+
+    def player(self, node: Node) -> PlayerEntry | None:
+        if not isinstance(node, Mapping):
+            self.problem(f"a player must be a mapping like 'name: Ana', not {describe(node)}", node)
+            return None
+        for key, _ in node.pairs:
+            if key.value not in PLAYER_KEYS:
+                self.problem(f"unknown key '{key.value}' for a player (name, colors)", key)
+        name_pair = node.get("name")
+        if name_pair is None or not isinstance(name_pair[1], Scalar):
+            self.problem("a player needs a name ('name: Ana')",
+                         node if name_pair is None else name_pair[1])
+            return None
+        name = name_pair[1].value
+        if not name.strip():
+            self.problem("a player's name must not be empty", name_pair[1])
+            return None
+        if not name.isprintable():
+            self.problem(f"a player's name must be one line of printable text, not {name!r}",
+                         name_pair[1])
+            return None
+        colors_pair = node.get("colors")
+        if colors_pair is None or (isinstance(colors_pair[1], Scalar) and colors_pair[1].empty):
+            return PlayerEntry(name, (), node.line)
+        value = colors_pair[1]
+        items = value.items if isinstance(value, Sequence) else [value]
+        colors = []
+        for item in items:
+            if not isinstance(item, Scalar):
+                self.problem(f"a colour must be text, not {describe(item)}", item)
+                return None
+            if item.value not in COLORS:
+                self.problem(_unknown_color(item.value), item)
+                return None
+            colors.append(item.value)
+        return PlayerEntry(name, tuple(colors), node.line)
+
+    def check_names(self, entries: list[PlayerEntry]) -> None:
+        seen = {}
+        for entry in entries:
+            key = entry.name.strip().casefold()
+            if key in seen:
+                self.problem(f"two players are named '{entry.name}' "
+                             f"(lines {seen[key]} and {entry.line})", entry.line)
+            seen[key] = entry.line
+
+    deal = staticmethod(deal_colors)  # the name cli.py's ``new`` calls it by
+
+    def check_colors(self, entries: list[PlayerEntry]) -> None:
+        per_player = 2 if len(entries) == 2 else 1
+        owner = {}
+        for entry in entries:
+            if len(entry.colors) != per_player:
+                want = "two colours each" if per_player == 2 else "one colour each"
+                self.problem(f"with {len(entries)} players, players have {want}; "
+                             f"{entry.name} has {len(entry.colors)}", entry.line)
+            for color in entry.colors:
+                if color in owner:
+                    self.problem(f"{color} is taken twice ({owner[color]} and {entry.name})",
+                                 entry.line)
+                owner[color] = entry.name
+
+    def moves(self, root: Mapping, players: list[PlayerEntry]) -> list[MoveEntry]:
+        pair = root.get("moves")
+        if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
+            return []
+        node = pair[1]
+        if not isinstance(node, Sequence):
+            self.problem(f"'moves' must be a list of moves ('- red: 7 B7'), not {describe(node)}",
+                         node)
+            return []
+        in_game = {c for p in players for c in p.colors}
+        entries = []
+        for number, item in enumerate(node.items, 1):
+            entry = self.move(number, item, in_game if players else None)
+            if entry is not None:
+                entries.append(entry)
+        return entries
+
+    def move(self, number: int, item: Node, in_game: set | None) -> MoveEntry | None:
+        if not (isinstance(item, Mapping) and len(item.pairs) == 1):
+            self.problem(f"move {number} must be one colour and its move, like '- red: 7 B7'",
+                         item, number)
+            return None
+        key, value = item.pairs[0]
+        if key.value not in COLORS:
+            self.problem(_unknown_color(key.value), key, number)
+            return None
+        if in_game is not None and key.value not in in_game:
+            self.problem(f"{key.value} does not play in this game", key, number)
+            return None
+        if not isinstance(value, Scalar) or value.empty:
+            got = describe(value)
+            self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
+                         value, number)
+            return None
+        return MoveEntry(key.value, value.value, value.line)
+
+
+def _unknown_color(name: str) -> str:
+    return f"unknown colour '{name}' (the colours are {', '.join(COLORS)})"
+
+
+@dataclass
+class Replay:
+    """The result of replaying a record: the game as far as it went, the errors found,
+    and how many moves were played legally before the first illegal one."""
+
+    game: Game
+    errors: list[RecordError]
+    moves_ok: int
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+def replay(record: Record, strict: bool = False, upto: int | None = None) -> Replay:
+    """Play the record's moves (the first ``upto`` of them, when given) through the engine.
+
+    Stops at the first move that cannot be read or is illegal, reporting it with its move
+    number and line.  With ``strict``, also reports every move not written canonically.
+    """
+    game = record.new_game()
+    errors = []
+    moves = record.moves if upto is None else record.moves[:upto]
+    for number, entry in enumerate(moves, 1):
+
+        def error(message: str) -> RecordError:
+            return RecordError(message, path=record.path, line=entry.line, move=number)
+
+        try:
+            move = parse_move(entry.text)
+        except NotationError as exc:
+            errors.append(error(f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"))
+            return Replay(game, errors, number - 1)
+        canonical = game.canonical(move, entry.color)
+        try:
+            game.play(move, entry.color)
+        except IllegalMove as exc:
+            errors.append(error(str(exc)))
+            return Replay(game, errors, number - 1)
+        if strict:
+            first = game.owner(entry.color).colors[0]
+            if entry.text != canonical:
+                errors.append(error(f"{entry.text!r} is not canonical notation: "
+                                    f"write {canonical!r}"))
+            elif move.is_pass and entry.color != first:
+                errors.append(error(f"a pass is recorded under the player's first colour, {first}"))
+    return Replay(game, errors, len(moves))
+
+
+@dataclass
+class Validation:
+    """A record checked from end to end: its schema, then a replay."""
+
+    path: str
+    record: Record | None
+    errors: list[RecordError]
+    moves: int
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict:
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``."""
+        return {"path": self.path, "valid": self.valid, "moves": self.moves,
+                "errors": [e.to_json() for e in self.errors]}
+
+
+def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
+    """Check a record given as text; every problem lands in the result, nothing is raised."""
+    try:
+        record = load_record_text(text, path)
+    except RecordError as exc:
+        return Validation(path, None, exc.problems, 0)
+    result = replay(record, strict)
+    return Validation(path, record, result.errors, result.moves_ok)
+
+
+def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:
+    """Check the record at ``path``; every problem lands in the result, nothing is raised."""
+    shown = str(path) if shown is None else shown
+    try:
+        text = read_file(path, shown)
+    except RecordError as exc:
+        return Validation(shown, None, exc.problems, 0)
+    return validate_text(text, shown, strict)

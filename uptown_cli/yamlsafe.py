@@ -1,0 +1,235 @@
+"""Strict, text-preserving YAML reading for Uptown records.
+
+PyYAML's loaders turn ``No`` into ``False``, ``0123`` into 83 and a date into a
+``datetime.date``; they keep the last of two equal keys and expand aliases.  This
+module instead builds a small tree of nodes straight from the parser's events,
+so that every scalar stays the exact text that was typed, and refuses what a
+record never needs: duplicate keys, anchors, aliases, tags, ``%TAG``
+directives, a second document, deep nesting, files over 1 MiB and bytes that
+are not UTF-8.  Refusals happen as soon as the offending event is seen, before
+anything is expanded.  Every node keeps its 1-based line and its character
+offsets in the text, which the record writer uses to edit the file in place.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+#: The largest record file accepted, in bytes.
+MAX_BYTES = 1024 * 1024
+
+#: Deepest nesting of collections a record can have: the top mapping, the
+#: players list, a player mapping and its colours list.
+MAX_DEPTH = 4
+
+#: The loader whose parser produces the events: libyaml's when available.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class RecordError(ValueError):
+    """A problem with a record, located by path, 1-based line and move number.
+
+    ``problems`` lists every problem found by the check that raised this one
+    (this error first).
+    """
+
+    def __init__(self, message: str, *, path: str | None = None,
+                 line: int | None = None, move: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.move = move
+        self.problems: list[RecordError] = [self]
+
+    def __str__(self) -> str:
+        where = ":".join(str(part) for part in (self.path, self.line) if part is not None)
+        return f"{where}: {self.message}" if where else self.message
+
+    def to_json(self) -> dict:
+        """The error as ``{"line", "move", "message"}``."""
+        return {"line": self.line, "move": self.move, "message": self.message}
+
+
+@dataclass
+class Node:
+    """Where a node is: its 1-based line, and its start and end offsets in the text."""
+
+    line: int
+    start: int
+    end: int
+
+
+@dataclass
+class Scalar(Node):
+    """A scalar, as typed.  ``plain`` is False when it was quoted or a block scalar."""
+
+    value: str
+    plain: bool
+
+    @property
+    def empty(self) -> bool:
+        """True for a plain scalar with nothing in it (``key:`` with no value)."""
+        return self.plain and self.value == ""
+
+
+@dataclass
+class Sequence(Node):
+    """A list of nodes; ``flow`` is True for ``[a, b]`` style."""
+
+    items: list
+    flow: bool
+
+
+@dataclass
+class Mapping(Node):
+    """Key/value pairs in file order; keys are scalars and are unique."""
+
+    pairs: list
+    flow: bool
+
+    def get(self, key: str) -> tuple[Scalar, Node] | None:
+        """The (key node, value node) pair for ``key``, or None."""
+        for pair in self.pairs:
+            if pair[0].value == key:
+                return pair
+        return None
+
+
+def describe(node: Node) -> str:
+    """A short name for the kind of a node, for error messages."""
+    if isinstance(node, Scalar):
+        return "empty" if node.empty else "text"
+    return "a list" if isinstance(node, Sequence) else "a mapping"
+
+
+def to_plain(node: Node):
+    """The node as plain Python data: strings, lists and dicts."""
+    if isinstance(node, Scalar):
+        return node.value
+    if isinstance(node, Sequence):
+        return [to_plain(item) for item in node.items]
+    return {key.value: to_plain(value) for key, value in node.pairs}
+
+
+def decode(data: bytes, path: str | None) -> str:
+    """Check the size of raw record bytes and decode them as strict UTF-8."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"the file is larger than 1 MiB ({len(data)} bytes); refused", path=path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read",
+                          path=path, line=line) from None
+
+
+def read_file(path: str | Path, shown: str | None = None) -> str:
+    """Read a record file's text, refusing files over 1 MiB before reading them."""
+    shown = str(path) if shown is None else shown
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > MAX_BYTES:
+                raise RecordError(f"the file is larger than 1 MiB ({size} bytes); refused",
+                                  path=shown)
+            data = stream.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    return decode(data, shown)
+
+
+def parse(text: str, path: str | None = None) -> Node | None:
+    """Parse one YAML document into nodes; None when the text holds no document.
+
+    Raises RecordError for YAML syntax errors and for everything this module
+    refuses (see the module docstring).
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise RecordError("the file is larger than 1 MiB; refused", path=path)
+    # libyaml skips a byte order mark without counting it; keep offsets aligned.
+    shift = 1 if text.startswith("\ufeff") else 0
+    return _Composer(text[shift:], path, shift).document()
+
+
+class _Composer:
+    """Builds nodes from parser events, refusing what records never contain."""
+
+    def __init__(self, text: str, path: str | None, shift: int):
+        self.text = text
+        self.path = path
+        self.shift = shift
+        self.events = yaml.parse(text, Loader=LOADER)
+
+    def error(self, message: str, event) -> RecordError:
+        return RecordError(message, path=self.path, line=event.start_mark.line + 1)
+
+    def next(self):
+        try:
+            return next(self.events)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            detail = exc.problem or "not valid YAML"
+            if exc.context and exc.problem:
+                detail = f"{exc.problem} ({exc.context})"
+            raise RecordError(f"invalid YAML: {detail}", path=self.path,
+                              line=mark.line + 1 if mark else None) from None
+        except yaml.YAMLError as exc:  # a ReaderError: a character YAML forbids
+            position = getattr(exc, "position", None)
+            line = None if position is None else self.text.count("\n", 0, position) + 1
+            reason = getattr(exc, "reason", None) or "not valid YAML"
+            raise RecordError(f"invalid YAML: {reason}", path=self.path, line=line) from None
+
+    def document(self) -> Node | None:
+        root = None
+        while True:
+            event = self.next()
+            if isinstance(event, yaml.StreamEndEvent):
+                self.events.close()
+                return root
+            if isinstance(event, yaml.DocumentStartEvent):
+                if root is not None:
+                    raise self.error("a record is a single YAML document, "
+                                     "but a second one starts here", event)
+                if event.tags:
+                    raise self.error("%TAG directives are not allowed in a record", event)
+                root = self.node(self.next(), 1)
+
+    def node(self, event, depth: int) -> Node:
+        if isinstance(event, yaml.AliasEvent):
+            raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
+        if event.anchor is not None:
+            raise self.error(f"anchors (&{event.anchor}) are not allowed in a record", event)
+        if event.tag is not None:
+            raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
+        line = event.start_mark.line + 1
+        start = event.start_mark.index + self.shift
+        if isinstance(event, yaml.ScalarEvent):
+            return Scalar(line, start, event.end_mark.index + self.shift,
+                          event.value, event.style in (None, ""))
+        if depth > MAX_DEPTH:
+            raise self.error("nested deeper than a record can be", event)
+        flow = bool(event.flow_style)
+        if isinstance(event, yaml.SequenceStartEvent):
+            items = []
+            while not isinstance(event := self.next(), yaml.SequenceEndEvent):
+                items.append(self.node(event, depth + 1))
+            return Sequence(line, start, event.end_mark.index + self.shift, items, flow)
+        pairs = []
+        seen: dict[str, int] = {}
+        while not isinstance(event := self.next(), yaml.MappingEndEvent):
+            key = self.node(event, depth + 1)
+            if not isinstance(key, Scalar):
+                raise RecordError(f"a key must be text, not {describe(key)}",
+                                  path=self.path, line=key.line)
+            if key.value in seen:
+                raise RecordError(f"the key '{key.value}' is given twice "
+                                  f"(first on line {seen[key.value]})",
+                                  path=self.path, line=key.line)
+            seen[key.value] = key.line
+            pairs.append((key, self.node(self.next(), depth + 1)))
+        return Mapping(line, start, event.end_mark.index + self.shift, pairs, flow)
