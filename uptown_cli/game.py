@@ -2,21 +2,29 @@
 
 The board is kept as one 81-bit mask of occupied squares per colour (see ``geometry``), with
 the tile on each square alongside. Groups and cut points of a colour are worked out from its
-mask by flood fill and cached until the colour's tiles change.
+mask when asked for and cached. A tile put down or taken off with at most one neighbour of its
+colour updates the cache in place (only that neighbour's cut point status can change); any other
+change drops it, to be worked out again by a local test round each square and, where that does
+not settle it, a flood fill.
 
 With known bags (a seeded game) the racks are known and checked; without them (a game
 transcribed from a board) everything else is checked.
 """
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Optional
 
 from .geometry import (
     ALL_SQUARES,
     FIT,
+    FIT_SQUARES,
     NEIGHBOURS,
     TILES_PER_COLOR,
+    crowded,
     flood,
+    joined_around,
+    spread,
     square_name,
     squares_of,
     tile_fit_text,
@@ -83,19 +91,33 @@ def group_masks(mask):
 def is_cut_point(sq, mask):
     """Whether taking ``sq`` out of ``mask`` would split its group in two or more."""
     neighbours = NEIGHBOURS[sq] & mask
-    if neighbours & (neighbours - 1) == 0:
+    if neighbours & (neighbours - 1) == 0 or joined_around(sq, mask):
         return False
-    reached = flood(neighbours & -neighbours, mask & ~(1 << sq))
-    return neighbours & ~reached != 0
+    rest = mask & ~(1 << sq)
+    reached = neighbours & -neighbours
+    while True:
+        grown = spread(reached) & rest
+        if grown & neighbours == neighbours:
+            return False
+        if grown == reached:
+            return True
+        reached = grown
 
 
 def cut_points(mask):
     """The squares of ``mask`` whose removal would split their group."""
     cuts = 0
-    for sq in squares_of(mask):
+    for sq in squares_of(crowded(mask)):
         if is_cut_point(sq, mask):
             cuts |= 1 << sq
     return cuts
+
+
+@cache
+def _tile_moves(tile):
+    """``{square: (move, capturing move)}`` for every square ``tile`` may go on. Moves are
+    immutable, so these are shared by every game rather than made anew for each list."""
+    return {sq: (Move(tile, sq, False), Move(tile, sq, True)) for sq in FIT_SQUARES[tile]}
 
 
 class Game:
@@ -163,7 +185,7 @@ class Game:
     def finished(self):
         if self._passes >= len(self.players):
             return True
-        return all(n >= TILES_PLAYED_PER_COLOR for n in self._played_count.values())
+        return min(self._played_count.values()) >= TILES_PLAYED_PER_COLOR
 
     @property
     def to_move(self):
@@ -253,18 +275,34 @@ class Game:
         if self.finished:
             return []
         player = self.players[self._turn]
+        targets, occupied = self._targets()
         moves = []
-        for color, tile, sq, capture in self._placements(player):
-            moves.append((color, Move(tile, sq, capture)))
+        for color in player.colors:
+            if not self.playable(color):
+                continue
+            for tile in sorted(self._racks[color]):
+                open_squares = FIT[tile] & targets
+                if not open_squares:
+                    continue
+                moves_here = _tile_moves(tile)
+                for sq in FIT_SQUARES[tile]:
+                    if open_squares >> sq & 1:
+                        moves.append((color, moves_here[sq][occupied >> sq & 1]))
         return moves or [(player.colors[0], PASS)]
 
     def has_legal_placement(self):
         """Whether the player to move can place a tile (needs known racks)."""
-        player = self.players[self._turn]
-        return next(self._placements(player), None) is not None
+        targets, _ = self._targets()
+        return any(
+            FIT[tile] & targets
+            for color in self.players[self._turn].colors
+            if self.playable(color)
+            for tile in self._racks[color]
+        )
 
-    def _targets(self, player):
-        """Squares a tile of ``player`` could go on: empty, or a capturable opponent tile."""
+    def _targets(self):
+        """Squares a tile of the player to move could go on (empty, or holding a capturable
+        opponent tile), and the occupied squares."""
         occupied = 0
         capturable = 0
         for color, mask in self._masks.items():
@@ -272,15 +310,6 @@ class Game:
             if self._owner[color] != self._turn and mask:
                 capturable |= mask & ~self.cut_points(color)
         return (ALL_SQUARES & ~occupied) | capturable, occupied
-
-    def _placements(self, player):
-        targets, occupied = self._targets(player)
-        for color in player.colors:
-            if not self.playable(color):
-                continue
-            for tile in sorted(self._racks[color]):
-                for sq in squares_of(FIT[tile] & targets):
-                    yield color, tile, sq, bool(occupied >> sq & 1)
 
     def _color_for(self, move, player):
         """The colour a move without a named colour is played with, or an IllegalMove."""
@@ -305,7 +334,8 @@ class Game:
 
     def check(self, move, color=None):
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
-        return the colour otherwise. Never changes the game."""
+        return the colour it is played with otherwise (a pass counts as the player's first
+        colour's, whichever colour names it). Never changes the game."""
         if self.finished:
             raise IllegalMove("game_over", "the game is over")
         player = self.players[self._turn]
@@ -320,12 +350,12 @@ class Game:
             )
         if move.is_pass:
             if self._racks is not None and self.has_legal_placement():
-                example = next(self._placements(player))
+                example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
                     "not_forced",
-                    f"{player.name} may not pass: {self._describe(example)} is legal",
+                    f"{player.name} may not pass: {example_color} {example} is legal",
                 )
-            return color
+            return player.colors[0]
         tile, sq = move.tile, move.square
         name = tile_name(tile)
         if not self.playable(color):
@@ -348,17 +378,16 @@ class Game:
                     f"{color} plays {name} on {square_name(sq)}, which holds {player.name}'s own "
                     f"{victim} {tile_name(self._tile_at[sq])}",
                 )
-            if self.cut_points(victim) >> sq & 1:
+            # Testing the one square is cheaper than finding all the victim's cut points.
+            cuts = self._cuts.get(victim)
+            splits = is_cut_point(sq, self._masks[victim]) if cuts is None else cuts >> sq & 1
+            if splits:
                 raise IllegalMove(
                     "split",
                     f"{color} may not capture {victim}'s {tile_name(self._tile_at[sq])} on "
                     f"{square_name(sq)}: it would split {victim}'s group",
                 )
         return color
-
-    def _describe(self, placement):
-        color, tile, sq, capture = placement
-        return f"{color} {Move(tile, sq, capture)}"
 
     def canonical(self, move, color=None):
         """``move`` in canonical notation on this board (the ``x`` set by whether it captures)."""
@@ -381,11 +410,9 @@ class Game:
             captured = None
             if victim is not None:
                 captured = (victim, self._tile_at[sq])
-                self._masks[victim] &= ~(1 << sq)
+                self._take_off(victim, sq)
                 self._captured[color][victim] += 1
-                self._forget(victim)
-            self._masks[color] |= 1 << sq
-            self._forget(color)
+            self._put_down(color, sq)
             self._color_at[sq] = color
             self._tile_at[sq] = tile
             self._played[color] |= 1 << tile
@@ -399,9 +426,8 @@ class Game:
                     drawn = self._bags[color][self._drawn[color]]
                     self._drawn[color] += 1
                     rack.append(drawn)
-            turn = Turn(
-                len(self.history) + 1, player, color, Move(tile, sq, victim is not None), captured, drawn
-            )
+            move = _tile_moves(tile)[sq][victim is not None]
+            turn = Turn(len(self.history) + 1, player, color, move, captured, drawn)
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
@@ -423,18 +449,53 @@ class Game:
             rack.insert(rack_index, tile)
         self._played[color] &= ~(1 << tile)
         self._played_count[color] -= 1
-        self._masks[color] &= ~(1 << sq)
-        self._forget(color)
+        self._take_off(color, sq)
         if turn.captured is None:
             self._color_at[sq] = self._tile_at[sq] = None
         else:
             victim, victim_tile = turn.captured
-            self._masks[victim] |= 1 << sq
+            self._put_down(victim, sq)
             self._captured[color][victim] -= 1
-            self._forget(victim)
             self._color_at[sq], self._tile_at[sq] = victim, victim_tile
         return turn
 
-    def _forget(self, color):
-        self._cuts.pop(color, None)
-        self._group_count.pop(color, None)
+    def _put_down(self, color, sq):
+        """Add ``sq`` to ``color``'s squares, updating its cached cut points and group count."""
+        before = self._masks[color]
+        self._masks[color] = before | 1 << sq
+        neighbours = NEIGHBOURS[sq] & before
+        if not neighbours:
+            if color in self._group_count:
+                self._group_count[color] += 1
+        elif neighbours & (neighbours - 1) == 0:
+            # A new end of a chain: its one neighbour becomes a cut point unless it was alone.
+            cuts = self._cuts.get(color)
+            if cuts is not None and NEIGHBOURS[neighbours.bit_length() - 1] & before:
+                self._cuts[color] = cuts | neighbours
+        else:
+            # Joining two or more tiles: the groups only stay as they were if those tiles
+            # were already joined round ``sq``.
+            self._cuts.pop(color, None)
+            if not joined_around(sq, before):
+                self._group_count.pop(color, None)
+
+    def _take_off(self, color, sq):
+        """Take ``sq`` out of ``color``'s squares, updating its cached cut points and group count."""
+        after = self._masks[color] & ~(1 << sq)
+        self._masks[color] = after
+        neighbours = NEIGHBOURS[sq] & after
+        if not neighbours:
+            if color in self._group_count:
+                self._group_count[color] -= 1
+        elif neighbours & (neighbours - 1) == 0:
+            # The end of a chain: only its one neighbour may stop being a cut point.
+            cuts = self._cuts.get(color)
+            if cuts is not None:
+                held = neighbours if is_cut_point(neighbours.bit_length() - 1, after) else 0
+                self._cuts[color] = (cuts & ~neighbours) | held
+        else:
+            # Leaving two or more tiles: the groups only stay as they were for certain if
+            # those tiles are still joined round ``sq``.
+            self._cuts.pop(color, None)
+            if not joined_around(sq, after):
+                self._group_count.pop(color, None)

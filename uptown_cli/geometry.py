@@ -61,10 +61,18 @@ _TILE_INDEX = {name.lower(): i for i, name in enumerate(TILE_NAMES)}
 _TILE_INDEX.update({alias: _TILE_INDEX[name] for alias, name in TILE_ALIASES.items()})
 
 
+def _ascii(text):
+    """``text`` itself when it is ASCII (so that case folding cannot turn, say, a Kelvin
+    sign into ``k``); a KeyError otherwise."""
+    if not text.isascii():
+        raise KeyError(text)
+    return text
+
+
 def parse_square(text):
     """The square named ``text`` (``B7`` or ``b7``)."""
     try:
-        return _SQUARE_INDEX[text.upper()]
+        return _SQUARE_INDEX[_ascii(text).upper()]
     except (KeyError, AttributeError):
         raise NotationError(f"{text!r} is not a square (A1 to I9)") from None
 
@@ -72,7 +80,7 @@ def parse_square(text):
 def parse_tile(text):
     """The tile named ``text``: canonical names and the aliases, in any case."""
     try:
-        return _TILE_INDEX[text.lower()]
+        return _TILE_INDEX[_ascii(text).lower()]
     except (KeyError, AttributeError):
         raise NotationError(
             f"{text!r} is not a tile (A-I, 1-9, a symbol such as sax, or $)"
@@ -136,6 +144,54 @@ def flood(seed, within):
         seed = grown
 
 
+def crowded(mask):
+    """The squares of ``mask`` with two or more neighbours in ``mask``."""
+    down = mask >> 9
+    up = (mask << 9) & ALL_SQUARES
+    right = (mask >> 1) & _NOT_LAST_COLUMN
+    left = (mask << 1) & _NOT_FIRST_COLUMN
+    return mask & ((up & down) | ((up | down) & (left | right)) | (left & right))
+
+
+RING = tuple(
+    _mask(
+        r * 9 + c
+        for r in range(sq // 9 - 1, sq // 9 + 2)
+        for c in range(sq % 9 - 1, sq % 9 + 2)
+        if 0 <= r < 9 and 0 <= c < 9 and r * 9 + c != sq
+    )
+    for sq in range(81)
+)
+"""RING[sq]: the squares around ``sq``, edge to edge or corner to corner."""
+
+_AROUND = (-9, -8, 1, 10, 9, 8, -1, -10)
+"""Offsets of the squares around a square, in turn round it from above: edge neighbours at
+even places, each corner between the two edge neighbours it touches."""
+
+
+def _joined_windows():
+    """Every set of squares around a square (as a mask with the square at bit 10) in which the
+    edge neighbours lie on one unbroken stretch of the ring, a corner joining the two edge
+    neighbours either side of it."""
+    windows = set()
+    for pattern in range(256):
+        on = [pattern >> i & 1 for i in range(8)]
+        edges = on[0] + on[2] + on[4] + on[6]
+        links = sum(on[i] & on[i - 1] & on[i - 2] for i in (0, 2, 4, 6))
+        if edges - links <= 1:
+            windows.add(sum(1 << (10 + offset) for offset, bit in zip(_AROUND, on) if bit))
+    return frozenset(windows)
+
+
+_JOINED_WINDOWS = _joined_windows()
+
+
+def joined_around(sq, mask):
+    """Whether the squares of ``mask`` edge to edge with ``sq`` are joined to one another by
+    squares of ``mask`` around ``sq`` (so taking ``sq`` out of ``mask`` cannot part them)."""
+    return ((mask & RING[sq]) << 10) >> sq in _JOINED_WINDOWS
+
+
 def squares_of(mask):
     """The squares in ``mask``, in increasing order."""
     out = []
@@ -144,6 +200,10 @@ def squares_of(mask):
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+FIT_SQUARES = tuple(tuple(squares_of(fit)) for fit in FIT)
+"""FIT_SQUARES[tile]: the squares that tile may be placed on, in increasing order."""
 
 
 def tile_fit_text(tile):
