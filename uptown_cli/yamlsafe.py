@@ -14,6 +14,7 @@ offsets in the text, which the record writer uses to edit the file in place.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,11 +130,15 @@ def decode(data: bytes, path: str | None) -> str:
 
 
 def read_file(path: str | Path, shown: str | None = None) -> str:
-    """Read a record file's text, refusing files over 1 MiB before reading them."""
+    """Read a record file's text, refusing files over 1 MiB before reading them, and
+    anything but a regular file (a folder, a FIFO, a device) without waiting on it."""
     shown = str(path) if shown is None else shown
     try:
-        with open(path, "rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as stream:
+            status = os.fstat(stream.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise RecordError("is not a regular file; refused", path=shown)
+            size = status.st_size
             if size > MAX_BYTES:
                 raise RecordError(f"the file is larger than 1 MiB ({size} bytes); refused",
                                   path=shown)

@@ -1,0 +1,199 @@
+"""Text for people and data for programs: the ASCII board, racks, tables and JSON shapes.
+
+Pure functions of a Game (or of standings); nothing here reads or writes files.
+"""
+
+from dataclasses import asdict
+
+from tabulate import tabulate
+
+from .game import TILES_PLAYED_PER_COLOR
+from .geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+
+COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
+FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
+"""Each tile's face on the board: at most three characters."""
+
+ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33", "orange": "38;5;208"}
+CELL = 6
+EMPTY = "."
+
+
+def _paint(text, color, use_color, bold=False):
+    if not use_color:
+        return text
+    return f"\x1b[{'1;' if bold else ''}{ANSI[color]}m{text}\x1b[0m"
+
+
+def _cell(game, sq, last_square, use_color):
+    held = game.at(sq)
+    if held is None:
+        return EMPTY.center(CELL)
+    color, tile = held
+    text = COLOR_LETTERS[color] + FACES[tile]
+    marked = sq == last_square
+    body = _paint(text, color, use_color, bold=marked)
+    if marked:
+        body = f"[{body}]"
+    pad = CELL - len(text) - (2 if marked else 0)
+    return " " * (pad // 2) + body + " " * (pad - pad // 2)
+
+
+def _border(regions):
+    """A horizontal border; ``regions`` names the three regions below it (or None)."""
+    span = 3 * CELL
+    parts = []
+    for name in regions or ("", "", ""):
+        label = f"-- {name} " if name else ""
+        parts.append(label + "-" * (span - len(label)))
+    return "   +" + "+".join(parts) + "+"
+
+
+def board_text(game, use_color=False, legend=True):
+    """The board as text: labelled rows and columns, region borders and names, tiles shown as
+    colour letter + face (``r7``, ``bsax``), the last placed tile in brackets, and a legend."""
+    last = game.last
+    last_square = None if last is None or last.move.is_pass else last.move.square
+    header = "    " + "".join(
+        (c.center(CELL) + (" " if i in (2, 5) else "")) for i, c in enumerate(COLUMNS)
+    )
+    lines = [header.rstrip()]
+    for r, row in enumerate(ROWS):
+        if r % 3 == 0:
+            lines.append(_border(REGION_NAMES[r : r + 3]))
+        cells = [_cell(game, r * 9 + c, last_square, use_color) for c in range(9)]
+        thirds = ["".join(cells[i : i + 3]) for i in (0, 3, 6)]
+        lines.append(f" {row} |" + "|".join(thirds) + f"| {row}")
+    lines.append(_border(None))
+    lines.append(header.rstrip())
+    if legend:
+        lines.extend(legend_lines(game, use_color))
+    return "\n".join(lines)
+
+
+def legend_lines(game, use_color=False):
+    """What the letters on the board mean, and what the last move was."""
+    colors = "  ".join(
+        f"{_paint(COLOR_LETTERS[c], c, use_color)} {c} ({game.owner(c).name})" for c in game.colors
+    )
+    faces = "rng=ring wom=woman sgn=sign sky=skyline crd=cards chp=champagne $=wild"
+    lines = [f"Colours: {colors}", f"Faces: {faces}"]
+    if game.last is not None:
+        lines.append(f"Last move [in brackets]: move {game.last.number}, {turn_text(game.last)}")
+    return lines
+
+
+def rack_text(tiles):
+    """A rack as canonical tile names, in tile order: ``3 7 C sax $``."""
+    return " ".join(tile_name(t) for t in sorted(tiles))
+
+
+def turn_text(turn):
+    """``red (Ana) 4 xE8, captures blue sax``."""
+    text = f"{turn.color} ({turn.player.name}) {turn.move}"
+    if turn.captured is not None:
+        victim, tile = turn.captured
+        text += f", captures {victim} {tile_name(tile)}"
+    return text
+
+
+def drawn_text(game, turn):
+    """What was drawn after ``turn``, in a sentence."""
+    if turn.move.is_pass:
+        return f"{turn.player.name} had to pass."
+    if not game.knows_racks:
+        return f"{turn.color} draws a tile (unknown: the game has no seed)."
+    if turn.drawn is None:
+        return f"{turn.color} draws nothing: its bag is empty."
+    return f"{turn.color} draws {tile_name(turn.drawn)}."
+
+
+def to_move_text(game):
+    """Whose turn it is and their rack(s), or that the game is over."""
+    player = game.to_move
+    if player is None:
+        return "The game is over."
+    racks = game.racks
+    if racks is None:
+        return f"{player.name} to move ({', '.join(player.colors)}); racks unknown (no seed)."
+    shown = []
+    for c in player.colors:
+        if game.playable(c):
+            shown.append(f"{c} {rack_text(racks[c])}")
+        else:
+            shown.append(f"{c} done")
+    return f"{player.name} to move, rack: " + "; ".join(shown)
+
+
+def players_table(game, standing_rows, fmt="simple"):
+    """The players table of ``show``: who is to move (*), colours, tiles left to play, groups,
+    captures and score."""
+    rows = []
+    for player, s in zip(game.players, standing_rows):
+        left = sum(TILES_PLAYED_PER_COLOR - game.played_count(c) for c in player.colors)
+        mark = "*" if player is game.to_move else ""
+        rows.append([mark, player.name, ",".join(player.colors), left, s.groups, s.captures, s.score])
+    headers = ["", "player", "colours", "tiles left", "groups", "captures", "score"]
+    return tabulate(rows, headers=headers, tablefmt=fmt)
+
+
+def standings_table(standing_rows, fmt="simple"):
+    """The standings: rank, player, colours, groups, captures, score, best first."""
+    rows = [
+        [s.rank, s.name, ",".join(s.colors), s.groups, s.captures, s.score]
+        for s in sorted(standing_rows, key=lambda s: s.rank)
+    ]
+    headers = ["rank", "player", "colours", "groups", "captures", "score"]
+    return tabulate(rows, headers=headers, tablefmt=fmt)
+
+
+def moves_table(legal, fmt="simple"):
+    """Legal moves grouped by colour, one row per tile."""
+    rows = {}
+    for color, move in legal:
+        key = (color, "pass" if move.is_pass else tile_name(move.tile))
+        rows.setdefault(key, []).append("" if move.is_pass else _square_text(move))
+    table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
+    return tabulate(table, headers=["colour", "tile", "squares"], tablefmt=fmt)
+
+
+def _square_text(move):
+    return ("x" if move.capture else "") + square_name(move.square)
+
+
+def position_data(game):
+    """The ``show --json`` object."""
+    to_move = game.to_move
+    racks = game.racks
+    return {
+        "moves": game.ply,
+        "finished": game.finished,
+        "to_move": None if to_move is None else to_move.name,
+        "board": {
+            square_name(sq): {"color": color, "tile": tile_name(tile)}
+            for sq, (color, tile) in sorted(game.board.items())
+        },
+        "racks": None if racks is None else {c: [tile_name(t) for t in r] for c, r in racks.items()},
+        "bags": game.bag_sizes,
+    }
+
+
+def standings_data(game, standing_rows, variant):
+    """The ``score --json`` object for one game."""
+    return {
+        "variant": variant,
+        "finished": game.finished,
+        "players": [asdict(s) for s in standing_rows],
+    }
+
+
+def moves_data(game, legal):
+    """The ``moves --json`` object."""
+    to_move = game.to_move
+    if to_move is None:
+        return {"to_move": None, "moves": [], "by_color": {}}
+    by_color = {c: [] for c in to_move.colors}
+    for color, move in legal:
+        by_color[color].append(str(move))
+    union = list(dict.fromkeys(str(move) for _, move in legal))
+    return {"to_move": to_move.name, "moves": union, "by_color": by_color}
