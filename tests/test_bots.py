@@ -1,0 +1,222 @@
+"""The bots: legal moves only, no peeking at hidden tiles, greedy's preferences, views."""
+
+import random
+
+import pytest
+
+from uptown_cli.bags import seeded_bags
+from uptown_cli.bots import BOT_NAMES, _pass_limits, _sample_bag, choose_move, greedy_choices, sample_view
+from uptown_cli.game import Game, Player
+from uptown_cli.geometry import parse_tile
+from uptown_cli.notation import parse_move
+from uptown_cli.selfplay import seat_colors
+
+FAST = {"playouts": 2}
+
+
+def new_game(players, seed):
+    table = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(players))]
+    return Game(table, seeded_bags(seed, [c for p in table for c in p.colors]))
+
+
+def random_game(players, seed, plies):
+    """A game after ``plies`` random moves."""
+    game = new_game(players, seed)
+    rng = random.Random(seed)
+    while game.ply < plies and not game.finished:
+        color, move = rng.choice(game.legal_moves())
+        game.play(move, color)
+    return game
+
+
+def game_length(players):
+    return 24 * sum(len(colors) for colors in seat_colors(players))
+
+
+POSITIONS = [
+    (players, f"pos{players}-{plies}", plies)
+    for players in (2, 3, 4, 5)
+    for plies in (0, 7, 40, game_length(players) - 2)
+]
+
+
+@pytest.mark.parametrize("players,seed,plies", POSITIONS)
+@pytest.mark.parametrize("bot", BOT_NAMES)
+def test_bots_only_play_legal_moves(bot, players, seed, plies):
+    game = random_game(players, seed, plies)
+    for attempt in range(3):
+        assert choose_move(bot, game, seed=attempt, **FAST) in game.legal_moves()
+
+
+def test_bots_play_whole_games_legally():
+    for players in (2, 5):
+        game = new_game(players, f"whole{players}")
+        while not game.finished:
+            bot = BOT_NAMES[game.ply % len(BOT_NAMES)]
+            color, move = choose_move(bot, game, seed=game.ply, **FAST)
+            game.play(move, color)  # raises on an illegal move
+        assert game.finished
+
+
+def scrambled(game, game_seed, seed):
+    """The same game (players, moves, the mover's racks and past draws) with everything its
+    player to move cannot see drawn again: opponents' racks and every bag's undrawn order."""
+    me = game.to_move
+    true_bags = {c: list(order) for c, order in seeded_bags(game_seed, game.colors).items()}
+    rng = random.Random(seed)
+    bags = {}
+    for color in game.colors:
+        played = [t.move.tile for t in game.history if t.color == color and not t.move.is_pass]
+        if color in me.colors:
+            seen = true_bags[color][: min(28, 5 + len(played))]
+        else:
+            seen = played
+        rest = [t for t in range(28) if t not in seen]
+        rng.shuffle(rest)
+        bags[color] = seen + rest
+    other = Game(game.players, bags)
+    for turn in game.history:
+        other.play(turn.move, turn.color)
+    return other
+
+
+@pytest.mark.parametrize("players,seed,plies", [(2, "hid2", 30), (3, "hid3", 21), (5, "hid5", 52), (4, "hid4", 3)])
+def test_hidden_tiles_do_not_change_a_bots_choice(players, seed, plies):
+    game = random_game(players, seed, plies)
+    me = game.to_move
+    for scramble in range(3):
+        other = scrambled(game, seed, scramble)
+        assert other.board == game.board
+        for color in game.colors:
+            if color in me.colors:
+                assert other.racks[color] == game.racks[color]
+        assert any(other.racks[c] != game.racks[c] for c in game.colors if c not in me.colors)
+        for bot in BOT_NAMES:
+            for bot_seed in (1, "x"):
+                assert choose_move(bot, other, seed=bot_seed, **FAST) == choose_move(bot, game, seed=bot_seed, **FAST)
+
+
+def test_a_view_keeps_what_the_player_knows_and_samples_the_rest():
+    game = random_game(3, "view", 20)
+    me = game.to_move
+    racks = {c: set() for c in game.colors}
+    for seed in range(30):
+        view = sample_view(game, random.Random(seed))
+        assert view.board == game.board
+        assert [(t.color, t.move) for t in view.history] == [(t.color, t.move) for t in game.history]
+        for color in game.colors:
+            assert set(view.racks[color]) <= set(game.unplayed_tiles(color))
+            racks[color].add(tuple(view.racks[color]))
+        for color in me.colors:
+            assert view.racks[color] == game.racks[color]
+    for color in game.colors:
+        assert len(racks[color]) == (1 if color in me.colors else 30)
+
+
+def test_sampled_bags_fit_the_moves_and_the_passes():
+    played = [3, 7, 20, 11, 4, 27, 9]
+    stuck = frozenset({0, 1, 2, 5, 6, 4, 27, 9, 25})  # after 4 plays the rack held only these
+    for seed in range(50):
+        bag = _sample_bag(played, {4: stuck}, random.Random(seed))
+        assert sorted(bag) == list(range(28))
+        for step, tile in enumerate(played):
+            assert tile in bag[: 5 + step]
+        rack_after_4 = set(bag[:9]) - set(played[:4])
+        assert rack_after_4 <= stuck
+
+
+def test_impossible_passes_are_reported():
+    with pytest.raises(RuntimeError):
+        _sample_bag([3, 7], {1: frozenset({7})}, random.Random(0))
+
+
+def test_pass_limits_are_the_tiles_that_fit_nowhere():
+    game = Game([Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))])
+    for text in ("A A1", "pass", "B B1"):
+        game.play(parse_move(text))
+    limits = _pass_limits(game, game.to_move)
+    assert limits == {"blue": {0: frozenset()}}  # every blue tile had a square
+    assert _pass_limits(game, game.players[1]) == {}  # a player knows their own rack
+
+
+def test_greedy_leaves_the_fewest_groups_then_avoids_captures_and_keeps_wide_tiles():
+    for plies in (10, 33, 61):
+        game = random_game(3, f"greedy{plies}", plies)
+        seat = game.players.index(game.to_move)
+        outcomes = {}
+        for color, move in game.legal_moves():
+            game.play(move, color)
+            outcomes[color, move] = game.player_groups(game.players[seat])
+            game.pop()
+        best = greedy_choices(game)
+        fewest = min(outcomes.values())
+        assert all(outcomes[m] == fewest for m in best)
+        keys = {(m.capture, m.tile >= 18, m.tile == 27) for _, m in best}
+        assert len(keys) == 1
+        capture, symbol, wild = keys.pop()
+        for (color, move), groups in outcomes.items():
+            if groups == fewest and (color, move) not in best:
+                assert (move.capture, move.tile >= 18, move.tile == 27) > (capture, symbol, wild)
+        assert choose_move("greedy", game, seed=1) in best
+
+
+def hand_game(red_rack):
+    """Ana (red) played 5 E5, Bo (blue) 6 E6 beside it, Cy (green) A A1; Ana holds ``red_rack``."""
+    tiles = [parse_tile(t) for t in ["5", *red_rack]]
+    red = tiles + [t for t in range(28) if t not in tiles]
+    blue = [parse_tile("6")] + [t for t in range(28) if t != parse_tile("6")]
+    green = list(range(28))
+    game = Game([Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))],
+                {"red": red, "blue": blue, "green": green})
+    for text in ("5 E5", "6 E6", "A A1"):
+        game.play(parse_move(text))
+    return game
+
+
+@pytest.mark.parametrize(
+    "rack,best",
+    [
+        (["E", "skyline", "$", "sax"], ["E E4"]),  # not E xE6, skyline or $ beside E5
+        (["skyline", "$", "sax", "man"], ["skyline D5", "skyline E4", "skyline F5"]),  # keep $
+        (["$", "sax", "man", "ring"], ["$ D5", "$ E4", "$ F5"]),  # joining beats keeping $
+    ],
+)
+def test_greedy_joins_without_capturing_and_keeps_the_widest_tiles(rack, best):
+    game = hand_game(rack)
+    assert [str(move) for _, move in greedy_choices(game)] == best
+    assert str(choose_move("greedy", game, seed=3)[1]) in best
+
+
+def test_mc_is_reproducible_for_a_seed():
+    game = random_game(2, "mcseed", 24)
+    choices = {choose_move("mc", game, seed="s", playouts=3) for _ in range(3)}
+    assert len(choices) == 1
+
+
+@pytest.mark.parametrize(
+    "args,error,message",
+    [
+        (("nobot",), ValueError, "unknown bot"),
+        (("mc",), TypeError, "unknown bot option"),
+    ],
+)
+def test_bad_requests_are_refused(args, error, message):
+    game = random_game(2, "bad", 4)
+    options = {"depth": 3} if error is TypeError else {}
+    with pytest.raises(error, match=message):
+        choose_move(*args, game, **options)
+
+
+def test_bots_need_known_racks_and_an_unfinished_game():
+    game = Game([Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))])
+    with pytest.raises(ValueError, match="racks are unknown"):
+        choose_move("random", game)
+    for text in ("pass", "pass", "pass"):
+        game.play(parse_move(text))
+    with pytest.raises(ValueError, match="game is over"):
+        choose_move("random", game)
+
+
+def test_mc_needs_a_playout():
+    with pytest.raises(ValueError, match="playouts"):
+        choose_move("mc", random_game(2, "p", 2), playouts=0)

@@ -1,0 +1,177 @@
+"""Self-play: bots play one another over many games, seats rotated, and the results per bot.
+
+Game ``n`` (from 1) seats the bots in the order given, cycled to fill the table and turned
+``n - 1`` places, so over a multiple of the number of players every bot sits in every seat
+equally. Each game's seed (which fixes its bags and the bots' choices) is derived from the
+run's seed and the game's number alone, so a run gives the same games however many processes
+play it.
+"""
+
+import hashlib
+import math
+import multiprocessing
+from dataclasses import dataclass
+
+from .bags import seeded_bags
+from .bots import BOT_NAMES, choose_move
+from .game import COLORS, Game, Player
+from .scoring import standings
+
+
+@dataclass(frozen=True)
+class Seat:
+    """How one bot did in one game."""
+
+    bot: str
+    score: int
+    captures: int
+    win: float
+    """1 for an outright win, 1/k for a win shared by k players, else 0."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a run: its number, seed, players, moves as written, and its seats."""
+
+    number: int
+    seed: str
+    players: tuple
+    moves: tuple
+    """``(colour, move text)`` in the order played."""
+    seats: tuple
+
+
+@dataclass(frozen=True)
+class BotResult:
+    """A bot's results over a run (a bot that fills several seats of a game counts per seat)."""
+
+    name: str
+    games: int
+    wins: float
+    win_rate: float
+    interval: tuple
+    """The 95% (Wilson) interval of the win rate."""
+    mean_score: float
+    mean_captures: float
+
+
+def seat_colors(players):
+    """The colours of each seat, dealt in the SPEC's order."""
+    if players == 2:
+        return [("red", "green"), ("blue", "yellow")]
+    return [(color,) for color in COLORS[:players]]
+
+
+def lineup(bots, players, number):
+    """The bot in each seat of game ``number`` (from 1)."""
+    seats = [bots[i % len(bots)] for i in range(players)]
+    turn = (number - 1) % players
+    return seats[turn:] + seats[:turn]
+
+
+def game_seed(seed, number):
+    """The seed of game ``number`` of a run with seed ``seed``."""
+    return hashlib.sha256(f"uptown-selfplay\n{seed}\n{number}".encode("utf-8")).hexdigest()[:12]
+
+
+def check_bots(bots):
+    """Raise ValueError unless ``bots`` names one or more known bots."""
+    if not bots:
+        raise ValueError("name one or more bots, e.g. mc,greedy")
+    for bot in bots:
+        if bot not in BOT_NAMES:
+            raise ValueError(f"unknown bot {bot!r} (the bots are {', '.join(BOT_NAMES)})")
+
+
+def play_game(bots, number, seed, variant="standard", options=None):
+    """Game ``number`` of a run: ``bots`` are the bots in seat order."""
+    names = _player_names(bots)
+    players = [Player(name, colors) for name, colors in zip(names, seat_colors(len(bots)))]
+    own_seed = game_seed(seed, number)
+    game = Game(players, seeded_bags(own_seed, [c for p in players for c in p.colors]))
+    moves = []
+    while not game.finished:
+        bot = bots[game.players.index(game.to_move)]
+        color, move = choose_move(bot, game, seed=f"{own_seed}:{game.ply}", variant=variant,
+                                  **(options or {}))
+        turn = game.play(move, color)
+        moves.append((turn.color, str(turn.move)))
+    table = standings(game, variant)
+    winners = sum(1 for s in table if s.rank == 1)
+    seats = tuple(
+        Seat(bot, s.score, s.captures, 1 / winners if s.rank == 1 else 0.0)
+        for bot, s in zip(bots, table)
+    )
+    return GameResult(number, own_seed, tuple(players), tuple(moves), seats)
+
+
+def _player_names(bots):
+    """Each seat's player name: the bot's name, numbered when it sits more than once."""
+    names = []
+    for i, bot in enumerate(bots):
+        count = bots.count(bot)
+        names.append(bot if count == 1 else f"{bot}-{bots[:i + 1].count(bot)}")
+    return names
+
+
+def _play_task(task):
+    return play_game(*task)
+
+
+def play_games(bots, players, games, seed, variant="standard", jobs=1, options=None):
+    """Play a run; yields each GameResult in game order (the same for any ``jobs``)."""
+    check_bots(bots)
+    if not 2 <= players <= 5:
+        raise ValueError(f"a game has 2 to 5 players, not {players}")
+    tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
+    if jobs <= 1 or games <= 1:
+        for task in tasks:
+            yield _play_task(task)
+        return
+    with multiprocessing.Pool(min(jobs, games)) as pool:
+        yield from pool.imap(_play_task, tasks)
+
+
+def summarize(results, bots):
+    """Each bot's results over ``results``, bots in the order given (each named once)."""
+    summary = []
+    for bot in dict.fromkeys(bots):
+        seats = [seat for result in results for seat in result.seats if seat.bot == bot]
+        games = len(seats)
+        wins = sum(seat.win for seat in seats)
+        summary.append(
+            BotResult(
+                name=bot,
+                games=games,
+                wins=wins,
+                win_rate=wins / games if games else 0.0,
+                interval=wilson_interval(wins, games),
+                mean_score=sum(seat.score for seat in seats) / games if games else 0.0,
+                mean_captures=sum(seat.captures for seat in seats) / games if games else 0.0,
+            )
+        )
+    return summary
+
+
+def wilson_interval(wins, games, z=1.96):
+    """The Wilson score interval of a win rate (95% by default); ``(0, 1)`` with no games."""
+    if games == 0:
+        return (0.0, 1.0)
+    rate = wins / games
+    middle = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z / (1 + z * z / games) * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    return (max(0.0, middle - half), min(1.0, middle + half))
+
+
+def record_text(result, variant):
+    """The record of a self-play game (format 1)."""
+    from .record_writer import render_record
+
+    bots = " vs ".join(seat.bot for seat in result.seats)
+    return render_record(
+        result.players,
+        variant=variant,
+        seed=result.seed,
+        fields={"event": f"uptown selfplay, game {result.number}: {bots}"},
+        moves=result.moves,
+    )
