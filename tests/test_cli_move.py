@@ -154,10 +154,8 @@ def test_bot(game):
     assert result.exit_code == 0
     assert len(recorded(game)) == 1 and recorded(game)[0][0] == "red"
     result = invoke("move", game, "--bot", "nope")
-    assert (result.exit_code, result.stderr) == (
-        1,
-        "Error: unknown bot 'nope' (the bots are random, greedy, mc)\n",
-    )
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: Invalid value for --bot: 'nope' is not a bot (random, greedy, mc)\n")
 
 
 @pytest.mark.parametrize(

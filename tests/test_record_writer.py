@@ -419,3 +419,18 @@ def test_interrupt_after_the_rename_puts_the_original_back(game_file, monkeypatc
     with pytest.raises(KeyboardInterrupt):
         append_move(str(game_file), "blue", "I I9", START)
     assert game_file.read_text() == START
+
+
+def test_temp_file_left_by_a_killed_writer_is_removed_by_the_next(tmp_path):
+    from uptown_cli.record_writer import append_move as append
+
+    path = tmp_path / "game.yaml"
+    text = "uptown: 1\nplayers:\n  - name: A\n  - name: B\nmoves:\n"
+    path.write_text(text)
+    stale = tmp_path / ".game.yaml.0123456789ab.tmp"
+    stale.write_text("half a record")
+    unrelated = tmp_path / ".other.yaml.0123456789ab.tmp"
+    unrelated.write_text("someone else's")
+    append(str(path), "red", "7 B7", text)
+    assert not stale.exists()
+    assert unrelated.exists()

@@ -425,8 +425,10 @@ def chosen_move(words, bot, game, variant):
     from .notation import parse_move
 
     if bot:
-        from .bots import choose_move
+        from .bots import BOT_NAMES, choose_move
 
+        if bot not in BOT_NAMES:
+            raise click.BadParameter(f"{bot!r} is not a bot ({', '.join(BOT_NAMES)})", param_hint="--bot")
         try:
             return choose_move(bot, game, variant=variant)
         except ValueError as exc:
@@ -498,3 +500,27 @@ def move(words, as_name, color, bot, table_format, no_color):
     if game.finished:
         click.echo("Final standings:")
         click.echo(standings_table(standings(game, record.variant), table_format))
+
+
+@main.command()
+@click.argument("file_a", metavar="A")
+@click.argument("file_b", metavar="B")
+@json_option
+def diff(file_a, file_b, as_json):
+    """Tell how two copies of a game relate: identical, one extends the other, diverging (at
+    which move, on which lines) or not the same game.
+
+    Exits 0 only when neither copy contradicts the other (identical, or one extends the
+    other), so two players who both answered the same emailed position are caught.
+    """
+    from .compare import compare_records
+
+    if file_a == file_b == "-":
+        raise click.UsageError("standard input can be only one of A and B")
+    result = compare_records(read_record(file_a), read_record(file_b))
+    if as_json:
+        print_json(result.to_json())
+    else:
+        click.echo(result.message())
+    if not result.consistent:
+        sys.exit(1)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import glob
 import os
 import secrets
 import time
@@ -137,6 +138,8 @@ def append_move(path: str, color: str, move_text: str, expected_text: str) -> st
             mode = os.stat(real).st_mode & 0o7777
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if not os.access(real, os.W_OK):
+            raise RecordError(f"{path} is read-only; nothing was written")
         if old_bytes != expected_text.encode("utf-8"):
             raise RecordError(f"{path} changed since it was read (the game moved on); "
                               "nothing was written")
@@ -306,6 +309,7 @@ def _locked(real: str, shown: str) -> Iterator[None]:
                     raise RecordError(f"{shown} is locked by another process ({shown}.lock); "
                                       "try again") from None
                 time.sleep(0.05)
+        _remove_stale_temps(real)
         yield
     finally:
         os.close(fd)
@@ -345,9 +349,21 @@ def _remove_quietly(path: str) -> None:
         os.unlink(path)
 
 
+def _remove_stale_temps(real: str) -> None:
+    """Remove temporary files that a writer killed mid-write left beside ``real``: with the
+    lock held, no other writer can be using one."""
+    directory, name = os.path.split(real)
+    for tmp in glob.glob(os.path.join(glob.escape(directory), _temp_name(glob.escape(name), "?" * 12))):
+        _remove_quietly(tmp)
+
+
+def _temp_name(name: str, token: str) -> str:
+    return f".{name}.{token}.tmp"
+
+
 def _make_temp(directory: str, name: str) -> tuple[int, str]:
     """Create a new temporary file beside ``name``; returns (fd, path)."""
-    tmp = os.path.join(directory, f".{name}.{secrets.token_hex(6)}.tmp")
+    tmp = os.path.join(directory, _temp_name(name, secrets.token_hex(6)))
     return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
 
 

@@ -14,7 +14,6 @@ offsets in the text, which the record writer uses to edit the file in place.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +30,15 @@ MAX_DEPTH = 4
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other unprintable characters escaped (``\\n``,
+    ``\\x1b``), so that a value quoted from a file can neither break an error line in
+    two nor send control codes to the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 class RecordError(ValueError):
     """A problem with a record, located by path, 1-based line and move number.
 
@@ -40,6 +48,7 @@ class RecordError(ValueError):
 
     def __init__(self, message: str, *, path: str | None = None,
                  line: int | None = None, move: int | None = None):
+        message = one_line(message)
         super().__init__(message)
         self.message = message
         self.path = path
@@ -48,7 +57,7 @@ class RecordError(ValueError):
         self.problems: list[RecordError] = [self]
 
     def __str__(self) -> str:
-        where = ":".join(str(part) for part in (self.path, self.line) if part is not None)
+        where = one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
         return f"{where}: {self.message}" if where else self.message
 
     def to_json(self) -> dict:
@@ -130,15 +139,16 @@ def decode(data: bytes, path: str | None) -> str:
 
 
 def read_file(path: str | Path, shown: str | None = None) -> str:
-    """Read a record file's text, refusing files over 1 MiB before reading them, and
-    anything but a regular file (a folder, a FIFO, a device) without waiting on it."""
+    """Read a record file's text, refusing files over 1 MiB before reading them.
+
+    The file is opened without waiting, so a FIFO that nobody writes to reads as empty
+    instead of hanging; a pipe (``<(cat game.yaml)``) is read up to the size limit."""
     shown = str(path) if shown is None else shown
     try:
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as stream:
-            status = os.fstat(stream.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                raise RecordError("is not a regular file; refused", path=shown)
-            size = status.st_size
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(descriptor, "rb") as stream:
+            os.set_blocking(descriptor, True)
+            size = os.fstat(descriptor).st_size
             if size > MAX_BYTES:
                 raise RecordError(f"the file is larger than 1 MiB ({size} bytes); refused",
                                   path=shown)

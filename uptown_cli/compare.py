@@ -1,0 +1,136 @@
+"""How two records of one game relate: the same, one extending the other, or a fork.
+
+Two copies of a play-by-email game can drift apart: a player answers an older
+copy, or someone edits one by hand.  ``compare_records`` tells which case it is:
+
+- ``identical``: the same game (players, colours, seed, variant) and the same moves;
+- ``extends``: the same game, and one copy's moves are the start of the other's
+  (``longer`` says which copy, ``"a"`` or ``"b"``, has more; ``move`` is its first
+  move more, and ``line_a`` or ``line_b`` that move's line);
+- ``diverging``: the same game, but move ``move`` differs (``line_a`` and
+  ``line_b`` are its lines in each file);
+- ``different-games``: the players, the seed or the variant differ (``fields``
+  names them, ``line_a`` and ``line_b`` locate the first of them).
+
+Moves are compared as moves, not as text: ``7 b7`` equals ``7 B7`` and a capture's
+``x`` may be left out.  Comments, layout and the optional text fields (event,
+date, ...) do not matter; ``same_text`` says whether the files are byte-identical.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geometry import NotationError
+from .notation import parse_move
+from .record import MoveEntry, Record, load_record
+from .yamlsafe import Mapping, parse
+
+IDENTICAL = "identical"
+EXTENDS = "extends"
+DIVERGING = "diverging"
+DIFFERENT_GAMES = "different-games"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The relation of record ``a`` to record ``b`` (see the module docstring)."""
+
+    relation: str
+    path_a: str
+    path_b: str
+    moves_a: int
+    moves_b: int
+    same_text: bool
+    longer: str | None = None
+    move: int | None = None
+    line_a: int | None = None
+    line_b: int | None = None
+    fields: tuple = ()
+
+    @property
+    def consistent(self) -> bool:
+        """True when neither copy contradicts the other (identical, or one extends the other)."""
+        return self.relation in (IDENTICAL, EXTENDS)
+
+    def message(self) -> str:
+        """One line saying how the records relate."""
+        a, b = self.path_a, self.path_b
+        if self.relation == IDENTICAL:
+            layout = "" if self.same_text else " (they differ only in comments, layout or notes)"
+            return f"{a} and {b} hold the same game and the same {_count(self.moves_a)}{layout}"
+        if self.relation == EXTENDS:
+            (long, n_long), (short, n_short) = sorted(
+                [(a, self.moves_a), (b, self.moves_b)], key=lambda item: -item[1])
+            more = n_long - n_short
+            return f"{long} extends {short}: the same {_count(n_short)}, then {more} more"
+        where = f"{a}:{self.line_a} and {b}:{self.line_b}"
+        if self.relation == DIVERGING:
+            return (f"{where}: the games diverge at move {self.move} "
+                    f"({_count(self.move - 1)} in common before it)")
+        return f"{where}: not the same game ({', '.join(self.fields)} differ)"
+
+    def to_json(self) -> dict:
+        """The comparison as plain data (for ``--json``)."""
+        return {"relation": self.relation, "consistent": self.consistent,
+                "a": {"path": self.path_a, "moves": self.moves_a, "line": self.line_a},
+                "b": {"path": self.path_b, "moves": self.moves_b, "line": self.line_b},
+                "longer": self.longer, "move": self.move, "fields": list(self.fields),
+                "same_text": self.same_text, "message": self.message()}
+
+
+def compare_files(path_a: str, path_b: str) -> Comparison:
+    """Compare the records at two paths; a RecordError when either cannot be read."""
+    return compare_records(load_record(path_a), load_record(path_b))
+
+
+def compare_records(a: Record, b: Record) -> Comparison:
+    """How record ``a`` relates to record ``b`` (their moves are not replayed)."""
+    common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves), moves_b=len(b.moves),
+                  same_text=a.text == b.text)
+    fields = tuple(name for name in ("players", "seed", "variant")
+                   if _header(a)[name] != _header(b)[name])
+    if fields:
+        return Comparison(DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
+                          line_b=_header_line(b, a, fields[0]), **common)
+    for number, (move_a, move_b) in enumerate(zip(a.moves, b.moves), 1):
+        if _key(move_a) != _key(move_b):
+            return Comparison(DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
+                              **common)
+    if len(a.moves) == len(b.moves):
+        return Comparison(IDENTICAL, **common)
+    longer = "a" if len(a.moves) > len(b.moves) else "b"
+    number = min(len(a.moves), len(b.moves)) + 1
+    first_extra = (a if longer == "a" else b).moves[number - 1].line
+    lines = {"line_a": first_extra} if longer == "a" else {"line_b": first_extra}
+    return Comparison(EXTENDS, longer=longer, move=number, **lines, **common)
+
+
+def _header(record: Record) -> dict:
+    return {"players": [(p.name, p.colors) for p in record.players],
+            "seed": record.seed, "variant": record.variant}
+
+
+def _key(entry: MoveEntry) -> tuple:
+    """A move as compared: colour, tile and square (the capture mark aside)."""
+    try:
+        move = parse_move(entry.text)
+    except NotationError:
+        return entry.color, entry.text.strip()
+    return entry.color, move.tile, move.square
+
+
+def _header_line(record: Record, other: Record, name: str) -> int:
+    """The line in ``record`` where header field ``name`` first differs from ``other``
+    (the first differing player's entry, or the key's line; line 1 when the key is missing)."""
+    if name == "players":
+        for mine, theirs in zip(record.players, other.players):
+            if (mine.name, mine.colors) != (theirs.name, theirs.colors):
+                return mine.line
+    root = parse(record.text, record.path)
+    pair = root.get(name) if isinstance(root, Mapping) else None
+    return pair[0].line if pair else 1
+
+
+def _count(moves: int) -> str:
+    return f"{moves} move{'' if moves == 1 else 's'}"
