@@ -20,9 +20,12 @@ from .geometry import TILE_NAMES
 def bag_order(seed, color):
     """Colour ``color``'s 28 tiles in the order seed ``seed`` draws them."""
 
+    prefix = hashlib.sha256(f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8"))
+
     def key(tile):
-        text = f"uptown-bag-1\n{seed}\n{color}\n{TILE_NAMES[tile]}"
-        return hashlib.sha256(text.encode("utf-8")).digest()
+        digest = prefix.copy()
+        digest.update(TILE_NAMES[tile].encode("utf-8"))
+        return digest.digest()
 
     return sorted(range(len(TILE_NAMES)), key=key)
 

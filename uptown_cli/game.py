@@ -13,7 +13,7 @@ transcribed from a board) everything else is checked.
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from .geometry import (
     ALL_SQUARES,
@@ -57,9 +57,9 @@ class Player:
         object.__setattr__(self, "colors", tuple(self.colors))
 
 
-@dataclass(frozen=True)
-class Turn:
-    """A move as it was played: who, with which colour, what it captured and drew."""
+class Turn(NamedTuple):
+    """A move as it was played: who, with which colour, what it captured and drew.
+    (A named tuple: one is made for every move replayed, so it must be cheap.)"""
 
     number: int
     player: Player

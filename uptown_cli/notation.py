@@ -1,5 +1,6 @@
 """Moves as they are written: ``7 B7``, ``4 xB4``, ``sax E8``, ``pass``."""
 
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -27,8 +28,10 @@ class Move:
 PASS = Move(None, None)
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_move(text):
-    """The move written as ``text``; the ``x`` of a capture may be left out."""
+    """The move written as ``text``; the ``x`` of a capture may be left out. (Moves are
+    immutable, so the same text gives back the same Move, parsed once.)"""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a move")
     words = text.split()

@@ -332,29 +332,31 @@ def replay(record: Record, strict: bool = False, upto: int | None = None) -> Rep
     errors = []
     moves = record.moves if upto is None else record.moves[:upto]
     for number, entry in enumerate(moves, 1):
-
-        def error(message: str) -> RecordError:
-            return RecordError(message, path=record.path, line=entry.line, move=number)
-
         try:
             move = parse_move(entry.text)
         except NotationError as exc:
-            errors.append(error(f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"))
+            message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
+            errors.append(_move_error(record, entry, number, message))
             return Replay(game, errors, number - 1)
-        canonical = game.canonical(move, entry.color)
         try:
-            game.play(move, entry.color)
+            turn = game.play(move, entry.color)
         except IllegalMove as exc:
-            errors.append(error(str(exc)))
+            errors.append(_move_error(record, entry, number, str(exc)))
             return Replay(game, errors, number - 1)
         if strict:
-            first = game.owner(entry.color).colors[0]
+            first = turn.player.colors[0]
+            canonical = str(turn.move)
             if entry.text != canonical:
-                errors.append(error(f"{entry.text!r} is not canonical notation: "
-                                    f"write {canonical!r}"))
+                message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
+                errors.append(_move_error(record, entry, number, message))
             elif move.is_pass and entry.color != first:
-                errors.append(error(f"a pass is recorded under the player's first colour, {first}"))
+                message = f"a pass is recorded under the player's first colour, {first}"
+                errors.append(_move_error(record, entry, number, message))
     return Replay(game, errors, len(moves))
+
+
+def _move_error(record: Record, entry: MoveEntry, number: int, message: str) -> RecordError:
+    return RecordError(message, path=record.path, line=entry.line, move=number)
 
 
 @dataclass

@@ -168,7 +168,7 @@ def parse(text: str, path: str | None = None) -> Node | None:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
-    return _Composer(text[shift:], path, shift).document()
+    return _Composer(text[shift:], path, shift).guarded_document()
 
 
 class _Composer:
@@ -178,14 +178,20 @@ class _Composer:
         self.text = text
         self.path = path
         self.shift = shift
-        self.events = yaml.parse(text, Loader=LOADER)
+        self.next = None  # the parser's get_event, once guarded_document has made it
 
     def error(self, message: str, event) -> RecordError:
         return RecordError(message, path=self.path, line=event.start_mark.line + 1)
 
-    def next(self):
+    def guarded_document(self) -> Node | None:
+        """The document, with PyYAML's errors turned into RecordErrors with their line."""
         try:
-            return next(self.events)
+            parser = LOADER(self.text)
+            self.next = parser.get_event
+            try:
+                return self.document()
+            finally:
+                parser.dispose()
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             detail = exc.problem or "not valid YAML"
@@ -204,7 +210,6 @@ class _Composer:
         while True:
             event = self.next()
             if isinstance(event, yaml.StreamEndEvent):
-                self.events.close()
                 return root
             if isinstance(event, yaml.DocumentStartEvent):
                 if root is not None:
