@@ -107,12 +107,12 @@ def test_usage_errors_exit_2(tmp_path, args, message):
         (["-p", "Ana", "-p", "Bo", "--seed", " "], "the seed must not be blank"),
     ],
 )
-def test_bad_games_exit_1_and_write_nothing(tmp_path, args, message):
+def test_bad_players_or_seed_are_usage_errors_and_write_nothing(tmp_path, args, message):
     path = tmp_path / "g.yaml"
     result = invoke("new", path, *args)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1].startswith("Error: Invalid value for --player/--seed: ")
     assert message in result.stderr
-    assert result.stderr.count("\n") == 1
     assert not path.exists()
 
 

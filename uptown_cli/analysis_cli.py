@@ -170,7 +170,7 @@ def _recorded_games(paths, label, skipped):
     on standard error and added to the list ``skipped``."""
     from .corpus import RecordedGame
 
-    files = list(record_files(paths))
+    files = list(record_files(paths or [game_path(None)]))
     hidden = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     with click.progressbar(files, label=label, file=sys.stderr, hidden=hidden) as bar:
         for path in bar:
@@ -203,7 +203,7 @@ STATS_HEADERS = {
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, metavar="FILE|FOLDER...")
+@click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @json_option
 @format_option
 def stats(paths, as_json, table_format):
@@ -235,7 +235,7 @@ def stats(paths, as_json, table_format):
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, metavar="FILE|FOLDER...")
+@click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True)
 def export(paths, fmt):
     """Write one row per move of every record (game, move, player, colour, tile, square,

@@ -207,6 +207,9 @@ def new(file, players, variant, seed):
     seed = secrets.token_hex(4) if seed is None else seed
     try:
         text = render_record(entries, variant=variant, seed=seed)
+    except RecordError as exc:
+        raise click.BadParameter(exc.message, param_hint="--player/--seed") from None
+    try:
         create_record(path, text)
     except RecordError as exc:
         raise click.ClickException(exc.message) from None
@@ -270,13 +273,15 @@ def replay(file, first, last, no_color):
         raise click.BadParameter(f"{path} has {count} moves, not {last}", param_hint="--to")
     if first > max(last, 1):
         raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
-    played = replay_valid(record).history
+    game = replay_valid(record, upto=last)
+    played = list(game.history)
+    while game.ply:
+        game.pop()
     colored = use_color(no_color)
-    game = record.new_game()
     click.echo("\n".join(legend_lines(game, colored)))
     if not played:
         click.echo("No moves yet.")
-    for turn in played[:last]:
+    for turn in played:
         game.play(turn.move, turn.color)
         if turn.number >= first:
             click.echo()
@@ -414,7 +419,7 @@ def split_file(words):
     """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names an
     existing file."""
     first = words[0] if words else ""
-    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.exists(first):
+    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.isfile(first):
         return words[0], words[1:]
     return game_path(None), words
 
@@ -431,7 +436,7 @@ def chosen_move(words, bot, game, variant):
             raise click.BadParameter(f"{bot!r} is not a bot ({', '.join(BOT_NAMES)})", param_hint="--bot")
         try:
             return choose_move(bot, game, variant=variant)
-        except ValueError as exc:
+        except (ValueError, RuntimeError) as exc:
             raise click.ClickException(str(exc)) from None
     try:
         return None, parse_move(" ".join(words))

@@ -78,16 +78,6 @@ def count_groups(mask):
     return count
 
 
-def group_masks(mask):
-    """The groups of ``mask``, each as a mask, in order of their lowest square."""
-    out = []
-    while mask:
-        group = flood(mask & -mask, mask)
-        out.append(group)
-        mask &= ~group
-    return out
-
-
 def is_cut_point(sq, mask):
     """Whether taking ``sq`` out of ``mask`` would split its group in two or more."""
     neighbours = NEIGHBOURS[sq] & mask

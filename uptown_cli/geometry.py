@@ -33,11 +33,6 @@ class NotationError(ValueError):
     """Text that is not a square, a tile or a move."""
 
 
-def bit(sq):
-    """The one-square set holding ``sq``."""
-    return 1 << sq
-
-
 def square_name(sq):
     """``B7`` for square 15."""
     return SQUARE_NAMES[sq]

@@ -251,8 +251,6 @@ class _SchemaReader:
                              f"(lines {seen[key]} and {entry.line})", entry.line)
             seen[key] = entry.line
 
-    deal = staticmethod(deal_colors)  # the name cli.py's ``new`` calls it by
-
     def check_colors(self, entries: list[PlayerEntry]) -> None:
         per_player = 2 if len(entries) == 2 else 1
         owner = {}
