@@ -379,7 +379,7 @@ class Game:
                 )
         return color
 
-    def canonical(self, move, color=None):
+    def canonical(self, move):
         """``move`` in canonical notation on this board (the ``x`` set by whether it captures)."""
         if move.is_pass:
             return str(PASS)
