@@ -12,10 +12,12 @@ import click
 
 from .cli import (
     PROGRESS_MIN_FILES,
+    display_path,
     file_argument,
     format_option,
     game_path,
     json_option,
+    plural,
     print_json,
     read_record,
     record_files,
@@ -62,10 +64,8 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, 
     Example:
       uptown selfplay --players 2 --bots mc,greedy --games 20 --seed 1 --jobs 2
     """
-    from tabulate import tabulate
-
     from .record_writer import create_record
-    from .selfplay import play_games, record_text, summarize
+    from .selfplay import play_games, record_text
     from .yamlsafe import RecordError
 
     seed = secrets.token_hex(4) if seed is None else seed
@@ -74,22 +74,40 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, 
         paths = {n: os.path.join(out, f"game-{n:04d}.yaml") for n in range(1, games + 1)}
         taken = next((p for p in paths.values() if os.path.exists(p)), None)
         if taken is not None:
-            raise click.ClickException(f"{taken} already exists; choose another --out folder")
+            raise click.ClickException(f"{display_path(taken)} already exists; choose another --out folder")
         try:
             os.makedirs(out, exist_ok=True)
         except OSError as exc:
-            raise click.ClickException(f"cannot create {out}: {exc.strerror or exc}") from None
+            raise click.ClickException(f"cannot create {display_path(out)}: {exc.strerror or exc}") from None
     results = []
     hidden = not sys.stderr.isatty()
+    interrupted = False
     with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
-        for result in play_games(bots, players, games, seed, variant, jobs, {"playouts": playouts}):
-            if out is not None:
-                try:
-                    create_record(paths[result.number], record_text(result, variant))
-                except RecordError as exc:
-                    raise click.ClickException(str(exc)) from None
-            results.append(result)
-            bar.update(1)
+        try:
+            for result in play_games(bots, players, games, seed, variant, jobs, {"playouts": playouts}):
+                if out is not None:
+                    try:
+                        create_record(paths[result.number], record_text(result, variant))
+                    except RecordError as exc:
+                        raise click.ClickException(str(exc)) from None
+                results.append(result)
+                bar.update(1)
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
+    _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format)
+    if interrupted:
+        sys.exit(130)
+
+
+def _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format):
+    """The results of the games played: a table, or JSON."""
+    from tabulate import tabulate
+
+    from .selfplay import summarize
+
+    games = len(results)
     summary = summarize(results, bots)
     if as_json:
         print_json({
@@ -102,7 +120,7 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, 
         })
         return
     click.echo(f"{games} games, {players} players, {variant}, seed {seed}"
-               + (f"; records in {out}" if out is not None else ""))
+               + (f"; records in {display_path(out)}" if out is not None else ""))
     rows = [
         [b.name, b.games, f"{b.wins:g}", _percent(b.win_rate),
          f"{_percent(b.interval[0])}-{_percent(b.interval[1])}", f"{b.mean_score:.2f}", f"{b.mean_captures:.2f}"]
@@ -131,7 +149,7 @@ def analyze(file, variant, as_json, table_format):
     variant = variant or record.variant
     result = review(game, variant)
     if as_json:
-        print_json({"path": path, "variant": variant, **result.to_json()})
+        print_json({"path": record.path, "variant": variant, **result.to_json()})
         return
     known = result.racks_known
     headers = ["#", "player", "colour", "move", "groups", "captured"]
@@ -145,7 +163,7 @@ def analyze(file, variant, as_json, table_format):
             row += ["same" if m.matched else greedy, m.lost or ""]
         rows.append(row)
     state = "finished" if game.finished else "not finished"
-    click.echo(f"{path}: {variant}, {game.ply} moves, {state}")
+    click.echo(f"{record.path}: {variant}, {game.ply} moves, {state}")
     if not known:
         click.echo("No seed: the racks are unknown, so moves are not compared with greedy's.")
     if rows:
@@ -181,7 +199,7 @@ def _recorded_games(paths, label, skipped):
                 click.echo(f"Error: {exc.message} (skipped)", err=True)
                 skipped.append(path)
                 continue
-            yield RecordedGame(path, record.variant, game)
+            yield RecordedGame(record.path, record.variant, game)
 
 
 STATS_TITLES = {

@@ -8,6 +8,7 @@ import functools
 import importlib
 import json
 import os
+import signal
 import sys
 
 import click
@@ -43,6 +44,13 @@ class UptownGroup(click.Group):
 
     def get_command(self, ctx, name):
         return super().get_command(ctx, name) or analysis_commands().get(name)
+
+
+def run():
+    """The ``uptown`` program: ``main``, stopping silently when its output pipe closes
+    (``uptown export | head -1``), as ``cat`` and other Unix tools do."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    main()
 
 
 @click.group(cls=UptownGroup)
@@ -116,6 +124,14 @@ def game_path(file):
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
 
 
+def display_path(path):
+    """``path`` as printed: bytes that are not UTF-8 as ``\\xNN``, and line breaks and control
+    codes escaped, so that a file's name can neither forge output lines nor reach the terminal."""
+    from .yamlsafe import one_line
+
+    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
 def problem_line(error):
     """``PATH:LINE: message`` (with the move number when there is one)."""
     where = ":".join(str(part) for part in (error.path, error.line) if part is not None)
@@ -129,11 +145,11 @@ def read_record(path):
     from .yamlsafe import MAX_BYTES, RecordError
 
     if path != "-" and not os.path.exists(path):
-        raise click.ClickException(f"{path}: no such file (uptown new creates a game)")
+        raise click.ClickException(f"{display_path(path)}: no such file (uptown new creates a game)")
     try:
         if path == "-":
             return load_record_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>")
-        return load_record(path)
+        return load_record(path, display_path(path))
     except RecordError as exc:
         more = len(exc.problems) - 1
         hint = f" (and {more} more; see uptown validate)" if more else ""
@@ -215,7 +231,7 @@ def new(file, players, variant, seed):
         raise click.ClickException(exc.message) from None
     game = load_record_text(text, path).new_game()
     who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
-    click.echo(f"Created {path}: {variant}, seed {seed}; {who}.")
+    click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
     click.echo(to_move_text(game))
 
 
@@ -236,12 +252,12 @@ def show(file, at, as_json, table_format, no_color):
     path = game_path(file)
     record = read_record(path)
     if at is not None and at > len(record.moves):
-        raise click.BadParameter(f"{path} has {len(record.moves)} moves, not {at}", param_hint="--at")
+        raise click.BadParameter(f"{record.path} has {len(record.moves)} moves, not {at}", param_hint="--at")
     game = replay_valid(record, at)
     if as_json:
         print_json(position_data(game))
         return
-    click.echo(f"{path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    click.echo(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
     click.echo(board_text(game, use_color(no_color)))
     click.echo()
     click.echo(players_table(game, standings(game, record.variant), table_format))
@@ -270,7 +286,7 @@ def replay(file, first, last, no_color):
     count = len(record.moves)
     last = count if last is None else last
     if last > count:
-        raise click.BadParameter(f"{path} has {count} moves, not {last}", param_hint="--to")
+        raise click.BadParameter(f"{record.path} has {count} moves, not {last}", param_hint="--to")
     if first > max(last, 1):
         raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
     game = replay_valid(record, upto=last)
@@ -301,7 +317,7 @@ def record_files(paths):
             subfolders[:] = [d for d in subfolders if not d.startswith(".")]
             found += [os.path.join(folder, n) for n in names if n.endswith((".yaml", ".yml"))]
         if not found:
-            raise click.ClickException(f"{path} is a folder with no .yaml records in it")
+            raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
         yield from sorted(found)
 
 
@@ -311,7 +327,7 @@ def validate_one(path, strict):
 
     if path == "-":
         return validate_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>", strict)
-    return validate_file(path, strict)
+    return validate_file(path, strict, display_path(path))
 
 
 @main.command()
@@ -370,7 +386,7 @@ def score(files, variant, as_json, table_format):
             exc.show()
             continue
         scoring = variant or record.variant
-        scored.append((path, game, scoring, standings(game, scoring)))
+        scored.append((display_path(path), game, scoring, standings(game, scoring)))
     if as_json:
         data = [
             {"path": path, **standings_data(game, rows, scoring)} for path, game, scoring, rows in scored
@@ -401,7 +417,7 @@ def moves(file, as_json, table_format):
     path = game_path(file)
     game = replay_valid(read_record(path))
     if not game.finished and not game.knows_racks:
-        raise click.ClickException(f"{path} has no seed, so the racks and legal moves are unknown")
+        raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
     legal = [] if game.finished else game.legal_moves()
     if as_json:
         print_json(moves_data(game, legal))
@@ -464,6 +480,7 @@ def move(words, as_name, color, bot, table_format, no_color):
       uptown move pass
     """
     from .game import IllegalMove
+    from .geometry import square_name
     from .record_writer import append_move
     from .render import board_text, drawn_text, standings_table, to_move_text, turn_text
     from .scoring import standings
@@ -480,7 +497,7 @@ def move(words, as_name, color, bot, table_format, no_color):
     game = replay_valid(record)
     player = game.to_move
     if player is None:
-        raise click.ClickException(f"the game in {path} is over; nothing was written")
+        raise click.ClickException(f"the game in {record.path} is over; nothing was written")
     if as_name is not None and as_name.casefold() != player.name.casefold():
         names = [p.name for p in game.players]
         if as_name.casefold() not in (n.casefold() for n in names):
@@ -489,6 +506,9 @@ def move(words, as_name, color, bot, table_format, no_color):
     if color is not None and color not in player.colors:
         raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {color}")
     bot_color, chosen = chosen_move(words, bot, game, record.variant)
+    if chosen.capture and game.at(chosen.square) is None:
+        raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
+                                   f"empty (write {game.canonical(chosen)}); nothing was written")
     try:
         turn = game.play(chosen, bot_color or color)
     except IllegalMove as exc:

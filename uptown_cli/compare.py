@@ -7,6 +7,9 @@ copy, or someone edits one by hand.  ``compare_records`` tells which case it is:
 - ``extends``: the same game, and one copy's moves are the start of the other's
   (``longer`` says which copy, ``"a"`` or ``"b"``, has more; ``move`` is its first
   move more, and ``line_a`` or ``line_b`` that move's line);
+- ``illegal-extension``: as ``extends``, but one of the moves the longer copy adds
+  is illegal (``move`` is that move, ``line_a`` or ``line_b`` its line, and
+  ``reason`` what is wrong with it);
 - ``diverging``: the same game, but move ``move`` differs (``line_a`` and
   ``line_b`` are its lines in each file);
 - ``different-games``: the players, the seed or the variant differ (``fields``
@@ -23,11 +26,12 @@ from dataclasses import dataclass
 
 from .geometry import NotationError
 from .notation import parse_move
-from .record import MoveEntry, Record, load_record
+from .record import MoveEntry, Record, load_record, replay
 from .yamlsafe import Mapping, parse
 
 IDENTICAL = "identical"
 EXTENDS = "extends"
+ILLEGAL_EXTENSION = "illegal-extension"
 DIVERGING = "diverging"
 DIFFERENT_GAMES = "different-games"
 
@@ -47,6 +51,7 @@ class Comparison:
     line_a: int | None = None
     line_b: int | None = None
     fields: tuple = ()
+    reason: str | None = None
 
     @property
     def consistent(self) -> bool:
@@ -64,6 +69,10 @@ class Comparison:
                 [(a, self.moves_a), (b, self.moves_b)], key=lambda item: -item[1])
             more = n_long - n_short
             return f"{long} extends {short}: the same {_count(n_short)}, then {more} more"
+        if self.relation == ILLEGAL_EXTENSION:
+            (long, line), short = ((a, self.line_a), b) if self.longer == "a" else ((b, self.line_b), a)
+            return (f"{long}:{line}: {long} extends {short}, but its move {self.move} is illegal: "
+                    f"{self.reason}")
         where = f"{a}:{self.line_a} and {b}:{self.line_b}"
         if self.relation == DIVERGING:
             return (f"{where}: the games diverge at move {self.move} "
@@ -76,7 +85,7 @@ class Comparison:
                 "a": {"path": self.path_a, "moves": self.moves_a, "line": self.line_a},
                 "b": {"path": self.path_b, "moves": self.moves_b, "line": self.line_b},
                 "longer": self.longer, "move": self.move, "fields": list(self.fields),
-                "same_text": self.same_text, "message": self.message()}
+                "same_text": self.same_text, "reason": self.reason, "message": self.message()}
 
 
 def compare_files(path_a: str, path_b: str) -> Comparison:
@@ -100,10 +109,15 @@ def compare_records(a: Record, b: Record) -> Comparison:
     if len(a.moves) == len(b.moves):
         return Comparison(IDENTICAL, **common)
     longer = "a" if len(a.moves) > len(b.moves) else "b"
+    long_record = a if longer == "a" else b
     number = min(len(a.moves), len(b.moves)) + 1
-    first_extra = (a if longer == "a" else b).moves[number - 1].line
-    lines = {"line_a": first_extra} if longer == "a" else {"line_b": first_extra}
-    return Comparison(EXTENDS, longer=longer, move=number, **lines, **common)
+    line_key = "line_a" if longer == "a" else "line_b"
+    errors = [e for e in replay(long_record).errors if e.move is not None and e.move >= number]
+    if errors:
+        return Comparison(ILLEGAL_EXTENSION, longer=longer, move=errors[0].move,
+                          reason=errors[0].message, **{line_key: errors[0].line}, **common)
+    first_extra = long_record.moves[number - 1].line
+    return Comparison(EXTENDS, longer=longer, move=number, **{line_key: first_extra}, **common)
 
 
 def _header(record: Record) -> dict:

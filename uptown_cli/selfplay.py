@@ -10,6 +10,7 @@ play it.
 import hashlib
 import math
 import multiprocessing
+import signal
 from dataclasses import dataclass
 
 from .bags import seeded_bags
@@ -128,8 +129,13 @@ def play_games(bots, players, games, seed, variant="standard", jobs=1, options=N
         for task in tasks:
             yield _play_task(task)
         return
-    with multiprocessing.Pool(min(jobs, games)) as pool:
+    with multiprocessing.Pool(min(jobs, games), initializer=_ignore_interrupts) as pool:
         yield from pool.imap(_play_task, tasks)
+
+
+def _ignore_interrupts():
+    """In a worker: leave Ctrl-C to the parent, which stops the pool and reports what finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def summarize(results, bots):
