@@ -79,9 +79,9 @@ def test_analyze_prints_the_review():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"{RECORDS / 'seeded-3p.yaml'}: standard, 9 moves, not finished"
-    assert lines[8].split() == ["6", "Cy", "green", "5", "E5", "1", "->", "2", "champagne", "G8", "1"]
-    assert lines[9].split() == ["7", "Ana", "red", "skyline", "xE5", "1", "->", "2", "green", "5", "8", "B8", "1"]
-    assert lines[10].split() == ["8", "Bo", "blue", "3", "D3", "1", "->", "1", "same"]
+    assert lines[8].split() == ["6", "Cy", "(green)", "5", "E5", "1->2", "champagne", "G8", "1"]
+    assert lines[9].split() == ["7", "Ana", "(red)", "skyline", "xE5", "1->2", "green", "5", "8", "B8", "1"]
+    assert lines[10].split() == ["8", "Bo", "(blue)", "3", "D3", "1->1", "same"]
     assert [line.split() for line in lines[-3:]] == [
         ["Ana", "red", "3", "2", "1", "1", "0", "2", "2"],
         ["Bo", "blue", "3", "3", "0", "0", "0", "1", "1"],
@@ -109,7 +109,7 @@ def test_analyze_without_a_seed_says_why_greedy_is_missing():
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert lines[1] == "No seed: the racks are unknown, so moves are not compared with greedy's."
-    assert lines[2].split() == ["#", "player", "colour", "move", "groups", "captured"]
+    assert lines[2].split() == ["#", "player", "move", "groups", "captured"]
 
 
 @pytest.mark.parametrize(

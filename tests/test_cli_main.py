@@ -1,16 +1,14 @@
-"""The ``uptown`` group: --version, --help, light start-up, analysis commands joining in."""
+"""The ``uptown`` group: --version, --help and -h, light start-up, commands registered by name."""
 
 import subprocess
 import sys
-import types
 
 import click
 import pytest
 from test_cli_support import UPTOWN, invoke, run
 
-from uptown_cli import __version__, cli
-
-COMMANDS = ("new", "show", "replay", "validate", "score", "moves", "move")
+from uptown_cli import __version__
+from uptown_cli.cli import COMMANDS, main
 
 
 def test_version():
@@ -36,7 +34,8 @@ def test_help_lists_every_command():
         ("validate", ["--strict", "--json", "PATH:LINE: message"]),
         ("score", ["--variant", "--json", "--format"]),
         ("moves", ["--json", "--format", "seed"]),
-        ("move", ["--as", "--color", "--bot", "uptown move 7 B7"]),
+        ("move", ["--as", "--rack", "--bot", "--dry-run", "--playouts", "uptown move 7 B7"]),
+        ("hint", ["--bot", "--playouts", "--json"]),
     ],
 )
 def test_command_help(command, words):
@@ -53,14 +52,15 @@ def test_unknown_command_is_a_usage_error():
     assert "No such command" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["--version"], ["--help"], ["show", "--help"], ["move", "--help"]])
-def test_start_up_imports_neither_yaml_nor_tabulate(args):
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"], ["show", "--help"], ["move", "--help"],
+                                  ["selfplay", "--help"], ["hint", "--help"]])
+def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
     probe = (
         "import sys\n"
         "from uptown_cli.cli import main\n"
         f"try:\n    main({args!r})\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('yaml', 'tabulate') if m in sys.modules))\n"
+        "print(sorted(m for m in ('yaml', 'tabulate', 'uptown_cli.bots') if m in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -88,16 +88,21 @@ def test_console_script_error_is_one_line_without_traceback(tmp_path):
     assert "nothing.yaml: no such file" in result.stderr
 
 
-def test_analysis_commands_join_the_group_when_their_module_exists(monkeypatch):
-    @click.command()
-    def fake():
-        """A fake analysis command."""
-        click.echo("analysed")
+def test_every_command_is_registered_with_its_own_summary():
+    for name, (_, summary) in COMMANDS.items():
+        command = main.get_command(click.Context(main), name)
+        assert command.name == name
+        assert command.help.split("\n")[0] == summary
+        assert len(f"  {name}  {summary}") <= 80
 
-    monkeypatch.setitem(sys.modules, "uptown_cli.analysis_cli", types.SimpleNamespace(COMMANDS=[fake]))
-    cli.analysis_commands.cache_clear()
-    try:
-        assert "fake" in invoke("--help").stdout
-        assert invoke("fake").stdout == "analysed\n"
-    finally:
-        cli.analysis_commands.cache_clear()
+
+def test_dash_h_is_help():
+    assert invoke("-h").stdout == invoke("--help").stdout
+    assert invoke("move", "-h").stdout.startswith("Usage: uptown move ")
+
+
+def test_the_bots_named_by_the_command_line_are_the_engines():
+    from uptown_cli.bots import BOT_NAMES, MC_PLAYOUTS
+    from uptown_cli.cli import analysis, play
+
+    assert play.BOTS == BOT_NAMES and analysis.MC_PLAYOUTS == MC_PLAYOUTS

@@ -1,4 +1,4 @@
-"""``uptown move``: the ways to write a move, FILE first or not, --as, --color, --bot, refusals."""
+"""``uptown move``: the ways to write a move, FILE first or not, --as, --rack, --bot, refusals."""
 
 import pytest
 from test_cli_support import BROKEN, UNSEEDED, finished_game, invoke, new_game
@@ -112,13 +112,13 @@ def test_two_players_choose_the_rack_with_color(tmp_path):
     result = invoke("move", path, "H H5")
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: both red and green could play H: say which colour (use --color); "
-        "nothing was written\n"
+        "Error: both red and green could play H: say which colour "
+        "(name the rack: red 7 B7, or --rack); nothing was written\n"
     )
-    wrong = invoke("move", path, "H H5", "--color", "blue")
+    wrong = invoke("move", path, "H H5", "--rack", "blue")
     assert (wrong.exit_code, wrong.stderr) == (1, "Error: Ana plays red and green, not blue\n")
-    assert invoke("move", path, "H H5", "--color", "purple").exit_code == 2
-    assert invoke("move", path, "H H5", "--color", "green").exit_code == 0
+    assert invoke("move", path, "H H5", "--rack", "purple").exit_code == 2
+    assert invoke("move", path, "H H5", "--rack", "green").exit_code == 0
     assert invoke("move", path, "9 B9").exit_code == 1  # Bo's turn now, and 9 is not on his racks
     assert recorded(path) == [("green", "H H5")]
 
@@ -155,14 +155,14 @@ def test_bot(game):
     assert len(recorded(game)) == 1 and recorded(game)[0][0] == "red"
     result = invoke("move", game, "--bot", "nope")
     assert result.exit_code == 2
-    assert result.stderr.endswith("Error: Invalid value for --bot: 'nope' is not a bot (random, greedy, mc)\n")
+    assert "Invalid value for '--bot': 'nope' is not one of 'random', 'greedy', 'mc'" in result.stderr
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--bot", "random", "9 B9"], "--bot chooses the move and its colour"),
-        (["--bot", "random", "--color", "red"], "--bot chooses the move and its colour"),
+        (["--bot", "random", "9 B9"], "--bot chooses the move and its rack"),
+        (["--bot", "random", "--rack", "red"], "--bot chooses the move and its rack"),
         ([], "which move?"),
         (["-", "9 B9"], "standard input cannot be used"),
     ],

@@ -38,8 +38,20 @@ def test_two_players_list_both_colours(tmp_path):
     data = invoke_json("moves", path, "--json")[1]
     assert data["to_move"] == "Ana"
     assert set(data["by_color"]) == {"red", "green"}
-    union = list(dict.fromkeys(data["by_color"]["red"] + data["by_color"]["green"]))
-    assert sorted(data["moves"]) == sorted(union)
+    red, green = set(data["by_color"]["red"]), set(data["by_color"]["green"])
+    both = red & green
+    assert both  # both racks hold an H at the start of this game
+    expected = (red ^ green) | {f"{color} {move}" for move in both for color in ("red", "green")}
+    assert sorted(data["moves"]) == sorted(expected)
+
+
+def test_two_player_moves_are_taken_by_move_as_they_are(tmp_path):
+    path = new_game(tmp_path / "two.yaml", "Ana", "Bo")
+    data = invoke_json("moves", path, "--json")[1]
+    ambiguous = next(move for move in data["moves"] if move.startswith("green "))
+    result = invoke("move", path, *ambiguous.split())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Move 1: green (Ana) {ambiguous.split(' ', 1)[1]}")
 
 
 def test_table(game):

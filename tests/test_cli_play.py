@@ -26,7 +26,7 @@ def test_a_whole_three_player_game_through_uptown_move(tmp_path):
         color = colors[played % len(colors)]
         choices = options["by_color"][color]
         move = choices[(played * 5) % len(choices)]
-        result = invoke("move", path, move, "--as", options["to_move"], "--color", color)
+        result = invoke("move", path, move, "--as", options["to_move"], "--rack", color)
         assert result.exit_code == 0, result.output
         played += 1
     assert played == 72

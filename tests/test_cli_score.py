@@ -116,7 +116,7 @@ def test_format(finished):
     out = invoke("score", path, "--format", "github").stdout
     assert "|   rank | player   |" in out
     assert (
-        invoke("score", path, "--format", "tsv").stdout.splitlines()[1].split("\t")[0].strip() == "rank"
+        invoke("score", path, "--format", "tsv").stdout.splitlines()[0].split("\t")[0].strip() == "rank"
     )
 
 

@@ -13,7 +13,7 @@ from test_cli_support import (
     play_first_moves,
 )
 
-from uptown_cli import cli
+from uptown_cli.cli import options
 from uptown_cli.geometry import tile_name
 from uptown_cli.record import load_record, replay
 from uptown_cli.render import board_text
@@ -114,7 +114,7 @@ def test_show_format(game):
     assert "| player " in invoke("show", game, "--format", "github").stdout
     result = invoke("show", game, "--format", "nope")
     assert result.exit_code == 2
-    assert "'nope' is not a tabulate format" in result.stderr
+    assert "'nope' is not a table format" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["show", "replay"])
@@ -156,11 +156,24 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(game, monkeypatch):
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     assert not ANSI.search(invoke("show", game).stdout)
-    monkeypatch.setattr(cli.sys, "stdout", Terminal())
-    assert cli.use_color(False)
-    assert not cli.use_color(True)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setattr(options.sys, "stdout", Terminal())
+    assert options.use_color()
+    assert not options.use_color(no_color=True)
+    assert not options.use_color("never")
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not cli.use_color(False)
+    assert not options.use_color()
+    assert options.use_color("always")
+
+
+def test_force_color_paints_off_a_terminal(game, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert ANSI.search(invoke("show", game).stdout)
+    assert not ANSI.search(invoke("show", game, "--color", "never").stdout)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not ANSI.search(invoke("show", game).stdout)
+    assert ANSI.search(invoke("show", game, "--color", "always").stdout)
 
 
 def test_coloured_board_has_the_same_layout(tmp_path):

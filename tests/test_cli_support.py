@@ -57,7 +57,7 @@ def play_first_moves(path, count):
     for _ in range(count):
         data = legal_moves(path)
         color = next(c for c, moves in data["by_color"].items() if moves)
-        result = invoke("move", path, data["by_color"][color][0], "--color", color)
+        result = invoke("move", path, data["by_color"][color][0], "--rack", color)
         assert result.exit_code == 0, result.output
 
 

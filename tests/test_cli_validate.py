@@ -71,7 +71,8 @@ def test_missing_and_broken_files_are_invalid_records(tmp_path, good):
     result = invoke("validate", tmp_path / "none.yaml", broken, good)
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"{tmp_path / 'none.yaml'}: cannot read the file")
+    assert lines[0] == f"{tmp_path / 'none.yaml'}: no such file (uptown new creates a game)"
+    assert invoke("show", tmp_path / "none.yaml").stderr == f"Error: {lines[0]}\n"
     assert lines[1].startswith(f"{broken}:4: ")
     assert lines[-1] == "3 records, 1 valid, 2 invalid"
 

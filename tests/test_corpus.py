@@ -113,7 +113,7 @@ def test_stats_and_export_skip_invalid_records_and_say_so(tmp_path):
     assert result.exit_code == 1
     assert json.loads(result.stdout)["skipped"] == 1
     assert f"{bad}:3: move 1: red plays 7 on B8, but 7 goes in column 7" in result.stderr
-    result = invoke("export", bad, RECORDS / "shared-3p.yaml", "--format", "jsonl")
+    result = invoke("export", bad, RECORDS / "shared-3p.yaml", "--jsonl")
     assert result.exit_code == 1
     assert len(result.stdout.splitlines()) == 6
 

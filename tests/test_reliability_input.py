@@ -26,7 +26,7 @@ from test_cli_support import UPTOWN, invoke
 
 from uptown_cli import yamlsafe
 from uptown_cli.record import KNOWN_KEYS, RecordError, load_record, replay, validate_file, validate_text
-from uptown_cli.render import board_text, moves_data, players_table, position_data, standings_data
+from uptown_cli.render import board_text, moves_data, players_rows, position_data, standings_data
 from uptown_cli.scoring import VARIANTS, standings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ def exercise_readers(record):
     for variant in VARIANTS:
         rows = standings(game, variant)
         standings_data(game, rows, variant)
-        players_table(game, rows)
+        players_rows(game, rows)
     if game.knows_racks and not game.finished:
         moves_data(game, game.legal_moves())
     for upto in {0, outcome.moves_ok // 2}:

@@ -56,7 +56,7 @@ def test_selfplay_writes_valid_records_and_prints_the_results(tmp_path):
     lines = result.output.splitlines()
     assert lines[0] == f"4 games, 2 players, standard, seed rec; records in {out}"
     assert lines[1].split() == ["bot", "games", "wins", "win", "rate", "95%", "interval", "mean", "score",
-                                "mean", "captures"]
+                                "captures"]
     files = sorted(out.glob("game-*.yaml"))
     assert [f.name for f in files] == [f"game-000{n}.yaml" for n in range(1, 5)]
     games = list(play_games(["greedy", "random"], 2, 4, "rec"))

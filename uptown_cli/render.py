@@ -1,11 +1,10 @@
-"""Text for people and data for programs: the ASCII board, racks, tables and JSON shapes.
+"""Text for people and data for programs: the ASCII board, racks, table rows and JSON shapes.
 
-Pure functions of a Game (or of standings); nothing here reads or writes files.
+Pure functions of a Game (or of standings); nothing here reads or writes files or draws tables
+(tables are rows and headers, drawn by the command line in the format asked for).
 """
 
 from dataclasses import asdict
-
-from tabulate import tabulate
 
 from .game import TILES_PLAYED_PER_COLOR
 from .geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
@@ -125,36 +124,37 @@ def to_move_text(game):
     return f"{player.name} to move, rack: " + "; ".join(shown)
 
 
-def players_table(game, standing_rows, fmt="simple"):
-    """The players table of ``show``: who is to move (*), colours, tiles left to play, groups,
-    captures and score."""
+def players_rows(game, standing_rows):
+    """The players table of ``show`` as (rows, headers): who is to move (*), colours, tiles left
+    to play, groups, captures and score."""
     rows = []
     for player, s in zip(game.players, standing_rows):
         left = sum(TILES_PLAYED_PER_COLOR - game.played_count(c) for c in player.colors)
         mark = "*" if player is game.to_move else ""
         rows.append([mark, player.name, ",".join(player.colors), left, s.groups, s.captures, s.score])
-    headers = ["", "player", "colours", "tiles left", "groups", "captures", "score"]
-    return tabulate(rows, headers=headers, tablefmt=fmt)
+    return rows, ["", "player", "colours", "tiles left", "groups", "captures", "score"]
 
 
-def standings_table(standing_rows, fmt="simple"):
-    """The standings: rank, player, colours, groups, captures, score, best first."""
-    rows = [
-        [s.rank, s.name, ",".join(s.colors), s.groups, s.captures, s.score]
-        for s in sorted(standing_rows, key=lambda s: s.rank)
-    ]
-    headers = ["rank", "player", "colours", "groups", "captures", "score"]
-    return tabulate(rows, headers=headers, tablefmt=fmt)
+def standings_rows(standing_rows, variant="standard"):
+    """The standings as (rows, headers), best first: rank, player, colours, groups, captures,
+    and under Blockers! the most taken from one opponent (what the score adds), then the score."""
+    blockers = variant == "blockers"
+    rows = []
+    for s in sorted(standing_rows, key=lambda s: s.rank):
+        added = [max(s.captured.values(), default=0)] if blockers else []
+        rows.append([s.rank, s.name, ",".join(s.colors), s.groups, s.captures, *added, s.score])
+    added = ["+ most from one"] if blockers else []
+    return rows, ["rank", "player", "colours", "groups", "captures", *added, "score"]
 
 
-def moves_table(legal, fmt="simple"):
-    """Legal moves grouped by colour, one row per tile."""
+def moves_rows(legal):
+    """Legal moves as (rows, headers): one row per rack and tile, its squares in one cell."""
     rows = {}
     for color, move in legal:
         key = (color, "pass" if move.is_pass else tile_name(move.tile))
         rows.setdefault(key, []).append("" if move.is_pass else _square_text(move))
     table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
-    return tabulate(table, headers=["colour", "tile", "squares"], tablefmt=fmt)
+    return table, ["colour", "tile", "squares"]
 
 
 def _square_text(move):
@@ -188,12 +188,34 @@ def standings_data(game, standing_rows, variant):
 
 
 def moves_data(game, legal):
-    """The ``moves --json`` object."""
+    """The ``moves --json`` object: ``moves`` are written as ``uptown move`` takes them, with the
+    rack first (``red 7 B7``) where both of the player's racks could play the same move."""
     to_move = game.to_move
     if to_move is None:
         return {"to_move": None, "moves": [], "by_color": {}}
     by_color = {c: [] for c in to_move.colors}
     for color, move in legal:
         by_color[color].append(str(move))
-    union = list(dict.fromkeys(str(move) for _, move in legal))
+    racks = {}
+    for color, move in legal:
+        racks.setdefault(str(move), []).append(color)
+    union = []
+    for text, colors in racks.items():
+        union += [text] if len(colors) == 1 else [f"{color} {text}" for color in colors]
     return {"to_move": to_move.name, "moves": union, "by_color": by_color}
+
+
+def turn_data(turn):
+    """A move as JSON: its number, player, colour, canonical text, what it captured and drew
+    (the tile drawn is null when unknown or when nothing was drawn)."""
+    captured = None
+    if turn.captured is not None:
+        captured = {"color": turn.captured[0], "tile": tile_name(turn.captured[1])}
+    return {
+        "number": turn.number,
+        "player": turn.player.name,
+        "color": turn.color,
+        "move": str(turn.move),
+        "captured": captured,
+        "drawn": None if turn.drawn is None else tile_name(turn.drawn),
+    }

@@ -1,7 +1,7 @@
-"""The analysis commands of ``uptown``: ``selfplay``, ``analyze``, ``stats`` and ``export``.
+"""The analysis commands: ``selfplay``, ``analyze``, ``stats`` and ``export``.
 
-``cli`` registers the commands of ``COMMANDS``. They parse options, call ``selfplay``,
-``analysis`` and ``corpus``, and print; the heavy modules are imported inside the commands.
+They parse options, call ``selfplay``, ``analysis`` and ``corpus``, and print; the heavy modules
+(bots among them) are imported inside the commands.
 """
 
 import os
@@ -10,25 +10,19 @@ import sys
 
 import click
 
-from .cli import (
-    PROGRESS_MIN_FILES,
-    display_path,
-    file_argument,
-    format_option,
-    game_path,
-    json_option,
-    plural,
-    print_json,
-    read_record,
-    record_files,
-    replay_valid,
+from ..scoring import VARIANTS
+from .options import (
+    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path, output_options, percent,
+    plural, read_record, record_files, replay_valid,
 )
-from .bots import MC_PLAYOUTS
-from .scoring import VARIANTS
+from .play import BOTS
+
+MC_PLAYOUTS = 16
+"""mc's playouts by default (``bots.MC_PLAYOUTS``, named here so that help imports no bots)."""
 
 
 def _bot_list(ctx, param, value):
-    from .selfplay import check_bots
+    from ..selfplay import check_bots
 
     bots = [name.strip() for name in value.split(",") if name.strip()]
     try:
@@ -36,10 +30,6 @@ def _bot_list(ctx, param, value):
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     return bots
-
-
-def _percent(rate):
-    return f"{100 * rate:.1f}%"
 
 
 @click.command()
@@ -54,19 +44,20 @@ def _percent(rate):
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--playouts", type=click.IntRange(min=1), default=MC_PLAYOUTS, show_default=True,
               help="mc: how many sampled deals each candidate move is played out in.")
-@json_option
-@format_option
+@output_options
 def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, table_format):
-    """Let bots play one another and compare them: per bot, games, wins (a shared win counts
-    as a fraction), win rate with its 95% interval, mean score and mean captures.
+    """Let bots play one another and compare them.
+
+    Per bot: games, wins (a shared win counts as a fraction), win rate with its 95% interval,
+    mean score and mean captures.
 
     \b
     Example:
       uptown selfplay --players 2 --bots mc,greedy --games 20 --seed 1 --jobs 2
     """
-    from .record_writer import create_record
-    from .selfplay import play_games, record_text
-    from .yamlsafe import RecordError
+    from ..record_writer import create_record
+    from ..selfplay import play_games, record_text
+    from ..yamlsafe import RecordError
 
     seed = secrets.token_hex(4) if seed is None else seed
     paths = {}
@@ -101,16 +92,15 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, 
         sys.exit(130)
 
 
-def _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format):
+def _print_selfplay(results, bots, players, variant, seed, folder, as_json, table_format):
     """The results of the games played: a table, or JSON."""
-    from tabulate import tabulate
-
-    from .selfplay import summarize
+    from ..selfplay import summarize
 
     games = len(results)
     summary = summarize(results, bots)
+    out = Output(as_json, table_format)
     if as_json:
-        print_json({
+        out.json({
             "games": games, "players": players, "variant": variant, "seed": seed,
             "bots": [
                 {"name": b.name, "games": b.games, "wins": b.wins, "win_rate": b.win_rate,
@@ -119,60 +109,61 @@ def _print_selfplay(results, bots, players, variant, seed, out, as_json, table_f
             ],
         })
         return
-    click.echo(f"{games} games, {players} players, {variant}, seed {seed}"
-               + (f"; records in {display_path(out)}" if out is not None else ""))
+    title = (f"{plural(games, 'game')}, {players} players, {variant}, seed {seed}"
+             + (f"; records in {display_path(folder)}" if folder is not None else ""))
     rows = [
-        [b.name, b.games, f"{b.wins:g}", _percent(b.win_rate),
-         f"{_percent(b.interval[0])}-{_percent(b.interval[1])}", f"{b.mean_score:.2f}", f"{b.mean_captures:.2f}"]
+        [b.name, b.games, f"{b.wins:g}", percent(b.win_rate),
+         f"{percent(b.interval[0])}-{percent(b.interval[1])}", f"{b.mean_score:.2f}", f"{b.mean_captures:.2f}"]
         for b in summary
     ]
-    headers = ["bot", "games", "wins", "win rate", "95% interval", "mean score", "mean captures"]
-    click.echo(tabulate(rows, headers, tablefmt=table_format))
+    headers = ["bot", "games", "wins", "win rate", "95% interval", "mean score", "captures"]
+    out.table(rows, headers, title=title)
 
 
 @click.command()
 @file_argument
 @click.option("--variant", type=click.Choice(VARIANTS), help="Judge moves this way instead of by the file's variant.")
-@json_option
-@format_option
+@output_options
 def analyze(file, variant, as_json, table_format):
-    """Review a game move by move (the player's groups before and after, what was captured and,
-    when the racks are known, greedy's choice and the groups lost against it), then a summary
-    per player."""
-    from tabulate import tabulate
+    """Review a game move by move, then sum up per player.
 
-    from .analysis import review
+    Each move: the player's groups before and after, what was captured and, when the racks are
+    known, greedy's choice and the groups lost against it. Then a summary per player.
+    """
+    from ..analysis import review
 
     path = game_path(file)
     record = read_record(path)
     game = replay_valid(record)
     variant = variant or record.variant
     result = review(game, variant)
+    out = Output(as_json, table_format)
     if as_json:
-        print_json({"path": record.path, "variant": variant, **result.to_json()})
+        out.json({"path": record.path, "variant": variant, **result.to_json()})
         return
     known = result.racks_known
-    headers = ["#", "player", "colour", "move", "groups", "captured"]
+    headers = ["#", "player", "move", "groups", "captured"]
     if known:
         headers += ["greedy", "lost"]
     rows = []
     for m in result.moves:
-        row = [m.number, m.player, m.color, m.move, f"{m.groups_before} -> {m.groups_after}", m.captured or ""]
+        row = [m.number, f"{m.player} ({m.color})", m.move, f"{m.groups_before}->{m.groups_after}",
+               m.captured or ""]
         if known:
             greedy = m.greedy if m.greedy_color == m.color else f"{m.greedy_color} {m.greedy}"
             row += ["same" if m.matched else greedy, m.lost or ""]
         rows.append(row)
     state = "finished" if game.finished else "not finished"
-    click.echo(f"{record.path}: {variant}, {game.ply} moves, {state}")
+    out.text(f"{record.path}: {variant}, {game.ply} moves, {state}")
     if not known:
-        click.echo("No seed: the racks are unknown, so moves are not compared with greedy's.")
+        out.text("No seed: the racks are unknown, so moves are not compared with greedy's.")
     if rows:
-        click.echo(tabulate(rows, headers, tablefmt=table_format))
-    click.echo()
+        out.table(rows, headers, widths=[None, 16, None, None, 16, 18, None])
+    out.text()
     summary_headers = ["player", "colours", "moves"]
     if known:
-        summary_headers += ["as greedy", "worse than greedy"]
-    summary_headers += ["captures made", "captures suffered", "most groups", "final groups"]
+        summary_headers += ["as greedy", "worse"]
+    summary_headers += ["captured", "lost tiles", "most groups", "groups"]
     summary = []
     for p in result.players:
         row = [p.name, " ".join(p.colors), p.moves]
@@ -180,13 +171,13 @@ def analyze(file, variant, as_json, table_format):
             row += [p.matched, p.lost_moves]
         row += [p.captures_made, p.captures_suffered, p.most_groups, p.final_groups]
         summary.append(row)
-    click.echo(tabulate(summary, summary_headers, tablefmt=table_format))
+    out.table(summary, summary_headers, widths=[16, 12] + [None] * (len(summary_headers) - 2))
 
 
 def _recorded_games(paths, label, skipped):
     """Each readable, legal record under ``paths`` as a RecordedGame; the others are reported
     on standard error and added to the list ``skipped``."""
-    from .corpus import RecordedGame
+    from ..corpus import RecordedGame
 
     files = list(record_files(paths or [game_path(None)]))
     hidden = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
@@ -209,62 +200,78 @@ STATS_TITLES = {
 }
 STATS_HEADERS = {
     "win_rate": "win rate",
-    "mean_score": "mean score",
+    "mean_score": "score",
     "mean_moves": "moves",
     "min_moves": "fewest",
     "max_moves": "most",
     "mean_final_groups": "groups",
     "mean_captures": "captures",
-    "tiebreak_decided": "won on tie-break",
-    "shared_wins": "shared wins",
+    "tiebreak_decided": "tie-break",
+    "shared_wins": "shared",
 }
 
 
+def _stats_cell(key, value):
+    if key == "win_rate":
+        return percent(value)
+    return f"{value:.2f}" if isinstance(value, float) else value
+
+
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
-@json_option
-@format_option
+@output_options
 def stats(paths, as_json, table_format):
-    """Figures over many records (folders are searched for *.yaml): games by number of players
-    and variant, results by seat, game length, final groups and captures, and how often the
-    capture tie-break decided. Records that are not valid are reported and left out (exit 1)."""
-    from tabulate import tabulate
+    """Figures over many records (files or folders).
 
-    from .corpus import corpus_stats
+    Folders are searched for *.yaml: games by number of players and variant, results by seat,
+    game length, final groups and captures, and how often the capture tie-break decided.
+    Records that are not valid are reported and left out (exit 1).
+    """
+    from ..corpus import corpus_stats
 
     skipped = []
     figures = corpus_stats(_recorded_games(paths, "Reading", skipped))
+    out = Output(as_json, table_format)
     if as_json:
-        print_json({**figures, "skipped": len(skipped)})
+        out.json({**figures, "skipped": len(skipped)})
     else:
         for key, title in STATS_TITLES.items():
-            click.echo(f"{title}:")
             rows = figures[key]
             if rows:
-                headers = {name: STATS_HEADERS.get(name, name) for name in rows[0]}
-                click.echo(tabulate(rows, headers, tablefmt=table_format, floatfmt=".2f"))
+                headers = [STATS_HEADERS.get(name, name) for name in rows[0]]
+                cells = [[_stats_cell(name, value) for name, value in row.items()] for row in rows]
+                out.table(cells, headers, title=f"{title}:")
             else:
-                click.echo("(none)")
-            click.echo()
+                out.text(f"{title}:\n(none)")
+            out.text()
         if skipped:
-            click.echo(f"{len(skipped)} record(s) skipped as invalid")
+            out.text(f"{plural(len(skipped), 'record')} skipped as invalid")
     if skipped:
         sys.exit(1)
 
 
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
-@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True)
-def export(paths, fmt):
-    """Write one row per move of every record (game, move, player, colour, tile, square,
-    capture, captured colour and tile, the player's groups after) to standard output, as csv or
-    JSON lines. Records that are not valid are reported and left out (exit 1)."""
-    from .corpus import move_rows, write_rows
+@click.option("--jsonl", is_flag=True, help="JSON lines (one object a move) instead of csv.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write to FILE instead of standard output.")
+def export(paths, jsonl, output):
+    """Write one row per move of every record, as csv or JSON lines.
+
+    Columns: game, move, player, colour, tile, square, capture, captured colour and tile, the
+    player's groups after. Records that are not valid are reported and left out (exit 1).
+    """
+    from ..corpus import move_rows, write_rows
 
     skipped = []
-    write_rows(move_rows(_recorded_games(paths, "Exporting", skipped)), sys.stdout, fmt)
+    rows = move_rows(_recorded_games(paths, "Exporting", skipped))
+    try:
+        with click.open_file(output or "-", "w", encoding="utf-8", atomic=output is not None) as stream:
+            write_rows(rows, stream, "jsonl" if jsonl else "csv")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
     if skipped:
         sys.exit(1)
 
 
-COMMANDS = [selfplay, analyze, stats, export]
+COMMANDS = {command.name: command for command in (selfplay, analyze, stats, export)}

@@ -1,0 +1,70 @@
+"""The ``uptown`` command line: thin commands over the record layer, the engine and the renderers.
+
+Commands live in small modules by concern (``play``: new, move, moves, hint; ``view``: show,
+replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export) and are registered
+here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
+command imports only its own module.  Shared options, record loading and the one output path
+(text, tables, csv, JSON) are in ``options``.
+"""
+
+import importlib
+import signal
+
+import click
+
+from .. import __version__
+
+COMMANDS = {
+    "new": ("play", "Create a new game record (never overwrites a file)."),
+    "move": ("play", "Play a move and append it to FILE."),
+    "moves": ("play", "List the legal moves of the player to move."),
+    "hint": ("play", "Suggest a move for the player to move (nothing is written)."),
+    "show": ("view", "Show the board, the players and whose turn it is."),
+    "replay": ("view", "Show every position of a game in turn."),
+    "score": ("view", "Print the standings (lower scores are better)."),
+    "validate": ("view", "Check records and report every problem."),
+    "diff": ("view", "Tell how two copies of a game relate."),
+    "selfplay": ("analysis", "Let bots play one another and compare them."),
+    "analyze": ("analysis", "Review a game move by move, then sum up per player."),
+    "stats": ("analysis", "Figures over many records (files or folders)."),
+    "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
+}
+"""Each command's name: (its module in this package, its one-line summary)."""
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
+
+
+class UptownGroup(click.Group):
+    """The commands of COMMANDS, imported only when one is run or asked for by name."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
+        return module.COMMANDS[name]
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=UptownGroup, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", prog_name="uptown")
+def main():
+    """Records of the tile game Uptown (Board Game Arena rules): create and play games by
+    email, show, replay, validate and score them, and analyse many.
+
+    FILE defaults to game.yaml, or to $UPTOWN_GAME when it is set; "-" reads standard input
+    for the commands that only read. Shell completion: see the README.
+    """
+
+
+def run():
+    """The ``uptown`` program: ``main``, stopping silently when its output pipe closes
+    (``uptown export | head -1``), as ``cat`` and other Unix tools do."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    main()

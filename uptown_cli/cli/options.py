@@ -1,0 +1,217 @@
+"""What the commands share: options, reading records, and the one output path.
+
+Every command that prints data goes through ``Output``: a text table in any tabulate style
+(``--format``), csv (``--format csv``), or JSON (``--json``).  Machine formats (csv, tsv) print
+the tables alone, with no title lines.  Heavy modules (PyYAML, tabulate) are imported when used.
+"""
+
+import json
+import os
+import sys
+
+import click
+
+GAME_ENV = "UPTOWN_GAME"
+DEFAULT_GAME = "game.yaml"
+PROGRESS_MIN_FILES = 20
+"""Commands over many files show a progress bar (on a terminal) from this many files on."""
+MACHINE_FORMATS = ("csv", "tsv")
+"""Table formats for programs: the tables alone, no titles or boards."""
+
+
+# -- options ---------------------------------------------------------------------------------
+
+
+def file_argument(command):
+    return click.argument("file", required=False, metavar="[FILE]")(command)
+
+
+def _table_formats():
+    from tabulate import tabulate_formats
+
+    return ["csv", *tabulate_formats]
+
+
+def _check_format(ctx, param, value):
+    if value not in _table_formats():
+        raise click.BadParameter(f"{value!r} is not a table format ({', '.join(_table_formats())})")
+    return value
+
+
+def output_options(command):
+    """``--json`` and ``--format FMT``, given to the command as ``as_json`` and ``table_format``
+    (see ``Output``)."""
+    command = click.option(
+        "--format", "table_format", default="simple", show_default=True, callback=_check_format,
+        metavar="FMT", help="Table format: csv or any tabulate format (plain, github, tsv, ...).",
+    )(command)
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
+
+
+def color_options(command):
+    """``--color auto|always|never`` (and ``--no-color``), given as ``color`` and ``no_color``."""
+    command = click.option(
+        "--no-color", is_flag=True, help="The same as --color never.",
+    )(command)
+    return click.option(
+        "--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
+        show_default=True,
+        help="ANSI colour: auto is on a terminal unless NO_COLOR is set (FORCE_COLOR forces it).",
+    )(command)
+
+
+def use_color(color="auto", no_color=False):
+    """Whether to paint: never with ``--no-color``; ``auto`` honours NO_COLOR, then FORCE_COLOR,
+    then whether standard output is a terminal."""
+    if no_color or color == "never":
+        return False
+    if color == "always":
+        return True
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+# -- output ----------------------------------------------------------------------------------
+
+
+class Output:
+    """Where a command's data goes: JSON, or tables in ``table_format`` (csv included)."""
+
+    def __init__(self, as_json=False, table_format="simple"):
+        self.as_json = as_json
+        self.table_format = table_format
+
+    @property
+    def for_machines(self):
+        """True for JSON and the machine table formats: print data only, no titles."""
+        return self.as_json or self.table_format in MACHINE_FORMATS
+
+    def json(self, data):
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+    def text(self, text="", color=None):
+        """A line for people: shown with text tables, left out for machines. ``color=True`` keeps
+        ANSI colour even off a terminal (--color always, FORCE_COLOR)."""
+        if not self.for_machines:
+            click.echo(text, color=color)
+
+    def table(self, rows, headers, title=None, widths=None):
+        """A table (with its title line for people); ``widths`` caps column widths (wrapping)."""
+        if title is not None:
+            self.text(title)
+        click.echo(self.table_text(rows, headers, widths))
+
+    def table_text(self, rows, headers, widths=None):
+        if self.table_format == "csv":
+            import csv
+            import io
+
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(headers)
+            writer.writerows(rows)
+            return out.getvalue().rstrip("\n")
+        from tabulate import tabulate
+
+        if widths and self.table_format not in MACHINE_FORMATS:
+            return tabulate(rows, headers, tablefmt=self.table_format, maxcolwidths=widths)
+        return tabulate(rows, headers, tablefmt=self.table_format)
+
+
+def page(text, color=None):
+    """Print ``text``, through the pager ($PAGER, else less) when standard output is a terminal."""
+    if sys.stdout.isatty():
+        click.echo_via_pager(text, color=color)
+    else:
+        click.echo(text, color=color)
+
+
+def plural(count, noun):
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def percent(rate):
+    """A rate as every command prints it: ``62.5%``."""
+    return f"{100 * rate:.1f}%"
+
+
+# -- reading records -------------------------------------------------------------------------
+
+
+def game_path(file):
+    """FILE as given, else ``$UPTOWN_GAME``, else ``game.yaml``."""
+    return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
+
+
+def display_path(path):
+    """``path`` as printed: bytes that are not UTF-8 as ``\\xNN``, and line breaks and control
+    codes escaped, so that a file's name can neither forge output lines nor reach the terminal."""
+    from ..yamlsafe import one_line
+
+    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def problem_line(error):
+    """``PATH:LINE: message`` (with the move number when there is one)."""
+    where = ":".join(str(part) for part in (error.path, error.line) if part is not None)
+    move = f"move {error.move}: " if error.move is not None else ""
+    return f"{where}: {move}{error.message}"
+
+
+NO_SUCH_FILE = "no such file (uptown new creates a game)"
+"""The one wording of every command for a FILE that is not there."""
+
+
+def read_record(path):
+    """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
+    from ..record import load_record, load_record_text
+    from ..yamlsafe import MAX_BYTES, RecordError
+
+    if path != "-" and not os.path.lexists(path):
+        raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
+    try:
+        if path == "-":
+            return load_record_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>")
+        return load_record(path, display_path(path))
+    except RecordError as exc:
+        more = len(exc.problems) - 1
+        hint = f" (and {more} more; see uptown validate)" if more else ""
+        raise click.ClickException(f"{exc}{hint}") from None
+
+
+def replay_valid(record, upto=None):
+    """The game after the record's moves (the first ``upto``), or a ClickException for the
+    first illegal move."""
+    from ..record import replay
+
+    result = replay(record, upto=upto)
+    if result.errors:
+        raise click.ClickException(f"{problem_line(result.errors[0])} (the record is invalid)")
+    return result.game
+
+
+def read_game(file, upto=None):
+    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves)."""
+    path = game_path(file)
+    record = read_record(path)
+    if upto is not None and upto > len(record.moves):
+        raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
+                                 param_hint="--at")
+    return path, record, replay_valid(record, upto)
+
+
+def record_files(paths):
+    """The files named, with every ``*.yaml``/``*.yml`` under the folders named (sorted,
+    hidden folders skipped)."""
+    for path in paths:
+        if not os.path.isdir(path):
+            yield path
+            continue
+        found = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+            found += [os.path.join(folder, n) for n in names if n.endswith((".yaml", ".yml"))]
+        if not found:
+            raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
+        yield from sorted(found)

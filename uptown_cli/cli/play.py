@@ -1,0 +1,327 @@
+"""Commands of a game in play: ``new``, ``move``, ``moves`` and ``hint``."""
+
+import os
+
+import click
+
+from ..game import COLORS
+from ..scoring import VARIANTS
+from .options import (
+    Output, color_options, display_path, file_argument, game_path, output_options, plural,
+    read_game, read_record, replay_valid, use_color,
+)
+
+BOTS = ("random", "greedy", "mc")
+"""The bots a player can ask for (``bots.BOT_NAMES``, named here so that help imports no bots)."""
+
+
+# -- new -------------------------------------------------------------------------------------
+
+
+def parse_player(text):
+    """``NAME[:COLOR[,COLOR]]`` as (name, colours), or a BadParameter saying what is wrong."""
+    name, sep, colors = text.rpartition(":")
+    if not sep:
+        name, colors = text, ""
+    if "," in name:
+        raise click.BadParameter(f"{text!r}: give --player once for each player "
+                                 "(-p Ana -p Bo), not a list", param_hint="--player")
+    if not name.strip():
+        raise click.BadParameter(f"{text!r}: a player needs a name", param_hint="--player")
+    wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
+    for color in wanted:
+        if color not in COLORS:
+            raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
+                                     f"(the colours are {', '.join(COLORS)})", param_hint="--player")
+    return name, wanted
+
+
+def check_lineup(entries):
+    """A BadParameter for players that cannot sit at one table: the same name twice, a colour
+    named twice, or the wrong number of colours for the number of players."""
+    names, owners = {}, {}
+    for entry in entries:
+        key = entry.name.strip().casefold()
+        if key in names:
+            raise click.BadParameter(f"two players are named {names[key]!r} and {entry.name!r}; "
+                                     "names must differ (ignoring case)", param_hint="--player")
+        names[key] = entry.name
+        for color in entry.colors:
+            if color in owners:
+                raise click.BadParameter(f"{color} is taken twice ({owners[color]} and {entry.name})",
+                                         param_hint="--player")
+            owners[color] = entry.name
+    each = 2 if len(entries) == 2 else 1
+    for entry in entries:
+        if entry.colors and len(entry.colors) != each:
+            want = "two colours each" if each == 2 else "one colour each"
+            raise click.BadParameter(f"with {len(entries)} players, players have {want}; "
+                                     f"{entry.name} has {len(entry.colors)}", param_hint="--player")
+
+
+@click.command()
+@file_argument
+@click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
+              help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
+              "orange when not named.")
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--seed", help="The seed that fixes every bag (default: a random one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
+def new(file, players, variant, seed, as_json):
+    """Create a new game record (never overwrites a file).
+
+    \b
+    Example:
+      uptown new club.yaml --player Ana --player Bo --player Cy:orange
+    """
+    import secrets
+
+    from ..record import PlayerEntry, deal_colors, load_record_text
+    from ..record_writer import create_record, render_record
+    from ..render import to_move_text
+    from ..yamlsafe import RecordError
+
+    path = game_path(file)
+    if path == "-":
+        raise click.UsageError("new writes a file; give its name, not -")
+    if not 2 <= len(players) <= 5:
+        raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
+    entries = [PlayerEntry(*parse_player(text), line=0) for text in players]
+    check_lineup(entries)
+    deal_colors(entries)
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
+    seed = secrets.token_hex(4) if seed is None else seed
+    try:
+        text = render_record(entries, variant=variant, seed=seed)
+    except RecordError as exc:
+        raise click.BadParameter(exc.message, param_hint="--player/--seed") from None
+    try:
+        create_record(path, text)
+    except RecordError as exc:
+        raise click.ClickException(exc.message) from None
+    game = load_record_text(text, path).new_game()
+    if as_json:
+        Output(as_json).json({
+            "path": display_path(path), "variant": variant, "seed": seed,
+            "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
+            "to_move": game.to_move.name,
+        })
+        return
+    who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
+    click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
+    click.echo(to_move_text(game))
+
+
+# -- move ------------------------------------------------------------------------------------
+
+
+def split_file(words):
+    """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names an
+    existing file."""
+    first = words[0] if words else ""
+    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.isfile(first):
+        return words[0], words[1:]
+    return game_path(None), words
+
+
+def split_rack(words):
+    """(colour or None, the move's words): a move may start with its rack, ``red 7 B7``."""
+    if len(words) > 1 and words[0].lower() in COLORS:
+        return words[0].lower(), words[1:]
+    return None, words
+
+
+def bot_option(command):
+    command = click.option("--playouts", type=click.IntRange(min=1), metavar="N",
+                           help="mc: how many sampled deals each candidate move is played out in.")(command)
+    return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
+
+
+def bot_move(bot, game, variant, playouts):
+    """(colour, Move) that ``bot`` plays, or a one-line ClickException."""
+    from ..bots import choose_move
+
+    options = {"playouts": playouts} if playouts else {}
+    try:
+        return choose_move(bot, game, variant=variant, **options)
+    except (ValueError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def typed_move(words):
+    """The Move written as ``words``, or a one-line ClickException."""
+    from ..geometry import NotationError
+    from ..notation import parse_move
+
+    try:
+        return parse_move(" ".join(words))
+    except NotationError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def check_player(game, as_name, path):
+    """The player to move, refusing a finished game and a move for someone else (``--as``)."""
+    player = game.to_move
+    if player is None:
+        raise click.ClickException(f"the game in {path} is over; nothing was written")
+    if as_name is not None and as_name.casefold() != player.name.casefold():
+        names = [p.name for p in game.players]
+        if as_name.casefold() not in (n.casefold() for n in names):
+            raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
+        raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s; nothing was written")
+    return player
+
+
+def complete_move(ctx, param, incomplete):
+    """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
+    the player to move."""
+    from ..record import replay
+    from ..yamlsafe import RecordError
+
+    path, words = split_file(list(ctx.params.get("words") or ()))
+    if not os.path.isfile(path):
+        return []
+    try:
+        from ..record import load_record
+
+        game = replay(load_record(path)).game
+        legal = [] if game.finished or not game.knows_racks else game.legal_moves()
+    except (RecordError, ValueError):
+        return []
+    rack, words = split_rack(words)
+    texts = [str(move).split() for color, move in legal if rack in (None, color)]
+    if not words:
+        choices = {text[0] for text in texts}
+    else:
+        choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == words[0].lower()}
+    return sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
+
+
+@click.command()
+@click.argument("words", nargs=-1, metavar="[FILE] MOVE", shell_complete=complete_move)
+@click.option("--as", "as_name", metavar="NAME", help="Refuse to play unless it is NAME's turn.")
+@click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
+@bot_option
+@click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
+@output_options
+@color_options
+def move(words, as_name, rack, bot, playouts, dry_run, as_json, table_format, color, no_color):
+    """Play a move and append it to FILE.
+
+    MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
+    players it may start with the rack (red 7 B7). The new board, the tile drawn and who is next
+    are printed.
+
+    \b
+    Examples:
+      uptown move 7 B7
+      uptown move club.yaml sax xE8 --as Bo
+      uptown move --dry-run pass
+    """
+    from ..game import IllegalMove
+    from ..geometry import square_name
+    from ..record_writer import append_move
+    from ..render import board_text, drawn_text, standings_rows, to_move_text, turn_data, turn_text
+    from ..scoring import standings
+    from ..yamlsafe import RecordError
+
+    path, words = split_file(words)
+    typed_rack, words = split_rack(words)
+    if path == "-":
+        raise click.UsageError("move writes to FILE; standard input cannot be used")
+    if typed_rack and rack and typed_rack != rack:
+        raise click.UsageError(f"the move names the {typed_rack} rack, but --rack says {rack}")
+    rack = rack or typed_rack
+    if bot and (words or rack):
+        raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
+    if playouts and bot != "mc":
+        raise click.UsageError("--playouts goes with --bot mc")
+    if not bot and not words:
+        raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
+    record = read_record(path)
+    game = replay_valid(record)
+    player = check_player(game, as_name, record.path)
+    if rack is not None and rack not in player.colors:
+        raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")
+    rack, chosen = bot_move(bot, game, record.variant, playouts) if bot else (rack, typed_move(words))
+    if chosen.capture and game.at(chosen.square) is None:
+        raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
+                                   f"empty (write {game.canonical(chosen)}); nothing was written")
+    try:
+        turn = game.play(chosen, rack)
+    except IllegalMove as exc:
+        hint = " (name the rack: red 7 B7, or --rack)" if exc.reason == "ambiguous_color" else ""
+        raise click.ClickException(f"{exc}{hint}; nothing was written") from None
+    if not dry_run:
+        try:
+            append_move(path, turn.color, str(turn.move), record.text)
+        except RecordError as exc:
+            raise click.ClickException(str(exc)) from None
+    out = Output(as_json, table_format)
+    if as_json:
+        out.json({**turn_data(turn), "written": not dry_run, "finished": game.finished,
+                  "to_move": None if game.to_move is None else game.to_move.name})
+        return
+    out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
+    colored = use_color(color, no_color)
+    out.text(board_text(game, colored), color=colored)
+    out.text(drawn_text(game, turn))
+    out.text(to_move_text(game))
+    if game.finished:
+        out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
+
+
+# -- moves and hint --------------------------------------------------------------------------
+
+
+@click.command()
+@file_argument
+@output_options
+def moves(file, as_json, table_format):
+    """List the legal moves of the player to move.
+
+    The racks must be known, so the game needs a seed. With --json, every move is written so
+    that uptown move takes it as it is (with its rack first where both racks could play it).
+    """
+    from ..render import moves_data, moves_rows
+
+    path, _, game = read_game(file)
+    if not game.finished and not game.knows_racks:
+        raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
+    legal = [] if game.finished else game.legal_moves()
+    out = Output(as_json, table_format)
+    if as_json:
+        out.json(moves_data(game, legal))
+    elif game.finished:
+        out.text("The game is over: there are no moves.")
+    else:
+        player = game.to_move
+        title = f"{player.name} to move ({', '.join(player.colors)}): {plural(len(legal), 'legal move')}"
+        out.table(*moves_rows(legal), title=title, widths=[None, None, 56])
+
+
+@click.command()
+@file_argument
+@click.option("--bot", type=click.Choice(BOTS), default="mc", show_default=True, help="The bot asked.")
+@click.option("--playouts", type=click.IntRange(min=1), metavar="N",
+              help="mc: how many sampled deals each candidate move is played out in.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def hint(file, bot, playouts, as_json):
+    """Suggest a move for the player to move (nothing is written).
+
+    The bot sees only what the player to move may know.
+    """
+    path, record, game = read_game(file)
+    player = check_player(game, None, record.path)
+    rack, chosen = bot_move(bot, game, record.variant, playouts if bot == "mc" else None)
+    text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
+    if as_json:
+        Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
+        return
+    click.echo(f"{bot} suggests for {player.name}: {text}")
+    click.echo(f"To play it: uptown move {display_path(path)} {text}")
+
+
+COMMANDS = {command.name: command for command in (new, move, moves, hint)}

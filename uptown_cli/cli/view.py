@@ -1,0 +1,196 @@
+"""Commands that look at records: ``show``, ``replay``, ``score``, ``validate`` and ``diff``."""
+
+import os
+import sys
+
+import click
+
+from ..scoring import VARIANTS
+from .options import (
+    PROGRESS_MIN_FILES, Output, color_options, display_path, file_argument, game_path,
+    NO_SUCH_FILE, output_options, page, plural, problem_line, read_game, read_record,
+    record_files, replay_valid, use_color,
+)
+
+
+@click.command()
+@file_argument
+@click.option("--at", type=click.IntRange(min=0), metavar="N", help="Show the position after N moves.")
+@output_options
+@color_options
+def show(file, at, as_json, table_format, color, no_color):
+    """Show the board, the players and whose turn it is.
+
+    The player to move's rack is shown when the racks are known (the game has a seed).
+    """
+    from ..render import board_text, players_rows, position_data, to_move_text
+    from ..scoring import standings
+
+    _, record, game = read_game(file, at)
+    out = Output(as_json, table_format)
+    if as_json:
+        out.json(position_data(game))
+        return
+    out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    colored = use_color(color, no_color)
+    out.text(board_text(game, colored), color=colored)
+    out.text()
+    out.table(*players_rows(game, standings(game, record.variant)))
+    out.text()
+    out.text(to_move_text(game))
+
+
+@click.command()
+@file_argument
+@click.option("--from", "first", type=click.IntRange(min=1), default=1, metavar="N", help="First move shown.")
+@click.option("--to", "last", type=click.IntRange(min=1), metavar="N", help="Last move shown (default: the end).")
+@click.option("--json", "as_json", is_flag=True, help="Print the moves as JSON instead of boards.")
+@color_options
+def replay(file, first, last, as_json, color, no_color):
+    """Show every position of a game in turn.
+
+    Each position is headed by its move number, colour, player, move and what it captured. On a
+    terminal the boards go through the pager ($PAGER, else less).
+    """
+    from ..render import board_text, legend_lines, turn_data, turn_text
+
+    record = read_record(game_path(file))
+    count = len(record.moves)
+    last = count if last is None else last
+    if last > count:
+        raise click.BadParameter(f"{record.path} has {plural(count, 'move')}, not {last}", param_hint="--to")
+    if first > max(last, 1):
+        raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
+    game = replay_valid(record, upto=last)
+    played = list(game.history)
+    while game.ply:
+        game.pop()
+    if as_json:
+        Output(as_json).json([turn_data(turn) for turn in played if turn.number >= first])
+        return
+    colored = use_color(color, no_color)
+    lines = legend_lines(game, colored)
+    if not played:
+        lines.append("No moves yet.")
+    for turn in played:
+        game.play(turn.move, turn.color)
+        if turn.number >= first:
+            lines += ["", f"Move {turn.number}: {turn_text(turn)}", board_text(game, colored, legend=False)]
+    page("\n".join(lines), color=colored)
+
+
+@click.command()
+@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.option("--variant", type=click.Choice(VARIANTS), help="Score this way instead of the file's variant.")
+@output_options
+def score(files, variant, as_json, table_format):
+    """Print the standings (lower scores are better).
+
+    One table per file: rank, player, colours, groups, captures and score, under the file's
+    variant or --variant. Under Blockers! the table also shows what is added to the groups: the
+    most tiles taken from any one opponent.
+    """
+    from ..render import standings_data, standings_rows
+    from ..scoring import standings
+
+    paths = files or (game_path(None),)
+    out = Output(as_json, table_format)
+    scored = []
+    for path in paths:
+        try:
+            record = read_record(path)
+            game = replay_valid(record)
+        except click.ClickException as exc:
+            if len(paths) == 1:
+                raise
+            exc.show()
+            continue
+        scoring = variant or record.variant
+        scored.append((display_path(path), game, scoring, standings(game, scoring)))
+    if as_json:
+        data = [{"path": path, **standings_data(game, rows, scoring)} for path, game, scoring, rows in scored]
+        out.json(data if len(paths) > 1 else data[0])
+    else:
+        for index, (path, game, scoring, rows) in enumerate(scored):
+            state = "finished" if game.finished else f"not finished, after {plural(game.ply, 'move')}"
+            if index:
+                out.text()
+            out.table(*standings_rows(rows, scoring), title=f"{path}: {scoring}, {state}")
+    if len(scored) < len(paths):
+        sys.exit(1)
+
+
+def _validate_one(path, strict):
+    from ..record import Validation, validate_file, validate_text
+    from ..yamlsafe import MAX_BYTES, RecordError
+
+    if path == "-":
+        return validate_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>", strict)
+    shown = display_path(path)
+    if not os.path.lexists(path):
+        return Validation(shown, None, [RecordError(NO_SUCH_FILE, path=shown)], 0)
+    return validate_file(path, strict, shown)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
+@click.option("--strict", is_flag=True, help="Also report moves not written in canonical notation.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def validate(paths, strict, as_json):
+    """Check records and report every problem.
+
+    Folders are searched for *.yaml. Each problem is one line, PATH:LINE: message, followed by
+    a summary; the exit status is 0 only if every record is valid.
+    """
+    files = list(record_files(paths or [game_path(None)]))
+    quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
+    invalid = 0
+    out = Output(as_json)
+    if as_json:
+        click.echo("[")
+    with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
+        for index, path in enumerate(bar):
+            result = _validate_one(path, strict)
+            invalid += not result.valid
+            if as_json:
+                import json
+
+                text = json.dumps(result.to_json(), indent=2, ensure_ascii=False)
+                click.echo("  " + text.replace("\n", "\n  ") + ("," if index < len(files) - 1 else ""))
+            else:
+                for error in result.errors:
+                    click.echo(problem_line(error))
+    if as_json:
+        click.echo("]")
+    else:
+        out.text(f"{plural(len(files), 'record')}, {len(files) - invalid} valid, {invalid} invalid")
+    if invalid:
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("file_a", metavar="A")
+@click.argument("file_b", metavar="B")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def diff(file_a, file_b, as_json):
+    """Tell how two copies of a game relate.
+
+    Identical, one extends the other (legally or not), diverging (at which move, on which
+    lines) or not the same game. Exits 0 only when neither copy contradicts the other
+    (identical, or one legally extends the other), so two players who both answered the same
+    emailed position are caught.
+    """
+    from ..compare import compare_records
+
+    if file_a == file_b == "-":
+        raise click.UsageError("standard input can be only one of A and B")
+    result = compare_records(read_record(file_a), read_record(file_b))
+    if as_json:
+        Output(as_json).json(result.to_json())
+    else:
+        click.echo(result.message())
+    if not result.consistent:
+        sys.exit(1)
+
+
+COMMANDS = {command.name: command for command in (show, replay, score, validate, diff)}
