@@ -83,9 +83,9 @@ def test_analyze_prints_the_review():
     assert lines[9].split() == ["7", "Ana", "(red)", "skyline", "xE5", "1->2", "green", "5", "8", "B8", "1"]
     assert lines[10].split() == ["8", "Bo", "(blue)", "3", "D3", "1->1", "same"]
     assert [line.split() for line in lines[-3:]] == [
-        ["Ana", "red", "3", "2", "1", "1", "0", "2", "2"],
-        ["Bo", "blue", "3", "3", "0", "0", "0", "1", "1"],
-        ["Cy", "green", "3", "2", "1", "0", "1", "2", "1"],
+        ["Ana", "red", "3", "2", "1", "1/0", "2/2"],
+        ["Bo", "blue", "3", "3", "0", "0/0", "1/1"],
+        ["Cy", "green", "3", "2", "1", "0/1", "2/1"],
     ]
 
 

@@ -7,10 +7,8 @@ from uptown_cli.record import load_record
 
 
 @pytest.fixture
-def game(tmp_path):
-    """A new game: Ana (red) has H 1 3 8 9, Bo (blue) C F 8 skyline car,
-    Cy (green) H 7 man sign cards."""
-    return new_game(tmp_path / "game.yaml")
+def game(new_record):
+    return new_record
 
 
 def recorded(path):

@@ -9,7 +9,6 @@ from test_cli_support import (
     invoke,
     invoke_json,
     new_game,
-    play_first_moves,
 )
 
 from uptown_cli.notation import PASS
@@ -18,10 +17,8 @@ from uptown_cli.render import moves_data
 
 
 @pytest.fixture
-def game(tmp_path):
-    path = new_game(tmp_path / "game.yaml")
-    play_first_moves(path, 5)
-    return path
+def game(record_after):
+    return record_after(5)
 
 
 def test_json_is_the_engines_legal_moves(game):

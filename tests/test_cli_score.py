@@ -7,9 +7,8 @@ from uptown_cli.scoring import standings
 
 
 @pytest.fixture
-def finished(tmp_path):
-    path = tmp_path / "finished.yaml"
-    return path, finished_game(path)
+def finished(finished_record):
+    return finished_record
 
 
 def expected_json(game, variant, path):

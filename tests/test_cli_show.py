@@ -10,7 +10,6 @@ from test_cli_support import (
     invoke,
     invoke_json,
     new_game,
-    play_first_moves,
 )
 
 from uptown_cli.cli import options
@@ -22,17 +21,13 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @pytest.fixture
-def finished(tmp_path):
-    path = tmp_path / "finished.yaml"
-    finished_game(path)
-    return path
+def finished(finished_record):
+    return finished_record[0]
 
 
 @pytest.fixture
-def game(tmp_path):
-    path = new_game(tmp_path / "game.yaml")
-    play_first_moves(path, 4)
-    return path
+def game(record_after):
+    return record_after(4)
 
 
 def test_show_board_players_and_rack(game):

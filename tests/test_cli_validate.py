@@ -5,10 +5,8 @@ from test_cli_support import BROKEN, BROKEN_LINE, finished_game, invoke, invoke_
 
 
 @pytest.fixture
-def good(tmp_path):
-    path = tmp_path / "good.yaml"
-    finished_game(path)
-    return path
+def good(finished_record):
+    return finished_record[0]
 
 
 @pytest.fixture

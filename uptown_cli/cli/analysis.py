@@ -35,7 +35,7 @@ def _bot_list(ctx, param, value):
 @click.command()
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True, help="Players per game.")
 @click.option("--bots", required=True, callback=_bot_list, metavar="A,B,...",
-              help="The bots (random, greedy, mc), cycled to fill the seats; seats turn one place each game.")
+              help=f"The bots ({', '.join(BOTS)}), cycled to fill the seats; seats turn one place each game.")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
 @click.option("--seed", help="Fixes every game and choice (default: a random one, printed).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write each game as a record into this folder.")
@@ -158,20 +158,20 @@ def analyze(file, variant, as_json, table_format):
     if not known:
         out.text("No seed: the racks are unknown, so moves are not compared with greedy's.")
     if rows:
-        out.table(rows, headers, widths=[None, 16, None, None, 16, 18, None])
+        out.table(rows, headers, widths=[None, 11, 13, None, 12, 14, None])
     out.text()
     summary_headers = ["player", "colours", "moves"]
     if known:
-        summary_headers += ["as greedy", "worse"]
-    summary_headers += ["captured", "lost tiles", "most groups", "groups"]
+        summary_headers += ["as\ngreedy", "worse"]
+    summary_headers += ["captures\nmade/lost", "groups\nmost/final"]
     summary = []
     for p in result.players:
         row = [p.name, " ".join(p.colors), p.moves]
         if known:
             row += [p.matched, p.lost_moves]
-        row += [p.captures_made, p.captures_suffered, p.most_groups, p.final_groups]
+        row += [f"{p.captures_made}/{p.captures_suffered}", f"{p.most_groups}/{p.final_groups}"]
         summary.append(row)
-    out.table(summary, summary_headers, widths=[16, 12] + [None] * (len(summary_headers) - 2))
+    out.table(summary, summary_headers, widths=[10, 11] + [None] * (len(summary_headers) - 2))
 
 
 def _recorded_games(paths, label, skipped):
@@ -194,27 +194,35 @@ def _recorded_games(paths, label, skipped):
 
 
 STATS_TITLES = {
-    "games": "Games",
-    "seats": "Results by seat (finished games)",
-    "tables": "Finished games (moves per game; groups and captures per player, on average)",
+    "games": "Games:",
+    "seats": "Results by seat (finished games):",
+    "tables": "Finished games (moves per game; groups and captures per player):",
 }
 STATS_HEADERS = {
-    "win_rate": "win rate",
-    "mean_score": "score",
-    "mean_moves": "moves",
-    "min_moves": "fewest",
-    "max_moves": "most",
-    "mean_final_groups": "groups",
-    "mean_captures": "captures",
-    "tiebreak_decided": "tie-break",
-    "shared_wins": "shared",
+    "win_rate": "win\nrate",
+    "mean_score": "mean\nscore",
+    "moves": "moves\nmean (range)",
+    "mean_final_groups": "mean\ngroups",
+    "mean_captures": "mean\ncaptures",
+    "tiebreak_decided": "won on\ntie-break",
+    "shared_wins": "shared\nwins",
 }
 
 
-def _stats_cell(key, value):
-    if key == "win_rate":
-        return percent(value)
-    return f"{value:.2f}" if isinstance(value, float) else value
+def _stats_row(row):
+    """A row of figures as text cells: rates in percent, moves as ``mean (fewest-most)``."""
+    cells = {}
+    for key, value in row.items():
+        if key in ("min_moves", "max_moves"):
+            continue
+        if key == "mean_moves":
+            key, value = "moves", f"{value:g} ({row['min_moves']}-{row['max_moves']})"
+        elif key == "win_rate":
+            value = percent(value)
+        elif isinstance(value, float):
+            value = f"{value:.2f}"
+        cells[STATS_HEADERS.get(key, key)] = value
+    return cells
 
 
 @click.command()
@@ -238,11 +246,10 @@ def stats(paths, as_json, table_format):
         for key, title in STATS_TITLES.items():
             rows = figures[key]
             if rows:
-                headers = [STATS_HEADERS.get(name, name) for name in rows[0]]
-                cells = [[_stats_cell(name, value) for name, value in row.items()] for row in rows]
-                out.table(cells, headers, title=f"{title}:")
+                cells = [_stats_row(row) for row in rows]
+                out.table([list(c.values()) for c in cells], list(cells[0]), title=title)
             else:
-                out.text(f"{title}:\n(none)")
+                out.text(f"{title}\n(none)")
             out.text()
         if skipped:
             out.text(f"{plural(len(skipped), 'record')} skipped as invalid")

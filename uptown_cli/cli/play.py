@@ -139,13 +139,14 @@ def bot_option(command):
     return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
 
 
-def bot_move(bot, game, variant, playouts):
-    """(colour, Move) that ``bot`` plays, or a one-line ClickException."""
+def bot_move(bot, game, record, playouts):
+    """(colour, Move) that ``bot`` plays in the game of ``record`` (the same for the same record),
+    or a one-line ClickException."""
     from ..bots import choose_move
 
     options = {"playouts": playouts} if playouts else {}
     try:
-        return choose_move(bot, game, variant=variant, **options)
+        return choose_move(bot, game, seed=record.text, variant=record.variant, **options)
     except (ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -245,7 +246,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, as_json, table_format, co
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
         raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")
-    rack, chosen = bot_move(bot, game, record.variant, playouts) if bot else (rack, typed_move(words))
+    rack, chosen = bot_move(bot, game, record, playouts) if bot else (rack, typed_move(words))
     if chosen.capture and game.at(chosen.square) is None:
         raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
                                    f"empty (write {game.canonical(chosen)}); nothing was written")
@@ -315,7 +316,7 @@ def hint(file, bot, playouts, as_json):
     """
     path, record, game = read_game(file)
     player = check_player(game, None, record.path)
-    rack, chosen = bot_move(bot, game, record.variant, playouts if bot == "mc" else None)
+    rack, chosen = bot_move(bot, game, record, playouts if bot == "mc" else None)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
