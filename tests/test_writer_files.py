@@ -57,7 +57,8 @@ def test_selfplay_out_leaves_only_the_records(tmp_path):
 def test_new_refuses_a_dangling_symlink_at_the_name(tmp_path):
     (tmp_path / "d.yaml").symlink_to(tmp_path / "elsewhere.yaml")
     result = invoke("new", tmp_path / "d.yaml", "--player", "Ana", "--player", "Bo")
-    assert (result.exit_code, result.stderr) == (1, f"Error: {tmp_path / 'd.yaml'} already exists; not overwritten\n")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {tmp_path / 'd.yaml'} already exists; not overwritten\n"
     assert (tmp_path / "d.yaml").is_symlink() and not (tmp_path / "elsewhere.yaml").exists()
 
 
@@ -78,7 +79,8 @@ def test_a_game_path_that_is_a_symlink_writes_the_real_file(tmp_path):
     result = invoke("move", link, "7", "B7")
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and real.read_text() == AFTER
-    assert os.listdir(tmp_path / "games") == ["club.yaml"] and sorted(os.listdir(tmp_path)) == ["game.yaml", "games"]
+    assert os.listdir(tmp_path / "games") == ["club.yaml"]
+    assert sorted(os.listdir(tmp_path)) == ["game.yaml", "games"]
 
 
 def test_a_folder_swapped_for_a_symlink_mid_move_cannot_redirect_the_write(tmp_path, monkeypatch):
@@ -176,7 +178,8 @@ def test_a_folder_with_no_write_bit_is_refused(game):
         created = invoke("new", game.parent / "new.yaml", "--player", "Ana", "--player", "Bo")
     finally:
         game.parent.chmod(0o755)
-    assert (result.exit_code, result.stderr) == (1, f"Error: {game} is in a read-only folder; nothing was written\n")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {game} is in a read-only folder; nothing was written\n"
     assert (created.exit_code, created.stderr) == (
         1, f"Error: could not create {game.parent / 'new.yaml'}: the folder is read-only\n")
     assert game.read_text() == START and os.listdir(game.parent) == ["game.yaml"]
@@ -189,8 +192,9 @@ def test_only_our_own_stale_temporary_files_are_removed(tmp_path):
     game = tmp_path / "g[1].yaml"
     game.write_text(START)
     ours = [".g[1].yaml.uptown-0123456789ab.tmp", ".g[1].yaml.uptown-ffffffffffff.tmp"]
-    theirs = [".g[1].yaml.notes-for-bo.tmp", ".g[1].yaml.uptown-0123456789ab.tmp.bak", ".g1.yaml.uptown-0123456789ab.tmp",
-              ".g[1].yaml.uptown-0123456789AB.tmp", ".other.yaml.uptown-0123456789ab.tmp", "g[1].yaml.uptown-0123456789ab.tmp"]
+    theirs = [".g[1].yaml.notes-for-bo.tmp", ".g[1].yaml.uptown-0123456789ab.tmp.bak",
+              ".g1.yaml.uptown-0123456789ab.tmp", ".g[1].yaml.uptown-0123456789AB.tmp",
+              ".other.yaml.uptown-0123456789ab.tmp", "g[1].yaml.uptown-0123456789ab.tmp"]
     for name in ours + theirs:
         (tmp_path / name).write_text("half a record")
     (tmp_path / "victim").write_text("precious")

@@ -338,6 +338,7 @@ def append_move(path: str, color: str, move_text: str, expected_text: str) -> st
         if current != old_bytes:
             raise RecordError(f"{path} changed since it was read (the game moved on); "
                               "nothing was written")
+        _remove_stale_temps(game.folder, game.name)
         try:
             _replace(game, new_bytes)
         except OSError as exc:
@@ -372,8 +373,7 @@ class _Game:
 @contextlib.contextmanager
 def _locked_game(real: str, shown: str) -> Iterator[_Game]:
     """Hold an exclusive flock on the game file ``real`` (a path with no symbolic link),
-    waiting up to LOCK_TIMEOUT seconds, once sure its name still names the locked file;
-    stale temporary files beside it are removed."""
+    waiting up to LOCK_TIMEOUT seconds, once sure its name still names the locked file."""
     directory, name = os.path.split(real)
     try:
         folder = _open_folder(directory, os.O_NOFOLLOW)
@@ -394,7 +394,6 @@ def _locked_game(real: str, shown: str) -> Iterator[_Game]:
             if _names(folder, name, locked):
                 break
             os.close(held.pop())  # replaced by another writer meanwhile: lock the new file
-        _remove_stale_temps(folder, name)
         yield _Game(folder, name, held[-1], locked, held)
     finally:
         for descriptor in held:
@@ -477,16 +476,17 @@ def _remove_quietly(folder: int, name: str) -> None:
         os.unlink(name, dir_fd=folder)
 
 
-def _temp_pattern(name: str) -> re.Pattern:
-    """The names of this writer's temporary files for the game ``name``."""
-    return re.compile(re.escape(f".{name}.uptown-") + "[0-9a-f]{12}" + re.escape(".tmp"))
+def _temp_name(name: str, token: str) -> str:
+    """The name of a temporary file for the game ``name`` (``token``: 12 hex digits)."""
+    return f".{name}.uptown-{token}.tmp"
 
 
 def _remove_stale_temps(folder: int, name: str) -> None:
     """Remove temporary files that a writer killed mid-write left beside the game ``name``:
     with the lock held, no other writer can be using one.  Only regular files named exactly
     as this writer names them are removed."""
-    ours = _temp_pattern(name)
+    before, after = _temp_name(name, "\0").split("\0")
+    ours = re.compile(re.escape(before) + "[0-9a-f]{12}" + re.escape(after))
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
@@ -495,7 +495,7 @@ def _remove_stale_temps(folder: int, name: str) -> None:
 
 def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
     """Create a new temporary file beside ``name``, no wider than ``mode``; returns (fd, name)."""
-    tmp = f".{name}.uptown-{secrets.token_hex(6)}.tmp"
+    tmp = _temp_name(name, secrets.token_hex(6))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
 
