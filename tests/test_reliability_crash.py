@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 START = (ROOT / "records" / "in-progress.yaml").read_bytes()
 MOVE = ("H", "H1")
 """Cy's move in records/in-progress.yaml (green to move, rack H 6 sax cards champagne)."""
-TEMP = re.compile(r"^\.game\.yaml\.[0-9a-f]+\.tmp$")
+TEMP = re.compile(r"^\.game\.yaml\.uptown-[0-9a-f]{12}\.tmp$")
 
 
 def run_killed(step: str, when: str, args: list) -> int:
@@ -54,10 +54,11 @@ KILL_POINTS = [
     ("_read_bytes", "before", False),
     ("_make_temp", "before", False),
     ("_make_temp", "after", False),
+    ("_set_owner", "after", False),
+    ("_set_mode", "after", False),
     ("_write_all", "halfway", False),
     ("_write_all", "after", False),
     ("_fsync", "after", False),
-    ("_set_mode", "after", False),
     ("_rename", "before", False),
     ("_rename", "after", True),
     ("_sync_dir", "after", True),
@@ -83,7 +84,7 @@ def check_after_crash(path: Path, expected: bytes):
     and neither validate nor the next move is upset by them."""
     assert path.read_bytes() == expected
     assert path.stat().st_mode & 0o777 == 0o640
-    others = sorted(set(os.listdir(path.parent)) - {"game.yaml", "game.yaml.lock"})
+    others = sorted(set(os.listdir(path.parent)) - {"game.yaml"})
     assert all(TEMP.match(name) for name in others), others
     checked = invoke("validate", path.parent)
     assert checked.exit_code == 0 and checked.stdout.endswith("1 record, 1 valid, 0 invalid\n")
@@ -125,5 +126,5 @@ def test_killed_at_random_moments(tmp_path):
         assert b"Traceback" not in errors
         now = path.read_bytes()
         assert now in (START, with_move()), f"attempt {attempt}: the file is neither before nor after"
-        assert all(TEMP.match(name) for name in set(os.listdir(tmp_path)) - {"game.yaml", "game.yaml.lock"})
+        assert all(TEMP.match(name) for name in set(os.listdir(tmp_path)) - {"game.yaml"})
     check_after_crash(path, path.read_bytes())

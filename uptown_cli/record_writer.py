@@ -1,15 +1,30 @@
 """Writing records: the text of a new record, creating its file, and appending a move.
 
+``quote`` writes a scalar plain only when no YAML 1.1 or 1.2 reader could take it for
+anything but that text (decided by regular expressions, without loading any YAML).
+
 ``append_move`` adds one line to a record and leaves every other byte as it was.
 When the moves list is empty or written in flow style (``[...]``), only the
-``moves`` lines are rewritten, as a block list (comments on them are kept).  The
-new text is read back and checked before anything touches the disk; the file is
-then replaced atomically under a lock on ``PATH.lock``, read back again and
-compared.  Any failure leaves the original file byte for byte as it was.
+``moves`` lines are rewritten, as a block list; comments on them are kept, those
+on lines of their own stay on lines of their own.  The new text is read back and
+checked before the file is touched.
 
-The disk work is split into small step functions (``_make_temp``, ``_write_all``,
-``_fsync``, ``_set_mode``, ``_rename``, ``_sync_dir``, ``_read_back``) so that
-tests can make each one fail.
+On disk, a path that is a symbolic link is resolved once; from then on everything
+happens relative to a descriptor of the real file's folder, and the game is opened
+without following links, so a folder swapped for a link cannot redirect the write.
+The lock is an exclusive ``flock`` on the game file itself, taken again when
+another writer replaced the file meanwhile: nothing is left beside the game.  The
+new text goes to a temporary file in the same folder (``.NAME.uptown-HEX.tmp``),
+created with the game's mode and owner before any data is written, synced, and
+renamed over the game, which is then read back and compared; a failure puts the
+original back.  The game is refused when it or its folder has no write bit, also
+for root.  Any failure leaves the original file byte for byte as it was.
+``create_record`` links a finished temporary file to the new name, which refuses
+any existing name, a dangling symbolic link included.
+
+The disk work is split into small step functions (``_make_temp``, ``_set_owner``,
+``_set_mode``, ``_write_all``, ``_fsync``, ``_rename``, ``_sync_dir``,
+``_read_back``) so that tests can make each one fail.
 """
 
 from __future__ import annotations
@@ -17,16 +32,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import glob
 import os
+import re
 import secrets
+import stat
 import time
+from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-import yaml
-
 from .record import TEXT_FIELDS, Record, load_record_text
-from .yamlsafe import Node, RecordError, Scalar, Sequence, parse
+from .yamlsafe import MAX_BYTES, Node, RecordError, Scalar, Sequence, parse
 
 #: How long to wait for another process's lock on a record, in seconds.
 LOCK_TIMEOUT = 10.0
@@ -34,11 +49,32 @@ LOCK_TIMEOUT = 10.0
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
+#: Plain scalars that some YAML 1.1 or 1.2 (core schema) reader types as other than
+#: text, drawn a little wider than the specifications (case is ignored): booleans,
+#: nulls, numbers in any base, sexagesimals, infinities and NaN, dates, merge and value.
+_TYPED = re.compile(r"""
+      y | n | yes | no | true | false | on | off        # booleans (1.1 and 1.2)
+    | ~ | null                                          # nulls
+    | [-+]? [0-9_.:]+ (e [-+]? [0-9_]+)?                # decimal ints and floats, 1_000, 12:30
+    | [-+]? 0 [box] [0-9a-f_]+                          # binary, octal, hexadecimal
+    | [-+]? \. (inf | nan)                              # infinities and not-a-number
+    | [0-9]{4} - [0-9]{1,2} - [0-9]{1,2} ([ t] .*)?     # dates and timestamps
+    | << | =                                            # YAML 1.1 merge and value keys
+""", re.VERBOSE | re.IGNORECASE | re.DOTALL)
 
-def quote(text: str) -> str:
+#: Characters that may not begin a plain scalar; what may not appear in one (a colon, the
+#: start of a comment); and what may not appear in one inside a flow collection (``[a, b]``;
+#: PyYAML ends a plain scalar there at ``?`` too).
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_KEY_OR_COMMENT = re.compile(r":| #")
+_FLOW = re.compile(r"[,\[\]{}?]")
+
+
+def quote(text: str, *, flow: bool = False) -> str:
     """``text`` as a YAML scalar: plain when every YAML reader gives it back as the
-    same string, double-quoted otherwise (``No``, ``007``, ``2026-11-29``, ``a: b``)."""
-    if text and text == text.strip() and text.isprintable() and _reads_back(text):
+    same string, double-quoted otherwise (``No``, ``y``, ``007``, ``1e3``, ``2026-11-29``,
+    ``a: b``).  ``flow``: for a value inside ``[...]`` or ``{...}``."""
+    if _plain_is_text(text, flow):
         return text
     out = []
     for char in text:
@@ -55,12 +91,12 @@ def quote(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _reads_back(plain: str) -> bool:
-    """Whether ``key: PLAIN`` loads as that very string with a YAML 1.1 loader."""
-    try:
-        return yaml.safe_load(f"key: {plain}\n") == {"key": plain}
-    except yaml.YAMLError:
-        return False
+def _plain_is_text(text: str, flow: bool) -> bool:
+    """Whether ``text`` written plain (in a flow collection when ``flow``) is read back by
+    YAML 1.1 and 1.2 readers as that very string."""
+    return (bool(text) and text.isprintable() and text == text.strip()
+            and text[0] not in _INDICATORS and not _KEY_OR_COMMENT.search(text)
+            and not (flow and _FLOW.search(text)) and not _TYPED.fullmatch(text))
 
 
 def render_record(players: Iterable, *, variant: str = "standard", seed: str | None = None,
@@ -81,7 +117,7 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
     lines.append("players:")
     for player in players:
         lines.append(f"  - name: {quote(player.name)}")
-        lines.append(f"    colors: [{', '.join(quote(c) for c in player.colors)}]")
+        lines.append(f"    colors: [{', '.join(quote(c, flow=True) for c in player.colors)}]")
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     lines.append("moves:")
@@ -97,70 +133,6 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
 def _summary(record: Record) -> tuple:
     return ([(p.name, p.colors) for p in record.players], record.variant, record.seed,
             record.fields, [(m.color, m.text) for m in record.moves])
-
-
-def create_record(path: str, text: str) -> None:
-    """Write a new record file at ``path`` atomically; refuses if the file exists."""
-    data = text.encode("utf-8")
-    real = os.path.realpath(path)
-    directory = os.path.dirname(real)
-    with _locked(real, path):
-        tmp = None
-        try:
-            fd, tmp = _make_temp(directory, os.path.basename(real))
-            try:
-                _write_all(fd, data)
-                _fsync(fd)
-            finally:
-                os.close(fd)
-            os.link(tmp, real)
-            _sync_dir(directory)
-        except FileExistsError:
-            raise RecordError(f"{path} already exists; not overwritten") from None
-        except OSError as exc:
-            raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
-        finally:
-            if tmp is not None:
-                _remove_quietly(tmp)
-
-
-def append_move(path: str, color: str, move_text: str, expected_text: str) -> str:
-    """Append ``- COLOR: MOVE`` to the moves of the record at ``path``; returns the new text.
-
-    Refuses (RecordError, file untouched) when the file no longer holds
-    ``expected_text`` (the game moved on), or when anything fails.  The move's
-    legality is the caller's business; its place in the file is checked here.
-    """
-    real = os.path.realpath(path)
-    with _locked(real, path):
-        try:
-            old_bytes = _read_bytes(real)
-            mode = os.stat(real).st_mode & 0o7777
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-        if not os.access(real, os.W_OK):
-            raise RecordError(f"{path} is read-only; nothing was written")
-        if old_bytes != expected_text.encode("utf-8"):
-            raise RecordError(f"{path} changed since it was read (the game moved on); "
-                              "nothing was written")
-        new_text = insert_move(expected_text, color, move_text, path)
-        new_bytes = new_text.encode("utf-8")
-        try:
-            _atomic_write(real, new_bytes, mode)
-        except OSError as exc:
-            raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
-                              "the file is unchanged") from None
-        try:
-            _sync_dir(os.path.dirname(real))
-            if _read_back(real) != new_bytes:
-                raise OSError(errno.EIO, "the file read back differs from what was written")
-        except BaseException as exc:
-            _restore(real, old_bytes, mode, path)
-            if isinstance(exc, OSError):
-                raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
-                                  "the file was put back as it was") from None
-            raise
-    return new_text
 
 
 def insert_move(text: str, color: str, move_text: str, path: str = "<record>") -> str:
@@ -183,16 +155,27 @@ def insert_move(text: str, color: str, move_text: str, path: str = "<record>") -
         new = _insert_after(text, seq, None, item, seq.items[-1])
     else:
         new = _rewrite_moves(text, pair[0], pair[1], item)
-    record = load_record_text(new, path)
+    size = len(new.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise RecordError(f"with {color}: {move_text} appended, {path} would be larger than 1 MiB "
+                          f"({size} bytes); nothing was written")
+    refused = f"appending {color}: {move_text} to {path} would not read back as that one move more"
+    try:
+        record = load_record_text(new, path)
+    except RecordError as exc:  # its line is one of the new text, not of the user's file
+        raise RecordError(f"{refused} ({exc.message}); nothing was written") from None
     expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
     if _summary(record) != expected or record.extras != old.extras:
-        raise RecordError(f"appending {color}: {move_text} to {path} would not read back as that "
-                          "one move more; nothing was written")
+        raise RecordError(f"{refused}; nothing was written")
     return new
 
 
 def _column(text: str, index: int) -> int:
-    return index - (text.rfind("\n", 0, index) + 1)
+    """The column of ``index`` on its line (a byte order mark does not count)."""
+    line_start = text.rfind("\n", 0, index) + 1
+    if line_start == 0 and text.startswith("\ufeff"):
+        line_start = 1
+    return index - line_start
 
 
 def _indent(text: str, node: Node) -> str:
@@ -237,7 +220,9 @@ def _insert_after(text: str, block: Node, header: str | None, item: str, last: N
 
 def _rewrite_moves(text: str, key: Scalar, value: Node, item: str) -> str:
     """Rewrite an empty or flow ``moves`` as a block list ending with ``item``, keeping the
-    key as written and every comment on the rewritten lines."""
+    key as written and every comment on the rewritten lines: a comment that followed
+    something on its line ends the line written for that, one on a line of its own
+    gets a line of its own, in the same place among the moves."""
     line_start = text.rfind("\n", 0, key.start) + 1
     colon = text.index(":", key.end)
     last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
@@ -245,18 +230,29 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: str) -> str:
     newline = _newline(text, colon)
     items = value.items if isinstance(value, Sequence) else []
     scalars = [node for entry in items for pair in entry.pairs for node in pair]
-    # comments[0] belong on the key's line, comments[i] after the i-th move
-    comments: list[list[str]] = [[] for _ in range(len(items) + 1)]
-    for at, comment in _comments(text, colon + 1, region_end, scalars):
-        comments[sum(1 for entry in items if entry.start < at)].append(comment)
-    bodies = [f"{_source(text, entry.pairs[0][0])}: {_source(text, entry.pairs[0][1])}"
-              for entry in items]
     dash = _indent(text, key) + "  "
     out = [text[line_start:colon + 1]]
-    out += [f"{dash}- {body}" for body in bodies]
-    out = [line + "".join(notes) for line, notes in zip(out, comments)]
+    moves = iter(items)
+    upcoming = next(moves, None)
+    for at, own_line, comment in _comments(text, colon + 1, region_end, scalars):
+        while upcoming is not None and upcoming.start < at:
+            out.append(f"{dash}- {_entry_source(text, upcoming)}")
+            upcoming = next(moves, None)
+        if own_line:
+            out.append(dash + comment)
+        else:
+            out[-1] += comment
+    while upcoming is not None:
+        out.append(f"{dash}- {_entry_source(text, upcoming)}")
+        upcoming = next(moves, None)
     out.append(f"{dash}- {item}")
     return text[:line_start] + "".join(line + newline for line in out) + text[region_end:]
+
+
+def _entry_source(text: str, entry: Node) -> str:
+    """A ``{colour: move}`` entry as ``colour: move``, each as written."""
+    key, value = entry.pairs[0]
+    return f"{_source(text, key)}: {_source(text, value)}"
 
 
 def _source(text: str, scalar: Scalar) -> str:
@@ -265,106 +261,261 @@ def _source(text: str, scalar: Scalar) -> str:
     return written if "\n" not in written else quote(scalar.value)
 
 
-def _comments(text: str, start: int, end: int, scalars: list[Scalar]) -> Iterator[tuple[int, str]]:
-    """The comments between ``start`` and ``end`` (outside ``scalars``), with their offsets,
-    each with the blanks before it (or one space when it began a line)."""
-    spans = sorted((s.start, s.end) for s in scalars)
+_COMMENT = re.compile(r"(?<![^ \t\n])#[^\n]*")
+"""A comment: ``#`` at the start of the text or after a blank, to the end of its line."""
+
+
+def _comments(text: str, start: int, end: int,
+              scalars: list[Scalar]) -> Iterator[tuple[int, bool, str]]:
+    """The comments between ``start`` and ``end`` outside ``scalars``, in order, as
+    (offset, whether it is alone on its line, text); a comment that follows something
+    comes with the blanks before it.  One pass over the text."""
     at = start
-    while at < end:
-        inside = next((e for s, e in spans if s <= at < e), None)
-        if inside is not None:
-            at = inside
-            continue
-        if text[at] == "#" and (at == 0 or text[at - 1] in " \t\n"):
-            stop = text.find("\n", at)
-            stop = end if stop == -1 or stop > end else stop
-            lead = at
+    for scalar_start, scalar_end in sorted((s.start, s.end) for s in scalars) + [(end, end)]:
+        for match in _COMMENT.finditer(text, at, max(at, min(scalar_start, end))):
+            lead = match.start()
             while text[lead - 1] in " \t":
                 lead -= 1
-            blanks = text[lead:at] if text[lead - 1] != "\n" else " "
-            yield at, blanks + text[at:stop].rstrip("\r")
-            at = stop
-        else:
-            at += 1
+            own_line = text[lead - 1] == "\n"
+            comment = match.group().rstrip("\r")
+            yield match.start(), own_line, comment if own_line else text[lead:match.start()] + comment
+        at = max(at, scalar_end)
 
 
 # -- the disk ------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _locked(real: str, shown: str) -> Iterator[None]:
-    """Hold an exclusive flock on ``REAL.lock`` (waiting up to LOCK_TIMEOUT seconds)."""
+def create_record(path: str, text: str) -> None:
+    """Write a new record file at ``path`` atomically; refuses if anything has that name."""
+    data = text.encode("utf-8")
+    directory, name = os.path.split(path)
     try:
-        fd = os.open(real + ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+        folder = _open_folder(directory)
     except OSError as exc:
-        raise RecordError(f"cannot lock {shown}: {exc.strerror or exc}") from None
+        raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
+    try:
+        if not os.fstat(folder).st_mode & 0o222:
+            raise RecordError(f"could not create {path}: the folder is read-only")
+        tmp = None
+        try:
+            fd, tmp = _make_temp(folder, name, 0o666)  # the umask applies, as to any new file
+            try:
+                _write_all(fd, data)
+                _fsync(fd)
+            finally:
+                os.close(fd)
+            os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+            _sync_dir(folder)
+        except FileExistsError:
+            raise RecordError(f"{path} already exists; not overwritten") from None
+        except OSError as exc:
+            raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
+        finally:
+            if tmp is not None:
+                _remove_quietly(folder, tmp)
+    finally:
+        os.close(folder)
+
+
+def append_move(path: str, color: str, move_text: str, expected_text: str) -> str:
+    """Append ``- COLOR: MOVE`` to the moves of the record at ``path``; returns the new text.
+
+    Refuses (RecordError, file untouched) when the file no longer holds
+    ``expected_text`` (the game moved on), or when anything fails.  The move's
+    legality is the caller's business; its place in the file is checked here.
+    """
+    new_text = insert_move(expected_text, color, move_text, path)
+    old_bytes, new_bytes = expected_text.encode("utf-8"), new_text.encode("utf-8")
+    with _locked_game(os.path.realpath(path), path) as game:
+        if not game.stat.st_mode & 0o222 or not os.access(game.name, os.W_OK, dir_fd=game.folder):
+            raise RecordError(f"{path} is read-only; nothing was written")
+        if not os.fstat(game.folder).st_mode & 0o222:
+            raise RecordError(f"{path} is in a read-only folder; nothing was written")
+        try:
+            current = _read_bytes(game.fd, len(old_bytes) + 1)
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if current != old_bytes:
+            raise RecordError(f"{path} changed since it was read (the game moved on); "
+                              "nothing was written")
+        _remove_stale_temps(game.folder, game.name)
+        try:
+            _replace(game, new_bytes)
+        except OSError as exc:
+            raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
+                              "the file is unchanged") from None
+        try:
+            _sync_dir(game.folder)
+            if _read_back(game.folder, game.name, len(new_bytes) + 1) != new_bytes:
+                raise OSError(errno.EIO, "the file read back differs from what was written")
+        except BaseException as exc:
+            _restore(game, old_bytes, path)
+            if isinstance(exc, OSError):
+                raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
+                                  "the file was put back as it was") from None
+            raise
+    return new_text
+
+
+@dataclass
+class _Game:
+    """A game file opened and locked: its ``folder`` (a descriptor), its ``name`` in it,
+    the descriptor ``fd`` and ``stat`` of the locked file, and every descriptor whose lock
+    is held (the versions this writer put in place keep theirs until it is done)."""
+
+    folder: int
+    name: str
+    fd: int
+    stat: os.stat_result
+    held: list[int]
+
+
+@contextlib.contextmanager
+def _locked_game(real: str, shown: str) -> Iterator[_Game]:
+    """Hold an exclusive flock on the game file ``real`` (a path with no symbolic link),
+    waiting up to LOCK_TIMEOUT seconds, once sure its name still names the locked file."""
+    directory, name = os.path.split(real)
+    try:
+        folder = _open_folder(directory, os.O_NOFOLLOW)
+    except OSError as exc:
+        raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
+    held: list[int] = []
     try:
         deadline = time.monotonic() + LOCK_TIMEOUT
         while True:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held.append(_open_game(folder, name))
+                locked = os.fstat(held[-1])
+            except OSError as exc:
+                raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
+            if not stat.S_ISREG(locked.st_mode):
+                raise RecordError(f"{shown} is not a regular file; nothing was written")
+            _lock(held[-1], deadline, shown)
+            if _names(folder, name, locked):
                 break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise RecordError(f"{shown} is locked by another process ({shown}.lock); "
-                                      "try again") from None
-                time.sleep(0.05)
-        _remove_stale_temps(real)
-        yield
+            os.close(held.pop())  # replaced by another writer meanwhile: lock the new file
+        yield _Game(folder, name, held[-1], locked, held)
     finally:
-        os.close(fd)
+        for descriptor in held:
+            os.close(descriptor)
+        os.close(folder)
 
 
-def _atomic_write(real: str, data: bytes, mode: int) -> None:
-    """Replace ``real`` by ``data`` through a temporary file in the same folder."""
-    fd, tmp = _make_temp(os.path.dirname(real), os.path.basename(real))
+def _open_folder(directory: str, flags: int = 0) -> int:
+    return os.open(directory or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | flags)
+
+
+def _open_game(folder: int, name: str) -> int:
+    """Open ``name`` without following a symbolic link, waiting or taking a terminal;
+    for writing when allowed (an exclusive flock over NFS needs it)."""
+    flags = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
     try:
+        return os.open(name, os.O_RDWR | flags, dir_fd=folder)
+    except OSError as exc:
+        if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS, errno.EISDIR, errno.ETXTBSY):
+            raise
+    return os.open(name, os.O_RDONLY | flags, dir_fd=folder)
+
+
+def _lock(fd: int, deadline: float, shown: str) -> None:
+    while True:
         try:
-            _write_all(fd, data)
-            _fsync(fd)
-            _set_mode(fd, mode)
-        finally:
-            os.close(fd)
-        _rename(tmp, real)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise RecordError(f"{shown} is locked by another process; try again") from None
+            time.sleep(0.05)
+        except OSError as exc:
+            raise RecordError(f"cannot lock {shown}: {exc.strerror or exc}") from None
+
+
+def _names(folder: int, name: str, locked: os.stat_result) -> bool:
+    """Whether ``name`` in ``folder`` is still the file ``locked``."""
+    try:
+        now = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return (now.st_dev, now.st_ino) == (locked.st_dev, locked.st_ino)
+
+
+def _replace(game: _Game, data: bytes) -> None:
+    """Put a new file holding ``data``, with the game's mode and owner, in the game's place.
+    It is locked before it takes the name, so that a writer who opens it waits until this
+    one is done with it."""
+    mode = stat.S_IMODE(game.stat.st_mode)
+    fd, tmp = _make_temp(game.folder, game.name, mode)
+    game.held.append(fd)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else knows this file yet
+        _set_owner(fd, game.stat.st_uid, game.stat.st_gid)
+        _set_mode(fd, mode)
+        _write_all(fd, data)
+        _fsync(fd)
+        _rename(game.folder, tmp, game.name)
     except BaseException:
-        _remove_quietly(tmp)
+        _remove_quietly(game.folder, tmp)
         raise
 
 
-def _restore(real: str, data: bytes, mode: int, shown: str) -> None:
+def _restore(game: _Game, data: bytes, shown: str) -> None:
     """Put the original bytes back after a failure that came after the rename."""
     try:
-        _atomic_write(real, data, mode)
-        if _read_bytes(real) != data:
+        _replace(game, data)
+        if _read_named(game.folder, game.name, len(data) + 1) != data:
             raise OSError(errno.EIO, "the file read back differs")
     except OSError as exc:
         raise RecordError(f"writing {shown} failed and the original could not be put back "
                           f"({exc.strerror or exc}); check the file") from None
     with contextlib.suppress(OSError):
-        _sync_dir(os.path.dirname(real))
+        _sync_dir(game.folder)
 
 
-def _remove_quietly(path: str) -> None:
+def _remove_quietly(folder: int, name: str) -> None:
     with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-
-
-def _remove_stale_temps(real: str) -> None:
-    """Remove temporary files that a writer killed mid-write left beside ``real``: with the
-    lock held, no other writer can be using one."""
-    directory, name = os.path.split(real)
-    for tmp in glob.glob(os.path.join(glob.escape(directory), _temp_name(glob.escape(name), "?" * 12))):
-        _remove_quietly(tmp)
+        os.unlink(name, dir_fd=folder)
 
 
 def _temp_name(name: str, token: str) -> str:
-    return f".{name}.{token}.tmp"
+    """The name of a temporary file for the game ``name`` (``token``: 12 hex digits)."""
+    return f".{name}.uptown-{token}.tmp"
 
 
-def _make_temp(directory: str, name: str) -> tuple[int, str]:
-    """Create a new temporary file beside ``name``; returns (fd, path)."""
-    tmp = os.path.join(directory, _temp_name(name, secrets.token_hex(6)))
-    return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+def _remove_stale_temps(folder: int, name: str) -> None:
+    """Remove temporary files that a writer killed mid-write left beside the game ``name``:
+    with the lock held, no other writer can be using one.  Only regular files named exactly
+    as this writer names them are removed."""
+    before, after = _temp_name(name, "\0").split("\0")
+    ours = re.compile(re.escape(before) + "[0-9a-f]{12}" + re.escape(after))
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                _remove_quietly(folder, entry.name)
+
+
+def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
+    """Create a new temporary file beside ``name``, no wider than ``mode``; returns (fd, name)."""
+    tmp = _temp_name(name, secrets.token_hex(6))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
+
+
+def _set_owner(fd: int, uid: int, gid: int) -> None:
+    """Give the file the game's owner and group: both as root; otherwise the group when we
+    may (we cannot give a file away)."""
+    now = os.fstat(fd)
+    if (now.st_uid, now.st_gid) == (uid, gid):
+        return
+    try:
+        os.fchown(fd, uid, gid)
+    except PermissionError:
+        if now.st_gid != gid:
+            with contextlib.suppress(PermissionError):
+                os.fchown(fd, -1, gid)
+
+
+def _set_mode(fd: int, mode: int) -> None:
+    os.fchmod(fd, mode)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -377,27 +528,36 @@ def _fsync(fd: int) -> None:
     os.fsync(fd)
 
 
-def _set_mode(fd: int, mode: int) -> None:
-    os.fchmod(fd, mode)
+def _rename(folder: int, tmp: str, name: str) -> None:
+    os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
 
 
-def _rename(tmp: str, real: str) -> None:
-    os.replace(tmp, real)
+def _sync_dir(folder: int) -> None:
+    os.fsync(folder)
 
 
-def _sync_dir(directory: str) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+def _read_bytes(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from the start of the open file ``fd``."""
+    chunks = []
+    offset = 0
+    while offset < limit:
+        chunk = os.pread(fd, limit - offset, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_named(folder: int, name: str, limit: int) -> bytes:
+    """Up to ``limit`` bytes of the file ``name`` in ``folder`` (not a symbolic link)."""
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
     try:
-        os.fsync(fd)
+        return _read_bytes(fd, limit)
     finally:
         os.close(fd)
 
 
-def _read_bytes(path: str) -> bytes:
-    with open(path, "rb") as stream:
-        return stream.read()
-
-
-def _read_back(path: str) -> bytes:
-    """Read the file after writing it (a step of its own, so tests can make it fail)."""
-    return _read_bytes(path)
+def _read_back(folder: int, name: str, limit: int) -> bytes:
+    """Read the game after writing it (a step of its own, so tests can make it fail)."""
+    return _read_named(folder, name, limit)

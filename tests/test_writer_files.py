@@ -1,0 +1,223 @@
+"""The game file in a shared folder: nothing left beside it, symbolic links, modes, owners,
+read-only files and folders (also for root), stale temporary files and lock errors."""
+
+import errno
+import fcntl
+import os
+import stat
+
+import pytest
+from test_cli_support import invoke
+
+from uptown_cli import record_writer
+from uptown_cli.record import RecordError
+from uptown_cli.record_writer import append_move, create_record
+
+START = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\n  - name: Cy\nmoves:\n"
+AFTER = START + "  - red: 7 B7\n"
+AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(START)
+    return path
+
+
+@pytest.fixture
+def umask():
+    """Set the process umask for one test."""
+    saved = []
+    yield lambda mask: saved.append(os.umask(mask))
+    if saved:
+        os.umask(saved[0])
+
+
+# -- nothing beside the game -----------------------------------------------------------------
+
+
+def test_a_move_and_a_new_game_leave_nothing_beside_the_game(tmp_path, game):
+    append_move(str(game), "red", "7 B7", START)
+    create_record(str(tmp_path / "other.yaml"), START)
+    assert sorted(os.listdir(tmp_path)) == ["game.yaml", "other.yaml"]
+
+
+def test_selfplay_out_leaves_only_the_records(tmp_path):
+    out = tmp_path / "games"
+    result = invoke("selfplay", "--players", "3", "--bots", "random,random,random", "--games", "3",
+                    "--seed", "x", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(out)) == ["game-0001.yaml", "game-0002.yaml", "game-0003.yaml"]
+
+
+# -- symbolic links --------------------------------------------------------------------------
+
+
+def test_new_refuses_a_dangling_symlink_at_the_name(tmp_path):
+    (tmp_path / "d.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    result = invoke("new", tmp_path / "d.yaml", "--player", "Ana", "--player", "Bo")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {tmp_path / 'd.yaml'} already exists; not overwritten\n"
+    assert (tmp_path / "d.yaml").is_symlink() and not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_a_lock_symlink_beside_the_game_is_not_followed(tmp_path, game):
+    (tmp_path / "game.yaml.lock").symlink_to(tmp_path / "victim")
+    append_move(str(game), "red", "7 B7", START)
+    assert game.read_text() == AFTER and not (tmp_path / "victim").exists()
+
+
+def test_a_game_path_that_is_a_symlink_writes_the_real_file(tmp_path):
+    """``game.yaml -> games/club.yaml``: the link is followed once, at the start; the move goes
+    to the real file, written in its own folder, and the link stays a link."""
+    real = tmp_path / "games" / "club.yaml"
+    real.parent.mkdir()
+    real.write_text(START)
+    link = tmp_path / "game.yaml"
+    link.symlink_to("games/club.yaml")
+    result = invoke("move", link, "7", "B7")
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and real.read_text() == AFTER
+    assert os.listdir(tmp_path / "games") == ["club.yaml"]
+    assert sorted(os.listdir(tmp_path)) == ["game.yaml", "games"]
+
+
+def test_a_folder_swapped_for_a_symlink_mid_move_cannot_redirect_the_write(tmp_path, monkeypatch):
+    """Once the writer has the game locked, the folder is renamed away and a link to another
+    folder, holding a file with the same text, takes its name: the other file stays as it
+    was, the move goes to the game that was locked."""
+    games, other = tmp_path / "games", tmp_path / "other"
+    games.mkdir()
+    other.mkdir()
+    (games / "game.yaml").write_text(START)
+    victim = other / "game.yaml"
+    victim.write_text(START)
+    real_read = record_writer._read_bytes
+
+    def swap_then_read(*args):
+        if not games.is_symlink():
+            games.rename(tmp_path / "moved")
+            games.symlink_to(other)
+        return real_read(*args)
+
+    monkeypatch.setattr(record_writer, "_read_bytes", swap_then_read)
+    append_move(str(games / "game.yaml"), "red", "7 B7", START)
+    assert victim.read_text() == START and os.listdir(other) == ["game.yaml"]
+    assert (tmp_path / "moved" / "game.yaml").read_text() == AFTER
+
+
+def test_a_game_that_is_not_a_regular_file_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "game.yaml")
+    with pytest.raises(RecordError, match="game.yaml is not a regular file; nothing was written"):
+        append_move(str(tmp_path / "game.yaml"), "red", "7 B7", START)
+
+
+# -- mode and owner --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode, mask", [(0o600, 0o022), (0o600, 0o000), (0o664, 0o077), (0o640, 0o027)])
+def test_the_temporary_file_has_the_games_mode_before_any_data(game, monkeypatch, umask, mode, mask):
+    game.chmod(mode)
+    umask(mask)
+    seen = []
+    real_write = record_writer._write_all
+
+    def spy(fd, data):
+        seen.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        real_write(fd, data)
+
+    monkeypatch.setattr(record_writer, "_write_all", spy)
+    append_move(str(game), "red", "7 B7", START)
+    assert seen == [mode] and stat.S_IMODE(game.stat().st_mode) == mode
+
+
+@AS_ROOT
+def test_owner_and_group_are_kept(game):
+    os.chown(game, 1234, 5678)
+    game.chmod(0o660)
+    append_move(str(game), "red", "7 B7", START)
+    info = game.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1234, 5678, 0o660)
+
+
+@AS_ROOT
+def test_a_player_who_may_not_give_the_file_away_keeps_its_group(game, monkeypatch):
+    os.chown(game, 1234, 5678)
+    real_fchown = os.fchown
+    calls = []
+
+    def as_a_player(fd, uid, gid):
+        calls.append((uid, gid))
+        if uid != -1:
+            raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+        real_fchown(fd, uid, gid)
+
+    monkeypatch.setattr(os, "fchown", as_a_player)
+    append_move(str(game), "red", "7 B7", START)
+    assert calls == [(1234, 5678), (-1, 5678)]
+    assert (game.stat().st_uid, game.stat().st_gid) == (os.geteuid(), 5678)
+
+
+# -- read-only, also for root ----------------------------------------------------------------
+
+
+def test_a_game_file_with_no_write_bit_is_refused(game):
+    game.chmod(0o444)
+    with pytest.raises(RecordError, match="game.yaml is read-only; nothing was written"):
+        append_move(str(game), "red", "7 B7", START)
+    result = invoke("move", game, "7", "B7")
+    assert (result.exit_code, result.stderr) == (1, f"Error: {game} is read-only; nothing was written\n")
+    assert game.read_text() == START and stat.S_IMODE(game.stat().st_mode) == 0o444
+
+
+def test_a_folder_with_no_write_bit_is_refused(game):
+    game.parent.chmod(0o555)
+    try:
+        result = invoke("move", game, "7", "B7")
+        created = invoke("new", game.parent / "new.yaml", "--player", "Ana", "--player", "Bo")
+    finally:
+        game.parent.chmod(0o755)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {game} is in a read-only folder; nothing was written\n"
+    assert (created.exit_code, created.stderr) == (
+        1, f"Error: could not create {game.parent / 'new.yaml'}: the folder is read-only\n")
+    assert game.read_text() == START and os.listdir(game.parent) == ["game.yaml"]
+
+
+# -- stale temporary files -------------------------------------------------------------------
+
+
+def test_only_our_own_stale_temporary_files_are_removed(tmp_path):
+    game = tmp_path / "g[1].yaml"
+    game.write_text(START)
+    ours = [".g[1].yaml.uptown-0123456789ab.tmp", ".g[1].yaml.uptown-ffffffffffff.tmp"]
+    theirs = [".g[1].yaml.notes-for-bo.tmp", ".g[1].yaml.uptown-0123456789ab.tmp.bak",
+              ".g1.yaml.uptown-0123456789ab.tmp", ".g[1].yaml.uptown-0123456789AB.tmp",
+              ".other.yaml.uptown-0123456789ab.tmp", "g[1].yaml.uptown-0123456789ab.tmp"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text("half a record")
+    (tmp_path / "victim").write_text("precious")
+    link = tmp_path / ".g[1].yaml.uptown-aaaaaaaaaaaa.tmp"
+    link.symlink_to(tmp_path / "victim")
+    folder = tmp_path / ".g[1].yaml.uptown-bbbbbbbbbbbb.tmp"
+    folder.mkdir()
+    append_move(str(game), "red", "7 B7", START)
+    assert sorted(os.listdir(tmp_path)) == sorted(["g[1].yaml", "victim", link.name, folder.name, *theirs])
+    assert (tmp_path / "victim").read_text() == "precious"
+
+
+# -- lock errors -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", [errno.ENOLCK, errno.EBADF, errno.EINVAL])
+def test_a_lock_that_fails_other_than_busy_is_one_line(game, monkeypatch, code):
+    def refuse(*args):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(fcntl, "flock", refuse)
+    with pytest.raises(RecordError, match=f"^cannot lock {game}: {os.strerror(code)}$"):
+        append_move(str(game), "red", "7 B7", START)
+    result = invoke("move", game, "7", "B7")
+    assert (result.exit_code, result.stderr) == (1, f"Error: cannot lock {game}: {os.strerror(code)}\n")
+    assert game.read_text() == START and os.listdir(game.parent) == ["game.yaml"]
