@@ -22,21 +22,28 @@ PROGRESS_MIN_FILES = 20
 """``validate`` shows a progress bar (on a terminal) from this many files on."""
 
 
+COMMAND_MODULES = ("analysis_cli", "pictures_cli")
+"""Modules whose ``COMMANDS`` join ``uptown`` when installed."""
+
+
 @functools.cache
 def analysis_commands():
-    """The analysis commands by name, when their module is installed."""
-    name = f"{__package__}.analysis_cli"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return {}
-    return {command.name: command for command in module.COMMANDS}
+    """The commands of COMMAND_MODULES (analysis, pictures) by name, from those installed."""
+    commands = {}
+    for module_name in COMMAND_MODULES:
+        name = f"{__package__}.{module_name}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        commands.update((command.name, command) for command in module.COMMANDS)
+    return commands
 
 
 class UptownGroup(click.Group):
-    """The commands of ``uptown``, the analysis ones included when installed."""
+    """The commands of ``uptown``, those of COMMAND_MODULES included when installed."""
 
     def list_commands(self, ctx):
         return sorted({*super().list_commands(ctx), *analysis_commands()})
