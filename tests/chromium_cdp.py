@@ -149,14 +149,21 @@ class Chromium:
     # -- the page ------------------------------------------------------------------------
 
     def open(self, url):
-        """Load ``url`` and wait until it has loaded."""
+        """Load ``url`` afresh (even when only its #fragment differs from the page shown) and
+        wait until it has loaded."""
         self._events.clear()
-        self.call("Page.navigate", session=True, url=url)
+        if "loaderId" not in self.call("Page.navigate", session=True, url=url):
+            # Only the fragment changed: leave the page, then load it again.
+            self.call("Page.navigate", session=True, url="about:blank")
+            self.wait_for("Page.loadEventFired")
+            self.call("Page.navigate", session=True, url=url)
         self.wait_for("Page.loadEventFired")
 
     def evaluate(self, expression):
-        """The value of a JavaScript expression in the page (JSON-able values)."""
-        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+        """The value of a JavaScript expression in the page (JSON-able values; a promise is
+        awaited)."""
+        result = self.call("Runtime.evaluate", session=True, expression=expression,
+                           returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in result:
             raise BrowserError(f"{expression}: {result['exceptionDetails']['text']}")
         return result["result"].get("value")
