@@ -44,12 +44,12 @@ nav button{font-size:1.1em;min-width:2.6em;padding:.25em .5em}
 table{border-collapse:collapse;margin:.4em 0 .8em}
 th,td{padding:.15em .5em;text-align:right;border-bottom:1px solid #ccc}
 th:nth-child(2),td:nth-child(2){text-align:left}
-tr.to-move td:nth-child(2)::after{content:" \\25C0 to move";font-weight:normal;font-size:.85em}
+tr.to-move td:nth-child(2)::after{content:" \\25C0  to move";font-weight:normal;font-size:.85em}
 tr.to-move{font-weight:bold}
 .chip{width:1.2em;height:1.2em;vertical-align:-.25em;margin-right:.15em}
 .rack{margin:.25em 0}
 .rack svg{width:2em;height:2em;vertical-align:middle;margin-right:.1em}
-#moves{max-height:18em;overflow:auto;border:1px solid #ccc;padding:.3em 0 .3em 3.2em;margin:.4em 0}
+#moves{position:relative;max-height:18em;overflow:auto;border:1px solid #ccc;padding:.3em 0 .3em 3.2em;margin:.4em 0}
 #moves button{border:0;background:none;font:inherit;text-align:left;cursor:pointer;padding:.05em .3em;width:100%}
 #moves button[aria-current=step]{background:#111;color:#fff}
 .hint{color:#555;font-size:.85em}
@@ -106,7 +106,8 @@ SCRIPT = """
     if (captureAt !== null) mark("mark-capture", captureAt);
     document.body.setAttribute("data-step", step);
     document.getElementById("status").textContent = "Move " + step + " of " + last;
-    document.getElementById("turn").textContent = lastTurn ? lastTurn.text : "The start: no tile placed yet.";
+    document.getElementById("turn").textContent =
+      step ? "Move " + step + ": " + moveButtons[step].textContent : "The start: no tile placed yet.";
     var position = data.positions[step];
     standingRows.forEach(function (row, p) {
       var cells = row.querySelectorAll("td");
@@ -115,16 +116,18 @@ SCRIPT = """
     });
     showRacks(position);
     moveButtons.forEach(function (button, k) {
-      if (k === step) {
-        button.setAttribute("aria-current", "step");
-        button.scrollIntoView({block: "nearest"});
-      } else {
-        button.removeAttribute("aria-current");
-      }
+      if (k === step) button.setAttribute("aria-current", "step");
+      else button.removeAttribute("aria-current");
     });
+    keepInView(moveButtons[step].parentNode);
     document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
     document.getElementById("last").disabled = document.getElementById("next").disabled = step === last;
     if (location.hash !== "#move=" + step) history.replaceState(null, "", "#move=" + step);
+  }
+  function keepInView(item) {
+    var list = item.parentNode, top = item.offsetTop, bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
   function showRacks(position) {
     var racks = document.getElementById("racks");
@@ -200,7 +203,6 @@ def replay_data(game, variant):
     squares = [[name, *square_origin(sq)] for sq, name in enumerate(SQUARE_NAMES)]
     turns = [
         {
-            "text": f"Move {turn.number}: {turn_text(turn)}",
             "color": turn.color,
             "sq": None if turn.move.is_pass else turn.move.square,
             "tile": None if turn.move.is_pass else turn.move.tile,

@@ -211,11 +211,13 @@ def position_layers(game):
     return f'<g class="tiles">{"".join(tiles)}</g><g class="marks">{"".join(marks)}</g>'
 
 
-def svg_document(width, body, title):
-    """An SVG document of fixed size holding ``body``, with a title for screen readers."""
+def svg_document(width, body, title, top=0):
+    """An SVG document of fixed size holding ``body`` (from ``top`` down), with a title for
+    screen readers."""
+    height = HEIGHT - top
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {HEIGHT}" width="{width}" '
-        f'height="{HEIGHT}" font-family="{FONT}" role="img">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 {top} {width} {height}" width="{width}" '
+        f'height="{height}" font-family="{FONT}" role="img">'
         f"<title>{xml_text(title)}</title>{body}</svg>"
     )
 
@@ -281,8 +283,8 @@ def board_svg(game, variant="standard", title="Uptown", panel=True):
     """The position of ``game`` as a complete SVG picture: with a title and the players panel,
     or (``panel=False``) the board alone, for a page that shows the rest itself."""
     body = defs() + board_frame() + position_layers(game)
-    width = BOARD_WIDTH
-    if panel:
-        body += _panel_text(BOARD_X, 30, title, 18, "bold", limit=60) + players_panel(game, variant)
-        width = WIDTH
-    return svg_document(width, body, f"{title}, after {game.ply} moves")
+    label = f"{title}, after {game.ply} moves"
+    if not panel:
+        return svg_document(BOARD_WIDTH, body, label, top=BOARD_Y - 40)
+    body += _panel_text(BOARD_X, 30, title, 18, "bold", limit=60) + players_panel(game, variant)
+    return svg_document(WIDTH, body, label)
