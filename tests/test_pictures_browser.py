@@ -182,3 +182,21 @@ def test_console_errors_are_caught_and_a_stray_script_is_blocked(browser, tmp_pa
     browser.evaluate("console.error('logged by the page')")
     assert any("uncaught in the page" in error for error in browser.errors)
     assert "logged by the page" in browser.errors
+
+
+def test_stepping_scrolls_the_move_list_not_the_page(page):
+    browser = page(SEEDED)
+    browser.call("Emulation.setDeviceMetricsOverride", session=True, width=700, height=700,
+                 deviceScaleFactor=1, mobile=False)
+    try:
+        browser.open(browser.evaluate("location.href.split('#')[0]") + "#move=40")
+        browser.press("ArrowRight", key_code=39)
+        assert browser.evaluate("window.scrollY") == 0
+        in_view = """(() => {
+          const list = document.getElementById('moves').getBoundingClientRect();
+          const item = document.querySelector('#moves [aria-current=step]').getBoundingClientRect();
+          return item.top >= list.top && item.bottom <= list.bottom; })()"""
+        assert browser.evaluate(in_view) is True
+    finally:
+        browser.call("Emulation.setDeviceMetricsOverride", session=True, width=WIDTH, height=HEIGHT,
+                     deviceScaleFactor=1, mobile=False)
