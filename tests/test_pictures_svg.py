@@ -201,6 +201,13 @@ def test_output_into_a_missing_folder_is_one_line_and_writes_nothing(tmp_path):
     assert not out.parent.exists()
 
 
+def test_output_to_a_folder_is_one_line_exit_1(tmp_path):
+    result = run("svg", SEEDED, "-o", tmp_path)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert f"{tmp_path} is a folder; give a file name" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_at_beyond_the_end_is_a_usage_error():
     result = run("svg", SEEDED, "--at", 1000)
     assert result.returncode == 2

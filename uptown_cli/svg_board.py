@@ -95,6 +95,12 @@ def square_origin(sq):
     return BOARD_X + (sq % 9) * CELL + inset, BOARD_Y + (sq // 9) * CELL + inset
 
 
+def face_id(tile):
+    """The id suffix of a tile's face: its name, with ``$`` spelt ``wild``."""
+    name = tile_name(tile)
+    return "wild" if name == "$" else name
+
+
 def _face(tile):
     name = tile_name(tile)
     if name in GLYPHS:
@@ -136,17 +142,11 @@ def defs():
     return "".join(parts)
 
 
-def face_id(tile):
-    """The id suffix of a tile's face: its name, with ``$`` spelt ``wild``."""
-    name = tile_name(tile)
-    return "wild" if name == "$" else name
-
-
-def tile_element(sq, color, tile, css_class="tile"):
+def tile_element(sq, color, tile):
     """One tile on square ``sq``, with its square, colour and tile as data attributes."""
     x, y = square_origin(sq)
     return (
-        f'<g class="{css_class}" data-square="{square_name(sq)}" data-color="{color}" '
+        f'<g class="tile" data-square="{square_name(sq)}" data-color="{color}" '
         f'data-tile="{xml_text(tile_name(tile))}" transform="translate({x} {y})">'
         f'<use href="#tile-{color}"/><use href="#face-{face_id(tile)}"/></g>'
     )
@@ -182,7 +182,7 @@ def board_frame():
             f'<path d="M{BOARD_X + at} {BOARD_Y} v{BOARD_SIZE} M{BOARD_X} {BOARD_Y + at} h{BOARD_SIZE}" '
             f'stroke="#444" stroke-width="{width}" stroke-linecap="square"/>'
         )
-    parts.append(f'<g font-size="16" font-weight="bold" fill="#333" text-anchor="middle">')
+    parts.append('<g font-size="16" font-weight="bold" fill="#333" text-anchor="middle">')
     for i in range(9):
         middle = i * CELL + CELL // 2
         for y in (BOARD_Y - 10, BOARD_Y + BOARD_SIZE + 24):
@@ -206,7 +206,7 @@ def position_layers(game):
     if last is not None and not last.move.is_pass:
         marks.append(marker("mark-last", last.move.square))
     taken = last_capture(game.history)
-    if taken is not None and game.at(taken.move.square) is not None:
+    if taken is not None:
         marks.append(marker("mark-capture", taken.move.square))
     return f'<g class="tiles">{"".join(tiles)}</g><g class="marks">{"".join(marks)}</g>'
 
@@ -229,10 +229,9 @@ def _panel_text(x, y, text, size=13, weight="normal", fill=INK, limit=40):
     )
 
 
-def _small_tile(color, tile, x, y, size=22):
-    scale = size / TILE
-    face = "" if tile is None else f'<use href="#face-{face_id(tile)}"/>'
-    return f'<g transform="translate({x} {y}) scale({scale:.3f})"><use href="#tile-{color}"/>{face}</g>'
+def _swatch(color, x, y, size=22):
+    """A small blank tile of ``color``, its shape in the corner."""
+    return f'<g transform="translate({x} {y}) scale({size / TILE:.3f})"><use href="#tile-{color}"/></g>'
 
 
 def players_panel(game, variant):
@@ -243,12 +242,12 @@ def players_panel(game, variant):
     y = BOARD_Y + 34
     for player, row in zip(game.players, standings(game, variant)):
         for i, color in enumerate(player.colors):
-            parts.append(_small_tile(color, None, x + i * 26, y - 17))
+            parts.append(_swatch(color, x + i * 26, y - 17))
         name_x = x + 26 * len(player.colors) + 6
         turn = "  \u25c0 to move" if player is game.to_move else ""
         parts.append(
             f'<text x="{name_x}" y="{y}" font-size="14" fill="{INK}"><tspan font-weight="bold">'
-            f"{xml_text(short(player.name, 20))}</tspan> {', '.join(player.colors)}{turn}</text>"
+            f"{xml_text(short(player.name, 16))}</tspan> {', '.join(player.colors)}{turn}</text>"
         )
         parts.append(
             _panel_text(x, y + 17, f"#{row.rank}  score {row.score}  groups {row.groups}  "
