@@ -158,3 +158,13 @@ def test_html_and_svg_listed_in_help():
 def test_record_in_the_records_folder_all_render():
     for record in sorted((ROOT / "records").glob("*.yaml")):
         assert page_data(page_of(record))["turns"] is not None
+
+
+def test_without_script_the_page_shows_the_final_board_and_standings():
+    page = page_of(SEEDED)
+    _, shown = invoke_json("show", SEEDED, "--json")
+    tiles = re.findall(r'<g class="tile" data-square="(\w+)" data-color="(\w+)" data-tile="([^"]+)"', page)
+    assert {sq: {"color": c, "tile": t} for sq, c, t in tiles} == shown["board"]
+    _, final = invoke_json("score", SEEDED, "--json")
+    cells = re.findall(r"<tr><td>(\d+)</td><td>.*?</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page)
+    assert cells == [tuple(str(p[k]) for k in ("rank", "groups", "captures", "score")) for p in final["players"]]

@@ -227,11 +227,12 @@ def _chip(color):
     )
 
 
-def _standings_table(game):
+def _standings_table(game, variant):
+    """The players with the standings as they are now (the script fills in each step's)."""
     rows = "".join(
-        f"<tr><td></td><td>{''.join(_chip(c) for c in p.colors)}{xml_text(p.name)}</td>"
-        "<td></td><td></td><td></td></tr>"
-        for p in game.players
+        f"<tr><td>{s.rank}</td><td>{''.join(_chip(c) for c in p.colors)}{xml_text(p.name)}</td>"
+        f"<td>{s.groups}</td><td>{s.captures}</td><td>{s.score}</td></tr>"
+        for p, s in zip(game.players, standings(game, variant))
     )
     return (
         '<table id="standings"><thead><tr><th>rank</th><th>player</th><th>groups</th>'
@@ -288,7 +289,7 @@ def replay_html(game, record, title):
 <p class="hint">Keys: &#x2190; &#x2192; step, Home and End jump; #move=N in the address opens move N.
 Tiles: face, and a corner shape per colour (red circle, blue square, green triangle, yellow diamond,
 orange cross); thick frame: last move; &#xD7; badge: last capture.</p>
-{_standings_table(game)}
+{_standings_table(game, record.variant)}
 <div id="racks">{rack_note}</div>
 {_move_list(game)}
 </aside>
