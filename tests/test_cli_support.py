@@ -30,10 +30,11 @@ def invoke_json(*args, **options):
 
 
 def run(*args, cwd=None, env=None):
-    """Run ``uptown ARGS`` as a real process."""
+    """Run ``uptown ARGS`` as a real process (killed after a minute, so no test hangs)."""
     environment = dict(os.environ, **(env or {}))
     return subprocess.run(
-        [str(UPTOWN), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=environment
+        [str(UPTOWN), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=environment,
+        timeout=60,
     )
 
 

@@ -1,7 +1,8 @@
 """The ``uptown`` command line: thin commands over the record layer, the engine and the renderers.
 
 Commands live in small modules by concern (``play``: new, move, moves, hint; ``view``: show,
-replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export) and are registered
+replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
+html) and are registered
 here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
 command imports only its own module.  Shared options, record loading and the one output path
 (text, tables, csv, JSON) are in ``options``.
@@ -28,6 +29,8 @@ COMMANDS = {
     "analyze": ("analysis", "Review a game move by move, then sum up per player."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
+    "svg": ("pictures", "Draw the board as an SVG picture."),
+    "html": ("pictures", "Make one self-contained HTML page that replays the game."),
 }
 """Each command's name: (its module in this package, its one-line summary)."""
 

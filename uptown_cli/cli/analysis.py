@@ -12,8 +12,8 @@ import click
 
 from ..scoring import VARIANTS
 from .options import (
-    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path, output_options, percent,
-    plural, read_record, record_files, replay_valid,
+    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path, open_output,
+    output_file_option, output_options, percent, plural, read_record, record_files, replay_valid,
 )
 from .play import BOTS
 
@@ -260,8 +260,7 @@ def stats(paths, as_json, table_format):
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--jsonl", is_flag=True, help="JSON lines (one object a move) instead of csv.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Write to FILE instead of standard output.")
+@output_file_option("moves.csv")
 def export(paths, jsonl, output):
     """Write one row per move of every record, as csv or JSON lines.
 
@@ -273,7 +272,7 @@ def export(paths, jsonl, output):
     skipped = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
     try:
-        with click.open_file(output or "-", "w", encoding="utf-8", atomic=output is not None) as stream:
+        with open_output(output) as stream:
             write_rows(rows, stream, "jsonl" if jsonl else "csv")
     except OSError as exc:
         raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None

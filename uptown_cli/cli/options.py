@@ -119,6 +119,37 @@ class Output:
         return tabulate(rows, headers, tablefmt=self.table_format)
 
 
+def output_file_option(example):
+    """``-o/--output FILE``: where a command that makes a file writes it (standard output by
+    default)."""
+    return click.option("-o", "--output", metavar="FILE",
+                        help=f"Write to FILE (e.g. {example}) instead of standard output.")
+
+
+def open_output(output):
+    """A text stream to ``output`` (standard output for None or "-"): a file is written to a
+    temporary file beside it and renamed over it when closed, keeping an old file's mode, so a
+    failure never leaves half a file."""
+    if output in (None, "-"):
+        return click.open_file("-", "w")
+    if os.path.isdir(output):
+        raise click.ClickException(f"{display_path(output)} is a folder; give a file name")
+    if not os.path.isdir(os.path.dirname(output) or "."):
+        raise click.ClickException(f"cannot write {display_path(output)}: no such folder")
+    return click.open_file(output, "w", encoding="utf-8", atomic=True)
+
+
+def write_output(text, output):
+    """``text`` to ``output`` (see ``open_output``), or a one-line ClickException."""
+    try:
+        with open_output(output) as stream:
+            stream.write(text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
+    if output not in (None, "-"):
+        click.echo(f"Wrote {display_path(output)} ({len(text.encode()):,} bytes).", err=True)
+
+
 def page(text, color=None):
     """Print ``text``, through the pager ($PAGER, else less) when standard output is a terminal."""
     if sys.stdout.isatty():

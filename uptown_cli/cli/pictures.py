@@ -1,0 +1,52 @@
+"""The picture commands: ``svg`` (a board as an SVG picture) and ``html`` (a replay page).
+
+They hand the replayed game to ``svg_board`` or ``html_replay`` and write the text whole or not
+at all (``options.write_output``).
+"""
+
+import os
+
+import click
+
+from .options import file_argument, output_file_option, read_game, write_output
+
+
+def record_title(record, path):
+    """The event named in the record, else the file's name."""
+    return record.fields.get("event") or os.path.basename(path) or "Uptown"
+
+
+@click.command()
+@file_argument
+@click.option("--at", type=click.IntRange(min=0), metavar="N", help="The position after N moves.")
+@output_file_option("board.svg")
+def svg(file, at, output):
+    """Draw the board as an SVG picture.
+
+    Regions with their symbols, every tile with its face and a shape for its colour (so it
+    reads in print and for colour-blind eyes), the last move framed, the last capture marked,
+    and each player's groups, captures and score beside the board.
+    """
+    from ..svg_board import board_svg
+
+    path, record, game = read_game(file, at)
+    write_output(board_svg(game, record.variant, record_title(record, path)) + "\n", output)
+
+
+@click.command()
+@file_argument
+@output_file_option("game.html")
+def html(file, output):
+    """Make one self-contained HTML page that replays the game.
+
+    Step with the buttons, the arrow keys (Home and End for the first and last position) or
+    the move list; #move=N in the address opens position N. The page needs no network and no
+    other file, so it can be sent as an email attachment.
+    """
+    from ..html_replay import replay_html
+
+    path, record, game = read_game(file)
+    write_output(replay_html(game, record, record_title(record, path)), output)
+
+
+COMMANDS = {command.name: command for command in (svg, html)}

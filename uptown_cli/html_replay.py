@@ -1,0 +1,301 @@
+"""A game as one self-contained HTML page that replays it: no network, no other file.
+
+The page holds the board drawn by ``svg_board`` (showing the final position, so it reads
+even without JavaScript), the moves, and for every position the standings and the racks as
+JSON. A small script places the tiles of the position asked for, reusing the tile parts the
+SVG defines. Every text from the record is escaped. Pure functions; nothing here reads files.
+"""
+
+import base64
+import hashlib
+import json
+
+from .geometry import SQUARE_NAMES, TILE_NAMES
+from .render import turn_text
+from .scoring import standings
+from .svg_board import board_svg, face_id, square_origin, xml_text
+
+
+def content_policy(style, script):
+    """The page's Content-Security-Policy: it may load nothing, and only its own style and
+    script (named by their hashes) apply, so even a stray script in the page could not run."""
+
+    def digest(text):
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    return (
+        f"default-src 'none'; style-src {digest(style)}; script-src {digest(script)}; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+STYLE = """
+body{font-family:"DejaVu Sans",Verdana,Arial,Helvetica,sans-serif;margin:1em;color:#111;background:#fff}
+h1{font-size:1.4em;margin:0 0 .2em}
+.about{margin:0 0 .8em;color:#333}
+main{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}
+#board{flex:1 1 460px;max-width:620px}
+#board svg{width:100%;height:auto;display:block}
+aside{flex:1 1 320px;max-width:520px}
+nav{display:flex;gap:.3em;align-items:center;flex-wrap:wrap}
+nav button{font-size:1.1em;min-width:2.6em;padding:.25em .5em}
+#status{font-weight:bold;margin-left:.4em}
+#turn{min-height:1.4em;margin:.5em 0}
+table{border-collapse:collapse;margin:.4em 0 .8em}
+th,td{padding:.15em .5em;text-align:right;border-bottom:1px solid #ccc}
+th:nth-child(2),td:nth-child(2){text-align:left}
+tr.to-move td:nth-child(2)::after{content:" \\25C0  to move";font-weight:normal;font-size:.85em}
+tr.to-move{font-weight:bold}
+.chip{width:1.2em;height:1.2em;vertical-align:-.25em;margin-right:.15em}
+.rack{margin:.25em 0}
+.rack svg{width:2em;height:2em;vertical-align:middle;margin-right:.1em}
+#moves{position:relative;max-height:18em;overflow:auto;border:1px solid #ccc;padding:.3em 0 .3em 3.2em;margin:.4em 0}
+#moves button{border:0;background:none;font:inherit;text-align:left;cursor:pointer;padding:.05em .3em;width:100%}
+#moves button[aria-current=step]{background:#111;color:#fff}
+.hint{color:#555;font-size:.85em}
+@media print{nav,.hint,#moves{display:none}}
+"""
+
+SCRIPT = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("replay-data").textContent);
+  var SVG = "http://www.w3.org/2000/svg";
+  var board = document.querySelector("#board svg");
+  var tiles = board.querySelector(".tiles"), marks = board.querySelector(".marks");
+  var last = data.turns.length, step = last;
+  var moveButtons = document.querySelectorAll("#moves button");
+  var standingRows = document.querySelectorAll("#standings tbody tr");
+
+  function svg(name, attrs) {
+    var node = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (key) { node.setAttribute(key, attrs[key]); });
+    return node;
+  }
+  function tileParts(parent, color, tile) {
+    parent.appendChild(svg("use", {href: "#tile-" + color}));
+    if (tile !== null) parent.appendChild(svg("use", {href: "#face-" + data.tiles[tile][0]}));
+    return parent;
+  }
+  function placeTile(sq, color, tile) {
+    var at = data.squares[sq];
+    tiles.appendChild(tileParts(svg("g", {"class": "tile", "data-square": at[0], "data-color": color,
+      "data-tile": data.tiles[tile][1], transform: "translate(" + at[1] + " " + at[2] + ")"}), color, tile));
+  }
+  function mark(name, sq) {
+    var at = data.squares[sq];
+    marks.appendChild(svg("use", {"class": name, "data-square": at[0], href: "#" + name, x: at[1], y: at[2]}));
+  }
+  function chip(color, tile) {
+    return tileParts(svg("svg", {viewBox: "0 0 54 54", "aria-hidden": "true"}), color, tile);
+  }
+
+  function show(n) {
+    step = Math.max(0, Math.min(last, n));
+    var held = new Array(81).fill(null), captureAt = null, i;
+    for (i = 0; i < step; i++) {
+      var turn = data.turns[i];
+      if (turn.sq !== null) held[turn.sq] = [turn.color, turn.tile];
+      if (turn.captured) captureAt = turn.sq;
+    }
+    tiles.replaceChildren();
+    marks.replaceChildren();
+    held.forEach(function (h, sq) { if (h) placeTile(sq, h[0], h[1]); });
+    var lastTurn = step ? data.turns[step - 1] : null;
+    if (lastTurn && lastTurn.sq !== null) mark("mark-last", lastTurn.sq);
+    if (captureAt !== null) mark("mark-capture", captureAt);
+    document.body.setAttribute("data-step", step);
+    document.getElementById("status").textContent = "Move " + step + " of " + last;
+    document.getElementById("turn").textContent =
+      step ? "Move " + step + ": " + moveButtons[step].textContent : "The start: no tile placed yet.";
+    var position = data.positions[step];
+    standingRows.forEach(function (row, p) {
+      var cells = row.querySelectorAll("td");
+      position.standings[p].forEach(function (value, k) { cells[k === 0 ? 0 : k + 1].textContent = value; });
+      row.classList.toggle("to-move", position.to_move === p);
+    });
+    showRacks(position);
+    moveButtons.forEach(function (button, k) {
+      if (k === step) button.setAttribute("aria-current", "step");
+      else button.removeAttribute("aria-current");
+    });
+    keepInView(moveButtons[step].parentNode);
+    document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
+    document.getElementById("last").disabled = document.getElementById("next").disabled = step === last;
+    if (location.hash !== "#move=" + step) history.replaceState(null, "", "#move=" + step);
+  }
+  function keepInView(item) {
+    var list = item.parentNode, top = item.offsetTop, bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
+  function showRacks(position) {
+    var racks = document.getElementById("racks");
+    if (!position.racks) return;
+    racks.replaceChildren();
+    data.colors.forEach(function (color, c) {
+      var line = document.createElement("div");
+      line.className = "rack";
+      line.appendChild(document.createTextNode(color + " (" + data.owners[c] + "): "));
+      position.racks[c].forEach(function (tile) { line.appendChild(chip(color, tile)); });
+      line.appendChild(document.createTextNode(" bag " + position.bags[c]));
+      racks.appendChild(line);
+    });
+  }
+  function fromHash() {
+    var found = /^#move=(\\d+)$/.exec(location.hash);
+    return found ? parseInt(found[1], 10) : null;
+  }
+
+  document.getElementById("first").onclick = function () { show(0); };
+  document.getElementById("prev").onclick = function () { show(step - 1); };
+  document.getElementById("next").onclick = function () { show(step + 1); };
+  document.getElementById("last").onclick = function () { show(last); };
+  moveButtons.forEach(function (button, k) { button.onclick = function () { show(k); }; });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var to = {ArrowLeft: step - 1, ArrowUp: step - 1, ArrowRight: step + 1, ArrowDown: step + 1,
+              Home: 0, End: last}[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    show(to);
+  });
+  window.addEventListener("hashchange", function () {
+    var wanted = fromHash();
+    if (wanted !== null && wanted !== step) show(wanted);
+  });
+  var wanted = fromHash();
+  show(wanted === null ? last : wanted);
+})();
+"""
+
+
+def json_for_script(data):
+    """``data`` as JSON that cannot end the ``<script>`` element holding it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def positions(game, variant):
+    """For every position of ``game`` (after 0, 1, ... moves): the standings, whose turn it is
+    and the racks and bag sizes when known. The game is rewound and played forward again."""
+    played = list(game.history)
+    while game.ply:
+        game.pop()
+    colors = game.colors
+    out = []
+    for index in range(len(played) + 1):
+        if index:
+            turn = played[index - 1]
+            game.play(turn.move, turn.color)
+        racks, bags = game.racks, game.bag_sizes
+        out.append({
+            "standings": [[s.rank, s.groups, s.captures, s.score] for s in standings(game, variant)],
+            "to_move": None if game.to_move is None else game.players.index(game.to_move),
+            "racks": None if racks is None else [racks[c] for c in colors],
+            "bags": None if bags is None else [bags[c] for c in colors],
+        })
+    return out
+
+
+def replay_data(game, variant):
+    """What the page's script needs: squares, tiles, the moves and every position."""
+    squares = [[name, *square_origin(sq)] for sq, name in enumerate(SQUARE_NAMES)]
+    turns = [
+        {
+            "color": turn.color,
+            "sq": None if turn.move.is_pass else turn.move.square,
+            "tile": None if turn.move.is_pass else turn.move.tile,
+            "captured": turn.captured is not None,
+        }
+        for turn in game.history
+    ]
+    return {
+        "squares": squares,
+        "tiles": [[face_id(t), name] for t, name in enumerate(TILE_NAMES)],
+        "colors": list(game.colors),
+        "owners": [game.owner(c).name for c in game.colors],
+        "turns": turns,
+        "positions": positions(game, variant),
+    }
+
+
+def _chip(color):
+    return (
+        f'<svg class="chip" viewBox="0 0 54 54" aria-label="{color}">'
+        f'<use href="#tile-{color}"/></svg>'
+    )
+
+
+def _standings_table(game, variant):
+    """The players with the standings as they are now (the script fills in each step's)."""
+    rows = "".join(
+        f"<tr><td>{s.rank}</td><td>{''.join(_chip(c) for c in p.colors)}{xml_text(p.name)}</td>"
+        f"<td>{s.groups}</td><td>{s.captures}</td><td>{s.score}</td></tr>"
+        for p, s in zip(game.players, standings(game, variant))
+    )
+    return (
+        '<table id="standings"><thead><tr><th>rank</th><th>player</th><th>groups</th>'
+        f"<th>captures</th><th>score</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _move_list(game):
+    items = ['<li value="0"><button type="button">start</button></li>']
+    items += [
+        f'<li value="{turn.number}"><button type="button">{xml_text(turn_text(turn))}</button></li>'
+        for turn in game.history
+    ]
+    return f'<ol id="moves" start="0">{"".join(items)}</ol>'
+
+
+def about_line(game, record):
+    """Variant, date and the other text fields, and who plays which colours."""
+    fields = [record.variant] + [f"{k} {v}" for k, v in record.fields.items() if k != "event"]
+    players = ", ".join(f"{p.name} ({' and '.join(p.colors)})" for p in game.players)
+    return " \u00b7 ".join([*fields, players])
+
+
+def replay_html(game, record, title):
+    """The whole page for ``game`` (replayed from ``record``, whose variant, fields and
+    players' names it shows) under ``title``."""
+    data = replay_data(game, record.variant)
+    rack_note = "" if game.knows_racks else "Racks unknown: the record has no seed."
+    board = board_svg(game, record.variant, title, panel=False)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{content_policy(STYLE, SCRIPT)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="uptown">
+<title>{xml_text(title)}</title>
+<style>{STYLE}</style>
+</head>
+<body data-step="{game.ply}">
+<h1>{xml_text(title)}</h1>
+<p class="about">{xml_text(about_line(game, record))}</p>
+<main>
+<div id="board">{board}</div>
+<aside>
+<nav>
+<button type="button" id="first" title="First (Home)">|&#x25C0;</button>
+<button type="button" id="prev" title="Previous (&#x2190;)">&#x25C0;</button>
+<button type="button" id="next" title="Next (&#x2192;)">&#x25B6;</button>
+<button type="button" id="last" title="Last (End)">&#x25B6;|</button>
+<span id="status">Move {game.ply} of {game.ply}</span>
+</nav>
+<p id="turn"></p>
+<p class="hint">Keys: &#x2190; &#x2192; step, Home and End jump; #move=N in the address opens move N.
+Tiles: face, and a corner shape per colour (red circle, blue square, green triangle, yellow diamond,
+orange cross); thick frame: last move; &#xD7; badge: last capture.</p>
+{_standings_table(game, record.variant)}
+<div id="racks">{rack_note}</div>
+{_move_list(game)}
+</aside>
+</main>
+<script type="application/json" id="replay-data">{json_for_script(data)}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""
