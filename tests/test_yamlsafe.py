@@ -192,21 +192,36 @@ def test_missing_file(tmp_path):
     assert err.path == "nope.yaml" and "cannot read the file" in err.message
 
 
-def test_pipe_is_read_with_the_size_limit(tmp_path):
-    path = tmp_path / "pipe"
-    os.mkfifo(path)
+@contextlib.contextmanager
+def pipe_holding(data: bytes):
+    """The path of a pipe (``/dev/fd/N``, as ``<(cat game.yaml)`` gives) that a thread fills
+    with ``data``.  The write end exists before anyone reads, so a reader never sees an early
+    end of file; the thread ends when the data is written or the reader goes away."""
+    read_end, write_end = os.pipe()
 
     def write():
-        with contextlib.suppress(BrokenPipeError), open(path, "wb") as stream:
-            stream.write(b"#" * (yamlsafe.MAX_BYTES + 10))
+        with contextlib.suppress(BrokenPipeError), open(write_end, "wb") as stream:
+            stream.write(data)
 
-    writer = threading.Thread(target=write)
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
     try:
+        yield f"/dev/fd/{read_end}"
+    finally:
+        os.close(read_end)
+        writer.join(timeout=10)
+    assert not writer.is_alive(), "the writer of the pipe is stuck"
+
+
+def test_pipe_is_read():
+    with pipe_holding(b"uptown: 1\n") as path:
+        assert read_file(path) == "uptown: 1\n"
+
+
+def test_pipe_is_read_with_the_size_limit():
+    with pipe_holding(b"#" * (yamlsafe.MAX_BYTES + 10)) as path:
         with pytest.raises(RecordError, match="larger than 1 MiB"):
             read_file(path)
-    finally:
-        writer.join()
 
 
 def test_error_text_and_json():
