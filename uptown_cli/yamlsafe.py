@@ -14,6 +14,8 @@ offsets in the text, which the record writer uses to edit the file in place.
 from __future__ import annotations
 
 import os
+import select
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,9 @@ import yaml
 
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
+
+#: Seconds a pipe may keep silent while it is read before it is given up.
+PIPE_WAIT = 30
 
 #: Deepest nesting of collections a record can have: the top mapping, the
 #: players list, a player mapping and its colours list.
@@ -141,21 +146,64 @@ def decode(data: bytes, path: str | None) -> str:
 def read_file(path: str | Path, shown: str | None = None) -> str:
     """Read a record file's text, refusing files over 1 MiB before reading them.
 
-    The file is opened without waiting, so a FIFO that nobody writes to reads as empty
-    instead of hanging; a pipe (``<(cat game.yaml)``) is read up to the size limit."""
+    Only a regular file or a pipe is read (``<(cat game.yaml)`` works): a folder, a device
+    such as a terminal or ``/dev/zero``, or a socket is refused before anything is read, by
+    its type when the path is looked at and again once it is open.  Nothing waits for ever:
+    the file is opened without waiting, a FIFO that nobody writes to reads as empty, and a
+    pipe that sends nothing for ``PIPE_WAIT`` seconds is given up."""
     shown = str(path) if shown is None else shown
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        with open(descriptor, "rb") as stream:
-            os.set_blocking(descriptor, True)
-            size = os.fstat(descriptor).st_size
-            if size > MAX_BYTES:
-                raise RecordError(f"the file is larger than 1 MiB ({size} bytes); refused",
-                                  path=shown)
-            data = stream.read(MAX_BYTES + 1)
+        _check_kind(os.stat(path).st_mode, shown)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
         raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    try:
+        status = os.fstat(descriptor)
+        _check_kind(status.st_mode, shown)
+        if stat.S_ISREG(status.st_mode) and status.st_size > MAX_BYTES:
+            raise RecordError(f"the file is larger than 1 MiB ({status.st_size} bytes); refused",
+                              path=shown)
+        data = _read_to_limit(descriptor, shown)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    finally:
+        os.close(descriptor)
     return decode(data, shown)
+
+
+def _check_kind(mode: int, shown: str) -> None:
+    """Refuse what is neither a regular file nor a pipe."""
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return
+    if stat.S_ISDIR(mode):
+        reason = "Is a directory"
+    else:
+        kind = ("a device (a terminal, /dev/zero...)" if stat.S_ISCHR(mode)
+                else "a block device" if stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+        reason = f"it is {kind}, not a regular file"
+    raise RecordError(f"cannot read the file: {reason}", path=shown)
+
+
+def _read_to_limit(descriptor: int, shown: str) -> bytes:
+    """Up to ``MAX_BYTES + 1`` bytes from a descriptor opened without waiting."""
+    waiting = select.poll()
+    waiting.register(descriptor, select.POLLIN)
+    chunks = []
+    size = 0
+    while size <= MAX_BYTES:
+        try:
+            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
+        except BlockingIOError:  # a pipe whose writer has sent nothing yet
+            if not waiting.poll(PIPE_WAIT * 1000):
+                raise RecordError(f"cannot read the file: the pipe sent nothing for {PIPE_WAIT:g} s",
+                                  path=shown) from None
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def parse(text: str, path: str | None = None) -> Node | None:
