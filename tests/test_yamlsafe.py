@@ -158,6 +158,25 @@ def test_forbidden_character_has_its_line():
     assert err.line == 2 and err.message.startswith("invalid YAML: ")
 
 
+@pytest.mark.parametrize("text", [
+    "uptown: 1\nevent: Zoë à l'Opéra\nnotes: a\x00b\n",
+    "\ufeffuptown: 1\nevent: 日本語の大会 😀😀😀\nnotes: a\x07b\n",
+    "event: é\nsite: ü\nnotes: a\x1bb\n",
+])
+def test_forbidden_character_after_multibyte_text_has_its_line(text):
+    err = refused(text)
+    assert err.line == 3 and err.message.startswith("invalid YAML: ")
+
+
+@pytest.mark.parametrize("other_break", ["\u2028", "\u2029", "\x85", "\r"])
+def test_lines_are_counted_as_an_editor_counts_them(other_break):
+    text = f"# a comment{other_break}# more of it\nevent: 'x{other_break} y'\nname: é\nname: ü\n"
+    err = refused(text)
+    assert (err.line, err.message) == (4, "the key 'name' is given twice (first on line 3)")
+    assert refused(text.replace("name: ü", "oops: [")).line in (4, 5)
+    assert parse(text.replace("name: ü", "site: ü")).get("site")[0].line == 4
+
+
 def test_too_big_refused_before_parsing():
     text = "notes: " + "x" * yamlsafe.MAX_BYTES + "\n"
     err = refused(text)

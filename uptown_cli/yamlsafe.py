@@ -13,7 +13,9 @@ offsets in the text, which the record writer uses to edit the file in place.
 
 from __future__ import annotations
 
+import bisect
 import os
+import re
 import select
 import stat
 from dataclasses import dataclass
@@ -33,6 +35,9 @@ MAX_DEPTH = 4
 
 #: The loader whose parser produces the events: libyaml's when available.
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Line breaks for YAML that are not line breaks for an editor (``\n`` is, ``\r\n`` too).
+_OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 
 
 def one_line(text: str) -> str:
@@ -227,9 +232,20 @@ class _Composer:
         self.path = path
         self.shift = shift
         self.next = None  # the parser's get_event, once guarded_document has made it
+        # YAML also breaks lines at \x85, \u2028, \u2029 and a lone \r; a line here is what an
+        # editor shows, so where the text holds those, lines are counted from the offsets.
+        self.line_starts = None
+        if _OTHER_BREAKS.search(text):
+            self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(self, mark) -> int:
+        """The 1-based line of a parser mark, counting ``\n`` only."""
+        if self.line_starts is None:
+            return mark.line + 1
+        return bisect.bisect_right(self.line_starts, mark.index)
 
     def error(self, message: str, event) -> RecordError:
-        return RecordError(message, path=self.path, line=event.start_mark.line + 1)
+        return RecordError(message, path=self.path, line=self.line(event.start_mark))
 
     def guarded_document(self) -> Node | None:
         """The document, with PyYAML's errors turned into RecordErrors with their line."""
@@ -246,9 +262,13 @@ class _Composer:
             if exc.context and exc.problem:
                 detail = f"{exc.problem} ({exc.context})"
             raise RecordError(f"invalid YAML: {detail}", path=self.path,
-                              line=mark.line + 1 if mark else None) from None
+                              line=self.line(mark) if mark else None) from None
         except yaml.YAMLError as exc:  # a ReaderError: a character YAML forbids
             position = getattr(exc, "position", None)
+            if position is not None and not issubclass(LOADER, yaml.reader.Reader):
+                # libyaml gives the offset in UTF-8 bytes, PyYAML's own reader in characters.
+                before = self.text.encode("utf-8", "surrogatepass")[:position]
+                position = len(before.decode("utf-8", "ignore"))
             line = None if position is None else self.text.count("\n", 0, position) + 1
             reason = getattr(exc, "reason", None) or "not valid YAML"
             raise RecordError(f"invalid YAML: {reason}", path=self.path, line=line) from None
@@ -274,7 +294,7 @@ class _Composer:
             raise self.error(f"anchors (&{event.anchor}) are not allowed in a record", event)
         if event.tag is not None:
             raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
-        line = event.start_mark.line + 1
+        line = self.line(event.start_mark)
         start = event.start_mark.index + self.shift
         if isinstance(event, yaml.ScalarEvent):
             return Scalar(line, start, event.end_mark.index + self.shift,
