@@ -5,8 +5,8 @@ PyYAML's loaders turn ``No`` into ``False``, ``0123`` into 83 and a date into a
 module instead builds a small tree of nodes straight from the parser's events,
 so that every scalar stays the exact text that was typed, and refuses what a
 record never needs: duplicate keys, anchors, aliases, tags, ``%TAG``
-directives, a second document, deep nesting, files over 1 MiB and bytes that
-are not UTF-8.  Refusals happen as soon as the offending event is seen, before
+directives, a second document, deep nesting, files over 1 MiB, bytes that are
+not UTF-8 and lone surrogates (text that no UTF-8 file can hold).  Refusals happen as soon as the offending event is seen, before
 anything is expanded.  Every node keeps its 1-based line and its character
 offsets in the text, which the record writer uses to edit the file in place.
 """
@@ -35,6 +35,9 @@ MAX_DEPTH = 4
 
 #: The loader whose parser produces the events: libyaml's when available.
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: A lone UTF-16 surrogate: Python text can hold one, but it is not a character.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: Line breaks for YAML that are not line breaks for an editor (``\n`` is, ``\r\n`` too).
 _OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
@@ -217,11 +220,20 @@ def parse(text: str, path: str | None = None) -> Node | None:
     Raises RecordError for YAML syntax errors and for everything this module
     refuses (see the module docstring).
     """
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise RecordError(_not_a_character(text[exc.start]), path=path,
+                          line=text.count("\n", 0, exc.start) + 1) from None
+    if size > MAX_BYTES:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
     return _Composer(text[shift:], path, shift).guarded_document()
+
+
+def _not_a_character(surrogate: str) -> str:
+    return f"\\u{ord(surrogate):04x} is a lone surrogate, not a character; refused"
 
 
 class _Composer:
@@ -232,6 +244,9 @@ class _Composer:
         self.path = path
         self.shift = shift
         self.next = None  # the parser's get_event, once guarded_document has made it
+        # PyYAML's own parser, not libyaml's: it counts offsets in characters (libyaml
+        # in bytes) and lets an escape such as "\udc80" through (libyaml refuses it).
+        self.pure = issubclass(LOADER, yaml.reader.Reader)
         # YAML also breaks lines at \x85, \u2028, \u2029 and a lone \r; a line here is what an
         # editor shows, so where the text holds those, lines are counted from the offsets.
         self.line_starts = None
@@ -265,9 +280,8 @@ class _Composer:
                               line=self.line(mark) if mark else None) from None
         except yaml.YAMLError as exc:  # a ReaderError: a character YAML forbids
             position = getattr(exc, "position", None)
-            if position is not None and not issubclass(LOADER, yaml.reader.Reader):
-                # libyaml gives the offset in UTF-8 bytes, PyYAML's own reader in characters.
-                before = self.text.encode("utf-8", "surrogatepass")[:position]
+            if position is not None and not self.pure:  # an offset in UTF-8 bytes
+                before = self.text.encode("utf-8")[:position]
                 position = len(before.decode("utf-8", "ignore"))
             line = None if position is None else self.text.count("\n", 0, position) + 1
             reason = getattr(exc, "reason", None) or "not valid YAML"
@@ -297,6 +311,10 @@ class _Composer:
         line = self.line(event.start_mark)
         start = event.start_mark.index + self.shift
         if isinstance(event, yaml.ScalarEvent):
+            if event.style == '"' and self.pure:
+                surrogate = _SURROGATE.search(event.value)
+                if surrogate:
+                    raise self.error(_not_a_character(surrogate.group()), event)
             return Scalar(line, start, event.end_mark.index + self.shift,
                           event.value, event.style in (None, ""))
         if depth > MAX_DEPTH:
