@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from uptown_cli import yamlsafe
 from uptown_cli.game import Game, Player
 from uptown_cli.notation import parse_move
 from uptown_cli.record import (
@@ -19,6 +20,7 @@ from uptown_cli.record import (
     validate_file,
     validate_text,
 )
+from uptown_cli.record_writer import insert_move
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTANCE = ROOT.parent / "shared" / "acceptance"
@@ -76,6 +78,18 @@ def test_reads_a_record():
     assert record.extras == {"x-table": {"number": "4", "seats": ["a", "b"]}}
     assert record.colors == ("red", "blue", "green")
     assert record.game_players() == [Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))]
+
+
+def test_x_keys_keep_the_users_nested_data():
+    text = HEADER + "x-ratings: {Ana: {elo: {2025: [1500]}}}\nmoves:\n  - red: 7 B7\n"
+    record = load_record_text(text, "g.yaml")
+    assert record.extras == {"x-ratings": {"Ana": {"elo": {"2025": ["1500"]}}}}
+    levels = yamlsafe.MAX_DEPTH_UNDER_X - 1
+    deep = text.replace("{Ana: {elo: {2025: [1500]}}}", "[" * levels + "]" * levels)
+    after = insert_move(deep, "blue", "sax E8", "g.yaml")
+    assert load_record_text(after, "g.yaml").moves[-1] == MoveEntry("blue", "sax E8", 12)
+    assert problems(deep.replace("players:", "players: [[[[[]]]]]\nx-players:")) == [
+        (2, None, "nested deeper than a record can be")]
 
 
 def test_yaml_11_surprises_stay_text():

@@ -1,7 +1,9 @@
 """The strict YAML reader: text stays text, and everything a record never needs is refused."""
 
 import contextlib
+import inspect
 import os
+import sys
 import threading
 import time
 
@@ -141,6 +143,64 @@ def test_very_deep_nesting_refused_quickly():
     err = refused("a: " + "[" * 200_000 + "\n")
     assert err.line == 1
     assert time.monotonic() - started < 2
+
+
+def test_x_keys_keep_nesting_a_record_has_not():
+    node = parse("uptown: 1\nx-ratings: {Ana: {elo: {2025: [1500]}}}\n")
+    assert to_plain(node) == {"uptown": "1", "x-ratings": {"Ana": {"elo": {"2025": ["1500"]}}}}
+    assert to_plain(parse("players:\n  - x-notes: [[[[[a]]]]]\n"))["players"][0]["x-notes"] == [[[[["a"]]]]]
+
+
+def depth_of(plain):
+    """How many lists are nested in ``plain`` (a chain of one-item lists), counted without
+    recursion."""
+    depth = 0
+    while isinstance(plain, list):
+        depth, plain = depth + 1, plain[0]
+    return depth
+
+
+def nested_under_x(levels, style):
+    """A record whose x-deep holds ``levels`` lists, one inside the other, around ``a``."""
+    if style == "flow":
+        return "uptown: 1\nx-deep: " + "[" * levels + "a" + "]" * levels + "\n"
+    return "uptown: 1\nx-deep:\n" + "".join(" " * i + "-\n" for i in range(1, levels)) + " " * levels + "- a\n"
+
+
+@pytest.mark.parametrize("style", ["flow", "block"])
+def test_x_keys_keep_nesting_up_to_the_limit(style):
+    levels = yamlsafe.MAX_DEPTH_UNDER_X - 1  # the top mapping is a level too
+    assert depth_of(to_plain(parse(nested_under_x(levels, style)))["x-deep"]) == levels
+    err = refused(nested_under_x(levels + 1, style))
+    assert (err.line, err.message) == (
+        2 if style == "flow" else levels + 3,
+        f"nested deeper than {yamlsafe.MAX_DEPTH_UNDER_X} levels, the most under an x- key")
+
+
+def test_nodes_are_built_without_recursion(monkeypatch):
+    monkeypatch.setattr(yamlsafe, "MAX_DEPTH_UNDER_X", 900)
+    text = nested_under_x(899, "block")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 60)  # far less than the nesting
+    try:
+        plain = to_plain(parse(text))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert depth_of(plain["x-deep"]) == 899
+
+
+def test_very_deep_nesting_under_an_x_key_refused_quickly():
+    started = time.monotonic()
+    err = refused("uptown: 1\nx-deep: " + "[" * 1_000_000)
+    assert err.line == 2 and "nest" in err.message
+    assert time.monotonic() - started < 2
+
+
+def test_to_plain_needs_no_recursion():
+    node = Scalar(1, 0, 1, "a", True)
+    for _ in range(100_000):
+        node = Sequence(1, 0, 1, [node], True)
+    assert depth_of(to_plain(node)) == 100_000
 
 
 def test_key_that_is_a_list_refused():

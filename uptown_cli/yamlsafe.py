@@ -33,6 +33,11 @@ PIPE_WAIT = 30
 #: players list, a player mapping and its colours list.
 MAX_DEPTH = 4
 
+#: Deepest nesting under a key that begins with ``x-`` (the user's own data), counting the
+#: top mapping: deeper than any real data needs.  (libyaml stops at 1000 levels by itself, and
+#: PyYAML's own parser takes time that grows with the square of the depth of ``[[[...``.)
+MAX_DEPTH_UNDER_X = 100
+
 #: The loader whose parser produces the events: libyaml's when available.
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -131,12 +136,26 @@ def describe(node: Node) -> str:
 
 
 def to_plain(node: Node):
-    """The node as plain Python data: strings, lists and dicts."""
+    """The node as plain Python data: strings, lists and dicts (built without recursion)."""
     if isinstance(node, Scalar):
         return node.value
-    if isinstance(node, Sequence):
-        return [to_plain(item) for item in node.items]
-    return {key.value: to_plain(value) for key, value in node.pairs}
+    plain = [] if isinstance(node, Sequence) else {}
+    waiting = [(node, plain)]
+    while waiting:
+        source, target = waiting.pop()
+        pairs = enumerate(source.items) if isinstance(source, Sequence) else (
+            (key.value, value) for key, value in source.pairs)
+        for key, value in pairs:
+            if isinstance(value, Scalar):
+                item = value.value
+            else:
+                item = [] if isinstance(value, Sequence) else {}
+                waiting.append((value, item))
+            if isinstance(target, list):
+                target.append(item)
+            else:
+                target[key] = item
+    return plain
 
 
 def decode(data: bytes, path: str | None) -> str:
@@ -299,43 +318,100 @@ class _Composer:
                                      "but a second one starts here", event)
                 if event.tags:
                     raise self.error("%TAG directives are not allowed in a record", event)
-                root = self.node(self.next(), 1)
+                root = self.node(self.next())
 
-    def node(self, event, depth: int) -> Node:
+    def node(self, event) -> Node:
+        """The node that ``event`` starts.  The collections still open wait on a list, not on
+        Python's stack, so that no nesting can exhaust it.  (The hot loop of validation.)"""
+        stack: list[_Open] = []
+        frame = None  # the innermost collection still open: stack[-1]
+        next_event = self.next
+        shift = self.shift
+        lines_as_parsed = self.line_starts is None
+        while True:
+            kind = event.__class__
+            if kind is yaml.ScalarEvent:
+                if event.anchor is not None or event.tag is not None:
+                    self.refuse_properties(event)
+                style = event.style
+                if style == '"' and self.pure:
+                    surrogate = _SURROGATE.search(event.value)
+                    if surrogate:
+                        raise self.error(_not_a_character(surrogate.group()), event)
+                mark = event.start_mark
+                node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
+                              mark.index + shift, event.end_mark.index + shift,
+                              event.value, style is None or style == "")
+            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                node = stack.pop().node
+                node.end = event.end_mark.index + shift
+                if not stack:
+                    return node
+                frame = stack[-1]
+            else:
+                self.refuse_properties(event)
+                frame = self.open(stack, event)
+                event = next_event()
+                continue
+            if frame is None:
+                return node
+            if frame.seen is None:
+                frame.node.items.append(node)
+            elif frame.key is not None:
+                frame.node.pairs.append((frame.key, node))
+                frame.key = None
+            else:
+                self.check_key(frame, node)
+                frame.key = node
+            event = next_event()
+
+    def refuse_properties(self, event) -> None:
+        """Refuse an alias, an anchor or a tag."""
         if isinstance(event, yaml.AliasEvent):
             raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
         if event.anchor is not None:
             raise self.error(f"anchors (&{event.anchor}) are not allowed in a record", event)
         if event.tag is not None:
             raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
+
+    def open(self, stack: list[_Open], event) -> _Open:
+        """Push and return the collection that ``event`` starts, unless it is nested too deep."""
+        parent = stack[-1] if stack else None
+        free = parent is not None and (parent.free or (
+            parent.key is not None and parent.key.value.startswith("x-")))
+        if len(stack) >= (MAX_DEPTH_UNDER_X if free else MAX_DEPTH):
+            raise self.error(f"nested deeper than {MAX_DEPTH_UNDER_X} levels, the most under an x- key" if free
+                             else "nested deeper than a record can be", event)
         line = self.line(event.start_mark)
         start = event.start_mark.index + self.shift
-        if isinstance(event, yaml.ScalarEvent):
-            if event.style == '"' and self.pure:
-                surrogate = _SURROGATE.search(event.value)
-                if surrogate:
-                    raise self.error(_not_a_character(surrogate.group()), event)
-            return Scalar(line, start, event.end_mark.index + self.shift,
-                          event.value, event.style in (None, ""))
-        if depth > MAX_DEPTH:
-            raise self.error("nested deeper than a record can be", event)
         flow = bool(event.flow_style)
         if isinstance(event, yaml.SequenceStartEvent):
-            items = []
-            while not isinstance(event := self.next(), yaml.SequenceEndEvent):
-                items.append(self.node(event, depth + 1))
-            return Sequence(line, start, event.end_mark.index + self.shift, items, flow)
-        pairs = []
-        seen: dict[str, int] = {}
-        while not isinstance(event := self.next(), yaml.MappingEndEvent):
-            key = self.node(event, depth + 1)
-            if not isinstance(key, Scalar):
-                raise RecordError(f"a key must be text, not {describe(key)}",
-                                  path=self.path, line=key.line)
-            if key.value in seen:
-                raise RecordError(f"the key '{key.value}' is given twice "
-                                  f"(first on line {seen[key.value]})",
-                                  path=self.path, line=key.line)
-            seen[key.value] = key.line
-            pairs.append((key, self.node(self.next(), depth + 1)))
-        return Mapping(line, start, event.end_mark.index + self.shift, pairs, flow)
+            frame = _Open(Sequence(line, start, start, [], flow), None, free)
+        else:
+            frame = _Open(Mapping(line, start, start, [], flow), {}, free)
+        stack.append(frame)
+        return frame
+
+    def check_key(self, frame: _Open, key: Node) -> None:
+        """Refuse a key that is not text, or that its mapping already has."""
+        if not isinstance(key, Scalar):
+            raise RecordError(f"a key must be text, not {describe(key)}",
+                              path=self.path, line=key.line)
+        if key.value in frame.seen:
+            raise RecordError(f"the key '{key.value}' is given twice "
+                              f"(first on line {frame.seen[key.value]})",
+                              path=self.path, line=key.line)
+        frame.seen[key.value] = key.line
+
+
+class _Open:
+    """A collection being built: its node, for a mapping the keys seen so far (None for a
+    list) and the key waiting for its value, and whether it lies under an x- key."""
+
+    __slots__ = ("node", "seen", "key", "free")
+
+    def __init__(self, node: Node, seen: dict | None, free: bool):
+        self.node = node
+        self.seen = seen
+        self.key = None
+        self.free = free
