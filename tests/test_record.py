@@ -238,6 +238,51 @@ def test_replay_stops_at_the_first_illegal_move():
     assert str(err) == "g.yaml:19: red's woman has already been played"
 
 
+def summary(validation):
+    return validation.moves, [(e.line, e.move, e.message) for e in validation.errors]
+
+
+def test_a_move_that_breaks_the_format_counts_the_moves_before_it():
+    text = HEADER + "moves:\n  - red: 7 B7\n  - yellow: sax E8\n  - green: 1 A1\n"
+    result = validate_text(text, "g.yaml")
+    assert summary(result) == (1, [(11, 2, "yellow does not play in this game")])
+    assert result.record is None and result.to_json()["moves"] == 1
+
+
+def test_an_illegal_move_comes_before_a_later_format_problem():
+    text = HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\n  - green: 1 A1\n  - red\n"
+    assert summary(validate_text(text, "g.yaml")) == (1, [
+        (11, 2, "blue plays 7 on B8, but 7 goes in column 7"),
+        (13, 4, "move 4 must be one colour and its move, like '- red: 7 B7'"),
+    ])
+
+
+def test_moves_after_a_format_problem_are_not_replayed():
+    text = HEADER + "moves:\n  - red: 7 B7\n  - blue: [sax, E8]\n  - green: 7 B8\n"
+    assert summary(validate_text(text, "g.yaml")) == (1, [
+        (11, 2, "move 2 (blue) must be a move like '7 B7', not a list")])
+
+
+def test_flow_moves_on_one_line_are_reported_in_move_order():
+    text = HEADER + "moves: [{red: 7 B7}, {blue: 7 B8}, {green: 1 A1}, {teal: 2 A2}]\n"
+    result = validate_text(text, "g.yaml")
+    assert [(e.line, e.move) for e in result.errors] == [(9, 2), (9, 4)] and result.moves == 1
+
+
+def test_problems_not_tied_to_a_move_keep_their_place_and_moves_still_count():
+    text = "event: [a]\n" + HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\nsite: {x: 1}\n"
+    assert summary(validate_text(text, "g.yaml")) == (1, [
+        (1, None, "'event' must be text, not a list"),
+        (12, 2, "blue plays 7 on B8, but 7 goes in column 7"),
+        (13, None, "'site' must be text, not a mapping"),
+    ])
+
+
+def test_nothing_is_replayed_when_the_players_are_wrong():
+    text = HEADER.replace("[blue]", "[red]") + "moves:\n  - red: 7 B7\n"
+    assert summary(validate_text(text, "g.yaml")) == (0, [(5, None, "red is taken twice (Ana and Bo)")])
+
+
 def test_wrong_square_message_names_the_line():
     text = HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\n"
     [err] = replay(load_record_text(text, "game.yaml")).errors
