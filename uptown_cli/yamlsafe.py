@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
 
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
@@ -44,8 +45,8 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: A lone UTF-16 surrogate: Python text can hold one, but it is not a character.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-#: Line breaks for YAML that are not line breaks for an editor (``\n`` is, ``\r\n`` too).
-_OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+#: A carriage return that is not part of ``\r\n``: a line break for YAML, not for an editor.
+_LONE_CR = re.compile("\r(?!\n)")
 
 
 def one_line(text: str) -> str:
@@ -269,7 +270,8 @@ class _Composer:
         # YAML also breaks lines at \x85, \u2028, \u2029 and a lone \r; a line here is what an
         # editor shows, so where the text holds those, lines are counted from the offsets.
         self.line_starts = None
-        if _OTHER_BREAKS.search(text):
+        if ("\x85" in text or "\u2028" in text or "\u2029" in text
+                or ("\r" in text and _LONE_CR.search(text))):
             self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(self, mark) -> int:
@@ -330,7 +332,7 @@ class _Composer:
         lines_as_parsed = self.line_starts is None
         while True:
             kind = event.__class__
-            if kind is yaml.ScalarEvent:
+            if kind is ScalarEvent:
                 if event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
                 style = event.style
@@ -342,14 +344,15 @@ class _Composer:
                 node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
                               mark.index + shift, event.end_mark.index + shift,
                               event.value, style is None or style == "")
-            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+            elif kind is SequenceEndEvent or kind is MappingEndEvent:
                 node = stack.pop().node
                 node.end = event.end_mark.index + shift
                 if not stack:
                     return node
                 frame = stack[-1]
             else:
-                self.refuse_properties(event)
+                if kind is AliasEvent or event.anchor is not None or event.tag is not None:
+                    self.refuse_properties(event)
                 frame = self.open(stack, event)
                 event = next_event()
                 continue
@@ -361,13 +364,15 @@ class _Composer:
                 frame.node.pairs.append((frame.key, node))
                 frame.key = None
             else:
-                self.check_key(frame, node)
+                if node.__class__ is not Scalar or node.value in frame.seen:
+                    self.refuse_key(frame, node)
+                frame.seen[node.value] = node.line
                 frame.key = node
             event = next_event()
 
     def refuse_properties(self, event) -> None:
         """Refuse an alias, an anchor or a tag."""
-        if isinstance(event, yaml.AliasEvent):
+        if isinstance(event, AliasEvent):
             raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
         if event.anchor is not None:
             raise self.error(f"anchors (&{event.anchor}) are not allowed in a record", event)
@@ -382,8 +387,9 @@ class _Composer:
         if len(stack) >= (MAX_DEPTH_UNDER_X if free else MAX_DEPTH):
             raise self.error(f"nested deeper than {MAX_DEPTH_UNDER_X} levels, the most under an x- key" if free
                              else "nested deeper than a record can be", event)
-        line = self.line(event.start_mark)
-        start = event.start_mark.index + self.shift
+        mark = event.start_mark
+        line = mark.line + 1 if self.line_starts is None else self.line(mark)
+        start = mark.index + self.shift
         flow = bool(event.flow_style)
         if isinstance(event, yaml.SequenceStartEvent):
             frame = _Open(Sequence(line, start, start, [], flow), None, free)
@@ -392,16 +398,14 @@ class _Composer:
         stack.append(frame)
         return frame
 
-    def check_key(self, frame: _Open, key: Node) -> None:
+    def refuse_key(self, frame: _Open, key: Node) -> None:
         """Refuse a key that is not text, or that its mapping already has."""
         if not isinstance(key, Scalar):
             raise RecordError(f"a key must be text, not {describe(key)}",
                               path=self.path, line=key.line)
-        if key.value in frame.seen:
-            raise RecordError(f"the key '{key.value}' is given twice "
-                              f"(first on line {frame.seen[key.value]})",
-                              path=self.path, line=key.line)
-        frame.seen[key.value] = key.line
+        raise RecordError(f"the key '{key.value}' is given twice "
+                          f"(first on line {frame.seen[key.value]})",
+                          path=self.path, line=key.line)
 
 
 class _Open:
