@@ -5,10 +5,12 @@ PyYAML's loaders turn ``No`` into ``False``, ``0123`` into 83 and a date into a
 module instead builds a small tree of nodes straight from the parser's events,
 so that every scalar stays the exact text that was typed, and refuses what a
 record never needs: duplicate keys, anchors, aliases, tags, ``%TAG``
-directives, a second document, deep nesting, files over 1 MiB, bytes that are
-not UTF-8 and lone surrogates (text that no UTF-8 file can hold).  Refusals happen as soon as the offending event is seen, before
-anything is expanded.  Every node keeps its 1-based line and its character
-offsets in the text, which the record writer uses to edit the file in place.
+directives, a second document, deep nesting (the user's own ``x-`` keys may nest
+deeper), files over 1 MiB, bytes that are not UTF-8 and lone surrogates (text
+that no UTF-8 file can hold).  Refusals happen as soon as the offending event is
+seen, before anything is expanded.  Every node keeps its 1-based line (as an
+editor counts lines) and its character offsets in the text, which the record
+writer uses to edit the file in place.  Only regular files and pipes are read.
 """
 
 from __future__ import annotations
@@ -275,7 +277,7 @@ class _Composer:
             self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(self, mark) -> int:
-        """The 1-based line of a parser mark, counting ``\n`` only."""
+        """The 1-based line of a parser mark, counting ``\\n`` only."""
         if self.line_starts is None:
             return mark.line + 1
         return bisect.bisect_right(self.line_starts, mark.index)
