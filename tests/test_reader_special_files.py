@@ -115,7 +115,7 @@ def test_a_fifo_whose_writer_sends_nothing_is_given_up(tmp_path, monkeypatch):
     with fifo_with_a_writer(tmp_path / "f.yaml") as writer:
         os.write(writer, b"uptown: 1\n")
         error = answer(read_file, tmp_path / "f.yaml", "f.yaml")
-    assert str(error) == "f.yaml: cannot read the file: the pipe sent nothing for 0.2 s"
+    assert str(error) == "f.yaml: cannot read the file: the pipe stayed silent for 0.2 s without ending"
 
 
 def test_a_fifo_with_a_writer_is_read(tmp_path):

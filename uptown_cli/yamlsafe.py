@@ -180,7 +180,7 @@ def read_file(path: str | Path, shown: str | None = None) -> str:
     such as a terminal or ``/dev/zero``, or a socket is refused before anything is read, by
     its type when the path is looked at and again once it is open.  Nothing waits for ever:
     the file is opened without waiting, a FIFO that nobody writes to reads as empty, and a
-    pipe that sends nothing for ``PIPE_WAIT`` seconds is given up."""
+    pipe that stays silent for ``PIPE_WAIT`` seconds without ending is given up."""
     shown = str(path) if shown is None else shown
     try:
         _check_kind(os.stat(path).st_mode, shown)
@@ -224,10 +224,10 @@ def _read_to_limit(descriptor: int, shown: str) -> bytes:
     while size <= MAX_BYTES:
         try:
             chunk = os.read(descriptor, MAX_BYTES + 1 - size)
-        except BlockingIOError:  # a pipe whose writer has sent nothing yet
+        except BlockingIOError:  # a pipe whose writer has sent nothing more yet
             if not waiting.poll(PIPE_WAIT * 1000):
-                raise RecordError(f"cannot read the file: the pipe sent nothing for {PIPE_WAIT:g} s",
-                                  path=shown) from None
+                raise RecordError("cannot read the file: the pipe stayed silent for "
+                                  f"{PIPE_WAIT:g} s without ending", path=shown) from None
             continue
         if not chunk:
             break
