@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from uptown_cli import yamlsafe
 from uptown_cli.game import Game, Player
 from uptown_cli.notation import parse_move
 from uptown_cli.record import (
@@ -19,6 +20,7 @@ from uptown_cli.record import (
     validate_file,
     validate_text,
 )
+from uptown_cli.record_writer import insert_move
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTANCE = ROOT.parent / "shared" / "acceptance"
@@ -76,6 +78,18 @@ def test_reads_a_record():
     assert record.extras == {"x-table": {"number": "4", "seats": ["a", "b"]}}
     assert record.colors == ("red", "blue", "green")
     assert record.game_players() == [Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))]
+
+
+def test_x_keys_keep_the_users_nested_data():
+    text = HEADER + "x-ratings: {Ana: {elo: {2025: [1500]}}}\nmoves:\n  - red: 7 B7\n"
+    record = load_record_text(text, "g.yaml")
+    assert record.extras == {"x-ratings": {"Ana": {"elo": {"2025": ["1500"]}}}}
+    levels = yamlsafe.MAX_DEPTH_UNDER_X - 1
+    deep = text.replace("{Ana: {elo: {2025: [1500]}}}", "[" * levels + "]" * levels)
+    after = insert_move(deep, "blue", "sax E8", "g.yaml")
+    assert load_record_text(after, "g.yaml").moves[-1] == MoveEntry("blue", "sax E8", 12)
+    assert problems(deep.replace("players:", "players: [[[[[]]]]]\nx-players:")) == [
+        (2, None, "nested deeper than a record can be")]
 
 
 def test_yaml_11_surprises_stay_text():
@@ -222,6 +236,51 @@ def test_replay_stops_at_the_first_illegal_move():
     [err] = result.errors
     assert (err.line, err.move) == (19, 4)
     assert str(err) == "g.yaml:19: red's woman has already been played"
+
+
+def summary(validation):
+    return validation.moves, [(e.line, e.move, e.message) for e in validation.errors]
+
+
+def test_a_move_that_breaks_the_format_counts_the_moves_before_it():
+    text = HEADER + "moves:\n  - red: 7 B7\n  - yellow: sax E8\n  - green: 1 A1\n"
+    result = validate_text(text, "g.yaml")
+    assert summary(result) == (1, [(11, 2, "yellow does not play in this game")])
+    assert result.record is None and result.to_json()["moves"] == 1
+
+
+def test_an_illegal_move_comes_before_a_later_format_problem():
+    text = HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\n  - green: 1 A1\n  - red\n"
+    assert summary(validate_text(text, "g.yaml")) == (1, [
+        (11, 2, "blue plays 7 on B8, but 7 goes in column 7"),
+        (13, 4, "move 4 must be one colour and its move, like '- red: 7 B7'"),
+    ])
+
+
+def test_moves_after_a_format_problem_are_not_replayed():
+    text = HEADER + "moves:\n  - red: 7 B7\n  - blue: [sax, E8]\n  - green: 7 B8\n"
+    assert summary(validate_text(text, "g.yaml")) == (1, [
+        (11, 2, "move 2 (blue) must be a move like '7 B7', not a list")])
+
+
+def test_flow_moves_on_one_line_are_reported_in_move_order():
+    text = HEADER + "moves: [{red: 7 B7}, {blue: 7 B8}, {green: 1 A1}, {teal: 2 A2}]\n"
+    result = validate_text(text, "g.yaml")
+    assert [(e.line, e.move) for e in result.errors] == [(9, 2), (9, 4)] and result.moves == 1
+
+
+def test_problems_not_tied_to_a_move_keep_their_place_and_moves_still_count():
+    text = "event: [a]\n" + HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\nsite: {x: 1}\n"
+    assert summary(validate_text(text, "g.yaml")) == (1, [
+        (1, None, "'event' must be text, not a list"),
+        (12, 2, "blue plays 7 on B8, but 7 goes in column 7"),
+        (13, None, "'site' must be text, not a mapping"),
+    ])
+
+
+def test_nothing_is_replayed_when_the_players_are_wrong():
+    text = HEADER.replace("[blue]", "[red]") + "moves:\n  - red: 7 B7\n"
+    assert summary(validate_text(text, "g.yaml")) == (0, [(5, None, "red is taken twice (Ana and Bo)")])
 
 
 def test_wrong_square_message_names_the_line():

@@ -486,10 +486,14 @@ def test_a_file_we_may_not_read_in_process(tmp_path, monkeypatch):
     path = tmp_path / "game.yaml"
     path.write_bytes(SAMPLES["in-progress.yaml"])
 
-    def refuse(*args, **kwargs):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    real_open = os.open
 
-    monkeypatch.setattr(yamlsafe, "open", refuse, raising=False)
+    def refuse(name, *args, **kwargs):
+        if os.fspath(name) == str(path):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(yamlsafe.os, "open", refuse)
     started = time.monotonic()
     for command in READERS:
         result = invoke(command, path)

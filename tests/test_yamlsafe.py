@@ -1,7 +1,9 @@
 """The strict YAML reader: text stays text, and everything a record never needs is refused."""
 
 import contextlib
+import inspect
 import os
+import sys
 import threading
 import time
 
@@ -143,6 +145,64 @@ def test_very_deep_nesting_refused_quickly():
     assert time.monotonic() - started < 2
 
 
+def test_x_keys_keep_nesting_a_record_has_not():
+    node = parse("uptown: 1\nx-ratings: {Ana: {elo: {2025: [1500]}}}\n")
+    assert to_plain(node) == {"uptown": "1", "x-ratings": {"Ana": {"elo": {"2025": ["1500"]}}}}
+    assert to_plain(parse("players:\n  - x-notes: [[[[[a]]]]]\n"))["players"][0]["x-notes"] == [[[[["a"]]]]]
+
+
+def depth_of(plain):
+    """How many lists are nested in ``plain`` (a chain of one-item lists), counted without
+    recursion."""
+    depth = 0
+    while isinstance(plain, list):
+        depth, plain = depth + 1, plain[0]
+    return depth
+
+
+def nested_under_x(levels, style):
+    """A record whose x-deep holds ``levels`` lists, one inside the other, around ``a``."""
+    if style == "flow":
+        return "uptown: 1\nx-deep: " + "[" * levels + "a" + "]" * levels + "\n"
+    return "uptown: 1\nx-deep:\n" + "".join(" " * i + "-\n" for i in range(1, levels)) + " " * levels + "- a\n"
+
+
+@pytest.mark.parametrize("style", ["flow", "block"])
+def test_x_keys_keep_nesting_up_to_the_limit(style):
+    levels = yamlsafe.MAX_DEPTH_UNDER_X - 1  # the top mapping is a level too
+    assert depth_of(to_plain(parse(nested_under_x(levels, style)))["x-deep"]) == levels
+    err = refused(nested_under_x(levels + 1, style))
+    assert (err.line, err.message) == (
+        2 if style == "flow" else levels + 3,
+        f"nested deeper than {yamlsafe.MAX_DEPTH_UNDER_X} levels, the most under an x- key")
+
+
+def test_nodes_are_built_without_recursion(monkeypatch):
+    monkeypatch.setattr(yamlsafe, "MAX_DEPTH_UNDER_X", 900)
+    text = nested_under_x(899, "block")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 60)  # far less than the nesting
+    try:
+        plain = to_plain(parse(text))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert depth_of(plain["x-deep"]) == 899
+
+
+def test_very_deep_nesting_under_an_x_key_refused_quickly():
+    started = time.monotonic()
+    err = refused("uptown: 1\nx-deep: " + "[" * 1_000_000)
+    assert err.line == 2 and "nest" in err.message
+    assert time.monotonic() - started < 2
+
+
+def test_to_plain_needs_no_recursion():
+    node = Scalar(1, 0, 1, "a", True)
+    for _ in range(100_000):
+        node = Sequence(1, 0, 1, [node], True)
+    assert depth_of(to_plain(node)) == 100_000
+
+
 def test_key_that_is_a_list_refused():
     err = refused("uptown: 1\n[a, b]: 1\n")
     assert (err.line, err.message) == (2, "a key must be text, not a list")
@@ -156,6 +216,25 @@ def test_syntax_error_has_its_line():
 def test_forbidden_character_has_its_line():
     err = refused("uptown: 1\nname: a\x07b\n")
     assert err.line == 2 and err.message.startswith("invalid YAML: ")
+
+
+@pytest.mark.parametrize("text", [
+    "uptown: 1\nevent: Zoë à l'Opéra\nnotes: a\x00b\n",
+    "\ufeffuptown: 1\nevent: 日本語の大会 😀😀😀\nnotes: a\x07b\n",
+    "event: é\nsite: ü\nnotes: a\x1bb\n",
+])
+def test_forbidden_character_after_multibyte_text_has_its_line(text):
+    err = refused(text)
+    assert err.line == 3 and err.message.startswith("invalid YAML: ")
+
+
+@pytest.mark.parametrize("other_break", ["\u2028", "\u2029", "\x85", "\r"])
+def test_lines_are_counted_as_an_editor_counts_them(other_break):
+    text = f"# a comment{other_break}# more of it\nevent: 'x{other_break} y'\nname: é\nname: ü\n"
+    err = refused(text)
+    assert (err.line, err.message) == (4, "the key 'name' is given twice (first on line 3)")
+    assert refused(text.replace("name: ü", "oops: [")).line in (4, 5)
+    assert parse(text.replace("name: ü", "site: ü")).get("site")[0].line == 4
 
 
 def test_too_big_refused_before_parsing():
@@ -192,21 +271,36 @@ def test_missing_file(tmp_path):
     assert err.path == "nope.yaml" and "cannot read the file" in err.message
 
 
-def test_pipe_is_read_with_the_size_limit(tmp_path):
-    path = tmp_path / "pipe"
-    os.mkfifo(path)
+@contextlib.contextmanager
+def pipe_holding(data: bytes):
+    """The path of a pipe (``/dev/fd/N``, as ``<(cat game.yaml)`` gives) that a thread fills
+    with ``data``.  The write end exists before anyone reads, so a reader never sees an early
+    end of file; the thread ends when the data is written or the reader goes away."""
+    read_end, write_end = os.pipe()
 
     def write():
-        with contextlib.suppress(BrokenPipeError), open(path, "wb") as stream:
-            stream.write(b"#" * (yamlsafe.MAX_BYTES + 10))
+        with contextlib.suppress(BrokenPipeError), open(write_end, "wb") as stream:
+            stream.write(data)
 
-    writer = threading.Thread(target=write)
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
     try:
+        yield f"/dev/fd/{read_end}"
+    finally:
+        os.close(read_end)
+        writer.join(timeout=10)
+    assert not writer.is_alive(), "the writer of the pipe is stuck"
+
+
+def test_pipe_is_read():
+    with pipe_holding(b"uptown: 1\n") as path:
+        assert read_file(path) == "uptown: 1\n"
+
+
+def test_pipe_is_read_with_the_size_limit():
+    with pipe_holding(b"#" * (yamlsafe.MAX_BYTES + 10)) as path:
         with pytest.raises(RecordError, match="larger than 1 MiB"):
             read_file(path)
-    finally:
-        writer.join()
 
 
 def test_error_text_and_json():

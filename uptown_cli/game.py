@@ -40,6 +40,13 @@ TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
 
 
+class RacksUnknown(ValueError):
+    """Asked for what needs the racks (legal moves) in a game without known bags."""
+
+    def __init__(self):
+        super().__init__("the racks are unknown (a game without a seed)")
+
+
 class IllegalMove(ValueError):
     """A move the rules do not allow here; ``reason`` is a short code, the message says why."""
 
@@ -261,7 +268,7 @@ class Game:
         """Every legal ``(colour, move)`` of the player to move; ``[(first colour, PASS)]``
         when there is none; ``[]`` once the game is over. Needs known racks."""
         if self._racks is None:
-            raise ValueError("the racks are unknown (a game without a seed)")
+            raise RacksUnknown()
         if self.finished:
             return []
         player = self.players[self._turn]
@@ -281,7 +288,9 @@ class Game:
         return moves or [(player.colors[0], PASS)]
 
     def has_legal_placement(self):
-        """Whether the player to move can place a tile (needs known racks)."""
+        """Whether the player to move can place a tile; RacksUnknown without known racks."""
+        if self._racks is None:
+            raise RacksUnknown()
         targets, _ = self._targets()
         return any(
             FIT[tile] & targets

@@ -117,12 +117,24 @@ class _SchemaReader:
         self.problems.append(RecordError(message, path=self.path, line=line, move=move))
 
     def read(self) -> Record:
+        record = self.check()
+        if self.problems:
+            first = self.problems[0]
+            first.problems = self.problems
+            raise first
+        return record
+
+    def check(self) -> Record | None:
+        """Check everything, noting the problems (in file order) in ``problems``.  Returns the
+        record as far as it can be replayed: with the moves before the first one that breaks
+        the format, or None when the version, the players or the seed are wrong.  Raises
+        RecordError only for text that is not a YAML record at all."""
         root = parse(self.text, self.path)
         if not isinstance(root, Mapping):
             got = "nothing" if root is None else describe(root)
             self.problem("a record is a mapping of keys (uptown: 1, players: ...), "
                          f"but this file holds {got}", root)
-            self.fail()
+            return None
         extras = {}
         for key, value in root.pairs:
             if key.value.startswith("x-"):
@@ -130,7 +142,6 @@ class _SchemaReader:
             elif key.value not in KNOWN_KEYS:
                 self.problem(f"unknown key '{key.value}' (the keys are {', '.join(KNOWN_KEYS)}; "
                              "keys of your own must begin with x-)", key)
-        version = self.version(root)
         variant = self.text_value(root, "variant")
         if variant is None:
             variant = "standard"
@@ -142,21 +153,19 @@ class _SchemaReader:
             value = self.text_value(root, name)
             if value is not None:
                 fields[name] = value
+        before_game = len(self.problems)
+        version = self.version(root)
         seed = self.text_value(root, "seed")
         if seed is not None and not seed.strip():
             self.problem("the seed must not be blank (leave the key out for a game without one)",
                          root.get("seed")[1])
         players = self.players(root)
+        playable = len(self.problems) == before_game
         moves = self.moves(root, players)
-        self.fail()
+        self.problems.sort(key=file_order)
+        if not playable:
+            return None
         return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras)
-
-    def fail(self) -> None:
-        if self.problems:
-            self.problems.sort(key=lambda problem: problem.line)
-            first = self.problems[0]
-            first.problems = self.problems
-            raise first
 
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")
@@ -266,6 +275,7 @@ class _SchemaReader:
                 owner[color] = entry.name
 
     def moves(self, root: Mapping, players: list[PlayerEntry]) -> list[MoveEntry]:
+        """The moves before the first that breaks the format (each such move is a problem)."""
         pair = root.get("moves")
         if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
             return []
@@ -275,12 +285,9 @@ class _SchemaReader:
                          node)
             return []
         in_game = {c for p in players for c in p.colors}
-        entries = []
-        for number, item in enumerate(node.items, 1):
-            entry = self.move(number, item, in_game if players else None)
-            if entry is not None:
-                entries.append(entry)
-        return entries
+        entries = [self.move(number, item, in_game if players else None)
+                   for number, item in enumerate(node.items, 1)]
+        return entries[:entries.index(None)] if None in entries else entries
 
     def move(self, number: int, item: Node, in_game: set | None) -> MoveEntry | None:
         if not (isinstance(item, Mapping) and len(item.pairs) == 1):
@@ -300,6 +307,11 @@ class _SchemaReader:
                          value, number)
             return None
         return MoveEntry(key.value, value.value, value.line)
+
+
+def file_order(problem: RecordError) -> tuple:
+    """Sort key for problems: by line, and by move among the moves on one line."""
+    return (problem.line or 0, problem.move or 0)
 
 
 def _unknown_color(name: str) -> str:
@@ -359,7 +371,10 @@ def _move_error(record: Record, entry: MoveEntry, number: int, message: str) -> 
 
 @dataclass
 class Validation:
-    """A record checked from end to end: its schema, then a replay."""
+    """A record checked from end to end: its schema, then a replay of the moves before the
+    first that breaks the format.  ``record`` is None unless the schema holds; ``moves``
+    counts the moves replayed legally before the first problem with a move; ``errors`` are
+    in file order, so the earliest move's problem comes before those of later moves."""
 
     path: str
     record: Record | None
@@ -379,11 +394,17 @@ class Validation:
 def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
     """Check a record given as text; every problem lands in the result, nothing is raised."""
     try:
-        record = load_record_text(text, path)
+        if isinstance(text, bytes):
+            text = decode(text, path)
+        schema = _SchemaReader(text, path)
+        record = schema.check()
     except RecordError as exc:
         return Validation(path, None, exc.problems, 0)
+    if record is None:
+        return Validation(path, None, schema.problems, 0)
     result = replay(record, strict)
-    return Validation(path, record, result.errors, result.moves_ok)
+    errors = sorted(schema.problems + result.errors, key=file_order)
+    return Validation(path, None if schema.problems else record, errors, result.moves_ok)
 
 
 def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:

@@ -5,29 +5,50 @@ PyYAML's loaders turn ``No`` into ``False``, ``0123`` into 83 and a date into a
 module instead builds a small tree of nodes straight from the parser's events,
 so that every scalar stays the exact text that was typed, and refuses what a
 record never needs: duplicate keys, anchors, aliases, tags, ``%TAG``
-directives, a second document, deep nesting, files over 1 MiB and bytes that
-are not UTF-8.  Refusals happen as soon as the offending event is seen, before
-anything is expanded.  Every node keeps its 1-based line and its character
-offsets in the text, which the record writer uses to edit the file in place.
+directives, a second document, deep nesting (the user's own ``x-`` keys may nest
+deeper), files over 1 MiB, bytes that are not UTF-8 and lone surrogates (text
+that no UTF-8 file can hold).  Refusals happen as soon as the offending event is
+seen, before anything is expanded.  Every node keeps its 1-based line (as an
+editor counts lines) and its character offsets in the text, which the record
+writer uses to edit the file in place.  Only regular files and pipes are read.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
+import re
+import select
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
 
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
+
+#: Seconds a pipe may keep silent while it is read before it is given up.
+PIPE_WAIT = 30
 
 #: Deepest nesting of collections a record can have: the top mapping, the
 #: players list, a player mapping and its colours list.
 MAX_DEPTH = 4
 
+#: Deepest nesting under a key that begins with ``x-`` (the user's own data), counting the
+#: top mapping: deeper than any real data needs.  (libyaml stops at 1000 levels by itself, and
+#: PyYAML's own parser takes time that grows with the square of the depth of ``[[[...``.)
+MAX_DEPTH_UNDER_X = 100
+
 #: The loader whose parser produces the events: libyaml's when available.
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: A lone UTF-16 surrogate: Python text can hold one, but it is not a character.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: A carriage return that is not part of ``\r\n``: a line break for YAML, not for an editor.
+_LONE_CR = re.compile("\r(?!\n)")
 
 
 def one_line(text: str) -> str:
@@ -118,12 +139,26 @@ def describe(node: Node) -> str:
 
 
 def to_plain(node: Node):
-    """The node as plain Python data: strings, lists and dicts."""
+    """The node as plain Python data: strings, lists and dicts (built without recursion)."""
     if isinstance(node, Scalar):
         return node.value
-    if isinstance(node, Sequence):
-        return [to_plain(item) for item in node.items]
-    return {key.value: to_plain(value) for key, value in node.pairs}
+    plain = [] if isinstance(node, Sequence) else {}
+    waiting = [(node, plain)]
+    while waiting:
+        source, target = waiting.pop()
+        pairs = enumerate(source.items) if isinstance(source, Sequence) else (
+            (key.value, value) for key, value in source.pairs)
+        for key, value in pairs:
+            if isinstance(value, Scalar):
+                item = value.value
+            else:
+                item = [] if isinstance(value, Sequence) else {}
+                waiting.append((value, item))
+            if isinstance(target, list):
+                target.append(item)
+            else:
+                target[key] = item
+    return plain
 
 
 def decode(data: bytes, path: str | None) -> str:
@@ -141,21 +176,64 @@ def decode(data: bytes, path: str | None) -> str:
 def read_file(path: str | Path, shown: str | None = None) -> str:
     """Read a record file's text, refusing files over 1 MiB before reading them.
 
-    The file is opened without waiting, so a FIFO that nobody writes to reads as empty
-    instead of hanging; a pipe (``<(cat game.yaml)``) is read up to the size limit."""
+    Only a regular file or a pipe is read (``<(cat game.yaml)`` works): a folder, a device
+    such as a terminal or ``/dev/zero``, or a socket is refused before anything is read, by
+    its type when the path is looked at and again once it is open.  Nothing waits for ever:
+    the file is opened without waiting, a FIFO that nobody writes to reads as empty, and a
+    pipe that stays silent for ``PIPE_WAIT`` seconds without ending is given up."""
     shown = str(path) if shown is None else shown
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        with open(descriptor, "rb") as stream:
-            os.set_blocking(descriptor, True)
-            size = os.fstat(descriptor).st_size
-            if size > MAX_BYTES:
-                raise RecordError(f"the file is larger than 1 MiB ({size} bytes); refused",
-                                  path=shown)
-            data = stream.read(MAX_BYTES + 1)
+        _check_kind(os.stat(path).st_mode, shown)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
         raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    try:
+        status = os.fstat(descriptor)
+        _check_kind(status.st_mode, shown)
+        if stat.S_ISREG(status.st_mode) and status.st_size > MAX_BYTES:
+            raise RecordError(f"the file is larger than 1 MiB ({status.st_size} bytes); refused",
+                              path=shown)
+        data = _read_to_limit(descriptor, shown)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    finally:
+        os.close(descriptor)
     return decode(data, shown)
+
+
+def _check_kind(mode: int, shown: str) -> None:
+    """Refuse what is neither a regular file nor a pipe."""
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return
+    if stat.S_ISDIR(mode):
+        reason = "Is a directory"
+    else:
+        kind = ("a device (a terminal, /dev/zero...)" if stat.S_ISCHR(mode)
+                else "a block device" if stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+        reason = f"it is {kind}, not a regular file"
+    raise RecordError(f"cannot read the file: {reason}", path=shown)
+
+
+def _read_to_limit(descriptor: int, shown: str) -> bytes:
+    """Up to ``MAX_BYTES + 1`` bytes from a descriptor opened without waiting."""
+    waiting = select.poll()
+    waiting.register(descriptor, select.POLLIN)
+    chunks = []
+    size = 0
+    while size <= MAX_BYTES:
+        try:
+            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
+        except BlockingIOError:  # a pipe whose writer has sent nothing more yet
+            if not waiting.poll(PIPE_WAIT * 1000):
+                raise RecordError("cannot read the file: the pipe stayed silent for "
+                                  f"{PIPE_WAIT:g} s without ending", path=shown) from None
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def parse(text: str, path: str | None = None) -> Node | None:
@@ -164,11 +242,20 @@ def parse(text: str, path: str | None = None) -> Node | None:
     Raises RecordError for YAML syntax errors and for everything this module
     refuses (see the module docstring).
     """
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise RecordError(_not_a_character(text[exc.start]), path=path,
+                          line=text.count("\n", 0, exc.start) + 1) from None
+    if size > MAX_BYTES:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
     return _Composer(text[shift:], path, shift).guarded_document()
+
+
+def _not_a_character(surrogate: str) -> str:
+    return f"\\u{ord(surrogate):04x} is a lone surrogate, not a character; refused"
 
 
 class _Composer:
@@ -179,9 +266,24 @@ class _Composer:
         self.path = path
         self.shift = shift
         self.next = None  # the parser's get_event, once guarded_document has made it
+        # PyYAML's own parser, not libyaml's: it counts offsets in characters (libyaml
+        # in bytes) and lets an escape such as "\udc80" through (libyaml refuses it).
+        self.pure = issubclass(LOADER, yaml.reader.Reader)
+        # YAML also breaks lines at \x85, \u2028, \u2029 and a lone \r; a line here is what an
+        # editor shows, so where the text holds those, lines are counted from the offsets.
+        self.line_starts = None
+        if ("\x85" in text or "\u2028" in text or "\u2029" in text
+                or ("\r" in text and _LONE_CR.search(text))):
+            self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(self, mark) -> int:
+        """The 1-based line of a parser mark, counting ``\\n`` only."""
+        if self.line_starts is None:
+            return mark.line + 1
+        return bisect.bisect_right(self.line_starts, mark.index)
 
     def error(self, message: str, event) -> RecordError:
-        return RecordError(message, path=self.path, line=event.start_mark.line + 1)
+        return RecordError(message, path=self.path, line=self.line(event.start_mark))
 
     def guarded_document(self) -> Node | None:
         """The document, with PyYAML's errors turned into RecordErrors with their line."""
@@ -198,9 +300,12 @@ class _Composer:
             if exc.context and exc.problem:
                 detail = f"{exc.problem} ({exc.context})"
             raise RecordError(f"invalid YAML: {detail}", path=self.path,
-                              line=mark.line + 1 if mark else None) from None
+                              line=self.line(mark) if mark else None) from None
         except yaml.YAMLError as exc:  # a ReaderError: a character YAML forbids
             position = getattr(exc, "position", None)
+            if position is not None and not self.pure:  # an offset in UTF-8 bytes
+                before = self.text.encode("utf-8")[:position]
+                position = len(before.decode("utf-8", "ignore"))
             line = None if position is None else self.text.count("\n", 0, position) + 1
             reason = getattr(exc, "reason", None) or "not valid YAML"
             raise RecordError(f"invalid YAML: {reason}", path=self.path, line=line) from None
@@ -217,39 +322,102 @@ class _Composer:
                                      "but a second one starts here", event)
                 if event.tags:
                     raise self.error("%TAG directives are not allowed in a record", event)
-                root = self.node(self.next(), 1)
+                root = self.node(self.next())
 
-    def node(self, event, depth: int) -> Node:
-        if isinstance(event, yaml.AliasEvent):
+    def node(self, event) -> Node:
+        """The node that ``event`` starts.  The collections still open wait on a list, not on
+        Python's stack, so that no nesting can exhaust it.  (The hot loop of validation.)"""
+        stack: list[_Open] = []
+        frame = None  # the innermost collection still open: stack[-1]
+        next_event = self.next
+        shift = self.shift
+        lines_as_parsed = self.line_starts is None
+        while True:
+            kind = event.__class__
+            if kind is ScalarEvent:
+                if event.anchor is not None or event.tag is not None:
+                    self.refuse_properties(event)
+                style = event.style
+                if style == '"' and self.pure:
+                    surrogate = _SURROGATE.search(event.value)
+                    if surrogate:
+                        raise self.error(_not_a_character(surrogate.group()), event)
+                mark = event.start_mark
+                node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
+                              mark.index + shift, event.end_mark.index + shift,
+                              event.value, style is None or style == "")
+            elif kind is SequenceEndEvent or kind is MappingEndEvent:
+                node = stack.pop().node
+                node.end = event.end_mark.index + shift
+                if not stack:
+                    return node
+                frame = stack[-1]
+            else:
+                if kind is AliasEvent or event.anchor is not None or event.tag is not None:
+                    self.refuse_properties(event)
+                frame = self.open(stack, event)
+                event = next_event()
+                continue
+            if frame is None:
+                return node
+            if frame.seen is None:
+                frame.node.items.append(node)
+            elif frame.key is not None:
+                frame.node.pairs.append((frame.key, node))
+                frame.key = None
+            else:
+                if node.__class__ is not Scalar or node.value in frame.seen:
+                    self.refuse_key(frame, node)
+                frame.seen[node.value] = node.line
+                frame.key = node
+            event = next_event()
+
+    def refuse_properties(self, event) -> None:
+        """Refuse an alias, an anchor or a tag."""
+        if isinstance(event, AliasEvent):
             raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
         if event.anchor is not None:
             raise self.error(f"anchors (&{event.anchor}) are not allowed in a record", event)
         if event.tag is not None:
             raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
-        line = event.start_mark.line + 1
-        start = event.start_mark.index + self.shift
-        if isinstance(event, yaml.ScalarEvent):
-            return Scalar(line, start, event.end_mark.index + self.shift,
-                          event.value, event.style in (None, ""))
-        if depth > MAX_DEPTH:
-            raise self.error("nested deeper than a record can be", event)
+
+    def open(self, stack: list[_Open], event) -> _Open:
+        """Push and return the collection that ``event`` starts, unless it is nested too deep."""
+        parent = stack[-1] if stack else None
+        free = parent is not None and (parent.free or (
+            parent.key is not None and parent.key.value.startswith("x-")))
+        if len(stack) >= (MAX_DEPTH_UNDER_X if free else MAX_DEPTH):
+            raise self.error(f"nested deeper than {MAX_DEPTH_UNDER_X} levels, the most under an x- key" if free
+                             else "nested deeper than a record can be", event)
+        mark = event.start_mark
+        line = mark.line + 1 if self.line_starts is None else self.line(mark)
+        start = mark.index + self.shift
         flow = bool(event.flow_style)
         if isinstance(event, yaml.SequenceStartEvent):
-            items = []
-            while not isinstance(event := self.next(), yaml.SequenceEndEvent):
-                items.append(self.node(event, depth + 1))
-            return Sequence(line, start, event.end_mark.index + self.shift, items, flow)
-        pairs = []
-        seen: dict[str, int] = {}
-        while not isinstance(event := self.next(), yaml.MappingEndEvent):
-            key = self.node(event, depth + 1)
-            if not isinstance(key, Scalar):
-                raise RecordError(f"a key must be text, not {describe(key)}",
-                                  path=self.path, line=key.line)
-            if key.value in seen:
-                raise RecordError(f"the key '{key.value}' is given twice "
-                                  f"(first on line {seen[key.value]})",
-                                  path=self.path, line=key.line)
-            seen[key.value] = key.line
-            pairs.append((key, self.node(self.next(), depth + 1)))
-        return Mapping(line, start, event.end_mark.index + self.shift, pairs, flow)
+            frame = _Open(Sequence(line, start, start, [], flow), None, free)
+        else:
+            frame = _Open(Mapping(line, start, start, [], flow), {}, free)
+        stack.append(frame)
+        return frame
+
+    def refuse_key(self, frame: _Open, key: Node) -> None:
+        """Refuse a key that is not text, or that its mapping already has."""
+        if not isinstance(key, Scalar):
+            raise RecordError(f"a key must be text, not {describe(key)}",
+                              path=self.path, line=key.line)
+        raise RecordError(f"the key '{key.value}' is given twice "
+                          f"(first on line {frame.seen[key.value]})",
+                          path=self.path, line=key.line)
+
+
+class _Open:
+    """A collection being built: its node, for a mapping the keys seen so far (None for a
+    list) and the key waiting for its value, and whether it lies under an x- key."""
+
+    __slots__ = ("node", "seen", "key", "free")
+
+    def __init__(self, node: Node, seen: dict | None, free: bool):
+        self.node = node
+        self.seen = seen
+        self.key = None
+        self.free = free
