@@ -124,13 +124,29 @@ def create_record(path: str, text: str) -> None:
                 _remove_quietly(tmp)
 
 
-def append_move(path: str, color: str, move_text: str, expected_text: str) -> str:
-    """Append ``- COLOR: MOVE`` to the moves of the record at ``path``; returns the new text.
+def append_move(path: str, color: str, move_text: str, expected_text: str,
+                link: str | None = None) -> str:
+    """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
+    of the record at ``path``; returns the new text.
 
     Refuses (RecordError, file untouched) when the file no longer holds
     ``expected_text`` (the game moved on), or when anything fails.  The move's
     legality is the caller's business; its place in the file is checked here.
     """
+    return _rewrite(path, expected_text,
+                    lambda text: insert_move(text, color, move_text, path, link))
+
+
+def append_entry(path: str, list_name: str, name: str, value: str, expected_text: str) -> str:
+    """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
+    ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
+    return _rewrite(path, expected_text,
+                    lambda text: insert_entry(text, list_name, name, value, path))
+
+
+def _rewrite(path: str, expected_text: str, edit) -> str:
+    """Replace the record at ``path``, which must hold ``expected_text``, by
+    ``edit(expected_text)`` (see ``append_move``); returns the new text."""
     real = os.path.realpath(path)
     with _locked(real, path):
         try:
@@ -143,7 +159,7 @@ def append_move(path: str, color: str, move_text: str, expected_text: str) -> st
         if old_bytes != expected_text.encode("utf-8"):
             raise RecordError(f"{path} changed since it was read (the game moved on); "
                               "nothing was written")
-        new_text = insert_move(expected_text, color, move_text, path)
+        new_text = edit(expected_text)
         new_bytes = new_text.encode("utf-8")
         try:
             _atomic_write(real, new_bytes, mode)
@@ -163,32 +179,58 @@ def append_move(path: str, color: str, move_text: str, expected_text: str) -> st
     return new_text
 
 
-def insert_move(text: str, color: str, move_text: str, path: str = "<record>") -> str:
+def insert_move(text: str, color: str, move_text: str, path: str = "<record>",
+                link: str | None = None) -> str:
     """``text`` with the move appended (see the module docstring), checked by reading
     it back: the result must be the same record with exactly this one move more."""
+    old = _readable(text, path)
+    item = [f"{quote(color)}: {quote(move_text)}"] + ([f"link: {quote(link)}"] if link else [])
+    new = _insert_item(text, "moves", item, path)
+    record = load_record_text(new, path)
+    expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
+    links = [m.link for m in old.moves] + [link]
+    if (_summary(record) != expected or record.extras != old.extras
+            or record.hidden != old.hidden or [m.link for m in record.moves] != links):
+        raise RecordError(f"appending {color}: {move_text} to {path} would not read back as that "
+                          "one move more; nothing was written")
+    return new
+
+
+def insert_entry(text: str, list_name: str, name: str, value: str, path: str = "<record>") -> str:
+    """``text`` with ``- NAME: VALUE`` appended to the hidden-racks list ``list_name``,
+    checked by reading it back as that one entry more."""
+    old = _readable(text, path)
+    new = _insert_item(text, list_name, [f"{quote(name)}: {quote(value)}"], path)
+    record = load_record_text(new, path)
+    if (_summary(record) != _summary(old) or record.extras != old.extras
+            or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
+        raise RecordError(f"adding {name}'s {list_name} entry to {path} would not read back as "
+                          "that one entry more; nothing was written")
+    return new
+
+
+def _readable(text: str, path: str) -> Record:
+    """The record in ``text``, when lines can be added to it safely."""
     if any(b in text for b in _ODD_BREAKS) or "\r" in text.replace("\r\n", ""):
         raise RecordError(f"{path} uses line breaks other than \\n or \\r\\n; "
                           "the move cannot be appended safely")
-    old = load_record_text(text, path)
+    return load_record_text(text, path)
+
+
+def _insert_item(text: str, key: str, item: list[str], path: str) -> str:
+    """``text`` (a record) with an item (its lines: ``- `` goes before the first) appended to
+    the top-level list ``key``, which is added at the end when missing."""
     root = parse(text, path)  # a mapping: the record was read from it
     if root.flow:
         raise RecordError(f"{path} is written as one flow mapping ({{...}}); "
                           "the move cannot be appended to it")
-    item = f"{quote(color)}: {quote(move_text)}"
-    pair = root.get("moves")
+    pair = root.get(key)
     if pair is None:
-        new = _insert_after(text, root, f"{_indent(text, root)}moves:", item, root.pairs[-1][1])
-    elif isinstance(pair[1], Sequence) and not pair[1].flow:
+        return _insert_after(text, root, f"{_indent(text, root)}{key}:", item, root.pairs[-1][1])
+    if isinstance(pair[1], Sequence) and not pair[1].flow:
         seq = pair[1]
-        new = _insert_after(text, seq, None, item, seq.items[-1])
-    else:
-        new = _rewrite_moves(text, pair[0], pair[1], item)
-    record = load_record_text(new, path)
-    expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
-    if _summary(record) != expected or record.extras != old.extras:
-        raise RecordError(f"appending {color}: {move_text} to {path} would not read back as that "
-                          "one move more; nothing was written")
-    return new
+        return _insert_after(text, seq, None, item, seq.items[-1])
+    return _rewrite_moves(text, pair[0], pair[1], item)
 
 
 def _column(text: str, index: int) -> int:
@@ -223,21 +265,26 @@ def _line_end(text: str, index: int) -> int:
     return len(text) if end == -1 else end + 1
 
 
-def _insert_after(text: str, block: Node, header: str | None, item: str, last: Node) -> str:
+def _insert_after(text: str, block: Node, header: str | None, item: list[str], last: Node) -> str:
     """Insert lines after the line where ``last`` ends: ``header`` (if any), then
-    ``- ITEM`` indented like block sequence ``block`` (or two more than ``block``
-    when there is a header)."""
+    the item's lines after ``- `` indented like block sequence ``block`` (or two more
+    than ``block`` when there is a header)."""
     at = _line_end(text, _last_end(last))
     newline = _newline(text, max(at - 1, 0))
     prefix = "" if at == 0 or text[at - 1] == "\n" else newline
     dash = _indent(text, block) + ("  " if header else "")
-    lines = ([header] if header else []) + [f"{dash}- {item}"]
+    lines = ([header] if header else []) + _item_lines(dash, item)
     return text[:at] + prefix + "".join(line + newline for line in lines) + text[at:]
 
 
-def _rewrite_moves(text: str, key: Scalar, value: Node, item: str) -> str:
-    """Rewrite an empty or flow ``moves`` as a block list ending with ``item``, keeping the
-    key as written and every comment on the rewritten lines."""
+def _item_lines(dash: str, item: list[str]) -> list[str]:
+    """A block list item's lines: ``- `` before the first, the rest lined up under it."""
+    return [f"{dash}- {item[0]}"] + [f"{dash}  {line}" for line in item[1:]]
+
+
+def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
+    """Rewrite an empty or flow ``moves`` (or other top-level list) as a block list ending
+    with ``item``, keeping the key as written and every comment on the rewritten lines."""
     line_start = text.rfind("\n", 0, key.start) + 1
     colon = text.index(":", key.end)
     last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
@@ -255,7 +302,7 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: str) -> str:
     out = [text[line_start:colon + 1]]
     out += [f"{dash}- {body}" for body in bodies]
     out = [line + "".join(notes) for line, notes in zip(out, comments)]
-    out.append(f"{dash}- {item}")
+    out += _item_lines(dash, item)
     return text[:line_start] + "".join(line + newline for line in out) + text[region_end:]
 
 
