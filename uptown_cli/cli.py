@@ -22,17 +22,24 @@ PROGRESS_MIN_FILES = 20
 """``validate`` shows a progress bar (on a terminal) from this many files on."""
 
 
+COMMAND_MODULES = ("analysis_cli", "hidden_cli")
+"""Modules whose ``COMMANDS`` join ``uptown``'s, when installed."""
+
+
 @functools.cache
 def analysis_commands():
-    """The analysis commands by name, when their module is installed."""
-    name = f"{__package__}.analysis_cli"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return {}
-    return {command.name: command for command in module.COMMANDS}
+    """The commands of ``COMMAND_MODULES`` by name, for the modules that are installed."""
+    commands = {}
+    for module_name in COMMAND_MODULES:
+        name = f"{__package__}.{module_name}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        commands.update((command.name, command) for command in module.COMMANDS)
+    return commands
 
 
 class UptownGroup(click.Group):
@@ -84,6 +91,15 @@ def format_option(command):
         callback=_check_format,
         metavar="FMT",
         help="Table format: any tabulate format (plain, github, grid, ...).",
+    )(command)
+
+
+def keys_option(command):
+    return click.option(
+        "--keys",
+        metavar="DIR",
+        help="Folder of your key files, for games with hidden racks (default: $UPTOWN_KEYS, "
+        "else the uptown/keys folder in your config folder).",
     )(command)
 
 
@@ -183,7 +199,9 @@ def parse_player(text):
 )
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
-def new(file, players, variant, seed):
+@click.option("--hidden", is_flag=True,
+              help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
+def new(file, players, variant, seed, hidden):
     """Create a new game record (never overwrites a file).
 
     \b
@@ -204,6 +222,13 @@ def new(file, players, variant, seed):
         raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
     entries = [PlayerEntry(*parse_player(text), line=0) for text in players]
     deal_colors(entries)
+    if hidden:
+        from .hidden_cli import create_hidden
+
+        if seed is not None:
+            raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
+        click.echo(create_hidden(path, entries, variant))
+        return
     seed = secrets.token_hex(4) if seed is None else seed
     try:
         text = render_record(entries, variant=variant, seed=seed)
@@ -222,13 +247,16 @@ def new(file, players, variant, seed):
 @main.command()
 @file_argument
 @click.option("--at", type=click.IntRange(min=0), metavar="N", help="Show the position after N moves.")
+@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: show NAME's racks (from their key file).")
+@keys_option
 @json_option
 @format_option
 @color_option
-def show(file, at, as_json, table_format, no_color):
+def show(file, at, as_name, keys, as_json, table_format, no_color):
     """Show the board, the players and whose turn it is.
 
-    The player to move's rack is shown when the racks are known (the game has a seed).
+    The player to move's rack is shown when the racks are known (the game has a seed); in a
+    game with hidden racks, the racks of the player named by --as.
     """
     from .render import board_text, players_table, position_data, to_move_text
     from .scoring import standings
@@ -238,15 +266,31 @@ def show(file, at, as_json, table_format, no_color):
     if at is not None and at > len(record.moves):
         raise click.BadParameter(f"{path} has {len(record.moves)} moves, not {at}", param_hint="--at")
     game = replay_valid(record, at)
+    hidden_view = None
+    if record.hidden is not None:
+        from . import hidden_cli
+
+        if as_name is not None:
+            name = hidden_cli.player_name(record, as_name)
+            key = hidden_cli.player_key(record, name, keys)
+            hidden_view = hidden_cli.own_view(record, name, key, at)[1], name
+    elif as_name is not None:
+        raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
     if as_json:
-        print_json(position_data(game))
+        data = position_data(game)
+        if record.hidden is not None:
+            data.update(hidden_cli.position_data(game, *(hidden_view or ())))
+        print_json(data)
         return
     click.echo(f"{path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
     click.echo(board_text(game, use_color(no_color)))
     click.echo()
     click.echo(players_table(game, standings(game, record.variant), table_format))
     click.echo()
-    click.echo(to_move_text(game))
+    if record.hidden is not None:
+        click.echo(hidden_cli.to_move_text(game, *(hidden_view or ())))
+    else:
+        click.echo(to_move_text(game))
 
 
 @main.command()
@@ -335,6 +379,8 @@ def validate(paths, strict, as_json):
         for v in results:
             for error in v.errors:
                 click.echo(problem_line(error))
+            for note in v.unchecked:
+                click.echo(f"{v.path}: not yet checkable: {note}")
         click.echo(
             f"{plural(len(results), 'record')}, {len(results) - invalid} valid, {invalid} invalid"
         )
@@ -389,17 +435,25 @@ def score(files, variant, as_json, table_format):
 
 @main.command()
 @file_argument
+@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@keys_option
 @json_option
 @format_option
-def moves(file, as_json, table_format):
+def moves(file, as_name, keys, as_json, table_format):
     """List the legal moves of the player to move.
 
-    The racks must be known, so the game needs a seed.
+    The racks must be known, so the game needs a seed; in a game with hidden racks, the player
+    to move gives --as with their name.
     """
     from .render import moves_data, moves_table
 
     path = game_path(file)
-    game = replay_valid(read_record(path))
+    record = read_record(path)
+    game = replay_valid(record)
+    if record.hidden is not None and not game.finished:
+        from .hidden_cli import mover_view
+
+        game = mover_view(record, game, as_name, keys)[0]
     if not game.finished and not game.knows_racks:
         raise click.ClickException(f"{path} has no seed, so the racks and legal moves are unknown")
     legal = [] if game.finished else game.legal_moves()
@@ -449,9 +503,10 @@ def chosen_move(words, bot, game, variant):
 @click.option("--as", "as_name", metavar="NAME", help="Refuse to play unless it is NAME's turn.")
 @click.option("--color", type=click.Choice(COLORS), help="The rack to play from (two players).")
 @click.option("--bot", metavar="NAME", help="Let a bot (random, greedy, mc) choose the move.")
+@keys_option
 @format_option
 @color_option
-def move(words, as_name, color, bot, table_format, no_color):
+def move(words, as_name, color, bot, keys, table_format, no_color):
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass. The
@@ -488,6 +543,11 @@ def move(words, as_name, color, bot, table_format, no_color):
         raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s; nothing was written")
     if color is not None and color not in player.colors:
         raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {color}")
+    link = None
+    if record.hidden is not None:
+        from . import hidden_cli
+
+        game, link = hidden_cli.mover_view(record, game, as_name, keys)
     bot_color, chosen = chosen_move(words, bot, game, record.variant)
     try:
         turn = game.play(chosen, bot_color or color)
@@ -495,13 +555,17 @@ def move(words, as_name, color, bot, table_format, no_color):
         hint = " (use --color)" if exc.reason == "ambiguous_color" else ""
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     try:
-        append_move(path, turn.color, str(turn.move), record.text)
+        append_move(path, turn.color, str(turn.move), record.text, link)
     except RecordError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"Move {turn.number}: {turn_text(turn)}")
     click.echo(board_text(game, use_color(no_color)))
-    click.echo(drawn_text(game, turn))
-    click.echo(to_move_text(game))
+    if link is not None:
+        click.echo(hidden_cli.drawn_text(turn))
+        click.echo(hidden_cli.to_move_text(game))
+    else:
+        click.echo(drawn_text(game, turn))
+        click.echo(to_move_text(game))
     if game.finished:
         click.echo("Final standings:")
         click.echo(standings_table(standings(game, record.variant), table_format))

@@ -186,8 +186,8 @@ def unchecked(record) -> list[str]:
     revealed = dict(hidden.revealed)
     hidden_racks = [p for p in record.players if p.name in joined and p.name not in revealed]
     for player in hidden_racks:
-        notes.append(f"{player.name}'s draws and racks ({', '.join(player.colors)}) are not "
-                     f"checkable until {player.name} reveals their key (uptown reveal)")
+        notes.append(f"{player.name}'s draws and racks ({', '.join(player.colors)}), until "
+                     f"{player.name} reveals their key (uptown reveal)")
     return notes
 
 
