@@ -146,7 +146,7 @@ class HiddenDeal:
         for c in player.colors:
             if game.playable(c):
                 for tile in sorted(self.racks[c]):
-                    if any(_allowed(game, tile, sq, c) for sq in FIT_SQUARES[tile]):
+                    if any(can_place(game, c, tile, sq) for sq in FIT_SQUARES[tile]):
                         return f"{player.name} passed, but {c} could play {tile_name(tile)}"
         return None
 
@@ -176,7 +176,7 @@ class HiddenDeal:
         self._waiting = []
 
 
-def _allowed(game, tile, square, color):
+def can_place(game, color, tile, square):
     """Whether ``color`` could place ``tile`` on ``square`` now, its rack aside."""
     try:
         game.check(Move(tile, square), color)
