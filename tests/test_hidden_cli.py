@@ -244,3 +244,18 @@ def test_reveal_waits_for_the_end_of_the_game(tmp_path, game):
     result = uptown(tmp_path, "Ana", "reveal", game, "--as", "Ana")
     assert result.exit_code == 1 and "not over" in result.output
     assert game.read_bytes() == before
+
+
+def test_a_two_player_game_draws_for_both_colours_of_each_player(tmp_path):
+    path = tmp_path / "g.yaml"
+    assert invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
+    for name in ("Ana", "Bo"):
+        assert uptown(tmp_path, name, "join", path, "--as", name).exit_code == 0
+    ana = position(tmp_path, path, "Ana")
+    assert sorted(ana["racks"]) == ["green", "red"] and all(len(r) == 5 for r in ana["racks"].values())
+    while not position(tmp_path, path)["finished"]:
+        play_bot(tmp_path, path, "greedy")
+    for name in ("Ana", "Bo"):
+        assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
+    result, data = invoke_json("validate", path, "--json")
+    assert result.exit_code == 0 and data[0]["unchecked"] == [] and data[0]["moves"] >= 96

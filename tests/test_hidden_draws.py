@@ -191,3 +191,10 @@ def test_without_its_key_a_rack_is_not_known():
     only_ana = _replayed(played, keys={"Ana": KEYS["Ana"]})
     assert set(only_ana.racks) == {"red"}
     assert only_ana.racks["red"] == deal.racks["red"]
+
+
+def test_a_pass_with_a_placeable_tile_on_a_known_rack_is_reported():
+    deal, game, _ = _start({"Ana": KEYS["Ana"]})
+    problem = deal.move_problem(PLAYERS[0], "red", PASS, game)
+    assert problem is not None and problem.startswith("Ana passed, but red could play ")
+    assert deal.move_problem(PLAYERS[1], "blue", PASS, game) is None  # Bo's rack is unknown
