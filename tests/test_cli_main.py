@@ -95,9 +95,9 @@ def test_analysis_commands_join_the_group_when_their_module_exists(monkeypatch):
         click.echo("analysed")
 
     monkeypatch.setitem(sys.modules, "uptown_cli.analysis_cli", types.SimpleNamespace(COMMANDS=[fake]))
-    cli.analysis_commands.cache_clear()
+    cli.module_commands.cache_clear()
     try:
         assert "fake" in invoke("--help").stdout
         assert invoke("fake").stdout == "analysed\n"
     finally:
-        cli.analysis_commands.cache_clear()
+        cli.module_commands.cache_clear()

@@ -168,23 +168,29 @@ def sample_view(game, rng):
     for turn in game.history:
         if turn.color in own_draws and turn.drawn is not None:
             own_draws[turn.color].append(turn.drawn)
-    own_bags = {
-        color: _own_bag(played[color], own_draws[color], game.racks[color], rng) for color in me.colors
-    }
-    return imagined_game(game, me, own_bags, rng)
+    return _view(
+        game, me, lambda color: _own_bag(played[color], own_draws[color], game.racks[color], rng), rng
+    )
 
 
 def imagined_game(game, me, own_bags, rng):
     """``game`` (whose racks may be unknown) replayed in a new game in which player ``me``'s
     colours have the bags ``own_bags`` (each its 28 tiles, in the order drawn) and every other
     colour a bag drawn at random to fit its moves and passes."""
+    return _view(game, me, own_bags.__getitem__, rng)
+
+
+def _view(game, me, own_bag, rng):
+    """``game`` replayed with ``own_bag(colour)`` for ``me``'s colours and sampled bags for the
+    others (made in colour order, so that a seed always gives the same view)."""
     played = _played(game)
     passes = _pass_limits(game, me)
-    bags = {
-        color: own_bags[color] if color in me.colors
-        else _sample_bag(played[color], passes.get(color, {}), rng)
-        for color in game.colors
-    }
+    bags = {}
+    for color in game.colors:
+        if color in me.colors:
+            bags[color] = own_bag(color)
+        else:
+            bags[color] = _sample_bag(played[color], passes.get(color, {}), rng)
     view = Game(game.players, bags)
     for turn in game.history:
         view.play(turn.move, turn.color)

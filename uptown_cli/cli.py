@@ -27,7 +27,7 @@ COMMAND_MODULES = ("analysis_cli", "hidden_cli")
 
 
 @functools.cache
-def analysis_commands():
+def module_commands():
     """The commands of ``COMMAND_MODULES`` by name, for the modules that are installed."""
     commands = {}
     for module_name in COMMAND_MODULES:
@@ -43,13 +43,13 @@ def analysis_commands():
 
 
 class UptownGroup(click.Group):
-    """The commands of ``uptown``, the analysis ones included when installed."""
+    """The commands of ``uptown``, with those of ``COMMAND_MODULES`` that are installed."""
 
     def list_commands(self, ctx):
-        return sorted({*super().list_commands(ctx), *analysis_commands()})
+        return sorted({*super().list_commands(ctx), *module_commands()})
 
     def get_command(self, ctx, name):
-        return super().get_command(ctx, name) or analysis_commands().get(name)
+        return super().get_command(ctx, name) or module_commands().get(name)
 
 
 @click.group(cls=UptownGroup)

@@ -3,7 +3,8 @@
 
 ``cli`` registers ``COMMANDS`` and calls the helpers here when a record has ``hidden:``. A
 player's view is the game replayed with their key (read from their key file, see
-``hidden_keys``): it knows their racks and no one else's.
+``hidden_keys``): it knows their racks and no one else's. The record layer (and so PyYAML) is
+imported inside the functions, to keep ``uptown --help`` light.
 """
 
 import random
@@ -13,7 +14,6 @@ import click
 from .cli import file_argument, game_path, keys_option, problem_line, read_record, replay_valid
 from .hidden_draws import TILES_PER_COLOR, head, new_game_id
 from .hidden_keys import KeyFileError, keys_folder, load_key, load_or_create_key
-from .hidden_record import HiddenCheck, key_matches, own_link
 
 
 def as_option(command):
@@ -56,6 +56,8 @@ def player_name(record, as_name):
 
 def player_key(record, name, keys):
     """``name``'s key for this game from their key file, checked against their commitment."""
+    from .hidden_record import key_matches
+
     if name not in record.hidden.joined():
         raise click.ClickException(f"{name} has not joined {record.path} yet (uptown join)")
     try:
@@ -71,6 +73,7 @@ def player_key(record, name, keys):
 def own_view(record, name, key, upto=None):
     """``(game, deal)``: the game after the record's moves (the first ``upto``), replayed with
     player ``name``'s key, whose ``deal`` knows that player's racks."""
+    from .hidden_record import HiddenCheck
     from .record import replay
 
     check = HiddenCheck(record, own=(name, key))
@@ -125,6 +128,7 @@ def mover_view(record, game, as_name, keys):
     """``(game as its player to move may see it, the link they publish now)``: a game that
     knows their racks (the others' drawn at random to fit the moves, as a bot's view)."""
     from .bots import imagined_game
+    from .hidden_record import own_link
 
     player = game.to_move
     waiting = [p.name for p in record.players if p.name not in record.hidden.joined()]
