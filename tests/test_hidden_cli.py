@@ -259,3 +259,22 @@ def test_a_two_player_game_draws_for_both_colours_of_each_player(tmp_path):
         assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
     result, data = invoke_json("validate", path, "--json")
     assert result.exit_code == 0 and data[0]["unchecked"] == [] and data[0]["moves"] >= 96
+
+
+def test_diff_sees_a_copy_whose_earlier_link_was_rewritten(tmp_path, game):
+    for _ in range(3):
+        play_bot(tmp_path, game)
+    forged = tmp_path / "forged.yaml"
+    link_line, _ = _link_line(game, 2)
+    lines = _lines(game)
+    lines[link_line - 1] = "    link: " + "0" * 64
+    forged.write_text("\n".join(lines) + "\n")
+    result, data = invoke_json("diff", game, forged, "--json")
+    assert result.exit_code == 1 and data["relation"] == "diverging" and data["move"] == 2
+
+
+def test_show_as_is_for_hidden_games_only(tmp_path):
+    path = tmp_path / "open.yaml"
+    invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "1")
+    result = invoke("show", path, "--as", "Ana")
+    assert result.exit_code == 2 and "--as is for games with hidden racks" in result.output

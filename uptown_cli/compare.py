@@ -88,7 +88,7 @@ def compare_records(a: Record, b: Record) -> Comparison:
     """How record ``a`` relates to record ``b`` (their moves are not replayed)."""
     common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves), moves_b=len(b.moves),
                   same_text=a.text == b.text)
-    fields = tuple(name for name in ("players", "seed", "variant")
+    fields = tuple(name for name in ("players", "seed", "variant", "hidden")
                    if _header(a)[name] != _header(b)[name])
     if fields:
         return Comparison(DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
@@ -108,16 +108,18 @@ def compare_records(a: Record, b: Record) -> Comparison:
 
 def _header(record: Record) -> dict:
     return {"players": [(p.name, p.colors) for p in record.players],
-            "seed": record.seed, "variant": record.variant}
+            "seed": record.seed, "variant": record.variant,
+            "hidden": record.hidden and record.hidden.game_id}
 
 
 def _key(entry: MoveEntry) -> tuple:
-    """A move as compared: colour, tile and square (the capture mark aside)."""
+    """A move as compared: colour, tile and square (the capture mark aside), and its link
+    (hidden racks)."""
     try:
         move = parse_move(entry.text)
     except NotationError:
-        return entry.color, entry.text.strip()
-    return entry.color, move.tile, move.square
+        return entry.color, entry.text.strip(), entry.link
+    return entry.color, move.tile, move.square, entry.link
 
 
 def _header_line(record: Record, other: Record, name: str) -> int:
