@@ -30,10 +30,11 @@ PROTOCOL = b"uptown-hidden-1"
 CHAIN_TAG = PROTOCOL + b" chain"
 DRAW_TAG = PROTOCOL + b" draw"
 CHAIN_LENGTH = 256
-"""Links in each chain past its start: more turns than any player can take (at most 120)."""
+"""Links in each chain past its start: more turns than any player can take (a round without a
+tile placed ends the game, so a player has at most one turn more than there are tiles to place:
+121)."""
 KEY_BYTES = 32
 GAME_ID_BYTES = 16
-DIGEST_BYTES = 32
 
 
 def framed_hash(*fields):
@@ -46,10 +47,12 @@ def framed_hash(*fields):
 
 
 def new_key():
+    """A new secret key, from the operating system's secure random source."""
     return secrets.token_bytes(KEY_BYTES)
 
 
 def new_game_id():
+    """A new random game id (public: it ties each key and chain to one game)."""
     return secrets.token_bytes(GAME_ID_BYTES)
 
 
