@@ -278,3 +278,17 @@ def test_show_as_is_for_hidden_games_only(tmp_path):
     invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "1")
     result = invoke("show", path, "--as", "Ana")
     assert result.exit_code == 2 and "--as is for games with hidden racks" in result.output
+
+
+def test_names_yaml_could_misread_join_and_play(tmp_path):
+    path = tmp_path / "g.yaml"
+    names = ("No", "Zoë #2")
+    assert invoke("new", path, "--hidden", "-p", names[0], "-p", names[1]).exit_code == 0
+    for index, name in enumerate(names):
+        assert invoke("join", path, "--as", name, env=as_player(tmp_path, str(index))).exit_code == 0
+    for index in (0, 1, 0):
+        result = invoke("move", path, "--bot", "random", "--as", names[index],
+                        env=as_player(tmp_path, str(index)))
+        assert result.exit_code == 0, result.output
+    assert invoke("validate", path).exit_code == 0
+    assert '- "No": ' in path.read_text()
