@@ -292,3 +292,18 @@ def test_names_yaml_could_misread_join_and_play(tmp_path):
         assert result.exit_code == 0, result.output
     assert invoke("validate", path).exit_code == 0
     assert '- "No": ' in path.read_text()
+
+
+def test_diff_sees_a_commitment_rewritten_after_the_next_player_joined(tmp_path, game):
+    """Re-joining with another key once the next head is known (to pick a starting rack)
+    leaves a copy that is another game."""
+    forged = tmp_path / "forged.yaml"
+    text = game.read_text()
+    ana = re.search(r"  - Ana: ([0-9a-f]{64})", text)
+    forged.write_text(text.replace(ana.group(1), "1" * 64))
+    result, data = invoke_json("diff", game, forged, "--json")
+    assert result.exit_code == 1 and data["relation"] == "different-games"
+    assert data["fields"] == ["commitments"]
+    earlier = tmp_path / "earlier.yaml"
+    earlier.write_text(text[:text.index("  - Bo:")] + "moves:\n")
+    assert invoke("diff", earlier, game).exit_code == 0

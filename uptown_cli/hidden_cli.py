@@ -12,6 +12,7 @@ import random
 import click
 
 from .cli import file_argument, game_path, keys_option, problem_line, read_record, replay_valid
+from .game import RACK_SIZE
 from .hidden_draws import TILES_PER_COLOR, head, new_game_id
 from .hidden_keys import KeyFileError, keys_folder, load_key, load_or_create_key
 
@@ -120,7 +121,7 @@ def position_data(game, deal=None, viewer=None):
     if deal is not None:
         me = next(p for p in game.players if p.name == viewer)
         racks = {c: [tile_name(t) for t in sorted(deal.racks[c])] for c in me.colors}
-    bags = {c: max(0, TILES_PER_COLOR - 5 - game.played_count(c)) for c in game.colors}
+    bags = {c: max(0, TILES_PER_COLOR - RACK_SIZE - game.played_count(c)) for c in game.colors}
     return {"racks": racks, "bags": bags}
 
 

@@ -136,7 +136,6 @@ class HiddenCheck:
 
     def __init__(self, record, own: tuple[str, bytes] | None = None):
         hidden = record.hidden
-        self.record = record
         self.game_id = bytes.fromhex(hidden.game_id)
         self.errors = []
         commitments = {name: bytes.fromhex(value) for name, value in hidden.commitments}
