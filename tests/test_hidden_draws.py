@@ -4,6 +4,7 @@ import hashlib
 import random
 from collections import Counter
 
+from hidden_support import legal_from_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,13 +13,12 @@ from uptown_cli.geometry import TILES_PER_COLOR
 from uptown_cli.hidden_draws import (
     CHAIN_LENGTH,
     HiddenDeal,
-    can_place,
     chain,
     draw_index,
     follows,
     head,
 )
-from uptown_cli.notation import PASS, Move
+from uptown_cli.notation import PASS
 
 GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 KEYS = {name: hashlib.sha256(name.encode()).digest() for name in ("Ana", "Bo", "Cy")}
@@ -123,7 +123,7 @@ def _play_out(seed, keys=KEYS, stop=None):
         player = game.to_move
         link = _next_link(deal, chains, player)
         assert deal.link_problem(player, link) is None
-        color, move = rng.choice(_legal(game, deal, player))
+        color, move = rng.choice(legal_from_deal(game, deal, player))
         assert deal.move_problem(player, color, move, game) is None
         turn = game.play(move, color)
         deal.act(player, turn.color, turn.move, link)
@@ -139,17 +139,6 @@ def _replayed(moves, keys=KEYS):
         turn = game.play(move, color)
         deal.act(player, turn.color, turn.move, _next_link(deal, chains, player))
     return deal
-
-
-def _legal(game, deal, player):
-    """The legal moves of ``player`` from the deal's racks (the game knows no racks)."""
-    moves = [
-        (c, Move(tile, sq))
-        for c in player.colors if game.playable(c)
-        for tile in deal.racks[c]
-        for sq in range(81) if can_place(game, c, tile, sq)
-    ]
-    return moves or [(player.colors[0], PASS)]
 
 
 @settings(max_examples=5, deadline=None)
@@ -168,7 +157,7 @@ def test_re_running_a_move_draws_the_same_tile():
     """The draw after a move depends on the mover's key and the next player's link, not on
     the move: playing another move instead changes nothing."""
     game, deal, played = _play_out(3, stop=3)
-    legal = _legal(game, deal, PLAYERS[0])
+    legal = legal_from_deal(game, deal, PLAYERS[0])
     first, other = legal[0], legal[-1]
     assert first != other
     draws = [_replayed(played + [move, ("blue", PASS)]).drawn["red"] for move in (first, other)]
