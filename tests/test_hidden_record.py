@@ -8,9 +8,11 @@ from hidden_support import legal_from_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uptown_cli.hidden_draws import chain, head
-from uptown_cli.record import load_record_text, validate_text
-from uptown_cli.record_writer import insert_entry, insert_move
+from uptown_cli.game import COLORS, Game, Player
+from uptown_cli.hidden_draws import HiddenDeal, chain, head
+from uptown_cli.hidden_record import HiddenCheck
+from uptown_cli.record import load_record_text, replay, validate_text
+from uptown_cli.record_writer import insert_entry, insert_move, render_record
 from uptown_cli.yamlsafe import RecordError
 
 GAME_ID = "00112233445566778899aabbccddeeff"
@@ -99,12 +101,6 @@ def test_an_entry_the_record_would_refuse_is_not_written():
 def test_a_game_saved_with_its_links_and_keys_reloads_and_replays_the_same(seed, players):
     """Play a random hidden game on the engine, write every join, move and key into a record,
     read it back: the replay is valid, every draw the same, at the end and part way."""
-    from uptown_cli.game import COLORS, Game, Player
-    from uptown_cli.hidden_draws import HiddenDeal
-    from uptown_cli.hidden_record import HiddenCheck
-    from uptown_cli.record import replay
-    from uptown_cli.record_writer import render_record
-
     rng = random.Random(seed)
     names = ["Ana", "Bo", "Cy", "Di", "Ed"][:players]
     per = 2 if players == 2 else 1
