@@ -54,7 +54,9 @@ def load_or_create_key(folder, game_id, name):
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
-            os.write(fd, (data + "\n").encode("utf-8"))
+            view = memoryview((data + "\n").encode("utf-8"))
+            while view:
+                view = view[os.write(fd, view):]
             os.fsync(fd)
         finally:
             os.close(fd)
