@@ -307,3 +307,14 @@ def test_diff_sees_a_commitment_rewritten_after_the_next_player_joined(tmp_path,
     earlier = tmp_path / "earlier.yaml"
     earlier.write_text(text[:text.index("  - Bo:")] + "moves:\n")
     assert invoke("diff", earlier, game).exit_code == 0
+
+
+def test_a_key_folder_that_cannot_be_made_is_one_clear_error(tmp_path):
+    path = tmp_path / "g.yaml"
+    invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
+    (tmp_path / "file").write_text("not a folder")
+    before = path.read_bytes()
+    result = invoke("join", path, "--as", "Ana", "--keys", tmp_path / "file")
+    assert result.exit_code == 1
+    assert "cannot write the key file" in result.stderr and "Traceback" not in result.output
+    assert path.read_bytes() == before

@@ -135,7 +135,7 @@ def mover_view(record, game, as_name, keys):
     waiting = [p.name for p in record.players if p.name not in record.hidden.joined()]
     if waiting:
         raise click.ClickException(f"the game has not started: {', '.join(waiting)} must "
-                                   "join first (uptown join); nothing was written")
+                                   "join first (uptown join)")
     if as_name is None:
         raise click.ClickException(f"{record.path} has hidden racks: play with --as "
                                    f"{player.name} (your key file proves who you are)")

@@ -7,6 +7,7 @@ half-written or readable by others) and holds JSON: ``{"game", "player", "key"}`
 A key file that others may read is refused, as ssh refuses such a private key.
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -66,10 +67,8 @@ def load_or_create_key(folder, game_id, name):
     except OSError as exc:
         raise KeyFileError(f"cannot write the key file {path}: {exc.strerror or exc}") from None
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
     return key, path, True
 
 
