@@ -4,6 +4,7 @@ import hashlib
 import random
 from collections import Counter
 
+import pytest
 from hidden_support import legal_from_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -81,18 +82,20 @@ def _values(count, salt=b""):
     return [hashlib.sha256(salt + i.to_bytes(4, "big")).digest() for i in range(count)]
 
 
-def test_draws_are_uniform_over_the_remaining_bag_chi_square():
-    """28 * 400 draws from a full bag, each with another public value: the counts per tile
-    pass a chi-square test at a fixed, generous threshold (the inputs are fixed: no flakes).
-    With 27 degrees of freedom, 80 is far beyond the 0.9999 quantile (about 61)."""
-    counts = Counter(draw_index(GAME_ID, "blue", 0, KEYS["Bo"], v, 28) for v in _values(28 * 400))
-    expected = 400
-    chi_square = sum((counts[t] - expected) ** 2 / expected for t in range(28))
-    assert set(counts) == set(range(28))
-    assert chi_square < 80
+# The 0.9999 quantiles of chi-square with left - 1 degrees of freedom are about 63 (27), 46 (16)
+# and 23 (4): these thresholds are generous, and the inputs fixed, so the test cannot flake.
+@pytest.mark.parametrize("left, threshold", [(28, 80), (17, 60), (5, 30)])
+def test_draws_are_uniform_over_the_remaining_bag_chi_square(left, threshold):
+    """400 draws per tile left, each with another public value: the counts per tile pass a
+    chi-square test."""
+    values = _values(left * 400, bytes([left]))
+    counts = Counter(draw_index(GAME_ID, "blue", 28 - left, KEYS["Bo"], v, left) for v in values)
+    chi_square = sum((counts[t] - 400) ** 2 / 400 for t in range(left))
+    assert set(counts) == set(range(left))
+    assert chi_square < threshold
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(left=st.integers(1, TILES_PER_COLOR), number=st.integers(0, 27), salt=st.binary(max_size=8))
 def test_every_tile_left_in_the_bag_can_be_drawn(left, number, salt):
     """Whatever is left in the bag, every one of its tiles comes out for some public value."""
@@ -141,7 +144,7 @@ def _replayed(moves, keys=KEYS):
     return deal
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=5, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6))
 def test_a_whole_game_draws_each_tile_once_and_replays_the_same(seed):
     game, deal, played = _play_out(seed)
