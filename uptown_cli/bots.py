@@ -168,9 +168,10 @@ def sample_view(game, rng):
     for turn in game.history:
         if turn.color in own_draws and turn.drawn is not None:
             own_draws[turn.color].append(turn.drawn)
-    return _view(
-        game, me, lambda color: _own_bag(played[color], own_draws[color], game.racks[color], rng), rng
-    )
+    def own_bag(color):
+        return _own_bag(played[color], own_draws[color], game.racks[color], rng)
+
+    return _view(game, me, own_bag, rng)
 
 
 def imagined_game(game, me, own_bags, rng):

@@ -226,7 +226,9 @@ def new(file, players, variant, seed, hidden):
         from .hidden_cli import create_hidden
 
         if seed is not None:
-            raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
+            raise click.UsageError(
+                "--hidden and --seed exclude each other (a seed shows every rack)"
+            )
         click.echo(create_hidden(path, entries, variant))
         return
     seed = secrets.token_hex(4) if seed is None else seed
@@ -247,7 +249,9 @@ def new(file, players, variant, seed, hidden):
 @main.command()
 @file_argument
 @click.option("--at", type=click.IntRange(min=0), metavar="N", help="Show the position after N moves.")
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: show NAME's racks (from their key file).")
+@click.option(
+    "--as", "as_name", metavar="NAME", help="Hidden racks: show NAME's racks (from their key file)."
+)
 @keys_option
 @json_option
 @format_option
@@ -435,7 +439,9 @@ def score(files, variant, as_json, table_format):
 
 @main.command()
 @file_argument
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@click.option(
+    "--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move."
+)
 @keys_option
 @json_option
 @format_option

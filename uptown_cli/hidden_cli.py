@@ -241,7 +241,8 @@ def reveal(file, as_name, keys):
         raise click.ClickException(f"{name} has already revealed their key in {path}")
     key = player_key(record, name, keys)
     _append(path, "revealed", name, key.hex(), record)
-    left = [n for n in record.hidden.joined() if n != name and n not in dict(record.hidden.revealed)]
+    revealed = dict(record.hidden.revealed)
+    left = [n for n in record.hidden.joined() if n != name and n not in revealed]
     click.echo(f"{name}'s key is revealed in {path}: anyone can check their draws with "
                f"uptown validate {path}.")
     click.echo(f"Still to reveal: {', '.join(left)}." if left else "Every key is revealed.")

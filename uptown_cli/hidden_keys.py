@@ -110,4 +110,5 @@ def _make_folder(folder):
     except FileExistsError:
         pass
     except OSError as exc:
-        raise KeyFileError(f"cannot create the key folder {folder}: {exc.strerror or exc}") from None
+        raise KeyFileError(
+            f"cannot create the key folder {folder}: {exc.strerror or exc}") from None

@@ -17,8 +17,9 @@ from typing import NamedTuple
 from .bags import seeded_bags
 from .game import COLORS, Game, IllegalMove, Player
 from .geometry import NotationError
-from .hidden_record import (HIDDEN_KEYS, LINK_KEY, HiddenCheck, HiddenFields, check_links, read_hidden,
-                            unchecked)
+from .hidden_record import (
+    HIDDEN_KEYS, LINK_KEY, HiddenCheck, HiddenFields, check_links, read_hidden, unchecked,
+)
 from .notation import parse_move
 from .scoring import VARIANTS
 from .yamlsafe import (
