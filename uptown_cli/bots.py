@@ -163,25 +163,48 @@ def sample_view(game, rng):
     captures and own racks, with every bag's undrawn order and every opponent's rack drawn at
     random from the tiles that player has not seen."""
     me = game.to_move
-    played = {color: [] for color in game.colors}
+    played = _played(game)
     own_draws = {color: [] for color in me.colors}
     for turn in game.history:
-        if turn.move.is_pass:
-            continue
-        played[turn.color].append(turn.move.tile)
         if turn.color in own_draws and turn.drawn is not None:
             own_draws[turn.color].append(turn.drawn)
+    def own_bag(color):
+        return _own_bag(played[color], own_draws[color], game.racks[color], rng)
+
+    return _view(game, me, own_bag, rng)
+
+
+def imagined_game(game, me, own_bags, rng):
+    """``game`` (whose racks may be unknown) replayed in a new game in which player ``me``'s
+    colours have the bags ``own_bags`` (each its 28 tiles, in the order drawn) and every other
+    colour a bag drawn at random to fit its moves and passes."""
+    return _view(game, me, own_bags.__getitem__, rng)
+
+
+def _view(game, me, own_bag, rng):
+    """``game`` replayed with ``own_bag(colour)`` for ``me``'s colours and sampled bags for the
+    others (made in colour order, so that a seed always gives the same view)."""
+    played = _played(game)
     passes = _pass_limits(game, me)
     bags = {}
     for color in game.colors:
         if color in me.colors:
-            bags[color] = _own_bag(played[color], own_draws[color], game.racks[color], rng)
+            bags[color] = own_bag(color)
         else:
             bags[color] = _sample_bag(played[color], passes.get(color, {}), rng)
     view = Game(game.players, bags)
     for turn in game.history:
         view.play(turn.move, turn.color)
     return view
+
+
+def _played(game):
+    """``{colour: the tiles it played, in order}``."""
+    played = {color: [] for color in game.colors}
+    for turn in game.history:
+        if not turn.move.is_pass:
+            played[turn.color].append(turn.move.tile)
+    return played
 
 
 def _own_bag(played, draws, rack, rng):

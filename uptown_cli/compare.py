@@ -13,7 +13,9 @@ copy, or someone edits one by hand.  ``compare_records`` tells which case it is:
 - ``diverging``: the same game, but move ``move`` differs (``line_a`` and
   ``line_b`` are its lines in each file);
 - ``different-games``: the players, the seed or the variant differ (``fields``
-  names them, ``line_a`` and ``line_b`` locate the first of them).
+  names them, ``line_a`` and ``line_b`` locate the first of them); with hidden
+  racks, also the game id, or the commitments when neither copy's are the start
+  of the other's (a commitment rewritten after the next player joined).
 
 Moves are compared as moves, not as text: ``7 b7`` equals ``7 B7`` and a capture's
 ``x`` may be left out.  Comments, layout and the optional text fields (event,
@@ -97,8 +99,11 @@ def compare_records(a: Record, b: Record) -> Comparison:
     """How record ``a`` relates to record ``b`` (their moves are not replayed)."""
     common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves), moves_b=len(b.moves),
                   same_text=a.text == b.text)
-    fields = tuple(name for name in ("players", "seed", "variant")
+    fields = tuple(name for name in ("players", "seed", "variant", "hidden")
                    if _header(a)[name] != _header(b)[name])
+    if not fields and a.hidden is not None and not _one_starts_other(
+            a.hidden.commitments, b.hidden.commitments):
+        fields = ("commitments",)
     if fields:
         return Comparison(DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
                           line_b=_header_line(b, a, fields[0]), **common)
@@ -122,16 +127,23 @@ def compare_records(a: Record, b: Record) -> Comparison:
 
 def _header(record: Record) -> dict:
     return {"players": [(p.name, p.colors) for p in record.players],
-            "seed": record.seed, "variant": record.variant}
+            "seed": record.seed, "variant": record.variant,
+            "hidden": record.hidden and record.hidden.game_id}
+
+
+def _one_starts_other(first: tuple, second: tuple) -> bool:
+    shorter = min(len(first), len(second))
+    return first[:shorter] == second[:shorter]
 
 
 def _key(entry: MoveEntry) -> tuple:
-    """A move as compared: colour, tile and square (the capture mark aside)."""
+    """A move as compared: colour, tile and square (the capture mark aside), and its link
+    (hidden racks)."""
     try:
         move = parse_move(entry.text)
     except NotationError:
-        return entry.color, entry.text.strip()
-    return entry.color, move.tile, move.square
+        return entry.color, entry.text.strip(), entry.link
+    return entry.color, move.tile, move.square, entry.link
 
 
 def _header_line(record: Record, other: Record, name: str) -> int:

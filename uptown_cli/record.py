@@ -17,6 +17,9 @@ from typing import NamedTuple
 from .bags import seeded_bags
 from .game import COLORS, Game, IllegalMove, Player
 from .geometry import NotationError
+from .hidden_record import (
+    HIDDEN_KEYS, LINK_KEY, HiddenCheck, HiddenFields, check_links, read_hidden, unchecked,
+)
 from .notation import parse_move
 from .scoring import VARIANTS
 from .yamlsafe import (
@@ -25,7 +28,7 @@ from .yamlsafe import (
 
 FORMAT_VERSION = 1
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
-KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", "moves")
+KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
 PLAYER_KEYS = ("name", "colors")
 
 
@@ -38,11 +41,13 @@ class PlayerEntry(NamedTuple):
 
 
 class MoveEntry(NamedTuple):
-    """A move as recorded: the colour, the move text exactly as typed, its line."""
+    """A move as recorded: the colour, the move text exactly as typed, its line, and the
+    chain link written with it (games with hidden racks only)."""
 
     color: str
     text: str
     line: int
+    link: str | None = None
 
 
 @dataclass
@@ -58,6 +63,7 @@ class Record:
     moves: list[MoveEntry]
     fields: dict[str, str] = field(default_factory=dict)
     extras: dict[str, object] = field(default_factory=dict)
+    hidden: HiddenFields | None = None
 
     @property
     def colors(self) -> tuple:
@@ -160,12 +166,15 @@ class _SchemaReader:
             self.problem("the seed must not be blank (leave the key out for a game without one)",
                          root.get("seed")[1])
         players = self.players(root)
+        hidden = read_hidden(root, players, seed, self.problem)
         playable = len(self.problems) == before_game
         moves = self.moves(root, players)
+        check_links(moves, hidden, self.problem)
         self.problems.sort(key=file_order)
         if not playable:
             return None
-        return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras)
+        return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras,
+                      hidden)
 
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")
@@ -290,7 +299,8 @@ class _SchemaReader:
         return entries[:entries.index(None)] if None in entries else entries
 
     def move(self, number: int, item: Node, in_game: set | None) -> MoveEntry | None:
-        if not (isinstance(item, Mapping) and len(item.pairs) == 1):
+        link = self.link(number, item)
+        if not (isinstance(item, Mapping) and len(item.pairs) == 1 + (link is not None)):
             self.problem(f"move {number} must be one colour and its move, like '- red: 7 B7'",
                          item, number)
             return None
@@ -306,7 +316,20 @@ class _SchemaReader:
             self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
                          value, number)
             return None
-        return MoveEntry(key.value, value.value, value.line)
+        return MoveEntry(key.value, value.value, value.line, link)
+
+    def link(self, number: int, item: Node) -> str | None:
+        """The text of a move's ``link`` (hidden racks), when it is the move's second key."""
+        if not (isinstance(item, Mapping) and len(item.pairs) == 2):
+            return None
+        key, value = item.pairs[1]
+        if key.value != LINK_KEY:
+            return None
+        if not isinstance(value, Scalar) or value.empty:
+            self.problem(f"move {number}'s link must be 64 hex digits, not {describe(value)}",
+                         value, number)
+            return None
+        return value.value
 
 
 def file_order(problem: RecordError) -> tuple:
@@ -332,14 +355,19 @@ class Replay:
         return not self.errors
 
 
-def replay(record: Record, strict: bool = False, upto: int | None = None) -> Replay:
+def replay(record: Record, strict: bool = False, upto: int | None = None,
+           hidden: HiddenCheck | None = None) -> Replay:
     """Play the record's moves (the first ``upto`` of them, when given) through the engine.
 
     Stops at the first move that cannot be read or is illegal, reporting it with its move
     number and line.  With ``strict``, also reports every move not written canonically.
+    A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
+    revealed in the record), whose ``deal`` then holds the racks it knows.
     """
     game = record.new_game()
-    errors = []
+    if hidden is None and record.hidden is not None:
+        hidden = HiddenCheck(record)
+    errors = list(hidden.errors) if hidden is not None else []
     moves = record.moves if upto is None else record.moves[:upto]
     for number, entry in enumerate(moves, 1):
         try:
@@ -348,11 +376,17 @@ def replay(record: Record, strict: bool = False, upto: int | None = None) -> Rep
             message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
             errors.append(_move_error(record, entry, number, message))
             return Replay(game, errors, number - 1)
+        problem = hidden.problem(game, entry, move) if hidden is not None else None
+        if problem is not None:
+            errors.append(_move_error(record, entry, number, problem))
+            return Replay(game, errors, number - 1)
         try:
             turn = game.play(move, entry.color)
         except IllegalMove as exc:
             errors.append(_move_error(record, entry, number, str(exc)))
             return Replay(game, errors, number - 1)
+        if hidden is not None:
+            hidden.played(turn, entry)
         if strict:
             first = turn.player.colors[0]
             canonical = str(turn.move)
@@ -380,15 +414,21 @@ class Validation:
     record: Record | None
     errors: list[RecordError]
     moves: int
+    unchecked: list[str] = field(default_factory=list)
+    """What cannot be checked yet (hidden racks whose keys are not revealed)."""
 
     @property
     def valid(self) -> bool:
         return not self.errors
 
     def to_json(self) -> dict:
-        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``."""
-        return {"path": self.path, "valid": self.valid, "moves": self.moves,
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and
+        ``"unchecked": [sentence, ...]`` for a game with hidden racks."""
+        data = {"path": self.path, "valid": self.valid, "moves": self.moves,
                 "errors": [e.to_json() for e in self.errors]}
+        if self.record is not None and self.record.hidden is not None:
+            data["unchecked"] = self.unchecked
+        return data
 
 
 def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
@@ -404,7 +444,8 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
         return Validation(path, None, schema.problems, 0)
     result = replay(record, strict)
     errors = sorted(schema.problems + result.errors, key=file_order)
-    return Validation(path, None if schema.problems else record, errors, result.moves_ok)
+    return Validation(path, None if schema.problems else record, errors, result.moves_ok,
+                      unchecked(record))
 
 
 def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:

@@ -3,7 +3,9 @@
 ``quote`` writes a scalar plain only when no YAML 1.1 or 1.2 reader could take it for
 anything but that text (decided by regular expressions, without loading any YAML).
 
-``append_move`` adds one line to a record and leaves every other byte as it was.
+``append_move`` adds one line to a record (two in a game with hidden racks: the move and
+its ``link``) and leaves every other byte as it was; ``append_entry`` adds an entry to a
+hidden-racks list (``commitments``, ``revealed``) the same way.
 When the moves list is empty or written in flow style (``[...]``), only the
 ``moves`` lines are rewritten, as a block list; comments on them are kept, those
 on lines of their own stay on lines of their own.  The new text is read back and
@@ -135,21 +137,58 @@ def _summary(record: Record) -> tuple:
             record.fields, [(m.color, m.text) for m in record.moves])
 
 
-def insert_move(text: str, color: str, move_text: str, path: str = "<record>") -> str:
-    """``text`` with the move appended (see the module docstring), checked by reading
-    it back: the result must be the same record with exactly this one move more."""
+def insert_move(text: str, color: str, move_text: str, path: str = "<record>",
+                link: str | None = None) -> str:
+    """``text`` with the move (and its ``link``, for hidden racks) appended (see the module
+    docstring), checked by reading it back: the result must be the same record with exactly
+    this one move more."""
+    old = _readable(text, path)
+    item = [f"{quote(color)}: {quote(move_text)}"] + ([f"link: {quote(link)}"] if link else [])
+    what = f"{color}: {move_text}"
+    new = _insert_item(text, "moves", item, path, what)
+    refused = f"appending {what} to {path} would not read back as that one move more"
+    record = _read_new(new, refused)
+    expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
+    links = [m.link for m in old.moves] + [link]
+    if (_summary(record) != expected or record.extras != old.extras
+            or record.hidden != old.hidden or [m.link for m in record.moves] != links):
+        raise RecordError(f"{refused}; nothing was written")
+    return new
+
+
+def insert_entry(text: str, list_name: str, name: str, value: str, path: str = "<record>") -> str:
+    """``text`` with ``- NAME: VALUE`` appended to the hidden-racks list ``list_name``,
+    checked by reading it back as that one entry more."""
+    old = _readable(text, path)
+    what = f"{name}'s {list_name} entry"
+    new = _insert_item(text, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
+    refused = f"adding {what} to {path} would not read back as that one entry more"
+    record = _read_new(new, refused)
+    if (_summary(record) != _summary(old) or record.extras != old.extras
+            or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
+        raise RecordError(f"{refused}; nothing was written")
+    return new
+
+
+def _readable(text: str, path: str) -> Record:
+    """The record in ``text``, when lines can be added to it safely."""
     if any(b in text for b in _ODD_BREAKS) or "\r" in text.replace("\r\n", ""):
         raise RecordError(f"{path} uses line breaks other than \\n or \\r\\n; "
                           "the move cannot be appended safely")
-    old = load_record_text(text, path)
+    return load_record_text(text, path)
+
+
+def _insert_item(text: str, key: str, item: list[str], path: str, what: str) -> str:
+    """``text`` (a record) with an item (its lines: ``- `` goes before the first) appended to
+    the top-level list ``key``, which is added at the end when missing; ``what`` names the
+    item in errors."""
     root = parse(text, path)  # a mapping: the record was read from it
     if root.flow:
         raise RecordError(f"{path} is written as one flow mapping ({{...}}); "
                           "the move cannot be appended to it")
-    item = f"{quote(color)}: {quote(move_text)}"
-    pair = root.get("moves")
+    pair = root.get(key)
     if pair is None:
-        new = _insert_after(text, root, f"{_indent(text, root)}moves:", item, root.pairs[-1][1])
+        new = _insert_after(text, root, f"{_indent(text, root)}{key}:", item, root.pairs[-1][1])
     elif isinstance(pair[1], Sequence) and not pair[1].flow:
         seq = pair[1]
         new = _insert_after(text, seq, None, item, seq.items[-1])
@@ -157,17 +196,18 @@ def insert_move(text: str, color: str, move_text: str, path: str = "<record>") -
         new = _rewrite_moves(text, pair[0], pair[1], item)
     size = len(new.encode("utf-8"))
     if size > MAX_BYTES:
-        raise RecordError(f"with {color}: {move_text} appended, {path} would be larger than 1 MiB "
+        raise RecordError(f"with {what} appended, {path} would be larger than 1 MiB "
                           f"({size} bytes); nothing was written")
-    refused = f"appending {color}: {move_text} to {path} would not read back as that one move more"
-    try:
-        record = load_record_text(new, path)
-    except RecordError as exc:  # its line is one of the new text, not of the user's file
-        raise RecordError(f"{refused} ({exc.message}); nothing was written") from None
-    expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
-    if _summary(record) != expected or record.extras != old.extras:
-        raise RecordError(f"{refused}; nothing was written")
     return new
+
+
+def _read_new(new: str, refused: str) -> Record:
+    """The record in the new text, or ``refused`` as an error that cites no line (the lines of
+    the new text are not those of the user's file)."""
+    try:
+        return load_record_text(new, "<new text>")
+    except RecordError as exc:
+        raise RecordError(f"{refused} ({exc.message}); nothing was written") from None
 
 
 def _column(text: str, index: int) -> int:
@@ -206,19 +246,24 @@ def _line_end(text: str, index: int) -> int:
     return len(text) if end == -1 else end + 1
 
 
-def _insert_after(text: str, block: Node, header: str | None, item: str, last: Node) -> str:
+def _insert_after(text: str, block: Node, header: str | None, item: list[str], last: Node) -> str:
     """Insert lines after the line where ``last`` ends: ``header`` (if any), then
-    ``- ITEM`` indented like block sequence ``block`` (or two more than ``block``
-    when there is a header)."""
+    the item's lines after ``- `` indented like block sequence ``block`` (or two more
+    than ``block`` when there is a header)."""
     at = _line_end(text, _last_end(last))
     newline = _newline(text, max(at - 1, 0))
     prefix = "" if at == 0 or text[at - 1] == "\n" else newline
     dash = _indent(text, block) + ("  " if header else "")
-    lines = ([header] if header else []) + [f"{dash}- {item}"]
+    lines = ([header] if header else []) + _item_lines(dash, item)
     return text[:at] + prefix + "".join(line + newline for line in lines) + text[at:]
 
 
-def _rewrite_moves(text: str, key: Scalar, value: Node, item: str) -> str:
+def _item_lines(dash: str, item: list[str]) -> list[str]:
+    """A block list item's lines: ``- `` before the first, the rest lined up under it."""
+    return [f"{dash}- {item[0]}"] + [f"{dash}  {line}" for line in item[1:]]
+
+
+def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     """Rewrite an empty or flow ``moves`` as a block list ending with ``item``, keeping the
     key as written and every comment on the rewritten lines: a comment that followed
     something on its line ends the line written for that, one on a line of its own
@@ -245,7 +290,7 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: str) -> str:
     while upcoming is not None:
         out.append(f"{dash}- {_entry_source(text, upcoming)}")
         upcoming = next(moves, None)
-    out.append(f"{dash}- {item}")
+    out += _item_lines(dash, item)
     return text[:line_start] + "".join(line + newline for line in out) + text[region_end:]
 
 
@@ -317,14 +362,31 @@ def create_record(path: str, text: str) -> None:
         os.close(folder)
 
 
-def append_move(path: str, color: str, move_text: str, expected_text: str) -> str:
-    """Append ``- COLOR: MOVE`` to the moves of the record at ``path``; returns the new text.
+def append_move(path: str, color: str, move_text: str, expected_text: str,
+                link: str | None = None) -> str:
+    """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
+    of the record at ``path``; returns the new text.
 
     Refuses (RecordError, file untouched) when the file no longer holds
     ``expected_text`` (the game moved on), or when anything fails.  The move's
     legality is the caller's business; its place in the file is checked here.
     """
-    new_text = insert_move(expected_text, color, move_text, path)
+    new_text = insert_move(expected_text, color, move_text, path, link)
+    _replace_record(path, expected_text, new_text)
+    return new_text
+
+
+def append_entry(path: str, list_name: str, name: str, value: str, expected_text: str) -> str:
+    """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
+    ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
+    new_text = insert_entry(expected_text, list_name, name, value, path)
+    _replace_record(path, expected_text, new_text)
+    return new_text
+
+
+def _replace_record(path: str, expected_text: str, new_text: str) -> None:
+    """Replace the record at ``path``, which must still hold ``expected_text``, by
+    ``new_text`` (see the module docstring)."""
     old_bytes, new_bytes = expected_text.encode("utf-8"), new_text.encode("utf-8")
     with _locked_game(os.path.realpath(path), path) as game:
         if not game.stat.st_mode & 0o222 or not os.access(game.name, os.W_OK, dir_fd=game.folder):
@@ -354,7 +416,6 @@ def append_move(path: str, color: str, move_text: str, expected_text: str) -> st
                 raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
                                   "the file was put back as it was") from None
             raise
-    return new_text
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Commands live in small modules by concern (``play``: new, move, moves, hint; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
-html) and are registered
+html; ``hidden``: join, reveal) and are registered
 here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
 command imports only its own module.  Shared options, record loading and the one output path
 (text, tables, csv, JSON) are in ``options``.
@@ -20,6 +20,8 @@ COMMANDS = {
     "move": ("play", "Play a move and append it to FILE."),
     "moves": ("play", "List the legal moves of the player to move."),
     "hint": ("play", "Suggest a move for the player to move (nothing is written)."),
+    "join": ("hidden", "Join a game with hidden racks: make your secret key and commit to it."),
+    "reveal": ("hidden", "Publish your key once the game is over, so all can check your draws."),
     "show": ("view", "Show the board, the players and whose turn it is."),
     "replay": ("view", "Show every position of a game in turn."),
     "score": ("view", "Print the standings (lower scores are better)."),

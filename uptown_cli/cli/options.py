@@ -48,6 +48,15 @@ def output_options(command):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
 
 
+def keys_option(command):
+    """``--keys DIR``: where a player's key files are, for games with hidden racks."""
+    return click.option(
+        "--keys", metavar="DIR",
+        help="Folder of your key files, for games with hidden racks (default: $UPTOWN_KEYS, "
+        "else the uptown/keys folder in your config folder).",
+    )(command)
+
+
 def color_options(command):
     """``--color auto|always|never`` (and ``--no-color``), given as ``color`` and ``no_color``."""
     command = click.option(

@@ -7,8 +7,8 @@ import click
 from ..game import COLORS
 from ..scoring import VARIANTS
 from .options import (
-    Output, color_options, display_path, file_argument, game_path, output_options, plural,
-    read_game, read_record, replay_valid, use_color,
+    Output, color_options, display_path, file_argument, game_path, keys_option, output_options,
+    plural, read_game, read_record, replay_valid, use_color,
 )
 
 BOTS = ("random", "greedy", "mc")
@@ -66,8 +66,10 @@ def check_lineup(entries):
               "orange when not named.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
+@click.option("--hidden", is_flag=True,
+              help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
-def new(file, players, variant, seed, as_json):
+def new(file, players, variant, seed, hidden, as_json):
     """Create a new game record (never overwrites a file).
 
     \b
@@ -92,6 +94,9 @@ def new(file, players, variant, seed, as_json):
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
+    if hidden:
+        _new_hidden(path, entries, variant, seed, as_json)
+        return
     seed = secrets.token_hex(4) if seed is None else seed
     try:
         text = render_record(entries, variant=variant, seed=seed)
@@ -112,6 +117,37 @@ def new(file, players, variant, seed, as_json):
     who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
     click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
     click.echo(to_move_text(game))
+
+
+def _new_hidden(path, entries, variant, seed, as_json):
+    """``new --hidden``: a game whose players join with their own keys (see ``hidden``)."""
+    from .hidden import create_hidden
+
+    if seed is not None:
+        raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
+    game_id = create_hidden(path, entries, variant)
+    shown = display_path(path)
+    if as_json:
+        Output(as_json).json({
+            "path": shown, "variant": variant, "hidden": game_id,
+            "players": [{"name": e.name, "colors": list(e.colors)} for e in entries],
+            "to_join": entries[0].name,
+        })
+        return
+    who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
+    click.echo(f"Created {shown}: {variant}, hidden racks (game {game_id}); {who}.")
+    click.echo(f"The players join in turn order, each on their own computer: "
+               f"uptown join {shown} --as {entries[0].name}")
+
+
+def hidden_mover_view(record, game, as_name, keys):
+    """(the game as the player to move sees it, the link they publish now) in a game with hidden
+    racks; (game, None) in an open game."""
+    if record.hidden is None:
+        return game, None
+    from .hidden import mover_view
+
+    return mover_view(record, game, as_name, keys)
 
 
 # -- move ------------------------------------------------------------------------------------
@@ -206,9 +242,10 @@ def complete_move(ctx, param, incomplete):
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
+@keys_option
 @output_options
 @color_options
-def move(words, as_name, rack, bot, playouts, dry_run, as_json, table_format, color, no_color):
+def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_format, color, no_color):
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
@@ -246,6 +283,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, as_json, table_format, co
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
         raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")
+    game, link = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = bot_move(bot, game, record, playouts) if bot else (rack, typed_move(words))
     if chosen.capture and game.at(chosen.square) is None:
         raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
@@ -257,19 +295,28 @@ def move(words, as_name, rack, bot, playouts, dry_run, as_json, table_format, co
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     if not dry_run:
         try:
-            append_move(path, turn.color, str(turn.move), record.text)
+            append_move(path, turn.color, str(turn.move), record.text, link)
         except RecordError as exc:
             raise click.ClickException(str(exc)) from None
     out = Output(as_json, table_format)
     if as_json:
-        out.json({**turn_data(turn), "written": not dry_run, "finished": game.finished,
+        data = turn_data(turn)
+        if link is not None:
+            data["drawn"] = None  # known to the player only once the next player has moved
+        out.json({**data, "written": not dry_run, "finished": game.finished,
                   "to_move": None if game.to_move is None else game.to_move.name})
         return
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
-    out.text(drawn_text(game, turn))
-    out.text(to_move_text(game))
+    if link is not None:
+        from . import hidden
+
+        out.text(hidden.drawn_text(turn))
+        out.text(hidden.to_move_text(game))
+    else:
+        out.text(drawn_text(game, turn))
+        out.text(to_move_text(game))
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
 
@@ -279,16 +326,21 @@ def move(words, as_name, rack, bot, playouts, dry_run, as_json, table_format, co
 
 @click.command()
 @file_argument
+@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@keys_option
 @output_options
-def moves(file, as_json, table_format):
+def moves(file, as_name, keys, as_json, table_format):
     """List the legal moves of the player to move.
 
-    The racks must be known, so the game needs a seed. With --json, every move is written so
-    that uptown move takes it as it is (with its rack first where both racks could play it).
+    The racks must be known: the game needs a seed, or, with hidden racks, the player to move
+    gives --as with their name. With --json, every move is written so that uptown move takes it
+    as it is (with its rack first where both racks could play it).
     """
     from ..render import moves_data, moves_rows
 
-    path, _, game = read_game(file)
+    path, record, game = read_game(file)
+    if not game.finished:
+        game = hidden_mover_view(record, game, as_name, keys)[0]
     if not game.finished and not game.knows_racks:
         raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
     legal = [] if game.finished else game.legal_moves()
@@ -308,14 +360,17 @@ def moves(file, as_json, table_format):
 @click.option("--bot", type=click.Choice(BOTS), default="mc", show_default=True, help="The bot asked.")
 @click.option("--playouts", type=click.IntRange(min=1), metavar="N",
               help="mc: how many sampled deals each candidate move is played out in.")
+@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@keys_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def hint(file, bot, playouts, as_json):
+def hint(file, bot, playouts, as_name, keys, as_json):
     """Suggest a move for the player to move (nothing is written).
 
     The bot sees only what the player to move may know.
     """
     path, record, game = read_game(file)
     player = check_player(game, None, record.path)
+    game = hidden_mover_view(record, game, as_name, keys)[0]
     rack, chosen = bot_move(bot, game, record, playouts if bot == "mc" else None)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:

@@ -8,7 +8,7 @@ import click
 from ..scoring import VARIANTS
 from .options import (
     PROGRESS_MIN_FILES, Output, color_options, display_path, file_argument, game_path,
-    NO_SUCH_FILE, output_options, page, plural, problem_line, read_game, read_record,
+    NO_SUCH_FILE, keys_option, output_options, page, plural, problem_line, read_game, read_record,
     record_files, replay_valid, use_color,
 )
 
@@ -16,20 +16,29 @@ from .options import (
 @click.command()
 @file_argument
 @click.option("--at", type=click.IntRange(min=0), metavar="N", help="Show the position after N moves.")
+@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: show NAME's racks (from their key file).")
+@keys_option
 @output_options
 @color_options
-def show(file, at, as_json, table_format, color, no_color):
+def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     """Show the board, the players and whose turn it is.
 
-    The player to move's rack is shown when the racks are known (the game has a seed).
+    The player to move's rack is shown when the racks are known (the game has a seed); in a
+    game with hidden racks, the racks of the player named by --as.
     """
     from ..render import board_text, players_rows, position_data, to_move_text
     from ..scoring import standings
 
     _, record, game = read_game(file, at)
+    view = _hidden_view(record, as_name, keys, at)
     out = Output(as_json, table_format)
     if as_json:
-        out.json(position_data(game))
+        data = position_data(game)
+        if record.hidden is not None:
+            from .hidden import position_data as hidden_data
+
+            data.update(hidden_data(game, *view))
+        out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
     colored = use_color(color, no_color)
@@ -37,7 +46,28 @@ def show(file, at, as_json, table_format, color, no_color):
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
     out.text()
-    out.text(to_move_text(game))
+    if record.hidden is not None:
+        from .hidden import to_move_text as hidden_to_move_text
+
+        out.text(hidden_to_move_text(game, *view))
+    else:
+        out.text(to_move_text(game))
+
+
+def _hidden_view(record, as_name, keys, at):
+    """(the deal that knows NAME's racks, NAME) for ``--as NAME`` in a game with hidden racks;
+    () without --as."""
+    if record.hidden is None:
+        if as_name is not None:
+            raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
+        return ()
+    if as_name is None:
+        return ()
+    from . import hidden
+
+    name = hidden.player_name(record, as_name)
+    key = hidden.player_key(record, name, keys)
+    return hidden.own_view(record, name, key, at)[1], name
 
 
 @click.command()
@@ -160,6 +190,8 @@ def validate(paths, strict, as_json):
             else:
                 for error in result.errors:
                     click.echo(problem_line(error))
+                for note in result.unchecked:
+                    click.echo(f"{result.path}: not yet checkable: {note}")
     if as_json:
         click.echo("]")
     else:

@@ -1,0 +1,188 @@
+"""Hidden draws: racks that only their owner can see, with no dealer, checkable by all at the end.
+
+Each player holds a secret 32-byte key. From it comes a hash chain: ``c_0 = H(chain tag, game
+id, name, key)``, ``c_{j+1} = SHA-256(c_j)``; the head ``c_256`` is the player's commitment,
+published when they join. At their m-th turn (moves and passes) a player publishes the link
+``c_{256-m}``; anyone checks that its SHA-256 is the value the player published before.
+
+The record is a sequence of public values: the heads, in seat order (the joins), then one link
+per move. Seats act in turn throughout, so the value after any seat's is always the next seat's.
+Every draw of a player (the five of each starting rack, and the one after each tile placed)
+mixes the player's key with the *next* public value, which the next seat publishes after the
+player has acted: ``index = H(draw tag, game id, colour, draw number, key, value) mod (tiles left
+in the bag)``, counted over the bag's tiles in tile order. Nobody can foresee their own draw (they
+cannot invert the next seat's chain), nobody else can compute it (they lack the key), re-running a
+move changes nothing (key and link are fixed), and the next seat cannot steer it (their link is
+fixed by their head, and they lack the key). ``docs/HIDDEN_DRAWS.md`` gives the exact bytes.
+
+This module is engine-level: no YAML, files or terminals.
+"""
+
+import hashlib
+import hmac
+import secrets
+
+from .game import RACK_SIZE, IllegalMove
+from .geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
+from .notation import Move
+
+PROTOCOL = b"uptown-hidden-1"
+CHAIN_TAG = PROTOCOL + b" chain"
+DRAW_TAG = PROTOCOL + b" draw"
+CHAIN_LENGTH = 256
+"""Links in each chain past its start: more turns than any player can take (a round without a
+tile placed ends the game, so a player has at most one turn more than there are tiles to place:
+121)."""
+KEY_BYTES = 32
+GAME_ID_BYTES = 16
+
+
+def framed_hash(*fields):
+    """SHA-256 of the fields, each preceded by its length as 4 bytes, big-endian."""
+    digest = hashlib.sha256()
+    for field in fields:
+        digest.update(len(field).to_bytes(4, "big"))
+        digest.update(field)
+    return digest.digest()
+
+
+def new_key():
+    """A new secret key, from the operating system's secure random source."""
+    return secrets.token_bytes(KEY_BYTES)
+
+
+def new_game_id():
+    """A new random game id (public: it ties each key and chain to one game)."""
+    return secrets.token_bytes(GAME_ID_BYTES)
+
+
+def chain(game_id, name, key):
+    """``[c_0, ..., c_256]`` of player ``name`` (text) under ``key`` in game ``game_id``."""
+    links = [framed_hash(CHAIN_TAG, game_id, name.encode("utf-8"), key)]
+    for _ in range(CHAIN_LENGTH):
+        links.append(hashlib.sha256(links[-1]).digest())
+    return links
+
+
+def head(game_id, name, key):
+    """The commitment a player publishes when joining: the last link of their chain."""
+    return chain(game_id, name, key)[-1]
+
+
+def follows(link, previous):
+    """Whether ``link`` is the link below ``previous`` in a chain."""
+    return hmac.compare_digest(hashlib.sha256(link).digest(), previous)
+
+
+def draw_index(game_id, color, number, key, value, left):
+    """Which of the ``left`` tiles still in ``color``'s bag (in tile order) its draw number
+    ``number`` (0-based, the starting rack's included) takes, given the public ``value``."""
+    digest = framed_hash(DRAW_TAG, game_id, color.encode("ascii"), number.to_bytes(4, "big"),
+                         key, value)
+    return int.from_bytes(digest, "big") % left
+
+
+class HiddenDeal:
+    """A hidden game's public values as they come, checked, and the draws of the players
+    whose keys are known.
+
+    ``players`` are engine Players in seat order; ``keys`` maps some of their names to keys.
+    Feed it the joins (``join``) then the moves (``act``), in record order; ``link_problem``
+    and ``move_problem`` say what is wrong with a move before it is fed. ``racks`` and
+    ``drawn`` hold the known colours' racks and draws so far; a draw that waits for the next
+    public value is ``pending``.
+    """
+
+    def __init__(self, game_id, players, keys=None):
+        self.game_id = game_id
+        self.players = list(players)
+        self.keys = dict(keys or {})
+        self.joined = 0
+        self.turns = dict.fromkeys((p.name for p in self.players), 0)
+        self._last = {}
+        self._draws = {c: 0 for p in self.players for c in p.colors}
+        self._owner_key = {c: self.keys[p.name] for p in self.players if p.name in self.keys
+                           for c in p.colors}
+        self._bags = {c: list(range(TILES_PER_COLOR)) for c in self._owner_key}
+        self.racks = {c: [] for c in self._owner_key}
+        self.drawn = {c: [] for c in self._owner_key}
+        self._waiting = []
+
+    @property
+    def started(self):
+        """Whether every seat has joined."""
+        return self.joined == len(self.players)
+
+    def pending(self, color):
+        """How many of ``color``'s draws wait for the next public value."""
+        return self._waiting.count(color)
+
+    def join(self, commitment):
+        """The next seat joins with its chain head; its starting racks wait for the next value."""
+        player = self.players[self.joined]
+        self._publish(commitment)
+        self._last[player.name] = commitment
+        self.joined += 1
+        self._waiting = [c for c in player.colors for _ in range(RACK_SIZE)]
+
+    def link_problem(self, player, link):
+        """Why ``link`` cannot be ``player``'s next link, or None."""
+        turn = self.turns[player.name] + 1
+        if turn > CHAIN_LENGTH:
+            return f"{player.name} has no link left for turn {turn}"
+        if not follows(link, self._last[player.name]):
+            before = "commitment" if turn == 1 else "link"
+            return (f"the link is not the one below {player.name}'s previous {before} "
+                    "(its SHA-256 must equal it)")
+        return None
+
+    def move_problem(self, player, color, move, game):
+        """Why ``player``'s ``move`` (``color``'s) contradicts their known rack, or None.
+        ``game`` is the position before the move (its racks unknown)."""
+        if player.name not in self.keys:
+            return None
+        if not move.is_pass:
+            if move.tile in self.racks[color]:
+                return None
+            rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
+            return f"{color} has no {tile_name(move.tile)} on its rack ({rack})"
+        for c in player.colors:
+            if game.playable(c):
+                for tile in sorted(self.racks[c]):
+                    if any(can_place(game, c, tile, sq) for sq in FIT_SQUARES[tile]):
+                        return f"{player.name} passed, but {c} could play {tile_name(tile)}"
+        return None
+
+    def act(self, player, color, move, link):
+        """Feed a move (checked) with the link published with it."""
+        self._publish(link)
+        self._last[player.name] = link
+        self.turns[player.name] += 1
+        if move.is_pass:
+            return
+        if color in self.racks:
+            self.racks[color].remove(move.tile)
+        if self._draws[color] < TILES_PER_COLOR:
+            self._waiting = [color]
+
+    def _publish(self, value):
+        """A public value appears: the draws waiting for it are made."""
+        for color in self._waiting:
+            number = self._draws[color]
+            self._draws[color] += 1
+            if color in self._bags:
+                bag = self._bags[color]
+                key = self._owner_key[color]
+                tile = bag.pop(draw_index(self.game_id, color, number, key, value, len(bag)))
+                self.drawn[color].append(tile)
+                self.racks[color].append(tile)
+        self._waiting = []
+
+
+def can_place(game, color, tile, square):
+    """Whether ``color`` could place ``tile`` on ``square`` now, its rack aside."""
+    try:
+        game.check(Move(tile, square), color)
+        return True
+    except IllegalMove:
+        return False
