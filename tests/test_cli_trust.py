@@ -105,15 +105,35 @@ def test_ctrl_c_stops_selfplay_quietly_with_the_finished_games(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while len(list(out.glob("*.yaml"))) < 2 and time.monotonic() < deadline:
+        while len(list(out.glob("*.yaml"))) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the parent and its workers
         output, errors = process.communicate(timeout=60)
     finally:
         process.kill()
-    assert process.returncode == 130
+    assert process.returncode == 130, errors
     assert "Traceback" not in errors and "KeyboardInterrupt" not in errors
     finished = int(errors.split("Interrupted: ")[1].split()[0])
-    assert 2 <= finished < 400
+    assert 2 <= finished < 400  # game 3's record is written before its result is counted
     assert output.startswith(f"{finished} games, 2 players, standard, seed 1")
     assert "random" in output
+
+
+def test_move_says_it_waits_for_another_players_lock(new_record):
+    import fcntl
+
+    holder = os.open(new_record, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        process = subprocess.Popen([str(UPTOWN), "move", str(new_record), "9", "B9"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.6)
+        os.close(holder)  # the other player's move is done
+        holder = None
+        output, errors = process.communicate(timeout=60)
+    finally:
+        if holder is not None:
+            os.close(holder)
+    assert process.returncode == 0, errors
+    assert errors == f"{new_record} is being written by another uptown; waiting for it...\n"
+    assert output.startswith("Move 1: red (Ana) 9 B9")

@@ -419,3 +419,19 @@ def test_interrupt_after_the_rename_puts_the_original_back(game_file, monkeypatc
     with pytest.raises(KeyboardInterrupt):
         append_move(str(game_file), "blue", "I I9", START)
     assert game_file.read_text() == START
+
+
+def test_a_wait_for_another_writer_is_told_once_after_a_second(game_file, monkeypatch):
+    monkeypatch.setattr(record_writer, "LOCK_TIMEOUT", 0.6)
+    monkeypatch.setattr(record_writer, "WAIT_NOTICE", 0.2)
+    told = []
+    fd = os.open(game_file, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with pytest.raises(RecordError, match="is locked by another process"):
+            append_move(str(game_file), "blue", "I I9", START, on_wait=lambda: told.append(1))
+    finally:
+        os.close(fd)
+    assert told == [1]
+    append_move(str(game_file), "blue", "I I9", START, on_wait=lambda: told.append(2))
+    assert told == [1]  # no wait, no word

@@ -40,13 +40,15 @@ import secrets
 import stat
 import time
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .record import TEXT_FIELDS, Record, load_record_text
 from .yamlsafe import MAX_BYTES, Node, RecordError, Scalar, Sequence, parse
 
 #: How long to wait for another process's lock on a record, in seconds.
 LOCK_TIMEOUT = 10.0
+WAIT_NOTICE = 1.0
+"""After this many seconds of waiting for another writer's lock, ``on_wait`` is called."""
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -363,32 +365,35 @@ def create_record(path: str, text: str) -> None:
 
 
 def append_move(path: str, color: str, move_text: str, expected_text: str,
-                link: str | None = None) -> str:
+                link: str | None = None, on_wait: Callable[[], None] | None = None) -> str:
     """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
     of the record at ``path``; returns the new text.
 
     Refuses (RecordError, file untouched) when the file no longer holds
     ``expected_text`` (the game moved on), or when anything fails.  The move's
     legality is the caller's business; its place in the file is checked here.
+    ``on_wait`` is called once when another writer has held the file for WAIT_NOTICE seconds.
     """
     new_text = insert_move(expected_text, color, move_text, path, link)
-    _replace_record(path, expected_text, new_text)
+    _replace_record(path, expected_text, new_text, on_wait)
     return new_text
 
 
-def append_entry(path: str, list_name: str, name: str, value: str, expected_text: str) -> str:
+def append_entry(path: str, list_name: str, name: str, value: str, expected_text: str,
+                 on_wait: Callable[[], None] | None = None) -> str:
     """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
     ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
     new_text = insert_entry(expected_text, list_name, name, value, path)
-    _replace_record(path, expected_text, new_text)
+    _replace_record(path, expected_text, new_text, on_wait)
     return new_text
 
 
-def _replace_record(path: str, expected_text: str, new_text: str) -> None:
+def _replace_record(path: str, expected_text: str, new_text: str,
+                    on_wait: Callable[[], None] | None) -> None:
     """Replace the record at ``path``, which must still hold ``expected_text``, by
     ``new_text`` (see the module docstring)."""
     old_bytes, new_bytes = expected_text.encode("utf-8"), new_text.encode("utf-8")
-    with _locked_game(os.path.realpath(path), path) as game:
+    with _locked_game(os.path.realpath(path), path, on_wait) as game:
         if not game.stat.st_mode & 0o222 or not os.access(game.name, os.W_OK, dir_fd=game.folder):
             raise RecordError(f"{path} is read-only; nothing was written")
         if not os.fstat(game.folder).st_mode & 0o222:
@@ -432,7 +437,7 @@ class _Game:
 
 
 @contextlib.contextmanager
-def _locked_game(real: str, shown: str) -> Iterator[_Game]:
+def _locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None) -> Iterator[_Game]:
     """Hold an exclusive flock on the game file ``real`` (a path with no symbolic link),
     waiting up to LOCK_TIMEOUT seconds, once sure its name still names the locked file."""
     directory, name = os.path.split(real)
@@ -442,7 +447,7 @@ def _locked_game(real: str, shown: str) -> Iterator[_Game]:
         raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
     held: list[int] = []
     try:
-        deadline = time.monotonic() + LOCK_TIMEOUT
+        wait = _Wait(on_wait)
         while True:
             try:
                 held.append(_open_game(folder, name))
@@ -451,7 +456,7 @@ def _locked_game(real: str, shown: str) -> Iterator[_Game]:
                 raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
             if not stat.S_ISREG(locked.st_mode):
                 raise RecordError(f"{shown} is not a regular file; nothing was written")
-            _lock(held[-1], deadline, shown)
+            _lock(held[-1], wait, shown)
             if _names(folder, name, locked):
                 break
             os.close(held.pop())  # replaced by another writer meanwhile: lock the new file
@@ -478,15 +483,34 @@ def _open_game(folder: int, name: str) -> int:
     return os.open(name, os.O_RDONLY | flags, dir_fd=folder)
 
 
-def _lock(fd: int, deadline: float, shown: str) -> None:
+class _Wait:
+    """The wait for other writers' locks: LOCK_TIMEOUT seconds at most, told to ``on_wait``
+    once it has lasted WAIT_NOTICE seconds."""
+
+    def __init__(self, on_wait: Callable[[], None] | None):
+        self.start = time.monotonic()
+        self.on_wait = on_wait
+
+    def longer(self) -> bool:
+        """Wait a little more; False once the time is up."""
+        waited = time.monotonic() - self.start
+        if waited > LOCK_TIMEOUT:
+            return False
+        if self.on_wait is not None and waited >= WAIT_NOTICE:
+            self.on_wait()
+            self.on_wait = None
+        time.sleep(0.05)
+        return True
+
+
+def _lock(fd: int, wait: _Wait, shown: str) -> None:
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
-            if time.monotonic() > deadline:
+            if not wait.longer():
                 raise RecordError(f"{shown} is locked by another process; try again") from None
-            time.sleep(0.05)
         except OSError as exc:
             raise RecordError(f"cannot lock {shown}: {exc.strerror or exc}") from None
 

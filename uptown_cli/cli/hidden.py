@@ -15,7 +15,8 @@ from ..game import RACK_SIZE
 from ..hidden_draws import TILES_PER_COLOR, head, new_game_id
 from ..hidden_keys import KeyFileError, keys_folder, load_key, load_or_create_key
 from .options import (
-    display_path, file_argument, game_path, keys_option, problem_line, read_record, replay_valid,
+    display_path, file_argument, game_path, keys_option, lock_notice, problem_line, read_record,
+    replay_valid,
 )
 
 
@@ -179,7 +180,7 @@ def _append(path, list_name, name, value, record):
     from ..yamlsafe import RecordError
 
     try:
-        append_entry(path, list_name, name, value, record.text)
+        append_entry(path, list_name, name, value, record.text, lock_notice(path))
     except RecordError as exc:
         raise click.ClickException(str(exc)) from None
 

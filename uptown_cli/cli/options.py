@@ -167,6 +167,12 @@ def page(text, color=None):
         click.echo(text, color=color)
 
 
+def lock_notice(path):
+    """What to tell the player while another player's move holds the game file."""
+    return lambda: click.echo(f"{display_path(path)} is being written by another uptown; "
+                              "waiting for it...", err=True)
+
+
 def plural(count, noun):
     return f"{count} {noun}{'' if count == 1 else 's'}"
 

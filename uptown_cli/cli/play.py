@@ -7,8 +7,8 @@ import click
 from ..game import COLORS
 from ..scoring import VARIANTS
 from .options import (
-    Output, color_options, display_path, file_argument, game_path, keys_option, output_options,
-    plural, read_game, read_record, replay_valid, use_color,
+    Output, color_options, display_path, file_argument, game_path, keys_option, lock_notice,
+    output_options, plural, read_game, read_record, replay_valid, use_color,
 )
 
 BOTS = ("random", "greedy", "mc")
@@ -295,7 +295,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     if not dry_run:
         try:
-            append_move(path, turn.color, str(turn.move), record.text, link)
+            append_move(path, turn.color, str(turn.move), record.text, link, lock_notice(path))
         except RecordError as exc:
             raise click.ClickException(str(exc)) from None
     out = Output(as_json, table_format)
