@@ -33,6 +33,8 @@ def _table_formats():
 
 
 def _check_format(ctx, param, value):
+    if value in ("simple", "csv"):  # the default, checked without importing tabulate
+        return value
     if value not in _table_formats():
         raise click.BadParameter(f"{value!r} is not a table format ({', '.join(_table_formats())})")
     return value
@@ -111,6 +113,20 @@ class Output:
             self.text(title)
         click.echo(self.table_text(rows, headers, widths))
 
+    def wrapped(self, rows, column, width):
+        """``rows`` with the text of ``column`` wrapped at ``width`` for people: each further line
+        on a row of its own, blank elsewhere (machines get the rows as they are)."""
+        if self.for_machines:
+            return rows
+        import textwrap
+
+        out = []
+        for row in rows:
+            lines = textwrap.wrap(row[column], width) or [""]
+            out.append([*row[:column], lines[0], *row[column + 1:]])
+            out += [[""] * column + [line] + [""] * (len(row) - column - 1) for line in lines[1:]]
+        return out
+
     def table_text(self, rows, headers, widths=None):
         if self.table_format == "csv":
             import csv
@@ -121,6 +137,12 @@ class Output:
             writer.writerow(headers)
             writer.writerows(rows)
             return out.getvalue().rstrip("\n")
+        if self.table_format == "simple" and not widths:
+            from ..plain_table import simple_table
+
+            drawn = simple_table(rows, headers)
+            if drawn is not None:
+                return drawn
         from tabulate import tabulate
 
         if widths and self.table_format not in MACHINE_FORMATS:

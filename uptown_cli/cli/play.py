@@ -352,7 +352,8 @@ def moves(file, as_name, keys, as_json, table_format):
     else:
         player = game.to_move
         title = f"{player.name} to move ({', '.join(player.colors)}): {plural(len(legal), 'legal move')}"
-        out.table(*moves_rows(legal), title=title, widths=[None, None, 56])
+        rows, headers = moves_rows(legal)
+        out.table(out.wrapped(rows, 2, 56), headers, title=title)
 
 
 @click.command()

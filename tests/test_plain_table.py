@@ -1,0 +1,45 @@
+"""``plain_table.simple_table`` draws what tabulate's ``simple`` format draws, byte for byte."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tabulate import tabulate
+
+from uptown_cli.plain_table import simple_table
+
+WORDS = st.text(st.one_of(st.characters(min_codepoint=32, max_codepoint=0x24F),
+                          st.sampled_from("\u0301\u4e2d\uff21 \t1.e+-")), max_size=12)
+CELLS = st.one_of(st.integers(-10**6, 10**6), WORDS)
+
+
+@st.composite
+def tables(draw):
+    width = draw(st.integers(1, 6))
+    kinds = draw(st.lists(st.sampled_from(["int", "word"]), min_size=width, max_size=width))
+    row = st.tuples(*[st.integers(-10**6, 10**6) if kind == "int" else WORDS for kind in kinds])
+    rows = [list(r) for r in draw(st.lists(row, max_size=6))]
+    headers = draw(st.lists(WORDS, min_size=width, max_size=width))
+    return rows, headers
+
+
+@settings(max_examples=2000, deadline=None)
+@given(tables())
+def test_simple_table_is_tabulates_simple_format_when_it_draws_one(table):
+    rows, headers = table
+    drawn = simple_table(rows, headers)
+    if drawn is not None:
+        assert drawn == tabulate(rows, headers, tablefmt="simple")
+
+
+def test_the_tables_of_every_turn_are_drawn_without_tabulate():
+    rows = [["", "Ana", "red", 18, 2, 0, 2], ["*", "Cy", "green", 19, 1, 0, 1]]
+    headers = ["", "player", "colours", "tiles left", "groups", "captures", "score"]
+    assert simple_table(rows, headers) == tabulate(rows, headers, tablefmt="simple")
+    moves = [["green", "H", "H1 H3 H4"], ["green", "6", "A6 xB6"], ["", "", "C6"]]
+    assert simple_table(moves, ["colour", "tile", "squares"]) == tabulate(
+        moves, ["colour", "tile", "squares"], tablefmt="simple")
+
+
+@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["a\nb"]], [[1.5]], [[""]], [["\u4e2d"]]])
+def test_what_tabulate_might_draw_otherwise_is_left_to_it(rows):
+    assert simple_table(rows, ["x"]) is None

@@ -1,0 +1,65 @@
+"""Plain text tables in tabulate's ``simple`` style, without importing tabulate.
+
+The commands a player runs on every turn (``show``, ``move``, ``moves``, ``score``) print small
+tables of whole numbers and words.  Importing tabulate costs more than the rest of such a
+command (it loads ``importlib.metadata`` to know its own version), so ``simple_table`` draws
+those tables itself, byte for byte as tabulate would (a property test holds it to that), and
+says None for any table it cannot draw exactly so (floats, text that reads as a number, cells
+on several lines, wide or combining characters), which then goes to tabulate.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MIN_PADDING = 2
+"""The blanks tabulate adds to each header's width."""
+SEPARATOR = "  "
+
+_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*|\s*[-+]?(inf|nan|infinity)\s*",
+                     re.IGNORECASE)
+
+
+def _is_text(cell: object) -> bool:
+    """Text that tabulate prints as it is: one printable line with no blanks around it, each
+    character one column wide."""
+    return (isinstance(cell, str) and cell == cell.strip() and cell.isprintable()
+            and (cell.isascii() or all(_one_column(char) for char in cell)))
+
+
+def _is_word(cell: str) -> bool:
+    """Text that does not read as a number (tabulate would align a column of those as one)."""
+    return bool(cell) and _NUMBER.fullmatch(cell) is None
+
+
+def _one_column(char: str) -> bool:
+    """Whether a character takes one column on a terminal (not wide, not combining)."""
+    return unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
+
+
+def simple_table(rows: list[list], headers: list[str]) -> str | None:
+    """``rows`` under ``headers`` in tabulate's ``simple`` format, or None when tabulate might
+    draw it otherwise (a cell that is neither a whole number nor plain text, a column with no
+    word that does not read as a number, a header on two lines, rows of unequal length)."""
+    if any(len(row) != len(headers) for row in rows) or not all(map(_is_text, headers)):
+        return None
+    numeric = []
+    for column in zip(*rows) if rows else [()] * len(headers):
+        if all(type(cell) is int for cell in column) and column:
+            numeric.append(True)
+        elif all(_is_text(cell) for cell in column) and any(_is_word(cell) for cell in column):
+            numeric.append(False)
+        else:
+            return None
+    cells = [[str(cell) for cell in row] for row in rows]
+    widths = [max([len(header) + MIN_PADDING] + [len(row[i]) for row in cells])
+              for i, header in enumerate(headers)]
+
+    def line(texts):
+        return SEPARATOR.join(text.rjust(width) if right else text.ljust(width)
+                              for text, width, right in zip(texts, widths, numeric)).rstrip()
+
+    lines = [line(headers), SEPARATOR.join("-" * width for width in widths)]
+    lines += [line(row) for row in cells]
+    return "\n".join(lines)
