@@ -10,6 +10,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import struct
 import subprocess
 import tempfile
@@ -40,7 +41,7 @@ class Chromium:
     and uncaught exceptions."""
 
     def __init__(self, executable, width=1200, height=900):
-        self.profile = tempfile.TemporaryDirectory(prefix="uptown-chromium-")
+        self.profile = tempfile.mkdtemp(prefix="uptown-chromium-")
         commands_read, self._commands = os.pipe()
         self._replies, replies_write = os.pipe()
 
@@ -59,12 +60,13 @@ class Chromium:
                 "--no-default-browser-check",
                 "--disable-extensions",
                 "--remote-debugging-pipe",
-                f"--user-data-dir={self.profile.name}",
+                f"--user-data-dir={self.profile}",
                 f"--window-size={width},{height}",
                 "about:blank",
             ],
             preexec_fn=on_fds_3_and_4,
             close_fds=False,
+            start_new_session=True,  # so that close() can end its helper processes too
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -186,10 +188,14 @@ class Chromium:
             os.close(self._commands)
         except OSError:
             pass
-        self.process.kill()
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # the browser and its helpers
+        except ProcessLookupError:
+            pass
         self.process.wait(timeout=TIMEOUT)
         os.close(self._replies)
-        self.profile.cleanup()
+        # A helper that left the group may still be writing its last files: do not fail on it.
+        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def png_colours(png):
