@@ -22,10 +22,9 @@ import re
 from dataclasses import dataclass, field
 
 from .hidden_draws import CHAIN_LENGTH, HiddenDeal, chain, head
+from .record import HIDDEN_KEYS
 from .yamlsafe import Mapping, RecordError, Scalar, Sequence, describe
 
-HIDDEN_KEYS = ("hidden", "commitments", "revealed")
-LINK_KEY = "link"
 _HEX = {32: re.compile(r"[0-9a-f]{32}"), 64: re.compile(r"[0-9a-f]{64}")}
 
 

@@ -12,21 +12,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .bags import seeded_bags
 from .game import COLORS, Game, IllegalMove, Player
 from .geometry import NotationError
-from .hidden_record import (
-    HIDDEN_KEYS, LINK_KEY, HiddenCheck, HiddenFields, check_links, read_hidden, unchecked,
-)
 from .notation import parse_move
 from .scoring import VARIANTS
 from .yamlsafe import (
     Mapping, Node, RecordError, Scalar, Sequence, decode, describe, parse, read_file, to_plain,
 )
 
+if TYPE_CHECKING:  # hidden_record is imported only for games with hidden racks
+    from .hidden_record import HiddenCheck, HiddenFields
+
 FORMAT_VERSION = 1
+HIDDEN_KEYS = ("hidden", "commitments", "revealed")
+"""The top-level keys of a game with hidden racks (see ``hidden_record``)."""
+LINK_KEY = "link"
+"""The key of a move's chain link, in a game with hidden racks."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
 PLAYER_KEYS = ("name", "colors")
@@ -166,10 +170,17 @@ class _SchemaReader:
             self.problem("the seed must not be blank (leave the key out for a game without one)",
                          root.get("seed")[1])
         players = self.players(root)
-        hidden = read_hidden(root, players, seed, self.problem)
+        hidden = None
+        if any(root.get(key) is not None for key in HIDDEN_KEYS):
+            from .hidden_record import read_hidden
+
+            hidden = read_hidden(root, players, seed, self.problem)
         playable = len(self.problems) == before_game
         moves = self.moves(root, players)
-        check_links(moves, hidden, self.problem)
+        if hidden is not None or any(m.link is not None for m in moves):
+            from .hidden_record import check_links
+
+            check_links(moves, hidden, self.problem)
         self.problems.sort(key=file_order)
         if not playable:
             return None
@@ -366,6 +377,8 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     """
     game = record.new_game()
     if hidden is None and record.hidden is not None:
+        from .hidden_record import HiddenCheck
+
         hidden = HiddenCheck(record)
     errors = list(hidden.errors) if hidden is not None else []
     moves = record.moves if upto is None else record.moves[:upto]
@@ -445,7 +458,7 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
     result = replay(record, strict)
     errors = sorted(schema.problems + result.errors, key=file_order)
     return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      unchecked(record))
+                      _unchecked(record))
 
 
 def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:
@@ -456,3 +469,12 @@ def validate_file(path: str | Path, strict: bool = False, shown: str | None = No
     except RecordError as exc:
         return Validation(shown, None, exc.problems, 0)
     return validate_text(text, shown, strict)
+
+
+def _unchecked(record: Record) -> list[str]:
+    """What cannot be checked yet in a game with hidden racks (nothing in an open game)."""
+    if record.hidden is None:
+        return []
+    from .hidden_record import unchecked
+
+    return unchecked(record)
