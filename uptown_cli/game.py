@@ -30,6 +30,7 @@ from .geometry import (
     tile_fit_text,
     tile_name,
 )
+from .errors import IllegalMove, RacksUnknown
 from .notation import PASS, Move
 
 COLORS = ("red", "blue", "green", "yellow", "orange")
@@ -38,21 +39,6 @@ TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
 """Every colour plays exactly 24 tiles: it stops when its bag is empty and its rack is down to 4."""
 
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
-
-
-class RacksUnknown(ValueError):
-    """Asked for what needs the racks (legal moves) in a game without known bags."""
-
-    def __init__(self):
-        super().__init__("the racks are unknown (a game without a seed)")
-
-
-class IllegalMove(ValueError):
-    """A move the rules do not allow here; ``reason`` is a short code, the message says why."""
-
-    def __init__(self, reason, message):
-        super().__init__(message)
-        self.reason = reason
 
 
 @dataclass(frozen=True)

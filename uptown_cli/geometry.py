@@ -6,6 +6,8 @@ Tiles are ints 0..27: letters ``A``..``I`` (0..8), numbers ``1``..``9`` (9..17),
 symbols in region order (18..26) and the wild ``$`` (27).
 """
 
+from .errors import NotationError
+
 ROWS = "ABCDEFGHI"
 COLUMNS = "123456789"
 SQUARE_NAMES = tuple(r + c for r in ROWS for c in COLUMNS)
@@ -27,10 +29,6 @@ TILE_ALIASES = {
     "wild": "$",
     "dollar": "$",
 }
-
-
-class NotationError(ValueError):
-    """Text that is not a square, a tile or a move."""
 
 
 def square_name(sq):

@@ -15,14 +15,11 @@ import re
 import secrets
 import stat
 
+from .errors import KeyFileError
 from .hidden_draws import KEY_BYTES, new_key
 
 KEYS_ENV = "UPTOWN_KEYS"
 _SIMPLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
-
-
-class KeyFileError(Exception):
-    """A key file that is missing, unreadable, unsafe or for another game; one line."""
 
 
 def keys_folder(option=None):

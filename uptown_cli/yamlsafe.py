@@ -26,6 +26,8 @@ from pathlib import Path
 import yaml
 from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
 
+from .errors import RecordError
+
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
 
@@ -49,41 +51,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: A carriage return that is not part of ``\r\n``: a line break for YAML, not for an editor.
 _LONE_CR = re.compile("\r(?!\n)")
-
-
-def one_line(text: str) -> str:
-    """``text`` with line breaks and other unprintable characters escaped (``\\n``,
-    ``\\x1b``), so that a value quoted from a file can neither break an error line in
-    two nor send control codes to the terminal."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
-
-class RecordError(ValueError):
-    """A problem with a record, located by path, 1-based line and move number.
-
-    ``problems`` lists every problem found by the check that raised this one
-    (this error first).
-    """
-
-    def __init__(self, message: str, *, path: str | None = None,
-                 line: int | None = None, move: int | None = None):
-        message = one_line(message)
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
-        self.move = move
-        self.problems: list[RecordError] = [self]
-
-    def __str__(self) -> str:
-        where = one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
-        return f"{where}: {self.message}" if where else self.message
-
-    def to_json(self) -> dict:
-        """The error as ``{"line", "move", "message"}``."""
-        return {"line": self.line, "move": self.move, "message": self.message}
 
 
 @dataclass

@@ -215,7 +215,7 @@ def game_path(file):
 def display_path(path):
     """``path`` as printed: bytes that are not UTF-8 as ``\\xNN``, and line breaks and control
     codes escaped, so that a file's name can neither forge output lines nor reach the terminal."""
-    from ..yamlsafe import one_line
+    from ..errors import one_line
 
     return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
 

@@ -1,0 +1,71 @@
+"""Every error the library raises, in one place: each is a ``ValueError`` that says, in one
+line, what is wrong (and, for records, where).
+
+- ``NotationError``: text that is not a square, a tile or a move (``geometry``, ``notation``);
+- ``IllegalMove``: a move the rules do not allow here, with a short ``reason`` code (``game``);
+- ``RacksUnknown``: asked for what needs the racks in a game whose bags are unknown (``game``);
+- ``RecordError``: a problem with a record, located by path, line and move (the record layer);
+- ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game.
+
+The modules named raise them and export them under the same names.
+"""
+
+from __future__ import annotations
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other unprintable characters escaped (``\\n``,
+    ``\\x1b``), so that a value quoted from a file can neither break an error line in
+    two nor send control codes to the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+class NotationError(ValueError):
+    """Text that is not a square, a tile or a move."""
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here; ``reason`` is a short code, the message says why."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+class RacksUnknown(ValueError):
+    """Asked for what needs the racks (legal moves) in a game without known bags."""
+
+    def __init__(self) -> None:
+        super().__init__("the racks are unknown (a game without a seed)")
+
+
+class KeyFileError(ValueError):
+    """A key file that is missing, unreadable, unsafe or for another game; one line."""
+
+
+class RecordError(ValueError):
+    """A problem with a record, located by path, 1-based line and move number.
+
+    ``problems`` lists every problem found by the check that raised this one
+    (this error first).
+    """
+
+    def __init__(self, message: str, *, path: str | None = None,
+                 line: int | None = None, move: int | None = None):
+        message = one_line(message)
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.move = move
+        self.problems: list[RecordError] = [self]
+
+    def __str__(self) -> str:
+        where = one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
+        return f"{where}: {self.message}" if where else self.message
+
+    def to_json(self) -> dict:
+        """The error as ``{"line", "move", "message"}``."""
+        return {"line": self.line, "move": self.move, "message": self.message}
