@@ -12,17 +12,20 @@ are the bag, first drawn first. The first five make the starting rack; each late
 drawn in turn. ``tests/test_bags.py`` pins the order of a few seeds.
 """
 
+from __future__ import annotations
+
 import hashlib
+from collections.abc import Iterable
 
 from .geometry import TILE_NAMES
 
 
-def bag_order(seed, color):
+def bag_order(seed: str, color: str) -> list[int]:
     """Colour ``color``'s 28 tiles in the order seed ``seed`` draws them."""
 
     prefix = hashlib.sha256(f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8"))
 
-    def key(tile):
+    def key(tile: int) -> bytes:
         digest = prefix.copy()
         digest.update(TILE_NAMES[tile].encode("utf-8"))
         return digest.digest()
@@ -30,6 +33,6 @@ def bag_order(seed, color):
     return sorted(range(len(TILE_NAMES)), key=key)
 
 
-def seeded_bags(seed, colors):
+def seeded_bags(seed: str, colors: Iterable[str]) -> dict[str, list[int]]:
     """``{colour: bag_order(seed, colour)}`` for every colour in ``colors``."""
     return {color: bag_order(seed, color) for color in colors}

@@ -66,6 +66,6 @@ class RecordError(ValueError):
         where = one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
         return f"{where}: {self.message}" if where else self.message
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The error as ``{"line", "move", "message"}``."""
         return {"line": self.line, "move": self.move, "message": self.message}

@@ -1,10 +1,13 @@
 """Moves as they are written: ``7 B7``, ``4 xB4``, ``sax E8``, ``pass``."""
 
+from __future__ import annotations
+
 import functools
 from dataclasses import dataclass
 from typing import Optional
 
-from .geometry import NotationError, parse_square, parse_tile, square_name, tile_name
+from .errors import NotationError
+from .geometry import parse_square, parse_tile, square_name, tile_name
 
 
 @dataclass(frozen=True)
@@ -16,10 +19,10 @@ class Move:
     capture: bool = False
 
     @property
-    def is_pass(self):
+    def is_pass(self) -> bool:
         return self.tile is None
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.is_pass:
             return "pass"
         return f"{tile_name(self.tile)} {'x' if self.capture else ''}{square_name(self.square)}"
@@ -29,7 +32,7 @@ PASS = Move(None, None)
 
 
 @functools.lru_cache(maxsize=8192)
-def parse_move(text):
+def parse_move(text: str) -> Move:
     """The move written as ``text``; the ``x`` of a capture may be left out. (Moves are
     immutable, so the same text gives back the same Move, parsed once.)"""
     if not isinstance(text, str):

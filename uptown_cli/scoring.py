@@ -5,7 +5,13 @@ with two players). Blockers!: groups plus the most tiles they captured from any 
 Ties are broken by fewer tiles captured in total; still tied, the rank is shared.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
 
 VARIANTS = ("standard", "blockers")
 
@@ -13,15 +19,15 @@ VARIANTS = ("standard", "blockers")
 @dataclass(frozen=True)
 class Standing:
     name: str
-    colors: tuple
+    colors: tuple[str, ...]
     groups: int
     captures: int
-    captured: dict
+    captured: dict[str, int]
     score: int
     rank: int
 
 
-def standings(game, variant="standard"):
+def standings(game: Game, variant: str = "standard") -> list[Standing]:
     """Every player's standing, in seat order, as the game is now."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r} (standard or blockers)")
