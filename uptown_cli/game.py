@@ -71,6 +71,10 @@ class Turn(NamedTuple):
     drawn: Optional[int] = None
 
 
+_new_turn = tuple.__new__
+"""Makes a Turn from a tuple of all its fields, without the keyword handling of ``Turn()``."""
+
+
 def count_groups(mask):
     """How many groups (edge-joined sets) the squares of ``mask`` form."""
     count = 0
@@ -121,6 +125,9 @@ def _move_lists(color):
     return [_MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
         _MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
     ]
+
+
+_ROW_SHIFTS = tuple(range(0, 81, 9))
 
 
 class _MoveLists(dict):
@@ -308,11 +315,10 @@ class Game:
             lists = _move_lists(color)
             for tile in sorted(self._racks[color]):
                 if tile == WILD:
-                    for row in range(9):
-                        open_squares = targets >> 9 * row & 511
+                    for shift, wild_lists in zip(_ROW_SHIFTS, lists[WILD:]):
+                        open_squares = targets >> shift & 511
                         if open_squares:
-                            key = open_squares | (captures >> 9 * row & 511) << 9
-                            moves.extend(lists[WILD + row][key])
+                            moves.extend(wild_lists[open_squares | (captures >> shift & 511) << 9])
                     continue
                 shift, keep, multiplier, down = GATHER[tile]
                 open_squares = ((targets >> shift) & keep) * multiplier >> down & 511
@@ -465,7 +471,7 @@ class Game:
                     rack.append(drawn)
             if move.capture != (victim is not None):
                 move = _tile_moves(tile)[sq][victim is not None]
-            turn = Turn(len(self.history) + 1, player, color, move, captured, drawn)
+            turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn))
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
