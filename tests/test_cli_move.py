@@ -155,7 +155,7 @@ def test_bot(game):
     assert len(recorded(game)) == 1 and recorded(game)[0][0] == "red"
     result = invoke("move", game, "--bot", "nope")
     assert result.exit_code == 2
-    assert result.stderr.endswith("Error: Invalid value for --bot: 'nope' is not a bot (random, greedy, mc)\n")
+    assert result.stderr.endswith("Error: Invalid value for --bot: 'nope' is not a bot (random, greedy, mc, sharp)\n")
 
 
 @pytest.mark.parametrize(

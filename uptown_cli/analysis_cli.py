@@ -43,7 +43,7 @@ def _percent(rate):
 @click.command()
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True, help="Players per game.")
 @click.option("--bots", required=True, callback=_bot_list, metavar="A,B,...",
-              help="The bots (random, greedy, mc), cycled to fill the seats; seats turn one place each game.")
+              help="The bots (random, greedy, mc, sharp), cycled to fill the seats; seats turn one place each game.")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
 @click.option("--seed", help="Fixes every game and choice (default: a random one, printed).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write each game as a record into this folder.")
@@ -51,10 +51,13 @@ def _percent(rate):
               help="Processes to play in (the results do not depend on it).")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--playouts", type=click.IntRange(min=1), default=MC_PLAYOUTS, show_default=True,
-              help="mc: how many sampled deals each candidate move is played out in.")
+              help="mc, sharp: how many sampled deals each candidate move is played out in.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="mc, sharp: think S seconds of CPU time per move instead of --playouts "
+                   "(equal time for every bot; the games then depend on the machine).")
 @json_option
 @format_option
-def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, table_format):
+def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, as_json, table_format):
     """Let bots play one another and compare them: per bot, games, wins (a shared win counts
     as a fraction), win rate with its 95% interval, mean score and mean captures.
 
@@ -82,7 +85,8 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, 
     results = []
     hidden = not sys.stderr.isatty()
     with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
-        for result in play_games(bots, players, games, seed, variant, jobs, {"playouts": playouts}):
+        options = {"playouts": playouts} if seconds is None else {"playouts": playouts, "seconds": seconds}
+        for result in play_games(bots, players, games, seed, variant, jobs, options):
             if out is not None:
                 try:
                     create_record(paths[result.number], record_text(result, variant))
