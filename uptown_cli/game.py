@@ -11,6 +11,7 @@ With known bags (a seeded game) the racks are known and checked; without them (a
 transcribed from a board) everything else is checked.
 """
 
+from bisect import insort
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple, Optional
@@ -184,7 +185,7 @@ class Game:
             for c, order in self._bags.items():
                 if sorted(order) != list(range(TILES_PER_COLOR)):
                     raise ValueError(f"the bag of {c} must hold each of the 28 tiles once")
-            self._racks = {c: order[:RACK_SIZE] for c, order in self._bags.items()}
+            self._racks = {c: sorted(order[:RACK_SIZE]) for c, order in self._bags.items()}  # kept sorted
             self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
         self._turn = 0
         self._passes = 0
@@ -232,7 +233,7 @@ class Game:
         """Each colour's rack (tiles sorted), or None when the bags are unknown."""
         if self._racks is None:
             return None
-        return {c: sorted(r) for c, r in self._racks.items()}
+        return {c: list(r) for c, r in self._racks.items()}
 
     @property
     def bag_sizes(self):
@@ -313,7 +314,7 @@ class Game:
             if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
                 continue
             lists = _move_lists(color)
-            for tile in sorted(self._racks[color]):
+            for tile in self._racks[color]:
                 if tile == WILD:
                     for shift, wild_lists in zip(_ROW_SHIFTS, lists[WILD:]):
                         open_squares = targets >> shift & 511
@@ -402,7 +403,7 @@ class Game:
         if self._played[color] >> tile & 1:
             raise IllegalMove("reused", f"{color}'s {tile_name(tile)} has already been played")
         if self._racks is not None and tile not in self._racks[color]:
-            rack = " ".join(tile_name(t) for t in sorted(self._racks[color]))
+            rack = " ".join(tile_name(t) for t in self._racks[color])
             raise IllegalMove("not_on_rack", f"{color} has no {tile_name(tile)} on its rack ({rack})")
         if not FIT[tile] >> sq & 1:
             name = tile_name(tile)
@@ -440,7 +441,7 @@ class Game:
         when only one of the player's colours could play the tile). Returns the Turn."""
         color = self.check(move, color)
         player = self.players[self._turn]
-        undo = (self._turn, self._passes, None)
+        undo = (self._turn, self._passes)
         if move.tile is None:
             turn = Turn(len(self.history) + 1, player, color, PASS)
             self._passes += 1
@@ -463,12 +464,11 @@ class Game:
             drawn = None
             if self._racks is not None:
                 rack = self._racks[color]
-                undo = (self._turn, self._passes, rack.index(tile))
                 rack.remove(tile)
                 if self._drawn[color] < TILES_PER_COLOR:
                     drawn = self._bags[color][self._drawn[color]]
                     self._drawn[color] += 1
-                    rack.append(drawn)
+                    insort(rack, drawn)
             if move.capture != (victim is not None):
                 move = _tile_moves(tile)[sq][victim is not None]
             turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn))
@@ -481,16 +481,16 @@ class Game:
     def pop(self):
         """Take back the last move; returns its Turn."""
         turn = self.history.pop()
-        self._turn, self._passes, rack_index = self._undo.pop()
+        self._turn, self._passes = self._undo.pop()
         if turn.move.is_pass:
             return turn
         color, tile, sq = turn.color, turn.move.tile, turn.move.square
         if self._racks is not None:
             rack = self._racks[color]
             if turn.drawn is not None:
-                rack.pop()
+                rack.remove(turn.drawn)
                 self._drawn[color] -= 1
-            rack.insert(rack_index, tile)
+            insort(rack, tile)
         self._played[color] &= ~(1 << tile)
         if self._played_count[color] == TILES_PLAYED_PER_COLOR:
             self._exhausted -= 1
