@@ -46,10 +46,10 @@ def choose_move(name, game, seed=None, **options):
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
-    ``greedy`` and ``mc`` play to it), ``playouts`` (``mc``: how many sampled views each of
-    its candidate moves is played out in) and ``seconds`` (``mc``: think for this much CPU time
-    instead, playing out as many views as it allows; the choice is then no longer
-    reproducible); a bot ignores the options it has no use for.
+    ``greedy``, ``mc`` and ``sharp`` play to it), ``playouts`` (``mc``, ``sharp``: how many
+    sampled views each candidate move is played out in) and ``seconds`` (``mc``, ``sharp``:
+    think for this much CPU time instead, playing out as many views as it allows; the choice
+    is then no longer reproducible); a bot ignores the options it has no use for.
     """
     if name not in _BOTS:
         raise ValueError(f"unknown bot {name!r} (the bots are {', '.join(BOT_NAMES)})")
@@ -133,65 +133,6 @@ def _tile_reach(tile):
     return 0 if tile < 18 else 1 if tile < 27 else 2
 
 
-def _greedy_candidates(game, rng, variant):
-    """``mc``'s candidates: greedy's best ``MC_CANDIDATES`` moves, equal ones in random order."""
-    ranked = _rank_moves(game, variant)
-    rng.shuffle(ranked)
-    ranked.sort(key=lambda pair: pair[0])
-    return [move for _, move in ranked[:MC_CANDIDATES]]
-
-
-def _blocking_candidates(game, rng, variant):
-    """Greedy's best few moves and the best few that also stand between two groups of an
-    opponent colour (so that they cannot be joined there), equal ones in random order."""
-    ranked = _rank_moves(game, variant)
-    rng.shuffle(ranked)
-    ranked.sort(key=lambda pair: pair[0])
-    chosen = [move for _, move in ranked[:BLOCKING_GREEDY]]
-    me = game.to_move
-    opponents = [c for c in game.colors if c not in me.colors]
-    blocking = []
-    for key, (color, move) in ranked[BLOCKING_GREEDY:]:
-        if move.is_pass:
-            continue
-        blocked = sum(max(0, _groups_touching(move.square, game.mask(c)) - 1) for c in opponents)
-        if blocked:
-            blocking.append(((key[0] - blocked,) + key[1:], (color, move)))
-    blocking.sort(key=lambda pair: pair[0])
-    return chosen + [move for _, move in blocking[:BLOCKING_EXTRA]]
-
-
-def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None, policy=QUICK,
-             candidates=_greedy_candidates, value=None):
-    """Greedy's best few moves, each played out in the same sampled views (so that they are
-    compared on the same deals): ``playouts`` views, or as many as ``seconds`` of CPU time
-    allow; the move with the best total wins. ``sharp`` is the same search with other
-    ``candidates``, ``policy`` and ``value``."""
-    if playouts < 1:
-        raise ValueError("playouts must be at least 1")
-    candidates = candidates(game, rng, variant)
-    if len(candidates) == 1:
-        return candidates[0]
-    value = value or _margin
-    seat = game.players.index(game.to_move)
-    index = {color: i for i, color in enumerate(game.colors)}
-    totals = [0.0] * len(candidates)
-    playout_rng = random.Random()
-    deadline = None if seconds is None else time.process_time() + seconds
-    done = 0
-    while done < playouts if deadline is None else (done == 0 or time.process_time() < deadline):
-        playout = Playout(game, sample_bags(game, rng), variant)
-        playout_seed = rng.getrandbits(64)
-        for i, (color, move) in enumerate(candidates):
-            playout.reset()
-            playout.play(index[color], move.tile, move.square)
-            playout_rng.seed(playout_seed)
-            totals[i] += value(playout.run(policy, playout_rng), seat)
-        done += 1
-    best = max(range(len(candidates)), key=lambda i: totals[i])
-    return candidates[best]
-
-
 def _margin(results, seat):
     """How well seat ``seat`` did by the ``(score, captures)`` of every seat: the best other
     score minus its own, and half a point more when it finished first (even shared)."""
@@ -211,6 +152,67 @@ def _win_value(results, seat):
     else:
         first = 1.0 / (1 + sum(other == mine for other in others))
     return first + 0.01 * (min(score for score, _ in others) - mine[0])
+
+
+def _shuffled_ranking(game, rng, variant):
+    """``_rank_moves`` with equal moves in random order."""
+    ranked = _rank_moves(game, variant)
+    rng.shuffle(ranked)
+    ranked.sort(key=lambda pair: pair[0])
+    return ranked
+
+
+def _greedy_candidates(game, rng, variant):
+    """``mc``'s candidates: greedy's best ``MC_CANDIDATES`` moves."""
+    return [move for _, move in _shuffled_ranking(game, rng, variant)[:MC_CANDIDATES]]
+
+
+def _blocking_candidates(game, rng, variant):
+    """Greedy's best few moves and the best few that also stand between two groups of an
+    opponent colour (so that they cannot be joined there)."""
+    ranked = _shuffled_ranking(game, rng, variant)
+    chosen = [move for _, move in ranked[:BLOCKING_GREEDY]]
+    me = game.to_move
+    opponents = [c for c in game.colors if c not in me.colors]
+    blocking = []
+    for key, (color, move) in ranked[BLOCKING_GREEDY:]:
+        if move.is_pass:
+            continue
+        blocked = sum(max(0, _groups_touching(move.square, game.mask(c)) - 1) for c in opponents)
+        if blocked:
+            blocking.append(((key[0] - blocked,) + key[1:], (color, move)))
+    blocking.sort(key=lambda pair: pair[0])
+    return chosen + [move for _, move in blocking[:BLOCKING_EXTRA]]
+
+
+def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None, policy=QUICK,
+             candidates=_greedy_candidates, value=_margin):
+    """The best of a few ``candidates`` (greedy's best moves), each played out with ``policy``
+    in the same sampled views (so that they are compared on the same deals): ``playouts`` views, or as many as ``seconds`` of CPU time
+    allow; the move with the best total wins. ``sharp`` is the same search with other
+    ``candidates``, ``policy`` and ``value``."""
+    if playouts < 1:
+        raise ValueError("playouts must be at least 1")
+    candidates = candidates(game, rng, variant)
+    if len(candidates) == 1:
+        return candidates[0]
+    seat = game.players.index(game.to_move)
+    index = {color: i for i, color in enumerate(game.colors)}
+    totals = [0.0] * len(candidates)
+    playout_rng = random.Random()
+    deadline = None if seconds is None else time.process_time() + seconds
+    done = 0
+    while done < playouts if deadline is None else (done == 0 or time.process_time() < deadline):
+        playout = Playout(game, sample_bags(game, rng), variant)
+        playout_seed = rng.getrandbits(64)
+        for i, (color, move) in enumerate(candidates):
+            playout.reset()
+            playout.play(index[color], move.tile, move.square)
+            playout_rng.seed(playout_seed)
+            totals[i] += value(playout.run(policy, playout_rng), seat)
+        done += 1
+    best = max(range(len(candidates)), key=lambda i: totals[i])
+    return candidates[best]
 
 
 def _sharp_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
