@@ -61,12 +61,12 @@ class Playout:
         self.start_turn = game.players.index(game.to_move) if not game.finished else 0
         self.start_passes = game.passes
         self.start_racks = []
-        self.start_bags = []
+        self.bags = []  # the draws to come, read from ``draw_at`` on
         for color, played in zip(colors, self.start_played):
             drawn = min(TILES_PER_COLOR, RACK_SIZE + played)
             unplayed = set(game.unplayed_tiles(color))
             self.start_racks.append([t for t in bags[color][:drawn] if t in unplayed])
-            self.start_bags.append(list(bags[color][drawn:]))
+            self.bags.append(list(bags[color][drawn:]))
         self.reset()
 
     def reset(self):
@@ -75,7 +75,6 @@ class Playout:
         self.played = list(self.start_played)
         self.captured = [list(row) for row in self.start_captured]
         self.racks = [list(rack) for rack in self.start_racks]
-        self.bags = [list(bag) for bag in self.start_bags]
         self.draw_at = [0] * len(self.bags)
         self.turn = self.start_turn
         self.passes = self.start_passes
