@@ -14,9 +14,11 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
 - Engine: ``legal_moves()`` per position (in a game replayed from its moves, nothing cached, and
   along the games, as a bot sees it), ``legal_moves()`` and ``play`` per move along random
   4-player games, and whole random 4-player games per second from the start.
-- Bots: CPU seconds per game of ``mc`` (16 playouts) against ``greedy``, this code against the
-  code of a baseline git revision (``--baseline``, extracted into a temporary folder), on the
-  same seeds; and the ``random`` and ``greedy`` bots' time per move.
+- Against a baseline (the code of git revision ``--baseline``, extracted into a temporary
+  folder, each run right after this code's, so that a busy machine slows both alike): random
+  4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
+  game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x faster).
+  Also the ``random`` and ``greedy`` bots' time per move.
 - Strength (only with ``--only strength``): ``sharp`` against ``mc`` at equal CPU time per
   move, two-player games, the win rate with its 95% (Wilson) interval.
 
@@ -83,6 +85,39 @@ for seed in sys.argv[1:]:
 """
 """CPU seconds of whole two-player games of mc (16 playouts) against greedy, one per seed;
 run with the code to time first on ``sys.path``."""
+
+
+ENGINE_RUN = """\
+import random, sys, time
+from uptown_cli.bags import seeded_bags
+from uptown_cli.game import COLORS, Game, Player
+players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
+games = int(sys.argv[1])
+bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
+rng = random.Random(17)
+start = time.process_time()
+runs = []
+for game_bags in bags:
+    game = Game(players, game_bags)
+    while True:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        color, move = rng.choice(moves)
+        game.play(move, color)
+    runs.append([(turn.move, turn.color) for turn in game.history])
+rate = games / (time.process_time() - start)
+start = time.process_time()
+for game_bags, moves in zip(bags, runs):
+    game = Game(players, game_bags)
+    for move, color in moves:
+        game.legal_moves()
+        game.play(move, color)
+per_move = (time.process_time() - start) / sum(map(len, runs)) * 1e6
+print(rate, per_move)
+"""
+"""Random 4-player games per CPU second, then CPU microseconds of ``legal_moves()`` + ``play``
+per move replaying the same games; run like ``MC_GAMES``."""
 
 
 def seats(count):
@@ -322,15 +357,15 @@ def baseline_package(revision, folder):
     return folder
 
 
-def mc_game_seconds(path, seeds):
-    """CPU seconds of each mc game of ``seeds`` with the package at ``path``: run from there
+def run_with(path, script, *args):
+    """The numbers ``script`` prints when run with the package at ``path``: run from there
     (``-c`` puts the current folder first on the path) and with ``-S``, which keeps an
     installed uptown out (the engine and the bots need only the standard library)."""
-    argv = [sys.executable, "-S", "-c", MC_GAMES, *seeds]
+    argv = [sys.executable, "-S", "-c", script, *args]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=path)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip().splitlines()[-1])
-    return [float(line) for line in done.stdout.split()]
+    return [float(word) for word in done.stdout.split()]
 
 
 def bot_move_seconds(bot, positions):
@@ -341,24 +376,33 @@ def bot_move_seconds(bot, positions):
     return (time.process_time() - start) / len(positions) * 1e6
 
 
-def bench_bots(runs, games, baseline):
+def bench_bots(runs, games, baseline, engine_games):
     results = {}
     here = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
     with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
         old = baseline_package(baseline, folder)
+        if old is None:
+            results[f"code at {baseline}"] = {"error": "no such git revision here", "target": 2.0}
+        rates, speed_ups = [], []
+        for _ in range(runs if old else 0):
+            rate, per_move = run_with(here, ENGINE_RUN, str(engine_games))
+            rate_before, per_move_before = run_with(old, ENGINE_RUN, str(engine_games))
+            rates.append(rate / rate_before)
+            speed_ups.append(per_move_before / per_move)
+        if old:
+            results[f"random 4-player games, this code / {baseline}"] = summary(rates, "x faster")
+            results[f"legal_moves() + play per move, {baseline} / this code"] = summary(speed_ups, "x faster")
         seeds = [f"mc-{i}" for i in range(games)]
         now, before, ratios = [], [], []
         for _ in range(max(1, runs // 3)):
-            took = mc_game_seconds(here, seeds)
+            took = run_with(here, MC_GAMES, *seeds)
             now += took
             if old is not None:
-                took_before = mc_game_seconds(old, seeds)
+                took_before = run_with(old, MC_GAMES, *seeds)
                 before += took_before
                 ratios += [b / a for a, b in zip(took, took_before)]
         results["mc (16 playouts) vs greedy, per game"] = summary(now, "s")
-        if old is None:
-            results[f"mc per game at {baseline}"] = {"error": "no such git revision here", "target": 2.0}
-        else:
+        if old is not None:
             results[f"mc per game at {baseline}"] = summary(before, "s")
             results[f"mc speed-up over {baseline}"] = summary(ratios, "x faster", 2.0)
     rng = random.Random(5)
@@ -449,7 +493,7 @@ def main():
     if "engine" in parts:
         results.update(bench_engine(runs, 8 if args.quick else 40, 10 if args.quick else 60))
     if "bots" in parts:
-        results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline))
+        results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
     if "strength" in parts:
         results.update(bench_strength(args.games, args.seconds, args.jobs))
     machine = {

@@ -122,13 +122,16 @@ def _move_lists(color):
     """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
     dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
     the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
-    onto those open squares, in square order, capturing on the second set."""
+    onto those open squares, in square order, capturing on the second set. Every set without
+    captures is kept (512 at most); sets with captures, far more varied, only until
+    ``_CAPTURE_SETS_KEPT`` of them are, so that the memory used stays bounded."""
     return [_MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
         _MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
     ]
 
 
 _ROW_SHIFTS = tuple(range(0, 81, 9))
+_CAPTURE_SETS_KEPT = 256
 
 
 class _MoveLists(dict):
@@ -136,13 +139,17 @@ class _MoveLists(dict):
 
     def __init__(self, color, tile, squares):
         super().__init__()
-        self.color = color
-        self.moves = [_tile_moves(tile)[sq] for sq in squares]
+        self.pairs = [((color, placing), (color, capturing)) for placing, capturing in
+                      (_tile_moves(tile)[sq] for sq in squares)]
+        self.capture_sets = 0
 
     def __missing__(self, key):
-        pairs = self[key] = tuple(
-            (self.color, moves[key >> (9 + i) & 1]) for i, moves in enumerate(self.moves) if key >> i & 1
-        )
+        pairs = tuple(both[key >> (9 + i) & 1] for i, both in enumerate(self.pairs) if key >> i & 1)
+        if key < 512:
+            self[key] = pairs
+        elif self.capture_sets < _CAPTURE_SETS_KEPT:
+            self[key] = pairs
+            self.capture_sets += 1
         return pairs
 
 
