@@ -122,16 +122,15 @@ def _move_lists(color):
     """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
     dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
     the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
-    onto those open squares, in square order, capturing on the second set. Every set without
-    captures is kept (512 at most); sets with captures, far more varied, only until
-    ``_CAPTURE_SETS_KEPT`` of them are, so that the memory used stays bounded."""
+    onto those open squares, in square order, none capturing; ``with_captures`` makes the
+    capturing ones capture. (Sets of open squares are few, 512 at most, so they are all kept;
+    with captures they would be far more varied.)"""
     return [_MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
         _MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
     ]
 
 
 _ROW_SHIFTS = tuple(range(0, 81, 9))
-_CAPTURE_SETS_KEPT = 256
 
 
 class _MoveLists(dict):
@@ -139,17 +138,23 @@ class _MoveLists(dict):
 
     def __init__(self, color, tile, squares):
         super().__init__()
-        self.pairs = [((color, placing), (color, capturing)) for placing, capturing in
-                      (_tile_moves(tile)[sq] for sq in squares)]
-        self.capture_sets = 0
+        moves = [_tile_moves(tile)[sq] for sq in squares]
+        self.placing = [(color, placing) for placing, _ in moves]
+        self.capturing = [(color, capturing) for _, capturing in moves]
 
-    def __missing__(self, key):
-        pairs = tuple(both[key >> (9 + i) & 1] for i, both in enumerate(self.pairs) if key >> i & 1)
-        if key < 512:
-            self[key] = pairs
-        elif self.capture_sets < _CAPTURE_SETS_KEPT:
-            self[key] = pairs
-            self.capture_sets += 1
+    def __missing__(self, open_squares):
+        pairs = self[open_squares] = tuple(
+            pair for i, pair in enumerate(self.placing) if open_squares >> i & 1
+        )
+        return pairs
+
+    def with_captures(self, open_squares, captures):
+        """The pairs onto ``open_squares``, capturing on ``captures`` (some of them)."""
+        pairs = list(self[open_squares])
+        while captures:
+            low = captures & -captures
+            captures ^= low
+            pairs[(open_squares & (low - 1)).bit_count()] = self.capturing[low.bit_length() - 1]
         return pairs
 
 
@@ -323,16 +328,20 @@ class Game:
             lists = _move_lists(color)
             for tile in self._racks[color]:
                 if tile == WILD:
-                    for shift, wild_lists in zip(_ROW_SHIFTS, lists[WILD:]):
+                    for shift, row_lists in zip(_ROW_SHIFTS, lists[WILD:]):
                         open_squares = targets >> shift & 511
                         if open_squares:
-                            moves.extend(wild_lists[open_squares | (captures >> shift & 511) << 9])
+                            taken = captures >> shift & 511
+                            moves.extend(row_lists.with_captures(open_squares, taken) if taken
+                                         else row_lists[open_squares])
                     continue
                 shift, keep, multiplier, down = GATHER[tile]
                 open_squares = ((targets >> shift) & keep) * multiplier >> down & 511
                 if open_squares:
-                    key = open_squares | (((captures >> shift) & keep) * multiplier >> down & 511) << 9
-                    moves.extend(lists[tile][key])
+                    tile_lists = lists[tile]
+                    taken = ((captures >> shift) & keep) * multiplier >> down & 511
+                    moves.extend(tile_lists.with_captures(open_squares, taken) if taken
+                                 else tile_lists[open_squares])
         return moves or [(player.colors[0], PASS)]
 
     def has_legal_placement(self):
