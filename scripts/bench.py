@@ -1,16 +1,28 @@
-"""Benchmarks of uptown on this machine: start-up, validation against its floor, and the engine.
+"""Benchmarks of uptown on this machine, each figure beside its target (met / not met).
 
 Run as ``python scripts/bench.py`` in the project's environment; ``--json`` prints the figures
-as JSON, ``--quick`` takes fewer runs, ``--only PART`` runs one part. Every figure is the median
-of several runs with the smallest and largest beside it, so a noisy machine shows as a spread.
+as JSON, ``--quick`` takes fewer runs, ``--only PART`` runs one part (``--only strength`` is
+never run unless asked: it plays whole games between bots). Every figure is the median of
+several runs with the smallest and largest beside it, so a noisy machine shows as a spread.
 
-- Start-up: ``uptown --version`` and ``uptown --help`` against a bare ``python -c pass``.
-- Validation: ``uptown validate`` over a corpus of finished random games of 2 to 5 players
-  against a process that only parses the same files with PyYAML's C loader.
+- Start-up: ``uptown --version``, ``--help``, and ``show``, ``moves``, ``score`` and ``move``
+  on a 90-move game, against a bare ``python -c pass``.
+- Validation: ``uptown validate`` over a folder of finished random games of 2 to 5 players
+  against a process that only parses the same files with PyYAML's C loader, and the peak
+  memory of ``uptown validate`` (its resident set, in a fresh process) for a small and a large
+  folder: it should not grow with the number of files.
 - Engine: ``legal_moves()`` per position (in a game replayed from its moves, nothing cached, and
-  along the games, as a bot sees it) and whole random 4-player games per second from the start.
+  along the games, as a bot sees it), ``legal_moves()`` and ``play`` per move along random
+  4-player games, and whole random 4-player games per second from the start.
+- Against a baseline (the code of git revision ``--baseline``, extracted into a temporary
+  folder, each run right after this code's, so that a busy machine slows both alike): random
+  4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
+  game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x faster).
+  Also the ``random`` and ``greedy`` bots' time per move.
+- Strength (only with ``--only strength``): ``sharp`` against ``mc`` at equal CPU time per
+  move, two-player games, the win rate with its 95% (Wilson) interval.
 
-Processes are timed by their CPU time (user + system), and the playouts by this process's CPU
+Processes are timed by their CPU time (user + system), and work in this process by its CPU
 time, so that other work on a shared machine disturbs the figures less. A ratio is taken run by
 run (each run of a command right after a run of its floor) and summarised like the times.
 """
@@ -34,16 +46,78 @@ from tabulate import tabulate
 
 import uptown_cli
 from uptown_cli.bags import seeded_bags
+from uptown_cli.bots import choose_move
 from uptown_cli.game import COLORS, Game, Player
 from uptown_cli.record_writer import render_record
+from uptown_cli.selfplay import play_games, summarize
 
 PARSE_ONLY = """\
-import sys, yaml
-for path in sys.argv[1:]:
-    with open(path, "rb") as f:
+import os, sys, yaml
+folder = sys.argv[1]
+for name in sorted(os.listdir(folder)):
+    with open(os.path.join(folder, name), "rb") as f:
         yaml.load(f, Loader=yaml.CSafeLoader)
 """
-"""The validation floor: parse every record with PyYAML's C loader and do nothing else."""
+"""The validation floor: parse every record of a folder with PyYAML's C loader, nothing else."""
+
+PEAK_MEMORY = """\
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+"""Run a command and print its peak resident set in KiB (Linux); run in a fresh process, so
+that no earlier child counts."""
+
+MC_GAMES = """\
+import sys, time
+from uptown_cli.bags import seeded_bags
+from uptown_cli.bots import choose_move
+from uptown_cli.game import Game, Player
+for seed in sys.argv[1:]:
+    players = [Player("A", ("red", "green")), Player("B", ("blue", "yellow"))]
+    game = Game(players, seeded_bags(seed, ["red", "green", "blue", "yellow"]))
+    start = time.process_time()
+    while not game.finished:
+        bot = "mc" if game.ply % 2 == 0 else "greedy"
+        color, move = choose_move(bot, game, seed=f"{seed}:{game.ply}", playouts=16)
+        game.play(move, color)
+    print(time.process_time() - start)
+"""
+"""CPU seconds of whole two-player games of mc (16 playouts) against greedy, one per seed;
+run with the code to time first on ``sys.path``."""
+
+
+ENGINE_RUN = """\
+import random, sys, time
+from uptown_cli.bags import seeded_bags
+from uptown_cli.game import COLORS, Game, Player
+players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
+games = int(sys.argv[1])
+bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
+rng = random.Random(17)
+start = time.process_time()
+runs = []
+for game_bags in bags:
+    game = Game(players, game_bags)
+    while True:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        color, move = rng.choice(moves)
+        game.play(move, color)
+    runs.append([(turn.move, turn.color) for turn in game.history])
+rate = games / (time.process_time() - start)
+start = time.process_time()
+for game_bags, moves in zip(bags, runs):
+    game = Game(players, game_bags)
+    for move, color in moves:
+        game.legal_moves()
+        game.play(move, color)
+per_move = (time.process_time() - start) / sum(map(len, runs)) * 1e6
+print(rate, per_move)
+"""
+"""Random 4-player games per CPU second, then CPU microseconds of ``legal_moves()`` + ``play``
+per move replaying the same games; run like ``MC_GAMES``."""
 
 
 def seats(count):
@@ -57,14 +131,16 @@ def bags_for(players, seed):
     return seeded_bags(seed, [color for player in players for color in player.colors])
 
 
-def play_randomly(game, rng):
-    """Play ``game`` to its end, each move chosen by ``rng`` among the legal ones."""
-    while True:
+def play_randomly(game, rng, plies=None):
+    """Play ``game`` to its end (or to ``plies`` moves), each move chosen by ``rng`` among the
+    legal ones."""
+    while plies is None or game.ply < plies:
         moves = game.legal_moves()
         if not moves:
-            return game
+            break
         color, move = rng.choice(moves)
         game.play(move, color)
+    return game
 
 
 def summary(values, unit, target=None):
@@ -93,22 +169,32 @@ def process_cpu(argv):
 
 
 def compare_processes(floor_name, floor_argv, commands, runs):
-    """Figures for a floor process and for each ``(name, argv, target)`` of ``commands``, all
-    run in turn ``runs`` times, and for each command's ratio to the floor of the same run."""
+    """Figures for a floor process and for each ``(name, argv, target, prepare)`` of
+    ``commands``, all run in turn ``runs`` times (``prepare``, when not None, is called untimed
+    before each run), and for each command's ratio to the floor of the same run."""
     floors = []
-    times = {name: [] for name, _, _ in commands}
-    ratios = {name: [] for name, _, _ in commands}
+    times = {name: [] for name, *_ in commands}
+    ratios = {name: [] for name, *_ in commands}
+    errors = {}
     for _ in range(runs):
         floor, _ = process_cpu(floor_argv)
         floors.append(floor * 1000)
-        for name, argv, _ in commands:
+        for name, argv, _, prepare in commands:
+            if name in errors:
+                continue
+            if prepare is not None:
+                prepare()
             took, error = process_cpu(argv)
             if error:
-                return {name: {"error": error}}
+                errors[name] = error
+                continue
             times[name].append(took * 1000)
             ratios[name].append(took / floor)
     results = {floor_name: summary(floors, "ms")}
-    for name, _, target in commands:
+    for name, _, target, _ in commands:
+        if name in errors:
+            results[name] = {"error": errors[name], "target": target}
+            continue
         results[name] = summary(times[name], "ms")
         results[f"{name} / {floor_name}"] = summary(ratios[name], "x", target)
     return results
@@ -120,37 +206,68 @@ def uptown_command():
     return beside if os.path.exists(beside) else shutil.which("uptown")
 
 
+def write_game(path, players, seed, plies, rng):
+    """A record at ``path`` of a seeded game after ``plies`` random moves; the game."""
+    game = play_randomly(Game(players, bags_for(players, seed)), rng, plies)
+    moves = [(turn.color, str(turn.move)) for turn in game.history]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(render_record(game.players, seed=seed, moves=moves))
+    return game
+
+
 def bench_startup(uptown, runs):
-    commands = [
-        ("uptown --version", [uptown, "--version"], 4.0),
-        ("uptown --help", [uptown, "--help"], None),
-    ]
-    return compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
+    with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
+        kept = os.path.join(folder, "kept.yaml")
+        game = write_game(kept, seats(2), "bench-startup", 90, random.Random(90))
+        color, move = game.legal_moves()[0]
+        played = os.path.join(folder, "game.yaml")
+
+        def fresh_copy():
+            shutil.copyfile(kept, played)
+
+        commands = [
+            ("uptown --version", [uptown, "--version"], None, None),
+            ("uptown --help", [uptown, "--help"], None, None),
+            ("uptown show (90 moves)", [uptown, "show", kept], 3.0, None),
+            ("uptown moves (90 moves)", [uptown, "moves", kept], 3.0, None),
+            ("uptown score (90 moves)", [uptown, "score", kept], 3.0, None),
+            ("uptown move (90 moves)", [uptown, "move", played, str(move), "--color", color], 3.0, fresh_copy),
+        ]
+        return compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
 
 
 def make_corpus(folder, games):
     """``games`` finished random games of 2 to 5 players written as records (SPEC section 3)
-    into ``folder``; their paths."""
+    into ``folder``."""
     rng = random.Random(2026)
-    paths = []
     for i in range(games):
-        seed = f"bench-{i}"
-        players = seats(2 + i % 4)
-        game = play_randomly(Game(players, bags_for(players, seed)), rng)
-        moves = [(turn.color, str(turn.move)) for turn in game.history]
-        path = os.path.join(folder, f"game-{i:04d}.yaml")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(render_record(game.players, seed=seed, moves=moves))
-        paths.append(path)
-    return paths
+        write_game(os.path.join(folder, f"game-{i:05d}.yaml"), seats(2 + i % 4), f"bench-{i}", None, rng)
 
 
-def bench_validation(uptown, runs, games):
+def peak_memory(argv, runs):
+    """Peak resident set (MiB) of ``argv`` in each of ``runs`` fresh processes."""
+    peaks = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", PEAK_MEMORY, *argv], capture_output=True, text=True)
+        peaks.append(int(done.stdout) / 1024)
+    return peaks
+
+
+def bench_validation(uptown, runs, small, large):
+    results = {}
     with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
-        paths = make_corpus(folder, games)
-        validate = (f"uptown validate {games} records", [uptown, "validate", *paths], 1.5)
-        floor = [sys.executable, "-c", PARSE_ONLY, *paths]
-        return compare_processes(f"parse {games} records (C loader)", floor, [validate], runs)
+        for games in (small, large):
+            corpus = os.path.join(folder, str(games))
+            os.mkdir(corpus)
+            make_corpus(corpus, games)
+            validate = [uptown, "validate", corpus]
+            memory = peak_memory(validate, max(1, runs // 2))
+            results[f"uptown validate {games} records, peak memory"] = summary(memory, "MiB", 40.0)
+            if games == large:
+                floor = [sys.executable, "-c", PARSE_ONLY, corpus]
+                command = (f"uptown validate {games} records", validate, 1.2, None)
+                results.update(compare_processes(f"parse {games} records (C loader)", floor, [command], runs))
+    return results
 
 
 def legal_move_times(games):
@@ -182,6 +299,26 @@ def legal_move_times(games):
     return fresh, along
 
 
+def move_cost(games):
+    """CPU microseconds per move of ``legal_moves()`` and ``play`` along random 4-player games
+    (the moves are chosen beforehand, so only the engine is timed)."""
+    rng = random.Random(13)
+    players = seats(4)
+    runs = []
+    for i in range(games):
+        bags = bags_for(players, f"moves-{i}")
+        game = play_randomly(Game(players, bags), rng)
+        runs.append((bags, [(turn.move, turn.color) for turn in game.history]))
+    start = time.process_time()
+    for bags, moves in runs:
+        game = Game(players, bags)
+        for move, color in moves:
+            game.legal_moves()
+            game.play(move, color)
+    took = time.process_time() - start
+    return took / sum(len(moves) for _, moves in runs) * 1e6
+
+
 def playouts_per_second(games):
     """Whole random 4-player games per CPU second, from the start, on one core."""
     rng = random.Random(11)
@@ -199,11 +336,93 @@ def bench_engine(runs, games, playouts):
         fresh_times, along_times = legal_move_times(games)
         fresh.append(statistics.median(fresh_times))
         along.append(statistics.median(along_times))
+    per_move = [move_cost(games // 2) for _ in range(runs)]
     rates = [playouts_per_second(playouts) for _ in range(runs)]
     return {
         f"legal_moves(), {len(fresh_times)} replayed positions": summary(fresh, "us", 50.0),
-        f"legal_moves(), {len(along_times)} positions along games": summary(along, "us"),
-        "random 4-player games": summary(rates, "games/s", 300.0),
+        f"legal_moves(), {len(along_times)} positions along games": summary(along, "us", 15.0),
+        "legal_moves() + play, per move along 4-player games": summary(per_move, "us", 10.0),
+        "random 4-player games": summary(rates, "games/s", 1000.0),
+    }
+
+
+def baseline_package(revision, folder):
+    """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None when this
+    is not a git checkout or the revision is unknown."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
+    archive = subprocess.run(["git", "-C", root, "archive", revision, "uptown_cli"], capture_output=True)
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+    return folder
+
+
+def run_with(path, script, *args):
+    """The numbers ``script`` prints when run with the package at ``path``: run from there
+    (``-c`` puts the current folder first on the path) and with ``-S``, which keeps an
+    installed uptown out (the engine and the bots need only the standard library)."""
+    argv = [sys.executable, "-S", "-c", script, *args]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=path)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    return [float(word) for word in done.stdout.split()]
+
+
+def bot_move_seconds(bot, positions):
+    """CPU microseconds per move of ``bot`` over ``positions``."""
+    start = time.process_time()
+    for game in positions:
+        choose_move(bot, game, seed=1)
+    return (time.process_time() - start) / len(positions) * 1e6
+
+
+def bench_bots(runs, games, baseline, engine_games):
+    results = {}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
+    with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
+        old = baseline_package(baseline, folder)
+        if old is None:
+            results[f"code at {baseline}"] = {"error": "no such git revision here", "target": 2.0}
+        rates, speed_ups = [], []
+        for _ in range(runs if old else 0):
+            rate, per_move = run_with(here, ENGINE_RUN, str(engine_games))
+            rate_before, per_move_before = run_with(old, ENGINE_RUN, str(engine_games))
+            rates.append(rate / rate_before)
+            speed_ups.append(per_move_before / per_move)
+        if old:
+            results[f"random 4-player games, this code / {baseline}"] = summary(rates, "x faster")
+            results[f"legal_moves() + play per move, {baseline} / this code"] = summary(speed_ups, "x faster")
+        seeds = [f"mc-{i}" for i in range(games)]
+        now, before, ratios = [], [], []
+        for _ in range(max(1, runs // 3)):
+            took = run_with(here, MC_GAMES, *seeds)
+            now += took
+            if old is not None:
+                took_before = run_with(old, MC_GAMES, *seeds)
+                before += took_before
+                ratios += [b / a for a, b in zip(took, took_before)]
+        results["mc (16 playouts) vs greedy, per game"] = summary(now, "s")
+        if old is not None:
+            results[f"mc per game at {baseline}"] = summary(before, "s")
+            results[f"mc speed-up over {baseline}"] = summary(ratios, "x faster", 2.0)
+    rng = random.Random(5)
+    positions = [play_randomly(Game(seats(4), bags_for(seats(4), f"bot-{i}")), rng, 8 * i) for i in range(10)]
+    for bot in ("random", "greedy"):
+        results[f"{bot} bot, per move"] = summary([bot_move_seconds(bot, positions) for _ in range(runs)], "us")
+    return results
+
+
+def bench_strength(games, seconds, jobs):
+    """``sharp`` against ``mc`` in two-player games at ``seconds`` of CPU time per move."""
+    results = list(play_games(["sharp", "mc"], 2, games, "bench-strength", jobs=jobs,
+                              options={"seconds": seconds}))
+    sharp = summarize(results, ["sharp", "mc"])[0]
+    low, high = sharp.interval
+    return {
+        f"sharp beats mc, {games} games at {seconds:g} s/move": {
+            "median": sharp.win_rate, "min": low, "max": high, "runs": games,
+            "unit": "win rate (95% interval)", "target": 0.65, "higher": True,
+        }
     }
 
 
@@ -212,19 +431,25 @@ def met(figure):
     target = figure["target"]
     if target is None:
         return ""
-    if figure["unit"].endswith("/s"):
-        return "yes" if figure["median"] >= target else "no"
-    return "yes" if figure["median"] <= target else "no"
+    if "error" in figure:
+        return "not measured"
+    return "met" if (figure["median"] >= target if _higher(figure) else figure["median"] <= target) else "not met"
+
+
+def _higher(figure):
+    """Whether the figure's target is a floor (a rate, a speed-up) rather than a ceiling."""
+    unit = figure["unit"]
+    return figure.get("higher", False) or unit.endswith("/s") or unit.endswith("faster")
 
 
 def table(results):
     rows = []
     for name, figure in results.items():
         if "error" in figure:
-            rows.append([name, "n/a", "", "", "", "", figure["error"]])
+            rows.append([name, "n/a", "", "", "", "", f"{met(figure)}: {figure['error']}".lstrip(": ")])
             continue
         target = figure["target"]
-        bound = "" if target is None else f"{'>=' if figure['unit'].endswith('/s') else '<='} {target:g}"
+        bound = "" if target is None else f"{'>=' if _higher(figure) else '<='} {target:g}"
         rows.append(
             [name]
             + [f"{figure[k]:.3g}" for k in ("median", "min", "max")]
@@ -240,27 +465,37 @@ def compile_bytecode():
     compileall.compile_dir(os.path.dirname(uptown_cli.__file__), quiet=1)
 
 
+PARTS = ("startup", "validation", "engine", "bots")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="fewer runs and games (a smoke test)")
-    parser.add_argument(
-        "--only", choices=("startup", "validation", "engine"), action="append", help="run only this part"
-    )
+    parser.add_argument("--only", choices=PARTS + ("strength",), action="append", help="run only this part")
+    parser.add_argument("--baseline", default="07dad68",
+                        help="git revision whose mc the bots part compares with (default: before issue 13)")
+    parser.add_argument("--games", type=int, default=200, help="strength: games to play (default 200)")
+    parser.add_argument("--seconds", type=float, default=0.05, help="strength: CPU seconds per move")
+    parser.add_argument("--jobs", type=int, default=1, help="strength: processes to play in")
     args = parser.parse_args()
-    parts = args.only or ["startup", "validation", "engine"]
+    parts = args.only or PARTS
     runs = 3 if args.quick else 7
     uptown = uptown_command()
     compile_bytecode()
     results = {}
     if uptown is None and {"startup", "validation"} & set(parts):
-        results["uptown command"] = {"error": "not installed: start-up and validation not measured"}
+        results["uptown command"] = {"error": "not installed: start-up and validation not measured", "target": None}
     if uptown and "startup" in parts:
         results.update(bench_startup(uptown, runs * 3))
     if uptown and "validation" in parts:
-        results.update(bench_validation(uptown, runs, 40 if args.quick else 400))
+        results.update(bench_validation(uptown, runs, 40 if args.quick else 400, 400 if args.quick else 4000))
     if "engine" in parts:
         results.update(bench_engine(runs, 8 if args.quick else 40, 10 if args.quick else 60))
+    if "bots" in parts:
+        results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
+    if "strength" in parts:
+        results.update(bench_strength(args.games, args.seconds, args.jobs))
     machine = {
         "date": datetime.date.today().isoformat(),
         "cores": os.cpu_count(),

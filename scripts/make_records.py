@@ -8,9 +8,10 @@ again gives the same files.
 """
 
 import os
+import random
 import sys
 
-from uptown_cli.bots import choose_move
+from uptown_cli.bots import greedy_choices, sample_view
 from uptown_cli.bags import seeded_bags
 from uptown_cli.game import COLORS, Game, Player
 from uptown_cli.geometry import tile_name
@@ -47,9 +48,19 @@ def play_game(players, seed, bots, length, variant):
     game = Game(players, seeded_bags(seed, [c for p in players for c in p.colors]))
     while not game.finished and (length is None or game.ply < length):
         seat = game.players.index(game.to_move)
-        color, move = choose_move(bots[seat], game, seed=f"{seed}/{game.ply}", variant=variant)
+        color, move = bot_move(bots[seat], game, f"{seed}/{game.ply}", variant)
         game.play(move, color)
     return game
+
+
+def bot_move(bot, game, seed, variant):
+    """The move bot ``random`` or ``greedy`` plays, its random numbers drawn as they were when
+    these records were made: a view of the hidden tiles first, then the choice. (The bots no
+    longer draw the view, which their choice never depended on; drawing it here keeps the
+    records as they are.)"""
+    rng = random.Random(seed)
+    sample_view(game, rng)
+    return rng.choice(game.legal_moves() if bot == "random" else greedy_choices(game, variant))
 
 
 def moves_of(game):

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from uptown_cli import bots
 from uptown_cli.bags import seeded_bags
 from uptown_cli.bots import BOT_NAMES, _pass_limits, _sample_bag, choose_move, greedy_choices, sample_view
 from uptown_cli.game import Game, Player
@@ -94,6 +95,24 @@ def test_hidden_tiles_do_not_change_a_bots_choice(players, seed, plies):
         for bot in BOT_NAMES:
             for bot_seed in (1, "x"):
                 assert choose_move(bot, other, seed=bot_seed, **FAST) == choose_move(bot, game, seed=bot_seed, **FAST)
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_random_and_greedy_choose_without_sampling_the_hidden_tiles(bot, monkeypatch):
+    def no_sampling(*args):
+        raise AssertionError("sampled the hidden tiles")
+
+    monkeypatch.setattr(bots, "sample_view", no_sampling)
+    monkeypatch.setattr(bots, "sample_bags", no_sampling, raising=False)
+    for players, plies in ((2, 30), (4, 50), (5, 3)):
+        game = random_game(players, f"nosample{players}", plies)
+        assert choose_move(bot, game, seed=1) in game.legal_moves()
+
+
+@pytest.mark.parametrize("bot", ["mc", "sharp"])
+def test_a_bot_given_seconds_thinks_that_long_and_plays_legally(bot):
+    game = random_game(2, "seconds", 20)
+    assert choose_move(bot, game, seed=1, seconds=0.01) in game.legal_moves()
 
 
 def test_a_view_keeps_what_the_player_knows_and_samples_the_rest():

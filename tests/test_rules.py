@@ -481,9 +481,12 @@ def test_game_ends_after_a_round_of_passes():
 def test_placement_breaks_a_round_of_passes():
     game = new_game()
     play(game, "pass", "pass", "7 B7", "pass", "pass")
-    assert not game.finished
+    assert not game.finished and game.passes == 2
     play(game, "pass")
-    assert game.finished
+    assert game.finished and game.passes == 3
+    game.pop()
+    game.pop()
+    assert game.passes == 1
 
 
 def test_game_ends_when_every_colour_is_down_to_4():

@@ -1,32 +1,43 @@
-"""Computer players: ``random``, ``greedy`` and ``mc`` choose a move for the player to move.
+"""Computer players: ``random``, ``greedy``, ``mc`` and ``sharp`` choose a move for the
+player to move.
 
 A bot knows only what its player may know: the board, the captures, the moves played, its
 own racks and its own past draws, and so the tiles each opponent has not played yet. It never
 reads an opponent's rack or the order of any bag, even in a seeded game where the engine knows
-them: it plays on a *view*, a new game with the same players and moves in which every bag's
-undrawn order and every opponent's rack are drawn at random from the tiles the player cannot
-see (``sample_view``).
+them. ``random`` and ``greedy`` need nothing else: the legal moves and the score after each
+depend only on the board and the player's own racks. ``mc`` and ``sharp`` play on deals of the
+hidden tiles drawn at random from the tiles the player cannot see (``sample_bags``;
+``sample_view`` makes such a deal into a game).
 
 ``random`` plays any legal move. ``greedy`` plays the move that leaves its player the lowest
 score (the fewest groups in the standard game), avoiding needless captures and keeping the
 tiles that fit many squares. ``mc`` plays out the best few of greedy's candidates to the end
-of the game in many sampled views and keeps the one that did best.
+of the game in many sampled deals (``playout``) and keeps the one that did best. ``sharp``
+searches the same way with more varied candidates (moves that keep an opponent's groups apart
+too), a playout policy closer to greedy's, and a move rated by how often it won.
 """
 
 import random
+import time
 
 from .game import RACK_SIZE, Game, IllegalMove
-from .geometry import FIT, NEIGHBOURS, TILES_PER_COLOR, WILD, squares_of
+from .geometry import FIT, NEIGHBOURS, TILES_PER_COLOR, flood, joined_around, squares_of
 from .notation import Move
-from .scoring import standings
+from .playout import QUICK, SHARP, Playout
 
-BOT_NAMES = ("random", "greedy", "mc")
+BOT_NAMES = ("random", "greedy", "mc", "sharp")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
 
 MC_CANDIDATES = 6
 """How many of greedy's best moves ``mc`` plays out."""
+
+BLOCKING_GREEDY = 4
+"""How many of greedy's best moves ``sharp`` plays out."""
+
+BLOCKING_EXTRA = 3
+"""How many more moves ``sharp`` plays out among those that keep two opponent groups apart."""
 
 _SAMPLE_ATTEMPTS = 1000
 
@@ -35,12 +46,14 @@ def choose_move(name, game, seed=None, **options):
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
-    ``greedy`` and ``mc`` play to it) and ``playouts`` (``mc``: how many sampled views each of
-    its candidate moves is played out in); a bot ignores the options it has no use for.
+    ``greedy``, ``mc`` and ``sharp`` play to it), ``playouts`` (``mc``, ``sharp``: how many
+    sampled views each candidate move is played out in) and ``seconds`` (``mc``, ``sharp``:
+    think for this much CPU time instead, playing out as many views as it allows; the choice
+    is then no longer reproducible); a bot ignores the options it has no use for.
     """
     if name not in _BOTS:
         raise ValueError(f"unknown bot {name!r} (the bots are {', '.join(BOT_NAMES)})")
-    unknown = sorted(set(options) - {"variant", "playouts"})
+    unknown = sorted(set(options) - {"variant", "playouts", "seconds"})
     if unknown:
         raise TypeError(f"unknown bot option {unknown[0]!r}")
     if game.finished:
@@ -52,11 +65,12 @@ def choose_move(name, game, seed=None, **options):
 
 
 def _random_move(game, rng):
-    return rng.choice(sample_view(game, rng).legal_moves())
+    # The legal moves depend only on the board and the mover's own racks: no view is needed.
+    return rng.choice(game.legal_moves())
 
 
 def _greedy_move(game, rng, variant="standard"):
-    return rng.choice(greedy_choices(sample_view(game, rng), variant))
+    return rng.choice(greedy_choices(game, variant))
 
 
 def greedy_choices(game, variant="standard"):
@@ -68,21 +82,50 @@ def greedy_choices(game, variant="standard"):
 
 def _rank_moves(game, variant):
     """``[(key, (colour, move))]`` for every legal move, best (lowest key) first: the player's
-    score after the move, then whether it captures, then how widely the tile fits."""
+    score after the move, then whether it captures, then how widely the tile fits. Only the
+    board, the captures and the mover's racks are used."""
     player = game.to_move
-    seat = game.players.index(player)
     ranked = []
     for color, move in game.legal_moves():
-        if not move.is_pass:
-            game.play(move, color)
-            score = standings(game, variant)[seat].score
-            game.pop()
-            key = (score, move.capture, _tile_reach(move.tile))
-        else:
+        if move.is_pass:
             key = (0, False, 0)
+        else:
+            key = (_score_after(game, player, color, move, variant), move.capture, _tile_reach(move.tile))
         ranked.append((key, (color, move)))
     ranked.sort(key=lambda pair: pair[0])
     return ranked
+
+
+def _score_after(game, player, color, move, variant):
+    """``player``'s score once ``color`` has played ``move`` (a placement): its groups (only
+    ``color``'s change), plus in Blockers! the most tiles it has taken from one opponent."""
+    sq = move.square
+    score = game.player_groups(player) + 1 - _groups_touching(sq, game.mask(color))
+    if variant == "blockers":
+        victim = game.at(sq)
+        taken = []
+        for other in game.players:
+            if other is not player:
+                count = sum(game.captured(mine, theirs) for mine in player.colors for theirs in other.colors)
+                if victim is not None and victim[0] in other.colors:
+                    count += 1
+                taken.append(count)
+        score += max(taken)
+    return score
+
+
+def _groups_touching(sq, mask):
+    """How many groups of the squares of ``mask`` lie edge to edge with ``sq``."""
+    touching = NEIGHBOURS[sq] & mask
+    if not touching:
+        return 0
+    if touching & (touching - 1) == 0 or joined_around(sq, mask):
+        return 1
+    count = 0
+    while touching:
+        touching &= ~flood(touching & -touching, mask)
+        count += 1
+    return count
 
 
 def _tile_reach(tile):
@@ -90,101 +133,128 @@ def _tile_reach(tile):
     return 0 if tile < 18 else 1 if tile < 27 else 2
 
 
-def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS):
-    """Greedy's best few moves, each played out in the same ``playouts`` sampled views (so
-    that they are compared on the same deals); the one with the best total wins."""
+def _margin(results, seat):
+    """How well seat ``seat`` did by the ``(score, captures)`` of every seat: the best other
+    score minus its own, and half a point more when it finished first (even shared)."""
+    mine = results[seat]
+    others = [r for i, r in enumerate(results) if i != seat]
+    first = not any(other < mine for other in others)
+    return min(score for score, _ in others) - mine[0] + (0.5 if first else 0.0)
+
+
+def _win_value(results, seat):
+    """1 when seat ``seat`` finished first (a share of it when tied), plus a hundredth of its
+    margin over the best other seat."""
+    mine = results[seat]
+    others = [r for i, r in enumerate(results) if i != seat]
+    if any(other < mine for other in others):
+        first = 0.0
+    else:
+        first = 1.0 / (1 + sum(other == mine for other in others))
+    return first + 0.01 * (min(score for score, _ in others) - mine[0])
+
+
+def _shuffled_ranking(game, rng, variant):
+    """``_rank_moves`` with equal moves in random order."""
+    ranked = _rank_moves(game, variant)
+    rng.shuffle(ranked)
+    ranked.sort(key=lambda pair: pair[0])
+    return ranked
+
+
+def _greedy_candidates(game, rng, variant):
+    """``mc``'s candidates: greedy's best ``MC_CANDIDATES`` moves."""
+    return [move for _, move in _shuffled_ranking(game, rng, variant)[:MC_CANDIDATES]]
+
+
+def _blocking_candidates(game, rng, variant):
+    """Greedy's best few moves and the best few that also stand between two groups of an
+    opponent colour (so that they cannot be joined there)."""
+    ranked = _shuffled_ranking(game, rng, variant)
+    chosen = [move for _, move in ranked[:BLOCKING_GREEDY]]
+    me = game.to_move
+    opponents = [c for c in game.colors if c not in me.colors]
+    blocking = []
+    for key, (color, move) in ranked[BLOCKING_GREEDY:]:
+        if move.is_pass:
+            continue
+        blocked = sum(max(0, _groups_touching(move.square, game.mask(c)) - 1) for c in opponents)
+        if blocked:
+            blocking.append(((key[0] - blocked,) + key[1:], (color, move)))
+    blocking.sort(key=lambda pair: pair[0])
+    return chosen + [move for _, move in blocking[:BLOCKING_EXTRA]]
+
+
+def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None, policy=QUICK,
+             candidates=_greedy_candidates, value=_margin):
+    """The best of a few ``candidates`` (greedy's best moves), each played out with ``policy``
+    in the same sampled views (so that they are compared on the same deals): ``playouts`` views, or as many as ``seconds`` of CPU time
+    allow; the move with the best total wins. ``sharp`` is the same search with other
+    ``candidates``, ``policy`` and ``value``."""
     if playouts < 1:
         raise ValueError("playouts must be at least 1")
-    ranked = _rank_moves(sample_view(game, rng), variant)
-    rng.shuffle(ranked)
-    ranked.sort(key=lambda pair: pair[0])  # equal moves in random order
-    candidates = [move for _, move in ranked[:MC_CANDIDATES]]
+    candidates = candidates(game, rng, variant)
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)
+    index = {color: i for i, color in enumerate(game.colors)}
     totals = [0.0] * len(candidates)
-    for _ in range(playouts):
-        view = sample_view(game, rng)
+    playout_rng = random.Random()
+    deadline = None if seconds is None else time.process_time() + seconds
+    done = 0
+    while done < playouts if deadline is None else (done == 0 or time.process_time() < deadline):
+        playout = Playout(game, sample_bags(game, rng), variant)
         playout_seed = rng.getrandbits(64)
-        for index, (color, move) in enumerate(candidates):
-            view.play(move, color)
-            totals[index] += _playout(view, seat, variant, random.Random(playout_seed))
-            while view.ply > game.ply:
-                view.pop()
+        for i, (color, move) in enumerate(candidates):
+            playout.reset()
+            playout.play(index[color], move.tile, move.square)
+            playout_rng.seed(playout_seed)
+            totals[i] += value(playout.run(policy, playout_rng), seat)
+        done += 1
     best = max(range(len(candidates)), key=lambda i: totals[i])
     return candidates[best]
+
+
+def _sharp_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
+    """``mc`` with greedy's best four moves and the best three that block an opponent as
+    candidates, the sharper playout policy, and a move rated by how often it won."""
+    return _mc_move(game, rng, variant, playouts, seconds, SHARP, _blocking_candidates, _win_value)
 
 
 _BOTS = {
     "random": (_random_move, ()),
     "greedy": (_greedy_move, ("variant",)),
-    "mc": (_mc_move, ("variant", "playouts")),
+    "mc": (_mc_move, ("variant", "playouts", "seconds")),
+    "sharp": (_sharp_move, ("variant", "playouts", "seconds")),
 }
-
-
-def _playout(game, seat, variant, rng):
-    """Play ``game`` to its end with the quick policy; how well seat ``seat`` did: the best
-    other score minus its own, and half a point more when it finished first (even shared)."""
-    while not game.finished:
-        color, move = _quick_move(game, rng)
-        game.play(move, color)
-    table = standings(game, variant)
-    mine = table[seat]
-    others = [s for i, s in enumerate(table) if i != seat]
-    best_other = min(s.score for s in others)
-    return best_other - mine.score + (0.5 if mine.rank == 1 else 0.0)
-
-
-def _quick_move(game, rng):
-    """A cheap stand-in for greedy: a move that joins the player's own tiles when there is
-    one, avoiding captures and ``$``."""
-    best_key = None
-    best = []
-    for color, move in game.legal_moves():
-        if move.is_pass:
-            return color, move
-        key = (
-            not NEIGHBOURS[move.square] & game.mask(color),
-            move.capture,
-            move.tile == WILD,
-        )
-        if best_key is None or key < best_key:
-            best_key, best = key, [(color, move)]
-        elif key == best_key:
-            best.append((color, move))
-    return rng.choice(best)
 
 
 # -- views ------------------------------------------------------------------------------
 
 
-def sample_view(game, rng):
-    """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
-    captures and own racks, with every bag's undrawn order and every opponent's rack drawn at
-    random from the tiles that player has not seen."""
+def sample_bags(game, rng):
+    """Every colour's bag order as the player to move in ``game`` may imagine it: its own
+    racks and past draws as they are, every opponent's rack and every bag's undrawn order drawn
+    at random from the tiles that player has not seen (``{colour: 28 tiles}``, as ``Game``
+    takes them)."""
     me = game.to_move
     played = _played(game)
     own_draws = {color: [] for color in me.colors}
     for turn in game.history:
         if turn.color in own_draws and turn.drawn is not None:
             own_draws[turn.color].append(turn.drawn)
+    racks = game.racks
+
     def own_bag(color):
-        return _own_bag(played[color], own_draws[color], game.racks[color], rng)
+        return _own_bag(played[color], own_draws[color], racks[color], rng)
 
-    return _view(game, me, own_bag, rng)
-
-
-def imagined_game(game, me, own_bags, rng):
-    """``game`` (whose racks may be unknown) replayed in a new game in which player ``me``'s
-    colours have the bags ``own_bags`` (each its 28 tiles, in the order drawn) and every other
-    colour a bag drawn at random to fit its moves and passes."""
-    return _view(game, me, own_bags.__getitem__, rng)
+    return _bags(game, me, own_bag, played, rng)
 
 
-def _view(game, me, own_bag, rng):
-    """``game`` replayed with ``own_bag(colour)`` for ``me``'s colours and sampled bags for the
-    others (made in colour order, so that a seed always gives the same view)."""
-    played = _played(game)
+def _bags(game, me, own_bag, played, rng):
+    """Every colour's bag: ``own_bag(colour)`` for ``me``'s colours, bags drawn at random to fit
+    the moves and passes for the others (made in colour order, so that a seed always gives the
+    same bags)."""
     passes = _pass_limits(game, me)
     bags = {}
     for color in game.colors:
@@ -192,10 +262,28 @@ def _view(game, me, own_bag, rng):
             bags[color] = own_bag(color)
         else:
             bags[color] = _sample_bag(played[color], passes.get(color, {}), rng)
+    return bags
+
+
+def _replayed(game, bags):
+    """``game``'s moves played again in a new game with ``bags``."""
     view = Game(game.players, bags)
     for turn in game.history:
         view.play(turn.move, turn.color)
     return view
+
+
+def sample_view(game, rng):
+    """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
+    captures and own racks, with the hidden tiles dealt by ``sample_bags``."""
+    return _replayed(game, sample_bags(game, rng))
+
+
+def imagined_game(game, me, own_bags, rng):
+    """``game`` (whose racks may be unknown) replayed in a new game in which player ``me``'s
+    colours have the bags ``own_bags`` (each its 28 tiles, in the order drawn) and every other
+    colour a bag drawn at random to fit its moves and passes."""
+    return _replayed(game, _bags(game, me, own_bags.__getitem__, _played(game), rng))
 
 
 def _played(game):

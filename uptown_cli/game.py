@@ -11,6 +11,7 @@ With known bags (a seeded game) the racks are known and checked; without them (a
 transcribed from a board) everything else is checked.
 """
 
+from bisect import insort
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple, Optional
@@ -19,8 +20,10 @@ from .geometry import (
     ALL_SQUARES,
     FIT,
     FIT_SQUARES,
+    GATHER,
     NEIGHBOURS,
     TILES_PER_COLOR,
+    WILD,
     crowded,
     flood,
     joined_around,
@@ -60,6 +63,10 @@ class Turn(NamedTuple):
     move: Move
     captured: Optional[tuple] = None
     drawn: Optional[int] = None
+
+
+_new_turn = tuple.__new__
+"""Makes a Turn from a tuple of all its fields, without the keyword handling of ``Turn()``."""
 
 
 def count_groups(mask):
@@ -103,6 +110,47 @@ def _tile_moves(tile):
     return {sq: (Move(tile, sq, False), Move(tile, sq, True)) for sq in FIT_SQUARES[tile]}
 
 
+@cache
+def _move_lists(color):
+    """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
+    dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
+    the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
+    onto those open squares, in square order, none capturing; ``with_captures`` makes the
+    capturing ones capture. (Sets of open squares are few, 512 at most, so they are all kept;
+    with captures they would be far more varied.)"""
+    return [_MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
+        _MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
+    ]
+
+
+_ROW_SHIFTS = tuple(range(0, 81, 9))
+
+
+class _MoveLists(dict):
+    """See ``_move_lists``: one tile's moves onto nine squares, for each choice of them."""
+
+    def __init__(self, color, tile, squares):
+        super().__init__()
+        moves = [_tile_moves(tile)[sq] for sq in squares]
+        self.placing = [(color, placing) for placing, _ in moves]
+        self.capturing = [(color, capturing) for _, capturing in moves]
+
+    def __missing__(self, open_squares):
+        pairs = self[open_squares] = tuple(
+            pair for i, pair in enumerate(self.placing) if open_squares >> i & 1
+        )
+        return pairs
+
+    def with_captures(self, open_squares, captures):
+        """The pairs onto ``open_squares``, capturing on ``captures`` (some of them)."""
+        pairs = list(self[open_squares])
+        while captures:
+            low = captures & -captures
+            captures ^= low
+            pairs[(open_squares & (low - 1)).bit_count()] = self.capturing[low.bit_length() - 1]
+        return pairs
+
+
 class Game:
     """A game in progress: players in turn order, the board, racks and bags when known."""
 
@@ -126,6 +174,9 @@ class Game:
         for index, p in enumerate(players):
             for c in p.colors:
                 self._owner[c] = index
+        self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(players))]
+        self._occupied = 0
+        self._exhausted = 0  # colours that have played all their tiles
         self._masks = dict.fromkeys(self._owner, 0)
         self._tile_at = [None] * 81
         self._color_at = [None] * 81
@@ -139,7 +190,7 @@ class Game:
             for c, order in self._bags.items():
                 if sorted(order) != list(range(TILES_PER_COLOR)):
                     raise ValueError(f"the bag of {c} must hold each of the 28 tiles once")
-            self._racks = {c: order[:RACK_SIZE] for c, order in self._bags.items()}
+            self._racks = {c: sorted(order[:RACK_SIZE]) for c, order in self._bags.items()}  # kept sorted
             self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
         self._turn = 0
         self._passes = 0
@@ -165,10 +216,13 @@ class Game:
         return self.history[-1] if self.history else None
 
     @property
+    def passes(self):
+        """How many passes were played in a row just now (a whole round of them ends the game)."""
+        return self._passes
+
+    @property
     def finished(self):
-        if self._passes >= len(self.players):
-            return True
-        return min(self._played_count.values()) >= TILES_PLAYED_PER_COLOR
+        return self._passes >= len(self.players) or self._exhausted == len(self._owner)
 
     @property
     def to_move(self):
@@ -184,7 +238,7 @@ class Game:
         """Each colour's rack (tiles sorted), or None when the bags are unknown."""
         if self._racks is None:
             return None
-        return {c: sorted(r) for c, r in self._racks.items()}
+        return {c: list(r) for c, r in self._racks.items()}
 
     @property
     def bag_sizes(self):
@@ -259,18 +313,28 @@ class Game:
             return []
         player = self.players[self._turn]
         targets, occupied = self._targets()
+        captures = targets & occupied
         moves = []
         for color in player.colors:
-            if not self.playable(color):
+            if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
                 continue
-            for tile in sorted(self._racks[color]):
-                open_squares = FIT[tile] & targets
-                if not open_squares:
+            lists = _move_lists(color)
+            for tile in self._racks[color]:
+                if tile == WILD:
+                    for shift, row_lists in zip(_ROW_SHIFTS, lists[WILD:]):
+                        open_squares = targets >> shift & 511
+                        if open_squares:
+                            taken = captures >> shift & 511
+                            moves.extend(row_lists.with_captures(open_squares, taken) if taken
+                                         else row_lists[open_squares])
                     continue
-                moves_here = _tile_moves(tile)
-                for sq in FIT_SQUARES[tile]:
-                    if open_squares >> sq & 1:
-                        moves.append((color, moves_here[sq][occupied >> sq & 1]))
+                shift, keep, multiplier, down = GATHER[tile]
+                open_squares = ((targets >> shift) & keep) * multiplier >> down & 511
+                if open_squares:
+                    tile_lists = lists[tile]
+                    taken = ((captures >> shift) & keep) * multiplier >> down & 511
+                    moves.extend(tile_lists.with_captures(open_squares, taken) if taken
+                                 else tile_lists[open_squares])
         return moves or [(player.colors[0], PASS)]
 
     def has_legal_placement(self):
@@ -288,12 +352,15 @@ class Game:
     def _targets(self):
         """Squares a tile of the player to move could go on (empty, or holding a capturable
         opponent tile), and the occupied squares."""
-        occupied = 0
+        occupied = self._occupied
         capturable = 0
-        for color, mask in self._masks.items():
-            occupied |= mask
-            if self._owner[color] != self._turn and mask:
-                capturable |= mask & ~self.cut_points(color)
+        for color in self._opponents[self._turn]:
+            mask = self._masks[color]
+            if mask:
+                cuts = self._cuts.get(color)
+                if cuts is None:
+                    cuts = self.cut_points(color)
+                capturable |= mask & ~cuts
         return (ALL_SQUARES & ~occupied) | capturable, occupied
 
     def _color_for(self, move, player):
@@ -333,7 +400,7 @@ class Game:
                 "wrong_turn",
                 f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
             )
-        if move.is_pass:
+        if move.tile is None:
             if self._racks is not None and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
@@ -342,15 +409,15 @@ class Game:
                 )
             return player.colors[0]
         tile, sq = move.tile, move.square
-        name = tile_name(tile)
-        if not self.playable(color):
+        if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
             raise IllegalMove("exhausted", f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
         if self._played[color] >> tile & 1:
-            raise IllegalMove("reused", f"{color}'s {name} has already been played")
+            raise IllegalMove("reused", f"{color}'s {tile_name(tile)} has already been played")
         if self._racks is not None and tile not in self._racks[color]:
-            rack = " ".join(tile_name(t) for t in sorted(self._racks[color]))
-            raise IllegalMove("not_on_rack", f"{color} has no {name} on its rack ({rack})")
+            rack = " ".join(tile_name(t) for t in self._racks[color])
+            raise IllegalMove("not_on_rack", f"{color} has no {tile_name(tile)} on its rack ({rack})")
         if not FIT[tile] >> sq & 1:
+            name = tile_name(tile)
             raise IllegalMove(
                 "wrong_square",
                 f"{color} plays {name} on {square_name(sq)}, but {name} goes in {tile_fit_text(tile)}",
@@ -360,7 +427,7 @@ class Game:
             if self._owner[victim] == self._turn:
                 raise IllegalMove(
                     "own_tile",
-                    f"{color} plays {name} on {square_name(sq)}, which holds {player.name}'s own "
+                    f"{color} plays {tile_name(tile)} on {square_name(sq)}, which holds {player.name}'s own "
                     f"{victim} {tile_name(self._tile_at[sq])}",
                 )
             # Testing the one square is cheaper than finding all the victim's cut points.
@@ -385,8 +452,8 @@ class Game:
         when only one of the player's colours could play the tile). Returns the Turn."""
         color = self.check(move, color)
         player = self.players[self._turn]
-        undo = (self._turn, self._passes, None)
-        if move.is_pass:
+        undo = (self._turn, self._passes)
+        if move.tile is None:
             turn = Turn(len(self.history) + 1, player, color, PASS)
             self._passes += 1
         else:
@@ -398,21 +465,24 @@ class Game:
                 self._take_off(victim, sq)
                 self._captured[color][victim] += 1
             self._put_down(color, sq)
+            self._occupied |= 1 << sq
             self._color_at[sq] = color
             self._tile_at[sq] = tile
             self._played[color] |= 1 << tile
             self._played_count[color] += 1
+            if self._played_count[color] == TILES_PLAYED_PER_COLOR:
+                self._exhausted += 1
             drawn = None
             if self._racks is not None:
                 rack = self._racks[color]
-                undo = (self._turn, self._passes, rack.index(tile))
                 rack.remove(tile)
                 if self._drawn[color] < TILES_PER_COLOR:
                     drawn = self._bags[color][self._drawn[color]]
                     self._drawn[color] += 1
-                    rack.append(drawn)
-            move = _tile_moves(tile)[sq][victim is not None]
-            turn = Turn(len(self.history) + 1, player, color, move, captured, drawn)
+                    insort(rack, drawn)
+            if move.capture != (victim is not None):
+                move = _tile_moves(tile)[sq][victim is not None]
+            turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn))
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
@@ -422,20 +492,23 @@ class Game:
     def pop(self):
         """Take back the last move; returns its Turn."""
         turn = self.history.pop()
-        self._turn, self._passes, rack_index = self._undo.pop()
+        self._turn, self._passes = self._undo.pop()
         if turn.move.is_pass:
             return turn
         color, tile, sq = turn.color, turn.move.tile, turn.move.square
         if self._racks is not None:
             rack = self._racks[color]
             if turn.drawn is not None:
-                rack.pop()
+                rack.remove(turn.drawn)
                 self._drawn[color] -= 1
-            rack.insert(rack_index, tile)
+            insort(rack, tile)
         self._played[color] &= ~(1 << tile)
+        if self._played_count[color] == TILES_PLAYED_PER_COLOR:
+            self._exhausted -= 1
         self._played_count[color] -= 1
         self._take_off(color, sq)
         if turn.captured is None:
+            self._occupied &= ~(1 << sq)
             self._color_at[sq] = self._tile_at[sq] = None
         else:
             victim, victim_tile = turn.captured

@@ -43,9 +43,12 @@ def _bot_list(ctx, param, value):
               help="Processes to play in (the results do not depend on it).")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--playouts", type=click.IntRange(min=1), default=MC_PLAYOUTS, show_default=True,
-              help="mc: how many sampled deals each candidate move is played out in.")
+              help="mc, sharp: how many sampled deals each candidate move is played out in.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="mc, sharp: think S seconds of CPU time per move instead of --playouts "
+                   "(equal time for every bot; the games then depend on the machine).")
 @output_options
-def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, table_format):
+def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, as_json, table_format):
     """Let bots play one another and compare them.
 
     Per bot: games, wins (a shared win counts as a fraction), win rate with its 95% interval,
@@ -75,7 +78,8 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, as_json, 
     interrupted = False
     with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
         try:
-            for result in play_games(bots, players, games, seed, variant, jobs, {"playouts": playouts}):
+            options = {"playouts": playouts} if seconds is None else {"playouts": playouts, "seconds": seconds}
+            for result in play_games(bots, players, games, seed, variant, jobs, options):
                 if out is not None:
                     try:
                         create_record(paths[result.number], record_text(result, variant))

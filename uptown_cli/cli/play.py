@@ -11,8 +11,10 @@ from .options import (
     output_options, plural, read_game, read_record, replay_valid, use_color,
 )
 
-BOTS = ("random", "greedy", "mc")
+BOTS = ("random", "greedy", "mc", "sharp")
 """The bots a player can ask for (``bots.BOT_NAMES``, named here so that help imports no bots)."""
+PLAYOUT_BOTS = ("mc", "sharp")
+"""The bots that play moves out and take ``--playouts``."""
 
 
 # -- new -------------------------------------------------------------------------------------
@@ -171,7 +173,8 @@ def split_rack(words):
 
 def bot_option(command):
     command = click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-                           help="mc: how many sampled deals each candidate move is played out in.")(command)
+                           help="mc, sharp: how many sampled deals each candidate move is played "
+                           "out in.")(command)
     return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
 
 
@@ -274,8 +277,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
     rack = rack or typed_rack
     if bot and (words or rack):
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
-    if playouts and bot != "mc":
-        raise click.UsageError("--playouts goes with --bot mc")
+    if playouts and bot not in PLAYOUT_BOTS:
+        raise click.UsageError("--playouts goes with --bot mc or --bot sharp")
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
     record = read_record(path)
@@ -360,7 +363,7 @@ def moves(file, as_name, keys, as_json, table_format):
 @file_argument
 @click.option("--bot", type=click.Choice(BOTS), default="mc", show_default=True, help="The bot asked.")
 @click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-              help="mc: how many sampled deals each candidate move is played out in.")
+              help="mc, sharp: how many sampled deals each candidate move is played out in.")
 @click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
 @keys_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
@@ -372,7 +375,7 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     path, record, game = read_game(file)
     player = check_player(game, None, record.path)
     game = hidden_mover_view(record, game, as_name, keys)[0]
-    rack, chosen = bot_move(bot, game, record, playouts if bot == "mc" else None)
+    rack, chosen = bot_move(bot, game, record, playouts if bot in PLAYOUT_BOTS else None)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})

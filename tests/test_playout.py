@@ -1,0 +1,77 @@
+"""Playouts: every move a policy draws is legal and of the best class it could be, and the
+final scores are those the rules give."""
+
+import random
+
+import pytest
+
+from uptown_cli.bags import seeded_bags
+from uptown_cli.game import Game, Player
+from uptown_cli.geometry import NEIGHBOURS
+from uptown_cli.notation import PASS, Move
+from uptown_cli.playout import APART, CAPTURE, ONE, QUICK, SHARP, TOUCHING, TWO, Playout
+from uptown_cli.scoring import standings
+from uptown_cli.selfplay import seat_colors
+
+
+def new_game(players, seed):
+    table = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(players))]
+    bags = seeded_bags(seed, [c for p in table for c in p.colors])
+    return Game(table, bags), bags
+
+
+def class_of(policy, game, color, move):
+    """The index in ``policy`` of the first class that holds ``move`` (a reference written from
+    the class definitions, square by square)."""
+    touching = (NEIGHBOURS[move.square] & game.mask(color)).bit_count()
+    for index, (closeness, target, tiles) in enumerate(policy):
+        close = {TWO: touching >= 2, ONE: touching == 1, TOUCHING: touching >= 1, APART: touching == 0}
+        if close[closeness] and (target == CAPTURE) == move.capture and move.tile in tiles:
+            return index
+    raise AssertionError(f"{move} is in no class")
+
+
+@pytest.mark.parametrize("policy", [QUICK, SHARP], ids=["quick", "sharp"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(policy, players):
+    for seed in range(3):
+        game, bags = new_game(players, f"playout-{players}-{seed}")
+        rng = random.Random(seed)
+        while game.ply < 10 * seed:  # start some playouts mid-game
+            color, move = rng.choice(game.legal_moves())
+            game.play(move, color)
+        playout = Playout(game, bags)
+        colors = game.colors
+        while not game.finished:
+            legal = game.legal_moves()
+            chosen = playout.choose(policy, rng.random)
+            if chosen is None:
+                assert legal == [(game.to_move.colors[0], PASS)]
+                playout.pass_turn()
+                game.play(PASS)
+                continue
+            c, tile, sq = chosen
+            color, move = colors[c], Move(tile, sq, game.at(sq) is not None)
+            assert (color, move) in legal
+            best = min(class_of(policy, game, col, m) for col, m in legal)
+            assert class_of(policy, game, color, move) == best
+            playout.play(c, tile, sq)
+            game.play(move, color)
+        assert playout.results() == [(s.score, s.captures) for s in standings(game)]
+
+
+def test_reset_goes_back_to_the_start_and_a_seeded_run_repeats():
+    game, bags = new_game(3, "reset")
+    playout = Playout(game, bags, "blockers")
+    first = playout.run(SHARP, random.Random(4))
+    playout.reset()
+    assert playout.masks == [0, 0, 0] and playout.passes == 0
+    assert playout.run(SHARP, random.Random(4)) == first
+
+
+def test_a_playout_after_a_round_of_passes_is_over():
+    game, bags = new_game(3, "passes")
+    playout = Playout(game, bags)
+    for _ in range(3):
+        playout.pass_turn()
+    assert playout.run(QUICK, random.Random(1)) == [(0, 0)] * 3

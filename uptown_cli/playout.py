@@ -1,0 +1,219 @@
+"""Playouts for the Monte-Carlo bots: a position played on to the end of the game, fast.
+
+A ``Playout`` holds a position as bare numbers (one 81-bit mask of squares per colour, racks
+and bag orders as lists of tile numbers), taken from a game and one deal of the tiles its
+player to move cannot see. ``run`` plays it to the end with a cheap policy and returns the
+final scores; ``reset`` goes back to the position it was made from, so that the same deal can
+be played out after each candidate move. Moves are chosen by arithmetic on masks: no move
+objects, no lists of legal moves, no legality checks (the policy only picks legal moves).
+
+A policy is a list of *classes* of moves, best first; each class is ``(closeness, target,
+tiles)``: how close the square is to the mover's own tiles of that colour (``TWO`` squares
+touching two or more of them, ``ONE`` exactly one, ``TOUCHING`` one or more, ``APART`` none),
+whether it is empty (``EMPTY``) or a capture (``CAPTURE``), and which tiles (``LINE``: letters
+and numbers, ``SYMBOL``, ``WILD``, ``NOT_WILD``). A move is drawn at random among the moves of
+the first class that has any.
+"""
+
+from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, count_groups, is_cut_point
+from .geometry import ALL_SQUARES, COLUMN_MASKS, FIT, TILES_PER_COLOR, crowded
+
+TWO, ONE, TOUCHING, APART = range(4)
+EMPTY, CAPTURE = range(2)
+LINE, SYMBOL, WILD, NOT_WILD = (range(0, 18), range(18, 27), range(27, 28), range(0, 27))
+
+QUICK = [
+    (closeness, target, tiles)
+    for closeness in (TOUCHING, APART)
+    for target in (EMPTY, CAPTURE)
+    for tiles in (NOT_WILD, WILD)
+]
+"""``mc``'s policy: join the colour's own tiles if it can, then avoid captures, then keep ``$``."""
+
+SHARP = [
+    (closeness, target, tiles)
+    for closeness, target in ((TWO, EMPTY), (ONE, EMPTY), (TWO, CAPTURE), (ONE, CAPTURE),
+                              (APART, EMPTY), (APART, CAPTURE))
+    for tiles in (LINE, SYMBOL, WILD)
+]
+"""A closer copy of greedy: join two or more of the colour's tiles before one, capture only
+when no empty square joins, and play the narrowest tile (letters and numbers before symbols,
+symbols before ``$``)."""
+
+_NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
+_NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
+
+
+class Playout:
+    """A position of ``game`` with every colour's bag order given by ``bags`` (``{colour:
+    28 tiles}``, as ``Game`` takes them; only the draws still to come and the racks they
+    imply are used), ready to be played out under ``variant`` scoring."""
+
+    def __init__(self, game, bags, variant="standard"):
+        colors = game.colors
+        index = {color: i for i, color in enumerate(colors)}
+        self.blockers = variant == "blockers"
+        self.seats = [tuple(index[c] for c in player.colors) for player in game.players]
+        self.owner = [game.players.index(game.owner(c)) for c in colors]
+        self.start_masks = [game.mask(c) for c in colors]
+        self.start_played = [game.played_count(c) for c in colors]
+        self.start_captured = [[game.captured(c, v) for v in colors] for c in colors]
+        self.start_turn = game.players.index(game.to_move) if not game.finished else 0
+        self.start_passes = game.passes
+        self.start_racks = []
+        self.bags = []  # the draws to come, read from ``draw_at`` on
+        for color, played in zip(colors, self.start_played):
+            drawn = min(TILES_PER_COLOR, RACK_SIZE + played)
+            unplayed = set(game.unplayed_tiles(color))
+            self.start_racks.append([t for t in bags[color][:drawn] if t in unplayed])
+            self.bags.append(list(bags[color][drawn:]))
+        self.reset()
+
+    def reset(self):
+        """Go back to the position the playout was made from."""
+        self.masks = list(self.start_masks)
+        self.played = list(self.start_played)
+        self.captured = [list(row) for row in self.start_captured]
+        self.racks = [list(rack) for rack in self.start_racks]
+        self.draw_at = [0] * len(self.bags)
+        self.turn = self.start_turn
+        self.passes = self.start_passes
+
+    def play(self, color, tile, sq):
+        """Play ``tile`` of colour number ``color`` on ``sq`` (a legal move), draw, pass the turn."""
+        bit = 1 << sq
+        masks = self.masks
+        for victim, mask in enumerate(masks):
+            if mask & bit:
+                masks[victim] = mask & ~bit
+                self.captured[color][victim] += 1
+                break
+        masks[color] |= bit
+        rack = self.racks[color]
+        rack.remove(tile)
+        bag = self.bags[color]
+        if self.draw_at[color] < len(bag):
+            rack.append(bag[self.draw_at[color]])
+            self.draw_at[color] += 1
+        self.played[color] += 1
+        self.passes = 0
+        self.turn = (self.turn + 1) % len(self.seats)
+
+    def pass_turn(self):
+        """The seat to move passes (it has no legal placement)."""
+        self.passes += 1
+        self.turn = (self.turn + 1) % len(self.seats)
+
+    def run(self, policy, rng):
+        """Play on to the end of the game, each move drawn by ``rng`` from the first class of
+        ``policy`` that has one; returns each seat's ``(score, captures)``."""
+        random = rng.random
+        played = self.played
+        players = len(self.seats)
+        left = sum(1 for p in played if p < TILES_PLAYED_PER_COLOR)
+        while left and self.passes < players:
+            chosen = self.choose(policy, random)
+            if chosen is None:
+                self.pass_turn()
+            else:
+                self.play(*chosen)
+                if played[chosen[0]] == TILES_PLAYED_PER_COLOR:
+                    left -= 1
+        return self.results()
+
+    def choose(self, policy, random):
+        """``(colour number, tile, square)``: a move of the seat to move drawn with ``random``
+        (a function giving floats in [0, 1)) from the first class of ``policy`` that has one,
+        or None when the seat must pass."""
+        masks, racks, played = self.masks, self.racks, self.played
+        turn = self.turn
+        occupied = 0
+        for mask in masks:
+            occupied |= mask
+        empty = ALL_SQUARES & ~occupied
+        mine = self.seats[turn]
+        safe = None
+        options = []  # (colour, tile, squares, how many) in the class looked at
+        for closeness, target, tiles in policy:
+            total = 0
+            for c in mine:
+                if played[c] >= TILES_PLAYED_PER_COLOR:
+                    continue
+                squares = _near(masks[c], closeness)
+                if target == EMPTY:
+                    squares &= empty
+                else:
+                    if safe is None:
+                        safe, doubtful = _capturable(masks, self.owner, turn)
+                    fits = 0
+                    for t in racks[c]:
+                        if t in tiles:
+                            fits |= FIT[t]
+                    doubtful_here = squares & fits & doubtful
+                    while doubtful_here:
+                        low = doubtful_here & -doubtful_here
+                        doubtful_here ^= low
+                        doubtful ^= low
+                        sq = low.bit_length() - 1
+                        if not any(is_cut_point(sq, m) for m in masks if m & low):
+                            safe |= low
+                    squares &= safe
+                if not squares:
+                    continue
+                for t in racks[c]:
+                    if t in tiles:
+                        fit = FIT[t] & squares
+                        if fit:
+                            count = fit.bit_count()
+                            options.append((c, t, fit, count))
+                            total += count
+            if total:
+                pick = int(random() * total)
+                for c, t, fit, count in options:
+                    if pick < count:
+                        for _ in range(pick):
+                            fit &= fit - 1
+                        return c, t, (fit & -fit).bit_length() - 1
+                    pick -= count
+        return None
+
+    def results(self):
+        """Each seat's ``(score, captures)`` as the position is now (lower scores are better)."""
+        out = []
+        for seat, mine in enumerate(self.seats):
+            groups = sum(count_groups(self.masks[c]) for c in mine)
+            taken = [0] * len(self.seats)
+            for c in mine:
+                for victim, n in enumerate(self.captured[c]):
+                    taken[self.owner[victim]] += n
+            score = groups + (max(taken) if self.blockers else 0)
+            out.append((score, sum(taken)))
+        return out
+
+
+def _near(mask, closeness):
+    """The squares at ``closeness`` to the squares of ``mask`` (``mask`` itself excluded)."""
+    up = (mask << 9) & ALL_SQUARES
+    down = mask >> 9
+    left = (mask << 1) & _NOT_FIRST_COLUMN
+    right = (mask >> 1) & _NOT_LAST_COLUMN
+    if closeness == TOUCHING:
+        return (up | down | left | right) & ~mask
+    if closeness == APART:
+        return ALL_SQUARES & ~(up | down | left | right | mask)
+    two = (up & down) | ((up | down) & (left | right)) | (left & right)
+    if closeness == TWO:
+        return two & ~mask
+    return (up | down | left | right) & ~two & ~mask
+
+
+def _capturable(masks, owner, seat):
+    """The squares holding another seat's tile that may surely be captured (those with at most
+    one neighbour of their colour), and those that need a closer look (the others)."""
+    safe = doubtful = 0
+    for victim, mask in enumerate(masks):
+        if owner[victim] != seat:
+            busy = crowded(mask)
+            safe |= mask & ~busy
+            doubtful |= busy
+    return safe, doubtful
