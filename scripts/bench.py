@@ -231,7 +231,7 @@ def bench_startup(uptown, runs):
             ("uptown show (90 moves)", [uptown, "show", kept], 3.0, None),
             ("uptown moves (90 moves)", [uptown, "moves", kept], 3.0, None),
             ("uptown score (90 moves)", [uptown, "score", kept], 3.0, None),
-            ("uptown move (90 moves)", [uptown, "move", played, str(move), "--color", color], 3.0, fresh_copy),
+            ("uptown move (90 moves)", [uptown, "move", played, str(move), "--rack", color], 3.0, fresh_copy),
         ]
         return compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
 

@@ -5,7 +5,6 @@ Every command that prints data goes through ``Output``: a text table in any tabu
 the tables alone, with no title lines.  Heavy modules (PyYAML, tabulate) are imported when used.
 """
 
-import json
 import os
 import sys
 
@@ -99,6 +98,8 @@ class Output:
         return self.as_json or self.table_format in MACHINE_FORMATS
 
     def json(self, data):
+        import json
+
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
     def text(self, text="", color=None):
