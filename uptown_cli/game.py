@@ -9,12 +9,20 @@ not settle it, a flood fill.
 
 With known bags (a seeded game) the racks are known and checked; without them (a game
 transcribed from a board) everything else is checked.
+
+Types: a placed move's square, the tile on a square that holds a colour and the bags of a game
+whose racks are known are never None, though their types allow it. Where that is used on the
+path of every move, a ``type: ignore`` says so (``typing.cast`` would cost a call each time);
+elsewhere, ``cast``.
 """
 
+from __future__ import annotations
+
 from bisect import insort
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, cast
 
 from .geometry import (
     ALL_SQUARES,
@@ -33,7 +41,7 @@ from .geometry import (
     tile_fit_text,
     tile_name,
 )
-from .errors import IllegalMove, RacksUnknown
+from .errors import IllegalMove as IllegalMove, RacksUnknown as RacksUnknown  # raised here, exported
 from .notation import PASS, Move
 
 COLORS = ("red", "blue", "green", "yellow", "orange")
@@ -47,9 +55,9 @@ _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
 @dataclass(frozen=True)
 class Player:
     name: str
-    colors: tuple
+    colors: tuple[str, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "colors", tuple(self.colors))
 
 
@@ -61,15 +69,17 @@ class Turn(NamedTuple):
     player: Player
     color: str
     move: Move
-    captured: Optional[tuple] = None
+    captured: Optional[tuple[str, int]] = None
     drawn: Optional[int] = None
 
 
-_new_turn = tuple.__new__
+_new_turn: Callable[
+    [type[Turn], tuple[int, Player, str, Move, Optional[tuple[str, int]], Optional[int]]], Turn
+] = tuple.__new__
 """Makes a Turn from a tuple of all its fields, without the keyword handling of ``Turn()``."""
 
 
-def count_groups(mask):
+def count_groups(mask: int) -> int:
     """How many groups (edge-joined sets) the squares of ``mask`` form."""
     count = 0
     while mask:
@@ -78,7 +88,7 @@ def count_groups(mask):
     return count
 
 
-def is_cut_point(sq, mask):
+def is_cut_point(sq: int, mask: int) -> bool:
     """Whether taking ``sq`` out of ``mask`` would split its group in two or more."""
     neighbours = NEIGHBOURS[sq] & mask
     if neighbours & (neighbours - 1) == 0 or joined_around(sq, mask):
@@ -94,7 +104,7 @@ def is_cut_point(sq, mask):
         reached = grown
 
 
-def cut_points(mask):
+def cut_points(mask: int) -> int:
     """The squares of ``mask`` whose removal would split their group."""
     cuts = 0
     for sq in squares_of(crowded(mask)):
@@ -104,14 +114,14 @@ def cut_points(mask):
 
 
 @cache
-def _tile_moves(tile):
+def _tile_moves(tile: int) -> dict[int, tuple[Move, Move]]:
     """``{square: (move, capturing move)}`` for every square ``tile`` may go on. Moves are
     immutable, so these are shared by every game rather than made anew for each list."""
     return {sq: (Move(tile, sq, False), Move(tile, sq, True)) for sq in FIT_SQUARES[tile]}
 
 
 @cache
-def _move_lists(color):
+def _move_lists(color: str) -> list[_MoveLists]:
     """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
     dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
     the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
@@ -126,22 +136,22 @@ def _move_lists(color):
 _ROW_SHIFTS = tuple(range(0, 81, 9))
 
 
-class _MoveLists(dict):
+class _MoveLists(dict[int, tuple[tuple[str, Move], ...]]):
     """See ``_move_lists``: one tile's moves onto nine squares, for each choice of them."""
 
-    def __init__(self, color, tile, squares):
+    def __init__(self, color: str, tile: int, squares: Sequence[int]) -> None:
         super().__init__()
         moves = [_tile_moves(tile)[sq] for sq in squares]
         self.placing = [(color, placing) for placing, _ in moves]
         self.capturing = [(color, capturing) for _, capturing in moves]
 
-    def __missing__(self, open_squares):
+    def __missing__(self, open_squares: int) -> tuple[tuple[str, Move], ...]:
         pairs = self[open_squares] = tuple(
             pair for i, pair in enumerate(self.placing) if open_squares >> i & 1
         )
         return pairs
 
-    def with_captures(self, open_squares, captures):
+    def with_captures(self, open_squares: int, captures: int) -> list[tuple[str, Move]]:
         """The pairs onto ``open_squares``, capturing on ``captures`` (some of them)."""
         pairs = list(self[open_squares])
         while captures:
@@ -154,13 +164,14 @@ class _MoveLists(dict):
 class Game:
     """A game in progress: players in turn order, the board, racks and bags when known."""
 
-    def __init__(self, players, bags=None):
-        players = [p if isinstance(p, Player) else Player(*p) for p in players]
-        if not 2 <= len(players) <= 5:
+    def __init__(self, players: Iterable[Player | tuple[str, tuple[str, ...]]],
+                 bags: Mapping[str, Sequence[int]] | None = None) -> None:
+        seated = [p if isinstance(p, Player) else Player(*p) for p in players]
+        if not 2 <= len(seated) <= 5:
             raise ValueError("a game has 2 to 5 players")
-        per_player = 2 if len(players) == 2 else 1
-        seen = set()
-        for p in players:
+        per_player = 2 if len(seated) == 2 else 1
+        seen: set[str] = set()
+        for p in seated:
             if len(p.colors) != per_player:
                 raise ValueError(
                     f"{p.name} needs {per_player} colour{'s' if per_player > 1 else ''}"
@@ -169,20 +180,23 @@ class Game:
                 if c not in _COLOR_INDEX or c in seen:
                     raise ValueError(f"colour {c!r} is unknown or taken twice")
                 seen.add(c)
-        self.players = players
-        self._owner = {}
-        for index, p in enumerate(players):
+        self.players = seated
+        self._owner: dict[str, int] = {}
+        for index, p in enumerate(seated):
             for c in p.colors:
                 self._owner[c] = index
-        self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(players))]
+        self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(seated))]
         self._occupied = 0
         self._exhausted = 0  # colours that have played all their tiles
         self._masks = dict.fromkeys(self._owner, 0)
-        self._tile_at = [None] * 81
-        self._color_at = [None] * 81
+        self._tile_at: list[int | None] = [None] * 81
+        self._color_at: list[str | None] = [None] * 81
         self._played = dict.fromkeys(self._owner, 0)
         self._played_count = dict.fromkeys(self._owner, 0)
         self._captured = {c: dict.fromkeys(self._owner, 0) for c in self._owner}
+        self._bags: dict[str, list[int]] | None
+        self._racks: dict[str, list[int]] | None
+        self._drawn: dict[str, int]
         if bags is None:
             self._bags = self._racks = None
         else:
@@ -194,117 +208,117 @@ class Game:
             self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
         self._turn = 0
         self._passes = 0
-        self.history = []
-        self._undo = []
-        self._cuts = {}
-        self._group_count = {}
+        self.history: list[Turn] = []
+        self._undo: list[tuple[int, int]] = []
+        self._cuts: dict[str, int] = {}
+        self._group_count: dict[str, int] = {}
 
     # -- what the position is ------------------------------------------------------------
 
     @property
-    def colors(self):
+    def colors(self) -> tuple[str, ...]:
         """The colours in the game, in seat order."""
         return tuple(self._owner)
 
     @property
-    def ply(self):
+    def ply(self) -> int:
         """How many moves (passes included) have been played."""
         return len(self.history)
 
     @property
-    def last(self):
+    def last(self) -> Turn | None:
         return self.history[-1] if self.history else None
 
     @property
-    def passes(self):
+    def passes(self) -> int:
         """How many passes were played in a row just now (a whole round of them ends the game)."""
         return self._passes
 
     @property
-    def finished(self):
+    def finished(self) -> bool:
         return self._passes >= len(self.players) or self._exhausted == len(self._owner)
 
     @property
-    def to_move(self):
+    def to_move(self) -> Player | None:
         """The player whose turn it is, or None once the game is over."""
         return None if self.finished else self.players[self._turn]
 
     @property
-    def knows_racks(self):
+    def knows_racks(self) -> bool:
         return self._racks is not None
 
     @property
-    def racks(self):
+    def racks(self) -> dict[str, list[int]] | None:
         """Each colour's rack (tiles sorted), or None when the bags are unknown."""
         if self._racks is None:
             return None
         return {c: list(r) for c, r in self._racks.items()}
 
     @property
-    def bag_sizes(self):
+    def bag_sizes(self) -> dict[str, int] | None:
         """How many tiles are left in each colour's bag, or None when unknown."""
         if self._bags is None:
             return None
         return {c: TILES_PER_COLOR - self._drawn[c] for c in self._owner}
 
     @property
-    def board(self):
+    def board(self) -> dict[int, tuple[str, int]]:
         """``{square: (colour, tile)}`` for every occupied square."""
-        return {
+        return cast("dict[int, tuple[str, int]]", {
             sq: (self._color_at[sq], self._tile_at[sq])
             for sq in range(81)
             if self._color_at[sq] is not None
-        }
+        })
 
-    def at(self, sq):
+    def at(self, sq: int) -> tuple[str, int] | None:
         """``(colour, tile)`` on ``sq``, or None."""
         color = self._color_at[sq]
-        return None if color is None else (color, self._tile_at[sq])
+        return None if color is None else (color, self._tile_at[sq])  # type: ignore[return-value]
 
-    def mask(self, color):
+    def mask(self, color: str) -> int:
         """The squares holding ``color``'s tiles."""
         return self._masks[color]
 
-    def owner(self, color):
+    def owner(self, color: str) -> Player:
         """The player who plays ``color``."""
         return self.players[self._owner[color]]
 
-    def played_count(self, color):
+    def played_count(self, color: str) -> int:
         return self._played_count[color]
 
-    def unplayed_tiles(self, color):
+    def unplayed_tiles(self, color: str) -> list[int]:
         """``color``'s tiles not yet placed (on its rack or in its bag), sorted."""
         played = self._played[color]
         return [t for t in range(TILES_PER_COLOR) if not played >> t & 1]
 
-    def playable(self, color):
+    def playable(self, color: str) -> bool:
         """Whether ``color`` still has tiles to play."""
         return self._played_count[color] < TILES_PLAYED_PER_COLOR
 
-    def groups(self, color):
+    def groups(self, color: str) -> int:
         """How many groups ``color``'s tiles form."""
         count = self._group_count.get(color)
         if count is None:
             count = self._group_count[color] = count_groups(self._masks[color])
         return count
 
-    def player_groups(self, player):
+    def player_groups(self, player: Player) -> int:
         return sum(self.groups(c) for c in player.colors)
 
-    def cut_points(self, color):
+    def cut_points(self, color: str) -> int:
         """The squares of ``color`` that may not be captured (taking one would split a group)."""
         cuts = self._cuts.get(color)
         if cuts is None:
             cuts = self._cuts[color] = cut_points(self._masks[color])
         return cuts
 
-    def captured(self, capturer, victim):
+    def captured(self, capturer: str, victim: str) -> int:
         """How many of ``victim``'s tiles colour ``capturer`` has captured."""
         return self._captured[capturer][victim]
 
     # -- moves ---------------------------------------------------------------------------
 
-    def legal_moves(self):
+    def legal_moves(self) -> list[tuple[str, Move]]:
         """Every legal ``(colour, move)`` of the player to move; ``[(first colour, PASS)]``
         when there is none; ``[]`` once the game is over. Needs known racks."""
         if self._racks is None:
@@ -314,7 +328,7 @@ class Game:
         player = self.players[self._turn]
         targets, occupied = self._targets()
         captures = targets & occupied
-        moves = []
+        moves: list[tuple[str, Move]] = []
         for color in player.colors:
             if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
                 continue
@@ -337,7 +351,7 @@ class Game:
                                  else tile_lists[open_squares])
         return moves or [(player.colors[0], PASS)]
 
-    def has_legal_placement(self):
+    def has_legal_placement(self) -> bool:
         """Whether the player to move can place a tile; RacksUnknown without known racks."""
         if self._racks is None:
             raise RacksUnknown()
@@ -349,7 +363,7 @@ class Game:
             for tile in self._racks[color]
         )
 
-    def _targets(self):
+    def _targets(self) -> tuple[int, int]:
         """Squares a tile of the player to move could go on (empty, or holding a capturable
         opponent tile), and the occupied squares."""
         occupied = self._occupied
@@ -363,28 +377,29 @@ class Game:
                 capturable |= mask & ~cuts
         return (ALL_SQUARES & ~occupied) | capturable, occupied
 
-    def _color_for(self, move, player):
+    def _color_for(self, move: Move, player: Player) -> str:
         """The colour a move without a named colour is played with, or an IllegalMove."""
         if move.is_pass or len(player.colors) == 1:
             return player.colors[0]
+        tile = cast(int, move.tile)
         holders = [
             c
             for c in player.colors
             if self.playable(c)
             and (
-                move.tile in self._racks[c]
+                tile in self._racks[c]
                 if self._racks is not None
-                else not self._played[c] >> move.tile & 1
+                else not self._played[c] >> tile & 1
             )
         ]
         if len(holders) > 1:
             raise IllegalMove(
                 "ambiguous_color",
-                f"both {' and '.join(holders)} could play {tile_name(move.tile)}: say which colour",
+                f"both {' and '.join(holders)} could play {tile_name(tile)}: say which colour",
             )
         return holders[0] if holders else player.colors[0]
 
-    def check(self, move, color=None):
+    def check(self, move: Move, color: str | None = None) -> str:
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
         return the colour it is played with otherwise (a pass counts as the player's first
         colour's, whichever colour names it). Never changes the game."""
@@ -408,7 +423,8 @@ class Game:
                     f"{player.name} may not pass: {example_color} {example} is legal",
                 )
             return player.colors[0]
-        tile, sq = move.tile, move.square
+        tile = move.tile
+        sq: int = move.square  # type: ignore[assignment]
         if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
             raise IllegalMove("exhausted", f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
         if self._played[color] >> tile & 1:
@@ -428,7 +444,7 @@ class Game:
                 raise IllegalMove(
                     "own_tile",
                     f"{color} plays {tile_name(tile)} on {square_name(sq)}, which holds {player.name}'s own "
-                    f"{victim} {tile_name(self._tile_at[sq])}",
+                    f"{victim} {tile_name(cast(int, self._tile_at[sq]))}",
                 )
             # Testing the one square is cheaper than finding all the victim's cut points.
             cuts = self._cuts.get(victim)
@@ -436,18 +452,18 @@ class Game:
             if splits:
                 raise IllegalMove(
                     "split",
-                    f"{color} may not capture {victim}'s {tile_name(self._tile_at[sq])} on "
+                    f"{color} may not capture {victim}'s {tile_name(cast(int, self._tile_at[sq]))} on "
                     f"{square_name(sq)}: it would split {victim}'s group",
                 )
         return color
 
-    def canonical(self, move):
+    def canonical(self, move: Move) -> str:
         """``move`` in canonical notation on this board (the ``x`` set by whether it captures)."""
         if move.is_pass:
             return str(PASS)
-        return str(Move(move.tile, move.square, self._color_at[move.square] is not None))
+        return str(Move(move.tile, move.square, self._color_at[cast(int, move.square)] is not None))
 
-    def play(self, move, color=None):
+    def play(self, move: Move, color: str | None = None) -> Turn:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
         when only one of the player's colours could play the tile). Returns the Turn."""
         color = self.check(move, color)
@@ -457,11 +473,12 @@ class Game:
             turn = Turn(len(self.history) + 1, player, color, PASS)
             self._passes += 1
         else:
-            tile, sq = move.tile, move.square
+            tile = move.tile
+            sq: int = move.square  # type: ignore[assignment]
             victim = self._color_at[sq]
-            captured = None
+            captured: tuple[str, int] | None = None
             if victim is not None:
-                captured = (victim, self._tile_at[sq])
+                captured = (victim, self._tile_at[sq])  # type: ignore[assignment]
                 self._take_off(victim, sq)
                 self._captured[color][victim] += 1
             self._put_down(color, sq)
@@ -477,7 +494,7 @@ class Game:
                 rack = self._racks[color]
                 rack.remove(tile)
                 if self._drawn[color] < TILES_PER_COLOR:
-                    drawn = self._bags[color][self._drawn[color]]
+                    drawn = self._bags[color][self._drawn[color]]  # type: ignore[index]
                     self._drawn[color] += 1
                     insort(rack, drawn)
             if move.capture != (victim is not None):
@@ -489,13 +506,15 @@ class Game:
         self._turn = (self._turn + 1) % len(self.players)
         return turn
 
-    def pop(self):
+    def pop(self) -> Turn:
         """Take back the last move; returns its Turn."""
         turn = self.history.pop()
         self._turn, self._passes = self._undo.pop()
         if turn.move.is_pass:
             return turn
-        color, tile, sq = turn.color, turn.move.tile, turn.move.square
+        color = turn.color
+        tile: int = turn.move.tile  # type: ignore[assignment]
+        sq: int = turn.move.square  # type: ignore[assignment]
         if self._racks is not None:
             rack = self._racks[color]
             if turn.drawn is not None:
@@ -517,7 +536,7 @@ class Game:
             self._color_at[sq], self._tile_at[sq] = victim, victim_tile
         return turn
 
-    def _put_down(self, color, sq):
+    def _put_down(self, color: str, sq: int) -> None:
         """Add ``sq`` to ``color``'s squares, updating its cached cut points and group count."""
         before = self._masks[color]
         self._masks[color] = before | 1 << sq
@@ -537,7 +556,7 @@ class Game:
             if not joined_around(sq, before):
                 self._group_count.pop(color, None)
 
-    def _take_off(self, color, sq):
+    def _take_off(self, color: str, sq: int) -> None:
         """Take ``sq`` out of ``color``'s squares, updating its cached cut points and group count."""
         after = self._masks[color] & ~(1 << sq)
         self._masks[color] = after

@@ -6,7 +6,9 @@ Tiles are ints 0..27: letters ``A``..``I`` (0..8), numbers ``1``..``9`` (9..17),
 symbols in region order (18..26) and the wild ``$`` (27).
 """
 
-from .errors import NotationError
+from collections.abc import Iterable
+
+from .errors import NotationError as NotationError  # raised here, exported
 
 ROWS = "ABCDEFGHI"
 COLUMNS = "123456789"
@@ -31,20 +33,20 @@ TILE_ALIASES = {
 }
 
 
-def square_name(sq):
+def square_name(sq: int) -> str:
     """``B7`` for square 15."""
     return SQUARE_NAMES[sq]
 
 
-def row_of(sq):
+def row_of(sq: int) -> int:
     return sq // 9
 
 
-def column_of(sq):
+def column_of(sq: int) -> int:
     return sq % 9
 
 
-def region_of(sq):
+def region_of(sq: int) -> int:
     """Index into REGION_NAMES of the 3x3 region holding ``sq``."""
     return (sq // 27) * 3 + (sq % 9) // 3
 
@@ -54,7 +56,7 @@ _TILE_INDEX = {name.lower(): i for i, name in enumerate(TILE_NAMES)}
 _TILE_INDEX.update({alias: _TILE_INDEX[name] for alias, name in TILE_ALIASES.items()})
 
 
-def _ascii(text):
+def _ascii(text: str) -> str:
     """``text`` itself when it is ASCII (so that case folding cannot turn, say, a Kelvin
     sign into ``k``); a KeyError otherwise."""
     if not text.isascii():
@@ -62,7 +64,7 @@ def _ascii(text):
     return text
 
 
-def parse_square(text):
+def parse_square(text: str) -> int:
     """The square named ``text`` (``B7`` or ``b7``)."""
     try:
         return _SQUARE_INDEX[_ascii(text).upper()]
@@ -70,7 +72,7 @@ def parse_square(text):
         raise NotationError(f"{text!r} is not a square (A1 to I9)") from None
 
 
-def parse_tile(text):
+def parse_tile(text: str) -> int:
     """The tile named ``text``: canonical names and the aliases, in any case."""
     try:
         return _TILE_INDEX[_ascii(text).lower()]
@@ -80,11 +82,11 @@ def parse_tile(text):
         ) from None
 
 
-def tile_name(tile):
+def tile_name(tile: int) -> str:
     return TILE_NAMES[tile]
 
 
-def _mask(squares):
+def _mask(squares: Iterable[int]) -> int:
     m = 0
     for sq in squares:
         m |= 1 << sq
@@ -117,7 +119,7 @@ _NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
 _NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
 
 
-def spread(mask):
+def spread(mask: int) -> int:
     """``mask`` together with every square edge to edge with it."""
     return (
         mask
@@ -128,7 +130,7 @@ def spread(mask):
     )
 
 
-def flood(seed, within):
+def flood(seed: int, within: int) -> int:
     """The squares of ``within`` joined edge to edge to ``seed`` (a subset of ``within``)."""
     while True:
         grown = spread(seed) & within
@@ -137,7 +139,7 @@ def flood(seed, within):
         seed = grown
 
 
-def crowded(mask):
+def crowded(mask: int) -> int:
     """The squares of ``mask`` with two or more neighbours in ``mask``."""
     down = mask >> 9
     up = (mask << 9) & ALL_SQUARES
@@ -162,11 +164,11 @@ _AROUND = (-9, -8, 1, 10, 9, 8, -1, -10)
 even places, each corner between the two edge neighbours it touches."""
 
 
-def _joined_windows():
+def _joined_windows() -> frozenset[int]:
     """Every set of squares around a square (as a mask with the square at bit 10) in which the
     edge neighbours lie on one unbroken stretch of the ring, a corner joining the two edge
     neighbours either side of it."""
-    windows = set()
+    windows: set[int] = set()
     for pattern in range(256):
         on = [pattern >> i & 1 for i in range(8)]
         edges = on[0] + on[2] + on[4] + on[6]
@@ -179,15 +181,15 @@ def _joined_windows():
 _JOINED_WINDOWS = _joined_windows()
 
 
-def joined_around(sq, mask):
+def joined_around(sq: int, mask: int) -> bool:
     """Whether the squares of ``mask`` edge to edge with ``sq`` are joined to one another by
     squares of ``mask`` around ``sq`` (so taking ``sq`` out of ``mask`` cannot part them)."""
     return ((mask & RING[sq]) << 10) >> sq in _JOINED_WINDOWS
 
 
-def squares_of(mask):
+def squares_of(mask: int) -> list[int]:
     """The squares in ``mask``, in increasing order."""
-    out = []
+    out: list[int] = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
@@ -199,7 +201,7 @@ FIT_SQUARES = tuple(tuple(squares_of(fit)) for fit in FIT)
 """FIT_SQUARES[tile]: the squares that tile may be placed on, in increasing order."""
 
 
-def _gather(tile):
+def _gather(tile: int) -> tuple[int, int, int, int]:
     """``(shift, keep, multiplier, down)`` such that ``((mask >> shift) & keep) * multiplier
     >> down & 511`` has bit ``i`` set when ``mask`` holds the ``i``-th square of
     ``FIT_SQUARES[tile]`` (a tile that is not ``$``). A column's squares lie 9 bits apart:
@@ -219,7 +221,7 @@ GATHER = tuple(_gather(tile) for tile in range(WILD))
 9 bits (see ``_gather``)."""
 
 
-def tile_fit_text(tile):
+def tile_fit_text(tile: int) -> str:
     """Where a tile may go, in words: ``column 7``, ``row B``, ``the sax region``."""
     if tile < 9:
         return f"row {ROWS[tile]}"

@@ -18,11 +18,16 @@ fixed by their head, and they lack the key). ``docs/HIDDEN_DRAWS.md`` gives the 
 This module is engine-level: no YAML, files or terminals.
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable, Mapping
+from typing import cast
 
-from .game import RACK_SIZE, IllegalMove
+from .errors import IllegalMove
+from .game import RACK_SIZE, Game, Player
 from .geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
 from .notation import Move
 
@@ -37,7 +42,7 @@ KEY_BYTES = 32
 GAME_ID_BYTES = 16
 
 
-def framed_hash(*fields):
+def framed_hash(*fields: bytes) -> bytes:
     """SHA-256 of the fields, each preceded by its length as 4 bytes, big-endian."""
     digest = hashlib.sha256()
     for field in fields:
@@ -46,17 +51,17 @@ def framed_hash(*fields):
     return digest.digest()
 
 
-def new_key():
+def new_key() -> bytes:
     """A new secret key, from the operating system's secure random source."""
     return secrets.token_bytes(KEY_BYTES)
 
 
-def new_game_id():
+def new_game_id() -> bytes:
     """A new random game id (public: it ties each key and chain to one game)."""
     return secrets.token_bytes(GAME_ID_BYTES)
 
 
-def chain(game_id, name, key):
+def chain(game_id: bytes, name: str, key: bytes) -> list[bytes]:
     """``[c_0, ..., c_256]`` of player ``name`` (text) under ``key`` in game ``game_id``."""
     links = [framed_hash(CHAIN_TAG, game_id, name.encode("utf-8"), key)]
     for _ in range(CHAIN_LENGTH):
@@ -64,17 +69,18 @@ def chain(game_id, name, key):
     return links
 
 
-def head(game_id, name, key):
+def head(game_id: bytes, name: str, key: bytes) -> bytes:
     """The commitment a player publishes when joining: the last link of their chain."""
     return chain(game_id, name, key)[-1]
 
 
-def follows(link, previous):
+def follows(link: bytes, previous: bytes) -> bool:
     """Whether ``link`` is the link below ``previous`` in a chain."""
     return hmac.compare_digest(hashlib.sha256(link).digest(), previous)
 
 
-def draw_index(game_id, color, number, key, value, left):
+def draw_index(game_id: bytes, color: str, number: int, key: bytes, value: bytes,
+               left: int) -> int:
     """Which of the ``left`` tiles still in ``color``'s bag (in tile order) its draw number
     ``number`` (0-based, the starting rack's included) takes, given the public ``value``."""
     digest = framed_hash(DRAW_TAG, game_id, color.encode("ascii"), number.to_bytes(4, "big"),
@@ -93,31 +99,32 @@ class HiddenDeal:
     public value is ``pending``.
     """
 
-    def __init__(self, game_id, players, keys=None):
+    def __init__(self, game_id: bytes, players: Iterable[Player],
+                 keys: Mapping[str, bytes] | None = None) -> None:
         self.game_id = game_id
         self.players = list(players)
         self.keys = dict(keys or {})
         self.joined = 0
         self.turns = dict.fromkeys((p.name for p in self.players), 0)
-        self._last = {}
+        self._last: dict[str, bytes] = {}
         self._draws = {c: 0 for p in self.players for c in p.colors}
         self._owner_key = {c: self.keys[p.name] for p in self.players if p.name in self.keys
                            for c in p.colors}
         self._bags = {c: list(range(TILES_PER_COLOR)) for c in self._owner_key}
-        self.racks = {c: [] for c in self._owner_key}
-        self.drawn = {c: [] for c in self._owner_key}
-        self._waiting = []
+        self.racks: dict[str, list[int]] = {c: [] for c in self._owner_key}
+        self.drawn: dict[str, list[int]] = {c: [] for c in self._owner_key}
+        self._waiting: list[str] = []
 
     @property
-    def started(self):
+    def started(self) -> bool:
         """Whether every seat has joined."""
         return self.joined == len(self.players)
 
-    def pending(self, color):
+    def pending(self, color: str) -> int:
         """How many of ``color``'s draws wait for the next public value."""
         return self._waiting.count(color)
 
-    def join(self, commitment):
+    def join(self, commitment: bytes) -> None:
         """The next seat joins with its chain head; its starting racks wait for the next value."""
         player = self.players[self.joined]
         self._publish(commitment)
@@ -125,7 +132,7 @@ class HiddenDeal:
         self.joined += 1
         self._waiting = [c for c in player.colors for _ in range(RACK_SIZE)]
 
-    def link_problem(self, player, link):
+    def link_problem(self, player: Player, link: bytes) -> str | None:
         """Why ``link`` cannot be ``player``'s next link, or None."""
         turn = self.turns[player.name] + 1
         if turn > CHAIN_LENGTH:
@@ -136,7 +143,7 @@ class HiddenDeal:
                     "(its SHA-256 must equal it)")
         return None
 
-    def move_problem(self, player, color, move, game):
+    def move_problem(self, player: Player, color: str, move: Move, game: Game) -> str | None:
         """Why ``player``'s ``move`` (``color``'s) contradicts their known rack, or None.
         ``game`` is the position before the move (its racks unknown)."""
         if player.name not in self.keys:
@@ -145,7 +152,7 @@ class HiddenDeal:
             if move.tile in self.racks[color]:
                 return None
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
-            return f"{color} has no {tile_name(move.tile)} on its rack ({rack})"
+            return f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack})"
         for c in player.colors:
             if game.playable(c):
                 for tile in sorted(self.racks[c]):
@@ -153,7 +160,7 @@ class HiddenDeal:
                         return f"{player.name} passed, but {c} could play {tile_name(tile)}"
         return None
 
-    def act(self, player, color, move, link):
+    def act(self, player: Player, color: str, move: Move, link: bytes) -> None:
         """Feed a move (checked) with the link published with it."""
         self._publish(link)
         self._last[player.name] = link
@@ -161,11 +168,11 @@ class HiddenDeal:
         if move.is_pass:
             return
         if color in self.racks:
-            self.racks[color].remove(move.tile)
+            self.racks[color].remove(cast(int, move.tile))
         if self._draws[color] < TILES_PER_COLOR:
             self._waiting = [color]
 
-    def _publish(self, value):
+    def _publish(self, value: bytes) -> None:
         """A public value appears: the draws waiting for it are made."""
         for color in self._waiting:
             number = self._draws[color]
@@ -179,7 +186,7 @@ class HiddenDeal:
         self._waiting = []
 
 
-def can_place(game, color, tile, square):
+def can_place(game: Game, color: str, tile: int, square: int) -> bool:
     """Whether ``color`` could place ``tile`` on ``square`` now, its rack aside."""
     try:
         game.check(Move(tile, square), color)

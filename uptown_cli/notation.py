@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, cast
 
 from .errors import NotationError
 from .geometry import parse_square, parse_tile, square_name, tile_name
@@ -25,7 +25,8 @@ class Move:
     def __str__(self) -> str:
         if self.is_pass:
             return "pass"
-        return f"{tile_name(self.tile)} {'x' if self.capture else ''}{square_name(self.square)}"
+        tile, square = cast(int, self.tile), cast(int, self.square)
+        return f"{tile_name(tile)} {'x' if self.capture else ''}{square_name(square)}"
 
 
 PASS = Move(None, None)

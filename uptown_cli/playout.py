@@ -15,14 +15,23 @@ and numbers, ``SYMBOL``, ``WILD``, ``NOT_WILD``). A move is drawn at random amon
 the first class that has any.
 """
 
-from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, count_groups, is_cut_point
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from random import Random
+from typing import cast
+
+from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, Game, Player, count_groups, is_cut_point
 from .geometry import ALL_SQUARES, COLUMN_MASKS, FIT, TILES_PER_COLOR, crowded
 
 TWO, ONE, TOUCHING, APART = range(4)
 EMPTY, CAPTURE = range(2)
 LINE, SYMBOL, WILD, NOT_WILD = (range(0, 18), range(18, 27), range(27, 28), range(0, 27))
 
-QUICK = [
+MoveClass = tuple[int, int, range]
+"""``(closeness, target, tiles)``: one class of moves of a policy (see above)."""
+
+QUICK: list[MoveClass] = [
     (closeness, target, tiles)
     for closeness in (TOUCHING, APART)
     for target in (EMPTY, CAPTURE)
@@ -30,7 +39,7 @@ QUICK = [
 ]
 """``mc``'s policy: join the colour's own tiles if it can, then avoid captures, then keep ``$``."""
 
-SHARP = [
+SHARP: list[MoveClass] = [
     (closeness, target, tiles)
     for closeness, target in ((TWO, EMPTY), (ONE, EMPTY), (TWO, CAPTURE), (ONE, CAPTURE),
                               (APART, EMPTY), (APART, CAPTURE))
@@ -49,7 +58,7 @@ class Playout:
     28 tiles}``, as ``Game`` takes them; only the draws still to come and the racks they
     imply are used), ready to be played out under ``variant`` scoring."""
 
-    def __init__(self, game, bags, variant="standard"):
+    def __init__(self, game: Game, bags: Mapping[str, Sequence[int]], variant: str = "standard") -> None:
         colors = game.colors
         index = {color: i for i, color in enumerate(colors)}
         self.blockers = variant == "blockers"
@@ -58,10 +67,10 @@ class Playout:
         self.start_masks = [game.mask(c) for c in colors]
         self.start_played = [game.played_count(c) for c in colors]
         self.start_captured = [[game.captured(c, v) for v in colors] for c in colors]
-        self.start_turn = game.players.index(game.to_move) if not game.finished else 0
+        self.start_turn = game.players.index(cast(Player, game.to_move)) if not game.finished else 0
         self.start_passes = game.passes
-        self.start_racks = []
-        self.bags = []  # the draws to come, read from ``draw_at`` on
+        self.start_racks: list[list[int]] = []
+        self.bags: list[list[int]] = []  # the draws to come, read from ``draw_at`` on
         for color, played in zip(colors, self.start_played):
             drawn = min(TILES_PER_COLOR, RACK_SIZE + played)
             unplayed = set(game.unplayed_tiles(color))
@@ -69,7 +78,7 @@ class Playout:
             self.bags.append(list(bags[color][drawn:]))
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         """Go back to the position the playout was made from."""
         self.masks = list(self.start_masks)
         self.played = list(self.start_played)
@@ -79,7 +88,7 @@ class Playout:
         self.turn = self.start_turn
         self.passes = self.start_passes
 
-    def play(self, color, tile, sq):
+    def play(self, color: int, tile: int, sq: int) -> None:
         """Play ``tile`` of colour number ``color`` on ``sq`` (a legal move), draw, pass the turn."""
         bit = 1 << sq
         masks = self.masks
@@ -99,12 +108,12 @@ class Playout:
         self.passes = 0
         self.turn = (self.turn + 1) % len(self.seats)
 
-    def pass_turn(self):
+    def pass_turn(self) -> None:
         """The seat to move passes (it has no legal placement)."""
         self.passes += 1
         self.turn = (self.turn + 1) % len(self.seats)
 
-    def run(self, policy, rng):
+    def run(self, policy: Sequence[MoveClass], rng: Random) -> list[tuple[int, int]]:
         """Play on to the end of the game, each move drawn by ``rng`` from the first class of
         ``policy`` that has one; returns each seat's ``(score, captures)``."""
         random = rng.random
@@ -121,7 +130,8 @@ class Playout:
                     left -= 1
         return self.results()
 
-    def choose(self, policy, random):
+    def choose(self, policy: Sequence[MoveClass],
+               random: Callable[[], float]) -> tuple[int, int, int] | None:
         """``(colour number, tile, square)``: a move of the seat to move drawn with ``random``
         (a function giving floats in [0, 1)) from the first class of ``policy`` that has one,
         or None when the seat must pass."""
@@ -132,8 +142,9 @@ class Playout:
             occupied |= mask
         empty = ALL_SQUARES & ~occupied
         mine = self.seats[turn]
-        safe = None
-        options = []  # (colour, tile, squares, how many) in the class looked at
+        safe: int | None = None
+        # (colour, tile, squares, how many) in the class looked at:
+        options: list[tuple[int, int, int, int]] = []
         for closeness, target, tiles in policy:
             total = 0
             for c in mine:
@@ -177,9 +188,9 @@ class Playout:
                     pick -= count
         return None
 
-    def results(self):
+    def results(self) -> list[tuple[int, int]]:
         """Each seat's ``(score, captures)`` as the position is now (lower scores are better)."""
-        out = []
+        out: list[tuple[int, int]] = []
         for seat, mine in enumerate(self.seats):
             groups = sum(count_groups(self.masks[c]) for c in mine)
             taken = [0] * len(self.seats)
@@ -191,7 +202,7 @@ class Playout:
         return out
 
 
-def _near(mask, closeness):
+def _near(mask: int, closeness: int) -> int:
     """The squares at ``closeness`` to the squares of ``mask`` (``mask`` itself excluded)."""
     up = (mask << 9) & ALL_SQUARES
     down = mask >> 9
@@ -207,7 +218,7 @@ def _near(mask, closeness):
     return (up | down | left | right) & ~two & ~mask
 
 
-def _capturable(masks, owner, seat):
+def _capturable(masks: Sequence[int], owner: Sequence[int], seat: int) -> tuple[int, int]:
     """The squares holding another seat's tile that may surely be captured (those with at most
     one neighbour of their colour), and those that need a closer look (the others)."""
     safe = doubtful = 0
