@@ -318,3 +318,14 @@ def test_a_key_folder_that_cannot_be_made_is_one_clear_error(tmp_path):
     assert result.exit_code == 1
     assert "cannot write the key file" in result.stderr and "Traceback" not in result.output
     assert path.read_bytes() == before
+
+
+def test_a_hint_plays_from_the_players_own_view_and_says_to_play_as_them(tmp_path, game):
+    before = game.read_bytes()
+    assert uptown(tmp_path, "Ana", "hint", game, "--bot", "greedy").exit_code == 1  # no --as
+    result = uptown(tmp_path, "Ana", "hint", game, "--bot", "greedy", "--as", "Ana")
+    assert result.exit_code == 0, result.output
+    suggested = result.stdout.splitlines()[0].split(": ", 1)[1]
+    assert suggested in first_legal(tmp_path, game)[1]
+    assert result.stdout.splitlines()[1] == f"To play it: uptown move {game} {suggested} --as Ana"
+    assert game.read_bytes() == before

@@ -381,7 +381,8 @@ def hint(file, bot, playouts, as_name, keys, as_json):
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
         return
     click.echo(f"{bot} suggests for {player.name}: {text}")
-    click.echo(f"To play it: uptown move {display_path(path)} {text}")
+    who = f" --as {player.name}" if record.hidden is not None else ""
+    click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
 
 
 COMMANDS = {command.name: command for command in (new, move, moves, hint)}
