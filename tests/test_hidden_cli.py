@@ -329,3 +329,39 @@ def test_a_hint_plays_from_the_players_own_view_and_says_to_play_as_them(tmp_pat
     assert suggested in first_legal(tmp_path, game)[1]
     assert result.stdout.splitlines()[1] == f"To play it: uptown move {game} {suggested} --as Ana"
     assert game.read_bytes() == before
+
+
+@pytest.mark.parametrize("edit", ["drop", "garble"])
+def test_validate_reports_a_missing_or_garbled_link_without_a_traceback(tmp_path, game, edit):
+    play_bot(tmp_path, game)
+    lines = game.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("link:"))
+    if edit == "drop":
+        del lines[at]
+    else:
+        lines[at] = lines[at].split("link:")[0] + "link: xyz\n"
+    game.write_text("".join(lines))
+    result = invoke("validate", game, "--json")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    data = __import__("json").loads(result.stdout)[0]
+    assert data["valid"] is False and data["errors"][0]["move"] == 1
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "deep"])
+def test_a_key_file_that_is_not_one_is_one_clear_error(tmp_path, game, kind):
+    import os
+    import re
+
+    key_file = next((tmp_path / "keys-Ana").iterdir())
+    key_file.unlink()
+    if kind == "folder":
+        key_file.mkdir(mode=0o700)
+    elif kind == "fifo":
+        os.mkfifo(key_file, 0o600)
+    else:
+        key_file.write_text("[" * 4000)
+        key_file.chmod(0o600)
+    result = uptown(tmp_path, "Ana", "show", game, "--as", "Ana")
+    assert result.exit_code == 1
+    assert re.match(r"Error: .*(not a key file|not an uptown key file)", result.stderr)

@@ -35,11 +35,13 @@ def test_the_tables_of_every_turn_are_drawn_without_tabulate():
     rows = [["", "Ana", "red", 18, 2, 0, 2], ["*", "Cy", "green", 19, 1, 0, 1]]
     headers = ["", "player", "colours", "tiles left", "groups", "captures", "score"]
     assert simple_table(rows, headers) == tabulate(rows, headers, tablefmt="simple")
+    finished = [["", "Ana", "red", 0], ["", "Cy", "green", 0]]  # nobody to move: a blank column
+    assert simple_table(finished, headers[:4]) == tabulate(finished, headers[:4], tablefmt="simple")
     moves = [["green", "H", "H1 H3 H4"], ["green", "6", "A6 xB6"], ["", "", "C6"]]
     assert simple_table(moves, ["colour", "tile", "squares"]) == tabulate(
         moves, ["colour", "tile", "squares"], tablefmt="simple")
 
 
-@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["a\nb"]], [[1.5]], [[""]], [["\u4e2d"]]])
+@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["a\nb"]], [[1.5]], [[""], ["7"]], [["\u4e2d"]]])
 def test_what_tabulate_might_draw_otherwise_is_left_to_it(rows):
     assert simple_table(rows, ["x"]) is None

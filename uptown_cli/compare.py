@@ -7,9 +7,9 @@ copy, or someone edits one by hand.  ``compare_records`` tells which case it is:
 - ``extends``: the same game, and one copy's moves are the start of the other's
   (``longer`` says which copy, ``"a"`` or ``"b"``, has more; ``move`` is its first
   move more, and ``line_a`` or ``line_b`` that move's line);
-- ``illegal-extension``: as ``extends``, but one of the moves the longer copy adds
-  is illegal (``move`` is that move, ``line_a`` or ``line_b`` its line, and
-  ``reason`` what is wrong with it);
+- ``illegal-extension``: as ``extends``, but the longer copy does not replay: a
+  move it adds, or one the copies share, is illegal (``move`` is the first illegal
+  move, ``line_a`` or ``line_b`` its line, and ``reason`` what is wrong with it);
 - ``diverging``: the same game, but move ``move`` differs (``line_a`` and
   ``line_b`` are its lines in each file);
 - ``different-games``: the players, the seed or the variant differ (``fields``
@@ -96,7 +96,8 @@ def compare_files(path_a: str, path_b: str) -> Comparison:
 
 
 def compare_records(a: Record, b: Record) -> Comparison:
-    """How record ``a`` relates to record ``b`` (their moves are not replayed)."""
+    """How record ``a`` relates to record ``b`` (only the longer one is replayed, when one
+    extends the other, to tell a legal extension from an illegal one)."""
     common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves), moves_b=len(b.moves),
                   same_text=a.text == b.text)
     fields = tuple(name for name in ("players", "seed", "variant", "hidden")
@@ -117,7 +118,7 @@ def compare_records(a: Record, b: Record) -> Comparison:
     long_record = a if longer == "a" else b
     number = min(len(a.moves), len(b.moves)) + 1
     line_key = "line_a" if longer == "a" else "line_b"
-    errors = [e for e in replay(long_record).errors if e.move is not None and e.move >= number]
+    errors = [e for e in replay(long_record).errors if e.move is not None]
     if errors:
         return Comparison(ILLEGAL_EXTENSION, longer=longer, move=errors[0].move,
                           reason=errors[0].message, **{line_key: errors[0].line}, **common)

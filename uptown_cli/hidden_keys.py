@@ -73,24 +73,30 @@ def load_key(folder, game_id, name):
     """The key of ``name`` for game ``game_id``, read from its file."""
     path = key_path(folder, game_id, name)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
         raise KeyFileError(f"no key for {name} in this game: {path} does not exist "
                         f"(uptown join creates it; --keys or ${KEYS_ENV} name another folder)"
                         ) from None
     except OSError as exc:
         raise KeyFileError(f"cannot read the key file {path}: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise KeyFileError(f"{path} is not a key file (not a regular file)")
     with os.fdopen(fd, "rb") as stream:
-        mode = os.fstat(stream.fileno()).st_mode
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
             raise KeyFileError(f"{path} may be read by others (mode {stat.S_IMODE(mode):o}); "
                             f"make it private with: chmod 600 {path}")
-        raw = stream.read(4096)
+        try:
+            raw = stream.read(4096)
+        except OSError as exc:
+            raise KeyFileError(f"cannot read the key file {path}: {exc.strerror or exc}") from None
     try:
         data = json.loads(raw.decode("utf-8"))
         key = bytes.fromhex(data["key"])
         matches = data["game"] == game_id and data["player"] == name and len(key) == KEY_BYTES
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise KeyFileError(f"{path} is not an uptown key file") from None
     if not matches:
         raise KeyFileError(f"{path} is the key of another game or player")

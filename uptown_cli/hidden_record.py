@@ -162,6 +162,8 @@ class HiddenCheck:
         player = game.to_move
         if player is None or entry.color not in player.colors:
             return None  # the engine reports it
+        if entry.link is None or not is_hex(entry.link, 64):
+            return "the move needs its link, 64 hex digits (0-9, a-f)"
         link = bytes.fromhex(entry.link)
         return (self.deal.link_problem(player, link)
                 or self.deal.move_problem(player, entry.color, move, game))

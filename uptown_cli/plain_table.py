@@ -40,15 +40,16 @@ def _one_column(char: str) -> bool:
 
 def simple_table(rows: list[list], headers: list[str]) -> str | None:
     """``rows`` under ``headers`` in tabulate's ``simple`` format, or None when tabulate might
-    draw it otherwise (a cell that is neither a whole number nor plain text, a column with no
-    word that does not read as a number, a header on two lines, rows of unequal length)."""
+    draw it otherwise (a cell that is neither a whole number nor plain text, a column whose
+    only text reads as numbers, a header on two lines, rows of unequal length)."""
     if any(len(row) != len(headers) for row in rows) or not all(map(_is_text, headers)):
         return None
     numeric = []
     for column in zip(*rows) if rows else [()] * len(headers):
         if all(type(cell) is int for cell in column) and column:
             numeric.append(True)
-        elif all(_is_text(cell) for cell in column) and any(_is_word(cell) for cell in column):
+        elif all(_is_text(cell) for cell in column) and (
+                any(_is_word(cell) for cell in column) or not any(column)):
             numeric.append(False)
         else:
             return None

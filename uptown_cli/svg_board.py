@@ -238,7 +238,7 @@ def players_panel(game, variant):
     """Beside the board: each player's colours (with their shapes), groups, captures and
     score, whose turn it is, the last move, the last capture and the regions' key."""
     x = PANEL_X
-    parts = [_panel_text(x, BOARD_Y + 4, f"{variant}, after {game.ply} moves", 15, "bold")]
+    parts = [_panel_text(x, BOARD_Y + 4, f"{variant}, after {game.ply} move{'' if game.ply == 1 else 's'}", 15, "bold")]
     y = BOARD_Y + 34
     for player, row in zip(game.players, standings(game, variant)):
         for i, color in enumerate(player.colors):
@@ -282,7 +282,7 @@ def board_svg(game, variant="standard", title="Uptown", panel=True):
     """The position of ``game`` as a complete SVG picture: with a title and the players panel,
     or (``panel=False``) the board alone, for a page that shows the rest itself."""
     body = defs() + board_frame() + position_layers(game)
-    label = f"{title}, after {game.ply} moves"
+    label = f"{title}, after {game.ply} move{'' if game.ply == 1 else 's'}"
     if not panel:
         return svg_document(BOARD_WIDTH, body, label, top=BOARD_Y - 40)
     body += _panel_text(BOARD_X, 30, title, 18, "bold", limit=60) + players_panel(game, variant)

@@ -273,10 +273,16 @@ def export(paths, jsonl, output):
     """
     from ..corpus import move_rows, write_rows
 
+    import itertools
+
     skipped = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
+    first = next(rows, None)
+    if first is None and skipped and output not in (None, "-"):
+        sys.exit(1)  # nothing to export: an old output file stays as it was
+    rows = itertools.chain([] if first is None else [first], rows)
     try:
-        with open_output(output) as stream:
+        with open_output(output, paths) as stream:
             write_rows(rows, stream, "jsonl" if jsonl else "csv")
     except OSError as exc:
         raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None

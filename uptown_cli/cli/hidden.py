@@ -94,7 +94,7 @@ def rack_text(game, deal, player):
             parts.append(f"{color} done")
             continue
         waiting = deal.pending(color)
-        parts.append(f"{color} {tiles(deal.racks[color])}" + " +?" * waiting)
+        parts.append(" ".join(filter(None, [color, tiles(deal.racks[color])] + ["+?"] * waiting)))
     return "; ".join(parts)
 
 

@@ -11,9 +11,9 @@ import click
 from .options import file_argument, output_file_option, read_game, write_output
 
 
-def record_title(record, path):
+def record_title(record):
     """The event named in the record, else the file's name."""
-    return record.fields.get("event") or os.path.basename(path) or "Uptown"
+    return record.fields.get("event") or os.path.basename(record.path) or "Uptown"
 
 
 @click.command()
@@ -30,7 +30,7 @@ def svg(file, at, output):
     from ..svg_board import board_svg
 
     path, record, game = read_game(file, at)
-    write_output(board_svg(game, record.variant, record_title(record, path)) + "\n", output)
+    write_output(board_svg(game, record.variant, record_title(record)) + "\n", output, [path])
 
 
 @click.command()
@@ -46,7 +46,7 @@ def html(file, output):
     from ..html_replay import replay_html
 
     path, record, game = read_game(file)
-    write_output(replay_html(game, record, record_title(record, path)), output)
+    write_output(replay_html(game, record, record_title(record)), output, [path])
 
 
 COMMANDS = {command.name: command for command in (svg, html)}

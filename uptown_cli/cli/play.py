@@ -144,8 +144,9 @@ def _new_hidden(path, entries, variant, seed, as_json):
 
 def hidden_mover_view(record, game, as_name, keys):
     """(the game as the player to move sees it, the link they publish now) in a game with hidden
-    racks; (game, None) in an open game."""
+    racks; (game, None) in an open game, where ``--as`` must name the player to move."""
     if record.hidden is None:
+        check_player(game, as_name, record.path, writes=False)
         return game, None
     from .hidden import mover_view
 
@@ -201,16 +202,18 @@ def typed_move(words):
         raise click.ClickException(str(exc)) from None
 
 
-def check_player(game, as_name, path):
-    """The player to move, refusing a finished game and a move for someone else (``--as``)."""
+def check_player(game, as_name, path, writes=True):
+    """The player to move, refusing a finished game and acting for someone else (``--as``);
+    ``writes`` says whether the command would have written the file."""
+    unwritten = "; nothing was written" if writes else ""
     player = game.to_move
     if player is None:
-        raise click.ClickException(f"the game in {path} is over; nothing was written")
+        raise click.ClickException(f"the game in {path} is over{unwritten}")
     if as_name is not None and as_name.casefold() != player.name.casefold():
         names = [p.name for p in game.players]
         if as_name.casefold() not in (n.casefold() for n in names):
             raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
-        raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s; nothing was written")
+        raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s{unwritten}")
     return player
 
 
@@ -372,10 +375,12 @@ def hint(file, bot, playouts, as_name, keys, as_json):
 
     The bot sees only what the player to move may know.
     """
+    if playouts and bot not in PLAYOUT_BOTS:
+        raise click.UsageError("--playouts goes with --bot mc or --bot sharp")
     path, record, game = read_game(file)
-    player = check_player(game, None, record.path)
+    player = check_player(game, None, record.path, writes=False)
     game = hidden_mover_view(record, game, as_name, keys)[0]
-    rack, chosen = bot_move(bot, game, record, playouts if bot in PLAYOUT_BOTS else None)
+    rack, chosen = bot_move(bot, game, record, playouts)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
