@@ -52,7 +52,7 @@ def test_a_hidden_game_reads_its_fields():
     (JOINED + "moves:\n  - red: 7 B7\n", (10, "move 1 has no link")),
     (PLAYERS + f"moves:\n  - red: 7 B7\n    link: {'0' * 64}\n", (6, "'link' belongs to games with")),
     (JOINED + "moves:\n  - red: 7 B7\n    link: xyz\n", (10, "the link must be 64 hex digits")),
-    (JOINED + "moves:\n  - red: 7 B7\n    lnk: xyz\n", (10, "move 1 must be one colour and its move")),
+    (JOINED + "moves:\n  - red: 7 B7\n    lnk: xyz\n", (11, "unknown key 'lnk' in a move")),
 ])
 def test_hidden_fields_are_checked_where_they_are_written(text, expected):
     line, start = expected

@@ -191,9 +191,9 @@ def test_empty_optional_keys_count_as_missing():
      (3, None, "with 3 players, players have one colour each; A has 2")),
     (HEADER + "moves: red\n", (9, None, "'moves' must be a list of moves ('- red: 7 B7'), not text")),
     (HEADER + "moves:\n  - red: woman B8\n  - blue\n",
-     (11, 2, "move 2 must be one colour and its move, like '- red: 7 B7'")),
+     (11, 2, "a move is one colour and its move, like '- red: 7 B7'")),
     (HEADER + "moves:\n  - {red: woman B8, blue: I I9}\n",
-     (10, 1, "move 1 must be one colour and its move, like '- red: 7 B7'")),
+     (10, 1, "a move is one colour and its move, like '- red: 7 B7'")),
     (HEADER + "moves:\n  - red: woman B8\n  - purple: I I9\n",
      (11, 2, "unknown colour 'purple' (the colours are red, blue, green, yellow, orange)")),
     (HEADER + "moves:\n  - yellow: I I9\n", (10, 1, "yellow does not play in this game")),
@@ -254,7 +254,7 @@ def test_an_illegal_move_comes_before_a_later_format_problem():
     text = HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\n  - green: 1 A1\n  - red\n"
     assert summary(validate_text(text, "g.yaml")) == (1, [
         (11, 2, "blue plays 7 on B8, but 7 goes in column 7"),
-        (13, 4, "move 4 must be one colour and its move, like '- red: 7 B7'"),
+        (13, 4, "a move is one colour and its move, like '- red: 7 B7'"),
     ])
 
 

@@ -312,8 +312,13 @@ class _SchemaReader:
     def move(self, number: int, item: Node, in_game: set | None) -> MoveEntry | None:
         link = self.link(number, item)
         if not (isinstance(item, Mapping) and len(item.pairs) == 1 + (link is not None)):
-            self.problem(f"move {number} must be one colour and its move, like '- red: 7 B7'",
-                         item, number)
+            extra = item.pairs[1][0] if isinstance(item, Mapping) and len(item.pairs) == 2 else None
+            if extra is not None and extra.value not in (LINK_KEY, *COLORS):
+                self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and its "
+                             f"move, '- red: 7 B7', with '{LINK_KEY}:' under it in games with "
+                             "hidden racks)", extra, number)
+            else:
+                self.problem("a move is one colour and its move, like '- red: 7 B7'", item, number)
             return None
         key, value = item.pairs[0]
         if key.value not in COLORS:
