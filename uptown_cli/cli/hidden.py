@@ -15,8 +15,8 @@ from ..game import RACK_SIZE
 from ..hidden_draws import TILES_PER_COLOR, head, new_game_id
 from ..hidden_keys import KeyFileError, keys_folder, load_key, load_or_create_key
 from .options import (
-    display_path, file_argument, game_path, keys_option, lock_notice, problem_line, read_record,
-    replay_valid,
+    display_path, file_argument, game_path, keys_option, lock_notice, player_named, problem_line,
+    read_record, replay_valid,
 )
 
 
@@ -48,11 +48,7 @@ def create_hidden(path, entries, variant):
 
 def player_name(record, as_name):
     """The player ``as_name`` names (any case), or a ClickException."""
-    names = [p.name for p in record.players]
-    for name in names:
-        if name.casefold() == as_name.casefold():
-            return name
-    raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
+    return player_named(record.players, as_name)
 
 
 def player_key(record, name, keys):

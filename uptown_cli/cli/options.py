@@ -196,6 +196,15 @@ def page(text, color=None):
         click.echo(text, color=color)
 
 
+def player_named(players, as_name):
+    """The name of the player ``as_name`` names (any case), or a one-line ClickException."""
+    names = [p.name for p in players]
+    for name in names:
+        if name.casefold() == as_name.casefold():
+            return name
+    raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
+
+
 def lock_notice(path):
     """What to tell the player while another player's move holds the game file."""
     return lambda: click.echo(f"{display_path(path)} is being written by another uptown; "

@@ -8,7 +8,7 @@ from ..game import COLORS
 from ..scoring import VARIANTS
 from .options import (
     Output, color_options, display_path, file_argument, game_path, keys_option, lock_notice,
-    output_options, plural, read_game, read_record, replay_valid, use_color,
+    output_options, player_named, plural, read_game, read_record, replay_valid, use_color,
 )
 
 BOTS = ("random", "greedy", "mc", "sharp")
@@ -209,10 +209,7 @@ def check_player(game, as_name, path, writes=True):
     player = game.to_move
     if player is None:
         raise click.ClickException(f"the game in {path} is over{unwritten}")
-    if as_name is not None and as_name.casefold() != player.name.casefold():
-        names = [p.name for p in game.players]
-        if as_name.casefold() not in (n.casefold() for n in names):
-            raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
+    if as_name is not None and player_named(game.players, as_name) != player.name:
         raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s{unwritten}")
     return player
 
@@ -220,15 +217,13 @@ def check_player(game, as_name, path, writes=True):
 def complete_move(ctx, param, incomplete):
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move."""
-    from ..record import replay
+    from ..record import load_record, replay
     from ..yamlsafe import RecordError
 
     path, words = split_file(list(ctx.params.get("words") or ()))
     if not os.path.isfile(path):
         return []
     try:
-        from ..record import load_record
-
         game = replay(load_record(path)).game
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (RecordError, ValueError):

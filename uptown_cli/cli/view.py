@@ -35,9 +35,9 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     if as_json:
         data = position_data(game)
         if record.hidden is not None:
-            from .hidden import position_data as hidden_data
+            from . import hidden
 
-            data.update(hidden_data(game, *view))
+            data.update(hidden.position_data(game, *view))
         out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
@@ -47,9 +47,9 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out.table(*players_rows(game, standings(game, record.variant)))
     out.text()
     if record.hidden is not None:
-        from .hidden import to_move_text as hidden_to_move_text
+        from . import hidden
 
-        out.text(hidden_to_move_text(game, *view))
+        out.text(hidden.to_move_text(game, *view))
     else:
         out.text(to_move_text(game))
 
