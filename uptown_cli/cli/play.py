@@ -21,10 +21,21 @@ PLAYOUT_BOTS = ("mc", "sharp")
 
 
 def parse_player(text):
-    """``NAME[:COLOR[,COLOR]]`` as (name, colours), or a BadParameter saying what is wrong."""
+    """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
+    saying what is wrong."""
+    from ..record import address_problem
+
     name, sep, colors = text.rpartition(":")
-    if not sep:
+    if not sep or ">" in colors:
         name, colors = text, ""
+    email = None
+    if name.rstrip().endswith(">") and "<" in name:
+        name, _, email = name.rstrip()[:-1].rpartition("<")
+        problem = address_problem(email.strip())
+        if problem is not None:
+            raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+        email = email.strip()
+        name = name.strip()
     if "," in name:
         raise click.BadParameter(f"{text!r}: give --player once for each player "
                                  "(-p Ana -p Bo), not a list", param_hint="--player")
@@ -35,7 +46,7 @@ def parse_player(text):
         if color not in COLORS:
             raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
                                      f"(the colours are {', '.join(COLORS)})", param_hint="--player")
-    return name, wanted
+    return name, wanted, email
 
 
 def check_lineup(entries):
@@ -63,9 +74,11 @@ def check_lineup(entries):
 
 @click.command()
 @file_argument
-@click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
-              help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
-              "orange when not named.")
+@click.option("--player", "-p", "players", multiple=True, required=True,
+              metavar="NAME [<EMAIL>][:COLOR[,COLOR]]",
+              help="A player, in turn order (2 to 5), with their email address if you like "
+              "(\"Ana <ana@example.org>\"); colours are dealt red, blue, green, yellow, orange "
+              "when not named.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
@@ -90,7 +103,10 @@ def new(file, players, variant, seed, hidden, as_json):
         raise click.UsageError("new writes a file; give its name, not -")
     if not 2 <= len(players) <= 5:
         raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
-    entries = [PlayerEntry(*parse_player(text), line=0) for text in players]
+    entries = []
+    for text in players:
+        name, colors, email = parse_player(text)
+        entries.append(PlayerEntry(name, colors, 0, email))
     check_lineup(entries)
     deal_colors(entries)
     folder = os.path.dirname(path) or "."
