@@ -6,6 +6,7 @@ import click
 
 from ..game import COLORS
 from ..scoring import VARIANTS
+from .club import send_game, sendmail_option
 from .options import (
     Output, color_options, display_path, file_argument, game_path, keys_option, lock_notice,
     output_options, player_named, plural, read_game, read_record, replay_valid, use_color,
@@ -259,10 +260,14 @@ def complete_move(ctx, param, incomplete):
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
+@click.option("--send", is_flag=True, help="Then email the game to the next player "
+              "(as uptown send does).")
+@sendmail_option
 @keys_option
 @output_options
 @color_options
-def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_format, color, no_color):
+def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_json,
+         table_format, color, no_color):
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
@@ -295,6 +300,10 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
         raise click.UsageError("--playouts goes with --bot mc or --bot sharp")
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
+    if sendmail and not send:
+        raise click.UsageError("--sendmail goes with --send")
+    if send and dry_run:
+        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
     record = read_record(path)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
@@ -322,6 +331,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
             data["drawn"] = None  # known to the player only once the next player has moved
         out.json({**data, "written": not dry_run, "finished": game.finished,
                   "to_move": None if game.to_move is None else game.to_move.name})
+        if send:
+            click.echo(send_game(path, as_name or player.name, sendmail=sendmail), err=True)
         return
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
@@ -336,6 +347,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
         out.text(to_move_text(game))
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
+    if send:
+        click.echo(send_game(path, as_name or player.name, sendmail=sendmail))
 
 
 # -- moves and hint --------------------------------------------------------------------------
