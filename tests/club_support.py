@@ -116,8 +116,8 @@ def start_server(folder, tls=True, implicit=False):
     port = free_port()
     options = dict(hostname="127.0.0.1", port=port, authenticator=check_login,
                    ready_timeout=SERVER_WAIT)
-    if implicit:
-        options["ssl_context"] = context
+    if implicit:  # aiosmtpd counts only STARTTLS as TLS when it offers AUTH
+        options.update(ssl_context=context, auth_require_tls=False)
     elif tls:
         options.update(tls_context=context, require_starttls=True, auth_require_tls=True)
     else:

@@ -48,6 +48,7 @@ class PlayerEntry(NamedTuple):
 
 def address_problem(text: str) -> str | None:
     """Why ``text`` is not one plain email address (``ana@example.org``), or None when it is."""
+    from email.errors import HeaderParseError
     from email.headerregistry import Address
 
     problem = f"{text!r} is not an email address like ana@example.org"
@@ -55,7 +56,7 @@ def address_problem(text: str) -> str | None:
         return problem
     try:
         address = Address(addr_spec=text)
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, HeaderParseError):
         return problem
     if not address.username or "." not in address.domain.strip("."):
         return problem

@@ -256,6 +256,10 @@ def _deliver(message: EmailMessage, server: SmtpServer, password: str) -> None:
             client = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
             try:
                 client.starttls(context=context)
+            except smtplib.SMTPNotSupportedError:
+                client.close()
+                raise MailError(f"{where} does not offer STARTTLS; nothing was sent "
+                                "(uptown sends only over TLS)") from None
             except BaseException:
                 client.close()
                 raise
@@ -264,8 +268,7 @@ def _deliver(message: EmailMessage, server: SmtpServer, password: str) -> None:
                 client.login(server.user, password)
             client.send_message(message)
     except smtplib.SMTPNotSupportedError:
-        raise MailError(f"{where} does not offer STARTTLS; nothing was sent "
-                        "(uptown sends only over TLS)") from None
+        raise MailError(f"{where} does not offer to log in (AUTH); nothing was sent") from None
     except smtplib.SMTPAuthenticationError as exc:
         raise MailError(f"{where} refused the login of {server.user} ({exc.smtp_code}: "
                         f"{_server_text(exc.smtp_error)}); nothing was sent") from None
