@@ -236,6 +236,18 @@ def test_an_untrusted_certificate_is_refused(club, smtp_server):
     assert smtp_server.capture.take() == []
 
 
+@pytest.mark.parametrize("content", [None, "not a certificate\n"])
+def test_a_missing_or_bad_ca_file_is_one_line(club, smtp_server, content):
+    cafile = club / "ca.pem"
+    if content is not None:
+        cafile.write_text(content)
+    env = {**smtp_server.env, "UPTOWN_SMTP_CAFILE": str(cafile)}
+    result = run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=env)
+    assert result.exit_code == 1, result.output
+    assert "$UPTOWN_SMTP_CAFILE" in result.output and "cannot read certificates" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
 def test_a_closed_port_is_one_line(club, smtp_server):
     from club_support import free_port
 

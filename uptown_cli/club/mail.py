@@ -247,7 +247,7 @@ def send_smtp(message: EmailMessage, url: str) -> None:
 
 def _deliver(message: EmailMessage, server: SmtpServer, password: str) -> None:
     where = f"{server.host}:{server.port}"
-    context = ssl.create_default_context(cafile=os.environ.get(CAFILE_ENV) or None)
+    context = _tls_context()
     try:
         client: smtplib.SMTP
         if server.tls:
@@ -286,6 +286,18 @@ def _deliver(message: EmailMessage, server: SmtpServer, password: str) -> None:
     except (smtplib.SMTPException, socket.timeout, OSError) as exc:
         reason = getattr(exc, "strerror", None) or exc or type(exc).__name__
         raise MailError(f"cannot send through {where}: {reason}") from None
+
+
+def _tls_context() -> ssl.SSLContext:
+    """The default context (certificates and host names verified), trusting the
+    certificates of ``$UPTOWN_SMTP_CAFILE`` instead of the system's when it is set."""
+    cafile = os.environ.get(CAFILE_ENV) or None
+    try:
+        return ssl.create_default_context(cafile=cafile)
+    except (OSError, ssl.SSLError) as exc:
+        reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+        raise MailError(f"${CAFILE_ENV} {cafile}: cannot read certificates from it "
+                        f"({reason}); nothing was sent") from None
 
 
 def _server_text(reply: bytes | str) -> str:
