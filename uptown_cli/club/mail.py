@@ -160,9 +160,9 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[PlayerEntry | N
     text = os.environ.get(FROM_ENV, "")
     found = getaddresses([text]) if text else []
     if len(found) != 1 or address_problem(found[0][1]) is not None:
-        who = f"{sender.name} has no email in {game.record.path}, and " if sender else ""
-        raise MailError(f"who sends this? {who}${FROM_ENV} is not one address "
-                        "(give --as NAME of a player with an email, or set it)")
+        who = f"{sender.name} has no email in {game.record.path}" if sender else "no --as"
+        raise MailError(f"who sends this? {who}, and ${FROM_ENV} is not one address "
+                        "(e.g. Ana <ana@example.org>)")
     return sender, Address(found[0][0], addr_spec=found[0][1])
 
 
