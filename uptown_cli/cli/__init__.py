@@ -31,10 +31,10 @@ COMMANDS = {
     "analyze": ("analysis", "Review a game move by move, then sum up per player."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
-    "send": ("club", "Email the game to the player to move (or --to NAME, all)."),
+    "send": ("club", "Email the game file, attached as it is, to the player to move."),
     "receive": ("club", "Save the game attached to an email when it carries yours further."),
-    "status": ("club", "Every game in the folders, one line each: whose turn, winner."),
-    "ratings": ("club", "Rate the players over finished games (openskill)."),
+    "status": ("club", "Every game in the folders (default: this one), one line each."),
+    "ratings": ("club", "A rating for every player over the finished games, in date order."),
     "svg": ("pictures", "Draw the board as an SVG picture."),
     "html": ("pictures", "Make one self-contained HTML page that replays the game."),
 }

@@ -91,7 +91,7 @@ def send(file, to, as_name, sendmail, output):
               "from this Maildir folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def receive(message, into, mbox, maildir, as_json):
-    """Save the game attached to an email, when it carries your copy further.
+    """Save the game attached to an email when it carries yours further.
 
     MESSAGE is an .eml file, or - (the default) for standard input, so that a mail client can
     pipe a message to it. The game is compared with the local copy: saved when it extends it,

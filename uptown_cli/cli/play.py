@@ -75,11 +75,9 @@ def check_lineup(entries):
 
 @click.command()
 @file_argument
-@click.option("--player", "-p", "players", multiple=True, required=True,
-              metavar="NAME [<EMAIL>][:COLOR[,COLOR]]",
-              help="A player, in turn order (2 to 5), with their email address if you like "
-              "(\"Ana <ana@example.org>\"); colours are dealt red, blue, green, yellow, orange "
-              "when not named.")
+@click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
+              help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
+              "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
