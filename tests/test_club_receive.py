@@ -325,3 +325,12 @@ def test_receive_mailbox_without_this_game_is_one_line(game, tmp_path):
     missing = run(["receive", "--maildir", tmp_path / "nowhere", "--into", "club.yaml"],
                   cwd=receiver)
     assert missing.exit_code == 1 and "no such Maildir folder" in missing.output
+
+
+def test_an_attachment_name_that_is_no_record_name_needs_into(game):
+    sender, receiver = game
+    message = attach(plain(), (sender / "club.yaml").read_bytes(), "notes")
+    before = snapshot(receiver)
+    result = receive(receiver, message.as_bytes())
+    assert result.exit_code == 1 and "no .yaml file name: give --into FILE" in result.output
+    assert snapshot(receiver) == before

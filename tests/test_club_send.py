@@ -271,3 +271,35 @@ def test_the_message_is_built_in_python(club):
     message = game_message(game, "Ana", "Bo")
     assert message["To"] == "Bo <bo@example.org>"
     assert message.get_content_type() == "multipart/mixed"
+
+
+def test_move_send_without_a_transport_is_refused_before_the_move(club):
+    before = (club / "club.yaml").read_bytes()
+    result = run(["move", "club.yaml", "--bot", "random", "--send"], cwd=club,
+                 env={"UPTOWN_SMTP": None})
+    assert result.exit_code == 2 and "UPTOWN_SMTP" in result.output
+    assert (club / "club.yaml").read_bytes() == before
+
+
+def test_move_send_that_fails_says_the_move_is_saved(club, smtp_server):
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=club))  # Bo to move, then Cy (no email)
+    result = run(["move", "club.yaml", "--bot", "random", "--as", "Bo", "--send"], cwd=club,
+                 env=smtp_server.env)
+    assert result.exit_code == 1
+    assert "Cy has no email address" in result.output
+    assert "(the move is saved: send it with uptown send club.yaml --as Bo)" in result.output
+    assert len(load_record(club / "club.yaml").moves) == 2
+
+
+def test_the_password_is_written_nowhere(club, smtp_server, tmp_path):
+    ok(run(["move", "club.yaml", "--bot", "random", "--as", "Ana", "--send"], cwd=club,
+           env=smtp_server.env))
+    ok(run(["send", "club.yaml", "--as", "Ana", "--to", "Bo", "-o", "m.eml"], cwd=club,
+           env=smtp_server.env))
+    [(_, data)] = smtp_server.capture.take()
+    assert PASSWORD.encode() not in data
+    for folder, _, names in os.walk(club):
+        for name in names:
+            path = os.path.join(folder, name)
+            if "server" not in path:
+                assert PASSWORD.encode() not in open(path, "rb").read(), path

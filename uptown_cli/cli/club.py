@@ -19,6 +19,24 @@ def sendmail_option(command):
                         "$UPTOWN_SMTP.")(command)
 
 
+def check_smtp_settings():
+    """A UsageError when $UPTOWN_SMTP is not set (mail would have no way to go)."""
+    from ..club.mail import SMTP_ENV
+
+    if not os.environ.get(SMTP_ENV):
+        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587), "
+                               "or give --sendmail or -o FILE.eml")
+
+
+def send_after_move(path, as_name, sendmail):
+    """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
+    try:
+        return send_game(path, as_name, sendmail=sendmail)
+    except click.ClickException as exc:
+        raise click.ClickException(f"{exc.message} (the move is saved: send it with uptown send "
+                                   f"{display_path(path)} --as {as_name})") from None
+
+
 def send_game(path, as_name=None, to=None, sendmail=False, output=None):
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
@@ -28,9 +46,8 @@ def send_game(path, as_name=None, to=None, sendmail=False, output=None):
 
     shown = display_path(path)
     url = os.environ.get(SMTP_ENV)
-    if output is None and not sendmail and not url:
-        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587), "
-                               "or give --sendmail or -o FILE.eml")
+    if output is None and not sendmail:
+        check_smtp_settings()
     try:
         game = GameFile.read(path, shown)
         message = game_message(game, as_name, to)
@@ -98,9 +115,10 @@ def receive(message, into, mbox, maildir, as_json):
     or when there is none yet (--into, after validating); refused, with nothing written, when
     it rewrites the history or is another game.
     """
-    from ..club.inbox import carries, message_game, newest_in_mailbox, receive as take
+    from ..club.inbox import (
+        GAME_SUFFIXES, MAX_MESSAGE_BYTES, carries, message_game, newest_in_mailbox, receive as take,
+    )
     from ..errors import MailError, RecordError
-    from ..yamlsafe import MAX_BYTES
 
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
@@ -112,13 +130,13 @@ def receive(message, into, mbox, maildir, as_json):
             kind, path = ("mbox", mbox) if mbox else ("maildir", maildir)
             game = newest_in_mailbox(path, kind, carries(into))
         elif message in (None, "-"):
-            game = message_game(sys.stdin.buffer.read(16 * MAX_BYTES + 1), "<stdin>")
+            game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
         else:
             game = message_game(_read_message(message), display_path(message))
         local = into
         if local is None:
-            if game.name is None:
-                raise MailError("the attached game has no file name: give --into FILE")
+            if game.name is None or not game.name.lower().endswith(GAME_SUFFIXES):
+                raise MailError("the attached game has no .yaml file name: give --into FILE")
             local = game.name
             if not os.path.lexists(local):
                 raise MailError(f"no local copy of {display_path(local)} in this folder: "

@@ -6,7 +6,7 @@ import click
 
 from ..game import COLORS
 from ..scoring import VARIANTS
-from .club import send_game, sendmail_option
+from .club import check_smtp_settings, send_after_move, sendmail_option
 from .options import (
     Output, color_options, display_path, file_argument, game_path, keys_option, lock_notice,
     output_options, player_named, plural, read_game, read_record, replay_valid, use_color,
@@ -302,6 +302,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         raise click.UsageError("--sendmail goes with --send")
     if send and dry_run:
         raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+    if send and not sendmail:
+        check_smtp_settings()
     record = read_record(path)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
@@ -330,7 +332,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         out.json({**data, "written": not dry_run, "finished": game.finished,
                   "to_move": None if game.to_move is None else game.to_move.name})
         if send:
-            click.echo(send_game(path, as_name or player.name, sendmail=sendmail), err=True)
+            click.echo(send_after_move(path, as_name or player.name, sendmail), err=True)
         return
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
@@ -346,7 +348,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
     if send:
-        click.echo(send_game(path, as_name or player.name, sendmail=sendmail))
+        click.echo(send_after_move(path, as_name or player.name, sendmail))
 
 
 # -- moves and hint --------------------------------------------------------------------------

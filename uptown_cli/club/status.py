@@ -54,8 +54,11 @@ class GameStatus:
 def game_status(path: str, shown: str | None = None) -> GameStatus:
     """The status of the game at ``path`` (``shown`` names it)."""
     shown = path if shown is None else shown
-    since = os.stat(path).st_mtime
     checked = validate_file(path, shown=shown)
+    try:
+        since = os.stat(path).st_mtime
+    except OSError:
+        since = 0.0
     record = checked.record
     if not checked.valid or record is None:
         error = checked.errors[0]
