@@ -30,13 +30,12 @@ def parse_player(text):
     if not sep or ">" in colors:
         name, colors = text, ""
     email = None
-    if name.rstrip().endswith(">") and "<" in name:
-        name, _, email = name.rstrip()[:-1].rpartition("<")
-        problem = address_problem(email.strip())
+    before, bracket, address = name.rstrip().removesuffix(">").rpartition("<")
+    if name.rstrip().endswith(">") and bracket and "@" in address:
+        problem = address_problem(address.strip())
         if problem is not None:
             raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
-        email = email.strip()
-        name = name.strip()
+        name, email = before.strip(), address.strip()
     if "," in name:
         raise click.BadParameter(f"{text!r}: give --player once for each player "
                                  "(-p Ana -p Bo), not a list", param_hint="--player")
