@@ -334,3 +334,23 @@ def test_an_attachment_name_that_is_no_record_name_needs_into(game):
     result = receive(receiver, message.as_bytes())
     assert result.exit_code == 1 and "no .yaml file name: give --into FILE" in result.output
     assert snapshot(receiver) == before
+
+
+def test_receive_waits_for_another_writer_holding_the_lock(game):
+    """The received copy is written under the record's lock, as move writes: another writer
+    holding it (here for 1.5 s) is waited for."""
+    import fcntl
+    import threading
+
+    sender, receiver = game
+    holder = open(receiver / "club.yaml", "rb")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    release = threading.Timer(1.5, holder.close)
+    release.start()
+    try:
+        result = ok(receive(receiver, message_of(sender).as_bytes()))
+    finally:
+        release.cancel()
+        holder.close()
+    assert "is being written by another uptown; waiting for it..." in result.output
+    assert (receiver / "club.yaml").read_bytes() == (sender / "club.yaml").read_bytes()
