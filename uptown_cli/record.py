@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # hidden_record is imported only for games with hidden racks
     from .hidden_record import HiddenCheck, HiddenFields
 
 FORMAT_VERSION = 1
-HIDDEN_KEYS = ("hidden", "commitments", "revealed")
+HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
 """The top-level keys of a game with hidden racks (see ``hidden_record``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""

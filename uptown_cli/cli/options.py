@@ -270,15 +270,25 @@ def replay_valid(record, upto=None):
     from ..record import replay
 
     result = replay(record, upto=upto)
-    if result.errors:
-        raise click.ClickException(f"{problem_line(result.errors[0])} (the record is invalid)")
+    errors = result.errors
+    if record.hidden is not None:  # a bad revealed key is not used, and stops nothing
+        from ..hidden_record import BadReveal
+
+        errors = [e for e in errors if not isinstance(e, BadReveal)]
+    if errors:
+        raise click.ClickException(f"{problem_line(errors[0])} (the record is invalid)")
     return result.game
 
 
-def read_game(file, upto=None):
-    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves)."""
+def read_game(file, upto=None, as_name=None, keys=None):
+    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
+    With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
     path = game_path(file)
     record = read_record(path)
+    if as_name is not None:
+        from .hidden import check_seen
+
+        check_seen(record, as_name, keys)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")

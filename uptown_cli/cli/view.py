@@ -29,7 +29,7 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     from ..render import board_text, players_rows, position_data, to_move_text
     from ..scoring import standings
 
-    _, record, game = read_game(file, at)
+    _, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
     out = Output(as_json, table_format)
     if as_json:
@@ -37,7 +37,7 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
         if record.hidden is not None:
             from . import hidden
 
-            data.update(hidden.position_data(game, *view))
+            data.update(hidden.position_data(game, *view, record=record))
         out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
@@ -49,7 +49,7 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     if record.hidden is not None:
         from . import hidden
 
-        out.text(hidden.to_move_text(game, *view))
+        out.text(hidden.to_move_text(game, *view, record=record))
     else:
         out.text(to_move_text(game))
 
@@ -67,7 +67,9 @@ def _hidden_view(record, as_name, keys, at):
 
     name = hidden.player_name(record, as_name)
     key = hidden.player_key(record, name, keys)
-    return hidden.own_view(record, name, key, at)[1], name
+    view = hidden.own_view(record, name, key, at)[1], name
+    hidden.remember(record, name, keys)
+    return view
 
 
 @click.command()
