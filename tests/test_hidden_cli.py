@@ -124,7 +124,7 @@ def test_a_player_cannot_read_another_rack_from_the_file(tmp_path, game):
     assert data["racks"] is None and data["bags"] == {"red": 22, "blue": 23, "green": 23}
     assert "Racks are hidden" in invoke("show", game).stdout
     result = uptown(tmp_path, "Ana", "show", game, "--as", "Bo")
-    assert result.exit_code == 1 and "no key for Bo" in result.output
+    assert result.exit_code == 1 and "not made with a key of yours" in result.output
     result = invoke("moves", game)
     assert result.exit_code == 1 and "--as Bo" in result.output
     text = game.read_text()

@@ -184,9 +184,9 @@ class HiddenDeal:
                               self.commitments[:seat], self.version)
             if hmac.compare_digest(made, self.commitments[seat]):
                 return None
-            earlier = [p.name for p in self.players[:seat]]
-            also = (f", or a commitment before it ({', '.join(earlier)}'s) changed after "
-                    f"{player.name} joined") if earlier else ""
+            earlier = " or ".join(f"{p.name}'s" for p in self.players[:seat])
+            also = (f", or a commitment before it ({earlier}) changed after {player.name} "
+                    "joined") if earlier else ""
             return (f"{player.name}'s first link does not fit their commitment: "
                     f"{player.name}'s commitment or link was changed{also}")
         if not follows(link, self._last[player.name]):

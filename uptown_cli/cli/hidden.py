@@ -15,7 +15,7 @@ import click
 from ..game import RACK_SIZE
 from ..hidden_draws import LATEST, PROTOCOLS, TILES_PER_COLOR, new_game_id
 from ..hidden_keys import (
-    KeyFileError, create_key, has_key, keys_folder, load_key, load_seen, mark_spent, remove_key,
+    KeyFileError, check_folder, create_key, has_key, keys_folder, load_key, load_seen, mark_spent, remove_key,
     save_seen,
 )
 from .options import (
@@ -66,14 +66,40 @@ def player_key(record, name, keys):
     revealed = dict(record.hidden.revealed).get(name)
     if revealed is not None and key_matches(record, name, bytes.fromhex(revealed)):
         return bytes.fromhex(revealed)
+    folder = keys_folder(keys)
     try:
-        key = load_key(keys_folder(keys), record.hidden.game_id, name)
+        if not _has_key(folder, record.hidden.game_id, name):
+            raise KeyFileError(_not_your_commitment(record, name, folder))
+        key = load_key(folder, record.hidden.game_id, name)
     except KeyFileError as exc:
         raise click.ClickException(str(exc)) from None
     if not key_matches(record, name, key):
-        raise click.ClickException(f"{name}'s key file does not match their commitment in "
-                                   f"{record.path} (another copy of the game?)")
+        line = record.hidden.lines["commitments", name]
+        names = record.hidden.joined()
+        earlier = " or ".join(f"{n}'s" for n in names[:names.index(name)])
+        also = (f", or a commitment before it ({earlier}) was changed after "
+                f"{name} joined" if earlier and record.hidden.version > 1 else "")
+        raise click.ClickException(f"{record.path}:{line}: {name}'s key file does not give "
+                                   f"{name}'s commitment: it was changed{also}")
     return key
+
+
+def _has_key(folder, game_id, name):
+    """``has_key``, with an unsafe key folder refused in one line."""
+    try:
+        check_folder(folder)
+        return has_key(folder, game_id, name)
+    except KeyFileError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _not_your_commitment(record, name, folder):
+    """What to tell ``name``, who holds no key for a game the record says they joined."""
+    line = record.hidden.lines["commitments", name]
+    return (f"{record.path}:{line}: {name}'s commitment was not made with a key of yours (no "
+            f"key for this game in {folder}): if you did not join, someone else joined as "
+            f"{name}; if you lost your key, {name} cannot play on. Start a new game (uptown new "
+            "--hidden), or give the folder of your key with --keys")
 
 
 def own_view(record, name, key, upto=None):
@@ -305,8 +331,17 @@ def join(file, as_name, keys, as_json):
 
     path = game_path(file)
     record = _hidden_record(path)
-    name = check_seen(record, as_name, keys)
+    name = player_name(record, as_name)
     joined = record.hidden.joined()
+    folder = keys_folder(keys)
+    if name not in joined and _has_key(folder, record.hidden.game_id, name):
+        raise click.ClickException(
+            f"this game id was used before: you hold a key for it that {record.path} does not "
+            "commit to; a key serves one game, so ask for a new game (uptown new --hidden); "
+            "nothing was written")
+    check_seen(record, name, keys)
+    if name in joined and not _has_key(folder, record.hidden.game_id, name):
+        raise click.ClickException(_not_your_commitment(record, name, folder))
     if name in joined:
         raise click.ClickException(f"{name} has already joined {record.path}")
     names = [p.name for p in record.players]
@@ -314,12 +349,7 @@ def join(file, as_name, keys, as_json):
         raise click.ClickException(f"players join in turn order: {names[len(joined)]} joins "
                                    f"next, not {name}; nothing was written")
     game_id = record.hidden.game_id
-    folder = keys_folder(keys)
     try:
-        if has_key(folder, game_id, name):
-            raise KeyFileError(f"this game id was used before: you hold a key for it that "
-                               f"{record.path} does not commit to; a key serves one game, so "
-                               "ask for a new game (uptown new --hidden)")
         key, key_file = create_key(folder, game_id, name)
     except KeyFileError as exc:
         raise click.ClickException(str(exc)) from None
