@@ -8,8 +8,7 @@ import re
 import pytest
 from test_cli_support import invoke, invoke_json
 
-from uptown_cli.hidden_draws import commitment, head, new_key
-from uptown_cli.hidden_record import own_link
+from uptown_cli.hidden_draws import new_key
 from uptown_cli.record import load_record
 
 PLAYERS = ("Ana", "Bo", "Cy")
@@ -60,6 +59,8 @@ def forget(tmp_path, name):
 def swap_key(tmp_path, path, name):
     """``name`` makes a new key once later seats have joined and writes the commitment it gives
     over theirs (to pick a starting rack): the new key file replaces the old one."""
+    from uptown_cli.hidden_draws import commitment, head
+
     record = load_record(path)
     game_id = bytes.fromhex(record.hidden.game_id)
     names = record.hidden.joined()
@@ -163,15 +164,23 @@ def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(tmp_path):
     for name in ("Ana", "Bo"):
         assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
     assert invoke("validate", path).exit_code == 0
+    from uptown_cli.geometry import FIT_SQUARES, square_name
+    from uptown_cli.notation import parse_move
+
     record = load_record(path)
-    second = record.moves[1]
+    number, entry = 1, record.moves[0]
+    moved = parse_move(entry.text)
+    used = {parse_move(e.text).square for e in record.moves}
+    square = next((sq for sq in FIT_SQUARES[moved.tile] if sq not in used),  # no later clash
+                  next(sq for sq in FIT_SQUARES[moved.tile] if sq != moved.square))
+    rewritten = f"{entry.text.split()[0]} {square_name(square)}"
     lines = path.read_text().splitlines()
-    lines[second.line - 1] = lines[second.line - 1].replace(second.text, "pass")
+    lines[entry.line - 1] = lines[entry.line - 1].replace(entry.text, rewritten)
     path.write_text("\n".join(lines) + "\n")
+    mover = next(p.name for p in record.players if entry.color in p.colors)
     result = invoke("validate", path)
     assert result.exit_code == 1
-    assert f"g.yaml:{second.line}: move 2: " in result.stdout
-    assert "the seal is not Bo's" in result.stdout or "pass" in result.stdout
+    assert f"g.yaml:{entry.line}: move {number}: the seal is not {mover}'s" in result.stdout
 
 
 def test_a_restored_copy_played_differently_is_refused_by_the_next_player(tmp_path):
@@ -200,7 +209,7 @@ def test_a_hand_written_unforced_pass_names_its_writer_and_freezes_nothing_befor
     record = load_record(path)
     (key_file,) = (tmp_path / "keys-Bo").glob("*.key")
     key = bytes.fromhex(json.loads(key_file.read_text())["key"])
-    from uptown_cli.hidden_record import HiddenCheck
+    from uptown_cli.hidden_record import HiddenCheck, own_link
     from uptown_cli.record import replay
 
     check = HiddenCheck(record, own=("Bo", key))
