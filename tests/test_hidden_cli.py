@@ -62,8 +62,12 @@ def test_a_whole_three_player_game_by_email_then_revealed_validates_clean(tmp_pa
     while not position(tmp_path, game)["finished"]:
         play_bot(tmp_path, game)
     result = invoke("validate", game)
-    assert result.exit_code == 0
-    assert result.stdout.count("not yet checkable") == 3
+    assert result.exit_code == 3  # finished, no key revealed: not called valid
+    assert "the draws of Ana, Bo, Cy are unchecked" in result.stdout
+    assert result.stdout.endswith("1 record, 0 valid, 0 invalid, 1 unchecked\n")
+    result, data = invoke_json("validate", game, "--json")
+    assert result.exit_code == 3 and data[0]["valid"] is False
+    assert data[0]["status"] == "unchecked" and data[0]["unchecked_players"] == list(PLAYERS)
     result = uptown(tmp_path, "Ana", "reveal", game, "--as", "Ana")
     assert result.exit_code == 0, result.output
     assert "Still to reveal: Bo, Cy." in result.stdout

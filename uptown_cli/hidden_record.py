@@ -247,6 +247,13 @@ def _binding_errors(record, deal: HiddenDeal) -> list[RecordError]:
     return []
 
 
+def unrevealed_players(record) -> list[str]:
+    """The players whose draws nobody can check: no revealed key matching their commitment."""
+    revealed = dict(record.hidden.revealed)
+    return [name for name in record.hidden.joined()
+            if name not in revealed or not key_matches(record, name, bytes.fromhex(revealed[name]))]
+
+
 def unchecked(record) -> list[str]:
     """What validation of a hidden game cannot check yet, one sentence per part."""
     hidden = record.hidden

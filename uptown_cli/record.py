@@ -434,18 +434,29 @@ class Validation:
     moves: int
     unchecked: list[str] = field(default_factory=list)
     """What cannot be checked yet (hidden racks whose keys are not revealed)."""
+    unrevealed: list[str] = field(default_factory=list)
+    """The players of a *finished* hidden game whose draws stay unchecked (no valid key)."""
 
     @property
     def valid(self) -> bool:
-        return not self.errors
+        """No problem found, and nothing left unchecked in a finished game."""
+        return not self.errors and not self.unrevealed
+
+    @property
+    def status(self) -> str:
+        """``valid``, ``invalid``, or ``unchecked``: no problem found, but a finished hidden
+        game whose players in ``unrevealed`` have not revealed their keys."""
+        return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
 
     def to_json(self) -> dict:
-        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and
-        ``"unchecked": [sentence, ...]`` for a game with hidden racks."""
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and for a
+        game with hidden racks ``"status"``, ``"unchecked": [sentence, ...]`` and
+        ``"unchecked_players": [name, ...]`` (those of a finished game who did not reveal)."""
         data = {"path": self.path, "valid": self.valid, "moves": self.moves,
                 "errors": [e.to_json() for e in self.errors]}
         if self.record is not None and self.record.hidden is not None:
-            data["unchecked"] = self.unchecked
+            data.update(status=self.status, unchecked=self.unchecked,
+                        unchecked_players=self.unrevealed)
         return data
 
 
@@ -462,8 +473,13 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
         return Validation(path, None, schema.problems, 0)
     result = replay(record, strict)
     errors = sorted(schema.problems + result.errors, key=file_order)
+    unrevealed = []
+    if record.hidden is not None and result.game.finished and not errors:
+        from .hidden_record import unrevealed_players
+
+        unrevealed = unrevealed_players(record)
     return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      _unchecked(record))
+                      _unchecked(record), unrevealed)
 
 
 def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:

@@ -164,6 +164,10 @@ def _validate_one(path, strict):
     return validate_file(path, strict, shown)
 
 
+EXIT_UNCHECKED = 3
+"""validate's exit status when no record is invalid but a finished hidden game is unchecked."""
+
+
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--strict", is_flag=True, help="Also report moves not written in canonical notation.")
@@ -172,18 +176,20 @@ def validate(paths, strict, as_json):
     """Check records and report every problem.
 
     Folders are searched for *.yaml. Each problem is one line, PATH:LINE: message, followed by
-    a summary; the exit status is 0 only if every record is valid.
+    a summary. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
+    finished game with hidden racks whose draws stay unchecked (a key not revealed).
     """
     files = list(record_files(paths or [game_path(None)]))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
-    invalid = 0
+    invalid = unchecked = 0
     out = Output(as_json)
     if as_json:
         click.echo("[")
     with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
         for index, path in enumerate(bar):
             result = _validate_one(path, strict)
-            invalid += not result.valid
+            invalid += result.status == "invalid"
+            unchecked += result.status == "unchecked"
             if as_json:
                 import json
 
@@ -192,14 +198,23 @@ def validate(paths, strict, as_json):
             else:
                 for error in result.errors:
                     click.echo(problem_line(error))
-                for note in result.unchecked:
-                    click.echo(f"{result.path}: not yet checkable: {note}")
+                if result.unrevealed:
+                    click.echo(f"{result.path}: the game is over, but the draws of "
+                               f"{', '.join(result.unrevealed)} are unchecked: each must run "
+                               f"uptown reveal {result.path} --as NAME")
+                else:
+                    for note in result.unchecked:
+                        click.echo(f"{result.path}: not yet checkable: {note}")
     if as_json:
         click.echo("]")
     else:
-        out.text(f"{plural(len(files), 'record')}, {len(files) - invalid} valid, {invalid} invalid")
+        more = f", {unchecked} unchecked" if unchecked else ""
+        valid = len(files) - invalid - unchecked
+        out.text(f"{plural(len(files), 'record')}, {valid} valid, {invalid} invalid{more}")
     if invalid:
         sys.exit(1)
+    if unchecked:
+        sys.exit(EXIT_UNCHECKED)
 
 
 @click.command()
