@@ -151,7 +151,7 @@ def test_a_rewritten_earlier_move_is_refused_by_the_players_who_saw_it(tmp_path)
     before = path.read_bytes()
     for name in ("Ana", "Bo"):
         refused(uptown(tmp_path, name, "move", path, "--bot", "random", "--as", name),
-                "move 1 (Ana's, red) changed since", f"now red '{other}'")
+                "move 1 (Ana's red) changed since", f"now '{other}'")
     assert path.read_bytes() == before
 
 
@@ -197,7 +197,7 @@ def test_a_restored_copy_played_differently_is_refused_by_the_next_player(tmp_pa
     assert uptown(tmp_path, "Ana", "move", path, options[-1], "--as", "Ana").exit_code == 0
     before = path.read_bytes()
     refused(uptown(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
-            "move 1 (Ana's, red) changed since Bo last saw it", f"was red '{options[0]}'")
+            "move 1 (Ana's red) changed since Bo saw it", f"was '{options[0]}'")
     assert path.read_bytes() == before
 
 

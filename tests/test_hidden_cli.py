@@ -374,3 +374,90 @@ def test_a_key_file_that_is_not_one_is_one_clear_error(tmp_path, game, kind):
     result = uptown(tmp_path, "Ana", "show", game, "--as", "Ana")
     assert result.exit_code == 1
     assert re.match(r"Error: .*(not a key file|not an uptown key file)", result.stderr)
+
+
+# -- what a new player ran into ----------------------------------------------------------
+
+
+def test_before_everyone_joined_show_names_who_joins_not_who_moves(tmp_path):
+    path = tmp_path / "g.yaml"
+    invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
+    uptown(tmp_path, "Ana", "join", path, "--as", "Ana")
+    text = invoke("show", path).stdout
+    assert "to move" not in text and f"uptown join {path} --as Bo" in text
+    assert position(tmp_path, path)["to_move"] is None
+
+
+def test_join_and_reveal_take_json_and_the_end_says_how_to_reveal(tmp_path):
+    path = tmp_path / "g.yaml"
+    invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
+    result, data = invoke_json("join", path, "--as", "Ana", "--json", env=as_player(tmp_path, "Ana"))
+    assert result.exit_code == 0 and data["next_to_join"] == "Bo" and data["key_file"].endswith(".key")
+    uptown(tmp_path, "Bo", "join", path, "--as", "Bo")
+    result = None
+    while not position(tmp_path, path)["finished"]:
+        result = play_bot(tmp_path, path)
+    assert f"uptown reveal {path} --as NAME" in result.stdout
+    result, data = invoke_json("reveal", path, "--as", "Bo", "--json", env=as_player(tmp_path, "Bo"))
+    assert result.exit_code == 0 and data == {"path": str(path), "player": "Bo", "to_reveal": ["Ana"]}
+
+
+def test_after_every_reveal_every_command_knows_the_racks(tmp_path):
+    path = tmp_path / "g.yaml"
+    invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
+    for name in ("Ana", "Bo"):
+        uptown(tmp_path, name, "join", path, "--as", name)
+    while not position(tmp_path, path)["finished"]:
+        play_bot(tmp_path, path)
+    assert position(tmp_path, path, None, "--at", "3")["racks"] is None
+    for name in ("Ana", "Bo"):
+        uptown(tmp_path, name, "reveal", path, "--as", name)
+    racks = position(tmp_path, path, None, "--at", "3")["racks"]
+    assert racks is not None and len(racks["red"]) == 5
+    for command in (("replay",), ("export",), ("analyze",), ("html",)):
+        result = invoke(command[0], path, *command[1:])
+        assert result.exit_code == 0, result.output
+        assert "unknown" not in result.output.lower() and "no seed" not in result.output
+    assert invoke_json("replay", path, "--json")[1][0]["drawn"] is not None
+
+
+def test_show_as_json_counts_the_draws_to_come(tmp_path, game):
+    play_bot(tmp_path, game)
+    ana = position(tmp_path, game, "Ana")
+    assert ana["to_come"] == {"red": 1} and len(ana["racks"]["red"]) == 4
+
+
+def test_hidden_game_output_fits_80_columns(tmp_path):
+    path = tmp_path / "g.yaml"
+    outputs = [invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo", "-p", "Cy")]
+    outputs += [uptown(tmp_path, n, "join", path, "--as", n) for n in PLAYERS]
+    outputs += [play_bot(tmp_path, path), invoke("validate", path),
+                uptown(tmp_path, "Bo", "hint", path, "--as", "Bo", "--bot", "greedy"),
+                invoke("show", path, "--format", "nope")]
+    for result in outputs:
+        for line in result.output.replace(str(tmp_path) + "/", "").splitlines():
+            assert len(line) <= 80, line
+
+
+def test_move_completion_works_in_hidden_games(tmp_path, game):
+    from test_cli_support import run
+
+    done = run(env={"UPTOWN_KEYS": str(tmp_path / "keys-Ana"), "COMP_CWORD": "5",
+                    "COMP_WORDS": f"uptown move {game} --as Ana ",
+                    "_UPTOWN_COMPLETE": "bash_complete"})
+    tiles = {line.split(",", 1)[1] for line in done.stdout.splitlines()}
+    assert tiles and tiles <= set(TILE_NAMES)
+
+
+def test_a_mistyped_command_suggests_the_nearest(tmp_path):
+    result = invoke("shwo")
+    assert result.exit_code == 2 and "Did you mean 'show'?" in result.output
+
+
+def test_score_takes_folders(tmp_path):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for name in ("a", "b"):
+        invoke("new", folder / f"{name}.yaml", "-p", "Ana", "-p", "Bo", "--seed", name)
+    result, data = invoke_json("score", folder, "--json")
+    assert result.exit_code == 0 and len(data) == 2

@@ -27,6 +27,7 @@ from .hidden_draws import (
     CHAIN_LENGTH, LATEST, PROTOCOLS, HiddenDeal, chain, commitment, head, history_start,
     history_step, seal, surely_unforced,
 )
+from .geometry import TILES_PER_COLOR
 from .record import HIDDEN_KEYS
 from .yamlsafe import Mapping, RecordError, Scalar, Sequence, describe
 
@@ -247,6 +248,22 @@ def _binding_errors(record, deal: HiddenDeal) -> list[RecordError]:
     return []
 
 
+def revealed_bags(record) -> dict[str, list[int]] | None:
+    """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
+    when every key is revealed and the game checks; else None."""
+    from .game import Game
+    from .record import play_moves
+
+    check = HiddenCheck(record)
+    if check.errors or len(check.keys) < len(record.players):
+        return None
+    if not play_moves(record, Game(record.game_players()), hidden=check).valid:
+        return None
+    drawn = check.deal.drawn
+    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]]
+            for c in drawn}
+
+
 def unrevealed_players(record) -> list[str]:
     """The players whose draws nobody can check: no revealed key matching their commitment."""
     revealed = dict(record.hidden.revealed)
@@ -267,8 +284,8 @@ def unchecked(record) -> list[str]:
     revealed = dict(hidden.revealed)
     hidden_racks = [p for p in record.players if p.name in joined and p.name not in revealed]
     for player in hidden_racks:
-        notes.append(f"{player.name}'s draws and racks ({', '.join(player.colors)}), until "
-                     f"{player.name} reveals their key (uptown reveal)")
+        notes.append(f"{player.name}'s draws ({', '.join(player.colors)}), until "
+                     f"{player.name} reveals")
     return notes
 
 

@@ -79,8 +79,13 @@ class Record:
         return [Player(p.name, p.colors) for p in self.players]
 
     def new_game(self) -> Game:
-        """A game at move 0, with the seed's bags when there is a seed."""
+        """A game at move 0, with the seed's bags when there is a seed, or in a game with
+        hidden racks the bags its revealed keys give once every key is revealed."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
+        if self.hidden is not None and len(self.hidden.revealed) == len(self.players):
+            from .hidden_record import revealed_bags
+
+            bags = revealed_bags(self)
         return Game(self.game_players(), bags)
 
 
@@ -380,7 +385,12 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
     revealed in the record), whose ``deal`` then holds the racks it knows.
     """
-    game = record.new_game()
+    return play_moves(record, record.new_game(), strict, upto, hidden)
+
+
+def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
+               hidden: HiddenCheck | None = None) -> Replay:
+    """``replay`` on ``game`` (a game at move 0 of the record's players)."""
     if hidden is None and record.hidden is not None:
         from .hidden_record import HiddenCheck
 

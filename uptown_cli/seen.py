@@ -46,7 +46,7 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str) -> tuple[int
     """``(line, message)`` for the first entry of what ``viewer`` saw (``seen``, a snapshot)
     that ``record`` does not hold as it was; None when ``record`` extends it."""
     now = snapshot(record)
-    since = f"since {viewer} last saw it"
+    since = f"since {viewer} saw it"
     for key in ("game", "protocol", "variant", "seed"):
         if seen.get(key) != now[key]:
             return (_key_line(record.text, key), f"the {_WORDS[key]} changed {since} (was "
@@ -68,9 +68,10 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str) -> tuple[int
             if was != new[index]:
                 what = f"{_entry(list_name, index, was, owner)} changed {since}"
                 if list_name == "moves" and was[:2] != new[index][:2]:
-                    what += f": was {was[0]} {was[1]!r}, now {new[index][0]} {new[index][1]!r}"
+                    now = new[index][1] if was[0] == new[index][0] else " ".join(new[index][:2])
+                    what += f": was {was[1]!r}, now {now!r}"
                 elif list_name == "moves":
-                    what += ": its link is not the one written with it"
+                    what += " (its link)"
                 return (line, what)
     return None
 
@@ -82,7 +83,7 @@ _KEYS = {"game": "hidden", "protocol": "protocol", "variant": "variant", "seed":
 def _entry(list_name: str, index: int, was: list, owner: dict[str, str]) -> str:
     """Names an entry and whose it is: ``move 3 (Bo's, blue)``."""
     if list_name == "moves":
-        return f"move {index + 1} ({owner.get(was[0], '?')}'s, {was[0]})"
+        return f"move {index + 1} ({owner.get(was[0], '?')}'s {was[0]})"
     noun = "commitment" if list_name == "commitments" else "revealed key"
     return f"{was[0]}'s {noun}"
 

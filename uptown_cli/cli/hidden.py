@@ -134,8 +134,7 @@ def check_seen(record, as_name, keys):
     change = seen and first_change(seen, record, name)
     if change:
         line, message = change
-        raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written "
-                                   "(compare copies with uptown diff)")
+        raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written")
     return name
 
 
@@ -179,9 +178,11 @@ def to_move_text(game, check=None, viewer=None, record=None):
     lines = ["The game is over." if player is None else f"{player.name} to move."]
     if record is not None:
         lines = [_state_line(record, game)]
+        if not record.hidden.joined() == [p.name for p in record.players]:
+            return lines[0]
     if deal is None:
         if player is not None:
-            lines[0] += " Racks are hidden (with --as NAME, a player sees their own)."
+            lines.append("Racks are hidden (with --as NAME, a player sees their own).")
     else:
         me = next(p for p in game.players if p.name == viewer)
         lines.append(f"{me.name}'s rack: {rack_text(game, deal, me)}")
@@ -197,14 +198,14 @@ def _state_line(record, game):
     shown = display_path(record.path)
     waiting = [p.name for p in record.players if p.name not in hidden.joined()]
     if waiting:
-        return (f"Waiting for {', '.join(waiting)} to join; next: "
-                f"uptown join {shown} --as {waiting[0]}")
+        return (f"Waiting for {', '.join(waiting)} to join; next:\n"
+                f"  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
         return f"{game.to_move.name} to move."
     left = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
     if left:
-        return (f"The game is over. To reveal (each player): uptown reveal {shown} --as NAME;"
-                f" still to reveal: {', '.join(left)}.")
+        return (f"The game is over. Still to reveal: {', '.join(left)}, each with\n"
+                f"  uptown reveal {shown} --as NAME")
     return "The game is over; every key is revealed."
 
 
@@ -286,8 +287,8 @@ def drawn_text(turn):
         return f"{turn.player.name} had to pass."
     if turn.drawn is None:
         return f"{turn.color} draws nothing: its bag is empty."
-    return (f"{turn.color} draws a tile when the next player has moved "
-            f"(uptown show --as {turn.player.name} then shows it).")
+    return (f"{turn.color} draws a tile once the next player has moved;\n"
+            f"then uptown show --as {turn.player.name} shows it.")
 
 
 # -- join and reveal -----------------------------------------------------------------------

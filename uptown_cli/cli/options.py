@@ -22,7 +22,7 @@ MACHINE_FORMATS = ("csv", "tsv")
 
 
 def file_argument(command):
-    return click.argument("file", required=False, metavar="[FILE]")(command)
+    return click.argument("file", required=False, metavar="[FILE]", type=click.Path())(command)
 
 
 def _table_formats():
@@ -35,7 +35,11 @@ def _check_format(ctx, param, value):
     if value in ("simple", "csv"):  # the default, checked without importing tabulate
         return value
     if value not in _table_formats():
-        raise click.BadParameter(f"{value!r} is not a table format ({', '.join(_table_formats())})")
+        import difflib
+
+        near = difflib.get_close_matches(value, _table_formats(), n=1)
+        hint = f"did you mean {near[0]!r}?" if near else "try plain, grid or csv"
+        raise click.BadParameter(f"{value!r}: {hint}")
     return value
 
 

@@ -137,9 +137,10 @@ def _new_hidden(path, entries, variant, seed, as_json):
         })
         return
     who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
-    click.echo(f"Created {shown}: {variant}, hidden racks (game {game_id}); {who}.")
-    click.echo(f"The players join in turn order, each on their own computer: "
-               f"uptown join {shown} --as {entries[0].name}")
+    click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
+    click.echo(f"Game id: {game_id}")
+    click.echo("The players join in turn order, each on their own computer; first:")
+    click.echo(f"  uptown join {shown} --as {entries[0].name}")
 
 
 def hidden_mover_view(record, game, as_name, keys):
@@ -220,7 +221,7 @@ def check_player(game, as_name, path, writes=True):
 
 def complete_move(ctx, param, incomplete):
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
-    the player to move."""
+    the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
     from ..record import load_record, replay
     from ..yamlsafe import RecordError
 
@@ -228,9 +229,13 @@ def complete_move(ctx, param, incomplete):
     if not os.path.isfile(path):
         return []
     try:
-        game = replay(load_record(path)).game
+        record = load_record(path)
+        game = replay(record).game
+        if record.hidden is not None and not game.finished and not game.knows_racks:
+            game = hidden_mover_view(record, game, ctx.params.get("as_name"),
+                                     ctx.params.get("keys"))[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
-    except (RecordError, ValueError):
+    except (RecordError, ValueError, click.ClickException):
         return []
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]

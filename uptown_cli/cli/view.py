@@ -34,7 +34,7 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out = Output(as_json, table_format)
     if as_json:
         data = position_data(game)
-        if record.hidden is not None:
+        if record.hidden is not None and not game.knows_racks:  # until every key is revealed
             from . import hidden
 
             data.update(hidden.position_data(game, *view, record=record))
@@ -46,7 +46,7 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
     out.text()
-    if record.hidden is not None:
+    if record.hidden is not None and not game.knows_racks:
         from . import hidden
 
         out.text(hidden.to_move_text(game, *view, record=record))
@@ -112,7 +112,7 @@ def replay(file, first, last, as_json, color, no_color):
 
 
 @click.command()
-@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.argument("files", nargs=-1, metavar="[FILE|FOLDER]...", type=click.Path())
 @click.option("--variant", type=click.Choice(VARIANTS), help="Score this way instead of the file's variant.")
 @output_options
 def score(files, variant, as_json, table_format):
@@ -120,12 +120,12 @@ def score(files, variant, as_json, table_format):
 
     One table per file: rank, player, colours, groups, captures and score, under the file's
     variant or --variant. Under Blockers! the table also shows what is added to the groups: the
-    most tiles taken from any one opponent.
+    most tiles taken from any one opponent. Folders are searched for *.yaml, as by validate.
     """
     from ..render import standings_data, standings_rows
     from ..scoring import standings
 
-    paths = files or (game_path(None),)
+    paths = list(record_files(files or (game_path(None),)))
     out = Output(as_json, table_format)
     scored = []
     for path in paths:
