@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import Any
 
 from .record import Record
@@ -19,10 +20,12 @@ from .record import Record
 
 def game_ident(record: Record) -> str:
     """The name a game's memory is kept under: its game id (hidden racks), else a digest of
-    its seed, variant and players (a game whose seed is changed reads as another game)."""
+    its file's full path, seed, variant and players (so a game whose seed is changed, or a new
+    game, reads as another game)."""
     if record.hidden is not None:
         return record.hidden.game_id
-    lineup = [record.seed, record.variant, [[p.name, list(p.colors)] for p in record.players]]
+    lineup = [os.path.realpath(record.path), record.seed, record.variant,
+              [[p.name, list(p.colors)] for p in record.players]]
     text = json.dumps(lineup, ensure_ascii=False)
     return "open-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 

@@ -22,7 +22,7 @@ MACHINE_FORMATS = ("csv", "tsv")
 
 
 def file_argument(command):
-    return click.argument("file", required=False, metavar="[FILE]", type=click.Path())(command)
+    return click.argument("file", required=False, metavar="[FILE]", type=click.Path(readable=False))(command)
 
 
 def _table_formats():

@@ -112,7 +112,7 @@ def replay(file, first, last, as_json, color, no_color):
 
 
 @click.command()
-@click.argument("files", nargs=-1, metavar="[FILE|FOLDER]...", type=click.Path())
+@click.argument("files", nargs=-1, metavar="[FILE|FOLDER]...", type=click.Path(readable=False))
 @click.option("--variant", type=click.Choice(VARIANTS), help="Score this way instead of the file's variant.")
 @output_options
 def score(files, variant, as_json, table_format):
