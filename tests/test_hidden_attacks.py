@@ -283,3 +283,12 @@ def test_a_bot_in_a_hidden_game_is_not_seeded_from_the_public_file(tmp_path):
     record = load_record(new_game(tmp_path))
     seeds = {MoverView(record, "Ana", new_key(), None, None).bot_seed for _ in range(2)}
     assert len(seeds) == 2 and record.text not in seeds
+
+
+def test_a_game_written_as_version_1_cannot_be_joined(tmp_path):
+    """The creator leaves out the protocol line, for the weaker version 1: nobody can join."""
+    path = new_game(tmp_path, join=False)
+    path.write_text(path.read_text().replace("protocol: uptown-hidden-2\n", ""))
+    refused(uptown(tmp_path, "Ana", "join", path, "--as", "Ana"), "uses uptown-hidden-1",
+            "uptown new --hidden")
+    assert not list((tmp_path / "keys-Ana").glob("*.key"))

@@ -132,10 +132,23 @@ def check_seen(record, as_name, keys):
     except KeyFileError as exc:
         raise click.ClickException(str(exc)) from None
     change = seen and first_change(seen, record, name)
+    if change and _moved_on(record):
+        raise click.ClickException(f"{record.path} changed since it was read (the game moved "
+                                   "on); nothing was written")
     if change:
         line, message = change
         raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written")
     return name
+
+
+def _moved_on(record):
+    """Whether the file of ``record`` holds other text now (another player's command wrote it
+    meanwhile, after this one read it)."""
+    try:
+        with open(record.path, "rb") as stream:
+            return stream.read() != record.text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def remember(record, name, keys, text=None):
@@ -332,6 +345,11 @@ def join(file, as_name, keys, as_json):
 
     path = game_path(file)
     record = _hidden_record(path)
+    if record.hidden.version < LATEST:
+        raise click.ClickException(
+            f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
+            "can re-roll their starting rack; it can be played and checked, but not joined: "
+            "start a new game (uptown new --hidden)")
     name = player_name(record, as_name)
     joined = record.hidden.joined()
     folder = keys_folder(keys)
