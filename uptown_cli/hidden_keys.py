@@ -78,8 +78,9 @@ def mark_spent(folder, game_id, name):
                    replace=True)
 
 
-def _write_private(folder, path, data, replace):
-    """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written."""
+def _write_private(folder, path, data, replace, sync=True):
+    """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and
+    on disk before it is renamed into place, with ``sync``)."""
     text = json.dumps(data, ensure_ascii=False) + "\n"
     tmp = os.path.join(folder, f".{secrets.token_hex(6)}.tmp")
     try:
@@ -89,7 +90,8 @@ def _write_private(folder, path, data, replace):
             view = memoryview(text.encode("utf-8"))
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
         if replace:
@@ -176,7 +178,7 @@ def load_seen(folder, game, name):
 def save_seen(folder, game, name, snapshot):
     """Remember ``snapshot`` as what ``name`` last saw of game ``game``."""
     make_folder(folder)
-    _write_private(folder, seen_path(folder, game, name), snapshot, replace=True)
+    _write_private(folder, seen_path(folder, game, name), snapshot, replace=True, sync=False)
 
 
 def check_folder(folder):

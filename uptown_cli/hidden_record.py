@@ -218,7 +218,7 @@ class HiddenCheck:
                 return (f"the seal is not {player.name}'s: this move or an entry before it was "
                         f"changed after {player.name} played it (compare copies with "
                         "uptown diff)")
-        if move.is_pass:
+        if move.is_pass and player.name not in self.keys:  # a known rack is checked exactly
             unforced = surely_unforced(game, player)
             if unforced is not None:
                 return unforced

@@ -11,6 +11,7 @@ The format is described for users in ``records/README.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -83,10 +84,15 @@ class Record:
         hidden racks the bags its revealed keys give once every key is revealed."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
         if self.hidden is not None and len(self.hidden.revealed) == len(self.players):
-            from .hidden_record import revealed_bags
-
-            bags = revealed_bags(self)
+            bags = self.revealed_bags
         return Game(self.game_players(), bags)
+
+    @cached_property
+    def revealed_bags(self) -> dict[str, list[int]] | None:
+        """A hidden game's bags as its revealed keys drew them (see ``hidden_record``)."""
+        from .hidden_record import revealed_bags
+
+        return revealed_bags(self)
 
 
 def load_record(path: str | Path, shown: str | None = None) -> Record:
