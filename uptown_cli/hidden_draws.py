@@ -204,7 +204,8 @@ class HiddenDeal:
             if move.tile in self.racks[color]:
                 return None
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
-            return f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack})"
+            return (f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack}); "
+                    f"{player.name}'s move")
         for c in player.colors:
             if game.playable(c):
                 for tile in sorted(self.racks[c]):
