@@ -28,3 +28,10 @@ def finished_record(tmp_path):
     """(path, engine game) of a finished seeded three-player game with captures."""
     path = tmp_path / "finished.yaml"
     return path, finished_game(path)
+
+
+@pytest.fixture(autouse=True)
+def private_key_folder(tmp_path_factory, monkeypatch):
+    """Each test keeps key files and players' memories (hidden racks, --as) in a folder of its
+    own, never in the user's config folder."""
+    monkeypatch.setenv("UPTOWN_KEYS", str(tmp_path_factory.mktemp("keys")))

@@ -109,7 +109,7 @@ def test_show_format(game):
     assert "| player " in invoke("show", game, "--format", "github").stdout
     result = invoke("show", game, "--format", "nope")
     assert result.exit_code == 2
-    assert "'nope' is not a table format" in result.stderr
+    assert "'--format': 'nope': try plain" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["show", "replay"])

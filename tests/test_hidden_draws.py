@@ -15,9 +15,13 @@ from uptown_cli.hidden_draws import (
     CHAIN_LENGTH,
     HiddenDeal,
     chain,
+    commitment,
     draw_index,
     follows,
     head,
+    history_start,
+    history_step,
+    seal,
 )
 from uptown_cli.notation import PASS
 
@@ -190,3 +194,68 @@ def test_a_pass_with_a_placeable_tile_on_a_known_rack_is_reported():
     problem = deal.move_problem(PLAYERS[0], "red", PASS, game)
     assert problem is not None and problem.startswith("Ana passed, but red could play ")
     assert deal.move_problem(PLAYERS[1], "blue", PASS, game) is None  # Bo's rack is unknown
+
+
+# -- version 2 ----------------------------------------------------------------------------
+
+TWO = [Player("Ana", ("red",)), Player("Bo", ("blue",))]
+
+
+def test_version_2_follows_its_documented_recipe_and_is_pinned():
+    """Recomputed from docs/HIDDEN_DRAWS.md; never change the pinned values."""
+    links = chain(GAME_ID, "Ana", KEYS["Ana"], 2)
+    assert links[0] == framed(b"uptown-hidden-2 chain", GAME_ID, b"Ana", KEYS["Ana"])
+    head_ana, head_bo = links[-1], head(GAME_ID, "Bo", KEYS["Bo"], 2)
+    ana = framed(b"uptown-hidden-2 commit", GAME_ID, b"Ana", head_ana)
+    bo = framed(b"uptown-hidden-2 commit", GAME_ID, b"Bo", head_bo, ana)
+    assert commitment(GAME_ID, "Ana", head_ana, [], 2) == ana
+    assert commitment(GAME_ID, "Bo", head_bo, [ana], 2) == bo
+    assert ana.hex() == "f3b8ab8362f1eeeb3cd0fd050a8b6bcbe9ac3ab581fbcda09ed78ccbbb3d4c16"
+    assert bo.hex() == "2f0bb877a4dba6d8f400938f93b793461cd433fa04ae345641b426d154106bd6"
+    start = framed(b"uptown-hidden-2 history", GAME_ID, b"standard", b"Ana", b"red", b"Bo",
+                   b"blue", ana, bo)
+    assert history_start(GAME_ID, "standard", TWO, [ana, bo]) == start
+    assert start.hex() == "9bfa455c15d6e5c64b1e634c4658c145e73ee7198c49b8b2079d9c6826459809"
+    after = framed(b"uptown-hidden-2 history", start, b"red", b"7 B7", links[255])
+    assert history_step(start, "red", "7 B7", links[255]) == after
+    assert seal(GAME_ID, KEYS["Ana"], after) == framed(b"uptown-hidden-2 seal", GAME_ID,
+                                                       KEYS["Ana"], after)
+    assert seal(GAME_ID, KEYS["Ana"], after).hex() == (
+        "f231c8a0c43819e28e8bccb99aeba3a6a1a2dd4d5d7e1cd4ae03ac1cad02f583")
+    value = bytes(range(32))
+    assert [draw_index(GAME_ID, "red", n, KEYS["Ana"], value, 28 - n, 2) for n in range(6)] \
+        == [26, 19, 5, 1, 2, 13]
+
+
+def test_version_2_a_commitment_binds_the_ones_before_it():
+    """Bo's first link fits his commitment only with Ana's commitment as it was when he
+    joined: her swapping it afterwards is seen at Bo's first link."""
+    ana = commitment(GAME_ID, "Ana", head(GAME_ID, "Ana", KEYS["Ana"], 2), [], 2)
+    bo_chain = chain(GAME_ID, "Bo", KEYS["Bo"], 2)
+    bo = commitment(GAME_ID, "Bo", bo_chain[-1], [ana], 2)
+    swapped = commitment(GAME_ID, "Ana", head(GAME_ID, "Ana", KEYS["Cy"], 2), [], 2)
+    for first, fits in ((ana, True), (swapped, False)):
+        deal = HiddenDeal(GAME_ID, TWO, {}, 2)
+        deal.join(first)
+        deal.join(bo)
+        problem = deal.link_problem(TWO[1], bo_chain[CHAIN_LENGTH - 1])
+        assert (problem is None) == fits
+    assert "a commitment before it (Ana's) changed after Bo joined" in problem
+
+
+@pytest.mark.parametrize("left, threshold", [(28, 80), (16, 60), (2, 20)])
+def test_version_2_draws_are_uniform_over_the_remaining_bag_chi_square(left, threshold):
+    values = _values(left * 400, b"v2" + bytes([left]))
+    counts = Counter(draw_index(GAME_ID, "blue", 28 - left, KEYS["Bo"], v, left, 2)
+                     for v in values)
+    chi_square = sum((counts[t] - 400) ** 2 / 400 for t in range(left))
+    assert set(counts) == set(range(left))
+    assert chi_square < threshold
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(left=st.integers(1, TILES_PER_COLOR), number=st.integers(0, 27), salt=st.binary(max_size=8))
+def test_version_2_every_tile_left_in_the_bag_can_be_drawn(left, number, salt):
+    seen = {draw_index(GAME_ID, "green", number, KEYS["Cy"], v, left, 2)
+            for v in _values(40 * left, salt)}
+    assert seen == set(range(left))

@@ -31,9 +31,9 @@ from .game import RACK_SIZE, Game, Player
 from .geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
 from .notation import Move
 
-PROTOCOL = b"uptown-hidden-1"
-CHAIN_TAG = PROTOCOL + b" chain"
-DRAW_TAG = PROTOCOL + b" draw"
+PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2")
+"""The protocol versions, by number (1, 2); new games use the last."""
+LATEST = len(PROTOCOLS)
 CHAIN_LENGTH = 256
 """Links in each chain past its start: more turns than any player can take (a round without a
 tile placed ends the game, so a player has at most one turn more than there are tiles to place:
@@ -61,17 +61,55 @@ def new_game_id() -> bytes:
     return secrets.token_bytes(GAME_ID_BYTES)
 
 
-def chain(game_id: bytes, name: str, key: bytes) -> list[bytes]:
+def tag(version: int, what: str) -> bytes:
+    """The first field of every hash of protocol ``version``: ``uptown-hidden-2 draw``."""
+    return f"{PROTOCOLS[version - 1]} {what}".encode("ascii")
+
+
+def chain(game_id: bytes, name: str, key: bytes, version: int = 1) -> list[bytes]:
     """``[c_0, ..., c_256]`` of player ``name`` (text) under ``key`` in game ``game_id``."""
-    links = [framed_hash(CHAIN_TAG, game_id, name.encode("utf-8"), key)]
+    links = [framed_hash(tag(version, "chain"), game_id, name.encode("utf-8"), key)]
     for _ in range(CHAIN_LENGTH):
         links.append(hashlib.sha256(links[-1]).digest())
     return links
 
 
-def head(game_id: bytes, name: str, key: bytes) -> bytes:
-    """The commitment a player publishes when joining: the last link of their chain."""
-    return chain(game_id, name, key)[-1]
+def head(game_id: bytes, name: str, key: bytes, version: int = 1) -> bytes:
+    """The last link of a player's chain (in version 1, the commitment itself)."""
+    return chain(game_id, name, key, version)[-1]
+
+
+def commitment(game_id: bytes, name: str, chain_head: bytes, earlier: Iterable[bytes],
+               version: int = 1) -> bytes:
+    """What a player publishes when joining. Version 1: their chain head. Version 2: a hash of
+    the head and of every commitment published before theirs, so that none of those can be
+    changed afterwards without breaking this one."""
+    if version == 1:
+        return chain_head
+    return framed_hash(tag(version, "commit"), game_id, name.encode("utf-8"), chain_head,
+                       *earlier)
+
+
+def history_start(game_id: bytes, variant: str, players: Iterable[Player],
+                  commitments: Iterable[bytes]) -> bytes:
+    """Version 2: the digest of a record before its first move (variant, players, colours,
+    commitments), which the seal of move 1 binds."""
+    fields = [variant.encode("utf-8")]
+    for player in players:
+        fields += [player.name.encode("utf-8"), " ".join(player.colors).encode("ascii")]
+    return framed_hash(tag(2, "history"), game_id, *fields, *commitments)
+
+
+def history_step(digest: bytes, color: str, move_text: str, link: bytes) -> bytes:
+    """Version 2: the digest after one more move (its colour, its text as written, its link)."""
+    return framed_hash(tag(2, "history"), digest, color.encode("ascii"),
+                       move_text.encode("utf-8"), link)
+
+
+def seal(game_id: bytes, key: bytes, digest: bytes) -> bytes:
+    """Version 2: the mover's seal of the record up to and with their move (``digest``): made
+    with their key, so nobody else can make it for another history."""
+    return framed_hash(tag(2, "seal"), game_id, key, digest)
 
 
 def follows(link: bytes, previous: bytes) -> bool:
@@ -80,10 +118,10 @@ def follows(link: bytes, previous: bytes) -> bool:
 
 
 def draw_index(game_id: bytes, color: str, number: int, key: bytes, value: bytes,
-               left: int) -> int:
+               left: int, version: int = 1) -> int:
     """Which of the ``left`` tiles still in ``color``'s bag (in tile order) its draw number
     ``number`` (0-based, the starting rack's included) takes, given the public ``value``."""
-    digest = framed_hash(DRAW_TAG, game_id, color.encode("ascii"), number.to_bytes(4, "big"),
+    digest = framed_hash(tag(version, "draw"), game_id, color.encode("ascii"), number.to_bytes(4, "big"),
                          key, value)
     return int.from_bytes(digest, "big") % left
 
@@ -100,8 +138,10 @@ class HiddenDeal:
     """
 
     def __init__(self, game_id: bytes, players: Iterable[Player],
-                 keys: Mapping[str, bytes] | None = None) -> None:
+                 keys: Mapping[str, bytes] | None = None, version: int = 1) -> None:
         self.game_id = game_id
+        self.version = version
+        self.commitments: list[bytes] = []
         self.players = list(players)
         self.keys = dict(keys or {})
         self.joined = 0
@@ -128,6 +168,7 @@ class HiddenDeal:
         """The next seat joins with its chain head; its starting racks wait for the next value."""
         player = self.players[self.joined]
         self._publish(commitment)
+        self.commitments.append(commitment)
         self._last[player.name] = commitment
         self.joined += 1
         self._waiting = [c for c in player.colors for _ in range(RACK_SIZE)]
@@ -137,6 +178,17 @@ class HiddenDeal:
         turn = self.turns[player.name] + 1
         if turn > CHAIN_LENGTH:
             return f"{player.name} has no link left for turn {turn}"
+        if turn == 1 and self.version > 1:
+            seat = self.players.index(player)
+            made = commitment(self.game_id, player.name, hashlib.sha256(link).digest(),
+                              self.commitments[:seat], self.version)
+            if hmac.compare_digest(made, self.commitments[seat]):
+                return None
+            earlier = " or ".join(f"{p.name}'s" for p in self.players[:seat])
+            also = (f", or a commitment before it ({earlier}) changed after {player.name} "
+                    "joined") if earlier else ""
+            return (f"{player.name}'s first link does not fit their commitment: "
+                    f"{player.name}'s commitment or link was changed{also}")
         if not follows(link, self._last[player.name]):
             before = "commitment" if turn == 1 else "link"
             return (f"the link is not the one below {player.name}'s previous {before} "
@@ -152,7 +204,8 @@ class HiddenDeal:
             if move.tile in self.racks[color]:
                 return None
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
-            return f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack})"
+            return (f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack}); "
+                    f"{player.name}'s move")
         for c in player.colors:
             if game.playable(c):
                 for tile in sorted(self.racks[c]):
@@ -180,10 +233,28 @@ class HiddenDeal:
             if color in self._bags:
                 bag = self._bags[color]
                 key = self._owner_key[color]
-                tile = bag.pop(draw_index(self.game_id, color, number, key, value, len(bag)))
+                tile = bag.pop(draw_index(self.game_id, color, number, key, value, len(bag),
+                                          self.version))
                 self.drawn[color].append(tile)
                 self.racks[color].append(tile)
         self._waiting = []
+
+
+def surely_unforced(game: Game, player: Player) -> str | None:
+    """Why a pass by ``player`` now cannot be forced whatever their racks hold, or None: a
+    colour that holds more tiles than there are tiles left to it that fit nowhere."""
+    for color in player.colors:
+        if not game.playable(color):
+            continue
+        unplayed = game.unplayed_tiles(color)
+        holds = min(RACK_SIZE, len(unplayed))
+        stuck = [t for t in unplayed if not any(can_place(game, color, t, sq)
+                                                 for sq in FIT_SQUARES[t])]
+        if len(stuck) < holds:
+            return (f"{player.name}'s pass cannot be forced: {color} holds {holds} tiles and "
+                    f"only {len(stuck)} of its tiles left fit nowhere; {player.name}'s entry "
+                    "was written by hand")
+    return None
 
 
 def can_place(game: Game, color: str, tile: int, square: int) -> bool:

@@ -1,10 +1,16 @@
 """Key files of hidden-draw games: one secret per player and game, kept outside the record.
 
 The folder is ``--keys DIR``, else ``$UPTOWN_KEYS``, else ``$XDG_CONFIG_HOME/uptown/keys``,
-else ``~/.config/uptown/keys``; folders made here are mode 0700. A key file is created mode
-0600 from the start (``os.open`` with the mode, then linked into place, so it is never seen
-half-written or readable by others) and holds JSON: ``{"game", "player", "key"}`` (hex).
-A key file that others may read is refused, as ssh refuses such a private key.
+else ``~/.config/uptown/keys``; folders made here (parents too) are mode 0700 whatever the
+umask, and an existing folder that others may write to, or that is someone else's, is refused.
+A key file is created mode 0600 from the start (``os.open`` with the mode, then linked into
+place, so it is never seen half-written or readable by others) and holds JSON: ``{"game",
+"player", "key"}`` (hex), with ``"spent": true`` once revealed. A key file that others may read,
+or that is someone else's, is refused, as ssh refuses such a private key. A key serves one game:
+it is made by ``join`` and never made again for the same game id.
+
+Beside each key, ``GAME-NAME.seen`` remembers what the player last saw of the game (see
+``seen``).
 """
 
 import contextlib
@@ -39,79 +45,179 @@ def key_path(folder, game_id, name):
     return os.path.join(folder, f"{game_id}-{simple}.key")
 
 
-def load_or_create_key(folder, game_id, name):
-    """``(key, path, created)``: the player's key for the game, made now when there is none."""
+def create_key(folder, game_id, name):
+    """``(key, path)``: a new key of ``name`` for game ``game_id``, in a new file. A key file
+    already there is refused: a key serves one game (``join`` says why)."""
     path = key_path(folder, game_id, name)
-    if os.path.lexists(path):
-        return load_key(folder, game_id, name), path, False
-    _make_folder(folder)
+    make_folder(folder)
     key = new_key()
-    data = json.dumps({"game": game_id, "player": name, "key": key.hex()}, ensure_ascii=False)
-    tmp = os.path.join(folder, f".{secrets.token_hex(6)}.key.tmp")
+    try:
+        _write_private(folder, path, {"game": game_id, "player": name, "key": key.hex()},
+                       replace=False)
+    except FileExistsError:
+        raise KeyFileError(f"{path} already exists") from None
+    return key, path
+
+
+def remove_key(folder, game_id, name):
+    """Remove a key file just made whose commitment could not be written."""
+    with contextlib.suppress(OSError):
+        os.unlink(key_path(folder, game_id, name))
+
+
+def has_key(folder, game_id, name):
+    """Whether a key file of ``name`` for ``game_id`` exists (spent or not)."""
+    return os.path.lexists(key_path(folder, game_id, name))
+
+
+def mark_spent(folder, game_id, name):
+    """Mark ``name``'s key of game ``game_id`` as revealed: it is never used again."""
+    key = load_key(folder, game_id, name, spent_ok=True)
+    _write_private(folder, key_path(folder, game_id, name),
+                   {"game": game_id, "player": name, "key": key.hex(), "spent": True},
+                   replace=True)
+
+
+def _write_private(folder, path, data, replace, sync=True):
+    """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and
+    on disk before it is renamed into place, with ``sync``)."""
+    text = json.dumps(data, ensure_ascii=False) + "\n"
+    tmp = os.path.join(folder, f".{secrets.token_hex(6)}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
-            view = memoryview((data + "\n").encode("utf-8"))
+            view = memoryview(text.encode("utf-8"))
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
-        os.link(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
     except FileExistsError:
-        return load_key(folder, game_id, name), path, False
+        raise
     except OSError as exc:
-        raise KeyFileError(f"cannot write the key file {path}: {exc.strerror or exc}") from None
+        raise KeyFileError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-    return key, path, True
 
 
-def load_key(folder, game_id, name):
-    """The key of ``name`` for game ``game_id``, read from its file."""
+def load_key(folder, game_id, name, spent_ok=False):
+    """The key of ``name`` for game ``game_id``, read from its file (a spent key is refused
+    unless ``spent_ok``)."""
+    check_folder(folder)
     path = key_path(folder, game_id, name)
+    data = _read_private(path, f"no key for {name} in this game: {path} does not exist "
+                         f"(uptown join creates it; --keys or ${KEYS_ENV} name another folder)")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        raise KeyFileError(f"no key for {name} in this game: {path} does not exist "
-                        f"(uptown join creates it; --keys or ${KEYS_ENV} name another folder)"
-                        ) from None
-    except OSError as exc:
-        raise KeyFileError(f"cannot read the key file {path}: {exc.strerror or exc}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise KeyFileError(f"{path} is not a key file (not a regular file)")
-    with os.fdopen(fd, "rb") as stream:
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise KeyFileError(f"{path} may be read by others (mode {stat.S_IMODE(mode):o}); "
-                            f"make it private with: chmod 600 {path}")
-        try:
-            raw = stream.read(4096)
-        except OSError as exc:
-            raise KeyFileError(f"cannot read the key file {path}: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
         key = bytes.fromhex(data["key"])
         matches = data["game"] == game_id and data["player"] == name and len(key) == KEY_BYTES
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise KeyFileError(f"{path} is not an uptown key file") from None
     if not matches:
         raise KeyFileError(f"{path} is the key of another game or player")
+    if data.get("spent") and not spent_ok:
+        raise KeyFileError(f"{path} was revealed at the end of its game and is never used "
+                           "again; this game id was used before")
     return key
 
 
-def _make_folder(folder):
-    """Create ``folder`` (and its parents) private to the user when it does not exist."""
-    if os.path.isdir(folder):
-        return
+def _read_private(path, missing):
+    """The JSON held by a private file of the user's: refused when others may read it or it
+    belongs to someone else."""
     try:
-        os.makedirs(folder, mode=0o700)
-        os.chmod(folder, 0o700)
-    except FileExistsError:
-        pass
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise KeyFileError(missing) from None
     except OSError as exc:
-        raise KeyFileError(
-            f"cannot create the key folder {folder}: {exc.strerror or exc}") from None
+        raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise KeyFileError(f"{path} is not a key file (not a regular file)")
+    with os.fdopen(fd, "rb") as stream:
+        if info.st_uid != os.geteuid():
+            raise KeyFileError(f"{path} belongs to another user (uid {info.st_uid}); "
+                               "use a key file of your own")
+        if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise KeyFileError(f"{path} may be read by others (mode "
+                               f"{stat.S_IMODE(info.st_mode):o}); make it private with: "
+                               f"chmod 600 {path}")
+        try:
+            raw = stream.read(1 << 20)
+        except OSError as exc:
+            raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        raise KeyFileError(f"{path} is not an uptown key file") from None
+    if not isinstance(data, dict):
+        raise KeyFileError(f"{path} is not an uptown key file")
+    return data
+
+
+def seen_path(folder, game, name):
+    """Where the memory of what ``name`` last saw of game ``game`` lives."""
+    return key_path(folder, game, name)[:-len(".key")] + ".seen"
+
+
+def load_seen(folder, game, name):
+    """What ``name`` last saw of game ``game`` (a snapshot, see ``seen``), or None."""
+    check_folder(folder)
+    path = seen_path(folder, game, name)
+    if not os.path.lexists(path):
+        return None
+    return _read_private(path, path)
+
+
+def save_seen(folder, game, name, snapshot):
+    """Remember ``snapshot`` as what ``name`` last saw of game ``game``."""
+    make_folder(folder)
+    _write_private(folder, seen_path(folder, game, name), snapshot, replace=True, sync=False)
+
+
+def check_folder(folder):
+    """Refuse a key folder that others may write to or that belongs to someone else."""
+    try:
+        info = os.stat(folder)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise KeyFileError(f"cannot use the key folder {folder}: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise KeyFileError(f"the key folder {folder} is not a folder")
+    if info.st_uid != os.geteuid():
+        raise KeyFileError(f"the key folder {folder} belongs to another user (uid "
+                           f"{info.st_uid}); use a folder of your own (--keys DIR)")
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise KeyFileError(f"the key folder {folder} may be written by others (mode "
+                           f"{stat.S_IMODE(info.st_mode):o}); make it private with: "
+                           f"chmod 700 {folder}")
+
+
+def make_folder(folder):
+    """Create ``folder`` and the parents it needs, each mode 0700 whatever the umask; refuse
+    an existing one that is not safe (``check_folder``)."""
+    missing = []
+    current = os.path.abspath(folder)
+    while not os.path.lexists(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, 0o700)
+            os.chmod(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise KeyFileError(
+                f"cannot create the key folder {folder}: {exc.strerror or exc}") from None
+    check_folder(folder)

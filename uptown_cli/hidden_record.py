@@ -3,6 +3,7 @@
 A hidden game has, instead of a ``seed``::
 
     hidden: 5f0c...            # the game id: 32 hex digits, random
+    protocol: uptown-hidden-2  # absent in games of version 1
     commitments:               # chain heads, one per player, in seat order (uptown join)
       - Ana: 3a4b...           # 64 hex digits
     revealed:                  # keys, after the game (uptown reveal)
@@ -10,6 +11,7 @@ A hidden game has, instead of a ``seed``::
     moves:
       - red: 7 B7
         link: 77e0...          # the mover's next chain link, with every move and pass
+                               # (version 2: 128 hex digits, the link then the move's seal)
 
 ``read_hidden`` checks these fields while a record is read; ``HiddenCheck`` checks every move of
 a replay (the link, and the rack when the mover's key is known); ``unchecked`` says what cannot be
@@ -21,7 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .hidden_draws import CHAIN_LENGTH, HiddenDeal, chain, head
+from .hidden_draws import (
+    CHAIN_LENGTH, LATEST, PROTOCOLS, HiddenDeal, chain, commitment, head, history_start,
+    history_step, seal, surely_unforced,
+)
+from .geometry import TILES_PER_COLOR
 from .record import HIDDEN_KEYS
 from .yamlsafe import Mapping, RecordError, Scalar, Sequence, describe
 
@@ -35,6 +41,7 @@ class HiddenFields:
 
     game_id: str
     commitments: tuple = ()
+    version: int = 1
     revealed: tuple = ()
     lines: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -46,9 +53,15 @@ class HiddenFields:
     def joined(self) -> list[str]:
         return [name for name, _ in self.commitments]
 
+    @property
+    def link_digits(self) -> int:
+        """Hex digits of a move's link: 64, or 128 in version 2 (link and seal)."""
+        return 64 if self.version == 1 else 128
+
 
 def is_hex(text: str, digits: int) -> bool:
-    return bool(_HEX[digits].fullmatch(text))
+    return bool(_HEX[digits].fullmatch(text)) if digits in _HEX else bool(
+        re.fullmatch(f"[0-9a-f]{{{digits}}}", text))
 
 
 def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> HiddenFields | None:
@@ -69,6 +82,7 @@ def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> Hidd
     if seed is not None:
         problem("a game with hidden racks has no seed (the seed would show every rack)",
                 root.get("seed")[1])
+    version = _version(root, problem)
     names = [p.name for p in players]
     lines = {}
     commitments = _pairs(root, "commitments", names, problem, lines)
@@ -80,7 +94,20 @@ def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> Hidd
     for name, _ in revealed:
         if name not in dict(commitments):
             problem(f"{name} reveals a key without having joined", lines["revealed", name])
-    return HiddenFields(node.value, tuple(commitments), tuple(revealed), lines)
+    return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines)
+
+
+def _version(root: Mapping, problem) -> int:
+    """The protocol version named by ``protocol:`` (1 when it is absent)."""
+    pair = root.get("protocol")
+    if pair is None:
+        return 1
+    node = pair[1]
+    if isinstance(node, Scalar) and node.value in PROTOCOLS:
+        return PROTOCOLS.index(node.value) + 1
+    shown = node.value if isinstance(node, Scalar) else describe(node)
+    problem(f"unknown protocol {shown!r} (this uptown knows {', '.join(PROTOCOLS)})", node)
+    return LATEST
 
 
 def _pairs(root: Mapping, key: str, names: list, problem, lines: dict) -> list:
@@ -122,37 +149,51 @@ def check_links(moves: list, hidden: HiddenFields | None, problem) -> None:
         elif hidden is not None and entry.link is None:
             problem(f"move {number} has no link (a game with hidden racks needs "
                     "'link: HEX' under every move)", entry.line, number)
-        elif hidden is not None and not is_hex(entry.link, 64):
-            problem("the link must be 64 hex digits (0-9, a-f)", entry.line, number)
+        elif hidden is not None and not is_hex(entry.link, hidden.link_digits):
+            problem(f"the link must be {hidden.link_digits} hex digits (0-9, a-f)", entry.line,
+                    number)
+
+
+class BadReveal(RecordError):
+    """A revealed key that does not match its commitment: reported by validation, not used,
+    and no obstacle to the moves (the game goes on without it)."""
 
 
 class HiddenCheck:
     """Checks the moves of a hidden game as a replay plays them: the game has started, each
-    link follows its player's chain, and each move fits the mover's rack when their key is
-    known (revealed in the record, or given for a player's own view). ``errors`` holds the
-    problems with the revealed keys themselves (a key that does not match its commitment is
-    reported and not used)."""
+    link follows its player's chain, and, when the mover's key is known (revealed in the
+    record, or given for a player's own view), each move fits the mover's rack and (version 2)
+    its seal is the mover's. ``errors`` holds the revealed keys that do not match their
+    commitments (``BadReveal``: reported, not used)."""
 
     def __init__(self, record, own: tuple[str, bytes] | None = None):
         hidden = record.hidden
         self.game_id = bytes.fromhex(hidden.game_id)
-        self.errors = []
-        commitments = {name: bytes.fromhex(value) for name, value in hidden.commitments}
+        self.version = hidden.version
+        self.errors: list[RecordError] = []
+        values = [bytes.fromhex(value) for _, value in hidden.commitments]
         keys = {}
         for name, value in hidden.revealed:
             key = bytes.fromhex(value)
-            if head(self.game_id, name, key) == commitments[name]:
+            if key_matches(record, name, key):
                 keys[name] = key
             else:
-                self.errors.append(RecordError(
-                    f"{name}'s revealed key does not match their commitment",
-                    path=record.path, line=hidden.lines["revealed", name]))
+                self.errors.append(BadReveal(
+                    f"the key revealed for {name} does not match {name}'s commitment: "
+                    f"written by hand or by someone else, or {name}'s commitment was changed; "
+                    f"{name}'s draws stay unchecked", path=record.path,
+                    line=hidden.lines["revealed", name]))
         if own is not None:
             keys[own[0]] = own[1]
+        self.keys = keys
         players = record.game_players()
-        self.deal = HiddenDeal(self.game_id, players, keys)
-        for name, _ in hidden.commitments:
-            self.deal.join(commitments[name])
+        self.deal = HiddenDeal(self.game_id, players, keys, self.version)
+        for value in values:
+            self.deal.join(value)
+        self.digest = history_start(self.game_id, record.variant, players, values)
+        self._next_digest = self.digest
+        if self.version > 1:
+            self.errors[:0] = _binding_errors(record, self.deal)
 
     def problem(self, game, entry, move) -> str | None:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
@@ -162,15 +203,72 @@ class HiddenCheck:
         player = game.to_move
         if player is None or entry.color not in player.colors:
             return None  # the engine reports it
-        if entry.link is None or not is_hex(entry.link, 64):
-            return "the move needs its link, 64 hex digits (0-9, a-f)"
-        link = bytes.fromhex(entry.link)
-        return (self.deal.link_problem(player, link)
-                or self.deal.move_problem(player, entry.color, move, game))
+        digits = 64 if self.version == 1 else 128
+        if entry.link is None or not is_hex(entry.link, digits):
+            return f"the move needs its link, {digits} hex digits (0-9, a-f)"
+        link = bytes.fromhex(entry.link[:64])
+        problem = self.deal.link_problem(player, link)
+        if problem is not None:
+            return problem
+        if self.version > 1:
+            self._next_digest = history_step(self.digest, entry.color, entry.text, link)
+            key = self.keys.get(player.name)
+            if key is not None and seal(self.game_id, key, self._next_digest).hex() \
+                    != entry.link[64:]:
+                return (f"the seal is not {player.name}'s: this move or an entry before it was "
+                        f"changed after {player.name} played it (compare copies with "
+                        "uptown diff)")
+        if move.is_pass and player.name not in self.keys:  # a known rack is checked exactly
+            unforced = surely_unforced(game, player)
+            if unforced is not None:
+                return unforced
+        return self.deal.move_problem(player, entry.color, move, game)
 
     def played(self, turn, entry) -> None:
         """Feed a move the engine accepted."""
-        self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link))
+        self.digest = self._next_digest
+        self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))
+
+
+def _binding_errors(record, deal: HiddenDeal) -> list[RecordError]:
+    """Version 2: the first commitment that does not fit its player's first link (the first
+    round of moves), checked before any move so that the entry is named at its own line."""
+    hidden = record.hidden
+    for seat, (name, _) in enumerate(hidden.commitments):
+        if seat >= len(record.moves):
+            break
+        entry = record.moves[seat]
+        player = deal.players[seat]
+        if entry.color not in player.colors or entry.link is None or not is_hex(entry.link, 128):
+            break
+        problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
+        if problem is not None:
+            return [RecordError(f"{problem} (first link: move {seat + 1})", path=record.path,
+                                line=hidden.lines["commitments", name])]
+    return []
+
+
+def revealed_bags(record) -> dict[str, list[int]] | None:
+    """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
+    when every key is revealed and the game checks; else None."""
+    from .game import Game
+    from .record import play_moves
+
+    check = HiddenCheck(record)
+    if check.errors or len(check.keys) < len(record.players):
+        return None
+    if not play_moves(record, Game(record.game_players()), hidden=check).valid:
+        return None
+    drawn = check.deal.drawn
+    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]]
+            for c in drawn}
+
+
+def unrevealed_players(record) -> list[str]:
+    """The players whose draws nobody can check: no revealed key matching their commitment."""
+    revealed = dict(record.hidden.revealed)
+    return [name for name in record.hidden.joined()
+            if name not in revealed or not key_matches(record, name, bytes.fromhex(revealed[name]))]
 
 
 def unchecked(record) -> list[str]:
@@ -186,21 +284,45 @@ def unchecked(record) -> list[str]:
     revealed = dict(hidden.revealed)
     hidden_racks = [p for p in record.players if p.name in joined and p.name not in revealed]
     for player in hidden_racks:
-        notes.append(f"{player.name}'s draws and racks ({', '.join(player.colors)}), until "
-                     f"{player.name} reveals their key (uptown reveal)")
+        notes.append(f"{player.name}'s draws ({', '.join(player.colors)}), until "
+                     f"{player.name} reveals")
     return notes
 
 
-def own_link(game_id: str, name: str, key: bytes, turn: int) -> str:
-    """The link ``name`` publishes at their ``turn``-th turn (1-based), as hex."""
+def own_link(record, name: str, key: bytes, turn: int, color: str, move_text: str,
+             digest: bytes) -> str:
+    """The ``link`` ``name`` writes with their ``turn``-th turn (1-based), as hex: the chain
+    link, and in version 2 the seal of the record's history (``digest``, the history before
+    the move) with this move."""
+    hidden = record.hidden
     if turn > CHAIN_LENGTH:
         raise ValueError(f"{name} has no link left for turn {turn}")
-    return chain(bytes.fromhex(game_id), name, key)[CHAIN_LENGTH - turn].hex()
+    game_id = bytes.fromhex(hidden.game_id)
+    link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
+    if hidden.version == 1:
+        return link.hex()
+    after = history_step(digest, color, move_text, link)
+    return link.hex() + seal(game_id, key, after).hex()
+
+
+def commitment_of(record, name: str, key: bytes) -> str:
+    """The commitment ``name`` publishes with ``key`` when joining ``record`` now (hex)."""
+    hidden = record.hidden
+    game_id = bytes.fromhex(hidden.game_id)
+    earlier = [bytes.fromhex(value) for _, value in hidden.commitments]
+    return commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
+                      hidden.version).hex()
 
 
 def key_matches(record, name: str, key: bytes) -> bool:
     """Whether ``key`` is the one ``name`` committed to in ``record``."""
-    commitment = dict(record.hidden.commitments).get(name)
-    return commitment is not None and head(bytes.fromhex(record.hidden.game_id), name, key) \
-        == bytes.fromhex(commitment)
-
+    hidden = record.hidden
+    names = hidden.joined()
+    if name not in names:
+        return False
+    seat = names.index(name)
+    game_id = bytes.fromhex(hidden.game_id)
+    earlier = [bytes.fromhex(value) for _, value in hidden.commitments[:seat]]
+    made = commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
+                      hidden.version)
+    return made == bytes.fromhex(hidden.commitments[seat][1])

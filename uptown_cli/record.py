@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # hidden_record is imported only for games with hidden racks
     from .hidden_record import HiddenCheck, HiddenFields
 
 FORMAT_VERSION = 1
-HIDDEN_KEYS = ("hidden", "commitments", "revealed")
+HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
 """The top-level keys of a game with hidden racks (see ``hidden_record``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""
@@ -98,9 +99,19 @@ class Record:
         return [Player(p.name, p.colors) for p in self.players]
 
     def new_game(self) -> Game:
-        """A game at move 0, with the seed's bags when there is a seed."""
+        """A game at move 0, with the seed's bags when there is a seed, or in a game with
+        hidden racks the bags its revealed keys give once every key is revealed."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
+        if self.hidden is not None and len(self.hidden.revealed) == len(self.players):
+            bags = self.revealed_bags
         return Game(self.game_players(), bags)
+
+    @cached_property
+    def revealed_bags(self) -> dict[str, list[int]] | None:
+        """A hidden game's bags as its revealed keys drew them (see ``hidden_record``)."""
+        from .hidden_record import revealed_bags
+
+        return revealed_bags(self)
 
 
 def load_record(path: str | Path, shown: str | None = None) -> Record:
@@ -413,7 +424,12 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
     revealed in the record), whose ``deal`` then holds the racks it knows.
     """
-    game = record.new_game()
+    return play_moves(record, record.new_game(), strict, upto, hidden)
+
+
+def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
+               hidden: HiddenCheck | None = None) -> Replay:
+    """``replay`` on ``game`` (a game at move 0 of the record's players)."""
     if hidden is None and record.hidden is not None:
         from .hidden_record import HiddenCheck
 
@@ -467,18 +483,29 @@ class Validation:
     moves: int
     unchecked: list[str] = field(default_factory=list)
     """What cannot be checked yet (hidden racks whose keys are not revealed)."""
+    unrevealed: list[str] = field(default_factory=list)
+    """The players of a *finished* hidden game whose draws stay unchecked (no valid key)."""
 
     @property
     def valid(self) -> bool:
-        return not self.errors
+        """No problem found, and nothing left unchecked in a finished game."""
+        return not self.errors and not self.unrevealed
+
+    @property
+    def status(self) -> str:
+        """``valid``, ``invalid``, or ``unchecked``: no problem found, but a finished hidden
+        game whose players in ``unrevealed`` have not revealed their keys."""
+        return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
 
     def to_json(self) -> dict:
-        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and
-        ``"unchecked": [sentence, ...]`` for a game with hidden racks."""
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and for a
+        game with hidden racks ``"status"``, ``"unchecked": [sentence, ...]`` and
+        ``"unchecked_players": [name, ...]`` (those of a finished game who did not reveal)."""
         data = {"path": self.path, "valid": self.valid, "moves": self.moves,
                 "errors": [e.to_json() for e in self.errors]}
         if self.record is not None and self.record.hidden is not None:
-            data["unchecked"] = self.unchecked
+            data.update(status=self.status, unchecked=self.unchecked,
+                        unchecked_players=self.unrevealed)
         return data
 
 
@@ -495,8 +522,13 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
         return Validation(path, None, schema.problems, 0)
     result = replay(record, strict)
     errors = sorted(schema.problems + result.errors, key=file_order)
+    unrevealed = []
+    if record.hidden is not None and result.game.finished and not errors:
+        from .hidden_record import unrevealed_players
+
+        unrevealed = unrevealed_players(record)
     return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      _unchecked(record))
+                      _unchecked(record), unrevealed)
 
 
 def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:

@@ -55,6 +55,17 @@ class UptownGroup(click.Group):
         module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
         return module.COMMANDS[name]
 
+    def resolve_command(self, ctx, args):
+        """As click does, with the nearest command suggested for a mistyped one."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            import difflib
+
+            near = difflib.get_close_matches(name, COMMANDS, n=1)
+            hint = f" Did you mean '{near[0]}'?" if near else ""
+            ctx.fail(f"No such command '{name}'.{hint} (uptown -h lists them)")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx, formatter):
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):

@@ -22,7 +22,7 @@ MACHINE_FORMATS = ("csv", "tsv")
 
 
 def file_argument(command):
-    return click.argument("file", required=False, metavar="[FILE]")(command)
+    return click.argument("file", required=False, metavar="[FILE]", type=click.Path(readable=False))(command)
 
 
 def _table_formats():
@@ -35,7 +35,11 @@ def _check_format(ctx, param, value):
     if value in ("simple", "csv"):  # the default, checked without importing tabulate
         return value
     if value not in _table_formats():
-        raise click.BadParameter(f"{value!r} is not a table format ({', '.join(_table_formats())})")
+        import difflib
+
+        near = difflib.get_close_matches(value, _table_formats(), n=1)
+        hint = f"did you mean {near[0]!r}?" if near else "try plain, grid or csv"
+        raise click.BadParameter(f"{value!r}: {hint}")
     return value
 
 
@@ -270,15 +274,25 @@ def replay_valid(record, upto=None):
     from ..record import replay
 
     result = replay(record, upto=upto)
-    if result.errors:
-        raise click.ClickException(f"{problem_line(result.errors[0])} (the record is invalid)")
+    errors = result.errors
+    if record.hidden is not None:  # a bad revealed key is not used, and stops nothing
+        from ..hidden_record import BadReveal
+
+        errors = [e for e in errors if not isinstance(e, BadReveal)]
+    if errors:
+        raise click.ClickException(f"{problem_line(errors[0])} (the record is invalid)")
     return result.game
 
 
-def read_game(file, upto=None):
-    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves)."""
+def read_game(file, upto=None, as_name=None, keys=None):
+    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
+    With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
     path = game_path(file)
     record = read_record(path)
+    if as_name is not None:
+        from .hidden import check_seen
+
+        check_seen(record, as_name, keys)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")

@@ -151,20 +151,22 @@ def _new_hidden(path, entries, variant, seed, as_json):
         })
         return
     who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
-    click.echo(f"Created {shown}: {variant}, hidden racks (game {game_id}); {who}.")
-    click.echo(f"The players join in turn order, each on their own computer: "
-               f"uptown join {shown} --as {entries[0].name}")
+    click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
+    click.echo(f"Game id: {game_id}")
+    click.echo("The players join in turn order, each on their own computer; first:")
+    click.echo(f"  uptown join {shown} --as {entries[0].name}")
 
 
 def hidden_mover_view(record, game, as_name, keys):
-    """(the game as the player to move sees it, the link they publish now) in a game with hidden
-    racks; (game, None) in an open game, where ``--as`` must name the player to move."""
+    """(the game as the player to move sees it, their ``hidden.MoverView``) in a game with
+    hidden racks; (game, None) in an open game, where ``--as`` must name the player to move."""
     if record.hidden is None:
         check_player(game, as_name, record.path, writes=False)
         return game, None
     from .hidden import mover_view
 
-    return mover_view(record, game, as_name, keys)
+    view = mover_view(record, game, as_name, keys)
+    return view.game, view
 
 
 # -- move ------------------------------------------------------------------------------------
@@ -193,14 +195,17 @@ def bot_option(command):
     return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
 
 
-def bot_move(bot, game, record, playouts):
-    """(colour, Move) that ``bot`` plays in the game of ``record`` (the same for the same record),
-    or a one-line ClickException."""
+def bot_move(bot, game, record, playouts, mover=None):
+    """(colour, Move) that ``bot`` plays in the game of ``record``, or a one-line
+    ClickException. In an open game (every rack public) the same record gives the same move;
+    with hidden racks the bot is seeded from the mover's secret key with the record
+    (``mover.bot_seed``), so the public file does not tell what it drew."""
     from ..bots import choose_move
 
     options = {"playouts": playouts} if playouts else {}
+    seed = record.text if mover is None else mover.bot_seed
     try:
-        return choose_move(bot, game, seed=record.text, variant=record.variant, **options)
+        return choose_move(bot, game, seed=seed, variant=record.variant, **options)
     except (ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -230,7 +235,7 @@ def check_player(game, as_name, path, writes=True):
 
 def complete_move(ctx, param, incomplete):
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
-    the player to move."""
+    the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
     from ..record import load_record, replay
     from ..yamlsafe import RecordError
 
@@ -238,9 +243,13 @@ def complete_move(ctx, param, incomplete):
     if not os.path.isfile(path):
         return []
     try:
-        game = replay(load_record(path)).game
+        record = load_record(path)
+        game = replay(record).game
+        if record.hidden is not None and not game.finished and not game.knows_racks:
+            game = hidden_mover_view(record, game, ctx.params.get("as_name"),
+                                     ctx.params.get("keys"))[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
-    except (RecordError, ValueError):
+    except (RecordError, ValueError, click.ClickException):
         return []
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]
@@ -304,12 +313,14 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     if send and not sendmail:
         check_smtp_settings()
     record = read_record(path)
+    seen_by = check_seen(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
         raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")
-    game, link = hidden_mover_view(record, game, as_name, keys)
-    rack, chosen = bot_move(bot, game, record, playouts) if bot else (rack, typed_move(words))
+    game, mover = hidden_mover_view(record, game, as_name, keys)
+    rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
+                    else (rack, typed_move(words)))
     if chosen.capture and game.at(chosen.square) is None:
         raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
                                    f"empty (write {game.canonical(chosen)}); nothing was written")
@@ -318,11 +329,14 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     except IllegalMove as exc:
         hint = " (name the rack: red 7 B7, or --rack)" if exc.reason == "ambiguous_color" else ""
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
+    link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         try:
-            append_move(path, turn.color, str(turn.move), record.text, link, lock_notice(path))
+            text = append_move(path, turn.color, str(turn.move), record.text, link,
+                               lock_notice(path))
         except RecordError as exc:
             raise click.ClickException(str(exc)) from None
+        remember(record, seen_by, keys, text)
     out = Output(as_json, table_format)
     if as_json:
         data = turn_data(turn)
@@ -340,7 +354,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         from . import hidden
 
         out.text(hidden.drawn_text(turn))
-        out.text(hidden.to_move_text(game))
+        out.text(hidden.to_move_text(game, record=record))
     else:
         out.text(drawn_text(game, turn))
         out.text(to_move_text(game))
@@ -367,9 +381,10 @@ def moves(file, as_name, keys, as_json, table_format):
     """
     from ..render import moves_data, moves_rows
 
-    path, record, game = read_game(file)
+    path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
         game = hidden_mover_view(record, game, as_name, keys)[0]
+    remember(record, seen_name(record, as_name), keys)
     if not game.finished and not game.knows_racks:
         raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
     legal = [] if game.finished else game.legal_moves()
@@ -400,10 +415,11 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     """
     if playouts and bot not in PLAYOUT_BOTS:
         raise click.UsageError("--playouts goes with --bot mc or --bot sharp")
-    path, record, game = read_game(file)
+    path, record, game = read_game(file, as_name=as_name, keys=keys)
     player = check_player(game, None, record.path, writes=False)
-    game = hidden_mover_view(record, game, as_name, keys)[0]
-    rack, chosen = bot_move(bot, game, record, playouts)
+    game, mover = hidden_mover_view(record, game, as_name, keys)
+    rack, chosen = bot_move(bot, game, record, playouts, mover)
+    remember(record, seen_name(record, as_name), keys)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
@@ -411,6 +427,27 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     click.echo(f"{bot} suggests for {player.name}: {text}")
     who = f" --as {player.name}" if record.hidden is not None else ""
     click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
+
+
+def check_seen(record, as_name, keys):
+    """See ``hidden.check_seen`` (imported when a player names themselves)."""
+    if as_name is None:
+        return None
+    from . import hidden
+
+    return hidden.check_seen(record, as_name, keys)
+
+
+def remember(record, name, keys, text=None):
+    """See ``hidden.remember``."""
+    if name is not None:
+        from . import hidden
+
+        hidden.remember(record, name, keys, text)
+
+
+def seen_name(record, as_name):
+    return None if as_name is None else player_named(record.players, as_name)
 
 
 COMMANDS = {command.name: command for command in (new, move, moves, hint)}

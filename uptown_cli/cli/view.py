@@ -29,15 +29,15 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     from ..render import board_text, players_rows, position_data, to_move_text
     from ..scoring import standings
 
-    _, record, game = read_game(file, at)
+    _, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
     out = Output(as_json, table_format)
     if as_json:
         data = position_data(game)
-        if record.hidden is not None:
+        if record.hidden is not None and not game.knows_racks:  # until every key is revealed
             from . import hidden
 
-            data.update(hidden.position_data(game, *view))
+            data.update(hidden.position_data(game, *view, record=record))
         out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
@@ -46,10 +46,10 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
     out.text()
-    if record.hidden is not None:
+    if record.hidden is not None and not game.knows_racks:
         from . import hidden
 
-        out.text(hidden.to_move_text(game, *view))
+        out.text(hidden.to_move_text(game, *view, record=record))
     else:
         out.text(to_move_text(game))
 
@@ -67,7 +67,9 @@ def _hidden_view(record, as_name, keys, at):
 
     name = hidden.player_name(record, as_name)
     key = hidden.player_key(record, name, keys)
-    return hidden.own_view(record, name, key, at)[1], name
+    view = hidden.own_view(record, name, key, at)[1], name
+    hidden.remember(record, name, keys)
+    return view
 
 
 @click.command()
@@ -110,7 +112,7 @@ def replay(file, first, last, as_json, color, no_color):
 
 
 @click.command()
-@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.argument("files", nargs=-1, metavar="[FILE|FOLDER]...", type=click.Path(readable=False))
 @click.option("--variant", type=click.Choice(VARIANTS), help="Score this way instead of the file's variant.")
 @output_options
 def score(files, variant, as_json, table_format):
@@ -118,12 +120,12 @@ def score(files, variant, as_json, table_format):
 
     One table per file: rank, player, colours, groups, captures and score, under the file's
     variant or --variant. Under Blockers! the table also shows what is added to the groups: the
-    most tiles taken from any one opponent.
+    most tiles taken from any one opponent. Folders are searched for *.yaml, as by validate.
     """
     from ..render import standings_data, standings_rows
     from ..scoring import standings
 
-    paths = files or (game_path(None),)
+    paths = list(record_files(files or (game_path(None),)))
     out = Output(as_json, table_format)
     scored = []
     for path in paths:
@@ -162,6 +164,10 @@ def _validate_one(path, strict):
     return validate_file(path, strict, shown)
 
 
+EXIT_UNCHECKED = 3
+"""validate's exit status when no record is invalid but a finished hidden game is unchecked."""
+
+
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--strict", is_flag=True, help="Also report moves not written in canonical notation.")
@@ -170,18 +176,20 @@ def validate(paths, strict, as_json):
     """Check records and report every problem.
 
     Folders are searched for *.yaml. Each problem is one line, PATH:LINE: message, followed by
-    a summary; the exit status is 0 only if every record is valid.
+    a summary. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
+    finished game with hidden racks whose draws stay unchecked (a key not revealed).
     """
     files = list(record_files(paths or [game_path(None)]))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
-    invalid = 0
+    invalid = unchecked = 0
     out = Output(as_json)
     if as_json:
         click.echo("[")
     with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
         for index, path in enumerate(bar):
             result = _validate_one(path, strict)
-            invalid += not result.valid
+            invalid += result.status == "invalid"
+            unchecked += result.status == "unchecked"
             if as_json:
                 import json
 
@@ -190,14 +198,23 @@ def validate(paths, strict, as_json):
             else:
                 for error in result.errors:
                     click.echo(problem_line(error))
-                for note in result.unchecked:
-                    click.echo(f"{result.path}: not yet checkable: {note}")
+                if result.unrevealed:
+                    click.echo(f"{result.path}: the game is over, but the draws of "
+                               f"{', '.join(result.unrevealed)} are unchecked: each must run "
+                               f"uptown reveal {result.path} --as NAME")
+                else:
+                    for note in result.unchecked:
+                        click.echo(f"{result.path}: not yet checkable: {note}")
     if as_json:
         click.echo("]")
     else:
-        out.text(f"{plural(len(files), 'record')}, {len(files) - invalid} valid, {invalid} invalid")
+        more = f", {unchecked} unchecked" if unchecked else ""
+        valid = len(files) - invalid - unchecked
+        out.text(f"{plural(len(files), 'record')}, {valid} valid, {invalid} invalid{more}")
     if invalid:
         sys.exit(1)
+    if unchecked:
+        sys.exit(EXIT_UNCHECKED)
 
 
 @click.command()
