@@ -218,7 +218,7 @@ def ratings(folders, variant, as_json, table_format):
               title=f"Ratings over {len(games)} finished game{'' if len(games) == 1 else 's'} "
               "(openskill Plackett-Luce, mu - 3 sigma):")
     if invalid:
-        click.echo(f"Left out {len(invalid)} invalid record(s); see uptown validate.", err=True)
+        click.echo(f"Left out {len(invalid)} invalid or unchecked record(s); see uptown validate.", err=True)
 
 
 COMMANDS = {command.name: command for command in (send, receive, status, ratings)}

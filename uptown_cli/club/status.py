@@ -60,7 +60,7 @@ def game_status(path: str, shown: str | None = None) -> GameStatus:
     except OSError:
         since = 0.0
     record = checked.record
-    if not checked.valid or record is None:
+    if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
         where = f"line {error.line}: " if error.line is not None else ""
         return GameStatus(shown, INVALID, checked.moves, since, problem=where + error.message)
