@@ -5,7 +5,8 @@ line, what is wrong (and, for records, where).
 - ``IllegalMove``: a move the rules do not allow here, with a short ``reason`` code (``game``);
 - ``RacksUnknown``: asked for what needs the racks in a game whose bags are unknown (``game``);
 - ``RecordError``: a problem with a record, located by path, line and move (the record layer);
-- ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game.
+- ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
+- ``OutputError``: an output file (``-o``) that was not written (``record_writer.write_file``).
 
 The modules named raise them and export them under the same names.
 """
@@ -43,6 +44,10 @@ class RacksUnknown(ValueError):
 
 class KeyFileError(ValueError):
     """A key file that is missing, unreadable, unsafe or for another game; one line."""
+
+
+class OutputError(ValueError):
+    """An output file that was refused or could not be written; the old file is unchanged."""
 
 
 class RecordError(ValueError):

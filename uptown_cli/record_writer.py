@@ -24,6 +24,13 @@ for root.  Any failure leaves the original file byte for byte as it was.
 ``create_record`` links a finished temporary file to the new name, which refuses
 any existing name, a dangling symbolic link included.
 
+``write_file`` writes every other file uptown makes (``-o``: pictures, exports) the
+same way: a temporary file beside the target with the final mode (the old file's,
+else what the umask allows), synced and renamed over the target only when complete,
+under an exclusive ``flock`` on the folder.  It never writes through a symbolic link
+nor over a folder, device, FIFO or socket, and on any failure leaves the old file
+as it was and no temporary file behind.
+
 The disk work is split into small step functions (``_make_temp``, ``_set_owner``,
 ``_set_mode``, ``_write_all``, ``_fsync``, ``_rename``, ``_sync_dir``,
 ``_read_back``) so that tests can make each one fail.
@@ -43,6 +50,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .record import TEXT_FIELDS, Record, load_record_text
+from .errors import OutputError
 from .yamlsafe import MAX_BYTES, Node, RecordError, Scalar, Sequence, parse
 
 #: How long to wait for another process's lock on a record, in seconds.
@@ -362,6 +370,78 @@ def create_record(path: str, text: str) -> None:
                 _remove_quietly(folder, tmp)
     finally:
         os.close(folder)
+
+
+def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
+    """Create or replace the file at ``path`` with ``data`` (text is written as UTF-8), as
+    the module docstring says; returns the number of bytes written.  ``shown`` is the
+    path as printed in errors.  Raises OutputError (one line) when the target is a
+    symbolic link, a folder or not a regular file, or when anything fails."""
+    shown = path if shown is None else shown
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    directory, name = os.path.split(path)
+    if name in ("", ".", ".."):
+        raise OutputError(f"{shown} is a folder; give a file name")
+    try:
+        folder = _open_folder(directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    try:
+        _lock(folder, _Wait(None), shown)
+        try:
+            old = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            old = None
+        except OSError as exc:
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        if old is not None and stat.S_ISDIR(old.st_mode):
+            raise OutputError(f"{shown} is a folder; give a file name")
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise OutputError(f"{shown} is {_kind(old.st_mode)}, not a regular file; "
+                              "nothing was written (-o - writes to standard output)")
+        _remove_stale_temps(folder, name)
+        try:
+            _write_beside(folder, name, content, old)
+            _sync_dir(folder)
+        except OSError as exc:
+            unchanged = "nothing was written" if old is None else "the old file is unchanged"
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; {unchanged}") from None
+    except RecordError as exc:  # the folder's lock
+        raise OutputError(exc.message) from None
+    finally:
+        os.close(folder)
+    return len(content)
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a refusal."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+
+
+def _write_beside(folder: int, name: str, data: bytes, old: os.stat_result | None) -> None:
+    """Write ``data`` to a temporary file beside ``name`` with the final mode (and group)
+    and rename it over ``name`` once complete; the temporary file is removed on failure."""
+    mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)
+    fd, tmp = _make_temp(folder, name, mode)  # a new file: as the umask allows
+    try:
+        try:
+            if old is not None:
+                _set_owner(fd, old.st_uid, old.st_gid)
+                _set_mode(fd, mode)
+            _write_all(fd, data)
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        _rename(folder, tmp, name)
+    except BaseException:
+        _remove_quietly(folder, tmp)
+        raise
 
 
 def append_move(path: str, color: str, move_text: str, expected_text: str,

@@ -12,8 +12,9 @@ import click
 
 from ..scoring import VARIANTS
 from .options import (
-    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path, open_output,
+    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path,
     output_file_option, output_options, percent, plural, read_record, record_files, replay_valid,
+    write_output,
 )
 from .play import BOTS
 
@@ -271,9 +272,10 @@ def export(paths, jsonl, output):
     Columns: game, move, player, colour, tile, square, capture, captured colour and tile, the
     player's groups after. Records that are not valid are reported and left out (exit 1).
     """
-    from ..corpus import move_rows, write_rows
-
+    import io
     import itertools
+
+    from ..corpus import move_rows, write_rows
 
     skipped = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
@@ -281,11 +283,9 @@ def export(paths, jsonl, output):
     if first is None and skipped and output not in (None, "-"):
         sys.exit(1)  # nothing to export: an old output file stays as it was
     rows = itertools.chain([] if first is None else [first], rows)
-    try:
-        with open_output(output, paths) as stream:
-            write_rows(rows, stream, "jsonl" if jsonl else "csv")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
+    text = io.StringIO()
+    write_rows(rows, text, "jsonl" if jsonl else "csv")
+    write_output(text.getvalue(), output, paths)
     if skipped:
         sys.exit(1)
 

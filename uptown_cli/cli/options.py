@@ -158,34 +158,27 @@ def output_file_option(example):
                         help=f"Write to FILE (e.g. {example}) instead of standard output.")
 
 
-def open_output(output, inputs=()):
-    """A text stream to ``output`` (standard output for None or "-"): a file is written to a
-    temporary file beside it and renamed over it when closed, keeping an old file's mode, so a
-    failure never leaves half a file.  A record is never written over: ``output`` may not end
-    in .yaml/.yml nor be one of the files ``inputs``."""
+def write_output(text, output, inputs=()):
+    """``text`` as UTF-8 to ``output``, a file (see ``record_writer.write_file``: whole or
+    not at all, never through a link) or standard output (None or "-"), else a one-line
+    ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
+    nor be one of the files ``inputs``."""
+    from ..errors import OutputError
+    from ..record_writer import write_file
+
     if output in (None, "-"):
-        return click.open_file("-", "w")
+        click.echo(text.encode("utf-8"), nl=False)
+        return
     if output.lower().endswith((".yaml", ".yml")) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
             for path in inputs if path != "-"):
         raise click.ClickException(f"-o {display_path(output)} would write over a record; "
                                    "nothing was written")
-    if os.path.isdir(output):
-        raise click.ClickException(f"{display_path(output)} is a folder; give a file name")
-    if not os.path.isdir(os.path.dirname(output) or "."):
-        raise click.ClickException(f"cannot write {display_path(output)}: no such folder")
-    return click.open_file(output, "w", encoding="utf-8", atomic=True)
-
-
-def write_output(text, output, inputs=()):
-    """``text`` to ``output`` (see ``open_output``), or a one-line ClickException."""
     try:
-        with open_output(output, inputs) as stream:
-            stream.write(text)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
-    if output not in (None, "-"):
-        click.echo(f"Wrote {display_path(output)} ({len(text.encode()):,} bytes).", err=True)
+        size = write_file(output, text, display_path(output))
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
 
 
 def page(text, color=None):
