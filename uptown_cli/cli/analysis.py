@@ -184,7 +184,12 @@ def _recorded_games(paths, label, skipped):
     on standard error and added to the list ``skipped``."""
     from ..corpus import RecordedGame
 
-    files = list(record_files(paths or [game_path(None)]))
+    unreadable = []
+    files = list(record_files(paths or [game_path(None)], unreadable))
+    for folder, reason in unreadable:
+        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were "
+                   "not read (skipped)", err=True)
+        skipped.append(folder)
     hidden = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     with click.progressbar(files, label=label, file=sys.stderr, hidden=hidden) as bar:
         for path in bar:

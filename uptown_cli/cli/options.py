@@ -278,17 +278,46 @@ def read_game(file, upto=None):
     return path, record, replay_valid(record, upto)
 
 
-def record_files(paths):
+def record_files(paths, unreadable):
     """The files named, with every ``*.yaml``/``*.yml`` under the folders named (sorted,
-    hidden folders skipped)."""
+    hidden folders skipped).  Links to folders are followed, each folder searched once (a link
+    back to a folder already searched adds nothing).  Each folder that cannot be read is added
+    to the list ``unreadable`` as (path as printed, reason): the caller reports it."""
     for path in paths:
         if not os.path.isdir(path):
             yield path
             continue
         found = []
-        for folder, subfolders, names in os.walk(path):
-            subfolders[:] = [d for d in subfolders if not d.startswith(".")]
-            found += [os.path.join(folder, n) for n in names if n.endswith((".yaml", ".yml"))]
-        if not found:
+        missed = len(unreadable)
+        searched = set()
+        waiting = [path]
+        while waiting:
+            folder = waiting.pop()
+            try:
+                status = os.stat(folder)
+                if (status.st_dev, status.st_ino) in searched:
+                    continue
+                searched.add((status.st_dev, status.st_ino))
+                with os.scandir(folder) as listing:
+                    entries = list(listing)
+            except OSError as exc:
+                unreadable.append((display_path(folder), exc.strerror or str(exc)))
+                continue
+            for entry in entries:
+                if _is_folder(entry):
+                    if not entry.name.startswith("."):
+                        waiting.append(entry.path)
+                elif entry.name.endswith((".yaml", ".yml")):
+                    found.append(entry.path)
+        if not found and len(unreadable) == missed:
             raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
         yield from sorted(found)
+
+
+def _is_folder(entry):
+    """Whether a folder entry is a folder or a link to one (a link that leads nowhere is not)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+

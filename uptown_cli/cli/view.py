@@ -1,5 +1,6 @@
 """Commands that look at records: ``show``, ``replay``, ``score``, ``validate`` and ``diff``."""
 
+import itertools
 import os
 import sys
 
@@ -172,21 +173,29 @@ def validate(paths, strict, as_json):
     Folders are searched for *.yaml. Each problem is one line, PATH:LINE: message, followed by
     a summary; the exit status is 0 only if every record is valid.
     """
-    files = list(record_files(paths or [game_path(None)]))
+    from ..record import Validation
+    from ..yamlsafe import RecordError
+
+    unreadable = []
+    files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     invalid = 0
     out = Output(as_json)
+    folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
+                                                     "records were not read", path=folder)], 0)
+               for folder, reason in unreadable]
     if as_json:
         click.echo("[")
     with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
-        for index, path in enumerate(bar):
-            result = _validate_one(path, strict)
+        results = (_validate_one(path, strict) for path in bar)
+        for index, result in enumerate(itertools.chain(folders, results)):
             invalid += not result.valid
             if as_json:
                 import json
 
                 text = json.dumps(result.to_json(), indent=2, ensure_ascii=False)
-                click.echo("  " + text.replace("\n", "\n  ") + ("," if index < len(files) - 1 else ""))
+                last = index == len(folders) + len(files) - 1
+                click.echo("  " + text.replace("\n", "\n  ") + ("" if last else ","))
             else:
                 for error in result.errors:
                     click.echo(problem_line(error))
@@ -195,7 +204,9 @@ def validate(paths, strict, as_json):
     if as_json:
         click.echo("]")
     else:
-        out.text(f"{plural(len(files), 'record')}, {len(files) - invalid} valid, {invalid} invalid")
+        bad = invalid - len(folders)
+        unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
+        out.text(f"{plural(len(files), 'record')}, {len(files) - bad} valid, {bad} invalid{unread}")
     if invalid:
         sys.exit(1)
 
