@@ -76,7 +76,7 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
             raise click.ClickException(f"cannot create {display_path(out)}: {exc.strerror or exc}") from None
     results = []
     hidden = not sys.stderr.isatty()
-    interrupted = False
+    interrupted = 0
     with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
         try:
             options = {"playouts": playouts} if seconds is None else {"playouts": playouts, "seconds": seconds}
@@ -88,13 +88,13 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
                         raise click.ClickException(str(exc)) from None
                 results.append(result)
                 bar.update(1)
-        except KeyboardInterrupt:
-            interrupted = True
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (selfplay.Stopped)
+            interrupted = 128 + getattr(exc, "signum", 2)
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
     _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format)
     if interrupted:
-        sys.exit(130)
+        sys.exit(interrupted)
 
 
 def _print_selfplay(results, bots, players, variant, seed, folder, as_json, table_format):
