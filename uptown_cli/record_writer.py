@@ -275,9 +275,10 @@ def _item_lines(dash: str, item: list[str]) -> list[str]:
 
 def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     """Rewrite an empty or flow ``moves`` as a block list ending with ``item``, keeping the
-    key as written and every comment on the rewritten lines: a comment that followed
-    something on its line ends the line written for that, one on a line of its own
-    gets a line of its own, in the same place among the moves."""
+    key as written and every comment on the rewritten lines: a comment that followed the key
+    or a move on its line ends the line written for that; any other (alone on its line, or
+    after a ``[``, ``]`` or ``,`` only) gets a line of its own, in the same place among the
+    moves."""
     line_start = text.rfind("\n", 0, key.start) + 1
     colon = text.index(":", key.end)
     last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
@@ -287,14 +288,17 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     scalars = [node for entry in items for pair in entry.pairs for node in pair]
     dash = _indent(text, key) + "  "
     out = [text[line_start:colon + 1]]
+    source_line = line_start  # where the source of out[-1] ends: the start of that line
     moves = iter(items)
     upcoming = next(moves, None)
     for at, own_line, comment in _comments(text, colon + 1, region_end, scalars):
         while upcoming is not None and upcoming.start < at:
             out.append(f"{dash}- {_entry_source(text, upcoming)}")
+            source_line = text.rfind("\n", 0, upcoming.end) + 1
             upcoming = next(moves, None)
-        if own_line:
-            out.append(dash + comment)
+        if own_line or text.rfind("\n", 0, at) + 1 != source_line:
+            out.append(dash + comment.lstrip(" \t"))
+            source_line = -1
         else:
             out[-1] += comment
     while upcoming is not None:
