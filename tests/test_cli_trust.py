@@ -135,5 +135,6 @@ def test_move_says_it_waits_for_another_players_lock(new_record):
         if holder is not None:
             os.close(holder)
     assert process.returncode == 0, errors
-    assert errors == f"{new_record} is being written by another uptown; waiting for it...\n"
+    assert errors == (f"{new_record} is locked by another program (a move being written, or a "
+                      "program reading it); waiting...\n")
     assert output.startswith("Move 1: red (Ana) 9 B9")

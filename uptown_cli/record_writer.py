@@ -124,6 +124,9 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
         raise ValueError(f"unknown record fields: {', '.join(sorted(unknown))}")
     players = list(players)
     moves = [(color, text) for color, text in moves]
+    for label, value in ([("name", p.name) for p in players] + [("seed", seed or "")]
+                         + [(name, fields[name]) for name in fields]):
+        _check_utf8(label, value)
     lines = ["uptown: 1", f"variant: {quote(variant)}"]
     lines += [f"{name}: {quote(fields[name])}" for name in TEXT_FIELDS if name in fields]
     lines.append("players:")
@@ -140,6 +143,16 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
     if _summary(record) != wanted:
         raise RecordError("the record would not read back as written")
     return text
+
+
+def _check_utf8(label: str, value: str) -> None:
+    """Refuse text that no UTF-8 file can hold: bytes that were not UTF-8 on the command line
+    (kept by Python as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise RecordError(f"the {label} '{shown}' is not UTF-8 text") from None
 
 
 def _summary(record: Record) -> tuple:
@@ -594,7 +607,8 @@ def _lock(fd: int, wait: _Wait, shown: str) -> None:
             return
         except BlockingIOError:
             if not wait.longer():
-                raise RecordError(f"{shown} is locked by another process; try again") from None
+                raise RecordError(f"{shown} is locked by another process (a move being written, "
+                                  "or a program reading it); nothing was written, try again") from None
         except OSError as exc:
             raise RecordError(f"cannot lock {shown}: {exc.strerror or exc}") from None
 

@@ -158,7 +158,9 @@ def _plain_collection(node: Node):
 def decode(data: bytes, path: str | None) -> str:
     """Check the size of raw record bytes and decode them as strict UTF-8."""
     if len(data) > MAX_BYTES:
-        raise RecordError(f"the file is larger than 1 MiB ({len(data)} bytes); refused", path=path)
+        # A pipe is read no further than one byte past the limit: its full size is unknown.
+        size = f"more than {MAX_BYTES} bytes" if len(data) == MAX_BYTES + 1 else f"{len(data)} bytes"
+        raise RecordError(f"the file is larger than 1 MiB ({size}); refused", path=path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

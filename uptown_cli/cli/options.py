@@ -200,8 +200,8 @@ def player_named(players, as_name):
 
 def lock_notice(path):
     """What to tell the player while another player's move holds the game file."""
-    return lambda: click.echo(f"{display_path(path)} is being written by another uptown; "
-                              "waiting for it...", err=True)
+    return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
+                              "written, or a program reading it); waiting...", err=True)
 
 
 def plural(count, noun):
