@@ -51,7 +51,7 @@ from typing import Callable, Iterable, Iterator
 
 from .record import TEXT_FIELDS, Record, load_record_text
 from .errors import OutputError
-from .yamlsafe import MAX_BYTES, Node, RecordError, Scalar, Sequence, parse
+from .yamlsafe import MAX_BYTES, Free, Node, RecordError, Scalar, Sequence, parse
 
 #: How long to wait for another process's lock on a record, in seconds.
 LOCK_TIMEOUT = 10.0
@@ -255,6 +255,8 @@ def _newline(text: str, index: int) -> str:
 
 def _last_end(node: Node) -> int:
     """Where a node's own text ends: for block collections, where their last child ends."""
+    if isinstance(node, Free):
+        return node.last_end
     if isinstance(node, Scalar) or node.flow:
         return node.end
     children = node.items if isinstance(node, Sequence) else [v for _, v in node.pairs]
