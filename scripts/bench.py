@@ -60,6 +60,16 @@ for name in sorted(os.listdir(folder)):
 """
 """The validation floor: parse every record of a folder with PyYAML's C loader, nothing else."""
 
+PARSE_EVENTS = """\
+import sys, yaml
+with open(sys.argv[1], encoding="utf-8") as f:
+    parser = yaml.CSafeLoader(f.read())
+while parser.check_event():
+    parser.get_event()
+"""
+"""The floor for a deep record: read every event of one file from PyYAML's C parser, nothing
+else (building Python objects with ``yaml.load`` takes far longer on such a file)."""
+
 PEAK_MEMORY = """\
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -270,6 +280,33 @@ def bench_validation(uptown, runs, small, large):
     return results
 
 
+def bench_deep(uptown, runs):
+    """validate, diff and move on a record just under 1 MiB whose x- key holds 5,376 lists
+    nested 97 deep, against reading its parser events once."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "records",
+                          "in-progress.yaml")
+    with open(source, encoding="utf-8") as f:
+        head = f.read()
+    nested = "[" * 95 + "]" * 95
+    text = head + "x-deep: [" + ",".join([nested] * 5376) + "]\n"
+    with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
+        kept, copy, played = (os.path.join(folder, name) for name in ("deep.yaml", "copy.yaml", "g.yaml"))
+        for path in (kept, copy):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+
+        def fresh_copy():
+            shutil.copyfile(kept, played)
+
+        commands = [
+            ("uptown validate, deep x- record", [uptown, "validate", kept], 3.0, None),
+            ("uptown diff, deep x- record", [uptown, "diff", kept, copy], 6.0, None),
+            ("uptown move, deep x- record", [uptown, "move", played, "6", "G6"], 6.0, fresh_copy),
+        ]
+        floor = [sys.executable, "-c", PARSE_EVENTS, kept]
+        return compare_processes("parser events of the deep record", floor, commands, runs)
+
+
 def legal_move_times(games):
     """Microseconds of ``legal_moves()`` in random games of 2 to 5 players: on every other
     position replayed from its moves into a new game (nothing cached yet, as a command that
@@ -465,7 +502,7 @@ def compile_bytecode():
     compileall.compile_dir(os.path.dirname(uptown_cli.__file__), quiet=1)
 
 
-PARTS = ("startup", "validation", "engine", "bots")
+PARTS = ("startup", "validation", "deep", "engine", "bots")
 
 
 def main():
@@ -490,6 +527,8 @@ def main():
         results.update(bench_startup(uptown, runs * 3))
     if uptown and "validation" in parts:
         results.update(bench_validation(uptown, runs, 40 if args.quick else 400, 400 if args.quick else 4000))
+    if uptown and "deep" in parts:
+        results.update(bench_deep(uptown, runs))
     if "engine" in parts:
         results.update(bench_engine(runs, 8 if args.quick else 40, 10 if args.quick else 60))
     if "bots" in parts:

@@ -2,6 +2,7 @@
 name cannot forge output, a capture mark is meant, a closed pipe and Ctrl-C end quietly."""
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -127,13 +128,16 @@ def test_move_says_it_waits_for_another_players_lock(new_record):
     try:
         process = subprocess.Popen([str(UPTOWN), "move", str(new_record), "9", "B9"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.6)
+        ready, _, _ = select.select([process.stderr], [], [], 30)  # the notice, however busy
+        notice = process.stderr.readline() if ready else ""
         os.close(holder)  # the other player's move is done
         holder = None
         output, errors = process.communicate(timeout=60)
+        errors = notice + errors
     finally:
         if holder is not None:
             os.close(holder)
     assert process.returncode == 0, errors
-    assert errors == f"{new_record} is being written by another uptown; waiting for it...\n"
+    assert errors == (f"{new_record} is locked by another program (a move being written, or a "
+                      "program reading it); waiting...\n")
     assert output.startswith("Move 1: red (Ana) 9 B9")

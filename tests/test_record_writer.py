@@ -150,7 +150,7 @@ def test_append_quotes_a_move_yaml_could_misread():
     ("moves: [{red: woman B8}, {blue: 'I I9'}]\n", "moves:\n  - red: woman B8\n  - blue: 'I I9'\n  - green: man C3\n"),
     ("moves: [red: woman B8, blue: I I9]\n", "moves:\n  - red: woman B8\n  - blue: I I9\n  - green: man C3\n"),
     ("moves: [  # start\n    {red: woman B8},  # first\n\n    # between\n    {blue: \"I\n      I9\"}\n  ]  # end\n",
-     "moves:  # start\n  - red: woman B8  # first\n  # between\n  - blue: I I9  # end\n  - green: man C3\n"),
+     "moves:  # start\n  - red: woman B8  # first\n  # between\n  - blue: I I9\n  # end\n  - green: man C3\n"),
 ])
 def test_empty_or_flow_moves_become_a_block_list(moves, rewritten):
     assert appended("# head\n", moves, "x-after: [1, 2]  # kept\n") == rewritten

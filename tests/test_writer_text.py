@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_cli_support import invoke
 
 from uptown_cli import record_writer
@@ -72,8 +74,8 @@ def test_a_move_on_a_100_move_flow_record_through_the_cli(tmp_path):
     ("moves: [\n  {red: woman B8},\n  # Bo thinks long\n    # and plays\n  {blue: I I9},  # fast\n]\n",
      "moves:\n  - red: woman B8\n  # Bo thinks long\n  # and plays\n  - blue: I I9  # fast\n  - green: man C3\n"),
     ("moves:\n  # before the list\n  [\n  # opening\n  {red: woman B8}  # first\n  # nothing more yet\n  ]  # end\n",
-     "moves:\n  # before the list\n  # opening\n  - red: woman B8  # first\n  # nothing more yet  # end\n"
-     "  - green: man C3\n"),
+     "moves:\n  # before the list\n  # opening\n  - red: woman B8  # first\n  # nothing more yet\n"
+     "  # end\n  - green: man C3\n"),
     ("moves: [red: woman B8,\n# at the margin\nblue: I I9]\n",
      "moves:\n  - red: woman B8\n  # at the margin\n  - blue: I I9\n  - green: man C3\n"),
 ])
@@ -82,6 +84,65 @@ def test_own_line_comments_in_a_flow_list_keep_their_own_lines(moves, rewritten)
     new = insert_move(old, "green", "man C3")
     assert new == HEADER + rewritten + "x-after: 1  # kept\n"
     assert moves_of(new) == moves_of(old) + [("green", "man C3")]
+
+
+MOVES = [("red", "I I9"), ("blue", "2 H2"), ("green", "B B3"), ("red", "6 C6")]
+
+
+@st.composite
+def flow_layouts(draw):
+    """(text of a flow ``moves`` list, {comment: the move it follows on its line, "key" for
+    the key's line, or None when it follows only brackets and commas or is alone}), laid out
+    at random: line breaks, comments after any token, comments on lines of their own."""
+    count = draw(st.integers(0, len(MOVES)))
+    tokens = [("[", None)]
+    for number in range(count):
+        color, move = MOVES[number]
+        tokens.append((f"{{{color}: {move}}}", number))
+        if number < count - 1 or draw(st.booleans()):
+            tokens.append((",", None))
+    tokens.append(("]", None))
+    lines, line, owner, last = [], "moves:", "key", "key"
+    expected = {}
+    for text, number in tokens:
+        if draw(st.booleans()):  # a line break before the token
+            lines.append(line)
+            for _ in range(draw(st.integers(0, 1))):
+                comment = f"# own {len(expected)}"
+                expected[comment] = None
+                lines.append(draw(st.sampled_from(["", "  ", "    "])) + comment)
+            line, owner = draw(st.sampled_from([" ", "  ", "    "])), None
+        line += (" " if line == "moves:" else draw(st.sampled_from(["", " "]))) + text
+        if number is not None:
+            owner = last = number
+        if draw(st.integers(0, 2)) == 0:  # a comment ends the line
+            comment = f"# after {len(expected)}"
+            expected[comment] = owner if owner == last else None
+            lines.append(line + draw(st.sampled_from([" ", "  "])) + comment)
+            line, owner = "", None
+    lines.append(line)
+    return "\n".join(lines) + "\n", expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(flow_layouts())
+def test_comments_on_bracket_lines_stay_on_lines_of_their_own(layout):
+    moves, expected = layout
+    old = HEADER + moves + "x-after: 1\n"
+    new = insert_move(old, "blue", "7 B7")
+    assert moves_of(new) == moves_of(old) + [("blue", "7 B7")]
+    lines = new.splitlines()
+    found = [line for line in lines if "#" in line]
+    assert [c for line in found for c in expected if line.endswith(c)] == list(expected)
+    for comment, owner in expected.items():
+        (line,) = [line for line in lines if line.endswith(comment)]
+        if owner is None:
+            assert line.strip() == comment, (moves, line)
+        elif owner == "key":
+            assert line.startswith("moves:"), (moves, line)
+        else:
+            color, move = MOVES[owner]
+            assert line.startswith(f"  - {color}: {move}"), (moves, line)
 
 
 # -- byte order mark -------------------------------------------------------------------------

@@ -310,3 +310,32 @@ def test_error_text_and_json():
     assert isinstance(err, ValueError) and err.problems == [err]
     assert str(RecordError("oops", path="g.yaml")) == "g.yaml: oops"
     assert str(RecordError("oops")) == "oops"
+
+
+@pytest.mark.parametrize("data, line, message", [
+    ("{a: 1, a: 2}", 2, "the key 'a' is given twice (first on line 2)"),
+    ("\n  - {b: 1}\n  - b: 1\n    c: [1, 2]\n    b: 3", 6, "the key 'b' is given twice (first on line 4)"),
+    ("[&x 1, *x]", 2, "anchors (&x) are not allowed in a record"),
+    ("[1, !!str 2]", 2, "tags (tag:yaml.org,2002:str) are not allowed in a record"),
+    ("{[1]: 2}", 2, "a key must be text, not a list"),
+    ("\n  ? {a: 1}\n  : 2", 3, "a key must be text, not a mapping"),
+])
+def test_x_data_read_as_plain_data_is_checked_as_any_data(data, line, message):
+    err = refused("uptown: 1\nx-own: " + data + "\n")
+    assert (err.line, err.message) == (line, message)
+
+
+@pytest.mark.parametrize("data", [
+    "[1, [2, [3, {a: b, c: [d]}]], '4', \"5\"]",
+    "\n  a:\n    - 1\n    - {b: [c, d]}\n  e: |\n    text\n  f: ''",
+    "\n  - - - x\n  - {}\n  - []",
+])
+def test_x_data_reads_as_any_yaml_reader_reads_it_as_text(data):
+    import yaml
+
+    text = "uptown: 1\nx-own: " + data + "\nafter: 1\n"
+    root = parse(text)
+    expected = yaml.load(text, Loader=yaml.BaseLoader)  # every scalar as text
+    assert to_plain(root) == expected
+    own = root.get("x-own")[1]
+    assert text[own.start:own.end].strip() == data.strip() or own.end > own.start

@@ -3,7 +3,9 @@
 Two copies of a play-by-email game can drift apart: a player answers an older
 copy, or someone edits one by hand.  ``compare_records`` tells which case it is:
 
-- ``identical``: the same game (players, colours, seed, variant) and the same moves;
+- ``identical``: the same game (players, colours, seed, variant) and the same moves
+  (when one of them is illegal, ``move``, ``line_a``, ``line_b`` and ``reason`` say which and
+  why, and the copies are not ``consistent``);
 - ``extends``: the same game, and one copy's moves are the start of the other's
   (``longer`` says which copy, ``"a"`` or ``"b"``, has more; ``move`` is its first
   move more, and ``line_a`` or ``line_b`` that move's line);
@@ -58,12 +60,16 @@ class Comparison:
 
     @property
     def consistent(self) -> bool:
-        """True when neither copy contradicts the other (identical, or one extends the other)."""
-        return self.relation in (IDENTICAL, EXTENDS)
+        """True when neither copy contradicts the other (identical, or one extends the other)
+        and the moves they share are legal."""
+        return self.relation in (IDENTICAL, EXTENDS) and self.reason is None
 
     def message(self) -> str:
         """One line saying how the records relate."""
         a, b = self.path_a, self.path_b
+        if self.relation == IDENTICAL and self.reason is not None:
+            return (f"{a}:{self.line_a}: {a} and {b} hold the same {_count(self.moves_a)}, but "
+                    f"move {self.move} is illegal: {self.reason}")
         if self.relation == IDENTICAL:
             layout = "" if self.same_text else " (they differ only in comments, layout or notes)"
             return f"{a} and {b} hold the same game and the same {_count(self.moves_a)}{layout}"
@@ -124,6 +130,11 @@ def compare_records(a: Record, b: Record) -> Comparison:
             return Comparison(DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
                               **common)
     if len(a.moves) == len(b.moves):
+        errors = [e for e in replay(a).errors if e.move is not None]
+        if errors:  # the same moves, but not a game: neither copy can be trusted
+            return Comparison(IDENTICAL, move=errors[0].move, line_a=errors[0].line,
+                              line_b=b.moves[errors[0].move - 1].line, reason=errors[0].message,
+                              **common)
         return Comparison(IDENTICAL, **common)
     longer = "a" if len(a.moves) > len(b.moves) else "b"
     long_record = a if longer == "a" else b

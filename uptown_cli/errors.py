@@ -7,6 +7,7 @@ line, what is wrong (and, for records, where).
 - ``RecordError``: a problem with a record, located by path, line and move (the record layer);
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``).
+- ``OutputError``: an output file (``-o``) that was not written (``record_writer.write_file``).
 
 The modules named raise them and export them under the same names.
 """
@@ -51,6 +52,8 @@ class MailError(ValueError):
 
     def __init__(self, message: str):
         super().__init__(one_line(message))
+class OutputError(ValueError):
+    """An output file that was refused or could not be written; the old file is unchanged."""
 
 
 class RecordError(ValueError):

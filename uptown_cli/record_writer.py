@@ -24,6 +24,13 @@ for root.  Any failure leaves the original file byte for byte as it was.
 ``create_record`` links a finished temporary file to the new name, which refuses
 any existing name, a dangling symbolic link included.
 
+``write_file`` writes every other file uptown makes (``-o``: pictures, exports) the
+same way: a temporary file beside the target with the final mode (the old file's,
+else what the umask allows), synced and renamed over the target only when complete,
+under an exclusive ``flock`` on the folder.  It never writes through a symbolic link
+nor over a folder, device, FIFO or socket, and on any failure leaves the old file
+as it was and no temporary file behind.
+
 The disk work is split into small step functions (``_make_temp``, ``_set_owner``,
 ``_set_mode``, ``_write_all``, ``_fsync``, ``_rename``, ``_sync_dir``,
 ``_read_back``) so that tests can make each one fail.
@@ -43,7 +50,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .record import TEXT_FIELDS, Record, load_record_text
-from .yamlsafe import MAX_BYTES, Node, RecordError, Scalar, Sequence, parse
+from .errors import OutputError
+from .yamlsafe import MAX_BYTES, Free, Node, RecordError, Scalar, Sequence, parse
 
 #: How long to wait for another process's lock on a record, in seconds.
 LOCK_TIMEOUT = 10.0
@@ -116,6 +124,9 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
         raise ValueError(f"unknown record fields: {', '.join(sorted(unknown))}")
     players = list(players)
     moves = [(color, text) for color, text in moves]
+    for label, value in ([("name", p.name) for p in players] + [("seed", seed or "")]
+                         + [(name, fields[name]) for name in fields]):
+        _check_utf8(label, value)
     lines = ["uptown: 1", f"variant: {quote(variant)}"]
     lines += [f"{name}: {quote(fields[name])}" for name in TEXT_FIELDS if name in fields]
     lines.append("players:")
@@ -134,6 +145,16 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
     if _summary(record) != wanted:
         raise RecordError("the record would not read back as written")
     return text
+
+
+def _check_utf8(label: str, value: str) -> None:
+    """Refuse text that no UTF-8 file can hold: bytes that were not UTF-8 on the command line
+    (kept by Python as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise RecordError(f"the {label} '{shown}' is not UTF-8 text") from None
 
 
 def _summary(record: Record) -> tuple:
@@ -236,6 +257,8 @@ def _newline(text: str, index: int) -> str:
 
 def _last_end(node: Node) -> int:
     """Where a node's own text ends: for block collections, where their last child ends."""
+    if isinstance(node, Free):
+        return node.last_end
     if isinstance(node, Scalar) or node.flow:
         return node.end
     children = node.items if isinstance(node, Sequence) else [v for _, v in node.pairs]
@@ -269,9 +292,10 @@ def _item_lines(dash: str, item: list[str]) -> list[str]:
 
 def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     """Rewrite an empty or flow ``moves`` as a block list ending with ``item``, keeping the
-    key as written and every comment on the rewritten lines: a comment that followed
-    something on its line ends the line written for that, one on a line of its own
-    gets a line of its own, in the same place among the moves."""
+    key as written and every comment on the rewritten lines: a comment that followed the key
+    or a move on its line ends the line written for that; any other (alone on its line, or
+    after a ``[``, ``]`` or ``,`` only) gets a line of its own, in the same place among the
+    moves."""
     line_start = text.rfind("\n", 0, key.start) + 1
     colon = text.index(":", key.end)
     last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
@@ -281,14 +305,17 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     scalars = [node for entry in items for pair in entry.pairs for node in pair]
     dash = _indent(text, key) + "  "
     out = [text[line_start:colon + 1]]
+    source_line = line_start  # where the source of out[-1] ends: the start of that line
     moves = iter(items)
     upcoming = next(moves, None)
     for at, own_line, comment in _comments(text, colon + 1, region_end, scalars):
         while upcoming is not None and upcoming.start < at:
             out.append(f"{dash}- {_entry_source(text, upcoming)}")
+            source_line = text.rfind("\n", 0, upcoming.end) + 1
             upcoming = next(moves, None)
-        if own_line:
-            out.append(dash + comment)
+        if own_line or text.rfind("\n", 0, at) + 1 != source_line:
+            out.append(dash + comment.lstrip(" \t"))
+            source_line = -1
         else:
             out[-1] += comment
     while upcoming is not None:
@@ -364,6 +391,78 @@ def create_record(path: str, text: str) -> None:
                 _remove_quietly(folder, tmp)
     finally:
         os.close(folder)
+
+
+def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
+    """Create or replace the file at ``path`` with ``data`` (text is written as UTF-8), as
+    the module docstring says; returns the number of bytes written.  ``shown`` is the
+    path as printed in errors.  Raises OutputError (one line) when the target is a
+    symbolic link, a folder or not a regular file, or when anything fails."""
+    shown = path if shown is None else shown
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    directory, name = os.path.split(path)
+    if name in ("", ".", ".."):
+        raise OutputError(f"{shown} is a folder; give a file name")
+    try:
+        folder = _open_folder(directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    try:
+        _lock(folder, _Wait(None), shown)
+        try:
+            old = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            old = None
+        except OSError as exc:
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        if old is not None and stat.S_ISDIR(old.st_mode):
+            raise OutputError(f"{shown} is a folder; give a file name")
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise OutputError(f"{shown} is {_kind(old.st_mode)}, not a regular file; "
+                              "nothing was written (-o - writes to standard output)")
+        _remove_stale_temps(folder, name)
+        try:
+            _write_beside(folder, name, content, old)
+            _sync_dir(folder)
+        except OSError as exc:
+            unchanged = "nothing was written" if old is None else "the old file is unchanged"
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; {unchanged}") from None
+    except RecordError as exc:  # the folder's lock
+        raise OutputError(exc.message) from None
+    finally:
+        os.close(folder)
+    return len(content)
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a refusal."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+
+
+def _write_beside(folder: int, name: str, data: bytes, old: os.stat_result | None) -> None:
+    """Write ``data`` to a temporary file beside ``name`` with the final mode (and group)
+    and rename it over ``name`` once complete; the temporary file is removed on failure."""
+    mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)
+    fd, tmp = _make_temp(folder, name, mode)  # a new file: as the umask allows
+    try:
+        try:
+            if old is not None:
+                _set_owner(fd, old.st_uid, old.st_gid)
+                _set_mode(fd, mode)
+            _write_all(fd, data)
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        _rename(folder, tmp, name)
+    except BaseException:
+        _remove_quietly(folder, tmp)
+        raise
 
 
 def append_move(path: str, color: str, move_text: str, expected_text: str,
@@ -521,7 +620,8 @@ def _lock(fd: int, wait: _Wait, shown: str) -> None:
             return
         except BlockingIOError:
             if not wait.longer():
-                raise RecordError(f"{shown} is locked by another process; try again") from None
+                raise RecordError(f"{shown} is locked by another process (a move being written, "
+                                  "or a program reading it); nothing was written, try again") from None
         except OSError as exc:
             raise RecordError(f"cannot lock {shown}: {exc.strerror or exc}") from None
 

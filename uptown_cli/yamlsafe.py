@@ -11,11 +11,20 @@ that no UTF-8 file can hold).  Refusals happen as soon as the offending event is
 seen, before anything is expanded.  Every node keeps its 1-based line (as an
 editor counts lines) and its character offsets in the text, which the record
 writer uses to edit the file in place.  Only regular files and pipes are read.
+
+The work is linear in the size of the text: the tree is built without recursion and
+without Python's cyclic garbage collector running over it (a tree holds no cycles, and
+collections over half a million live nodes cost more than building them); the data
+under an ``x-`` key is read straight into plain lists and dicts (a ``Free`` node), with
+the same checks but no node per item; and the tree of the text parsed last is kept, so
+a command that reads a record and then edits it parses it once.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import os
 import re
 import select
@@ -98,17 +107,48 @@ class Mapping(Node):
         return None
 
 
+@dataclass
+class Free(Node):
+    """The list or mapping under an ``x-`` key (the user's own data), kept as plain data
+    (``value``: lists, dicts and strings) rather than a node for each item; ``last_end`` is
+    where its own text ends (its last scalar or flow collection)."""
+
+    value: list | dict
+    last_end: int
+
+
 def describe(node: Node) -> str:
     """A short name for the kind of a node, for error messages."""
     if isinstance(node, Scalar):
         return "empty" if node.empty else "text"
+    if isinstance(node, Free):
+        return "a list" if isinstance(node.value, list) else "a mapping"
     return "a list" if isinstance(node, Sequence) else "a mapping"
+
+
+@contextlib.contextmanager
+def _without_collection():
+    """No cyclic garbage collection while a tree is built: it would walk the growing tree
+    again and again."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def to_plain(node: Node):
     """The node as plain Python data: strings, lists and dicts (built without recursion)."""
-    if isinstance(node, Scalar):
+    if isinstance(node, (Scalar, Free)):
         return node.value
+    with _without_collection():
+        return _plain_collection(node)
+
+
+def _plain_collection(node: Node):
     plain = [] if isinstance(node, Sequence) else {}
     waiting = [(node, plain)]
     while waiting:
@@ -116,7 +156,7 @@ def to_plain(node: Node):
         pairs = enumerate(source.items) if isinstance(source, Sequence) else (
             (key.value, value) for key, value in source.pairs)
         for key, value in pairs:
-            if isinstance(value, Scalar):
+            if isinstance(value, (Scalar, Free)):
                 item = value.value
             else:
                 item = [] if isinstance(value, Sequence) else {}
@@ -131,7 +171,9 @@ def to_plain(node: Node):
 def decode(data: bytes, path: str | None) -> str:
     """Check the size of raw record bytes and decode them as strict UTF-8."""
     if len(data) > MAX_BYTES:
-        raise RecordError(f"the file is larger than 1 MiB ({len(data)} bytes); refused", path=path)
+        # A pipe is read no further than one byte past the limit: its full size is unknown.
+        size = f"more than {MAX_BYTES} bytes" if len(data) == MAX_BYTES + 1 else f"{len(data)} bytes"
+        raise RecordError(f"the file is larger than 1 MiB ({size}); refused", path=path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -216,9 +258,18 @@ def parse(text: str, path: str | None = None) -> Node | None:
                           line=text.count("\n", 0, exc.start) + 1) from None
     if size > MAX_BYTES:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
+    if _last_parsed[0] is text:
+        return _last_parsed[1]
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
-    return _Composer(text[shift:], path, shift).guarded_document()
+    with _without_collection():
+        root = _Composer(text[shift:], path, shift).guarded_document()
+    _last_parsed[:] = [text, root]
+    return root
+
+
+_last_parsed: list = [None, None]
+"""The text parsed last (the very object) and its tree, which nothing changes."""
 
 
 def _not_a_character(surrogate: str) -> str:
@@ -322,9 +373,11 @@ class _Composer:
             else:
                 if kind is AliasEvent or event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
-                frame = self.open(stack, event)
-                event = next_event()
-                continue
+                if frame is None or frame.key is None or not frame.key.value.startswith("x-"):
+                    frame = self.open(stack, event)
+                    event = next_event()
+                    continue
+                node = self.free_value(event, len(stack))
             if frame is None:
                 return node
             if frame.seen is None:
@@ -338,6 +391,71 @@ class _Composer:
                 frame.seen[node.value] = node.line
                 frame.key = node
             event = next_event()
+
+    def free_value(self, event, depth: int) -> Free:
+        """The collection that ``event`` starts under an x- key, ``depth`` collections deep,
+        read to its end as plain data, with the checks every collection gets."""
+        next_event = self.next
+        pure = self.pure
+        shift = self.shift
+        mark = event.start_mark
+        line = self.line(mark)
+        start = mark.index + shift
+        root: list | dict = [] if event.__class__ is yaml.SequenceStartEvent else {}
+        open_items: list = [root]  # the collections open, innermost last
+        flows = [bool(event.flow_style)]
+        waiting: list = [None]  # per mapping: the key read, waiting for its value
+        marks: list = [{}]  # per mapping: each key's start mark (for "given twice")
+        last_end = start
+        while True:
+            if depth + len(open_items) > MAX_DEPTH_UNDER_X:
+                raise self.error(f"nested deeper than {MAX_DEPTH_UNDER_X} levels, the most "
+                                 "under an x- key", event)
+            event = next_event()
+            kind = event.__class__
+            if kind is SequenceEndEvent or kind is MappingEndEvent:
+                open_items.pop()
+                waiting.pop()
+                marks.pop()
+                if flows.pop():
+                    last_end = event.end_mark.index + shift
+                if not open_items:
+                    return Free(line, start, event.end_mark.index + shift, root, last_end)
+                continue
+            if kind is ScalarEvent:
+                if event.anchor is not None or event.tag is not None:
+                    self.refuse_properties(event)
+                if pure and event.style == '"':
+                    surrogate = _SURROGATE.search(event.value)
+                    if surrogate:
+                        raise self.error(_not_a_character(surrogate.group()), event)
+                item = event.value
+                last_end = event.end_mark.index + shift
+            else:
+                if kind is AliasEvent or event.anchor is not None or event.tag is not None:
+                    self.refuse_properties(event)
+                item = [] if kind is yaml.SequenceStartEvent else {}
+            into = open_items[-1]
+            if into.__class__ is list:
+                into.append(item)
+            elif waiting[-1] is not None:
+                into[waiting[-1]] = item
+                waiting[-1] = None
+            elif kind is not ScalarEvent:
+                raise RecordError(f"a key must be text, not {'a list' if item == [] else 'a mapping'}",
+                                  path=self.path, line=self.line(event.start_mark))
+            elif item in into or item in marks[-1]:
+                raise RecordError(f"the key '{item}' is given twice "
+                                  f"(first on line {self.line(marks[-1][item])})",
+                                  path=self.path, line=self.line(event.start_mark))
+            else:
+                waiting[-1] = item
+                marks[-1][item] = event.start_mark
+            if kind is not ScalarEvent:
+                open_items.append(item)
+                flows.append(bool(event.flow_style))
+                waiting.append(None)
+                marks.append({})
 
     def refuse_properties(self, event) -> None:
         """Refuse an alias, an anchor or a tag."""

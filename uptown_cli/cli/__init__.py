@@ -9,7 +9,9 @@ command imports only its own module.  Shared options, record loading and the one
 """
 
 import importlib
+import io
 import signal
+import sys
 
 import click
 
@@ -85,6 +87,11 @@ def main():
 
 def run():
     """The ``uptown`` program: ``main``, stopping silently when its output pipe closes
-    (``uptown export | head -1``), as ``cat`` and other Unix tools do."""
+    (``uptown export | head -1``), as ``cat`` and other Unix tools do.  Text that the
+    terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is
+    printed as escapes such as ``\\u5f20``, never a traceback."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     main()

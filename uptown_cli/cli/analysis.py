@@ -12,8 +12,9 @@ import click
 
 from ..scoring import VARIANTS
 from .options import (
-    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path, open_output,
+    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path,
     output_file_option, output_options, percent, plural, read_record, record_files, replay_valid,
+    write_output,
 )
 from .play import BOTS
 
@@ -75,7 +76,7 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
             raise click.ClickException(f"cannot create {display_path(out)}: {exc.strerror or exc}") from None
     results = []
     hidden = not sys.stderr.isatty()
-    interrupted = False
+    interrupted = 0
     with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
         try:
             options = {"playouts": playouts} if seconds is None else {"playouts": playouts, "seconds": seconds}
@@ -87,13 +88,13 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
                         raise click.ClickException(str(exc)) from None
                 results.append(result)
                 bar.update(1)
-        except KeyboardInterrupt:
-            interrupted = True
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (selfplay.Stopped)
+            interrupted = 128 + getattr(exc, "signum", 2)
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
     _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format)
     if interrupted:
-        sys.exit(130)
+        sys.exit(interrupted)
 
 
 def _print_selfplay(results, bots, players, variant, seed, folder, as_json, table_format):
@@ -183,7 +184,12 @@ def _recorded_games(paths, label, skipped):
     on standard error and added to the list ``skipped``."""
     from ..corpus import RecordedGame
 
-    files = list(record_files(paths or [game_path(None)]))
+    unreadable = []
+    files = list(record_files(paths or [game_path(None)], unreadable))
+    for folder, reason in unreadable:
+        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were "
+                   "not read (skipped)", err=True)
+        skipped.append(folder)
     hidden = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     with click.progressbar(files, label=label, file=sys.stderr, hidden=hidden) as bar:
         for path in bar:
@@ -271,9 +277,10 @@ def export(paths, jsonl, output):
     Columns: game, move, player, colour, tile, square, capture, captured colour and tile, the
     player's groups after. Records that are not valid are reported and left out (exit 1).
     """
-    from ..corpus import move_rows, write_rows
-
+    import io
     import itertools
+
+    from ..corpus import move_rows, write_rows
 
     skipped = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
@@ -281,11 +288,9 @@ def export(paths, jsonl, output):
     if first is None and skipped and output not in (None, "-"):
         sys.exit(1)  # nothing to export: an old output file stays as it was
     rows = itertools.chain([] if first is None else [first], rows)
-    try:
-        with open_output(output, paths) as stream:
-            write_rows(rows, stream, "jsonl" if jsonl else "csv")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
+    text = io.StringIO()
+    write_rows(rows, text, "jsonl" if jsonl else "csv")
+    write_output(text.getvalue(), output, paths)
     if skipped:
         sys.exit(1)
 

@@ -162,34 +162,27 @@ def output_file_option(example):
                         help=f"Write to FILE (e.g. {example}) instead of standard output.")
 
 
-def open_output(output, inputs=()):
-    """A text stream to ``output`` (standard output for None or "-"): a file is written to a
-    temporary file beside it and renamed over it when closed, keeping an old file's mode, so a
-    failure never leaves half a file.  A record is never written over: ``output`` may not end
-    in .yaml/.yml nor be one of the files ``inputs``."""
+def write_output(text, output, inputs=()):
+    """``text`` as UTF-8 to ``output``, a file (see ``record_writer.write_file``: whole or
+    not at all, never through a link) or standard output (None or "-"), else a one-line
+    ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
+    nor be one of the files ``inputs``."""
+    from ..errors import OutputError
+    from ..record_writer import write_file
+
     if output in (None, "-"):
-        return click.open_file("-", "w")
+        click.echo(text.encode("utf-8"), nl=False)
+        return
     if output.lower().endswith((".yaml", ".yml")) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
             for path in inputs if path != "-"):
         raise click.ClickException(f"-o {display_path(output)} would write over a record; "
                                    "nothing was written")
-    if os.path.isdir(output):
-        raise click.ClickException(f"{display_path(output)} is a folder; give a file name")
-    if not os.path.isdir(os.path.dirname(output) or "."):
-        raise click.ClickException(f"cannot write {display_path(output)}: no such folder")
-    return click.open_file(output, "w", encoding="utf-8", atomic=True)
-
-
-def write_output(text, output, inputs=()):
-    """``text`` to ``output`` (see ``open_output``), or a one-line ClickException."""
     try:
-        with open_output(output, inputs) as stream:
-            stream.write(text)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
-    if output not in (None, "-"):
-        click.echo(f"Wrote {display_path(output)} ({len(text.encode()):,} bytes).", err=True)
+        size = write_file(output, text, display_path(output))
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
 
 
 def page(text, color=None):
@@ -211,8 +204,8 @@ def player_named(players, as_name):
 
 def lock_notice(path):
     """What to tell the player while another player's move holds the game file."""
-    return lambda: click.echo(f"{display_path(path)} is being written by another uptown; "
-                              "waiting for it...", err=True)
+    return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
+                              "written, or a program reading it); waiting...", err=True)
 
 
 def plural(count, noun):
@@ -299,17 +292,46 @@ def read_game(file, upto=None, as_name=None, keys=None):
     return path, record, replay_valid(record, upto)
 
 
-def record_files(paths):
+def record_files(paths, unreadable):
     """The files named, with every ``*.yaml``/``*.yml`` under the folders named (sorted,
-    hidden folders skipped)."""
+    hidden folders skipped).  Links to folders are followed, each folder searched once (a link
+    back to a folder already searched adds nothing).  Each folder that cannot be read is added
+    to the list ``unreadable`` as (path as printed, reason): the caller reports it."""
     for path in paths:
         if not os.path.isdir(path):
             yield path
             continue
         found = []
-        for folder, subfolders, names in os.walk(path):
-            subfolders[:] = [d for d in subfolders if not d.startswith(".")]
-            found += [os.path.join(folder, n) for n in names if n.endswith((".yaml", ".yml"))]
-        if not found:
+        missed = len(unreadable)
+        searched = set()
+        waiting = [path]
+        while waiting:
+            folder = waiting.pop()
+            try:
+                status = os.stat(folder)
+                if (status.st_dev, status.st_ino) in searched:
+                    continue
+                searched.add((status.st_dev, status.st_ino))
+                with os.scandir(folder) as listing:
+                    entries = list(listing)
+            except OSError as exc:
+                unreadable.append((display_path(folder), exc.strerror or str(exc)))
+                continue
+            for entry in entries:
+                if _is_folder(entry):
+                    if not entry.name.startswith("."):
+                        waiting.append(entry.path)
+                elif entry.name.endswith((".yaml", ".yml")):
+                    found.append(entry.path)
+        if not found and len(unreadable) == missed:
             raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
         yield from sorted(found)
+
+
+def _is_folder(entry):
+    """Whether a folder entry is a folder or a link to one (a link that leads nowhere is not)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+

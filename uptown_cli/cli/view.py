@@ -1,5 +1,6 @@
 """Commands that look at records: ``show``, ``replay``, ``score``, ``validate`` and ``diff``."""
 
+import itertools
 import os
 import sys
 
@@ -179,22 +180,30 @@ def validate(paths, strict, as_json):
     a summary. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
     finished game with hidden racks whose draws stay unchecked (a key not revealed).
     """
-    files = list(record_files(paths or [game_path(None)]))
+    from ..record import Validation
+    from ..yamlsafe import RecordError
+
+    unreadable = []
+    files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     invalid = unchecked = 0
     out = Output(as_json)
+    folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
+                                                     "records were not read", path=folder)], 0)
+               for folder, reason in unreadable]
     if as_json:
         click.echo("[")
     with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
-        for index, path in enumerate(bar):
-            result = _validate_one(path, strict)
+        results = (_validate_one(path, strict) for path in bar)
+        for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
             unchecked += result.status == "unchecked"
             if as_json:
                 import json
 
                 text = json.dumps(result.to_json(), indent=2, ensure_ascii=False)
-                click.echo("  " + text.replace("\n", "\n  ") + ("," if index < len(files) - 1 else ""))
+                last = index == len(folders) + len(files) - 1
+                click.echo("  " + text.replace("\n", "\n  ") + ("" if last else ","))
             else:
                 for error in result.errors:
                     click.echo(problem_line(error))
@@ -208,9 +217,11 @@ def validate(paths, strict, as_json):
     if as_json:
         click.echo("]")
     else:
+        bad = invalid - len(folders)
         more = f", {unchecked} unchecked" if unchecked else ""
-        valid = len(files) - invalid - unchecked
-        out.text(f"{plural(len(files), 'record')}, {valid} valid, {invalid} invalid{more}")
+        unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
+        valid = len(files) - bad - unchecked
+        out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")
     if invalid:
         sys.exit(1)
     if unchecked:
