@@ -158,14 +158,17 @@ def output_file_option(example):
                         help=f"Write to FILE (e.g. {example}) instead of standard output.")
 
 
-def open_output(output, inputs=()):
+def open_output(output, inputs=(), record=False):
     """A text stream to ``output`` (standard output for None or "-"): a file is written to a
     temporary file beside it and renamed over it when closed, keeping an old file's mode, so a
     failure never leaves half a file.  A record is never written over: ``output`` may not end
-    in .yaml/.yml nor be one of the files ``inputs``."""
+    in .yaml/.yml nor be one of the files ``inputs``; with ``record`` (the output is a new
+    record), it must not exist at all."""
     if output in (None, "-"):
         return click.open_file("-", "w")
-    if output.lower().endswith((".yaml", ".yml")) or any(
+    if record and os.path.lexists(output):
+        raise click.ClickException(f"-o {display_path(output)} already exists; not overwritten")
+    if (not record and output.lower().endswith((".yaml", ".yml"))) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
             for path in inputs if path != "-"):
         raise click.ClickException(f"-o {display_path(output)} would write over a record; "
@@ -177,10 +180,10 @@ def open_output(output, inputs=()):
     return click.open_file(output, "w", encoding="utf-8", atomic=True)
 
 
-def write_output(text, output, inputs=()):
+def write_output(text, output, inputs=(), record=False):
     """``text`` to ``output`` (see ``open_output``), or a one-line ClickException."""
     try:
-        with open_output(output, inputs) as stream:
+        with open_output(output, inputs, record) as stream:
             stream.write(text)
     except OSError as exc:
         raise click.ClickException(f"cannot write {display_path(output)}: {exc.strerror or exc}") from None
