@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from .errors import NotationError, RecordError
+from .errors import NotationError, RecordError, one_line
 from .game import COLORS, IllegalMove
 from .notation import parse_move
 from .yamlsafe import Mapping, Node, Scalar, Sequence, describe, parse
@@ -173,13 +173,24 @@ def notes_lines(notes: MoveNotes | None) -> list[str]:
     if notes.mark is not None:
         parts.append(f"{notes.mark} {MARK_WORDS[notes.mark]}")
     if notes.best is not None:
-        parts.append(f"better: {notes.best}")
+        parts.append(f"better: {one_line(notes.best)}")
     if notes.eval is not None:
         parts.append(f"after it: {eval_text(notes.eval)}")
     lines = ["; ".join(parts)] if parts else []
     if notes.comment is not None:
-        lines.append(f"Comment: {notes.comment}")
+        said = notes.comment.splitlines() or [""]
+        lines += [f"Comment: {one_line(said[0])}"] + [f"  {one_line(line)}" for line in said[1:]]
     return lines
+
+
+def notes_data(notes: MoveNotes | None) -> dict[str, object]:
+    """A move's notes as JSON: ``{"mark", "best", "eval": {"score", "win"}, "variations",
+    "comment"}`` (``{}`` without notes)."""
+    if notes is None:
+        return {}
+    evaluation = None if notes.eval is None else {"score": notes.eval[0], "win": notes.eval[1]}
+    return {"mark": notes.mark, "best": notes.best, "eval": evaluation,
+            "variations": [list(line) for line in notes.variations], "comment": notes.comment}
 
 
 def eval_text(evaluation: tuple[float, float]) -> str:
