@@ -269,33 +269,40 @@ def review_move(task: Task) -> MoveReview:
     for color, text in task.moves[:task.number - 1]:
         game.play(parse_move(text), color)
     color, text = task.moves[task.number - 1]
-    played = parse_move(text)
+    return review_position(game, color, parse_move(text), task.number, task.seed, task.bot,
+                           task.variant, task.deals, task.seconds)
+
+
+def review_position(game: Game, color: str | None, played: Move, number: int, seed: str,
+                    bot: str = DEFAULT_EVALUATOR, variant: str = "standard",
+                    deals: int | None = DEFAULT_DEALS, seconds: float | None = None) -> MoveReview:
+    """Review ``played`` (by ``color``) as move ``number`` of ``game``, the position before it,
+    whose racks are known; ``game`` is left as it was."""
     mover = game.to_move
     assert mover is not None
     played_color = game.check(played, color)
     played = parse_move(game.canonical(played))
-    evaluator = EVALUATORS[task.bot]
-    rng = random.Random(move_seed(task.seed, task.number))
+    evaluator = EVALUATORS[bot]
+    rng = random.Random(move_seed(seed, number))
     legal = game.legal_moves()
-    candidates = evaluator.candidates(game, rng, task.variant)
+    candidates = evaluator.candidates(game, rng, variant)
     moves = [(played_color, played)] + [m for m in candidates if m != (played_color, played)]
-    half_deals = None if task.deals is None else max(1, task.deals // 2)
-    half_seconds = None if task.seconds is None else task.seconds / 2
-    first = evaluator.evaluate(game, moves, rng, task.variant, half_deals, half_seconds)
+    half_deals = None if deals is None else max(1, deals // 2)
+    half_seconds = None if seconds is None else seconds / 2
+    first = evaluator.evaluate(game, moves, rng, variant, half_deals, half_seconds)
     ranked = sorted(range(len(moves)), key=lambda i: -first[i].key())
     best = ranked[0]
     if best == 0:
-        after = before = evaluator.evaluate(game, moves[:1], rng, task.variant, half_deals, half_seconds)[0]
+        after = before = evaluator.evaluate(game, moves[:1], rng, variant, half_deals, half_seconds)[0]
     else:
-        after, before = evaluator.evaluate(game, [moves[0], moves[best]], rng, task.variant,
+        after, before = evaluator.evaluate(game, [moves[0], moves[best]], rng, variant,
                                            half_deals, half_seconds)
         if after.key() >= before.key():
             best, before = 0, after
     loss = max(0.0, before.win - after.win)
-    others = [i for i in ranked if i != 0][:2]
-    variations = [_line(game, *moves[i]) for i in others]
+    variations = [_line(game, *moves[i]) for i in ranked if i != 0][:2]
     return MoveReview(
-        number=task.number, player=mover.name, color=played_color, move=game.canonical(played),
+        number=number, player=mover.name, color=played_color, move=str(played),
         before=before, after=after,
         best=None if best == 0 else move_text(game, *moves[best]),
         loss=loss, mark=mark(loss), forced=len(legal) == 1, variations=variations,
