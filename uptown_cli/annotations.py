@@ -55,7 +55,7 @@ class MoveNotes:
     """The lines of the moves of ``best`` (first) and of each variation."""
 
 
-def read_notes(number: int, text: str, value: Scalar, pairs: list,
+def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, Node]],
                problem: Callable[[str, Node | int | None, int | None], None]) -> MoveNotes | None:
     """The notes of move ``number`` (its move scalar ``value``, its other ``pairs``), or None
     when it has none; each problem is reported through ``problem(message, where, move)``."""
