@@ -361,3 +361,21 @@ def test_the_readme_documents_the_four_keys():
     text = (ROOT / "records" / "README.md").read_text()
     for key in ("`eval`", "`best`", "`variations`", "`comment`"):
         assert key in text
+
+
+def test_a_hidden_game_is_analysed_once_every_key_is_revealed(tmp_path):
+    from test_hidden_cli import PLAYERS, play_bot, position, uptown
+
+    path = tmp_path / "g.yaml"
+    assert invoke("new", path, "--hidden", *[x for n in PLAYERS for x in ("-p", n)]).exit_code == 0
+    for name in PLAYERS:
+        assert uptown(tmp_path, name, "join", path, "--as", name).exit_code == 0
+    while not position(tmp_path, path)["finished"]:
+        play_bot(tmp_path, path)
+    for name in PLAYERS[:2]:
+        assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
+    refused = invoke("analyze", path, "--iterations", "2")
+    assert refused.exit_code == 1 and "not all revealed" in refused.output
+    assert uptown(tmp_path, "Cy", "reveal", path, "--as", "Cy").exit_code == 0
+    data = analyze_json(path, "--iterations", "2", "--seed", "1")
+    assert len(data["moves"]) == len(load_record(path).moves)

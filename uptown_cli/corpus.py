@@ -6,7 +6,6 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .analysis import rewind
 from .game import Game
 from .geometry import square_name, tile_name
 from .scoring import standings
@@ -87,6 +86,15 @@ def corpus_stats(games):
             for players, f in sorted(tables.items())
         ],
     }
+
+
+def rewind(game):
+    """Take every move of ``game`` back; returns them (as Turns) in the order played."""
+    turns = []
+    while game.ply:
+        turns.append(game.pop())
+    turns.reverse()
+    return turns
 
 
 def move_rows(games):

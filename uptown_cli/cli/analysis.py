@@ -178,7 +178,7 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
     work = tasks(game, bags, variant, bot, seed, deals, seconds)
     reviews = []
-    signal.signal(signal.SIGTERM, _stop)
+    stop_before = signal.signal(signal.SIGTERM, _stop)
     try:
         with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
                                hidden=not sys.stderr.isatty()) as bar:
@@ -189,6 +189,8 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
         click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {len(work)}; "
                    "nothing was written.", err=True)
         sys.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, stop_before)
     if annotate:
         from ..annotations import annotate as annotated_text
         from ..yamlsafe import RecordError
