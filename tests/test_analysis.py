@@ -379,3 +379,24 @@ def test_a_hidden_game_is_analysed_once_every_key_is_revealed(tmp_path):
     assert uptown(tmp_path, "Cy", "reveal", path, "--as", "Cy").exit_code == 0
     data = analyze_json(path, "--iterations", "2", "--seed", "1")
     assert len(data["moves"]) == len(load_record(path).moves)
+
+
+def test_move_keeps_the_notes_of_moves_written_in_flow_style(tmp_path):
+    path = tmp_path / "flow.yaml"
+    path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\n"
+                    "moves: [{red: 7 B7, comment: hi, variations: [[5 B5]]},  # one\n"
+                    "  {blue: 6 B6}]  # two\n")
+    before = load_record(path).moves
+    result = invoke("move", path, "5", "C5")
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    assert "  - {red: 7 B7, comment: hi, variations: [[5 B5]]}  # one\n" in text
+    after = load_record(path).moves
+    assert [m.notes for m in after] == [m.notes for m in before] + [None]
+
+
+def test_an_empty_game_has_nothing_to_review(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\nseed: s\n")
+    data = analyze_json(path, "--seed", "1")
+    assert data["moves"] == [] and [p["moves"] for p in data["players"]] == [0, 0, 0]
