@@ -400,3 +400,16 @@ def test_an_empty_game_has_nothing_to_review(tmp_path):
     path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\nseed: s\n")
     data = analyze_json(path, "--seed", "1")
     assert data["moves"] == [] and [p["moves"] for p in data["players"]] == [0, 0, 0]
+
+
+def test_the_library_review_is_the_commands(tmp_path):
+    from uptown_cli.bags import seeded_bags
+    from uptown_cli.record import replay
+
+    record = load_record(RECORDS / "in-progress.yaml")
+    game = replay(record).game
+    result = analysis.review(game, seeded_bags(record.seed, record.colors), record.variant,
+                             seed="7", deals=6)
+    data = analyze_json(RECORDS / "in-progress.yaml", "--iterations", "6", "--seed", "7")
+    assert result.to_json()["moves"] == data["moves"]
+    assert [p.accuracy for p in result.players] == [p["accuracy"] for p in data["players"]]

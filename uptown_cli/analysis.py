@@ -44,8 +44,6 @@ from .playout import QUICK, SHARP, MoveClass, Playout
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
 
-MARKS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
-
 DEFAULT_DEALS = 192
 """The deals each position is played out in by default (half to choose, half to measure)."""
 
