@@ -8,11 +8,11 @@ own racks and draws as they were, everything else drawn at random). Every candid
 one position is played out in the same deals with the same playout seeds (common random
 numbers), so that the luck of the deal cancels out of their differences.
 
-A position is evaluated in two halves. In the first, the evaluator's candidates and the move
-played are compared, and the best is chosen; in the second, on fresh deals, the best and the
-move played are evaluated again, and these are the figures reported. Choosing on one half and
-measuring on the other keeps the noise of the first from making the best look better than it
-is (the "winner's curse"), which would mark good moves as mistakes.
+A position is evaluated in two rounds. In the first, the evaluator's candidates and the move
+played are compared, and the best is chosen; in the second, on fresh and more deals, the best
+and the move played are evaluated again, and these are the figures reported. Choosing on one
+set of deals and measuring on another keeps the noise of the first from making the best look
+better than it is (the "winner's curse"), which would mark good moves as mistakes.
 
 The *loss* of a move is the drop in the mover's chance to win, from the best move's to the
 move played (never below 0). Marks and accuracy follow lichess (see the README, "Analysing a
@@ -44,8 +44,12 @@ from .playout import QUICK, SHARP, MoveClass, Playout
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
 
-DEFAULT_DEALS = 192
-"""The deals each position is played out in by default (half to choose, half to measure)."""
+DEFAULT_DEALS = 256
+"""The deals the best move and the move played are measured in, by default."""
+
+CHOOSING_SHARE = 4
+"""The candidates are compared in a quarter as many deals as the two moves are measured in
+(they are several, and a best move chosen a little wrong only makes the loss smaller)."""
 
 VARIATION_REPLIES = 2
 """How many moves (greedy's, on the real racks) follow the first move of a variation."""
@@ -285,16 +289,17 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
     legal = game.legal_moves()
     candidates = evaluator.candidates(game, rng, variant)
     moves = [(played_color, played)] + [m for m in candidates if m != (played_color, played)]
-    half_deals = None if deals is None else max(1, deals // 2)
-    half_seconds = None if seconds is None else seconds / 2
-    first = evaluator.evaluate(game, moves, rng, variant, half_deals, half_seconds)
+    choosing = None if deals is None else max(1, deals // CHOOSING_SHARE)
+    first = evaluator.evaluate(game, moves, rng, variant, choosing,
+                               None if seconds is None else seconds / 3)
     ranked = sorted(range(len(moves)), key=lambda i: -first[i].key())
     best = ranked[0]
+    measuring = None if seconds is None else 2 * seconds / 3
     if best == 0:
-        after = before = evaluator.evaluate(game, moves[:1], rng, variant, half_deals, half_seconds)[0]
+        after = before = evaluator.evaluate(game, moves[:1], rng, variant, deals, measuring)[0]
     else:
         after, before = evaluator.evaluate(game, [moves[0], moves[best]], rng, variant,
-                                           half_deals, half_seconds)
+                                           deals, measuring)
         if after.key() >= before.key():
             best, before = 0, after
     loss = max(0.0, before.win - after.win)

@@ -130,7 +130,7 @@ EVALUATING_BOTS = ("mc", "sharp")
 """The bots that can evaluate moves (``analysis.EVALUATORS``, named here so that help imports
 no bots)."""
 
-DEFAULT_DEALS = 192
+DEFAULT_DEALS = 256
 """``analysis.DEFAULT_DEALS``, for the help."""
 
 
@@ -139,7 +139,8 @@ DEFAULT_DEALS = 192
 @click.option("--bot", type=click.Choice(EVALUATING_BOTS), default="mc", show_default=True,
               help="The bot that evaluates the moves.")
 @click.option("--iterations", type=click.IntRange(min=2), metavar="N",
-              help=f"Deals each position is played out in [default: {DEFAULT_DEALS}].")
+              help=f"Deals the best move and the move played are measured in (a quarter as "
+                   f"many choose the best) [default: {DEFAULT_DEALS}].")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="Think S seconds of CPU time per move instead (the output then depends on "
                    "the machine).")
