@@ -179,7 +179,14 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
     work = tasks(game, bags, variant, bot, seed, deals, seconds)
     reviews = []
-    stop_before = signal.signal(signal.SIGTERM, _stop)
+    terminated = []
+
+    def stop(signum, frame):
+        """On SIGTERM: stop as on Ctrl-C, so that the workers are ended too."""
+        terminated.append(signum)
+        raise KeyboardInterrupt
+
+    handler_before = signal.signal(signal.SIGTERM, stop)
     try:
         with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
                                hidden=not sys.stderr.isatty()) as bar:
@@ -189,9 +196,12 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
     except KeyboardInterrupt:
         click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {len(work)}; "
                    "nothing was written.", err=True)
-        sys.exit(130)
+        if not terminated:
+            sys.exit(130)
     finally:
-        signal.signal(signal.SIGTERM, stop_before)
+        signal.signal(signal.SIGTERM, handler_before)
+    if terminated:  # the workers are ended: now end as SIGTERM would have
+        os.kill(os.getpid(), signal.SIGTERM)
     if annotate:
         from ..annotations import annotate as annotated_text
         from ..yamlsafe import RecordError
@@ -234,11 +244,6 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
 def _pct(rate):
     """A chance as a whole percentage: ``38``."""
     return f"{100 * rate:.0f}"
-
-
-def _stop(signum, frame):
-    """SIGTERM: stop like Ctrl-C, so that the workers are ended too."""
-    raise KeyboardInterrupt
 
 
 def _known_game(record):
