@@ -36,6 +36,10 @@ def test_help_lists_every_command():
         ("moves", ["--json", "--format", "seed"]),
         ("move", ["--as", "--rack", "--bot", "--dry-run", "--playouts", "uptown move 7 B7"]),
         ("hint", ["--bot", "--playouts", "--json"]),
+        ("send", ["--to", "--as", "--sendmail", "--output", "$UPTOWN_SMTP"]),
+        ("receive", ["--into", "--mbox", "--maildir", "--json"]),
+        ("status", ["--as", "--json"]),
+        ("ratings", ["--variant", "--json", "--format", "openskill"]),
     ],
 )
 def test_command_help(command, words):

@@ -178,7 +178,7 @@ def test_empty_optional_keys_count_as_missing():
      (3, None, "a player's name must be one line of printable text, not 'A\\nB'")),
     ("uptown: 1\nplayers:\n  - name: Ana\n  - name: ana\n", (4, None, "two players are named 'ana' (lines 3 and 4)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colours: [red]\n  - name: Bo\n",
-     (4, None, "unknown key 'colours' for a player (name, colors)")),
+     (4, None, "unknown key 'colours' for a player (name, colors, email)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colors: [Red, green]\n  - name: Bo\n",
      (4, None, "unknown colour 'Red' (the colours are red, blue, green, yellow, orange)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colors: {red: 1}\n  - name: Bo\n",

@@ -25,6 +25,7 @@ date, ...) do not matter; ``same_text`` says whether the files are byte-identica
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from .geometry import NotationError
 from .notation import parse_move
@@ -52,7 +53,7 @@ class Comparison:
     move: int | None = None
     line_a: int | None = None
     line_b: int | None = None
-    fields: tuple = ()
+    fields: tuple[str, ...] = ()
     reason: str | None = None
 
     @property
@@ -78,16 +79,26 @@ class Comparison:
         where = f"{a}:{self.line_a} and {b}:{self.line_b}"
         if self.relation == DIVERGING:
             return (f"{where}: the games diverge at move {self.move} "
-                    f"({_count(self.move - 1)} in common before it)")
+                    f"({_count(cast(int, self.move) - 1)} in common before it)")
         return f"{where}: not the same game ({', '.join(self.fields)} differ)"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The comparison as plain data (for ``--json``)."""
         return {"relation": self.relation, "consistent": self.consistent,
                 "a": {"path": self.path_a, "moves": self.moves_a, "line": self.line_a},
                 "b": {"path": self.path_b, "moves": self.moves_b, "line": self.line_b},
                 "longer": self.longer, "move": self.move, "fields": list(self.fields),
                 "same_text": self.same_text, "reason": self.reason, "message": self.message()}
+
+
+class _Common(TypedDict):
+    """The fields of a Comparison that every relation fills in."""
+
+    path_a: str
+    path_b: str
+    moves_a: int
+    moves_b: int
+    same_text: bool
 
 
 def compare_files(path_a: str, path_b: str) -> Comparison:
@@ -98,11 +109,11 @@ def compare_files(path_a: str, path_b: str) -> Comparison:
 def compare_records(a: Record, b: Record) -> Comparison:
     """How record ``a`` relates to record ``b`` (only the longer one is replayed, when one
     extends the other, to tell a legal extension from an illegal one)."""
-    common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves), moves_b=len(b.moves),
-                  same_text=a.text == b.text)
+    common: _Common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves),
+                           moves_b=len(b.moves), same_text=a.text == b.text)
     fields = tuple(name for name in ("players", "seed", "variant", "hidden")
                    if _header(a)[name] != _header(b)[name])
-    if not fields and a.hidden is not None and not _one_starts_other(
+    if not fields and a.hidden is not None and b.hidden is not None and not _one_starts_other(
             a.hidden.commitments, b.hidden.commitments):
         fields = ("commitments",)
     if fields:
@@ -117,27 +128,30 @@ def compare_records(a: Record, b: Record) -> Comparison:
     longer = "a" if len(a.moves) > len(b.moves) else "b"
     long_record = a if longer == "a" else b
     number = min(len(a.moves), len(b.moves)) + 1
-    line_key = "line_a" if longer == "a" else "line_b"
     errors = [e for e in replay(long_record).errors if e.move is not None]
     if errors:
         return Comparison(ILLEGAL_EXTENSION, longer=longer, move=errors[0].move,
-                          reason=errors[0].message, **{line_key: errors[0].line}, **common)
+                          reason=errors[0].message, **common,
+                          line_a=errors[0].line if longer == "a" else None,
+                          line_b=errors[0].line if longer == "b" else None)
     first_extra = long_record.moves[number - 1].line
-    return Comparison(EXTENDS, longer=longer, move=number, **{line_key: first_extra}, **common)
+    return Comparison(EXTENDS, longer=longer, move=number, **common,
+                      line_a=first_extra if longer == "a" else None,
+                      line_b=first_extra if longer == "b" else None)
 
 
-def _header(record: Record) -> dict:
+def _header(record: Record) -> dict[str, object]:
     return {"players": [(p.name, p.colors) for p in record.players],
             "seed": record.seed, "variant": record.variant,
             "hidden": record.hidden and record.hidden.game_id}
 
 
-def _one_starts_other(first: tuple, second: tuple) -> bool:
+def _one_starts_other(first: tuple[object, ...], second: tuple[object, ...]) -> bool:
     shorter = min(len(first), len(second))
     return first[:shorter] == second[:shorter]
 
 
-def _key(entry: MoveEntry) -> tuple:
+def _key(entry: MoveEntry) -> tuple[object, ...]:
     """A move as compared: colour, tile and square (the capture mark aside), and its link
     (hidden racks)."""
     try:

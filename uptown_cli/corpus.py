@@ -4,9 +4,11 @@
 import csv
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TextIO, TypedDict
 
-from .game import Game
+from .game import Game, Turn
 from .geometry import square_name, tile_name
 from .scoring import standings
 
@@ -25,7 +27,18 @@ class RecordedGame:
     game: Game
 
 
-def corpus_stats(games):
+class _TableFigures(TypedDict):
+    """Running totals over the finished games of one number of players."""
+
+    lengths: list[int]
+    groups: int
+    captures: int
+    seats: int
+    decided: int
+    shared: int
+
+
+def corpus_stats(games: Iterable[RecordedGame]) -> dict[str, list[dict[str, int | float | str]]]:
     """Figures over ``games`` (RecordedGames) as tables, each a list of rows (dicts):
 
     - ``games``: how many games per number of players and variant, and how many are finished;
@@ -35,9 +48,10 @@ def corpus_stats(games):
       groups and captures per player, and how often the capture tie-break decided the winner
       (the best score was shared and fewer captures settled it) or could not (a shared win).
     """
-    counts = defaultdict(lambda: [0, 0])
-    seats = defaultdict(lambda: [0, 0.0, 0])  # games, wins, score total
-    tables = defaultdict(
+    counts: defaultdict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+    seats: defaultdict[tuple[int, int], list[float]] = defaultdict(
+        lambda: [0, 0.0, 0])  # games, wins, score total
+    tables: defaultdict[int, _TableFigures] = defaultdict(
         lambda: {"lengths": [], "groups": 0, "captures": 0, "seats": 0, "decided": 0, "shared": 0}
     )
     for item in games:
@@ -88,7 +102,7 @@ def corpus_stats(games):
     }
 
 
-def rewind(game):
+def rewind(game: Game) -> list[Turn]:
     """Take every move of ``game`` back; returns them (as Turns) in the order played."""
     turns = []
     while game.ply:
@@ -97,12 +111,12 @@ def rewind(game):
     return turns
 
 
-def move_rows(games):
+def move_rows(games: Iterable[RecordedGame]) -> Iterator[dict[str, str | int | bool | None]]:
     """One dict per move of every game (keys ``EXPORT_COLUMNS``); each game is rewound and
     played forward again to know the groups after every move."""
     for item in games:
         game = item.game
-        for turn in rewind(game):
+        for turn in rewind(game):  # type: ignore[no-untyped-call]
             game.play(turn.move, turn.color)
             placed = not turn.move.is_pass
             captured = turn.captured or (None, None)
@@ -120,7 +134,7 @@ def move_rows(games):
             }
 
 
-def write_rows(rows, stream, fmt):
+def write_rows(rows: Iterable[Mapping[str, object]], stream: TextIO, fmt: str) -> None:
     """Write ``rows`` to ``stream`` as ``csv`` (with a header; empty cells for nothing,
     ``true``/``false``) or ``jsonl`` (one JSON object a line, null for nothing)."""
     if fmt == "jsonl":
@@ -135,7 +149,7 @@ def write_rows(rows, stream, fmt):
         writer.writerow(_csv_cell(row[column]) for column in EXPORT_COLUMNS)
 
 
-def _csv_cell(value):
+def _csv_cell(value: object) -> object:
     if value is None:
         return ""
     if isinstance(value, bool):

@@ -5,7 +5,8 @@ line, what is wrong (and, for records, where).
 - ``IllegalMove``: a move the rules do not allow here, with a short ``reason`` code (``game``);
 - ``RacksUnknown``: asked for what needs the racks in a game whose bags are unknown (``game``);
 - ``RecordError``: a problem with a record, located by path, line and move (the record layer);
-- ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game.
+- ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
+- ``MailError``: a message that cannot be sent, or a received one that is refused (``club``).
 
 The modules named raise them and export them under the same names.
 """
@@ -43,6 +44,13 @@ class RacksUnknown(ValueError):
 
 class KeyFileError(ValueError):
     """A key file that is missing, unreadable, unsafe or for another game; one line."""
+
+
+class MailError(ValueError):
+    """Mail that cannot be sent, or a received message that is refused; one line."""
+
+    def __init__(self, message: str):
+        super().__init__(one_line(message))
 
 
 class RecordError(ValueError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 MIN_PADDING = 2
 """The blanks tabulate adds to each header's width."""
@@ -38,7 +39,7 @@ def _one_column(char: str) -> bool:
     return unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
 
 
-def simple_table(rows: list[list], headers: list[str]) -> str | None:
+def simple_table(rows: Sequence[Sequence[object]], headers: list[str]) -> str | None:
     """``rows`` under ``headers`` in tabulate's ``simple`` format, or None when tabulate might
     draw it otherwise (a cell that is neither a whole number nor plain text, a column whose
     only text reads as numbers, a header on two lines, rows of unequal length)."""
@@ -57,7 +58,7 @@ def simple_table(rows: list[list], headers: list[str]) -> str | None:
     widths = [max([len(header) + MIN_PADDING] + [len(row[i]) for row in cells])
               for i, header in enumerate(headers)]
 
-    def line(texts):
+    def line(texts: list[str]) -> str:
         return SEPARATOR.join(text.rjust(width) if right else text.ljust(width)
                               for text, width, right in zip(texts, widths, numeric)).rstrip()
 

@@ -10,6 +10,7 @@ The format is described for users in ``records/README.md``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -36,15 +37,33 @@ MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
 """The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
-PLAYER_KEYS = ("name", "colors")
+PLAYER_KEYS = ("name", "colors", "email")
 
 
 class PlayerEntry(NamedTuple):
-    """A player as recorded: name, colours in order, and the line of the entry."""
+    """A player as recorded: name, colours in order, the line of the entry, and their email
+    address when the record gives one."""
 
     name: str
     colors: tuple
     line: int
+    email: str | None = None
+
+
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-\u0080-\U0010ffff]+"
+_ADDRESS = re.compile(rf"{_ATOM}(\.{_ATOM})*@[A-Za-z0-9\u0080-\U0010ffff]"
+                      r"([A-Za-z0-9\-\u0080-\U0010ffff]*[A-Za-z0-9\u0080-\U0010ffff])?"
+                      r"(\.[A-Za-z0-9\u0080-\U0010ffff]([A-Za-z0-9\-\u0080-\U0010ffff]*"
+                      r"[A-Za-z0-9\u0080-\U0010ffff])?)+")
+"""One plain address, ``local@domain``: a dot-atom local part (RFC 5322, no quoting) and a
+domain of two labels or more (letters, digits, inner hyphens; non-ASCII allowed, RFC 6531)."""
+
+
+def address_problem(text: str) -> str | None:
+    """Why ``text`` is not one plain email address (``ana@example.org``), or None when it is."""
+    if text.isprintable() and _ADDRESS.fullmatch(text):
+        return None
+    return f"{text!r} is not an email address like ana@example.org"
 
 
 class MoveEntry(NamedTuple):
@@ -246,7 +265,7 @@ class _SchemaReader:
             return None
         for key, _ in node.pairs:
             if key.value not in PLAYER_KEYS:
-                self.problem(f"unknown key '{key.value}' for a player (name, colors)", key)
+                self.problem(f"unknown key '{key.value}' for a player (name, colors, email)", key)
         name_pair = node.get("name")
         if name_pair is None or not isinstance(name_pair[1], Scalar):
             self.problem("a player needs a name ('name: Ana')",
@@ -260,9 +279,10 @@ class _SchemaReader:
             self.problem(f"a player's name must be one line of printable text, not {name!r}",
                          name_pair[1])
             return None
+        email = self.email(node)
         colors_pair = node.get("colors")
         if colors_pair is None or (isinstance(colors_pair[1], Scalar) and colors_pair[1].empty):
-            return PlayerEntry(name, (), node.line)
+            return PlayerEntry(name, (), node.line, email)
         value = colors_pair[1]
         items = value.items if isinstance(value, Sequence) else [value]
         colors = []
@@ -274,7 +294,20 @@ class _SchemaReader:
                 self.problem(_unknown_color(item.value), item)
                 return None
             colors.append(item.value)
-        return PlayerEntry(name, tuple(colors), node.line)
+        return PlayerEntry(name, tuple(colors), node.line, email)
+
+    def email(self, node: Mapping) -> str | None:
+        """A player's optional ``email``, checked as one address (None when left out)."""
+        pair = node.get("email")
+        if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
+            return None
+        value = pair[1]
+        problem = (address_problem(value.value) if isinstance(value, Scalar)
+                   else f"'email' must be text, not {describe(value)}")
+        if problem is not None:
+            self.problem(problem, value)
+            return None
+        return value.value
 
     def check_names(self, entries: list[PlayerEntry]) -> None:
         seen = {}

@@ -106,9 +106,9 @@ def _plain_is_text(text: str, flow: bool) -> bool:
 def render_record(players: Iterable, *, variant: str = "standard", seed: str | None = None,
                   fields: dict[str, str] | None = None,
                   moves: Iterable[tuple[str, str]] = ()) -> str:
-    """The text of a record: ``players`` are objects with ``name`` and ``colors``
-    (in turn order), ``fields`` the optional texts (event, site, date, round, notes),
-    ``moves`` (colour, move text) pairs.  Block style, ``moves`` last.  The text is
+    """The text of a record: ``players`` are objects with ``name``, ``colors`` and
+    optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
+    round, notes), ``moves`` (colour, move text) pairs.  Block style, ``moves`` last.  The text is
     read back and checked; a RecordError says what was wrong with the input."""
     fields = fields or {}
     unknown = set(fields) - set(TEXT_FIELDS)
@@ -122,6 +122,8 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
     for player in players:
         lines.append(f"  - name: {quote(player.name)}")
         lines.append(f"    colors: [{', '.join(quote(c, flow=True) for c in player.colors)}]")
+        if getattr(player, "email", None):
+            lines.append(f"    email: {quote(player.email)}")
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     lines.append("moves:")
@@ -393,6 +395,15 @@ def append_entry(path: str, list_name: str, name: str, value: str, expected_text
     new_text = insert_entry(expected_text, list_name, name, value, path)
     _replace_record(path, expected_text, new_text, on_wait)
     return new_text
+
+
+def replace_record(path: str, new_text: str, expected_text: str,
+                   on_wait: Callable[[], None] | None = None) -> None:
+    """Replace the record at ``path``, which must still hold ``expected_text``, by another
+    copy of it, ``new_text`` (a received game that extends it), locked and atomic as
+    ``append_move`` writes; ``new_text`` must read as a record."""
+    _read_new(new_text, f"the new copy of {path} is not a record")
+    _replace_record(path, expected_text, new_text, on_wait)
 
 
 def _replace_record(path: str, expected_text: str, new_text: str,

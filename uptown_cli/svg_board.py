@@ -10,8 +10,11 @@ the HTML replay places the same parts. Pure functions of a Game; nothing here re
 """
 
 import re
+from collections.abc import Sequence
 from html import escape
+from typing import cast
 
+from .game import Game, Turn
 from .geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
 from .render import turn_text
 from .scoring import standings
@@ -79,29 +82,29 @@ HALO = 'stroke="#fff" stroke-linejoin="round" paint-order="stroke"'
 _XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def xml_text(text):
+def xml_text(text: object) -> str:
     """``text`` escaped for XML and HTML (quotes too), with characters XML forbids removed."""
     return escape(_XML_INVALID.sub("", str(text)), quote=True)
 
 
-def short(text, limit):
+def short(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
-def square_origin(sq):
+def square_origin(sq: int) -> tuple[int, int]:
     """(x, y) of the top-left corner of the tile on square ``sq``."""
     inset = (CELL - TILE) // 2
     return BOARD_X + (sq % 9) * CELL + inset, BOARD_Y + (sq // 9) * CELL + inset
 
 
-def face_id(tile):
+def face_id(tile: int) -> str:
     """The id suffix of a tile's face: its name, with ``$`` spelt ``wild``."""
     name = tile_name(tile)
     return "wild" if name == "$" else name
 
 
-def _face(tile):
+def _face(tile: int) -> str:
     name = tile_name(tile)
     if name in GLYPHS:
         fit = ' textLength="48" lengthAdjust="spacingAndGlyphs"' if len(name) > 7 else ""
@@ -117,7 +120,7 @@ def _face(tile):
     )
 
 
-def defs():
+def defs() -> str:
     """The ``<defs>``: each colour's tile background, each tile's face and the two markers."""
     parts = ["<defs>"]
     for color, fill in FILLS.items():
@@ -142,7 +145,7 @@ def defs():
     return "".join(parts)
 
 
-def tile_element(sq, color, tile):
+def tile_element(sq: int, color: str, tile: int) -> str:
     """One tile on square ``sq``, with its square, colour and tile as data attributes."""
     x, y = square_origin(sq)
     return (
@@ -152,13 +155,13 @@ def tile_element(sq, color, tile):
     )
 
 
-def marker(name, sq):
+def marker(name: str, sq: int) -> str:
     """The ``mark-last`` or ``mark-capture`` marker on square ``sq``."""
     x, y = square_origin(sq)
     return f'<use class="{name}" data-square="{square_name(sq)}" href="#{name}" x="{x}" y="{y}"/>'
 
 
-def board_frame():
+def board_frame() -> str:
     """The empty board: region shading and symbols, the grid, and the row and column labels."""
     parts = ['<g class="board">']
     for region, name in enumerate(REGION_NAMES):
@@ -193,25 +196,25 @@ def board_frame():
     return "".join(parts)
 
 
-def last_capture(history):
+def last_capture(history: Sequence[Turn]) -> Turn | None:
     """The last turn of ``history`` that captured a tile, or None."""
     return next((turn for turn in reversed(history) if turn.captured is not None), None)
 
 
-def position_layers(game):
+def position_layers(game: Game) -> str:
     """The tiles on the board and the markers of the last move and the last capture."""
     tiles = [tile_element(sq, color, tile) for sq, (color, tile) in sorted(game.board.items())]
     marks = []
     last = game.last
     if last is not None and not last.move.is_pass:
-        marks.append(marker("mark-last", last.move.square))
+        marks.append(marker("mark-last", cast(int, last.move.square)))
     taken = last_capture(game.history)
     if taken is not None:
-        marks.append(marker("mark-capture", taken.move.square))
+        marks.append(marker("mark-capture", cast(int, taken.move.square)))
     return f'<g class="tiles">{"".join(tiles)}</g><g class="marks">{"".join(marks)}</g>'
 
 
-def svg_document(width, body, title, top=0):
+def svg_document(width: int, body: str, title: str, top: int = 0) -> str:
     """An SVG document of fixed size holding ``body`` (from ``top`` down), with a title for
     screen readers."""
     height = HEIGHT - top
@@ -222,19 +225,20 @@ def svg_document(width, body, title, top=0):
     )
 
 
-def _panel_text(x, y, text, size=13, weight="normal", fill=INK, limit=40):
+def _panel_text(x: int, y: int, text: str, size: float = 13, weight: str = "normal",
+                fill: str = INK, limit: int = 40) -> str:
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{fill}">'
         f"{xml_text(short(text, limit))}</text>"
     )
 
 
-def _swatch(color, x, y, size=22):
+def _swatch(color: str, x: int, y: int, size: int = 22) -> str:
     """A small blank tile of ``color``, its shape in the corner."""
     return f'<g transform="translate({x} {y}) scale({size / TILE:.3f})"><use href="#tile-{color}"/></g>'
 
 
-def players_panel(game, variant):
+def players_panel(game: Game, variant: str) -> str:
     """Beside the board: each player's colours (with their shapes), groups, captures and
     score, whose turn it is, the last move, the last capture and the regions' key."""
     x = PANEL_X
@@ -244,10 +248,10 @@ def players_panel(game, variant):
         for i, color in enumerate(player.colors):
             parts.append(_swatch(color, x + i * 26, y - 17))
         name_x = x + 26 * len(player.colors) + 6
-        turn = "  \u25c0 to move" if player is game.to_move else ""
+        to_move_mark = "  \u25c0 to move" if player is game.to_move else ""
         parts.append(
             f'<text x="{name_x}" y="{y}" font-size="14" fill="{INK}"><tspan font-weight="bold">'
-            f"{xml_text(short(player.name, 16))}</tspan> {', '.join(player.colors)}{turn}</text>"
+            f"{xml_text(short(player.name, 16))}</tspan> {', '.join(player.colors)}{to_move_mark}</text>"
         )
         parts.append(
             _panel_text(x, y + 17, f"#{row.rank}  score {row.score}  groups {row.groups}  "
@@ -264,7 +268,7 @@ def players_panel(game, variant):
                         ("Last capture (\u00d7 badge)", last_capture(game.history))):
         if turn is not None:
             parts.append(_panel_text(x, y, f"{label}:", 12, "bold"))
-            parts.append(_panel_text(x, y + 15, f"move {turn.number}: {turn_text(turn)}", 11.5, limit=50))
+            parts.append(_panel_text(x, y + 15, f"move {turn.number}: {turn_text(turn)}", 11.5, limit=50))  # type: ignore[no-untyped-call]
             y += 36
     parts.append(_panel_text(x, y, "Regions", 12, "bold"))
     y += 5
@@ -278,7 +282,8 @@ def players_panel(game, variant):
     return f'<g class="panel">{"".join(parts)}</g>'
 
 
-def board_svg(game, variant="standard", title="Uptown", panel=True):
+def board_svg(game: Game, variant: str = "standard", title: str = "Uptown",
+              panel: bool = True) -> str:
     """The position of ``game`` as a complete SVG picture: with a title and the players panel,
     or (``panel=False``) the board alone, for a page that shows the rest itself."""
     body = defs() + board_frame() + position_layers(game)

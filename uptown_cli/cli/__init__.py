@@ -2,7 +2,7 @@
 
 Commands live in small modules by concern (``play``: new, move, moves, hint; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
-html; ``hidden``: join, reveal) and are registered
+html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings) and are registered
 here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
 command imports only its own module.  Shared options, record loading and the one output path
 (text, tables, csv, JSON) are in ``options``.
@@ -31,6 +31,10 @@ COMMANDS = {
     "analyze": ("analysis", "Evaluate every move with a bot, mark the mistakes, sum up per player."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
+    "send": ("club", "Email the game file, attached as it is, to the player to move."),
+    "receive": ("club", "Save the game attached to an email when it carries yours further."),
+    "status": ("club", "Every game in the folders (default: this one), one line each."),
+    "ratings": ("club", "A rating for every player over the finished games, in date order."),
     "svg": ("pictures", "Draw the board as an SVG picture."),
     "html": ("pictures", "Make one self-contained HTML page that replays the game."),
 }

@@ -6,6 +6,7 @@ import click
 
 from ..game import COLORS
 from ..scoring import VARIANTS
+from .club import check_smtp_settings, send_after_move, sendmail_option
 from .options import (
     Output, color_options, display_path, file_argument, game_path, keys_option, lock_notice,
     output_options, player_named, plural, read_game, read_record, replay_valid, use_color,
@@ -21,10 +22,20 @@ PLAYOUT_BOTS = ("mc", "sharp")
 
 
 def parse_player(text):
-    """``NAME[:COLOR[,COLOR]]`` as (name, colours), or a BadParameter saying what is wrong."""
+    """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
+    saying what is wrong."""
+    from ..record import address_problem
+
     name, sep, colors = text.rpartition(":")
-    if not sep:
+    if not sep or ">" in colors:
         name, colors = text, ""
+    email = None
+    before, bracket, address = name.rstrip().removesuffix(">").rpartition("<")
+    if name.rstrip().endswith(">") and bracket and "@" in address:
+        problem = address_problem(address.strip())
+        if problem is not None:
+            raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+        name, email = before.strip(), address.strip()
     if "," in name:
         raise click.BadParameter(f"{text!r}: give --player once for each player "
                                  "(-p Ana -p Bo), not a list", param_hint="--player")
@@ -35,7 +46,7 @@ def parse_player(text):
         if color not in COLORS:
             raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
                                      f"(the colours are {', '.join(COLORS)})", param_hint="--player")
-    return name, wanted
+    return name, wanted, email
 
 
 def check_lineup(entries):
@@ -65,7 +76,7 @@ def check_lineup(entries):
 @file_argument
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
               help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
-              "orange when not named.")
+              "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
@@ -90,7 +101,10 @@ def new(file, players, variant, seed, hidden, as_json):
         raise click.UsageError("new writes a file; give its name, not -")
     if not 2 <= len(players) <= 5:
         raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
-    entries = [PlayerEntry(*parse_player(text), line=0) for text in players]
+    entries = []
+    for text in players:
+        name, colors, email = parse_player(text)
+        entries.append(PlayerEntry(name, colors, 0, email))
     check_lineup(entries)
     deal_colors(entries)
     folder = os.path.dirname(path) or "."
@@ -243,10 +257,14 @@ def complete_move(ctx, param, incomplete):
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
+@click.option("--send", is_flag=True, help="Then email the game to the next player "
+              "(as uptown send does).")
+@sendmail_option
 @keys_option
 @output_options
 @color_options
-def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_format, color, no_color):
+def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_json,
+         table_format, color, no_color):
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
@@ -279,6 +297,12 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
         raise click.UsageError("--playouts goes with --bot mc or --bot sharp")
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
+    if sendmail and not send:
+        raise click.UsageError("--sendmail goes with --send")
+    if send and dry_run:
+        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+    if send and not sendmail:
+        check_smtp_settings()
     record = read_record(path)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
@@ -306,6 +330,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
             data["drawn"] = None  # known to the player only once the next player has moved
         out.json({**data, "written": not dry_run, "finished": game.finished,
                   "to_move": None if game.to_move is None else game.to_move.name})
+        if send:
+            click.echo(send_after_move(path, as_name or player.name, sendmail), err=True)
         return
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
@@ -320,6 +346,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, keys, as_json, table_form
         out.text(to_move_text(game))
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
+    if send:
+        click.echo(send_after_move(path, as_name or player.name, sendmail))
 
 
 # -- moves and hint --------------------------------------------------------------------------

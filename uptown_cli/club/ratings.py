@@ -1,0 +1,105 @@
+"""Ratings of a club's players over their finished games, with openskill's Plackett-Luce
+model (any number of players, ties allowed), rated in date order.
+
+The date of a game is its record's ``date`` when it reads as one (``2026-11-29``), else the
+file's modification time.  Names are matched ignoring case, as in records; the name shown is
+the one of the player's latest game.  The displayed rating is openskill's ordinal,
+mu - 3 sigma, shown with sigma, the uncertainty.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from ..record import Record, validate_file
+from ..record import replay
+from ..scoring import Standing, standings
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished game to rate: when it was played, its path, and its standings."""
+
+    when: datetime
+    path: str
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's rating: openskill's ``mu`` and ``sigma``, games played and won."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    @property
+    def ordinal(self) -> float:
+        """The rating shown: mu - 3 sigma (openskill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> dict[str, object]:
+        return {"player": self.name, "rating": round(self.ordinal, 3), "mu": round(self.mu, 3),
+                "sigma": round(self.sigma, 3), "games": self.games, "wins": self.wins}
+
+
+def game_date(record: Record, path: str) -> datetime:
+    """The record's ``date`` when it reads as an ISO date, else the file's time (UTC)."""
+    text = record.fields.get("date", "").strip()
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return datetime.fromtimestamp(os.stat(path).st_mtime, timezone.utc)
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+def finished_games(paths: list[str], variant: str | None = None
+                   ) -> tuple[list[RatedGame], list[str]]:
+    """(the valid finished games among ``paths``, of ``variant`` when given, in date order;
+    the paths of the invalid records, which are left out)."""
+    games, invalid = [], []
+    for path in paths:
+        checked = validate_file(path)
+        record = checked.record
+        if not checked.valid or record is None:
+            invalid.append(path)
+            continue
+        if variant is not None and record.variant != variant:
+            continue
+        game = replay(record).game
+        if game.finished:
+            games.append(RatedGame(game_date(record, path), path,
+                                   tuple(standings(game, record.variant))))
+    games.sort(key=lambda g: (g.when, g.path))
+    return games, invalid
+
+
+def rate(games: list[RatedGame], model: Any = None) -> list[PlayerRating]:
+    """Every player's rating after ``games`` (rated in the order given), best first.
+    ``model`` is an openskill model (a default ``PlackettLuce`` when None)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce() if model is None else model
+    ratings: dict[str, Any] = {}
+    names: dict[str, str] = {}
+    played: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for rated in games:
+        keys = [s.name.casefold() for s in rated.standings]
+        for key, standing in zip(keys, rated.standings):
+            names[key] = standing.name
+            ratings.setdefault(key, model.rating(name=standing.name))
+            played[key] = played.get(key, 0) + 1
+            won[key] = won.get(key, 0) + (standing.rank == 1)
+        teams = model.rate([[ratings[key]] for key in keys],
+                           ranks=[s.rank for s in rated.standings])
+        for key, team in zip(keys, teams):
+            ratings[key] = team[0]
+    table = [PlayerRating(names[key], ratings[key].mu, ratings[key].sigma, played[key], won[key])
+             for key in ratings]
+    return sorted(table, key=lambda r: (-r.ordinal, r.name.casefold()))
