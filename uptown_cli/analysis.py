@@ -104,7 +104,7 @@ class PlayoutEvaluator:
         deadline = None if seconds is None else time.process_time() + seconds
         done = 0
         while (done < (deals or 1)) if deadline is None else (done == 0 or time.process_time() < deadline):
-            playout = Playout(game, sample_bags(game, rng), variant)
+            playout = Playout(game, sample_bags(game, rng), variant)  # type: ignore[no-untyped-call]
             playout_seed = rng.getrandbits(64)
             for i, (color, move) in enumerate(moves):
                 playout.reset()
@@ -319,7 +319,7 @@ def _line(game: Game, color: str, move: Move) -> list[str]:
     played = 1
     try:
         while played <= VARIATION_REPLIES and not game.finished:
-            reply_color, reply = greedy_choices(game)[0]
+            reply_color, reply = greedy_choices(game)[0]  # type: ignore[no-untyped-call]
             line.append(move_text(game, reply_color, reply))
             game.play(reply, reply_color)
             played += 1
