@@ -413,3 +413,11 @@ def test_the_library_review_is_the_commands(tmp_path):
     data = analyze_json(RECORDS / "in-progress.yaml", "--iterations", "6", "--seed", "7")
     assert result.to_json()["moves"] == data["moves"]
     assert [p.accuracy for p in result.players] == [p["accuracy"] for p in data["players"]]
+
+
+def test_the_commands_names_for_the_help_are_the_librarys():
+    from uptown_cli.cli import analysis as command
+
+    assert command.DEFAULT_DEALS == analysis.DEFAULT_DEALS
+    assert command.EVALUATING_BOTS == tuple(analysis.EVALUATORS)
+    assert analysis.DEFAULT_EVALUATOR in analysis.EVALUATORS
