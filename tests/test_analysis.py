@@ -379,6 +379,11 @@ def test_a_hidden_game_is_analysed_once_every_key_is_revealed(tmp_path):
     assert uptown(tmp_path, "Cy", "reveal", path, "--as", "Cy").exit_code == 0
     data = analyze_json(path, "--iterations", "2", "--seed", "1")
     assert len(data["moves"]) == len(load_record(path).moves)
+    out = tmp_path / "annotated.yaml"
+    assert invoke("analyze", path, "--iterations", "2", "--annotate", "-o", out).exit_code == 0
+    annotated = load_record(out)
+    assert [m.link for m in annotated.moves] == [m.link for m in load_record(path).moves]
+    assert validate_file(out).valid  # the links under the notes still check out
 
 
 def test_move_keeps_the_notes_of_moves_written_in_flow_style(tmp_path):
