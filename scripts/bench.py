@@ -21,6 +21,8 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   Also the ``random`` and ``greedy`` bots' time per move.
 - Strength (only with ``--only strength``): ``sharp`` against ``mc`` at equal CPU time per
   move, two-player games, the win rate with its 95% (Wilson) interval.
+- Analysis (only with ``--only analysis``): the CPU time of ``uptown analyze`` over a 72-move
+  three-player game at the default budget, with one and two jobs (target: 60 s).
 
 Processes are timed by their CPU time (user + system), and work in this process by its CPU
 time, so that other work on a shared machine disturbs the figures less. A ratio is taken run by
@@ -463,6 +465,23 @@ def bench_strength(games, seconds, jobs):
     }
 
 
+def bench_analysis(uptown, runs):
+    """``uptown analyze`` of a 72-move three-player game at the default budget: CPU seconds of
+    the whole process and its workers, with one and two jobs."""
+    record = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "records", "3p-blockers.yaml")
+    results = {}
+    for jobs in (1, 2):
+        times = []
+        for _ in range(runs):
+            cpu, error = process_cpu([uptown, "analyze", record, "--seed", "1", "--jobs", str(jobs)])
+            if error:
+                return {"analyze": {"error": error, "target": 60.0}}
+            times.append(cpu)
+        results[f"analyze, 72 moves, 3 players, --jobs {jobs}, CPU"] = summary(times, "s", 60.0)
+    return results
+
+
 def met(figure):
     """'yes' or 'no' for the figure's median against its target; '' without a target."""
     target = figure["target"]
@@ -509,7 +528,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="fewer runs and games (a smoke test)")
-    parser.add_argument("--only", choices=PARTS + ("strength",), action="append", help="run only this part")
+    parser.add_argument("--only", choices=PARTS + ("strength", "analysis"), action="append",
+                        help="run only this part")
     parser.add_argument("--baseline", default="07dad68",
                         help="git revision whose mc the bots part compares with (default: before issue 13)")
     parser.add_argument("--games", type=int, default=200, help="strength: games to play (default 200)")
@@ -535,6 +555,8 @@ def main():
         results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
     if "strength" in parts:
         results.update(bench_strength(args.games, args.seconds, args.jobs))
+    if uptown and "analysis" in parts:
+        results.update(bench_analysis(uptown, 1 if args.quick else 3))
     machine = {
         "date": datetime.date.today().isoformat(),
         "cores": os.cpu_count(),

@@ -200,3 +200,53 @@ def test_stepping_scrolls_the_move_list_not_the_page(page):
     finally:
         browser.call("Emulation.setDeviceMetricsOverride", session=True, width=WIDTH, height=HEIGHT,
                      deviceScaleFactor=1, mobile=False)
+
+
+@pytest.fixture
+def annotated_page(page, tmp_path):
+    """The replay page of an annotated copy of the seeded game (a few deals a move)."""
+    out = tmp_path / "annotated.yaml"
+    result = invoke("analyze", SEEDED, "--iterations", "4", "--seed", "1", "--annotate", "-o", out)
+    assert result.exit_code == 0, result.output
+    return page(out), load_record(out)
+
+
+def test_an_annotated_game_shows_its_evaluation_graph_and_marks(annotated_page):
+    browser, record = annotated_page
+    assert browser.errors == []
+    points = dict(json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#graph circle[data-move]')]"
+        ".map(c => [+c.dataset.move, +c.getAttribute('cy')]))")))
+    assert sorted(points) == list(range(1, len(record.moves) + 1))
+    wins = [m.notes.eval[1] for m in record.moves]
+    order = sorted(range(1, len(wins) + 1), key=lambda n: wins[n - 1])
+    assert all(points[a] >= points[b] for a, b in zip(order, order[1:]))  # higher chance: higher up
+    marked = [n for n, m in enumerate(record.moves, 1) if m.notes.mark is not None]
+    assert marked, "the review marked no move"
+    shown = json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#moves button')].map((b, k) => "
+        "[k, (b.querySelector('.mark') || {}).textContent || null]).filter(p => p[1]))"))
+    assert shown == [[n, record.moves[n - 1].notes.mark] for n in marked]
+    labels = browser.evaluate("document.querySelectorAll('#graph .graph-mark').length")
+    assert labels == len(marked)
+
+
+def test_clicking_a_point_of_the_graph_goes_to_that_move(annotated_page):
+    browser, _ = annotated_page
+    browser.evaluate("document.querySelector('#graph circle[data-move=\"17\"]').dispatchEvent("
+                     "new MouseEvent('click', {bubbles: true}))")
+    assert step(browser) == 17
+    assert shown_board(browser) == show_json(SEEDED, 17)["board"]
+    cursor = browser.evaluate("document.getElementById('graph-cursor').getAttribute('x1')")
+    point = browser.evaluate("document.querySelector('#graph circle[data-move=\"17\"]').getAttribute('cx')")
+    assert cursor == point
+    assert browser.evaluate("document.getElementById('graph-cursor').getAttribute('visibility')") == "visible"
+    browser.press("Home", key_code=36)
+    assert browser.evaluate("document.getElementById('graph-cursor').getAttribute('visibility')") == "hidden"
+    assert browser.errors == []
+
+
+def test_a_record_without_evaluations_has_no_graph(page):
+    browser = page(SEEDED)
+    assert browser.evaluate("document.getElementById('graph')") is None
+    assert browser.evaluate("document.querySelectorAll('#moves .mark').length") == 0

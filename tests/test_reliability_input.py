@@ -287,7 +287,7 @@ HOSTILE = {
     "deep flow lists": ("uptown: 1\nx-deep: " + "[" * 300_000 + "]" * 300_000 + "\n", 2),
     "deep flow mappings": ("x: " + "{a: " * 200_000 + "\n", 1),
     "deep block lists": ("x:\n" + "- " * 400_000 + "a\n", 2),
-    "deep block mappings": ("".join(" " * i + "a:\n" for i in range(1400)), 5),
+    "deep block mappings": ("".join(" " * i + "a:\n" for i in range(1400)), 6),
     "deep inside a move": (HEAD + "  - red: [[[[[[7 B7]]]]]]\n", 7),
     "empty file": ("", 1),
     "only a comment": ("# nothing here\n", 1),

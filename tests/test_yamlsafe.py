@@ -133,8 +133,8 @@ def test_explicit_start_and_end_markers_allowed():
 
 
 def test_depth_limit():
-    assert to_plain(parse("a: [[[x]]]\n")) == {"a": [[["x"]]]}
-    err = refused("a:\n  - - - [x]\n")
+    assert to_plain(parse("a: [[[[x]]]]\n")) == {"a": [[[["x"]]]]}
+    err = refused("a:\n  - - - - [x]\n")
     assert (err.line, err.message) == (2, "nested deeper than a record can be")
 
 

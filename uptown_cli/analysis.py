@@ -1,134 +1,390 @@
-"""Review of one game, move by move: groups before and after, captures, and (when the racks
-are known) how each move compares with the greedy bot's choice; then a summary per player."""
+"""Review of one game by an engine: every move evaluated from its mover's point of view,
+the best move found, the loss, a mark, and a summary per player.
 
-from dataclasses import asdict, dataclass
-from typing import Optional
+An *evaluation* is the mover's expected final score under the game's variant and their chance
+to finish first (a shared first place counts as a share), both estimated by playing the game
+out to the end in many deals of the tiles the mover could not see (``bots.sample_bags``: their
+own racks and draws as they were, everything else drawn at random). Every candidate move of
+one position is played out in the same deals with the same playout seeds (common random
+numbers), so that the luck of the deal cancels out of their differences.
 
-from .bots import greedy_choices
-from .geometry import tile_name
+A position is evaluated in two rounds. In the first, the evaluator's candidates and the move
+played are compared, and the best is chosen; in the second, on fresh and more deals, the best
+and the move played are evaluated again, and these are the figures reported. Choosing on one
+set of deals and measuring on another keeps the noise of the first from making the best look
+better than it is (the "winner's curse"), which would mark good moves as mistakes.
+
+The *loss* of a move is the drop in the mover's chance to win, from the best move's to the
+move played (never below 0). Marks and accuracy follow lichess (see the README, "Analysing a
+game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
+
+Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
+``candidates(game, rng, variant)`` (the moves worth comparing) and ``evaluate(game, moves,
+rng, variant, deals, seconds)`` (one ``Evaluation`` per move, on shared deals).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from .bots import _blocking_candidates, _greedy_candidates, greedy_choices, sample_bags
+from .game import Game, Player
+from .geometry import TILES_PER_COLOR
+from .notation import Move, parse_move
+from .playout import QUICK, SHARP, MoveClass, Playout
+
+INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
+"""The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
+
+DEFAULT_DEALS = 256
+"""The deals the best move and the move played are measured in, by default."""
+
+CHOOSING_SHARE = 4
+"""The candidates are compared in a quarter as many deals as the two moves are measured in
+(they are several, and a best move chosen a little wrong only makes the loss smaller)."""
+
+VARIATION_REPLIES = 2
+"""How many moves (greedy's, on the real racks) follow the first move of a variation."""
+
+ColoredMove = tuple[str, Move]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A position or move as its mover sees it: the expected final score (lower is better)
+    and the chance to win (0 to 1)."""
+
+    score: float
+    win: float
+
+    def key(self) -> float:
+        """What ranks evaluations (higher is better): the chance to win, then the score."""
+        return self.win - self.score / 1000
+
+
+class Evaluator(Protocol):
+    """What ``analyze`` needs of a bot."""
+
+    def candidates(self, game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
+        """The moves of the player to move worth comparing."""
+
+    def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
+                 variant: str, deals: int | None, seconds: float | None) -> list[Evaluation]:
+        """Each move's evaluation, all on the same ``deals`` (or as many as ``seconds`` of CPU
+        time allow)."""
+
+
+@dataclass(frozen=True)
+class PlayoutEvaluator:
+    """Evaluates moves by fast playouts with ``policy``, comparing ``choose``'s moves."""
+
+    choose: Callable[[Game, random.Random, str], list[ColoredMove]]
+    policy: Sequence[MoveClass]
+
+    def candidates(self, game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
+        return self.choose(game, rng, variant)
+
+    def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
+                 variant: str, deals: int | None, seconds: float | None) -> list[Evaluation]:
+        mover = game.to_move
+        assert mover is not None
+        seat = game.players.index(mover)
+        index = {color: i for i, color in enumerate(game.colors)}
+        scores = [0.0] * len(moves)
+        wins = [0.0] * len(moves)
+        playout_rng = random.Random()
+        deadline = None if seconds is None else time.process_time() + seconds
+        done = 0
+        while (done < (deals or 1)) if deadline is None else (done == 0 or time.process_time() < deadline):
+            playout = Playout(game, sample_bags(game, rng), variant)  # type: ignore[no-untyped-call]
+            playout_seed = rng.getrandbits(64)
+            for i, (color, move) in enumerate(moves):
+                playout.reset()
+                if move.is_pass:
+                    playout.pass_turn()
+                else:
+                    playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
+                playout_rng.seed(playout_seed)
+                score, win = outcome(playout.run(self.policy, playout_rng), seat)
+                scores[i] += score
+                wins[i] += win
+            done += 1
+        return [Evaluation(s / done, w / done) for s, w in zip(scores, wins)]
+
+
+EVALUATORS: dict[str, Evaluator] = {
+    "mc": PlayoutEvaluator(_greedy_candidates, QUICK),
+    "sharp": PlayoutEvaluator(_blocking_candidates, SHARP),
+}
+"""The bots that can evaluate moves, by name; ``mc`` is the default."""
+
+DEFAULT_EVALUATOR = "mc"
+
+
+def outcome(results: Sequence[tuple[int, int]], seat: int) -> tuple[int, float]:
+    """Seat ``seat``'s final score and share of first place, from every seat's ``(score,
+    captures)`` (ties broken by fewer captures, as ``scoring.standings`` ranks)."""
+    mine = results[seat]
+    if any(other < mine for other in results):
+        return mine[0], 0.0
+    return mine[0], 1.0 / sum(other == mine for other in results)
+
+
+def mark(loss: float) -> str | None:
+    """The mark of a move that lost ``loss`` of its mover's chance to win (0 to 1)."""
+    if loss >= BLUNDER:
+        return "??"
+    if loss >= MISTAKE:
+        return "?"
+    if loss >= INACCURACY:
+        return "?!"
+    return None
+
+
+def move_accuracy(loss: float) -> float:
+    """A move's accuracy, 0 to 100, from the drop in the chance to win (lichess's formula, on
+    percentage points): 100 when nothing is lost."""
+    drop = 100 * max(0.0, loss)
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669 + 1))
+
+
+def game_accuracy(wins: Sequence[float], losses: Sequence[float]) -> float | None:
+    """A player's accuracy over a game (lichess's): the mean of their moves' accuracies
+    weighted by how much their chance to win was moving around each (the spread of the last
+    few chances, ``wins`` being the chance before each move), and their harmonic mean (each
+    move counted as at least 1), averaged. None without moves."""
+    if not losses:
+        return None
+    accuracies = [move_accuracy(loss) for loss in losses]
+    size = max(2, min(8, len(losses) // 10))
+    weights = []
+    for i in range(len(losses)):
+        window = [100 * w for w in wins[max(0, i + 1 - size):i + 1]]
+        mean = sum(window) / len(window)
+        spread = math.sqrt(sum((w - mean) ** 2 for w in window) / len(window))
+        weights.append(max(0.5, min(12.0, spread)))
+    weighted = sum(a * w for a, w in zip(accuracies, weights)) / sum(weights)
+    harmonic = len(accuracies) / sum(1 / max(1.0, a) for a in accuracies)
+    return (weighted + harmonic) / 2
 
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move of a game as the review sees it."""
+    """One move as the engine saw it, from its mover's point of view."""
 
     number: int
     player: str
     color: str
     move: str
-    groups_before: int
-    groups_after: int
-    captured: Optional[str]
-    """The captured tile as ``colour tile`` (``blue 7``), or None."""
-    greedy_color: Optional[str]
-    greedy: Optional[str]
-    """Greedy's choice (the move played when it is one of greedy's equal best), or None when
-    the racks are unknown."""
-    matched: Optional[bool]
-    """Whether the move played was one of greedy's equal best."""
-    lost: Optional[int]
-    """The player's groups after the move played less those after greedy's choice."""
+    before: Evaluation
+    """The position before the move: the best move's evaluation."""
+    after: Evaluation
+    """The position after the move played."""
+    best: str | None
+    """The best move found, as ``uptown move`` takes it (``red 7 B7`` when the player has two
+    colours), or None when it is the move played."""
+    loss: float
+    mark: str | None
+    forced: bool
+    """Whether the move was the only legal one (left out of the summary)."""
+    variations: list[list[str]] = field(default_factory=list)
+    """Other lines from the position before the move: the best move and the runner-up, each
+    followed by greedy's replies on the real racks."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
 class PlayerReview:
-    """One player's game in figures."""
+    """One player's game in figures (forced moves left out)."""
 
     name: str
-    colors: tuple
+    colors: tuple[str, ...]
     moves: int
-    matched: Optional[int]
-    """Moves that were one of greedy's best (None when the racks are unknown)."""
-    lost_moves: Optional[int]
-    """Moves that left more groups than greedy's choice would have."""
-    captures_made: int
-    captures_suffered: int
-    most_groups: int
-    final_groups: int
+    mean_loss: float | None
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    accuracy: float | None
 
 
 @dataclass(frozen=True)
 class Review:
-    moves: list
-    players: list
-    racks_known: bool
+    variant: str
+    bot: str
+    seed: str
+    deals: int | None
+    seconds: float | None
+    moves: list[MoveReview]
+    players: list[PlayerReview]
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {
-            "racks_known": self.racks_known,
-            "moves": [asdict(m) for m in self.moves],
+            "variant": self.variant, "bot": self.bot, "seed": self.seed, "deals": self.deals,
+            "seconds": self.seconds,
+            "moves": [m.to_json() for m in self.moves],
             "players": [asdict(p) for p in self.players],
         }
 
 
-def rewind(game):
-    """Take every move of ``game`` back; returns them (as Turns) in the order played."""
-    turns = []
-    while game.ply:
-        turns.append(game.pop())
-    turns.reverse()
-    return turns
+def move_seed(seed: str, number: int) -> int:
+    """The seed of move ``number``'s evaluation in a review with seed ``seed``."""
+    digest = hashlib.sha256(f"uptown-analyze\n{seed}\n{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
-def review(game, variant="standard"):
-    """Review every move of ``game`` (which is rewound and played forward again, ending as it
-    was given); greedy scores moves under ``variant``."""
-    turns = rewind(game)
-    known = game.knows_racks
-    players = game.players
-    most = {p: game.player_groups(p) for p in players}
-    captures = {p: [0, 0] for p in players}  # made, suffered
-    rows = []
-    for turn in turns:
-        player = turn.player
-        before = game.player_groups(player)
-        greedy_color = greedy = matched = lost = None
-        if known:
-            best = greedy_choices(game, variant)
-            matched = (turn.color, turn.move) in best
-            greedy_color, move = (turn.color, turn.move) if matched else best[0]
-            greedy_groups = _groups_after(game, player, move, greedy_color)
-            greedy = str(move)
-        game.play(turn.move, turn.color)
-        after = game.player_groups(player)
-        if known:
-            lost = after - greedy_groups
-        captured = None
-        if turn.captured is not None:
-            victim, tile = turn.captured
-            captured = f"{victim} {tile_name(tile)}"
-            captures[player][0] += 1
-            captures[game.owner(victim)][1] += 1
-        for p in players:
-            most[p] = max(most[p], game.player_groups(p))
-        rows.append(
-            MoveReview(turn.number, player.name, turn.color, str(turn.move), before, after, captured,
-                       greedy_color, greedy, matched, lost)
-        )
-    summaries = []
-    for p in players:
-        own = [r for r in rows if r.player == p.name]
-        summaries.append(
-            PlayerReview(
-                name=p.name,
-                colors=p.colors,
-                moves=len(own),
-                matched=sum(r.matched for r in own) if known else None,
-                lost_moves=sum(r.lost > 0 for r in own) if known else None,
-                captures_made=captures[p][0],
-                captures_suffered=captures[p][1],
-                most_groups=most[p],
-                final_groups=game.player_groups(p),
-            )
-        )
-    return Review(rows, summaries, known)
+def move_text(game: Game, color: str, move: Move) -> str:
+    """``move`` as ``uptown move`` takes it: the colour first when the player has two."""
+    mover = game.to_move
+    text = game.canonical(move)
+    return f"{color} {text}" if mover is not None and len(mover.colors) > 1 and not move.is_pass else text
 
 
-def _groups_after(game, player, move, color):
-    """The groups ``player`` would have after ``move``."""
-    if move.is_pass:
-        return game.player_groups(player)
+@dataclass(frozen=True)
+class Task:
+    """What a worker needs to review one move: the game's players and bags, the moves before
+    it and the move itself, and the evaluation's settings."""
+
+    players: tuple[tuple[str, tuple[str, ...]], ...]
+    bags: dict[str, list[int]]
+    moves: tuple[tuple[str, str], ...]
+    number: int
+    seed: str
+    bot: str
+    variant: str
+    deals: int | None
+    seconds: float | None
+
+
+def review_move(task: Task) -> MoveReview:
+    """Review move ``task.number`` (from 1) of the game."""
+    game = Game(task.players, task.bags)
+    for color, text in task.moves[:task.number - 1]:
+        game.play(parse_move(text), color)
+    color, text = task.moves[task.number - 1]
+    return review_position(game, color, parse_move(text), task.number, task.seed, task.bot,
+                           task.variant, task.deals, task.seconds)
+
+
+def review_position(game: Game, color: str | None, played: Move, number: int, seed: str,
+                    bot: str = DEFAULT_EVALUATOR, variant: str = "standard",
+                    deals: int | None = DEFAULT_DEALS, seconds: float | None = None) -> MoveReview:
+    """Review ``played`` (by ``color``) as move ``number`` of ``game``, the position before it,
+    whose racks are known; ``game`` is left as it was."""
+    mover = game.to_move
+    assert mover is not None
+    played_color = game.check(played, color)
+    played = parse_move(game.canonical(played))
+    evaluator = EVALUATORS[bot]
+    rng = random.Random(move_seed(seed, number))
+    legal = game.legal_moves()
+    candidates = evaluator.candidates(game, rng, variant)
+    moves = [(played_color, played)] + [m for m in candidates if m != (played_color, played)]
+    choosing = None if deals is None else max(1, deals // CHOOSING_SHARE)
+    first = evaluator.evaluate(game, moves, rng, variant, choosing,
+                               None if seconds is None else seconds / 3)
+    ranked = sorted(range(len(moves)), key=lambda i: -first[i].key())
+    best = ranked[0]
+    measuring = None if seconds is None else 2 * seconds / 3
+    if best == 0:
+        after = before = evaluator.evaluate(game, moves[:1], rng, variant, deals, measuring)[0]
+    else:
+        after, before = evaluator.evaluate(game, [moves[0], moves[best]], rng, variant,
+                                           deals, measuring)
+        if after.key() >= before.key():
+            best, before = 0, after
+    loss = max(0.0, before.win - after.win)
+    variations = [_line(game, *moves[i]) for i in ranked if i != 0][:2]
+    return MoveReview(
+        number=number, player=mover.name, color=played_color, move=str(played),
+        before=before, after=after,
+        best=None if best == 0 else move_text(game, *moves[best]),
+        loss=loss, mark=mark(loss), forced=len(legal) == 1, variations=variations,
+    )
+
+
+def _line(game: Game, color: str, move: Move) -> list[str]:
+    """``move`` and greedy's replies after it (on the game's real racks), as text."""
+    line = [move_text(game, color, move)]
     game.play(move, color)
-    groups = game.player_groups(player)
-    game.pop()
-    return groups
+    played = 1
+    try:
+        while played <= VARIATION_REPLIES and not game.finished:
+            reply_color, reply = greedy_choices(game)[0]  # type: ignore[no-untyped-call]
+            line.append(move_text(game, reply_color, reply))
+            game.play(reply, reply_color)
+            played += 1
+    finally:
+        for _ in range(played):
+            game.pop()
+    return line
+
+
+def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: str,
+          deals: int | None = DEFAULT_DEALS, seconds: float | None = None) -> list[Task]:
+    """One task per move of ``game`` (played with ``bags``)."""
+    if bot not in EVALUATORS:
+        raise ValueError(f"{bot!r} cannot evaluate moves (those that can: {', '.join(EVALUATORS)})")
+    players = tuple((p.name, p.colors) for p in game.players)
+    moves = tuple((turn.color, str(turn.move)) for turn in game.history)
+    return [Task(players, bags, moves, n, seed, bot, variant, deals, seconds)
+            for n in range(1, len(moves) + 1)]
+
+
+def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
+    """Each move's review, in order (the same for any ``jobs``)."""
+    if jobs <= 1 or len(work) <= 1:
+        for task in work:
+            yield review_move(task)
+        return
+    with multiprocessing.Pool(min(jobs, len(work)), initializer=_worker_signals) as pool:
+        yield from pool.imap(review_move, work)
+
+
+def _worker_signals() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool; end on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def summarize(moves: Sequence[MoveReview], players: Sequence[Player]) -> list[PlayerReview]:
+    """Every player's figures over their moves that had a choice."""
+    out = []
+    for p in players:
+        own = [m for m in moves if m.player == p.name and not m.forced]
+        losses = [m.loss for m in own]
+        out.append(PlayerReview(
+            name=p.name, colors=p.colors, moves=len(own),
+            mean_loss=sum(losses) / len(losses) if losses else None,
+            inaccuracies=sum(m.mark == "?!" for m in own),
+            mistakes=sum(m.mark == "?" for m in own),
+            blunders=sum(m.mark == "??" for m in own),
+            accuracy=game_accuracy([m.before.win for m in own], losses),
+        ))
+    return out
+
+
+def review(game: Game, bags: dict[str, list[int]], variant: str = "standard",
+           bot: str = DEFAULT_EVALUATOR, seed: str = "0", deals: int | None = DEFAULT_DEALS,
+           seconds: float | None = None, jobs: int = 1) -> Review:
+    """The whole review of ``game`` (played with ``bags``), all at once."""
+    moves = list(review_moves(tasks(game, bags, variant, bot, seed, deals, seconds), jobs))
+    return Review(variant, bot, seed, deals if seconds is None else None, seconds, moves,
+                  summarize(moves, game.players))
+
+
+def known_bags(game: Game, drawn: dict[str, list[int]]) -> dict[str, list[int]]:
+    """Bags for ``game``'s colours that give the tiles ``drawn`` (each colour's draws in order,
+    starting rack first) and then the rest in order: enough to replay a game whose draws are
+    known, as a hidden game once every key is revealed."""
+    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]] for c in game.colors}
+

@@ -8,8 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TextIO, TypedDict
 
-from .analysis import rewind
-from .game import Game
+from .game import Game, Turn
 from .geometry import square_name, tile_name
 from .scoring import standings
 
@@ -103,22 +102,31 @@ def corpus_stats(games: Iterable[RecordedGame]) -> dict[str, list[dict[str, int 
     }
 
 
+def rewind(game: Game) -> list[Turn]:
+    """Take every move of ``game`` back; returns them (as Turns) in the order played."""
+    turns = []
+    while game.ply:
+        turns.append(game.pop())
+    turns.reverse()
+    return turns
+
+
 def move_rows(games: Iterable[RecordedGame]) -> Iterator[dict[str, str | int | bool | None]]:
     """One dict per move of every game (keys ``EXPORT_COLUMNS``); each game is rewound and
     played forward again to know the groups after every move."""
     for item in games:
         game = item.game
-        for turn in rewind(game):  # type: ignore[no-untyped-call]
+        for turn in rewind(game):
             game.play(turn.move, turn.color)
-            placed = not turn.move.is_pass
+            tile, square = turn.move.tile, turn.move.square
             captured = turn.captured or (None, None)
             yield {
                 "game": item.path,
                 "move": turn.number,
                 "player": turn.player.name,
                 "color": turn.color,
-                "tile": tile_name(turn.move.tile) if placed else None,
-                "square": square_name(turn.move.square) if placed else None,
+                "tile": tile_name(tile) if tile is not None else None,
+                "square": square_name(square) if square is not None else None,
                 "capture": turn.captured is not None,
                 "captured_color": captured[0],
                 "captured_tile": tile_name(captured[1]) if captured[1] is not None else None,

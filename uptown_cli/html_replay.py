@@ -13,7 +13,8 @@ import json
 from .geometry import SQUARE_NAMES, TILE_NAMES
 from .render import turn_text
 from .scoring import standings
-from .svg_board import board_svg, face_id, square_origin, xml_text
+from .annotations import MARK_WORDS
+from .svg_board import FILLS, board_svg, face_id, square_origin, xml_text
 
 
 def content_policy(style, script):
@@ -53,6 +54,10 @@ tr.to-move{font-weight:bold}
 #moves button{border:0;background:none;font:inherit;text-align:left;cursor:pointer;padding:.05em .3em;width:100%}
 #moves button[aria-current=step]{background:#111;color:#fff}
 .hint{color:#555;font-size:.85em}
+#graph{width:100%;max-width:640px;height:auto;display:block;margin:.4em 0}
+#graph [data-move]{cursor:pointer}
+#graph text{font-size:11px;fill:#333}
+.mark{font-weight:bold;color:#B00020}
 @media print{nav,.hint,#moves{display:none}}
 """
 
@@ -122,6 +127,12 @@ SCRIPT = """
     keepInView(moveButtons[step].parentNode);
     document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
     document.getElementById("last").disabled = document.getElementById("next").disabled = step === last;
+    var cursor = document.getElementById("graph-cursor");
+    if (cursor) {
+      var x = step ? document.querySelector('#graph [data-move="' + step + '"]') : null;
+      cursor.setAttribute("visibility", x ? "visible" : "hidden");
+      if (x) { cursor.setAttribute("x1", x.getAttribute("cx")); cursor.setAttribute("x2", x.getAttribute("cx")); }
+    }
     if (location.hash !== "#move=" + step) history.replaceState(null, "", "#move=" + step);
   }
   function keepInView(item) {
@@ -152,6 +163,9 @@ SCRIPT = """
   document.getElementById("next").onclick = function () { show(step + 1); };
   document.getElementById("last").onclick = function () { show(last); };
   moveButtons.forEach(function (button, k) { button.onclick = function () { show(k); }; });
+  document.querySelectorAll("#graph [data-move]").forEach(function (point) {
+    point.onclick = function () { show(parseInt(point.getAttribute("data-move"), 10)); };
+  });
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var to = {ArrowLeft: step - 1, ArrowUp: step - 1, ArrowRight: step + 1, ArrowDown: step + 1,
@@ -240,13 +254,72 @@ def _standings_table(game, variant):
     )
 
 
-def _move_list(game):
+def _move_list(game, notes):
+    """The moves as buttons, each with its mark (``?!``, ``?``, ``??``...) when annotated."""
     items = ['<li value="0"><button type="button">start</button></li>']
-    items += [
-        f'<li value="{turn.number}"><button type="button">{xml_text(turn_text(turn))}</button></li>'
-        for turn in game.history
-    ]
+    for turn, note in zip(game.history, notes):
+        mark = "" if note is None or note.mark is None else f' <span class="mark">{note.mark}</span>'
+        items.append(f'<li value="{turn.number}"><button type="button">'
+                     f'{xml_text(turn_text(turn))}{mark}</button></li>')
     return f'<ol id="moves" start="0">{"".join(items)}</ol>'
+
+
+GRAPH_WIDTH, GRAPH_HEIGHT = 640, 180
+_LEFT, _RIGHT, _TOP, _BOTTOM = 40, 10, 12, 40
+
+
+def evaluation_graph(game, notes):
+    """An inline SVG of the chance to win after each annotated move, from its mover's point of
+    view: one line per player through their moves, a point per move (clicked, it shows that
+    move), marked moves ringed and labelled; empty when no move carries an evaluation."""
+    points = {}
+    for turn, note in zip(game.history, notes):
+        if note is not None and note.eval is not None:
+            points.setdefault(game.players.index(turn.player), []).append((turn.number, note))
+    if not points:
+        return ""
+    last = max(game.ply, 2)
+    width = GRAPH_WIDTH - _LEFT - _RIGHT
+    height = GRAPH_HEIGHT - _TOP - _BOTTOM
+
+    def x(number):
+        return round(_LEFT + (number - 1) * width / (last - 1), 1)
+
+    def y(win):
+        return round(_TOP + (1 - win) * height, 1)
+
+    parts = [f'<svg id="graph" viewBox="0 0 {GRAPH_WIDTH} {GRAPH_HEIGHT}" role="img" '
+             'aria-label="Chance to win after each move, from the mover\'s point of view">']
+    for level in (0, 0.5, 1):
+        parts.append(f'<line x1="{_LEFT}" x2="{GRAPH_WIDTH - _RIGHT}" y1="{y(level)}" y2="{y(level)}" '
+                     'stroke="#ccc"/>'
+                     f'<text x="{_LEFT - 4}" y="{y(level) + 4}" text-anchor="end">{round(level * 100)}%</text>')
+    parts.append(f'<line id="graph-cursor" x1="0" x2="0" y1="{_TOP}" y2="{_TOP + height}" '
+                 'stroke="#111" stroke-dasharray="3 3" visibility="hidden"/>')
+    legend_x = _LEFT
+    for seat, seated in sorted(points.items()):
+        player = game.players[seat]
+        fill = FILLS[player.colors[0]]
+        path = " ".join(f"{x(n)},{y(note.eval[1])}" for n, note in seated)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2"/>')
+        for n, note in seated:
+            title = f"Move {n}: {player.name}, {round(100 * note.eval[1])}% to win"
+            if note.mark is not None:
+                title += f", {note.mark} {MARK_WORDS[note.mark]}"
+            radius = 5 if note.mark is not None else 3
+            ring = ' stroke="#111" stroke-width="1.5"' if note.mark is not None else ""
+            parts.append(f'<circle data-move="{n}" cx="{x(n)}" cy="{y(note.eval[1])}" r="{radius}" '
+                         f'fill="{fill}"{ring}><title>{xml_text(title)}</title></circle>')
+            if note.mark is not None:
+                parts.append(f'<text x="{x(n)}" y="{y(note.eval[1]) - 8}" text-anchor="middle" '
+                             f'class="graph-mark">{xml_text(note.mark)}</text>')
+        parts.append(f'<rect x="{legend_x}" y="{GRAPH_HEIGHT - 14}" width="10" height="10" fill="{fill}"/>'
+                     f'<text x="{legend_x + 14}" y="{GRAPH_HEIGHT - 5}">{xml_text(player.name)}</text>')
+        legend_x += 20 + 7 * len(player.name)
+    parts.append(f'<text x="{_LEFT}" y="{GRAPH_HEIGHT - 22}">move 1</text>'
+                 f'<text x="{GRAPH_WIDTH - _RIGHT}" y="{GRAPH_HEIGHT - 22}" text-anchor="end">'
+                 f'move {game.ply}</text></svg>')
+    return "".join(parts)
 
 
 def about_line(game, record):
@@ -260,6 +333,8 @@ def replay_html(game, record, title):
     """The whole page for ``game`` (replayed from ``record``, whose variant, fields and
     players' names it shows) under ``title``."""
     data = replay_data(game, record.variant)
+    notes = [entry.notes for entry in record.moves[:game.ply]]
+    graph = evaluation_graph(game, notes)
     rack_note = "" if game.knows_racks else "Racks unknown: the record has no seed."
     board = board_svg(game, record.variant, title, panel=False)
     return f"""<!DOCTYPE html>
@@ -291,7 +366,8 @@ Tiles: face, and a corner shape per colour (red circle, blue square, green trian
 orange cross); thick frame: last move; &#xD7; badge: last capture.</p>
 {_standings_table(game, record.variant)}
 <div id="racks">{rack_note}</div>
-{_move_list(game)}
+{graph}
+{_move_list(game, notes)}
 </aside>
 </main>
 <script type="application/json" id="replay-data">{json_for_script(data)}</script>

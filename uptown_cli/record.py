@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from .annotations import NOTE_KEYS, MoveNotes, line_problems, read_notes
 from .bags import seeded_bags
 from .game import COLORS, Game, IllegalMove, Player
 from .geometry import NotationError
@@ -33,6 +34,8 @@ HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
 """The top-level keys of a game with hidden racks (see ``hidden_record``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""
+MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
+"""The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
 PLAYER_KEYS = ("name", "colors", "email")
@@ -66,12 +69,14 @@ def address_problem(text: str) -> str | None:
 
 class MoveEntry(NamedTuple):
     """A move as recorded: the colour, the move text exactly as typed, its line, and the
-    chain link written with it (games with hidden racks only)."""
+    chain link written with it (games with hidden racks only), and its notes (annotated
+    records: see ``annotations``)."""
 
     color: str
     text: str
     line: int
     link: str | None = None
+    notes: MoveNotes | None = None
 
 
 @dataclass
@@ -354,15 +359,18 @@ class _SchemaReader:
         return entries[:entries.index(None)] if None in entries else entries
 
     def move(self, number: int, item: Node, in_game: set | None) -> MoveEntry | None:
+        extra = next((key for key, _ in item.pairs[1:] if key.value not in MOVE_KEYS),
+                     None) if isinstance(item, Mapping) else None
+        if extra is not None and extra.value not in COLORS:
+            self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and its "
+                         f"move, '- red: 7 B7', with '{LINK_KEY}:' under it in games with "
+                         f"hidden racks, and {', '.join(NOTE_KEYS)} in annotated records)",
+                         extra, number)
+            return None
         link = self.link(number, item)
-        if not (isinstance(item, Mapping) and len(item.pairs) == 1 + (link is not None)):
-            extra = item.pairs[1][0] if isinstance(item, Mapping) and len(item.pairs) == 2 else None
-            if extra is not None and extra.value not in (LINK_KEY, *COLORS):
-                self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and its "
-                             f"move, '- red: 7 B7', with '{LINK_KEY}:' under it in games with "
-                             "hidden racks)", extra, number)
-            else:
-                self.problem("a move is one colour and its move, like '- red: 7 B7'", item, number)
+        if not (isinstance(item, Mapping) and item.pairs and extra is None
+                and (link is not None or item.get(LINK_KEY) is None)):
+            self.problem("a move is one colour and its move, like '- red: 7 B7'", item, number)
             return None
         key, value = item.pairs[0]
         if key.value not in COLORS:
@@ -376,15 +384,15 @@ class _SchemaReader:
             self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
                          value, number)
             return None
-        return MoveEntry(key.value, value.value, value.line, link)
+        notes = read_notes(number, self.text, value, item.pairs[1:], self.problem)
+        return MoveEntry(key.value, value.value, value.line, link, notes)
 
     def link(self, number: int, item: Node) -> str | None:
-        """The text of a move's ``link`` (hidden racks), when it is the move's second key."""
-        if not (isinstance(item, Mapping) and len(item.pairs) == 2):
+        """The text of a move's ``link`` (hidden racks), when it has one."""
+        pair = item.get(LINK_KEY) if isinstance(item, Mapping) and len(item.pairs) > 1 else None
+        if pair is None or pair is item.pairs[0]:
             return None
-        key, value = item.pairs[1]
-        if key.value != LINK_KEY:
-            return None
+        value = pair[1]
         if not isinstance(value, Scalar) or value.empty:
             self.problem(f"move {number}'s link must be 64 hex digits, not {describe(value)}",
                          value, number)
@@ -443,6 +451,8 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
             message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
             errors.append(_move_error(record, entry, number, message))
             return Replay(game, errors, number - 1)
+        if entry.notes is not None:
+            errors += line_problems(game, record, entry, number)
         problem = hidden.problem(game, entry, move) if hidden is not None else None
         if problem is not None:
             errors.append(_move_error(record, entry, number, problem))

@@ -175,8 +175,10 @@ def insert_move(text: str, color: str, move_text: str, path: str = "<record>",
     record = _read_new(new, refused)
     expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
     links = [m.link for m in old.moves] + [link]
+    notes = [m.notes for m in old.moves] + [None]
     if (_summary(record) != expected or record.extras != old.extras
-            or record.hidden != old.hidden or [m.link for m in record.moves] != links):
+            or record.hidden != old.hidden or [m.link for m in record.moves] != links
+            or [m.notes for m in record.moves] != notes):
         raise RecordError(f"{refused}; nothing was written")
     return new
 
@@ -302,7 +304,9 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     region_end = _line_end(text, last)
     newline = _newline(text, colon)
     items = value.items if isinstance(value, Sequence) else []
-    scalars = [node for entry in items for pair in entry.pairs for node in pair]
+    scalars = []  # what is copied as written: a move's colour and move, an annotated move whole
+    for entry in items:
+        scalars += [entry] if len(entry.pairs) > 1 else list(entry.pairs[0])
     dash = _indent(text, key) + "  "
     out = [text[line_start:colon + 1]]
     source_line = line_start  # where the source of out[-1] ends: the start of that line
@@ -326,7 +330,10 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
 
 
 def _entry_source(text: str, entry: Node) -> str:
-    """A ``{colour: move}`` entry as ``colour: move``, each as written."""
+    """A ``{colour: move}`` entry as ``colour: move``, each as written; an entry with more
+    keys (notes, a link) as it was written, whole."""
+    if len(entry.pairs) > 1:
+        return text[entry.start:entry.end]
     key, value = entry.pairs[0]
     return f"{_source(text, key)}: {_source(text, value)}"
 
@@ -342,7 +349,7 @@ _COMMENT = re.compile(r"(?<![^ \t\n])#[^\n]*")
 
 
 def _comments(text: str, start: int, end: int,
-              scalars: list[Scalar]) -> Iterator[tuple[int, bool, str]]:
+              scalars: list[Node]) -> Iterator[tuple[int, bool, str]]:
     """The comments between ``start`` and ``end`` outside ``scalars``, in order, as
     (offset, whether it is alone on its line, text); a comment that follows something
     comes with the blanks before it.  One pass over the text."""

@@ -44,8 +44,8 @@ MAX_BYTES = 1024 * 1024
 PIPE_WAIT = 30
 
 #: Deepest nesting of collections a record can have: the top mapping, the
-#: players list, a player mapping and its colours list.
-MAX_DEPTH = 4
+#: moves list, a move mapping, its variations list and a variation's moves.
+MAX_DEPTH = 5
 
 #: Deepest nesting under a key that begins with ``x-`` (the user's own data), counting the
 #: top mapping: deeper than any real data needs.  (libyaml stops at 1000 levels by itself, and

@@ -30,7 +30,7 @@ COMMANDS = {
     "validate": ("view", "Check records and report every problem."),
     "diff": ("view", "Tell how two copies of a game relate."),
     "selfplay": ("analysis", "Let bots play one another and compare them."),
-    "analyze": ("analysis", "Review a game move by move, then sum up per player."),
+    "analyze": ("analysis", "Evaluate every move with a bot, mark the mistakes, sum up per player."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
     "send": ("club", "Email the game file, attached as it is, to the player to move."),

@@ -6,6 +6,7 @@ They parse options, call ``selfplay``, ``analysis`` and ``corpus``, and print; t
 
 import os
 import secrets
+import signal
 import sys
 
 import click
@@ -13,8 +14,8 @@ import click
 from ..scoring import VARIANTS
 from .options import (
     PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path,
-    output_file_option, output_options, percent, plural, read_record, record_files, replay_valid,
-    write_output,
+    output_file_option, output_options, percent, plural, problem_line, read_record, record_files,
+    replay_valid, write_output,
 )
 from .play import BOTS
 
@@ -125,58 +126,154 @@ def _print_selfplay(results, bots, players, variant, seed, folder, as_json, tabl
     out.table(rows, headers, title=title)
 
 
+EVALUATING_BOTS = ("mc", "sharp")
+"""The bots that can evaluate moves (``analysis.EVALUATORS``, named here so that help imports
+no bots)."""
+
+DEFAULT_DEALS = 256
+"""``analysis.DEFAULT_DEALS``, for the help."""
+
+
 @click.command()
 @file_argument
+@click.option("--bot", type=click.Choice(EVALUATING_BOTS), default="mc", show_default=True,
+              help="The bot that evaluates the moves.")
+@click.option("--iterations", type=click.IntRange(min=2), metavar="N",
+              help=f"Deals the best move and the move played are measured in (a quarter as "
+                   f"many choose the best) [default: {DEFAULT_DEALS}].")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="Think S seconds of CPU time per move instead (the output then depends on "
+                   "the machine).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to analyse in (the output does not depend on it).")
+@click.option("--seed", help="Fixes every deal (default: a random one, printed).")
 @click.option("--variant", type=click.Choice(VARIANTS), help="Judge moves this way instead of by the file's variant.")
+@click.option("--annotate", is_flag=True, help="Write the record with the review under its moves.")
+@output_file_option("annotated.yaml")
 @output_options
-def analyze(file, variant, as_json, table_format):
-    """Review a game move by move, then sum up per player.
+def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, output, as_json, table_format):
+    """Evaluate every move with a bot, mark the mistakes, sum up per player.
 
-    Each move: the player's groups before and after, what was captured and, when the racks are
-    known, greedy's choice and the groups lost against it. Then a summary per player.
+    Each move is judged from its mover's point of view, with only what they could know: the
+    chance to win and the expected final score before and after it, the best move found, the
+    chance lost, and ?! (inaccuracy), ? (mistake) or ?? (blunder). Then per player: the mean
+    loss, the marks and an accuracy. --annotate writes the record with all of it under its
+    moves (-o FILE, or standard output).
+
+    \b
+    Example:
+      uptown analyze game.yaml --seed 1 --jobs 2
+      uptown analyze game.yaml --annotate -o annotated.yaml
     """
-    from ..analysis import review
+    from ..analysis import review_moves, summarize, tasks
 
+    if iterations is not None and seconds is not None:
+        raise click.UsageError("give --iterations or --seconds, not both")
+    if output is not None and not annotate:
+        raise click.UsageError("-o writes the annotated record: add --annotate")
     path = game_path(file)
     record = read_record(path)
-    game = replay_valid(record)
+    game, bags = _known_game(record)
     variant = variant or record.variant
-    result = review(game, variant)
+    seed = secrets.token_hex(4) if seed is None else seed
+    deals = None if seconds is not None else iterations or DEFAULT_DEALS
+    work = tasks(game, bags, variant, bot, seed, deals, seconds)
+    reviews = []
+    terminated = []
+
+    def stop(signum, frame):
+        """On SIGTERM: stop as on Ctrl-C, so that the workers are ended too."""
+        terminated.append(signum)
+        raise KeyboardInterrupt
+
+    handler_before = signal.signal(signal.SIGTERM, stop)
+    try:
+        with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
+                               hidden=not sys.stderr.isatty()) as bar:
+            for reviewed in review_moves(work, jobs):
+                reviews.append(reviewed)
+                bar.update(1)
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {len(work)}; "
+                   "nothing was written.", err=True)
+        if not terminated:
+            sys.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, handler_before)
+    if terminated:  # the workers are ended: now end as SIGTERM would have
+        os.kill(os.getpid(), signal.SIGTERM)
+    if annotate:
+        from ..annotations import annotate as annotated_text
+        from ..yamlsafe import RecordError
+
+        try:
+            text = annotated_text(record, reviews)
+        except RecordError as exc:
+            raise click.ClickException(str(exc)) from None
+        write_output(text, output, [path], record=True)
+        return
+    players = summarize(reviews, game.players)
+    budget = f"{deals} deals a move" if seconds is None else f"{seconds:g} s a move"
     out = Output(as_json, table_format)
     if as_json:
-        out.json({"path": record.path, "variant": variant, **result.to_json()})
+        out.json({"path": record.path, "variant": variant, "bot": bot, "seed": seed,
+                  "deals": deals, "seconds": seconds,
+                  "moves": [m.to_json() for m in reviews],
+                  "players": [vars(p) | {"colors": list(p.colors)} for p in players]})
         return
-    known = result.racks_known
-    headers = ["#", "player", "move", "groups", "captured"]
-    if known:
-        headers += ["greedy", "lost"]
-    rows = []
-    for m in result.moves:
-        row = [m.number, f"{m.player} ({m.color})", m.move, f"{m.groups_before}->{m.groups_after}",
-               m.captured or ""]
-        if known:
-            greedy = m.greedy if m.greedy_color == m.color else f"{m.greedy_color} {m.greedy}"
-            row += ["same" if m.matched else greedy, m.lost or ""]
-        rows.append(row)
     state = "finished" if game.finished else "not finished"
-    out.text(f"{record.path}: {variant}, {game.ply} moves, {state}")
-    if not known:
-        out.text("No seed: the racks are unknown, so moves are not compared with greedy's.")
+    out.text(f"{record.path}: {variant}, {plural(game.ply, 'move')}, {state}")
+    out.text(f"Evaluated by {bot}, {budget}, seed {seed}.")
+    rows = [[m.number, m.player, m.move + (m.mark or ""),
+             f"{_pct(m.before.win)}->{_pct(m.after.win)}",
+             f"{m.before.score:.1f}->{m.after.score:.1f}", m.best or "",
+             f"{_pct(m.loss)}" if m.loss >= 0.005 else ""]
+            for m in reviews]
     if rows:
-        out.table(rows, headers, widths=[None, 11, 13, None, 12, 14, None])
+        out.table(rows, ["#", "player", "move", "win %", "score", "best", "loss"],
+                  widths=[None, 10, 15, None, None, 18, None])
     out.text()
-    summary_headers = ["player", "colours", "moves"]
-    if known:
-        summary_headers += ["as\ngreedy", "worse"]
-    summary_headers += ["captures\nmade/lost", "groups\nmost/final"]
-    summary = []
-    for p in result.players:
-        row = [p.name, " ".join(p.colors), p.moves]
-        if known:
-            row += [p.matched, p.lost_moves]
-        row += [f"{p.captures_made}/{p.captures_suffered}", f"{p.most_groups}/{p.final_groups}"]
-        summary.append(row)
-    out.table(summary, summary_headers, widths=[10, 11] + [None] * (len(summary_headers) - 2))
+    summary = [[p.name, " ".join(p.colors), p.moves,
+                "" if p.mean_loss is None else _pct(p.mean_loss), p.inaccuracies, p.mistakes,
+                p.blunders, "" if p.accuracy is None else f"{p.accuracy:.0f}"]
+               for p in players]
+    out.table(summary, ["player", "colours", "moves", "mean\nloss", "?!", "?", "??", "accuracy"],
+              widths=[10, 11, None, None, None, None, None, None])
+
+
+def _pct(rate):
+    """A chance as a whole percentage: ``38``."""
+    return f"{100 * rate:.0f}"
+
+
+def _known_game(record):
+    """(the game replayed with every rack known, its bags), or a one-line ClickException."""
+    from ..analysis import known_bags
+    from ..game import Game
+
+    if record.seed is not None:
+        game = replay_valid(record)
+        from ..bags import seeded_bags
+
+        return game, seeded_bags(record.seed, record.colors)
+    if record.hidden is not None:
+        from ..hidden_record import HiddenCheck
+        from ..record import replay
+
+        check = HiddenCheck(record)
+        result = replay(record, hidden=check)
+        if result.errors:
+            raise click.ClickException(f"{problem_line(result.errors[0])} (the record is invalid)")
+        missing = [c for c in record.colors if c not in check.deal.drawn]
+        if not missing:
+            bags = known_bags(result.game, check.deal.drawn)
+            game = Game(record.game_players(), bags)
+            for turn in result.game.history:
+                game.play(turn.move, turn.color)
+            return game, bags
+    raise click.ClickException(
+        f"{record.path}: the racks are unknown (a game without a seed, or with hidden racks "
+        "not all revealed), so the moves cannot be judged from their players' view")
 
 
 def _recorded_games(paths, label, skipped):

@@ -162,16 +162,24 @@ def output_file_option(example):
                         help=f"Write to FILE (e.g. {example}) instead of standard output.")
 
 
-def write_output(text, output, inputs=()):
+def write_output(text, output, inputs=(), record=False):
     """``text`` as UTF-8 to ``output``, a file (see ``record_writer.write_file``: whole or
     not at all, never through a link) or standard output (None or "-"), else a one-line
     ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
-    nor be one of the files ``inputs``."""
-    from ..errors import OutputError
-    from ..record_writer import write_file
+    nor be one of the files ``inputs``; with ``record`` (the output is a new record, made as
+    ``uptown new`` makes one), it must not exist at all."""
+    from ..errors import OutputError, RecordError
+    from ..record_writer import create_record, write_file
 
     if output in (None, "-"):
         click.echo(text.encode("utf-8"), nl=False)
+        return
+    if record:
+        try:
+            create_record(output, text)
+        except RecordError as exc:
+            raise click.ClickException(f"-o {exc}") from None
+        click.echo(f"Wrote {display_path(output)} ({len(text.encode('utf-8')):,} bytes).", err=True)
         return
     if output.lower().endswith((".yaml", ".yml")) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)

@@ -42,6 +42,11 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
         out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    if game.ply:
+        from ..annotations import notes_lines
+
+        for line in notes_lines(record.moves[game.ply - 1].notes):
+            out.text(f"Move {game.ply}: {line}")
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     out.text()
@@ -99,8 +104,13 @@ def replay(file, first, last, as_json, color, no_color):
     while game.ply:
         game.pop()
     if as_json:
-        Output(as_json).json([turn_data(turn) for turn in played if turn.number >= first])
+        from ..annotations import notes_data
+
+        Output(as_json).json([turn_data(turn) | notes_data(record.moves[turn.number - 1].notes)
+                              for turn in played if turn.number >= first])
         return
+    from ..annotations import notes_lines
+
     colored = use_color(color, no_color)
     lines = legend_lines(game, colored)
     if not played:
@@ -108,7 +118,9 @@ def replay(file, first, last, as_json, color, no_color):
     for turn in played:
         game.play(turn.move, turn.color)
         if turn.number >= first:
-            lines += ["", f"Move {turn.number}: {turn_text(turn)}", board_text(game, colored, legend=False)]
+            lines += ["", f"Move {turn.number}: {turn_text(turn)}"]
+            lines += notes_lines(record.moves[turn.number - 1].notes)
+            lines.append(board_text(game, colored, legend=False))
     page("\n".join(lines), color=colored)
 
 

@@ -1,0 +1,282 @@
+"""Annotated records: what a move may carry besides the move, read, checked, shown and written.
+
+Under a move, a record may hold ``eval`` (the evaluation after the move: ``{score: 4.25, win:
+38%}``), ``best`` (the move the engine preferred), ``variations`` (lines of moves from the
+position before the move, each a list) and ``comment`` (any text). The mark (``?!``, ``?``,
+``??``, or a hand-written ``!``, ``!!``, ``!?``) is a YAML comment at the end of the move's line,
+its first word: ``- red: 5 C5   # ?! inaccuracy (-7%)``. ``records/README.md`` documents them.
+
+``read_notes`` reads them for the record reader, ``line_problems`` checks the moves of ``best``
+and the variations from the position before the move, ``notes_lines`` says them for people,
+and ``annotate`` writes a review into a copy of a record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from .errors import NotationError, RecordError, one_line
+from .game import COLORS, IllegalMove
+from .notation import parse_move
+from .yamlsafe import Mapping, Node, Scalar, Sequence, describe, parse
+
+if TYPE_CHECKING:
+    from .analysis import MoveReview
+    from .game import Game
+    from .record import MoveEntry, Record
+
+NOTE_KEYS = ("eval", "best", "variations", "comment")
+"""The keys a move may carry besides its colour (and ``link`` in a game with hidden racks)."""
+
+MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "!?": "interesting move",
+              "!": "good move", "!!": "brilliant move"}
+"""The marks read from a move's comment, and what each says."""
+
+_MARK = re.compile(r"#\s*(\?\?|\?!|\?|!!|!\?|!)(?=\s|$)")
+_WRITTEN_MARK = re.compile(r"(\?\?|\?!|\?|!!|!\?|!)( (blunder|mistake|inaccuracy) \(-[0-9]+%\))?(?=\s|$)")
+"""A mark at the start of a comment, with the words ``annotate`` writes after it."""
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
+_PERCENT = re.compile(r"([0-9]+(\.[0-9]+)?)%")
+
+
+@dataclass(frozen=True)
+class MoveNotes:
+    """What a move carries besides the move. ``eval`` is ``(score, chance to win 0..1)``;
+    ``lines`` (not compared) holds the line of each move of ``best`` and of each variation."""
+
+    eval: tuple[float, float] | None = None
+    best: str | None = None
+    variations: tuple[tuple[str, ...], ...] = ()
+    comment: str | None = None
+    mark: str | None = None
+    lines: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    """The lines of the moves of ``best`` (first) and of each variation."""
+
+
+def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, Node]],
+               problem: Callable[[str, Node | int | None, int | None], None]) -> MoveNotes | None:
+    """The notes of move ``number`` (its move scalar ``value``, its other ``pairs``), or None
+    when it has none; each problem is reported through ``problem(message, where, move)``."""
+    mark = _mark_after(text, value.end)
+    found = {key.value: node for key, node in pairs if key.value in NOTE_KEYS}
+    if not found and mark is None:
+        return None
+    evaluation = None
+    if "eval" in found:
+        evaluation = _eval(number, found["eval"], problem)
+    best = None
+    lines: list[tuple[int, ...]] = []
+    if "best" in found:
+        node = found["best"]
+        if isinstance(node, Scalar) and not node.empty:
+            best = node.value
+            lines.append((node.line,))
+        else:
+            problem(f"move {number}'s best must be a move like '7 B7', not {describe(node)}", node, number)
+    variations = []
+    if "variations" in found:
+        node = found["variations"]
+        items = node.items if isinstance(node, Sequence) else None
+        if items is None:
+            problem("variations are a list of lines, each a list of moves ('- [7 B7, sax E8]')",
+                    node, number)
+            items = []
+        for line in items:
+            moves = line.items if isinstance(line, Sequence) else None
+            if not moves or not all(isinstance(m, Scalar) and not m.empty for m in moves):
+                problem("a variation is a list of moves, like '- [7 B7, sax E8]'", line, number)
+                continue
+            variations.append(tuple(m.value for m in moves))
+            lines.append(tuple(m.line for m in moves))
+    comment = None
+    if "comment" in found:
+        node = found["comment"]
+        if isinstance(node, Scalar):
+            comment = None if node.empty else node.value
+        else:
+            problem(f"move {number}'s comment must be text, not {describe(node)}", node, number)
+    return MoveNotes(evaluation, best, tuple(variations), comment, mark, tuple(lines))
+
+
+def _mark_after(text: str, end: int) -> str | None:
+    """The mark that begins the comment ending the line at ``end``, if any."""
+    line_end = text.find("\n", end)
+    rest = text[end:len(text) if line_end == -1 else line_end]
+    if "#" not in rest:
+        return None
+    found = _MARK.match(rest.lstrip(" \t"))
+    return found.group(1) if found else None
+
+
+def _eval(number: int, node: Node,
+          problem: Callable[[str, Node | int | None, int | None], None]) -> tuple[float, float] | None:
+    """``(score, chance to win)`` from ``{score: 4.25, win: 38%}``."""
+    wanted = f"move {number}'s eval is {{score: NUMBER, win: PERCENT%}}, like {{score: 4.25, win: 38%}}"
+    if not isinstance(node, Mapping) or sorted(k.value for k, _ in node.pairs) != ["score", "win"]:
+        problem(wanted, node, number)
+        return None
+    score, win = node.get("score")[1], node.get("win")[1]  # type: ignore[index]
+    percent = _PERCENT.fullmatch(win.value) if isinstance(win, Scalar) else None
+    if not (isinstance(score, Scalar) and _NUMBER.fullmatch(score.value)) or percent is None \
+            or float(percent.group(1)) > 100:
+        problem(wanted, node, number)
+        return None
+    return float(score.value), float(percent.group(1)) / 100
+
+
+def parse_line_move(text: str) -> tuple[str | None, object]:
+    """``(colour or None, Move)`` from a move of a line: ``7 B7``, or ``red 7 B7`` naming the
+    rack (as ``uptown move`` takes it)."""
+    words = text.split(None, 1)
+    if len(words) == 2 and words[0] in COLORS:
+        return words[0], parse_move(words[1])
+    return None, parse_move(text)
+
+
+def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> list[RecordError]:
+    """Every variation of move ``number`` (``best`` counting as one) that cannot be played
+    from ``game``, the position before the move: one problem each, at the line of its first
+    bad move. ``game`` is left as it was."""
+    notes = entry.notes
+    if notes is None:
+        return []
+    named = ([("best", (notes.best,))] if notes.best is not None else []) + [
+        (f"variation {k}", line) for k, line in enumerate(notes.variations, 1)]
+    problems = []
+    for (what, moves), lines in zip(named, notes.lines):
+        played = 0
+        try:
+            for j, text in enumerate(moves):
+                try:
+                    color, move = parse_line_move(text)
+                    game.play(move, color)  # type: ignore[arg-type]
+                    played += 1
+                except (NotationError, IllegalMove) as exc:
+                    where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
+                    problems.append(RecordError(f"{where}: {exc}", path=record.path,
+                                                line=lines[j], move=number))
+                    break
+        finally:
+            for _ in range(played):
+                game.pop()
+    return problems
+
+
+def notes_lines(notes: MoveNotes | None) -> list[str]:
+    """What a move's notes say, for people: the mark and the better move, the evaluation,
+    the comment."""
+    if notes is None:
+        return []
+    parts = []
+    if notes.mark is not None:
+        parts.append(f"{notes.mark} {MARK_WORDS[notes.mark]}")
+    if notes.best is not None:
+        parts.append(f"better: {one_line(notes.best)}")
+    if notes.eval is not None:
+        parts.append(f"after it: {eval_text(notes.eval)}")
+    lines = ["; ".join(parts)] if parts else []
+    if notes.comment is not None:
+        said = notes.comment.splitlines() or [""]
+        lines += [f"Comment: {one_line(said[0])}"] + [f"  {one_line(line)}" for line in said[1:]]
+    return lines
+
+
+def notes_data(notes: MoveNotes | None) -> dict[str, object]:
+    """A move's notes as JSON: ``{"mark", "best", "eval": {"score", "win"}, "variations",
+    "comment"}`` (``{}`` without notes)."""
+    if notes is None:
+        return {}
+    evaluation = None if notes.eval is None else {"score": notes.eval[0], "win": notes.eval[1]}
+    return {"mark": notes.mark, "best": notes.best, "eval": evaluation,
+            "variations": [list(line) for line in notes.variations], "comment": notes.comment}
+
+
+def eval_text(evaluation: tuple[float, float]) -> str:
+    """``38.0% to win, score 4.25``."""
+    score, win = evaluation
+    return f"{100 * win:.1f}% to win, score {score:.2f}"
+
+
+# -- writing a review into a record ------------------------------------------------------------
+
+
+def annotate(record: Record, reviews: list[MoveReview]) -> str:
+    """The text of ``record`` with ``reviews`` (one per move, in order) written under its moves:
+    ``eval``, ``best`` when it differs, ``variations``, and the mark at the start of the move's
+    comment. Earlier ``eval``, ``best`` and ``variations`` are replaced; every other byte (the
+    hand-written ``comment``, links, other comments) is kept. Checked by reading it back."""
+    from .record_writer import _indent, _last_end, _line_end, _newline, quote
+
+    text = record.text
+    root = parse(text, record.path)
+    assert isinstance(root, Mapping)
+    pair = root.get("moves")
+    items = pair[1].items if pair is not None and isinstance(pair[1], Sequence) else []
+    if pair is not None and isinstance(pair[1], Sequence) and pair[1].flow or any(
+            not isinstance(item, Mapping) or item.flow for item in items):
+        raise RecordError(f"{record.path}: the moves are written in flow style ([...] or {{...}}); "
+                          "write one move per line to annotate them", path=record.path)
+    edits: list[tuple[int, int, str]] = []
+    for item, review in zip(items, reviews):
+        key, value = item.pairs[0]
+        newline = _newline(text, value.end)
+        move_line_end = _line_end(text, value.end)
+        line_break = len(newline) if text[move_line_end - 1:move_line_end] == "\n" else 0
+        rest_end = move_line_end - line_break
+        edits.append((value.end, rest_end, _move_comment(text[value.end:rest_end], review)))
+        indent = _indent(text, key)
+        added = [f"eval: {{score: {review.after.score:.2f}, win: {100 * review.after.win:.1f}%}}"]
+        if review.best is not None:
+            added.append(f"best: {quote(review.best)}")
+        if review.variations:
+            added.append("variations:")
+            added += [f"  - [{', '.join(quote(m, flow=True) for m in line)}]" for line in review.variations]
+        edits.append((move_line_end, move_line_end,
+                       "".join(indent + line + newline for line in added)))
+        for note_key, note_value in item.pairs[1:]:
+            if note_key.value in ("eval", "best", "variations"):
+                start = text.rfind("\n", 0, note_key.start) + 1
+                edits.append((start, _line_end(text, _last_end(note_value)), ""))
+    new = text
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        new = new[:start] + replacement + new[end:]
+    _check_annotated(record, new, reviews)
+    return new
+
+
+def _move_comment(rest: str, review: MoveReview) -> str:
+    """What follows a move on its line: the mark first in its comment, the rest kept."""
+    at = rest.find("#")
+    blanks, comment = (rest, "") if at == -1 else (rest[:at], rest[at + 1:].strip())
+    old = _WRITTEN_MARK.match(comment)
+    if old is not None:
+        comment = comment[old.end():].strip()
+    if review.mark is not None:
+        said = f"{review.mark} {MARK_WORDS[review.mark]} (-{100 * review.loss:.0f}%)"
+        comment = f"{said} {comment}".strip()
+    if not comment:
+        return ""
+    return f"{blanks.rstrip()}   # {comment}" if at == -1 else f"{blanks}# {comment}"
+
+
+def _check_annotated(record: Record, new: str, reviews: list[MoveReview]) -> None:
+    """Refuse (RecordError) an annotated text that does not read back as the same game with
+    the review's notes."""
+    from .record import load_record_text
+
+    refused = f"annotating {record.path} would not read back as the same game"
+    try:
+        back = load_record_text(new, record.path)
+    except RecordError as exc:
+        raise RecordError(f"{refused} ({exc.message})", path=record.path) from None
+    same = [(m.color, m.text) for m in back.moves] == [(m.color, m.text) for m in record.moves]
+    for entry, old, review in zip(back.moves, record.moves, reviews):
+        notes = entry.notes
+        comment = old.notes.comment if old.notes is not None else None
+        if notes is None or notes.mark != review.mark or notes.comment != comment \
+                or (notes.best is None) != (review.best is None):
+            same = False
+    if not same:
+        raise RecordError(refused, path=record.path)
