@@ -130,11 +130,11 @@ def compare_records(a: Record, b: Record) -> Comparison:
             return Comparison(DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
                               **common)
     if len(a.moves) == len(b.moves):
-        errors = [e for e in replay(a).errors if e.move is not None]
-        if errors:  # the same moves, but not a game: neither copy can be trusted
-            return Comparison(IDENTICAL, move=errors[0].move, line_a=errors[0].line,
-                              line_b=b.moves[errors[0].move - 1].line, reason=errors[0].message,
-                              **common)
+        moved = [(e, e.move) for e in replay(a).errors if e.move is not None]
+        if moved:  # the same moves, but not a game: neither copy can be trusted
+            error, move = moved[0]
+            return Comparison(IDENTICAL, move=move, line_a=error.line,
+                              line_b=b.moves[move - 1].line, reason=error.message, **common)
         return Comparison(IDENTICAL, **common)
     longer = "a" if len(a.moves) > len(b.moves) else "b"
     long_record = a if longer == "a" else b

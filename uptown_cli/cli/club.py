@@ -8,8 +8,8 @@ import click
 
 from ..scoring import VARIANTS
 from .options import (
-    Output, display_path, file_argument, game_path, lock_notice, output_file_option,
-    output_options, record_files, write_output,
+    Output, display_path, file_argument, game_path, listed_records, lock_notice,
+    output_file_option, output_options, write_output,
 )
 
 
@@ -177,20 +177,20 @@ def status(folders, as_name, as_json):
 
     from ..club.status import game_status, order
 
-    files = list(record_files(list(folders) or ["."]))
+    files, unread = listed_records(list(folders) or ["."])
     statuses = order([game_status(path, display_path(os.path.normpath(path))) for path in files],
                      as_name)
     if as_json:
         Output(True).json([s.to_json() for s in statuses])
-        return
-    width = max([len(s.path) for s in statuses] + [4])
-    width = min(width, 30)
-    for s in statuses:
+    width = min(max([len(s.path) for s in statuses] + [4]), 30)
+    for s in statuses if not as_json else ():
         since = datetime.fromtimestamp(s.since).strftime("%Y-%m-%d %H:%M")
         mark = "*" if s.waits_for(as_name) else " "
         path = s.path if len(s.path) <= width else "..." + s.path[-width + 3:]
         head = f"{mark} {path:<{width}}  {since}  "
         click.echo(head + textwrap.shorten(s.text(), 80 - len(head), placeholder="..."))
+    if unread:
+        sys.exit(1)
 
 
 @click.command()
@@ -205,13 +205,14 @@ def ratings(folders, variant, as_json, table_format):
     """
     from ..club.ratings import finished_games, rate
 
-    games, invalid = finished_games(list(record_files(folders)), variant)
+    files, unread = listed_records(folders)
+    games, invalid = finished_games(files, variant)
     table = rate(games)
     out = Output(as_json, table_format)
     if as_json:
         out.json({"games": len(games), "skipped_invalid": [display_path(p) for p in invalid],
                   "ratings": [r.to_json() for r in table]})
-        return
+        sys.exit(1 if unread else 0)
     rows = [[rank, r.name, f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
             for rank, r in enumerate(table, 1)]
     out.table(rows, ["rank", "player", "rating", "sigma", "games", "wins"],
@@ -219,6 +220,8 @@ def ratings(folders, variant, as_json, table_format):
               "(openskill Plackett-Luce, mu - 3 sigma):")
     if invalid:
         click.echo(f"Left out {len(invalid)} invalid or unchecked record(s); see uptown validate.", err=True)
+    if unread:
+        sys.exit(1)
 
 
 COMMANDS = {command.name: command for command in (send, receive, status, ratings)}

@@ -300,6 +300,17 @@ def read_game(file, upto=None, as_name=None, keys=None):
     return path, record, replay_valid(record, upto)
 
 
+def listed_records(paths):
+    """(``record_files`` of ``paths``, how many folders could not be read): each such folder
+    is reported on standard error in one line."""
+    unreadable = []
+    files = list(record_files(paths, unreadable))
+    for folder, reason in unreadable:
+        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were not read",
+                   err=True)
+    return files, len(unreadable)
+
+
 def record_files(paths, unreadable):
     """The files named, with every ``*.yaml``/``*.yml`` under the folders named (sorted,
     hidden folders skipped).  Links to folders are followed, each folder searched once (a link

@@ -10,7 +10,7 @@ from ..scoring import VARIANTS
 from .options import (
     PROGRESS_MIN_FILES, Output, color_options, display_path, file_argument, game_path,
     NO_SUCH_FILE, keys_option, output_options, page, plural, problem_line, read_game, read_record,
-    record_files, replay_valid, use_color,
+    listed_records, record_files, replay_valid, use_color,
 )
 
 
@@ -138,7 +138,7 @@ def score(files, variant, as_json, table_format):
     from ..render import standings_data, standings_rows
     from ..scoring import standings
 
-    paths = list(record_files(files or (game_path(None),)))
+    paths, unread = listed_records(files or (game_path(None),))
     out = Output(as_json, table_format)
     scored = []
     for path in paths:
@@ -161,7 +161,7 @@ def score(files, variant, as_json, table_format):
             if index:
                 out.text()
             out.table(*standings_rows(rows, scoring), title=f"{path}: {scoring}, {state}")
-    if len(scored) < len(paths):
+    if len(scored) < len(paths) or unread:
         sys.exit(1)
 
 
