@@ -352,5 +352,5 @@ def test_receive_waits_for_another_writer_holding_the_lock(game):
     finally:
         release.cancel()
         holder.close()
-    assert "is being written by another uptown; waiting for it..." in result.output
+    assert "is locked by another program (a move being written, or a program reading it); waiting..." in result.output
     assert (receiver / "club.yaml").read_bytes() == (sender / "club.yaml").read_bytes()
