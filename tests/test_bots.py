@@ -178,6 +178,31 @@ def test_a_pass_no_deal_fits_is_set_aside_and_the_view_plays_on():
     assert bots.imagined_game(honest, ana, own, random.Random(1))[1] == []
 
 
+def test_a_pass_no_bag_fits_is_searched_for_once_not_at_every_sampled_view(monkeypatch):
+    """A bot samples the same position many times; the search for a bag that fits a pass no
+    bag fits (up to a second) is made once."""
+    game = Game([Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))])
+    for text in ("A A1", "pass", "B B1"):
+        game.play(parse_move(text))
+    own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
+    view = bots.imagined_game(game, game.players[0], own, random.Random(1))[0]
+    searched = []
+    sample = bots._sample_bag
+
+    def counted(played, limits, rng):
+        searched.append(limits)
+        return sample(played, limits, rng)
+
+    monkeypatch.setattr(bots, "_sample_bag", counted)
+    for seed in range(5):
+        bots.sample_bags(view, random.Random(seed))
+    assert [limits for limits in searched if limits] == []  # found unfit by imagined_game
+    bots._unfit.clear()
+    for seed in range(5):
+        bots.sample_bags(view, random.Random(seed))
+    assert [limits for limits in searched if limits] == [{0: frozenset()}]
+
+
 def test_greedy_leaves_the_fewest_groups_then_avoids_captures_and_keeps_wide_tiles():
     for plies in (10, 33, 61):
         game = random_game(3, f"greedy{plies}", plies)

@@ -41,6 +41,12 @@ BLOCKING_EXTRA = 3
 
 _SAMPLE_ATTEMPTS = 1000
 
+_UNFIT_LIMIT = 64
+_unfit: set[tuple] = set()
+"""The (tiles played, pass limits) of colours for which ``_sample_bag`` found no bag (a bot
+samples the same position many times; each failure costs up to a second), at most
+``_UNFIT_LIMIT`` of them."""
+
 
 def choose_move(name, game, seed=None, **options):
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
@@ -269,11 +275,18 @@ def _bags(game, me, own_bag, played, rng):
         if color in me.colors:
             bags[color] = own_bag(color)
             continue
-        try:
-            bags[color] = _sample_bag(played[color], passes.get(color, {}), rng)
-        except RuntimeError:
-            bags[color] = _sample_bag(played[color], {}, rng)
-            set_aside.append(color)
+        limits = passes.get(color, {})
+        known = (tuple(played[color]), tuple(sorted(limits.items())))
+        if known not in _unfit:
+            try:
+                bags[color] = _sample_bag(played[color], limits, rng)
+                continue
+            except RuntimeError:
+                if len(_unfit) >= _UNFIT_LIMIT:
+                    _unfit.clear()
+                _unfit.add(known)
+        bags[color] = _sample_bag(played[color], {}, rng)
+        set_aside.append(color)
     return bags, set_aside
 
 
