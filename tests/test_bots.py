@@ -158,6 +158,51 @@ def test_pass_limits_are_the_tiles_that_fit_nowhere():
     assert _pass_limits(game, game.players[1]) == {}  # a player knows their own rack
 
 
+def test_a_pass_no_deal_fits_is_set_aside_and_the_view_plays_on():
+    """Bo passed while every blue tile had a square (written by hand in a game with hidden
+    racks): no deal of his rack fits it. Ana's view still deals every rack, sets that pass
+    aside (and names it), and a bot that samples views of it plays."""
+    game = Game([Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))])
+    for text in ("A A1", "pass", "B B1"):
+        game.play(parse_move(text))
+    ana = game.players[0]
+    own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
+    view, set_aside = bots.imagined_game(game, ana, own, random.Random(1))
+    assert [(t.number, t.player.name) for t in set_aside] == [(2, "Bo")]
+    assert view.racks["red"] == sorted(own["red"][1:6])
+    assert [t.move for t in view.history] == [t.move for t in game.history]
+    assert view.to_move == view.players[0]
+    assert choose_move("mc", view, seed=3, **FAST)[0] == "red"
+    honest = Game(game.players)
+    honest.play(parse_move("A A1"))
+    assert bots.imagined_game(honest, ana, own, random.Random(1))[1] == []
+
+
+def test_a_pass_no_bag_fits_is_searched_for_once_not_at_every_sampled_view(monkeypatch):
+    """A bot samples the same position many times; the search for a bag that fits a pass no
+    bag fits (up to a second) is made once."""
+    game = Game([Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))])
+    for text in ("A A1", "pass", "B B1"):
+        game.play(parse_move(text))
+    own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
+    view = bots.imagined_game(game, game.players[0], own, random.Random(1))[0]
+    searched = []
+    sample = bots._sample_bag
+
+    def counted(played, limits, rng):
+        searched.append(limits)
+        return sample(played, limits, rng)
+
+    monkeypatch.setattr(bots, "_sample_bag", counted)
+    for seed in range(5):
+        bots.sample_bags(view, random.Random(seed))
+    assert [limits for limits in searched if limits] == []  # found unfit by imagined_game
+    bots._unfit.clear()
+    for seed in range(5):
+        bots.sample_bags(view, random.Random(seed))
+    assert [limits for limits in searched if limits] == [{0: frozenset()}]
+
+
 def test_greedy_leaves_the_fewest_groups_then_avoids_captures_and_keeps_wide_tiles():
     for plies in (10, 33, 61):
         game = random_game(3, f"greedy{plies}", plies)

@@ -81,28 +81,111 @@ def test_receive_an_older_copy_writes_nothing(game):
     assert snapshot(receiver) == before
 
 
-def test_receive_refuses_a_copy_that_rewrites_the_history(game):
-    sender, receiver = game
+def diverge(sender, receiver):
+    """The receiver plays another move 2 than the sender did."""
     played = load_record(sender / "club.yaml").moves[-1].text
     legal = json.loads(ok(run(["moves", "club.yaml", "--json"], cwd=receiver)).output)["moves"]
     ok(run(["move", "club.yaml", next(m for m in legal if m != played)], cwd=receiver))
+
+
+def test_receive_refuses_a_copy_that_rewrites_the_history(game):
+    sender, receiver = game
+    diverge(sender, receiver)
     before = snapshot(receiver)
     result = receive(receiver, message_of(sender).as_bytes())
     assert result.exit_code == 1
-    assert "the games diverge at move 2" in result.output
-    assert "refused: your copy is unchanged" in result.output
-    assert snapshot(receiver) == before
+    line = result.output.strip()
+    assert "\n" not in line and "the games diverge at move 2" in line
+    assert line.endswith("refused: your copy is unchanged, the received one is kept as "
+                         "club.received-1.yaml")
+    assert snapshot(receiver) == {**before,
+                                  "club.received-1.yaml": (sender / "club.yaml").read_bytes()}
 
 
-def test_receive_refuses_another_game(game, tmp_path):
+def test_receive_keeps_both_copies_of_another_game_and_overwrites_nothing(game, tmp_path):
+    """Another game is refused, both kept: the received copy goes to the first free
+    NAME.received-N.yaml (a name already taken, even by a link, is passed by); the same
+    message again finds it kept."""
+    sender, receiver = game
+    other = tmp_path / "other"
+    other.mkdir()
+    ok(run(["new", "club.yaml", *PLAYERS, "--seed", "8"], cwd=other))
+    (receiver / "club.received-1.yaml").write_text("mine\n")
+    (receiver / "club.received-2.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    local = (receiver / "club.yaml").read_bytes()
+    data = message_of(other).as_bytes()
+    for _ in range(2):
+        result = receive(receiver, data)
+        assert result.exit_code == 1 and "not the same game (seed differ)" in result.output
+        assert result.output.strip().endswith("the received one is kept as club.received-3.yaml")
+        assert sorted(os.listdir(receiver)) == [
+            "club.received-1.yaml", "club.received-2.yaml", "club.received-3.yaml", "club.yaml"]
+        assert (receiver / "club.yaml").read_bytes() == local
+        assert (receiver / "club.received-1.yaml").read_text() == "mine\n"
+        kept = receiver / "club.received-3.yaml"
+        assert kept.read_bytes() == (other / "club.yaml").read_bytes()
+    assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_receive_into_a_folder_shows_where_the_received_copy_is_kept(game, tmp_path):
+    sender, receiver = game
+    diverge(sender, receiver)
+    result = receive(tmp_path, message_of(sender).as_bytes(), "--into", "bo/club.yaml")
+    assert result.exit_code == 1
+    assert result.output.strip().endswith("is kept as bo/club.received-1.yaml"), result.output
+    assert (receiver / "club.received-1.yaml").read_bytes() == (sender / "club.yaml").read_bytes()
+
+
+def test_receive_refuses_in_one_line_when_the_copy_cannot_be_kept(game, tmp_path):
     sender, receiver = game
     other = tmp_path / "other"
     other.mkdir()
     ok(run(["new", "club.yaml", *PLAYERS, "--seed", "8"], cwd=other))
     before = snapshot(receiver)
-    result = receive(receiver, message_of(other).as_bytes())
-    assert result.exit_code == 1 and "not the same game (seed differ)" in result.output
+    receiver.chmod(0o555)
+    try:
+        result = receive(receiver, message_of(other).as_bytes())
+    finally:
+        receiver.chmod(0o755)
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert "the received one could not be kept (could not create club.received-1.yaml" \
+        in result.output
     assert snapshot(receiver) == before
+
+
+def test_receive_keeps_a_hidden_copy_whose_reveals_diverge(tmp_path):
+    """A finished game with hidden racks: Ana's copy has her key revealed, the received one
+    Bo's. Each lacks a key the other has: refused, both kept."""
+    from test_cli_support import invoke, invoke_json
+
+    path = tmp_path / "duel.yaml"
+    keys = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}")} for name in ("Ana", "Bo")}
+    ok(invoke("new", path, "--hidden", "-p", "Ana <ana@example.org>",
+              "-p", "Bo <bo@example.org>"))
+    for name in ("Ana", "Bo"):
+        ok(invoke("join", path, "--as", name, env=keys[name]))
+    while True:
+        data = invoke_json("show", path, "--json")[1]
+        if data["finished"]:
+            break
+        name = data["to_move"]
+        ok(invoke("move", path, "--bot", "random", "--as", name, env=keys[name]))
+    finished = path.read_bytes()
+    ok(invoke("reveal", path, "--as", "Bo", env=keys["Bo"]))
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "duel.yaml").write_bytes(path.read_bytes())
+    path.write_bytes(finished)
+    ok(invoke("reveal", path, "--as", "Ana", env=keys["Ana"]))
+    mine = path.read_bytes()
+    message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana")
+    result = receive(tmp_path, message.as_bytes(), "--into", "duel.yaml")
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: duel.yaml: each copy has revealed keys the other lacks; refused: your copy is "
+        "unchanged, the received one is kept as duel.received-1.yaml")
+    assert path.read_bytes() == mine
+    assert (tmp_path / "duel.received-1.yaml").read_bytes() == (theirs / "duel.yaml").read_bytes()
 
 
 def test_receive_refuses_an_illegal_extension(game):

@@ -77,6 +77,26 @@ def swap_key(tmp_path, path, name):
     return key
 
 
+def key_of(tmp_path, name):
+    (key_file,) = (tmp_path / f"keys-{name}").glob("*.key")
+    return bytes.fromhex(json.loads(key_file.read_text())["key"])
+
+
+def write_pass(tmp_path, path, name):
+    """``name`` writes a pass by hand, with the link and seal their key gives (their first
+    turn)."""
+    from uptown_cli.hidden_record import HiddenCheck, own_link
+    from uptown_cli.record import replay
+
+    record = load_record(path)
+    key = key_of(tmp_path, name)
+    check = HiddenCheck(record, own=(name, key))
+    replay(record, hidden=check)
+    color = next(p.colors[0] for p in record.players if p.name == name)
+    link = own_link(record, name, key, 1, color, "pass", check.digest)
+    path.write_text(path.read_text() + f"  - {color}: pass\n    link: {link}\n")
+
+
 def refused(result, *words):
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
@@ -206,21 +226,47 @@ def test_a_hand_written_unforced_pass_names_its_writer_and_freezes_nothing_befor
     tool names Bo's move 2; what came before it can still be seen."""
     path = new_game(tmp_path)
     bot_move(tmp_path, path, "Ana")
-    record = load_record(path)
-    (key_file,) = (tmp_path / "keys-Bo").glob("*.key")
-    key = bytes.fromhex(json.loads(key_file.read_text())["key"])
-    from uptown_cli.hidden_record import HiddenCheck, own_link
-    from uptown_cli.record import replay
-
-    check = HiddenCheck(record, own=("Bo", key))
-    replay(record, hidden=check)
-    link = own_link(record, "Bo", key, 1, "blue", "pass", check.digest)
-    path.write_text(path.read_text() + f"  - blue: pass\n    link: {link}\n")
+    write_pass(tmp_path, path, "Bo")
     refused(uptown(tmp_path, "Cy", "move", path, "--bot", "random", "--as", "Cy"),
             "move 2: Bo's pass cannot be forced", "written by hand")
     result = invoke("validate", path)
     assert result.exit_code == 1 and "move 2: Bo's pass cannot be forced" in result.stdout
     assert uptown(tmp_path, "Cy", "show", path, "--at", "1", "--as", "Cy").exit_code == 0
+
+
+def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(tmp_path,
+                                                                          monkeypatch):
+    """(6) Bo writes a pass by hand while blue could play. The file alone disproves such a
+    pass only when fewer than five of blue's tiles left fit nowhere; late in a crowded game
+    it cannot, as here, where that check is made to find nothing. No deal of Bo's rack fits
+    the pass, yet Cy and Ana, whose moves depend only on their own racks, still play, see
+    their moves and get hints, each told in one line that Bo's pass is set aside until he
+    reveals; his own tool names his pass; once his key is known, validate names it."""
+    from uptown_cli import hidden_record
+
+    monkeypatch.setattr(hidden_record, "surely_unforced", lambda game, player: None)
+    path = new_game(tmp_path)
+    bot_move(tmp_path, path, "Ana")
+    write_pass(tmp_path, path, "Bo")
+    warning = "Warning: Bo's pass at move 2 looks unforced; checked when Bo reveals"
+    for name in ("Cy", "Ana"):
+        result, data = invoke_json("moves", path, "--json", "--as", name,
+                                   env=env(tmp_path, name))
+        assert result.exit_code == 0 and data["moves"], result.output
+        assert result.stderr.strip() == warning
+        result = uptown(tmp_path, name, "hint", path, "--bot", "mc", "--playouts", "2",
+                        "--as", name)
+        assert result.exit_code == 0 and result.stderr.strip() == warning, result.output
+        result = uptown(tmp_path, name, "move", path, "--bot", "random", "--as", name)
+        assert result.exit_code == 0 and result.stderr.strip() == warning, result.output
+    refused(uptown(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
+            "move 2: Bo passed, but blue could play")
+    assert invoke("validate", path).exit_code == 0  # Bo's draws unchecked: nothing to see
+    text = path.read_text()
+    path.write_text(text.replace("moves:\n", f"revealed:\n  - Bo: {key_of(tmp_path, 'Bo').hex()}"
+                                 "\nmoves:\n", 1))
+    result = invoke("validate", path)
+    assert result.exit_code == 1 and "move 2: Bo passed, but blue could play" in result.stdout
 
 
 def test_a_fake_reveal_names_no_victim_and_stops_no_one(tmp_path):

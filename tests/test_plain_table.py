@@ -33,7 +33,7 @@ def test_simple_table_is_tabulates_simple_format_when_it_draws_one(table):
 
 def test_the_tables_of_every_turn_are_drawn_without_tabulate():
     rows = [["", "Ana", "red", 18, 2, 0, 2], ["*", "Cy", "green", 19, 1, 0, 1]]
-    headers = ["", "player", "colours", "tiles left", "groups", "captures", "score"]
+    headers = ["", "player", "colours", "to play", "groups", "captures", "score"]
     assert simple_table(rows, headers) == tabulate(rows, headers, tablefmt="simple")
     finished = [["", "Ana", "red", 0], ["", "Cy", "green", 0]]  # nobody to move: a blank column
     assert simple_table(finished, headers[:4]) == tabulate(finished, headers[:4], tablefmt="simple")

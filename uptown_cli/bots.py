@@ -41,6 +41,12 @@ BLOCKING_EXTRA = 3
 
 _SAMPLE_ATTEMPTS = 1000
 
+_UNFIT_LIMIT = 64
+_unfit: set[tuple] = set()
+"""The (tiles played, pass limits) of colours for which ``_sample_bag`` found no bag (a bot
+samples the same position many times; each failure costs up to a second), at most
+``_UNFIT_LIMIT`` of them."""
+
 
 def choose_move(name, game, seed=None, **options):
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
@@ -236,7 +242,13 @@ def sample_bags(game, rng):
     """Every colour's bag order as the player to move in ``game`` may imagine it: its own
     racks and past draws as they are, every opponent's rack and every bag's undrawn order drawn
     at random from the tiles that player has not seen (``{colour: 28 tiles}``, as ``Game``
-    takes them)."""
+    takes them). An opponent's passes that no bag fits (in a view of a hidden game where one
+    was not forced) are set aside: that colour's bag fits its moves only."""
+    return _sampled_bags(game, rng)[0]
+
+
+def _sampled_bags(game, rng):
+    """``sample_bags`` with the colours whose passes were set aside (see ``_bags``)."""
     me = game.to_move
     played = _played(game)
     own_draws = {color: [] for color in me.colors}
@@ -252,38 +264,63 @@ def sample_bags(game, rng):
 
 
 def _bags(game, me, own_bag, played, rng):
-    """Every colour's bag: ``own_bag(colour)`` for ``me``'s colours, bags drawn at random to fit
-    the moves and passes for the others (made in colour order, so that a seed always gives the
-    same bags)."""
+    """``(bags, set_aside)``: every colour's bag, ``own_bag(colour)`` for ``me``'s colours,
+    bags drawn at random to fit the moves and passes for the others (made in colour order, so
+    that a seed always gives the same bags). ``set_aside`` lists the colours whose passes no
+    bag fits (one of them was not forced): their bags fit the moves only."""
     passes = _pass_limits(game, me)
     bags = {}
+    set_aside = []
     for color in game.colors:
         if color in me.colors:
             bags[color] = own_bag(color)
-        else:
-            bags[color] = _sample_bag(played[color], passes.get(color, {}), rng)
-    return bags
+            continue
+        limits = passes.get(color, {})
+        known = (tuple(played[color]), tuple(sorted(limits.items())))
+        if known not in _unfit:
+            try:
+                bags[color] = _sample_bag(played[color], limits, rng)
+                continue
+            except RuntimeError:
+                if len(_unfit) >= _UNFIT_LIMIT:
+                    _unfit.clear()
+                _unfit.add(known)
+        bags[color] = _sample_bag(played[color], {}, rng)
+        set_aside.append(color)
+    return bags, set_aside
 
 
-def _replayed(game, bags):
-    """``game``'s moves played again in a new game with ``bags``."""
+def _set_aside_passes(game, me, colors):
+    """The passes of ``game`` by the players (other than ``me``) of ``colors``."""
+    return [turn for turn in game.history if turn.move.is_pass and turn.player != me
+            and any(color in colors for color in turn.player.colors)]
+
+
+def _replayed(game, bags, set_aside):
+    """``game``'s moves played again in a new game with ``bags``, the passes ``set_aside``
+    accepted unforced."""
     view = Game(game.players, bags)
     for turn in game.history:
-        view.play(turn.move, turn.color)
+        view.play(turn.move, turn.color, unforced=turn in set_aside)
     return view
 
 
 def sample_view(game, rng):
     """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
     captures and own racks, with the hidden tiles dealt by ``sample_bags``."""
-    return _replayed(game, sample_bags(game, rng))
+    bags, colors = _sampled_bags(game, rng)
+    return _replayed(game, bags, _set_aside_passes(game, game.to_move, colors))
 
 
 def imagined_game(game, me, own_bags, rng):
-    """``game`` (whose racks may be unknown) replayed in a new game in which player ``me``'s
-    colours have the bags ``own_bags`` (each its 28 tiles, in the order drawn) and every other
-    colour a bag drawn at random to fit its moves and passes."""
-    return _replayed(game, _bags(game, me, own_bags.__getitem__, _played(game), rng))
+    """``(view, set_aside)``: ``game`` (whose racks may be unknown) replayed in a new game in
+    which player ``me``'s colours have the bags ``own_bags`` (each its 28 tiles, in the order
+    drawn) and every other colour a bag drawn at random to fit its moves and passes.
+    ``set_aside`` lists the passes (``Turn``) no bag fits, so one of them was not forced:
+    every pass of an opponent colour whose bag had to be drawn without them."""
+    bags, colors = _bags(game, me, own_bags.__getitem__, _played(game), rng)
+    set_aside = _set_aside_passes(game, me, colors)
+    return _replayed(game, bags, set_aside), set_aside
 
 
 def _played(game):

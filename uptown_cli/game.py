@@ -399,10 +399,11 @@ class Game:
             )
         return holders[0] if holders else player.colors[0]
 
-    def check(self, move: Move, color: str | None = None) -> str:
+    def check(self, move: Move, color: str | None = None, unforced: bool = False) -> str:
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
         return the colour it is played with otherwise (a pass counts as the player's first
-        colour's, whichever colour names it). Never changes the game."""
+        colour's, whichever colour names it). ``unforced``: a pass need not be forced. Never
+        changes the game."""
         if self.finished:
             raise IllegalMove("game_over", "the game is over")
         player = self.players[self._turn]
@@ -416,7 +417,7 @@ class Game:
                 f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
             )
         if move.tile is None:
-            if self._racks is not None and self.has_legal_placement():
+            if self._racks is not None and not unforced and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
                     "not_forced",
@@ -463,10 +464,12 @@ class Game:
             return str(PASS)
         return str(Move(move.tile, move.square, self._color_at[cast(int, move.square)] is not None))
 
-    def play(self, move: Move, color: str | None = None) -> Turn:
+    def play(self, move: Move, color: str | None = None, unforced: bool = False) -> Turn:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
-        when only one of the player's colours could play the tile). Returns the Turn."""
-        color = self.check(move, color)
+        when only one of the player's colours could play the tile). Returns the Turn.
+        ``unforced``: accept a pass the racks could have avoided (a view of a hidden game
+        replays a pass that no deal fits, ``bots.imagined_game``)."""
+        color = self.check(move, color, unforced)
         player = self.players[self._turn]
         undo = (self._turn, self._passes)
         if move.tile is None:

@@ -125,14 +125,14 @@ def to_move_text(game):
 
 
 def players_rows(game, standing_rows):
-    """The players table of ``show`` as (rows, headers): who is to move (*), colours, tiles left
-    to play, groups, captures and score."""
+    """The players table of ``show`` as (rows, headers): who is to move (*), colours, the tiles
+    each still has to play (its rack's included), groups, captures and score."""
     rows = []
     for player, s in zip(game.players, standing_rows):
         left = sum(TILES_PLAYED_PER_COLOR - game.played_count(c) for c in player.colors)
         mark = "*" if player is game.to_move else ""
         rows.append([mark, player.name, ",".join(player.colors), left, s.groups, s.captures, s.score])
-    return rows, ["", "player", "colours", "tiles left", "groups", "captures", "score"]
+    return rows, ["", "player", "colours", "to play", "groups", "captures", "score"]
 
 
 def standings_rows(standing_rows, variant="standard"):

@@ -112,8 +112,9 @@ def receive(message, into, mbox, maildir, as_json):
 
     MESSAGE is an .eml file, or - (the default) for standard input, so that a mail client can
     pipe a message to it. The game is compared with the local copy: saved when it extends it,
-    or when there is none yet (--into, after validating); refused, with nothing written, when
-    it rewrites the history or is another game.
+    or when there is none yet (--into, after validating); refused when it rewrites the history
+    or is another game, your copy unchanged and the received one kept beside it as
+    NAME.received-N.yaml.
     """
     from ..club.inbox import (
         GAME_SUFFIXES, MAX_MESSAGE_BYTES, carries, message_game, newest_in_mailbox, receive as take,

@@ -248,10 +248,12 @@ class MoverView:
     """The player to move's view of a hidden game: ``game`` knows their racks (the others'
     drawn at random to fit the moves, as a bot's view), ``link(colour, move_text)`` is what
     they write with their move, and ``bot_seed`` seeds a bot from their secret key and the
-    record (so nobody can replay the bot's choices from the public file)."""
+    record (so nobody can replay the bot's choices from the public file). ``warning`` names
+    the passes set aside because no deal fits them (None when every pass fits)."""
 
-    def __init__(self, record, name, key, check, game):
+    def __init__(self, record, name, key, check, game, warning=None):
         self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
+        self.warning = warning
         self.bot_seed = hashlib.sha256(key + record.text.encode("utf-8")).hexdigest()
 
     def link(self, color, move_text):
@@ -282,16 +284,25 @@ def mover_view(record, game, as_name, keys):
     deal = check.deal
     own_bags = {c: deal.drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in deal.drawn[c]]
                 for c in player.colors}
-    try:
-        view = imagined_game(game, player, own_bags, random.Random())
-    except RuntimeError:
-        passes = [f"{t.number} ({t.player.name}'s)" for t in game.history
-                  if t.move.is_pass and t.player.name != name]
-        raise click.ClickException(
-            "no deal of the other racks fits the passes of this game, so one of them was not "
-            f"forced: move {', '.join(passes)}; ask who passed (uptown diff against your "
-            "copy), or check once the keys are revealed") from None
-    return MoverView(record, name, key, check, view)
+    view, suspects = imagined_game(game, player, own_bags, random.Random())
+    return MoverView(record, name, key, check, view, suspect_warning(suspects))
+
+
+def suspect_warning(suspects):
+    """One line naming the passes (``Turn``) that no deal of the other racks fits, and whose
+    they are; None when there are none. The mover's own moves do not depend on them."""
+    if not suspects:
+        return None
+    owners = {}
+    for turn in suspects:
+        owners.setdefault(turn.player.name, []).append(str(turn.number))
+    parts = [f"{name}'s pass at move {numbers[0]}" if len(numbers) == 1 else
+             f"one of {name}'s passes (moves {', '.join(numbers)})"
+             for name, numbers in owners.items()]
+    verb = "looks" if len(parts) == 1 else "look"
+    who = " and ".join(owners)
+    return (f"Warning: {' and '.join(parts)} {verb} unforced; checked when {who} "
+            f"reveal{'s' if len(owners) == 1 else ''}")
 
 
 def drawn_text(turn):

@@ -157,15 +157,18 @@ def _new_hidden(path, entries, variant, seed, as_json):
     click.echo(f"  uptown join {shown} --as {entries[0].name}")
 
 
-def hidden_mover_view(record, game, as_name, keys):
+def hidden_mover_view(record, game, as_name, keys, warn=True):
     """(the game as the player to move sees it, their ``hidden.MoverView``) in a game with
-    hidden racks; (game, None) in an open game, where ``--as`` must name the player to move."""
+    hidden racks; (game, None) in an open game, where ``--as`` must name the player to move.
+    ``warn``: print the view's warning (passes set aside) on standard error."""
     if record.hidden is None:
         check_player(game, as_name, record.path, writes=False)
         return game, None
     from .hidden import mover_view
 
     view = mover_view(record, game, as_name, keys)
+    if warn and view.warning:
+        click.echo(view.warning, err=True)
     return view.game, view
 
 
@@ -247,7 +250,7 @@ def complete_move(ctx, param, incomplete):
         game = replay(record).game
         if record.hidden is not None and not game.finished and not game.knows_racks:
             game = hidden_mover_view(record, game, ctx.params.get("as_name"),
-                                     ctx.params.get("keys"))[0]
+                                     ctx.params.get("keys"), warn=False)[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (RecordError, ValueError, click.ClickException):
         return []

@@ -8,7 +8,9 @@ attachment name that is a path.  ``newest_in_mailbox`` picks, from an mbox or a 
 newest message (by its Date) that carries the game wanted.  ``receive`` compares the game
 with the local copy (``compare.compare_records``, as ``uptown diff`` does) and writes only a
 copy that extends it (``record_writer.replace_record``, locked and atomic as ``move``
-writes), or a new game that validates (``record_writer.create_record``).
+writes), or a new game that validates (``record_writer.create_record``); a copy that
+rewrites the history or is another game is refused and kept beside the local one
+(``kept_path``, as a new record is written).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import email
 import mailbox
 import os
+import stat
 from dataclasses import dataclass
 from email.message import Message
 from email.utils import parsedate_to_datetime
@@ -183,6 +186,10 @@ SAVED_NEW = "saved-new"
 EXTENDED = "extended"
 SAME = "same"
 OLDER = "older"
+DIVERGED = "diverged"
+
+MAX_KEPT = 100
+"""How many refused copies of one game ``receive`` keeps beside it (``kept_path``)."""
 
 
 @dataclass(frozen=True)
@@ -205,8 +212,9 @@ class Received:
 def receive(game: Attached, local_path: str, shown: str,
             on_wait: Callable[[], None] | None = None) -> Received:
     """Compare ``game`` with the local copy at ``local_path`` and save it when it extends it
-    (or when there is no local copy and it validates); MailError or RecordError (one line,
-    nothing written) when it rewrites the history, is another game or is invalid."""
+    (or when there is no local copy and it validates). MailError or RecordError (one line)
+    when it is invalid (nothing written), or when it rewrites the history or is another game
+    (the local copy unchanged, the received one kept beside it, see ``kept_path``)."""
     received = game.record()
     _check_valid(received)
     if not os.path.lexists(local_path):
@@ -218,9 +226,10 @@ def receive(game: Attached, local_path: str, shown: str,
     local = load_record(local_path, shown)
     comparison = compare_records(local, received)
     if comparison.relation not in (IDENTICAL, EXTENDS):
-        raise MailError(f"{comparison.message()}; refused: your copy is unchanged and the "
-                        "received one was not saved")
+        raise _refused(comparison.message(), received, local_path, shown)
     progress, news = _hidden_progress(local, received)
+    if progress == DIVERGED:
+        raise _refused(news, received, local_path, shown)
     if comparison.relation == IDENTICAL and progress == SAME:
         return Received(SAME, shown, f"{shown} already holds this copy of the game "
                         f"({_moves(len(local.moves))}); nothing was written.")
@@ -235,6 +244,55 @@ def receive(game: Attached, local_path: str, shown: str,
     return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.")
 
 
+def _refused(what: str, received: Record, local_path: str, shown: str) -> MailError:
+    """The one-line refusal of a copy that rewrites the history or is another game, once the
+    received copy is kept beside the local one (``kept_path``)."""
+    try:
+        kept = kept_path(received.text, local_path)
+    except RecordError as exc:
+        return MailError(f"{what}; refused: your copy is unchanged, and the received one could "
+                         f"not be kept ({exc})")
+    kept_shown = os.path.join(os.path.dirname(shown), os.path.basename(kept))
+    return MailError(f"{what}; refused: your copy is unchanged, the received one is kept as "
+                     f"{kept_shown}")
+
+
+def kept_path(text: str, local_path: str) -> str:
+    """Keep the record ``text`` beside ``local_path`` under the first name
+    ``NAME.received-N.yaml`` that is free (or already holds that text), written as a new record
+    is (atomic, never over an existing file); returns its path."""
+    from ..record_writer import create_record
+
+    directory, name = os.path.split(local_path)
+    stem, suffix = os.path.splitext(name)
+    data = text.encode("utf-8")
+    for number in range(1, MAX_KEPT + 1):
+        path = os.path.join(directory, f"{stem}.received-{number}{suffix or '.yaml'}")
+        if not os.path.lexists(path):
+            try:
+                create_record(path, text)
+                return path
+            except RecordError:
+                if not os.path.lexists(path):  # not made meanwhile by another receive
+                    raise
+        if _holds(path, data):
+            return path
+    raise RecordError(f"{MAX_KEPT} received copies of {name} are kept already")
+
+
+def _holds(path: str, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (a link is not followed) holding exactly ``data``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as stream:
+        try:
+            return stat.S_ISREG(os.fstat(fd).st_mode) and stream.read(len(data) + 1) == data
+        except OSError:
+            return False
+
+
 def _check_valid(record: Record) -> None:
     result = validate_text(record.text, record.path)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
@@ -243,20 +301,18 @@ def _check_valid(record: Record) -> None:
 
 def _hidden_progress(local: Record, received: Record) -> tuple[str, str]:
     """In a game with hidden racks: (``SAME``, ``OLDER`` or ``EXTENDED``, what the received
-    copy adds: players joined, keys revealed).  MailError when the copies reveal different
-    keys, or each has revealed keys the other lacks."""
+    copy adds: players joined, keys revealed), or (``DIVERGED``, what differs) when the copies
+    reveal different keys, or each has revealed keys the other lacks."""
     if local.hidden is None or received.hidden is None:
         return SAME, ""
     mine, theirs = dict(local.hidden.revealed), dict(received.hidden.revealed)
     if any(theirs.get(name, value) != value for name, value in mine.items()):
-        raise MailError(f"{local.path}: the received copy reveals another key for a player; "
-                        "refused: nothing was written")
+        return DIVERGED, f"{local.path}: the received copy reveals another key for a player"
     joined = received.hidden.joined()[len(local.hidden.commitments):]
     revealed = [name for name in theirs if name not in mine]
     lacking = len(received.hidden.commitments) < len(local.hidden.commitments) or set(mine) - set(theirs)
     if lacking and revealed:
-        raise MailError(f"{local.path}: each copy has revealed keys the other lacks; "
-                        "refused: nothing was written")
+        return DIVERGED, f"{local.path}: each copy has revealed keys the other lacks"
     if lacking:
         return OLDER, ""
     said = [f"{name} joined" for name in joined] + [f"{name} revealed their key" for name in revealed]
