@@ -133,3 +133,13 @@ def test_ratings_in_date_order(tmp_path):
     a = json.loads(ok(run(["ratings", first, "--json"])).output)["ratings"]
     b = json.loads(ok(run(["ratings", second, "--json"])).output)["ratings"]
     assert a != b
+
+
+def test_status_and_ratings_leave_out_received_copies_kept_beside_a_game(tmp_path):
+    """A copy ``receive`` kept (NAME.received-N.yaml) is not a game of its own: listing it
+    would show one game twice and count it twice in the ratings."""
+    game = tmp_path / "club.yaml"
+    ok(run(["new", game, "-p", "Ana", "-p", "Bo", "--seed", "s1"]))
+    (tmp_path / "club.received-1.yaml").write_bytes(game.read_bytes())
+    listed = json.loads(ok(run(["status", tmp_path, "--json"])).output)
+    assert [os.path.basename(s["path"]) for s in listed] == ["club.yaml"]

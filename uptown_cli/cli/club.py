@@ -163,6 +163,15 @@ def _read_message(path):
         raise MailError(f"cannot read {display_path(path)}: {exc.strerror or exc}") from None
 
 
+def games_listed(folders):
+    """``listed_records`` of ``folders`` without the received copies kept beside a game
+    (``NAME.received-N.yaml``), which would count a game twice."""
+    from ..club.inbox import KEPT_COPY
+
+    files, unread = listed_records(folders)
+    return [path for path in files if not KEPT_COPY.search(path)], unread
+
+
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]")
 @click.option("--as", "as_name", metavar="NAME", help="List NAME's turns first.")
@@ -178,7 +187,7 @@ def status(folders, as_name, as_json):
 
     from ..club.status import game_status, order
 
-    files, unread = listed_records(list(folders) or ["."])
+    files, unread = games_listed(list(folders) or ["."])
     statuses = order([game_status(path, display_path(os.path.normpath(path))) for path in files],
                      as_name)
     if as_json:
@@ -206,7 +215,7 @@ def ratings(folders, variant, as_json, table_format):
     """
     from ..club.ratings import finished_games, rate
 
-    files, unread = listed_records(folders)
+    files, unread = games_listed(folders)
     games, invalid = finished_games(files, variant)
     table = rate(games)
     out = Output(as_json, table_format)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import email
 import mailbox
 import os
+import re
 import stat
 from dataclasses import dataclass
 from email.message import Message
@@ -255,6 +256,10 @@ def _refused(what: str, received: Record, local_path: str, shown: str) -> MailEr
     kept_shown = os.path.join(os.path.dirname(shown), os.path.basename(kept))
     return MailError(f"{what}; refused: your copy is unchanged, the received one is kept as "
                      f"{kept_shown}")
+
+
+KEPT_COPY = re.compile(r"\.received-[0-9]+\.ya?ml$")
+"""The names of received copies kept beside a game (``kept_path``): not games of their own."""
 
 
 def kept_path(text: str, local_path: str) -> str:
