@@ -47,11 +47,11 @@ import time
 from tabulate import tabulate
 
 import uptown_cli
-from uptown_cli.bags import seeded_bags
-from uptown_cli.bots import choose_move
-from uptown_cli.game import COLORS, Game, Player
-from uptown_cli.record_writer import render_record
-from uptown_cli.selfplay import play_games, summarize
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.analysis.bots import choose_move
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.records.text import render_record
+from uptown_cli.analysis.selfplay import play_games, summarize
 
 PARSE_ONLY = """\
 import os, sys, yaml
@@ -82,9 +82,9 @@ that no earlier child counts."""
 
 MC_GAMES = """\
 import sys, time
-from uptown_cli.bags import seeded_bags
-from uptown_cli.bots import choose_move
-from uptown_cli.game import Game, Player
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.analysis.bots import choose_move
+from uptown_cli.engine.game import Game, Player
 for seed in sys.argv[1:]:
     players = [Player("A", ("red", "green")), Player("B", ("blue", "yellow"))]
     game = Game(players, seeded_bags(seed, ["red", "green", "blue", "yellow"]))
@@ -101,8 +101,8 @@ run with the code to time first on ``sys.path``."""
 
 ENGINE_RUN = """\
 import random, sys, time
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import COLORS, Game, Player
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import COLORS, Game, Player
 players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
 games = int(sys.argv[1])
 bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]

@@ -23,15 +23,15 @@ import tempfile
 
 from bench import compare_processes, compile_bytecode, make_corpus, seats, table, uptown_command
 
-from uptown_cli.record_writer import render_record
+from uptown_cli.records.text import render_record
 
 
 def with_emails(folder):
     """A 3-player game of 60 random moves with the players' emails, and the same game one
     move behind, written in ``folder``; their paths."""
     from bench import bags_for, play_randomly
-    from uptown_cli.game import Game
-    from uptown_cli.record import PlayerEntry
+    from uptown_cli.engine.game import Game
+    from uptown_cli.records.schema import PlayerEntry
 
     players = seats(3)
     game = play_randomly(Game(players, bags_for(players, "club")), random.Random(3), 60)

@@ -11,11 +11,12 @@ import os
 import random
 import sys
 
-from uptown_cli.bots import greedy_choices, sample_view
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import COLORS, Game, Player
-from uptown_cli.geometry import tile_name
-from uptown_cli.record_writer import render_record
+from uptown_cli.analysis.bots import greedy_choices
+from uptown_cli.analysis.views import sample_view
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.engine.geometry import tile_name
+from uptown_cli.records.text import render_record
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
 

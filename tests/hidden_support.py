@@ -1,7 +1,7 @@
 """Helpers shared by the hidden-racks tests (``from hidden_support import ...``); no tests here."""
 
-from uptown_cli.hidden_draws import can_place
-from uptown_cli.notation import PASS, Move
+from uptown_cli.hidden.draws import can_place
+from uptown_cli.engine.notation import PASS, Move
 
 
 def legal_from_deal(game, deal, player):

@@ -9,13 +9,21 @@ import pytest
 from test_cli_support import ROOT, invoke, invoke_json, run
 from test_positions import build
 
-from uptown_cli import analysis
-from uptown_cli.analysis import (
-    BLUNDER, INACCURACY, MISTAKE, Evaluation, game_accuracy, mark, move_accuracy, outcome,
+from uptown_cli.analysis import review as analysis
+from uptown_cli.analysis.review import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    Evaluation,
+    game_accuracy,
+    mark,
+    move_accuracy,
+    outcome,
     review_position,
 )
-from uptown_cli.notation import parse_move
-from uptown_cli.record import load_record, validate_file
+from uptown_cli.engine.notation import parse_move
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import validate_file
 
 RECORDS = ROOT / "records"
 
@@ -302,8 +310,8 @@ moves:
 
 
 def notes_record(tmp_path, first=None, best=None, variation=None):
-    from uptown_cli.bags import seeded_bags
-    from uptown_cli.game import Game, Player
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.engine.game import Game, Player
 
     game = Game([Player(n, (c,)) for n, c in (("Ana", "red"), ("Bo", "blue"), ("Cy", "green"))],
                 seeded_bags("cafe01", ["red", "blue", "green"]))
@@ -408,8 +416,8 @@ def test_an_empty_game_has_nothing_to_review(tmp_path):
 
 
 def test_the_library_review_is_the_commands(tmp_path):
-    from uptown_cli.bags import seeded_bags
-    from uptown_cli.record import replay
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.records.replay import replay
 
     record = load_record(RECORDS / "in-progress.yaml")
     game = replay(record).game

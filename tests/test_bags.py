@@ -4,9 +4,9 @@ import hashlib
 
 import pytest
 
-from uptown_cli.bags import bag_order, seeded_bags
-from uptown_cli.game import COLORS
-from uptown_cli.geometry import TILE_NAMES, tile_name
+from uptown_cli.engine.bags import bag_order, seeded_bags
+from uptown_cli.engine.game import COLORS
+from uptown_cli.engine.geometry import TILE_NAMES, tile_name
 
 # Golden orders: never change these. A different order here means every seeded record
 # already written would replay differently.

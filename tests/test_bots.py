@@ -4,13 +4,15 @@ import random
 
 import pytest
 
-from uptown_cli import bots
-from uptown_cli.bags import seeded_bags
-from uptown_cli.bots import BOT_NAMES, _pass_limits, _sample_bag, choose_move, greedy_choices, sample_view
-from uptown_cli.game import Game, Player
-from uptown_cli.geometry import parse_tile
-from uptown_cli.notation import parse_move
-from uptown_cli.selfplay import seat_colors
+from uptown_cli.analysis import bots, views
+from uptown_cli.errors import SetupError
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.analysis.bots import BOT_NAMES, choose_move, greedy_choices
+from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_view
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.geometry import parse_tile
+from uptown_cli.engine.notation import parse_move
+from uptown_cli.analysis.selfplay import seat_colors
 
 FAST = {"playouts": 2}
 
@@ -102,7 +104,7 @@ def test_random_and_greedy_choose_without_sampling_the_hidden_tiles(bot, monkeyp
     def no_sampling(*args):
         raise AssertionError("sampled the hidden tiles")
 
-    monkeypatch.setattr(bots, "sample_view", no_sampling)
+    monkeypatch.setattr(views, "sample_view", no_sampling)
     monkeypatch.setattr(bots, "sample_bags", no_sampling, raising=False)
     for players, plies in ((2, 30), (4, 50), (5, 3)):
         game = random_game(players, f"nosample{players}", plies)
@@ -145,7 +147,7 @@ def test_sampled_bags_fit_the_moves_and_the_passes():
 
 
 def test_impossible_passes_are_reported():
-    with pytest.raises(RuntimeError):
+    with pytest.raises(SetupError):
         _sample_bag([3, 7], {1: frozenset({7})}, random.Random(0))
 
 
@@ -167,7 +169,7 @@ def test_a_pass_no_deal_fits_is_set_aside_and_the_view_plays_on():
         game.play(parse_move(text))
     ana = game.players[0]
     own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
-    view, set_aside = bots.imagined_game(game, ana, own, random.Random(1))
+    view, set_aside = views.imagined_game(game, ana, own, random.Random(1))
     assert [(t.number, t.player.name) for t in set_aside] == [(2, "Bo")]
     assert view.racks["red"] == sorted(own["red"][1:6])
     assert [t.move for t in view.history] == [t.move for t in game.history]
@@ -175,7 +177,7 @@ def test_a_pass_no_deal_fits_is_set_aside_and_the_view_plays_on():
     assert choose_move("mc", view, seed=3, **FAST)[0] == "red"
     honest = Game(game.players)
     honest.play(parse_move("A A1"))
-    assert bots.imagined_game(honest, ana, own, random.Random(1))[1] == []
+    assert views.imagined_game(honest, ana, own, random.Random(1))[1] == []
 
 
 def test_a_pass_no_bag_fits_is_searched_for_once_not_at_every_sampled_view(monkeypatch):
@@ -185,21 +187,21 @@ def test_a_pass_no_bag_fits_is_searched_for_once_not_at_every_sampled_view(monke
     for text in ("A A1", "pass", "B B1"):
         game.play(parse_move(text))
     own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
-    view = bots.imagined_game(game, game.players[0], own, random.Random(1))[0]
+    view = views.imagined_game(game, game.players[0], own, random.Random(1))[0]
     searched = []
-    sample = bots._sample_bag
+    sample = views._sample_bag
 
     def counted(played, limits, rng):
         searched.append(limits)
         return sample(played, limits, rng)
 
-    monkeypatch.setattr(bots, "_sample_bag", counted)
+    monkeypatch.setattr(views, "_sample_bag", counted)
     for seed in range(5):
-        bots.sample_bags(view, random.Random(seed))
+        views.sample_bags(view, random.Random(seed))
     assert [limits for limits in searched if limits] == []  # found unfit by imagined_game
-    bots._unfit.clear()
+    views._unfit.clear()
     for seed in range(5):
-        bots.sample_bags(view, random.Random(seed))
+        views.sample_bags(view, random.Random(seed))
     assert [limits for limits in searched if limits] == [{0: frozenset()}]
 
 
@@ -260,13 +262,13 @@ def test_mc_is_reproducible_for_a_seed():
 @pytest.mark.parametrize(
     "args,error,message",
     [
-        (("nobot",), ValueError, "unknown bot"),
-        (("mc",), TypeError, "unknown bot option"),
+        (("nobot",), SetupError, "unknown bot"),
+        (("mc",), SetupError, "unknown bot option"),
     ],
 )
 def test_bad_requests_are_refused(args, error, message):
     game = random_game(2, "bad", 4)
-    options = {"depth": 3} if error is TypeError else {}
+    options = {"depth": 3} if "option" in message else {}
     with pytest.raises(error, match=message):
         choose_move(*args, game, **options)
 

@@ -64,7 +64,7 @@ def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
         "from uptown_cli.cli import main\n"
         f"try:\n    main({args!r})\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('yaml', 'tabulate', 'uptown_cli.bots') if m in sys.modules))\n"
+        "print(sorted(m for m in ('yaml', 'tabulate', 'uptown_cli.analysis.bots') if m in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -106,7 +106,7 @@ def test_dash_h_is_help():
 
 
 def test_the_bots_named_by_the_command_line_are_the_engines():
-    from uptown_cli.bots import BOT_NAMES, MC_PLAYOUTS
+    from uptown_cli.analysis.bots import BOT_NAMES, MC_PLAYOUTS
     from uptown_cli.cli import analysis, play
 
     assert play.BOTS == BOT_NAMES and analysis.MC_PLAYOUTS == MC_PLAYOUTS

@@ -3,7 +3,7 @@
 import pytest
 from test_cli_support import BROKEN, UNSEEDED, finished_game, invoke, new_game
 
-from uptown_cli.record import load_record
+from uptown_cli.records.reading import load_record
 
 
 @pytest.fixture

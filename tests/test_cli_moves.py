@@ -11,9 +11,10 @@ from test_cli_support import (
     new_game,
 )
 
-from uptown_cli.notation import PASS
-from uptown_cli.record import load_record, replay
-from uptown_cli.render import moves_data
+from uptown_cli.engine.notation import PASS
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay
+from uptown_cli.pictures.text import moves_data
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import re
 import pytest
 from test_cli_support import invoke
 
-from uptown_cli.record import load_record
+from uptown_cli.records.reading import load_record
 
 
 def players(path):

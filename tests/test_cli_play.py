@@ -6,10 +6,10 @@ import subprocess
 
 from test_cli_support import UPTOWN, invoke, invoke_json, new_game
 
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import Game, Player
-from uptown_cli.notation import parse_move
-from uptown_cli.scoring import standings
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.notation import parse_move
+from uptown_cli.engine.scoring import standings
 
 COMMENT = "# Tuesday club night, table 4: kept by every move\n"
 

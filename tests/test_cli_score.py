@@ -3,7 +3,7 @@
 import pytest
 from test_cli_support import BROKEN, TWO, finished_game, invoke, invoke_json, new_game
 
-from uptown_cli.scoring import standings
+from uptown_cli.engine.scoring import standings
 
 
 @pytest.fixture

@@ -13,9 +13,10 @@ from test_cli_support import (
 )
 
 from uptown_cli.cli import options
-from uptown_cli.geometry import tile_name
-from uptown_cli.record import load_record, replay
-from uptown_cli.render import board_text
+from uptown_cli.engine.geometry import tile_name
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay
+from uptown_cli.pictures.text import board_text
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -87,9 +87,9 @@ UNSEEDED = BROKEN.replace("  - green: 7 B8\n  - red: E xE8\n", "")
 def finished_game(path, seats=THREE, seed=SEED):
     """Write a finished seeded game to ``path``, its moves picked from the legal ones by a fixed
     rule (so that it has captures), and return the engine's game."""
-    from uptown_cli.bags import seeded_bags
-    from uptown_cli.game import Game, Player
-    from uptown_cli.record_writer import render_record
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.engine.game import Game, Player
+    from uptown_cli.records.text import render_record
 
     players = [Player(name, colors) for name, colors in seats]
     game = Game(players, seeded_bags(seed, [c for p in players for c in p.colors]))

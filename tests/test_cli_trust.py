@@ -10,7 +10,7 @@ import time
 import pytest
 from test_cli_support import ROOT, UPTOWN, invoke, new_game, run
 
-from uptown_cli.compare import EXTENDS, ILLEGAL_EXTENSION, compare_files
+from uptown_cli.records.compare import EXTENDS, ILLEGAL_EXTENSION, compare_files
 
 POSITION = ROOT / "records" / "in-progress.yaml"
 """17 moves, seed "0123"; Cy (green) to move."""

@@ -9,7 +9,7 @@ import json
 import pytest
 from club_support import ok, run, smtp_server  # noqa: F401 (a fixture)
 
-from uptown_cli.record import validate_file
+from uptown_cli.records.replay import validate_file
 
 NAMES = ("Ana", "Bo", "Cy")
 MAX_MOVES = 200

@@ -14,7 +14,7 @@ from club_support import ok, run
 
 from uptown_cli.club.inbox import message_game
 from uptown_cli.club.mail import GameFile, game_message
-from uptown_cli.record import load_record
+from uptown_cli.records.reading import load_record
 
 PLAYERS = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>", "-p", "Cy <cy@example.org>"]
 

@@ -11,7 +11,7 @@ from club_support import PASSWORD, USER, _folder, ok, run, smtp_server, start_se
 
 from uptown_cli.club.mail import GameFile, SmtpServer, game_message
 from uptown_cli.errors import MailError
-from uptown_cli.record import load_record
+from uptown_cli.records.reading import load_record
 
 PLAYERS = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>", "-p", "Cy"]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from test_cli_support import invoke
 
-from uptown_cli.corpus import RecordedGame, corpus_stats, move_rows, write_rows
-from uptown_cli.record import load_record, replay
+from uptown_cli.analysis.corpus import RecordedGame, corpus_stats, move_rows, write_rows
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay
 
 RECORDS = Path(__file__).parent / "analysis_records"
 

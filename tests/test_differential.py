@@ -13,9 +13,10 @@ from functools import cache
 
 import pytest
 
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import COLORS, Game, IllegalMove, Player, count_groups, cut_points, is_cut_point
-from uptown_cli.notation import Move
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import COLORS, Game, Player, count_groups, cut_points, is_cut_point
+from uptown_cli.errors import IllegalMove
+from uptown_cli.engine.notation import Move
 
 POSITIONS = 3000
 

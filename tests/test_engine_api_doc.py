@@ -9,17 +9,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "uptown_cli"
 DOC = ROOT / "docs" / "ENGINE_API.md"
-HEADING = re.compile(r"^## uptown_cli\.(\w+)\b", re.MULTILINE)
+HEADING = re.compile(r"^## uptown_cli\.([\w.]+)\b", re.MULTILINE)
 
 
 def library_modules():
-    """Every module of the engine and the library (the command line is the ``cli`` package)."""
-    return sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem != "__init__")
+    """Every module of the engine and the library, as ``package.module`` (the command line, the
+    ``cli`` package, is left out)."""
+    return sorted(
+        ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        for path in PACKAGE.rglob("*.py")
+        if path.stem != "__init__" and path.relative_to(PACKAGE).parts[0] != "cli"
+    )
 
 
 def public_names(module):
     """The public names ``module`` defines at its top level (names it imports excluded)."""
-    tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / f"{module.replace('.', '/')}.py").read_text(encoding="utf-8"))
     names = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -71,7 +76,7 @@ def test_every_public_name_is_in_its_module_section_of_the_api_doc():
 
 
 def test_public_names_skip_imports_and_private_names():
-    names = public_names("playout")
+    names = public_names("engine.playout")
     assert "Playout" in names and "QUICK" in names and "TWO" in names
     assert "count_groups" not in names  # imported from game
     assert "_near" not in names

@@ -1,28 +1,66 @@
-"""One module of error classes: each a ValueError, raised and exported by the modules that use it."""
+"""One error contract: every error the library raises is an ``UptownError`` (a ValueError) of
+errors.py, imported from there, and the command line turns it into one line in one place."""
 
+import ast
 import inspect
+from pathlib import Path
 
 import pytest
 
-from uptown_cli import errors, game, geometry, hidden_keys, notation, record_writer, yamlsafe
-from uptown_cli.club import inbox, mail
+from uptown_cli import errors
+from uptown_cli.engine import notation
+
+PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
+ERROR_CLASSES = {c.__name__ for _, c in inspect.getmembers(errors, inspect.isclass)
+                 if c.__module__ == errors.__name__}
 
 
-def test_every_error_is_a_value_error():
-    classes = [c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__]
-    assert {c.__name__ for c in classes} == {
-        "NotationError", "IllegalMove", "RacksUnknown", "RecordError", "KeyFileError", "MailError",
-        "OutputError"}
-    assert all(issubclass(c, ValueError) for c in classes)
+def library_trees():
+    """(path, parsed module) of every module of the package."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path, ast.parse(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("module, name", [
-    (geometry, "NotationError"), (game, "IllegalMove"), (game, "RacksUnknown"),
-    (yamlsafe, "RecordError"), (hidden_keys, "KeyFileError"), (mail, "MailError"),
-    (inbox, "MailError"), (record_writer, "OutputError"),
-])
-def test_the_modules_that_raise_an_error_export_the_same_class(module, name):
-    assert getattr(module, name) is getattr(errors, name)
+def test_every_error_is_an_uptown_error_and_a_value_error():
+    assert ERROR_CLASSES >= {
+        "UptownError", "NotationError", "IllegalMove", "RacksUnknown", "SetupError", "RecordError",
+        "BadReveal", "KeyFileError", "MailError", "OutputError"}
+    assert all(issubclass(getattr(errors, name), errors.UptownError) for name in ERROR_CLASSES)
+    assert issubclass(errors.UptownError, ValueError)
+
+
+def test_no_error_class_is_defined_outside_errors_py():
+    outside = [f"{path.name}: {node.name}" for path, tree in library_trees() if path.name != "errors.py"
+               for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               and any(isinstance(base, ast.Name) and base.id in ERROR_CLASSES | {"ValueError"}
+                       for base in node.bases)]
+    assert not outside, outside
+
+
+def test_error_classes_are_imported_from_errors_py_only():
+    elsewhere = [f"{path.relative_to(PACKAGE)}: {alias.name} from {node.module}"
+                 for path, tree in library_trees() for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module and not node.module.endswith("errors")
+                 for alias in node.names if alias.name in ERROR_CLASSES]
+    assert not elsewhere, elsewhere
+
+
+def test_the_library_raises_no_plain_builtin_errors():
+    plain = {"ValueError", "TypeError", "RuntimeError", "Exception", "KeyError"}
+    raised = [f"{path.relative_to(PACKAGE)}:{node.lineno}" for path, tree in library_trees()
+              if path.parts[-2] != "cli" for node in ast.walk(tree)
+              if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+              and isinstance(node.exc.func, ast.Name) and node.exc.func.id in plain]
+    allowed = {"engine/geometry.py"}  # a KeyError inside a lookup, caught there
+    assert [r for r in raised if r.split(":")[0] not in allowed] == []
+
+
+def test_the_command_line_turns_library_errors_into_click_errors_in_one_place():
+    places = [f"{path.name}:{node.lineno}" for path, tree in library_trees() if path.parts[-2] == "cli"
+              for node in ast.walk(tree) if isinstance(node, ast.Try) for handler in node.handlers
+              if len(handler.body) == 1 and isinstance(handler.body[0], ast.Raise)
+              and "ClickException(str(exc))" in ast.unparse(handler.body[0])]
+    assert len(places) == 1 and places[0].startswith("__init__.py:"), places
 
 
 def test_errors_say_where_they_happened():

@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import COLORS, Game, IllegalMove, Player
-from uptown_cli.geometry import TILE_NAMES
-from uptown_cli.notation import PASS, Move
-from uptown_cli.scoring import standings
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.errors import IllegalMove
+from uptown_cli.engine.geometry import TILE_NAMES
+from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.scoring import standings
 
 ROWS = "ABCDEFGHI"
 REGIONS = ("man", "ring", "woman", "sign", "skyline", "sax", "car", "cards", "champagne")

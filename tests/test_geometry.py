@@ -2,13 +2,12 @@
 
 import pytest
 
-from uptown_cli.game import Game
-from uptown_cli.geometry import (
+from uptown_cli.engine.game import Game
+from uptown_cli.engine.geometry import (
     FIT,
     REGION_NAMES,
     SQUARE_NAMES,
     TILE_NAMES,
-    NotationError,
     parse_square,
     parse_tile,
     region_of,
@@ -17,7 +16,8 @@ from uptown_cli.geometry import (
     tile_fit_text,
     tile_name,
 )
-from uptown_cli.notation import PASS, Move, parse_move
+from uptown_cli.errors import NotationError
+from uptown_cli.engine.notation import PASS, Move, parse_move
 
 ROWS = "ABCDEFGHI"
 

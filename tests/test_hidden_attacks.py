@@ -8,8 +8,8 @@ import re
 import pytest
 from test_cli_support import invoke, invoke_json
 
-from uptown_cli.hidden_draws import new_key
-from uptown_cli.record import load_record
+from uptown_cli.hidden.draws import new_key
+from uptown_cli.records.reading import load_record
 
 PLAYERS = ("Ana", "Bo", "Cy")
 
@@ -59,7 +59,7 @@ def forget(tmp_path, name):
 def swap_key(tmp_path, path, name):
     """``name`` makes a new key once later seats have joined and writes the commitment it gives
     over theirs (to pick a starting rack): the new key file replaces the old one."""
-    from uptown_cli.hidden_draws import commitment, head
+    from uptown_cli.hidden.draws import commitment, head
 
     record = load_record(path)
     game_id = bytes.fromhex(record.hidden.game_id)
@@ -85,8 +85,8 @@ def key_of(tmp_path, name):
 def write_pass(tmp_path, path, name):
     """``name`` writes a pass by hand, with the link and seal their key gives (their first
     turn)."""
-    from uptown_cli.hidden_record import HiddenCheck, own_link
-    from uptown_cli.record import replay
+    from uptown_cli.records.hidden_fields import HiddenCheck, own_link
+    from uptown_cli.records.replay import replay
 
     record = load_record(path)
     key = key_of(tmp_path, name)
@@ -184,8 +184,8 @@ def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(tmp_path):
     for name in ("Ana", "Bo"):
         assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
     assert invoke("validate", path).exit_code == 0
-    from uptown_cli.geometry import FIT_SQUARES, square_name
-    from uptown_cli.notation import parse_move
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name
+    from uptown_cli.engine.notation import parse_move
 
     record = load_record(path)
     number, entry = 1, record.moves[0]
@@ -242,7 +242,7 @@ def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(tmp_p
     the pass, yet Cy and Ana, whose moves depend only on their own racks, still play, see
     their moves and get hints, each told in one line that Bo's pass is set aside until he
     reveals; his own tool names his pass; once his key is known, validate names it."""
-    from uptown_cli import hidden_record
+    from uptown_cli.records import hidden_fields as hidden_record
 
     monkeypatch.setattr(hidden_record, "surely_unforced", lambda game, player: None)
     path = new_game(tmp_path)

@@ -9,7 +9,7 @@ import stat
 import pytest
 from test_cli_support import invoke, invoke_json
 
-from uptown_cli.geometry import FIT, TILE_NAMES, parse_square, parse_tile
+from uptown_cli.engine.geometry import FIT, TILE_NAMES, parse_square, parse_tile
 
 PLAYERS = ("Ana", "Bo", "Cy")
 

@@ -9,9 +9,9 @@ from hidden_support import legal_from_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uptown_cli.game import Game, Player
-from uptown_cli.geometry import TILES_PER_COLOR
-from uptown_cli.hidden_draws import (
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.geometry import TILES_PER_COLOR
+from uptown_cli.hidden.draws import (
     CHAIN_LENGTH,
     HiddenDeal,
     chain,
@@ -23,7 +23,7 @@ from uptown_cli.hidden_draws import (
     history_step,
     seal,
 )
-from uptown_cli.notation import PASS
+from uptown_cli.engine.notation import PASS
 
 GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 KEYS = {name: hashlib.sha256(name.encode()).digest() for name in ("Ana", "Bo", "Cy")}

@@ -8,12 +8,13 @@ from hidden_support import legal_from_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uptown_cli.game import COLORS, Game, Player
-from uptown_cli.hidden_draws import HiddenDeal, chain, head
-from uptown_cli.hidden_record import HiddenCheck
-from uptown_cli.record import load_record_text, replay, validate_text
-from uptown_cli.record_writer import insert_entry, insert_move, render_record
-from uptown_cli.yamlsafe import RecordError
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.hidden.draws import HiddenDeal, chain, head
+from uptown_cli.records.hidden_fields import HiddenCheck
+from uptown_cli.records.schema import load_record_text
+from uptown_cli.records.replay import replay, validate_text
+from uptown_cli.records.text import insert_entry, insert_move, render_record
+from uptown_cli.errors import RecordError
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 KEYS = {"Ana": bytes([0xAB]) * 32, "Bo": bytes([0xCD]) * 32}

@@ -7,7 +7,7 @@ import shutil
 import pytest
 from test_cli_support import ROOT, invoke
 
-from uptown_cli import yamlsafe
+from uptown_cli.records import yaml_reader as yamlsafe
 
 GAME = ROOT / "records" / "in-progress.yaml"
 LISTS = 600

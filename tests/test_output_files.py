@@ -8,9 +8,9 @@ import stat
 import pytest
 from test_cli_support import ROOT, invoke, run
 
-from uptown_cli import record_writer
+from uptown_cli.records import safe_file as record_writer
 from uptown_cli.errors import OutputError
-from uptown_cli.record_writer import write_file
+from uptown_cli.records.safe_file import write_file
 
 RECORDS = ROOT / "records"
 GAME = RECORDS / "in-progress.yaml"

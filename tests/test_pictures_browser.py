@@ -12,8 +12,8 @@ from chromium_cdp import BROWSER_ENV, Chromium, find_browser, png_colours
 from test_cli_support import invoke, invoke_json, new_game, play_first_moves
 from test_pictures_svg import NASTY, SEEDED, TWO_PLAYERS, UNSEEDED
 
-from uptown_cli.record import load_record
-from uptown_cli.svg_board import FILLS
+from uptown_cli.records.reading import load_record
+from uptown_cli.pictures.svg import FILLS
 
 WIDTH, HEIGHT = 1200, 900
 

@@ -8,9 +8,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from test_cli_support import ROOT, invoke, invoke_json, run
 
-from uptown_cli.geometry import REGION_NAMES
-from uptown_cli.record import load_record, replay
-from uptown_cli.svg_board import FILLS, MARKS, board_svg
+from uptown_cli.engine.geometry import REGION_NAMES
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay
+from uptown_cli.pictures.svg import FILLS, MARKS, board_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 SEEDED = ROOT / "records" / "3p-blockers.yaml"
@@ -159,7 +160,7 @@ def test_captures_shown_per_player_beside_the_board():
     record = load_record(SEEDED)
     game = replay(record).game
     text = all_text(ET.fromstring(board_svg(game, record.variant, "t")))
-    from uptown_cli.scoring import standings
+    from uptown_cli.engine.scoring import standings
 
     for row in standings(game, record.variant):
         assert f"#{row.rank}  score {row.score}  groups {row.groups}  captures {row.captures}" in text

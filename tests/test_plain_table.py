@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
-from uptown_cli.plain_table import simple_table
+from uptown_cli.pictures.table import simple_table
 
 WORDS = st.text(st.one_of(st.characters(min_codepoint=32, max_codepoint=0x24F),
                           st.sampled_from("\u0301\u4e2d\uff21 \t1.e+-")), max_size=12)

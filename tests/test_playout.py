@@ -5,13 +5,13 @@ import random
 
 import pytest
 
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import Game, Player
-from uptown_cli.geometry import NEIGHBOURS
-from uptown_cli.notation import PASS, Move
-from uptown_cli.playout import APART, CAPTURE, ONE, QUICK, SHARP, TOUCHING, TWO, Playout
-from uptown_cli.scoring import standings
-from uptown_cli.selfplay import seat_colors
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.geometry import NEIGHBOURS
+from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.playout import APART, CAPTURE, ONE, QUICK, SHARP, TOUCHING, TWO, Playout
+from uptown_cli.engine.scoring import standings
+from uptown_cli.analysis.selfplay import seat_colors
 
 
 def new_game(players, seed):

@@ -11,9 +11,10 @@ from typing import Optional
 
 import pytest
 
-from uptown_cli.game import COLORS, Game, IllegalMove, Player
-from uptown_cli.geometry import FIT, parse_square, parse_tile, square_name, tile_name
-from uptown_cli.notation import PASS, Move
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.errors import IllegalMove
+from uptown_cli.engine.geometry import FIT, parse_square, parse_tile, square_name, tile_name
+from uptown_cli.engine.notation import PASS, Move
 
 LETTERS = {c[0]: c for c in COLORS}
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")

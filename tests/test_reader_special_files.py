@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from test_cli_support import UPTOWN
 
-from uptown_cli import yamlsafe
-from uptown_cli.record import validate_file
-from uptown_cli.yamlsafe import RecordError, read_file
+from uptown_cli.records import reading
+from uptown_cli.records import yaml_reader as yamlsafe
+from uptown_cli.records.replay import validate_file
+from uptown_cli.errors import RecordError
+from uptown_cli.records.reading import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = (ROOT / "records" / "in-progress.yaml").read_bytes()
@@ -111,7 +113,7 @@ def fifo_with_a_writer(path):
 
 
 def test_a_fifo_whose_writer_sends_nothing_is_given_up(tmp_path, monkeypatch):
-    monkeypatch.setattr(yamlsafe, "PIPE_WAIT", 0.2)
+    monkeypatch.setattr(reading, "PIPE_WAIT", 0.2)
     with fifo_with_a_writer(tmp_path / "f.yaml") as writer:
         os.write(writer, b"uptown: 1\n")
         error = answer(read_file, tmp_path / "f.yaml", "f.yaml")

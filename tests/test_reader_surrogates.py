@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli_support import invoke
 
-from uptown_cli import yamlsafe
-from uptown_cli.record import RecordError, load_record_text, validate_text
-from uptown_cli.yamlsafe import parse
+from uptown_cli.records import yaml_reader as yamlsafe
+from uptown_cli.errors import RecordError
+from uptown_cli.records.schema import load_record_text
+from uptown_cli.records.replay import validate_text
+from uptown_cli.records.yaml_reader import parse
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 

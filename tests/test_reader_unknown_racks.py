@@ -3,9 +3,10 @@ ValueError), never a TypeError from deep inside the engine."""
 
 import pytest
 
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import Game, Player, RacksUnknown
-from uptown_cli.notation import parse_move
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.errors import RacksUnknown
+from uptown_cli.engine.notation import parse_move
 
 PLAYERS = [Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))]
 

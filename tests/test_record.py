@@ -6,21 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from uptown_cli import yamlsafe
-from uptown_cli.game import Game, Player
-from uptown_cli.notation import parse_move
-from uptown_cli.record import (
-    MoveEntry,
-    PlayerEntry,
-    RecordError,
-    deal_colors,
-    load_record,
-    load_record_text,
-    replay,
-    validate_file,
-    validate_text,
-)
-from uptown_cli.record_writer import insert_move
+from uptown_cli.records import yaml_reader as yamlsafe
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.notation import parse_move
+from uptown_cli.records.schema import MoveEntry, PlayerEntry, deal_colors, load_record_text
+from uptown_cli.errors import RecordError
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay, validate_file, validate_text
+from uptown_cli.records.text import insert_move
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTANCE = ROOT.parent / "shared" / "acceptance"

@@ -9,12 +9,16 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uptown_cli import record_writer
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import COLORS, Game, Player
-from uptown_cli.record import RecordError, load_record_text, replay
-from uptown_cli.record_writer import append_move, create_record, insert_move, quote, render_record
-from uptown_cli.yamlsafe import parse, to_plain
+from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import file_lock
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.errors import RecordError
+from uptown_cli.records.schema import load_record_text
+from uptown_cli.records.replay import replay
+from uptown_cli.records.safe_file import append_move, create_record
+from uptown_cli.records.text import insert_move, quote, render_record
+from uptown_cli.records.yaml_reader import parse, to_plain
 
 HEADER = "uptown: 1\nplayers:\n  - name: Ana\n    colors: [red]\n  - name: Bo\n    colors: [blue]\n" \
          "  - name: Cy\n    colors: [green]\n"
@@ -348,7 +352,7 @@ def test_missing_file(tmp_path):
 
 
 def test_lock_held_elsewhere_refuses_after_the_timeout(game_file, monkeypatch):
-    monkeypatch.setattr(record_writer, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(file_lock, "LOCK_TIMEOUT", 0.2)
     fd = os.open(game_file, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -422,8 +426,8 @@ def test_interrupt_after_the_rename_puts_the_original_back(game_file, monkeypatc
 
 
 def test_a_wait_for_another_writer_is_told_once_after_a_second(game_file, monkeypatch):
-    monkeypatch.setattr(record_writer, "LOCK_TIMEOUT", 0.6)
-    monkeypatch.setattr(record_writer, "WAIT_NOTICE", 0.2)
+    monkeypatch.setattr(file_lock, "LOCK_TIMEOUT", 0.6)
+    monkeypatch.setattr(file_lock, "WAIT_NOTICE", 0.2)
     told = []
     fd = os.open(game_file, os.O_RDONLY)
     try:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_cli_support import UPTOWN, invoke, legal_moves
 
-from uptown_cli import record_writer
+from uptown_cli.records import safe_file as record_writer
 from uptown_cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

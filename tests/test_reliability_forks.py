@@ -20,13 +20,21 @@ from hypothesis import strategies as st
 from test_cli_support import invoke
 from test_reliability_input import run_powerless
 
-from uptown_cli import record_writer
+from uptown_cli.records import safe_file as record_writer
 from uptown_cli.cli import main
-from uptown_cli.compare import (
-    DIFFERENT_GAMES, DIVERGING, EXTENDS, IDENTICAL, compare_files, compare_records,
+from uptown_cli.records.compare import (
+    DIFFERENT_GAMES,
+    DIVERGING,
+    EXTENDS,
+    IDENTICAL,
+    compare_files,
+    compare_records,
 )
-from uptown_cli.record import RecordError, load_record, load_record_text, validate_file, validate_text
-from uptown_cli.record_writer import render_record
+from uptown_cli.errors import RecordError
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.schema import load_record_text
+from uptown_cli.records.replay import validate_file, validate_text
+from uptown_cli.records.text import render_record
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = ROOT / "records" / "in-progress.yaml"

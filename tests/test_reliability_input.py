@@ -24,10 +24,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli_support import UPTOWN, invoke
 
-from uptown_cli import yamlsafe
-from uptown_cli.record import KNOWN_KEYS, RecordError, load_record, replay, validate_file, validate_text
-from uptown_cli.render import board_text, moves_data, players_rows, position_data, standings_data
-from uptown_cli.scoring import VARIANTS, standings
+from uptown_cli.records import reading
+from uptown_cli.records import yaml_reader as yamlsafe
+from uptown_cli.records.schema import KNOWN_KEYS
+from uptown_cli.errors import RecordError
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay, validate_file, validate_text
+from uptown_cli.pictures.text import (
+    board_text,
+    moves_data,
+    players_rows,
+    position_data,
+    standings_data,
+)
+from uptown_cli.engine.scoring import VARIANTS, standings
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted((ROOT / "records").glob("*.yaml"))
@@ -494,7 +504,7 @@ def test_a_file_we_may_not_read_in_process(tmp_path, monkeypatch):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
         return real_open(name, *args, **kwargs)
 
-    monkeypatch.setattr(yamlsafe.os, "open", refuse)
+    monkeypatch.setattr(reading.os, "open", refuse)
     started = time.monotonic()
     for command in READERS:
         result = invoke(command, path)

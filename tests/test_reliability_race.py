@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from test_cli_support import UPTOWN
 
-from uptown_cli.record import load_record, validate_file
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 START = (ROOT / "records" / "in-progress.yaml").read_bytes()
@@ -35,7 +36,7 @@ ILLEGAL_NOW = re.compile(r"^Error: (green|red|blue)('s \S+ has already been play
 ANNOUNCE = """
 import sys
 from pathlib import Path
-from uptown_cli import record_writer
+from uptown_cli.records import safe_file as record_writer
 from uptown_cli.cli import main
 
 real = record_writer.append_move
@@ -130,8 +131,9 @@ def test_many_players_at_once(game):
 
 RACER = """
 import sys
-from uptown_cli.record_writer import append_move
-from uptown_cli.yamlsafe import RecordError, read_file
+from uptown_cli.records.safe_file import append_move
+from uptown_cli.errors import RecordError
+from uptown_cli.records.reading import read_file
 
 path, color, row = sys.argv[1:]
 for column in range(1, 10):

@@ -5,11 +5,12 @@ import re
 
 import pytest
 
-import uptown_cli.game as engine
-from uptown_cli.bags import seeded_bags
-from uptown_cli.game import Game, IllegalMove, Player
-from uptown_cli.geometry import FIT, parse_square, parse_tile, squares_of
-from uptown_cli.notation import PASS, Move, parse_move
+import uptown_cli.engine.game as engine
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.errors import IllegalMove
+from uptown_cli.engine.geometry import FIT, parse_square, parse_tile, squares_of
+from uptown_cli.engine.notation import PASS, Move, parse_move
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 THREE = (("red",), ("blue",), ("green",))

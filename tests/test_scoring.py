@@ -2,9 +2,9 @@
 
 import pytest
 
-from uptown_cli.game import Game, Player
-from uptown_cli.notation import parse_move
-from uptown_cli.scoring import standings
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.notation import parse_move
+from uptown_cli.engine.scoring import standings
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 

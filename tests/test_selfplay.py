@@ -9,9 +9,17 @@ import time
 import pytest
 from test_cli_support import UPTOWN, invoke
 
-from uptown_cli.record import load_record, replay, validate_file
-from uptown_cli.scoring import standings
-from uptown_cli.selfplay import GameResult, Seat, lineup, play_games, summarize, wilson_interval
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import replay, validate_file
+from uptown_cli.engine.scoring import standings
+from uptown_cli.analysis.selfplay import (
+    GameResult,
+    Seat,
+    lineup,
+    play_games,
+    summarize,
+    wilson_interval,
+)
 
 
 @pytest.mark.parametrize("bots,players", [(["a", "b", "c"], 3), (["a", "b"], 2), (["a", "b"], 4), (["a"], 5)])

@@ -7,14 +7,15 @@ import subprocess
 
 from test_cli_support import BROKEN, UPTOWN, invoke, new_game
 
-from uptown_cli import record_writer
+from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import file_lock
 
 
 def test_a_readers_shared_lock_is_not_blamed_on_another_uptown(tmp_path, monkeypatch):
     game = new_game(tmp_path / "g.yaml")
     before = game.read_bytes()
-    monkeypatch.setattr(record_writer, "LOCK_TIMEOUT", 0.5)
-    monkeypatch.setattr(record_writer, "WAIT_NOTICE", 0.1)
+    monkeypatch.setattr(file_lock, "LOCK_TIMEOUT", 0.5)
+    monkeypatch.setattr(file_lock, "WAIT_NOTICE", 0.1)
     reader = os.open(game, os.O_RDONLY)
     fcntl.flock(reader, fcntl.LOCK_SH)  # as `flock -s g.yaml sleep 60` does
     try:

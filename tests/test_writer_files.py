@@ -9,9 +9,9 @@ import stat
 import pytest
 from test_cli_support import invoke
 
-from uptown_cli import record_writer
-from uptown_cli.record import RecordError
-from uptown_cli.record_writer import append_move, create_record
+from uptown_cli.records import safe_file as record_writer
+from uptown_cli.errors import RecordError
+from uptown_cli.records.safe_file import append_move, create_record
 
 START = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\n  - name: Cy\nmoves:\n"
 AFTER = START + "  - red: 7 B7\n"

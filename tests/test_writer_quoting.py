@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli_support import invoke
 
-from uptown_cli import yamlsafe
-from uptown_cli.record_writer import quote
+from uptown_cli.records import yaml_reader as yamlsafe
+from uptown_cli.records.text import quote
 
 # The implicit types of the YAML 1.2 core schema, as the specification writes them
 # (YAML 1.2.2, 10.3.2 Tag Resolution).

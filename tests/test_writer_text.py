@@ -10,10 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli_support import invoke
 
-from uptown_cli import record_writer
-from uptown_cli.record import RecordError, load_record_text
-from uptown_cli.record_writer import insert_move
-from uptown_cli.yamlsafe import MAX_BYTES
+from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import text as record_text
+from uptown_cli.errors import RecordError
+from uptown_cli.records.schema import load_record_text
+from uptown_cli.records.text import insert_move
+from uptown_cli.records.yaml_reader import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "uptown: 1\nplayers:\n  - name: Ana\n    colors: [red]\n  - name: Bo\n    colors: [blue]\n" \
@@ -168,7 +170,7 @@ def test_a_byte_order_mark_before_the_first_key_is_not_indentation(before):
 
 def test_a_new_text_that_does_not_read_back_cites_no_line(monkeypatch):
     """The read-back of the new text fails on line 10, which the user's file (9 lines) lacks."""
-    monkeypatch.setattr(record_writer, "quote", lambda text, flow=False: "'" + text)
+    monkeypatch.setattr(record_text, "quote", lambda text, flow=False: "'" + text)
     old = HEADER + "moves:\n"
     with pytest.raises(RecordError) as caught:
         insert_move(old, "red", "7 B7", "g.yaml")

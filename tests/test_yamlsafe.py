@@ -10,8 +10,10 @@ import time
 import pytest
 import yaml
 
-from uptown_cli import yamlsafe
-from uptown_cli.yamlsafe import Mapping, RecordError, Scalar, Sequence, decode, parse, read_file, to_plain
+from uptown_cli.records import yaml_reader as yamlsafe
+from uptown_cli.records.yaml_reader import Mapping, Scalar, Sequence, decode, parse, to_plain
+from uptown_cli.errors import RecordError
+from uptown_cli.records.reading import read_file
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 

@@ -1,3 +1,60 @@
-"""uptown: records and analysis of the tile game Uptown (Blockers!)."""
+"""uptown: records and analysis of the tile game Uptown (Blockers!).
+
+The names used most are here, each loaded on first use (so that ``uptown --help`` stays
+light): ``from uptown_cli import Game, read_record, replay``. The layers below are described
+in docs/ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+_NAMES = {
+    "Game": ("engine.game", "Game"),
+    "Player": ("engine.game", "Player"),
+    "Turn": ("engine.game", "Turn"),
+    "Move": ("engine.notation", "Move"),
+    "parse_move": ("engine.notation", "parse_move"),
+    "standings": ("engine.scoring", "standings"),
+    "Record": ("records.schema", "Record"),
+    "read_record": ("records.reading", "load_record"),
+    "load_record_text": ("records.schema", "load_record_text"),
+    "replay": ("records.replay", "replay"),
+    "validate_file": ("records.replay", "validate_file"),
+    "choose_move": ("analysis.bots", "choose_move"),
+    "UptownError": ("errors", "UptownError"),
+    "NotationError": ("errors", "NotationError"),
+    "IllegalMove": ("errors", "IllegalMove"),
+    "RecordError": ("errors", "RecordError"),
+}
+"""Each name of the top level: (its module below ``uptown_cli``, its name there)."""
+
+__all__ = ["__version__", *_NAMES]
+
+if TYPE_CHECKING:
+    from .analysis.bots import choose_move as choose_move
+    from .engine.game import Game as Game, Player as Player, Turn as Turn
+    from .engine.notation import Move as Move, parse_move as parse_move
+    from .engine.scoring import standings as standings
+    from .errors import (
+        IllegalMove as IllegalMove,
+        NotationError as NotationError,
+        RecordError as RecordError,
+        UptownError as UptownError,
+    )
+    from .records.reading import load_record as read_record
+    from .records.replay import replay as replay, validate_file as validate_file
+    from .records.schema import Record as Record, load_record_text as load_record_text
+
+
+def __getattr__(name: str) -> object:
+    """A name of ``_NAMES``, imported from its module the first time it is asked for."""
+    if name not in _NAMES:
+        raise AttributeError(f"module 'uptown_cli' has no attribute {name!r}")
+    module, attribute = _NAMES[name]
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    globals()[name] = value
+    return value

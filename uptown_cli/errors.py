@@ -1,15 +1,19 @@
-"""Every error the library raises, in one place: each is a ``ValueError`` that says, in one
-line, what is wrong (and, for records, where).
+"""Every error the library raises, in one place: ``UptownError``, a ``ValueError``, and its
+kinds, each saying in one line what is wrong (and, for records, where). Import them from here.
 
-- ``NotationError``: text that is not a square, a tile or a move (``geometry``, ``notation``);
-- ``IllegalMove``: a move the rules do not allow here, with a short ``reason`` code (``game``);
-- ``RacksUnknown``: asked for what needs the racks in a game whose bags are unknown (``game``);
-- ``RecordError``: a problem with a record, located by path, line and move (the record layer);
+- ``NotationError``: text that is not a square, a tile or a move (``engine.geometry``, ``notation``);
+- ``IllegalMove``: a move the rules do not allow here, with a short ``reason`` code (``engine.game``);
+- ``RacksUnknown``: asked for what needs the racks in a game whose bags are unknown;
+- ``SetupError``: a game, a bot or an option that cannot be set up as asked (players,
+  colours, bags, variant, bot, export format), or a view no deal of the unseen tiles fits;
+- ``RecordError``: a problem with a record, located by path, line and move (``records``);
+  ``BadReveal``, one of them: a revealed key that does not match its commitment;
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
+- ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``);
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``).
-- ``OutputError``: an output file (``-o``) that was not written (``record_writer.write_file``).
 
-The modules named raise them and export them under the same names.
+The command line turns every ``UptownError`` into one line on standard error and exit status 1,
+in one place (``cli.UptownGroup.invoke``).
 """
 
 from __future__ import annotations
@@ -24,11 +28,15 @@ def one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-class NotationError(ValueError):
+class UptownError(ValueError):
+    """Any error of the library: one line that says what is wrong."""
+
+
+class NotationError(UptownError):
     """Text that is not a square, a tile or a move."""
 
 
-class IllegalMove(ValueError):
+class IllegalMove(UptownError):
     """A move the rules do not allow here; ``reason`` is a short code, the message says why."""
 
     def __init__(self, reason: str, message: str):
@@ -36,27 +44,34 @@ class IllegalMove(ValueError):
         self.reason = reason
 
 
-class RacksUnknown(ValueError):
+class RacksUnknown(UptownError):
     """Asked for what needs the racks (legal moves) in a game without known bags."""
 
     def __init__(self) -> None:
         super().__init__("the racks are unknown (a game without a seed)")
 
 
-class KeyFileError(ValueError):
+class SetupError(UptownError):
+    """A game, a bot or an option that cannot be set up as asked, or a player's view of the
+    unseen tiles that no deal fits."""
+
+
+class KeyFileError(UptownError):
     """A key file that is missing, unreadable, unsafe or for another game; one line."""
 
 
-class MailError(ValueError):
+class MailError(UptownError):
     """Mail that cannot be sent, or a received message that is refused; one line."""
 
     def __init__(self, message: str):
         super().__init__(one_line(message))
-class OutputError(ValueError):
+
+
+class OutputError(UptownError):
     """An output file that was refused or could not be written; the old file is unchanged."""
 
 
-class RecordError(ValueError):
+class RecordError(UptownError):
     """A problem with a record, located by path, 1-based line and move number.
 
     ``problems`` lists every problem found by the check that raised this one
@@ -80,3 +95,8 @@ class RecordError(ValueError):
     def to_json(self) -> dict[str, object]:
         """The error as ``{"line", "move", "message"}``."""
         return {"line": self.line, "move": self.move, "message": self.message}
+
+
+class BadReveal(RecordError):
+    """A revealed key that does not match its commitment: reported by validation, not used,
+    and no obstacle to the moves (the game goes on without it)."""

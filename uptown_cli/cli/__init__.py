@@ -1,6 +1,6 @@
 """The ``uptown`` command line: thin commands over the record layer, the engine and the renderers.
 
-Commands live in small modules by concern (``play``: new, move, moves, hint; ``view``: show,
+Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
 html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings) and are registered
 here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
@@ -16,9 +16,10 @@ import sys
 import click
 
 from .. import __version__
+from ..errors import UptownError
 
 COMMANDS = {
-    "new": ("play", "Create a new game record (never overwrites a file)."),
+    "new": ("new", "Create a new game record (never overwrites a file)."),
     "move": ("play", "Play a move and append it to FILE."),
     "moves": ("play", "List the legal moves of the player to move."),
     "hint": ("play", "Suggest a move for the player to move (nothing is written)."),
@@ -56,6 +57,14 @@ class UptownGroup(click.Group):
             return None
         module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
         return module.COMMANDS[name]
+
+    def invoke(self, ctx):
+        """Run the command; a library error (``UptownError``) becomes one line on standard
+        error and exit status 1. This is the one place where that happens."""
+        try:
+            return super().invoke(ctx)
+        except UptownError as exc:
+            raise click.ClickException(str(exc)) from None
 
     def resolve_command(self, ctx, args):
         """As click does, with the nearest command suggested for a mistyped one."""

@@ -11,11 +11,22 @@ import sys
 
 import click
 
-from ..scoring import VARIANTS
+from ..engine.scoring import VARIANTS
 from .options import (
-    PROGRESS_MIN_FILES, Output, display_path, file_argument, game_path,
-    output_file_option, output_options, percent, plural, problem_line, read_record, record_files,
-    replay_valid, write_output,
+    PROGRESS_MIN_FILES,
+    Output,
+    display_path,
+    file_argument,
+    game_path,
+    output_file_option,
+    output_options,
+    percent,
+    plural,
+    problem_line,
+    read_record,
+    record_files,
+    replay_valid,
+    write_output,
 )
 from .play import BOTS
 
@@ -24,7 +35,7 @@ MC_PLAYOUTS = 16
 
 
 def _bot_list(ctx, param, value):
-    from ..selfplay import check_bots
+    from ..analysis.selfplay import check_bots
 
     bots = [name.strip() for name in value.split(",") if name.strip()]
     try:
@@ -60,9 +71,8 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
     Example:
       uptown selfplay --players 2 --bots mc,greedy --games 20 --seed 1 --jobs 2
     """
-    from ..record_writer import create_record
-    from ..selfplay import play_games, record_text
-    from ..yamlsafe import RecordError
+    from ..records.safe_file import create_record
+    from ..analysis.selfplay import play_games, record_text
 
     seed = secrets.token_hex(4) if seed is None else seed
     paths = {}
@@ -83,10 +93,7 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
             options = {"playouts": playouts} if seconds is None else {"playouts": playouts, "seconds": seconds}
             for result in play_games(bots, players, games, seed, variant, jobs, options):
                 if out is not None:
-                    try:
-                        create_record(paths[result.number], record_text(result, variant))
-                    except RecordError as exc:
-                        raise click.ClickException(str(exc)) from None
+                    create_record(paths[result.number], record_text(result, variant))
                 results.append(result)
                 bar.update(1)
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (selfplay.Stopped)
@@ -100,7 +107,7 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
 
 def _print_selfplay(results, bots, players, variant, seed, folder, as_json, table_format):
     """The results of the games played: a table, or JSON."""
-    from ..selfplay import summarize
+    from ..analysis.selfplay import summarize
 
     games = len(results)
     summary = summarize(results, bots)
@@ -165,7 +172,7 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
       uptown analyze game.yaml --seed 1 --jobs 2
       uptown analyze game.yaml --annotate -o annotated.yaml
     """
-    from ..analysis import review_moves, summarize, tasks
+    from ..analysis.review import review_moves, summarize, tasks
 
     if iterations is not None and seconds is not None:
         raise click.UsageError("give --iterations or --seconds, not both")
@@ -203,13 +210,9 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
     if terminated:  # the workers are ended: now end as SIGTERM would have
         os.kill(os.getpid(), signal.SIGTERM)
     if annotate:
-        from ..annotations import annotate as annotated_text
-        from ..yamlsafe import RecordError
+        from ..analysis.annotate import annotate as annotated_text
 
-        try:
-            text = annotated_text(record, reviews)
-        except RecordError as exc:
-            raise click.ClickException(str(exc)) from None
+        text = annotated_text(record, reviews)
         write_output(text, output, [path], record=True)
         return
     players = summarize(reviews, game.players)
@@ -248,17 +251,17 @@ def _pct(rate):
 
 def _known_game(record):
     """(the game replayed with every rack known, its bags), or a one-line ClickException."""
-    from ..analysis import known_bags
-    from ..game import Game
+    from ..analysis.review import known_bags
+    from ..engine.game import Game
 
     if record.seed is not None:
         game = replay_valid(record)
-        from ..bags import seeded_bags
+        from ..engine.bags import seeded_bags
 
         return game, seeded_bags(record.seed, record.colors)
     if record.hidden is not None:
-        from ..hidden_record import HiddenCheck
-        from ..record import replay
+        from ..records.hidden_fields import HiddenCheck
+        from ..records.replay import replay
 
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
@@ -279,7 +282,7 @@ def _known_game(record):
 def _recorded_games(paths, label, skipped):
     """Each readable, legal record under ``paths`` as a RecordedGame; the others are reported
     on standard error and added to the list ``skipped``."""
-    from ..corpus import RecordedGame
+    from ..analysis.corpus import RecordedGame
 
     unreadable = []
     files = list(record_files(paths or [game_path(None)], unreadable))
@@ -342,7 +345,7 @@ def stats(paths, as_json, table_format):
     game length, final groups and captures, and how often the capture tie-break decided.
     Records that are not valid are reported and left out (exit 1).
     """
-    from ..corpus import corpus_stats
+    from ..analysis.corpus import corpus_stats
 
     skipped = []
     figures = corpus_stats(_recorded_games(paths, "Reading", skipped))
@@ -377,7 +380,7 @@ def export(paths, jsonl, output):
     import io
     import itertools
 
-    from ..corpus import move_rows, write_rows
+    from ..analysis.corpus import move_rows, write_rows
 
     skipped = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))

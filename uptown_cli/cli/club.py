@@ -6,10 +6,17 @@ import sys
 
 import click
 
-from ..scoring import VARIANTS
+from ..engine.scoring import VARIANTS
 from .options import (
-    Output, display_path, file_argument, game_path, listed_records, lock_notice,
-    output_file_option, output_options, write_output,
+    Output,
+    display_path,
+    file_argument,
+    game_path,
+    listed_records,
+    lock_notice,
+    output_file_option,
+    output_options,
+    write_output,
 )
 
 
@@ -30,11 +37,15 @@ def check_smtp_settings():
 
 def send_after_move(path, as_name, sendmail):
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
+    from ..errors import MailError, UptownError
+
+    saved = f" (the move is saved: send it with uptown send {display_path(path)} --as {as_name})"
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:
-        raise click.ClickException(f"{exc.message} (the move is saved: send it with uptown send "
-                                   f"{display_path(path)} --as {as_name})") from None
+        raise click.ClickException(exc.message + saved) from None
+    except UptownError as exc:
+        raise MailError(f"{exc}{saved}") from None
 
 
 def send_game(path, as_name=None, to=None, sendmail=False, output=None):
@@ -42,24 +53,20 @@ def send_game(path, as_name=None, to=None, sendmail=False, output=None):
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
     one-line ClickException."""
     from ..club.mail import SMTP_ENV, GameFile, game_message, send_sendmail, send_smtp
-    from ..errors import MailError, RecordError
 
     shown = display_path(path)
     url = os.environ.get(SMTP_ENV)
     if output is None and not sendmail:
         check_smtp_settings()
-    try:
-        game = GameFile.read(path, shown)
-        message = game_message(game, as_name, to)
-        if output is not None:
-            write_output(message.as_string(), output, inputs=(path,))
-            return None
-        if sendmail:
-            send_sendmail(message)
-        else:
-            send_smtp(message, url)
-    except (MailError, RecordError) as exc:
-        raise click.ClickException(str(exc)) from None
+    game = GameFile.read(path, shown)
+    message = game_message(game, as_name, to)
+    if output is not None:
+        write_output(message.as_string(), output, inputs=(path,))
+        return None
+    if sendmail:
+        send_sendmail(message)
+    else:
+        send_smtp(message, url)
     how = "sendmail" if sendmail else "SMTP"
     return f"Sent {shown} to {message['To']} ({how}): {game.subject()}"
 
@@ -117,34 +124,36 @@ def receive(message, into, mbox, maildir, as_json):
     NAME.received-N.yaml.
     """
     from ..club.inbox import (
-        GAME_SUFFIXES, MAX_MESSAGE_BYTES, carries, message_game, newest_in_mailbox, receive as take,
+        GAME_SUFFIXES,
+        MAX_MESSAGE_BYTES,
+        carries,
+        message_game,
+        newest_in_mailbox,
+        receive as take,
     )
-    from ..errors import MailError, RecordError
+    from ..errors import MailError
 
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
         raise click.UsageError("give one of MESSAGE, --mbox and --maildir")
     if (mbox or maildir) and into is None:
         raise click.UsageError("--mbox and --maildir need --into FILE (the game to look for)")
-    try:
-        if mbox or maildir:
-            kind, path = ("mbox", mbox) if mbox else ("maildir", maildir)
-            game = newest_in_mailbox(path, kind, carries(into))
-        elif message in (None, "-"):
-            game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
-        else:
-            game = message_game(_read_message(message), display_path(message))
-        local = into
-        if local is None:
-            if game.name is None or not game.name.lower().endswith(GAME_SUFFIXES):
-                raise MailError("the attached game has no .yaml file name: give --into FILE")
-            local = game.name
-            if not os.path.lexists(local):
-                raise MailError(f"no local copy of {display_path(local)} in this folder: "
-                                "give --into FILE to save a new game")
-        result = take(game, local, display_path(local), lock_notice(local))
-    except (MailError, RecordError) as exc:
-        raise click.ClickException(str(exc)) from None
+    if mbox or maildir:
+        kind, path = ("mbox", mbox) if mbox else ("maildir", maildir)
+        game = newest_in_mailbox(path, kind, carries(into))
+    elif message in (None, "-"):
+        game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
+    else:
+        game = message_game(_read_message(message), display_path(message))
+    local = into
+    if local is None:
+        if game.name is None or not game.name.lower().endswith(GAME_SUFFIXES):
+            raise MailError("the attached game has no .yaml file name: give --into FILE")
+        local = game.name
+        if not os.path.lexists(local):
+            raise MailError(f"no local copy of {display_path(local)} in this folder: "
+                            "give --into FILE to save a new game")
+    result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
         Output(True).json(result.to_json())
     else:

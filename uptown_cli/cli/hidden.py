@@ -12,15 +12,31 @@ import random
 
 import click
 
-from ..game import RACK_SIZE
-from ..hidden_draws import LATEST, PROTOCOLS, TILES_PER_COLOR, new_game_id
-from ..hidden_keys import (
-    KeyFileError, check_folder, create_key, has_key, keys_folder, load_key, load_seen, mark_spent, remove_key,
+from ..engine.game import RACK_SIZE
+from ..hidden.draws import LATEST, PROTOCOLS, TILES_PER_COLOR, new_game_id
+from ..errors import KeyFileError
+from ..hidden.keys import (
+    check_folder,
+    create_key,
+    has_key,
+    keys_folder,
+    load_key,
+    mark_spent,
+    remove_key,
     save_seen,
 )
 from .options import (
-    Output, display_path, file_argument, game_path, keys_option, lock_notice, player_named,
-    problem_line, read_record, replay_valid,
+    Output,
+    display_path,
+    file_argument,
+    game_path,
+    keys_option,
+    lock_notice,
+    check_seen,
+    player_named,
+    problem_line,
+    read_record,
+    replay_valid,
 )
 
 
@@ -34,9 +50,10 @@ def as_option(command):
 
 def create_hidden(path, entries, variant):
     """Write a new game with hidden racks at ``path``; returns its game id."""
-    from ..record import load_record_text
-    from ..record_writer import create_record, render_record
-    from ..yamlsafe import RecordError
+    from ..records.schema import load_record_text
+    from ..records.safe_file import create_record
+    from ..records.text import render_record
+    from ..errors import RecordError
 
     game_id = new_game_id().hex()
     text = render_record(entries, variant=variant)
@@ -59,7 +76,7 @@ def player_name(record, as_name):
 def player_key(record, name, keys):
     """``name``'s key for this game: revealed in the record, else from their key file; checked
     against their commitment."""
-    from ..hidden_record import key_matches
+    from ..records.hidden_fields import key_matches
 
     if name not in record.hidden.joined():
         raise click.ClickException(f"{name} has not joined {record.path} yet (uptown join)")
@@ -67,12 +84,9 @@ def player_key(record, name, keys):
     if revealed is not None and key_matches(record, name, bytes.fromhex(revealed)):
         return bytes.fromhex(revealed)
     folder = keys_folder(keys)
-    try:
-        if not _has_key(folder, record.hidden.game_id, name):
-            raise KeyFileError(_not_your_commitment(record, name, folder))
-        key = load_key(folder, record.hidden.game_id, name)
-    except KeyFileError as exc:
-        raise click.ClickException(str(exc)) from None
+    if not _has_key(folder, record.hidden.game_id, name):
+        raise KeyFileError(_not_your_commitment(record, name, folder))
+    key = load_key(folder, record.hidden.game_id, name)
     if not key_matches(record, name, key):
         line = record.hidden.lines["commitments", name]
         names = record.hidden.joined()
@@ -86,11 +100,8 @@ def player_key(record, name, keys):
 
 def _has_key(folder, game_id, name):
     """``has_key``, with an unsafe key folder refused in one line."""
-    try:
-        check_folder(folder)
-        return has_key(folder, game_id, name)
-    except KeyFileError as exc:
-        raise click.ClickException(str(exc)) from None
+    check_folder(folder)
+    return has_key(folder, game_id, name)
 
 
 def _not_your_commitment(record, name, folder):
@@ -105,8 +116,9 @@ def _not_your_commitment(record, name, folder):
 def own_view(record, name, key, upto=None):
     """``(game, check)``: the game after the record's moves (the first ``upto``), replayed with
     player ``name``'s key, whose ``check.deal`` knows that player's racks."""
-    from ..hidden_record import BadReveal, HiddenCheck
-    from ..record import replay
+    from ..errors import BadReveal
+    from ..records.hidden_fields import HiddenCheck
+    from ..records.replay import replay
 
     check = HiddenCheck(record, own=(name, key))
     result = replay(record, upto=upto, hidden=check)
@@ -119,43 +131,11 @@ def own_view(record, name, key, upto=None):
 # -- what each player has seen -------------------------------------------------------------
 
 
-def check_seen(record, as_name, keys):
-    """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
-    memory beside their keys); returns the player's name, or None without ``--as``."""
-    from ..seen import first_change, game_ident
-
-    if as_name is None:
-        return None
-    name = player_named(record.players, as_name)
-    try:
-        seen = load_seen(keys_folder(keys), game_ident(record), name)
-    except KeyFileError as exc:
-        raise click.ClickException(str(exc)) from None
-    change = seen and first_change(seen, record, name)
-    if change and _moved_on(record):
-        raise click.ClickException(f"{record.path} changed since it was read (the game moved "
-                                   "on); nothing was written")
-    if change:
-        line, message = change
-        raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written")
-    return name
-
-
-def _moved_on(record):
-    """Whether the file of ``record`` holds other text now (another player's command wrote it
-    meanwhile, after this one read it)."""
-    try:
-        with open(record.path, "rb") as stream:
-            return stream.read() != record.text.encode("utf-8")
-    except OSError:
-        return False
-
-
 def remember(record, name, keys, text=None):
     """Keep ``record`` (or the record ``text`` it became) as what ``name`` has seen."""
-    from ..record import load_record_text
-    from ..seen import game_ident, snapshot
-    from ..yamlsafe import RecordError
+    from ..records.schema import load_record_text
+    from ..records.seen import game_ident, snapshot
+    from ..errors import RecordError
 
     if name is None:
         return
@@ -169,7 +149,7 @@ def remember(record, name, keys, text=None):
 
 def rack_text(game, deal, player):
     """``player``'s racks as their view knows them, a draw still to come marked ``+?``."""
-    from ..render import rack_text as tiles
+    from ..pictures.text import rack_text as tiles
 
     parts = []
     for color in player.colors:
@@ -225,7 +205,7 @@ def _state_line(record, game):
 def position_data(game, check=None, viewer=None, record=None):
     """What ``show --json`` says of racks and bags in a game with hidden racks; a player's own
     view also has ``"to_come"``: per colour, the draws waiting for the next public value."""
-    from ..geometry import tile_name
+    from ..engine.geometry import tile_name
 
     racks = to_come = None
     if check is not None:
@@ -257,7 +237,7 @@ class MoverView:
         self.bot_seed = hashlib.sha256(key + record.text.encode("utf-8")).hexdigest()
 
     def link(self, color, move_text):
-        from ..hidden_record import own_link
+        from ..records.hidden_fields import own_link
 
         turn = self.check.deal.turns[self.name] + 1
         return own_link(self.record, self.name, self.key, turn, color, move_text,
@@ -266,7 +246,7 @@ class MoverView:
 
 def mover_view(record, game, as_name, keys):
     """The ``MoverView`` of the player to move, who gives ``--as`` with their name."""
-    from ..bots import imagined_game
+    from ..analysis.views import imagined_game
 
     player = game.to_move
     waiting = [p.name for p in record.players if p.name not in record.hidden.joined()]
@@ -327,13 +307,9 @@ def _hidden_record(path):
 
 
 def _append(path, list_name, name, value, record):
-    from ..record_writer import append_entry
-    from ..yamlsafe import RecordError
+    from ..records.safe_file import append_entry
 
-    try:
-        return append_entry(path, list_name, name, value, record.text, lock_notice(path))
-    except RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+    return append_entry(path, list_name, name, value, record.text, lock_notice(path))
 
 
 def _json_option(command):
@@ -352,7 +328,7 @@ def join(file, as_name, keys, as_json):
     The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
     Players join in turn order; the game starts when all have joined.
     """
-    from ..hidden_record import commitment_of
+    from ..records.hidden_fields import commitment_of
 
     path = game_path(file)
     record = _hidden_record(path)
@@ -379,13 +355,10 @@ def join(file, as_name, keys, as_json):
         raise click.ClickException(f"players join in turn order: {names[len(joined)]} joins "
                                    f"next, not {name}; nothing was written")
     game_id = record.hidden.game_id
-    try:
-        key, key_file = create_key(folder, game_id, name)
-    except KeyFileError as exc:
-        raise click.ClickException(str(exc)) from None
+    key, key_file = create_key(folder, game_id, name)
     try:
         text = _append(path, "commitments", name, commitment_of(record, name, key), record)
-    except click.ClickException:
+    except Exception:  # the commitment was not written: the key made for it is not kept
         remove_key(folder, game_id, name)
         raise
     remember(record, name, keys, text)
@@ -427,10 +400,7 @@ def reveal(file, as_name, keys, as_json):
     key = player_key(record, name, keys)
     own_view(record, name, key)
     text = _append(path, "revealed", name, key.hex(), record)
-    try:
-        mark_spent(keys_folder(keys), record.hidden.game_id, name)
-    except KeyFileError as exc:
-        raise click.ClickException(str(exc)) from None
+    mark_spent(keys_folder(keys), record.hidden.game_id, name)
     remember(record, name, keys, text)
     revealed = dict(record.hidden.revealed)
     left = [n for n in record.hidden.joined() if n != name and n not in revealed]

@@ -143,7 +143,7 @@ class Output:
             writer.writerows(rows)
             return out.getvalue().rstrip("\n")
         if self.table_format == "simple" and not widths:
-            from ..plain_table import simple_table
+            from ..pictures.table import simple_table
 
             drawn = simple_table(rows, headers)
             if drawn is not None:
@@ -168,8 +168,8 @@ def write_output(text, output, inputs=(), record=False):
     ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
     nor be one of the files ``inputs``; with ``record`` (the output is a new record, made as
     ``uptown new`` makes one), it must not exist at all."""
-    from ..errors import OutputError, RecordError
-    from ..record_writer import create_record, write_file
+    from ..errors import RecordError
+    from ..records.safe_file import create_record, write_file
 
     if output in (None, "-"):
         click.echo(text.encode("utf-8"), nl=False)
@@ -186,10 +186,7 @@ def write_output(text, output, inputs=(), record=False):
             for path in inputs if path != "-"):
         raise click.ClickException(f"-o {display_path(output)} would write over a record; "
                                    "nothing was written")
-    try:
-        size = write_file(output, text, display_path(output))
-    except OutputError as exc:
-        raise click.ClickException(str(exc)) from None
+    size = write_file(output, text, display_path(output))
     click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
 
 
@@ -254,8 +251,10 @@ NO_SUCH_FILE = "no such file (uptown new creates a game)"
 
 def read_record(path):
     """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
-    from ..record import load_record, load_record_text
-    from ..yamlsafe import MAX_BYTES, RecordError
+    from ..records.reading import load_record
+    from ..records.schema import load_record_text
+    from ..records.yaml_reader import MAX_BYTES
+    from ..errors import RecordError
 
     if path != "-" and not os.path.lexists(path):
         raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
@@ -272,12 +271,12 @@ def read_record(path):
 def replay_valid(record, upto=None):
     """The game after the record's moves (the first ``upto``), or a ClickException for the
     first illegal move."""
-    from ..record import replay
+    from ..records.replay import replay
 
     result = replay(record, upto=upto)
     errors = result.errors
     if record.hidden is not None:  # a bad revealed key is not used, and stops nothing
-        from ..hidden_record import BadReveal
+        from ..errors import BadReveal
 
         errors = [e for e in errors if not isinstance(e, BadReveal)]
     if errors:
@@ -291,13 +290,41 @@ def read_game(file, upto=None, as_name=None, keys=None):
     path = game_path(file)
     record = read_record(path)
     if as_name is not None:
-        from .hidden import check_seen
-
         check_seen(record, as_name, keys)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")
     return path, record, replay_valid(record, upto)
+
+
+def check_seen(record, as_name, keys):
+    """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
+    memory beside their keys); returns the player's name, or None without ``--as``."""
+    from ..hidden.keys import keys_folder, load_seen
+    from ..records.seen import first_change, game_ident
+
+    if as_name is None:
+        return None
+    name = player_named(record.players, as_name)
+    seen = load_seen(keys_folder(keys), game_ident(record), name)
+    change = seen and first_change(seen, record, name)
+    if change and _moved_on(record):
+        raise click.ClickException(f"{record.path} changed since it was read (the game moved "
+                                   "on); nothing was written")
+    if change:
+        line, message = change
+        raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written")
+    return name
+
+
+def _moved_on(record):
+    """Whether the file of ``record`` holds other text now (another player's command wrote it
+    meanwhile, after this one read it)."""
+    try:
+        with open(record.path, "rb") as stream:
+            return stream.read() != record.text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def listed_records(paths):

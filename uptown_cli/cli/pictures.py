@@ -27,7 +27,7 @@ def svg(file, at, output):
     reads in print and for colour-blind eyes), the last move framed, the last capture marked,
     and each player's groups, captures and score beside the board.
     """
-    from ..svg_board import board_svg
+    from ..pictures.svg import board_svg
 
     path, record, game = read_game(file, at)
     write_output(board_svg(game, record.variant, record_title(record)) + "\n", output, [path])
@@ -43,7 +43,7 @@ def html(file, output):
     the move list; #move=N in the address opens position N. The page needs no network and no
     other file, so it can be sent as an email attachment.
     """
-    from ..html_replay import replay_html
+    from ..pictures.html import replay_html
 
     path, record, game = read_game(file)
     write_output(replay_html(game, record, record_title(record)), output, [path])

@@ -1,160 +1,33 @@
-"""Commands of a game in play: ``new``, ``move``, ``moves`` and ``hint``."""
+"""Commands of a game in play: ``move``, ``moves`` and ``hint``."""
 
 import os
 
 import click
 
-from ..game import COLORS
-from ..scoring import VARIANTS
+from ..engine.game import COLORS
 from .club import check_smtp_settings, send_after_move, sendmail_option
 from .options import (
-    Output, color_options, display_path, file_argument, game_path, keys_option, lock_notice,
-    output_options, player_named, plural, read_game, read_record, replay_valid, use_color,
+    Output,
+    check_seen,
+    color_options,
+    display_path,
+    file_argument,
+    game_path,
+    keys_option,
+    lock_notice,
+    output_options,
+    player_named,
+    plural,
+    read_game,
+    read_record,
+    replay_valid,
+    use_color,
 )
 
 BOTS = ("random", "greedy", "mc", "sharp")
 """The bots a player can ask for (``bots.BOT_NAMES``, named here so that help imports no bots)."""
 PLAYOUT_BOTS = ("mc", "sharp")
 """The bots that play moves out and take ``--playouts``."""
-
-
-# -- new -------------------------------------------------------------------------------------
-
-
-def parse_player(text):
-    """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
-    saying what is wrong."""
-    from ..record import address_problem
-
-    name, sep, colors = text.rpartition(":")
-    if not sep or ">" in colors:
-        name, colors = text, ""
-    email = None
-    before, bracket, address = name.rstrip().removesuffix(">").rpartition("<")
-    if name.rstrip().endswith(">") and bracket and "@" in address:
-        problem = address_problem(address.strip())
-        if problem is not None:
-            raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
-        name, email = before.strip(), address.strip()
-    if "," in name:
-        raise click.BadParameter(f"{text!r}: give --player once for each player "
-                                 "(-p Ana -p Bo), not a list", param_hint="--player")
-    if not name.strip():
-        raise click.BadParameter(f"{text!r}: a player needs a name", param_hint="--player")
-    wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
-    for color in wanted:
-        if color not in COLORS:
-            raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
-                                     f"(the colours are {', '.join(COLORS)})", param_hint="--player")
-    return name, wanted, email
-
-
-def check_lineup(entries):
-    """A BadParameter for players that cannot sit at one table: the same name twice, a colour
-    named twice, or the wrong number of colours for the number of players."""
-    names, owners = {}, {}
-    for entry in entries:
-        key = entry.name.strip().casefold()
-        if key in names:
-            raise click.BadParameter(f"two players are named {names[key]!r} and {entry.name!r}; "
-                                     "names must differ (ignoring case)", param_hint="--player")
-        names[key] = entry.name
-        for color in entry.colors:
-            if color in owners:
-                raise click.BadParameter(f"{color} is taken twice ({owners[color]} and {entry.name})",
-                                         param_hint="--player")
-            owners[color] = entry.name
-    each = 2 if len(entries) == 2 else 1
-    for entry in entries:
-        if entry.colors and len(entry.colors) != each:
-            want = "two colours each" if each == 2 else "one colour each"
-            raise click.BadParameter(f"with {len(entries)} players, players have {want}; "
-                                     f"{entry.name} has {len(entry.colors)}", param_hint="--player")
-
-
-@click.command()
-@file_argument
-@click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
-              help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
-              "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
-@click.option("--seed", help="The seed that fixes every bag (default: a random one).")
-@click.option("--hidden", is_flag=True,
-              help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
-@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
-def new(file, players, variant, seed, hidden, as_json):
-    """Create a new game record (never overwrites a file).
-
-    \b
-    Example:
-      uptown new club.yaml --player Ana --player Bo --player Cy:orange
-    """
-    import secrets
-
-    from ..record import PlayerEntry, deal_colors, load_record_text
-    from ..record_writer import create_record, render_record
-    from ..render import to_move_text
-    from ..yamlsafe import RecordError
-
-    path = game_path(file)
-    if path == "-":
-        raise click.UsageError("new writes a file; give its name, not -")
-    if not 2 <= len(players) <= 5:
-        raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
-    entries = []
-    for text in players:
-        name, colors, email = parse_player(text)
-        entries.append(PlayerEntry(name, colors, 0, email))
-    check_lineup(entries)
-    deal_colors(entries)
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
-    if hidden:
-        _new_hidden(path, entries, variant, seed, as_json)
-        return
-    seed = secrets.token_hex(4) if seed is None else seed
-    try:
-        text = render_record(entries, variant=variant, seed=seed)
-    except RecordError as exc:
-        raise click.BadParameter(exc.message, param_hint="--player/--seed") from None
-    try:
-        create_record(path, text)
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
-    game = load_record_text(text, path).new_game()
-    if as_json:
-        Output(as_json).json({
-            "path": display_path(path), "variant": variant, "seed": seed,
-            "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
-            "to_move": game.to_move.name,
-        })
-        return
-    who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
-    click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
-    click.echo(to_move_text(game))
-
-
-def _new_hidden(path, entries, variant, seed, as_json):
-    """``new --hidden``: a game whose players join with their own keys (see ``hidden``)."""
-    from .hidden import create_hidden
-
-    if seed is not None:
-        raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
-    game_id = create_hidden(path, entries, variant)
-    shown = display_path(path)
-    if as_json:
-        Output(as_json).json({
-            "path": shown, "variant": variant, "hidden": game_id,
-            "players": [{"name": e.name, "colors": list(e.colors)} for e in entries],
-            "to_join": entries[0].name,
-        })
-        return
-    who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
-    click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
-    click.echo(f"Game id: {game_id}")
-    click.echo("The players join in turn order, each on their own computer; first:")
-    click.echo(f"  uptown join {shown} --as {entries[0].name}")
 
 
 def hidden_mover_view(record, game, as_name, keys, warn=True):
@@ -203,25 +76,18 @@ def bot_move(bot, game, record, playouts, mover=None):
     ClickException. In an open game (every rack public) the same record gives the same move;
     with hidden racks the bot is seeded from the mover's secret key with the record
     (``mover.bot_seed``), so the public file does not tell what it drew."""
-    from ..bots import choose_move
+    from ..analysis.bots import choose_move
 
     options = {"playouts": playouts} if playouts else {}
     seed = record.text if mover is None else mover.bot_seed
-    try:
-        return choose_move(bot, game, seed=seed, variant=record.variant, **options)
-    except (ValueError, RuntimeError) as exc:
-        raise click.ClickException(str(exc)) from None
+    return choose_move(bot, game, seed=seed, variant=record.variant, **options)
 
 
 def typed_move(words):
     """The Move written as ``words``, or a one-line ClickException."""
-    from ..geometry import NotationError
-    from ..notation import parse_move
+    from ..engine.notation import parse_move
 
-    try:
-        return parse_move(" ".join(words))
-    except NotationError as exc:
-        raise click.ClickException(str(exc)) from None
+    return parse_move(" ".join(words))
 
 
 def check_player(game, as_name, path, writes=True):
@@ -239,8 +105,9 @@ def check_player(game, as_name, path, writes=True):
 def complete_move(ctx, param, incomplete):
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
-    from ..record import load_record, replay
-    from ..yamlsafe import RecordError
+    from ..errors import RecordError
+    from ..records.reading import load_record
+    from ..records.replay import replay
 
     path, words = split_file(list(ctx.params.get("words") or ()))
     if not os.path.isfile(path):
@@ -289,12 +156,18 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
       uptown move club.yaml sax xE8 --as Bo
       uptown move --dry-run pass
     """
-    from ..game import IllegalMove
-    from ..geometry import square_name
-    from ..record_writer import append_move
-    from ..render import board_text, drawn_text, standings_rows, to_move_text, turn_data, turn_text
-    from ..scoring import standings
-    from ..yamlsafe import RecordError
+    from ..engine.geometry import square_name
+    from ..engine.scoring import standings
+    from ..errors import IllegalMove
+    from ..pictures.text import (
+        board_text,
+        drawn_text,
+        standings_rows,
+        to_move_text,
+        turn_data,
+        turn_text,
+    )
+    from ..records.safe_file import append_move
 
     path, words = split_file(words)
     typed_rack, words = split_rack(words)
@@ -334,11 +207,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
-        try:
-            text = append_move(path, turn.color, str(turn.move), record.text, link,
-                               lock_notice(path))
-        except RecordError as exc:
-            raise click.ClickException(str(exc)) from None
+        text = append_move(path, turn.color, str(turn.move), record.text, link,
+                           lock_notice(path))
         remember(record, seen_by, keys, text)
     out = Output(as_json, table_format)
     if as_json:
@@ -382,7 +252,7 @@ def moves(file, as_name, keys, as_json, table_format):
     gives --as with their name. With --json, every move is written so that uptown move takes it
     as it is (with its rack first where both racks could play it).
     """
-    from ..render import moves_data, moves_rows
+    from ..pictures.text import moves_data, moves_rows
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
@@ -432,15 +302,6 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
 
 
-def check_seen(record, as_name, keys):
-    """See ``hidden.check_seen`` (imported when a player names themselves)."""
-    if as_name is None:
-        return None
-    from . import hidden
-
-    return hidden.check_seen(record, as_name, keys)
-
-
 def remember(record, name, keys, text=None):
     """See ``hidden.remember``."""
     if name is not None:
@@ -453,4 +314,4 @@ def seen_name(record, as_name):
     return None if as_name is None else player_named(record.players, as_name)
 
 
-COMMANDS = {command.name: command for command in (new, move, moves, hint)}
+COMMANDS = {command.name: command for command in (move, moves, hint)}

@@ -6,11 +6,26 @@ import sys
 
 import click
 
-from ..scoring import VARIANTS
+from ..engine.scoring import VARIANTS
 from .options import (
-    PROGRESS_MIN_FILES, Output, color_options, display_path, file_argument, game_path,
-    NO_SUCH_FILE, keys_option, output_options, page, plural, problem_line, read_game, read_record,
-    listed_records, record_files, replay_valid, use_color,
+    PROGRESS_MIN_FILES,
+    Output,
+    color_options,
+    display_path,
+    file_argument,
+    game_path,
+    NO_SUCH_FILE,
+    keys_option,
+    output_options,
+    page,
+    plural,
+    problem_line,
+    read_game,
+    read_record,
+    listed_records,
+    record_files,
+    replay_valid,
+    use_color,
 )
 
 
@@ -27,8 +42,8 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     The player to move's rack is shown when the racks are known (the game has a seed); in a
     game with hidden racks, the racks of the player named by --as.
     """
-    from ..render import board_text, players_rows, position_data, to_move_text
-    from ..scoring import standings
+    from ..pictures.text import board_text, players_rows, position_data, to_move_text
+    from ..engine.scoring import standings
 
     _, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
@@ -43,7 +58,7 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
     if game.ply:
-        from ..annotations import notes_lines
+        from ..records.annotations import notes_lines
 
         for line in notes_lines(record.moves[game.ply - 1].notes):
             out.text(f"Move {game.ply}: {line}")
@@ -90,7 +105,7 @@ def replay(file, first, last, as_json, color, no_color):
     Each position is headed by its move number, colour, player, move and what it captured. On a
     terminal the boards go through the pager ($PAGER, else less).
     """
-    from ..render import board_text, legend_lines, turn_data, turn_text
+    from ..pictures.text import board_text, legend_lines, turn_data, turn_text
 
     record = read_record(game_path(file))
     count = len(record.moves)
@@ -104,12 +119,12 @@ def replay(file, first, last, as_json, color, no_color):
     while game.ply:
         game.pop()
     if as_json:
-        from ..annotations import notes_data
+        from ..records.annotations import notes_data
 
         Output(as_json).json([turn_data(turn) | notes_data(record.moves[turn.number - 1].notes)
                               for turn in played if turn.number >= first])
         return
-    from ..annotations import notes_lines
+    from ..records.annotations import notes_lines
 
     colored = use_color(color, no_color)
     lines = legend_lines(game, colored)
@@ -135,8 +150,8 @@ def score(files, variant, as_json, table_format):
     variant or --variant. Under Blockers! the table also shows what is added to the groups: the
     most tiles taken from any one opponent. Folders are searched for *.yaml, as by validate.
     """
-    from ..render import standings_data, standings_rows
-    from ..scoring import standings
+    from ..pictures.text import standings_data, standings_rows
+    from ..engine.scoring import standings
 
     paths, unread = listed_records(files or (game_path(None),))
     out = Output(as_json, table_format)
@@ -166,8 +181,9 @@ def score(files, variant, as_json, table_format):
 
 
 def _validate_one(path, strict):
-    from ..record import Validation, validate_file, validate_text
-    from ..yamlsafe import MAX_BYTES, RecordError
+    from ..records.replay import Validation, validate_file, validate_text
+    from ..records.yaml_reader import MAX_BYTES
+    from ..errors import RecordError
 
     if path == "-":
         return validate_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>", strict)
@@ -192,8 +208,8 @@ def validate(paths, strict, as_json):
     a summary. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
     finished game with hidden racks whose draws stay unchecked (a key not revealed).
     """
-    from ..record import Validation
-    from ..yamlsafe import RecordError
+    from ..records.replay import Validation
+    from ..errors import RecordError
 
     unreadable = []
     files = list(record_files(paths or [game_path(None)], unreadable))
@@ -252,7 +268,7 @@ def diff(file_a, file_b, as_json):
     (identical, or one legally extends the other), so two players who both answered the same
     emailed position are caught.
     """
-    from ..compare import compare_records
+    from ..records.compare import compare_records
 
     if file_a == file_b == "-":
         raise click.UsageError("standard input can be only one of A and B")

@@ -7,8 +7,8 @@ line, anything but one game file attached to plain-text mail: no game, several, 
 attachment name that is a path.  ``newest_in_mailbox`` picks, from an mbox or a Maildir, the
 newest message (by its Date) that carries the game wanted.  ``receive`` compares the game
 with the local copy (``compare.compare_records``, as ``uptown diff`` does) and writes only a
-copy that extends it (``record_writer.replace_record``, locked and atomic as ``move``
-writes), or a new game that validates (``record_writer.create_record``); a copy that
+copy that extends it (``records.safe_file.replace_record``, locked and atomic as ``move``
+writes), or a new game that validates (``records.safe_file.create_record``); a copy that
 rewrites the history or is another game is refused and kept beside the local one
 (``kept_path``, as a new record is written).
 """
@@ -25,10 +25,12 @@ from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Callable
 
-from ..compare import DIFFERENT_GAMES, EXTENDS, IDENTICAL, compare_records
+from ..records.compare import DIFFERENT_GAMES, EXTENDS, IDENTICAL, compare_records
 from ..errors import MailError, RecordError
-from ..record import Record, load_record, load_record_text, replay, validate_text
-from ..yamlsafe import MAX_BYTES
+from ..records.schema import Record, load_record_text
+from ..records.reading import load_record
+from ..records.replay import replay, validate_text
+from ..records.yaml_reader import MAX_BYTES
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 """A message larger than this is refused unread (a game is at most 1 MiB)."""
@@ -219,7 +221,7 @@ def receive(game: Attached, local_path: str, shown: str,
     received = game.record()
     _check_valid(received)
     if not os.path.lexists(local_path):
-        from ..record_writer import create_record
+        from ..records.safe_file import create_record
 
         create_record(local_path, received.text)
         return Received(SAVED_NEW, shown, f"Saved {shown}: a new game, "
@@ -239,7 +241,7 @@ def receive(game: Attached, local_path: str, shown: str,
                         "nothing was written.")
     if comparison.relation == EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
-    from ..record_writer import replace_record
+    from ..records.safe_file import replace_record
 
     replace_record(local_path, received.text, local.text, on_wait)
     return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.")
@@ -266,7 +268,7 @@ def kept_path(text: str, local_path: str) -> str:
     """Keep the record ``text`` beside ``local_path`` under the first name
     ``NAME.received-N.yaml`` that is free (or already holds that text), written as a new record
     is (atomic, never over an existing file); returns its path."""
-    from ..record_writer import create_record
+    from ..records.safe_file import create_record
 
     directory, name = os.path.split(local_path)
     stem, suffix = os.path.splitext(name)

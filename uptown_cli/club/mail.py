@@ -25,8 +25,9 @@ from email.utils import formatdate, getaddresses, make_msgid
 from urllib.parse import unquote, urlsplit
 
 from ..errors import MailError
-from ..game import Game
-from ..record import PlayerEntry, Record, address_problem, load_record_text, replay
+from ..engine.game import Game
+from ..records.schema import PlayerEntry, Record, address_problem, load_record_text
+from ..records.replay import replay
 
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://USER@HOST:587`` (STARTTLS) or ``smtps://USER@HOST:465`` (TLS from the start)."""
@@ -54,7 +55,7 @@ class GameFile:
     @classmethod
     def read(cls, path: str, shown: str) -> GameFile:
         """The game at ``path`` (``shown`` names it in errors); RecordError for a bad record."""
-        from ..yamlsafe import read_file
+        from ..records.reading import read_file
 
         data = read_file(path, shown).encode("utf-8")
         record = load_record_text(data, shown)
@@ -113,9 +114,9 @@ class GameFile:
 
     def body(self, recipient: PlayerEntry | None) -> str:
         """The board and standings as text (80 columns) and what the recipient does next."""
-        from ..render import board_text, standings_rows
-        from ..scoring import standings
-        from ..plain_table import simple_table
+        from ..pictures.text import board_text, standings_rows
+        from ..engine.scoring import standings
+        from ..pictures.table import simple_table
 
         rows, headers = standings_rows(standings(self.game, self.record.variant),
                                        self.record.variant)

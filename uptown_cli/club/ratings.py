@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from ..record import Record, validate_file
-from ..record import replay
-from ..scoring import Standing, standings
+from ..records.schema import Record
+from ..records.replay import validate_file
+from ..records.replay import replay
+from ..engine.scoring import Standing, standings
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..record import replay, validate_file
-from ..scoring import standings
+from ..records.replay import replay, validate_file
+from ..engine.scoring import standings
 
 TO_MOVE = "to-move"
 TO_JOIN = "to-join"

@@ -41,7 +41,8 @@ from .geometry import (
     tile_fit_text,
     tile_name,
 )
-from .errors import IllegalMove as IllegalMove, RacksUnknown as RacksUnknown  # raised here, exported
+from ..errors import IllegalMove as IllegalMove, RacksUnknown as RacksUnknown  # raised here, exported
+from ..errors import SetupError
 from .notation import PASS, Move
 
 COLORS = ("red", "blue", "green", "yellow", "orange")
@@ -168,17 +169,17 @@ class Game:
                  bags: Mapping[str, Sequence[int]] | None = None) -> None:
         seated = [p if isinstance(p, Player) else Player(*p) for p in players]
         if not 2 <= len(seated) <= 5:
-            raise ValueError("a game has 2 to 5 players")
+            raise SetupError("a game has 2 to 5 players")
         per_player = 2 if len(seated) == 2 else 1
         seen: set[str] = set()
         for p in seated:
             if len(p.colors) != per_player:
-                raise ValueError(
+                raise SetupError(
                     f"{p.name} needs {per_player} colour{'s' if per_player > 1 else ''}"
                 )
             for c in p.colors:
                 if c not in _COLOR_INDEX or c in seen:
-                    raise ValueError(f"colour {c!r} is unknown or taken twice")
+                    raise SetupError(f"colour {c!r} is unknown or taken twice")
                 seen.add(c)
         self.players = seated
         self._owner: dict[str, int] = {}
@@ -203,7 +204,7 @@ class Game:
             self._bags = {c: list(bags[c]) for c in self._owner}
             for c, order in self._bags.items():
                 if sorted(order) != list(range(TILES_PER_COLOR)):
-                    raise ValueError(f"the bag of {c} must hold each of the 28 tiles once")
+                    raise SetupError(f"the bag of {c} must hold each of the 28 tiles once")
             self._racks = {c: sorted(order[:RACK_SIZE]) for c, order in self._bags.items()}  # kept sorted
             self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
         self._turn = 0

@@ -1,6 +1,6 @@
 """A game as one self-contained HTML page that replays it: no network, no other file.
 
-The page holds the board drawn by ``svg_board`` (showing the final position, so it reads
+The page holds the board drawn by ``pictures.svg`` (showing the final position, so it reads
 even without JavaScript), the moves, and for every position the standings and the racks as
 JSON. A small script places the tiles of the position asked for, reusing the tile parts the
 SVG defines. Every text from the record is escaped. Pure functions; nothing here reads files.
@@ -10,11 +10,11 @@ import base64
 import hashlib
 import json
 
-from .geometry import SQUARE_NAMES, TILE_NAMES
-from .render import turn_text
-from .scoring import standings
-from .annotations import MARK_WORDS
-from .svg_board import FILLS, board_svg, face_id, square_origin, xml_text
+from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
+from .text import turn_text
+from ..engine.scoring import standings
+from ..records.annotations import MARK_WORDS
+from .svg import FILLS, board_svg, face_id, square_origin, xml_text
 
 
 def content_policy(style, script):

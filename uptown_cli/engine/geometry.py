@@ -8,7 +8,7 @@ symbols in region order (18..26) and the wild ``$`` (27).
 
 from collections.abc import Iterable
 
-from .errors import NotationError as NotationError  # raised here, exported
+from ..errors import NotationError as NotationError  # raised here, exported
 
 ROWS = "ABCDEFGHI"
 COLUMNS = "123456789"

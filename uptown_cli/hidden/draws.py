@@ -26,10 +26,10 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import cast
 
-from .errors import IllegalMove
-from .game import RACK_SIZE, Game, Player
-from .geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
-from .notation import Move
+from ..errors import IllegalMove
+from ..engine.game import RACK_SIZE, Game, Player
+from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
+from ..engine.notation import Move
 
 PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2")
 """The protocol versions, by number (1, 2); new games use the last."""

@@ -10,7 +10,7 @@ or that is someone else's, is refused, as ssh refuses such a private key. A key 
 it is made by ``join`` and never made again for the same game id.
 
 Beside each key, ``GAME-NAME.seen`` remembers what the player last saw of the game (see
-``seen``).
+``records.seen``).
 """
 
 import contextlib
@@ -21,8 +21,8 @@ import re
 import secrets
 import stat
 
-from .errors import KeyFileError
-from .hidden_draws import KEY_BYTES, new_key
+from ..errors import KeyFileError
+from .draws import KEY_BYTES, new_key
 
 KEYS_ENV = "UPTOWN_KEYS"
 _SIMPLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -167,7 +167,7 @@ def seen_path(folder, game, name):
 
 
 def load_seen(folder, game, name):
-    """What ``name`` last saw of game ``game`` (a snapshot, see ``seen``), or None."""
+    """What ``name`` last saw of game ``game`` (a snapshot, see ``records.seen``), or None."""
     check_folder(folder)
     path = seen_path(folder, game, name)
     if not os.path.lexists(path):

@@ -20,10 +20,10 @@ too), a playout policy closer to greedy's, and a move rated by how often it won.
 import random
 import time
 
-from .game import RACK_SIZE, Game, IllegalMove
-from .geometry import FIT, NEIGHBOURS, TILES_PER_COLOR, flood, joined_around, squares_of
-from .notation import Move
-from .playout import QUICK, SHARP, Playout
+from ..engine.geometry import NEIGHBOURS, flood, joined_around
+from ..engine.playout import QUICK, SHARP, Playout
+from .views import sample_bags
+from ..errors import SetupError
 
 BOT_NAMES = ("random", "greedy", "mc", "sharp")
 
@@ -39,14 +39,6 @@ BLOCKING_GREEDY = 4
 BLOCKING_EXTRA = 3
 """How many more moves ``sharp`` plays out among those that keep two opponent groups apart."""
 
-_SAMPLE_ATTEMPTS = 1000
-
-_UNFIT_LIMIT = 64
-_unfit: set[tuple] = set()
-"""The (tiles played, pass limits) of colours for which ``_sample_bag`` found no bag (a bot
-samples the same position many times; each failure costs up to a second), at most
-``_UNFIT_LIMIT`` of them."""
-
 
 def choose_move(name, game, seed=None, **options):
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
@@ -58,14 +50,14 @@ def choose_move(name, game, seed=None, **options):
     is then no longer reproducible); a bot ignores the options it has no use for.
     """
     if name not in _BOTS:
-        raise ValueError(f"unknown bot {name!r} (the bots are {', '.join(BOT_NAMES)})")
+        raise SetupError(f"unknown bot {name!r} (the bots are {', '.join(BOT_NAMES)})")
     unknown = sorted(set(options) - {"variant", "playouts", "seconds"})
     if unknown:
-        raise TypeError(f"unknown bot option {unknown[0]!r}")
+        raise SetupError(f"unknown bot option {unknown[0]!r}")
     if game.finished:
-        raise ValueError("the game is over")
+        raise SetupError("the game is over")
     if not game.knows_racks:
-        raise ValueError("the racks are unknown (a game without a seed), so a bot cannot play")
+        raise SetupError("the racks are unknown (a game without a seed), so a bot cannot play")
     bot, takes = _BOTS[name]
     return bot(game, random.Random(seed), **{k: v for k, v in options.items() if k in takes})
 
@@ -198,7 +190,7 @@ def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None, 
     allow; the move with the best total wins. ``sharp`` is the same search with other
     ``candidates``, ``policy`` and ``value``."""
     if playouts < 1:
-        raise ValueError("playouts must be at least 1")
+        raise SetupError("playouts must be at least 1")
     candidates = candidates(game, rng, variant)
     if len(candidates) == 1:
         return candidates[0]
@@ -238,174 +230,3 @@ _BOTS = {
 # -- views ------------------------------------------------------------------------------
 
 
-def sample_bags(game, rng):
-    """Every colour's bag order as the player to move in ``game`` may imagine it: its own
-    racks and past draws as they are, every opponent's rack and every bag's undrawn order drawn
-    at random from the tiles that player has not seen (``{colour: 28 tiles}``, as ``Game``
-    takes them). An opponent's passes that no bag fits (in a view of a hidden game where one
-    was not forced) are set aside: that colour's bag fits its moves only."""
-    return _sampled_bags(game, rng)[0]
-
-
-def _sampled_bags(game, rng):
-    """``sample_bags`` with the colours whose passes were set aside (see ``_bags``)."""
-    me = game.to_move
-    played = _played(game)
-    own_draws = {color: [] for color in me.colors}
-    for turn in game.history:
-        if turn.color in own_draws and turn.drawn is not None:
-            own_draws[turn.color].append(turn.drawn)
-    racks = game.racks
-
-    def own_bag(color):
-        return _own_bag(played[color], own_draws[color], racks[color], rng)
-
-    return _bags(game, me, own_bag, played, rng)
-
-
-def _bags(game, me, own_bag, played, rng):
-    """``(bags, set_aside)``: every colour's bag, ``own_bag(colour)`` for ``me``'s colours,
-    bags drawn at random to fit the moves and passes for the others (made in colour order, so
-    that a seed always gives the same bags). ``set_aside`` lists the colours whose passes no
-    bag fits (one of them was not forced): their bags fit the moves only."""
-    passes = _pass_limits(game, me)
-    bags = {}
-    set_aside = []
-    for color in game.colors:
-        if color in me.colors:
-            bags[color] = own_bag(color)
-            continue
-        limits = passes.get(color, {})
-        known = (tuple(played[color]), tuple(sorted(limits.items())))
-        if known not in _unfit:
-            try:
-                bags[color] = _sample_bag(played[color], limits, rng)
-                continue
-            except RuntimeError:
-                if len(_unfit) >= _UNFIT_LIMIT:
-                    _unfit.clear()
-                _unfit.add(known)
-        bags[color] = _sample_bag(played[color], {}, rng)
-        set_aside.append(color)
-    return bags, set_aside
-
-
-def _set_aside_passes(game, me, colors):
-    """The passes of ``game`` by the players (other than ``me``) of ``colors``."""
-    return [turn for turn in game.history if turn.move.is_pass and turn.player != me
-            and any(color in colors for color in turn.player.colors)]
-
-
-def _replayed(game, bags, set_aside):
-    """``game``'s moves played again in a new game with ``bags``, the passes ``set_aside``
-    accepted unforced."""
-    view = Game(game.players, bags)
-    for turn in game.history:
-        view.play(turn.move, turn.color, unforced=turn in set_aside)
-    return view
-
-
-def sample_view(game, rng):
-    """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
-    captures and own racks, with the hidden tiles dealt by ``sample_bags``."""
-    bags, colors = _sampled_bags(game, rng)
-    return _replayed(game, bags, _set_aside_passes(game, game.to_move, colors))
-
-
-def imagined_game(game, me, own_bags, rng):
-    """``(view, set_aside)``: ``game`` (whose racks may be unknown) replayed in a new game in
-    which player ``me``'s colours have the bags ``own_bags`` (each its 28 tiles, in the order
-    drawn) and every other colour a bag drawn at random to fit its moves and passes.
-    ``set_aside`` lists the passes (``Turn``) no bag fits, so one of them was not forced:
-    every pass of an opponent colour whose bag had to be drawn without them."""
-    bags, colors = _bags(game, me, own_bags.__getitem__, _played(game), rng)
-    set_aside = _set_aside_passes(game, me, colors)
-    return _replayed(game, bags, set_aside), set_aside
-
-
-def _played(game):
-    """``{colour: the tiles it played, in order}``."""
-    played = {color: [] for color in game.colors}
-    for turn in game.history:
-        if not turn.move.is_pass:
-            played[turn.color].append(turn.move.tile)
-    return played
-
-
-def _own_bag(played, draws, rack, rng):
-    """The player's own bag: what it has drawn, in order, then the rest shuffled."""
-    seen = sorted((set(played) | set(rack)) - set(draws)) + draws
-    rest = [tile for tile in range(TILES_PER_COLOR) if tile not in seen]
-    rng.shuffle(rest)
-    return seen + rest
-
-
-def _sample_bag(played, limits, rng):
-    """A random bag under which an opponent colour could have played ``played`` in turn and,
-    after ``j`` plays, had a rack within ``limits[j]`` (the tiles that could not be placed
-    when its player had to pass).
-
-    The bag is drawn tile by tile: a tile about to be played that is not on the rack yet is
-    the next draw; every other draw is a random unseen tile that fits the limits for as long
-    as it stays on the rack. Passes are rare; when a draw finds no such tile, start again.
-    """
-    leaves = {tile: step for step, tile in enumerate(played)}
-
-    def allowed(tile, step):
-        last = leaves.get(tile, len(played))
-        return all(tile in tiles for j, tiles in limits.items() if step <= j <= last)
-
-    for _ in range(_SAMPLE_ATTEMPTS):
-        bag = _draw_bag(played, allowed, rng)
-        if bag is not None:
-            return bag
-    raise RuntimeError("no bag fits the moves and passes of this game")
-
-
-def _draw_bag(played, allowed, rng):
-    """One try of ``_sample_bag``: a bag, or None when a draw found no allowed tile."""
-    drawn = []
-    for step in range(len(played) + 1):
-        quota = min(TILES_PER_COLOR, RACK_SIZE + step)
-        if step < len(played) and played[step] not in drawn:
-            drawn.append(played[step])
-        while len(drawn) < quota:
-            choices = [t for t in range(TILES_PER_COLOR) if t not in drawn and allowed(t, step)]
-            if not choices:
-                return None
-            drawn.append(rng.choice(choices))
-    rest = [tile for tile in range(TILES_PER_COLOR) if tile not in drawn]
-    rng.shuffle(rest)
-    return drawn + rest
-
-
-def _pass_limits(game, me):
-    """``{colour: {plays so far: tiles that fit no square}}`` for the colours of every
-    opponent at each of their forced passes: their racks then held only such tiles."""
-    if not any(turn.move.is_pass and turn.player != me for turn in game.history):
-        return {}
-    board = Game(game.players)
-    limits = {}
-    for turn in game.history:
-        if turn.move.is_pass and turn.player != me:
-            for color in turn.player.colors:
-                if board.playable(color):
-                    stuck = frozenset(
-                        tile for tile in board.unplayed_tiles(color) if not _fits(board, color, tile)
-                    )
-                    steps = limits.setdefault(color, {})
-                    step = board.played_count(color)
-                    steps[step] = steps.get(step, stuck) & stuck
-        board.play(turn.move, turn.color)
-    return limits
-
-
-def _fits(game, color, tile):
-    """Whether ``color`` could place ``tile`` somewhere now (its rack aside)."""
-    for square in squares_of(FIT[tile]):
-        try:
-            game.check(Move(tile, square), color)
-            return True
-        except IllegalMove:
-            pass
-    return False

@@ -29,10 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict, cast
 
-from .geometry import NotationError
-from .notation import parse_move
-from .record import MoveEntry, Record, load_record, replay
-from .yamlsafe import Mapping, parse
+from ..engine.notation import parse_move
+from ..errors import NotationError
+from .reading import load_record
+from .replay import replay
+from .schema import MoveEntry, Record
+from .yaml_reader import Mapping, parse
 
 IDENTICAL = "identical"
 EXTENDS = "extends"

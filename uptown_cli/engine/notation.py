@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import Optional, cast
 
-from .errors import NotationError
+from ..errors import NotationError
 from .geometry import parse_square, parse_tile, square_name, tile_name
 
 

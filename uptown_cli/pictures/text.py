@@ -6,8 +6,8 @@ Pure functions of a Game (or of standings); nothing here reads or writes files o
 
 from dataclasses import asdict
 
-from .game import TILES_PLAYED_PER_COLOR
-from .geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+from ..engine.game import TILES_PLAYED_PER_COLOR
+from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
 
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
 FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from html import escape
 from typing import cast
 
-from .game import Game, Turn
-from .geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
-from .render import turn_text
-from .scoring import standings
+from ..engine.game import Game, Turn
+from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+from .text import turn_text
+from ..engine.scoring import standings
 
 CELL = 60
 """Side of a square, in SVG units."""

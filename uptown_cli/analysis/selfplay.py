@@ -15,10 +15,11 @@ import signal
 import threading
 from dataclasses import dataclass
 
-from .bags import seeded_bags
+from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
-from .game import COLORS, Game, Player
-from .scoring import standings
+from ..engine.game import COLORS, Game, Player
+from ..engine.scoring import standings
+from ..errors import SetupError
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,10 @@ def game_seed(seed, number):
 def check_bots(bots):
     """Raise ValueError unless ``bots`` names one or more known bots."""
     if not bots:
-        raise ValueError("name one or more bots, e.g. mc,greedy")
+        raise SetupError("name one or more bots, e.g. mc,greedy")
     for bot in bots:
         if bot not in BOT_NAMES:
-            raise ValueError(f"unknown bot {bot!r} (the bots are {', '.join(BOT_NAMES)})")
+            raise SetupError(f"unknown bot {bot!r} (the bots are {', '.join(BOT_NAMES)})")
 
 
 def play_game(bots, number, seed, variant="standard", options=None):
@@ -125,7 +126,7 @@ def play_games(bots, players, games, seed, variant="standard", jobs=1, options=N
     """Play a run; yields each GameResult in game order (the same for any ``jobs``)."""
     check_bots(bots)
     if not 2 <= players <= 5:
-        raise ValueError(f"a game has 2 to 5 players, not {players}")
+        raise SetupError(f"a game has 2 to 5 players, not {players}")
     tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
     if jobs <= 1 or games <= 1:
         for task in tasks:
@@ -218,7 +219,7 @@ def wilson_interval(wins, games, z=1.96):
 
 def record_text(result, variant):
     """The record of a self-play game (format 1)."""
-    from .record_writer import render_record
+    from ..records.text import render_record
 
     bots = " vs ".join(seat.bot for seat in result.seats)
     return render_record(

@@ -15,21 +15,33 @@ A hidden game has, instead of a ``seed``::
 
 ``read_hidden`` checks these fields while a record is read; ``HiddenCheck`` checks every move of
 a replay (the link, and the rack when the mover's key is known); ``unchecked`` says what cannot be
-checked yet. The protocol itself is ``hidden_draws``; ``records/README.md`` documents the fields.
+checked yet. The protocol itself is ``hidden.draws``; ``records/README.md`` documents the fields.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .hidden_draws import (
-    CHAIN_LENGTH, LATEST, PROTOCOLS, HiddenDeal, chain, commitment, head, history_start,
-    history_step, seal, surely_unforced,
+from ..errors import BadReveal, RecordError
+from ..hidden.draws import (
+    CHAIN_LENGTH,
+    LATEST,
+    PROTOCOLS,
+    HiddenDeal,
+    chain,
+    commitment,
+    head,
+    history_start,
+    history_step,
+    seal,
+    surely_unforced,
 )
-from .geometry import TILES_PER_COLOR
-from .record import HIDDEN_KEYS
-from .yamlsafe import Mapping, RecordError, Scalar, Sequence, describe
+from .yaml_reader import Mapping, Scalar, Sequence, describe
+
+if TYPE_CHECKING:  # loaded only for games with hidden racks
+    pass
 
 _HEX = {32: re.compile(r"[0-9a-f]{32}"), 64: re.compile(r"[0-9a-f]{64}")}
 
@@ -154,11 +166,6 @@ def check_links(moves: list, hidden: HiddenFields | None, problem) -> None:
                     number)
 
 
-class BadReveal(RecordError):
-    """A revealed key that does not match its commitment: reported by validation, not used,
-    and no obstacle to the moves (the game goes on without it)."""
-
-
 class HiddenCheck:
     """Checks the moves of a hidden game as a replay plays them: the game has started, each
     link follows its player's chain, and, when the mover's key is known (revealed in the
@@ -248,22 +255,6 @@ def _binding_errors(record, deal: HiddenDeal) -> list[RecordError]:
     return []
 
 
-def revealed_bags(record) -> dict[str, list[int]] | None:
-    """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
-    when every key is revealed and the game checks; else None."""
-    from .game import Game
-    from .record import play_moves
-
-    check = HiddenCheck(record)
-    if check.errors or len(check.keys) < len(record.players):
-        return None
-    if not play_moves(record, Game(record.game_players()), hidden=check).valid:
-        return None
-    drawn = check.deal.drawn
-    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]]
-            for c in drawn}
-
-
 def unrevealed_players(record) -> list[str]:
     """The players whose draws nobody can check: no revealed key matching their commitment."""
     revealed = dict(record.hidden.revealed)
@@ -296,7 +287,7 @@ def own_link(record, name: str, key: bytes, turn: int, color: str, move_text: st
     the move) with this move."""
     hidden = record.hidden
     if turn > CHAIN_LENGTH:
-        raise ValueError(f"{name} has no link left for turn {turn}")
+        raise RecordError(f"{name} has no link left for turn {turn}")
     game_id = bytes.fromhex(hidden.game_id)
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
     if hidden.version == 1:
@@ -326,3 +317,9 @@ def key_matches(record, name: str, key: bytes) -> bool:
     made = commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
                       hidden.version)
     return made == bytes.fromhex(hidden.commitments[seat][1])
+
+
+HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
+"""The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
+LINK_KEY = "link"
+"""The key of a move's chain link, in a game with hidden racks."""

@@ -15,7 +15,7 @@ import json
 import os
 from typing import Any
 
-from .record import Record
+from .schema import Record
 
 
 def game_ident(record: Record) -> str:

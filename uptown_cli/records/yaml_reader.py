@@ -25,17 +25,13 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
-import os
 import re
-import select
-import stat
 from dataclasses import dataclass
-from pathlib import Path
 
 import yaml
 from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
 
-from .errors import RecordError
+from ..errors import RecordError
 
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
@@ -180,69 +176,6 @@ def decode(data: bytes, path: str | None) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read",
                           path=path, line=line) from None
-
-
-def read_file(path: str | Path, shown: str | None = None) -> str:
-    """Read a record file's text, refusing files over 1 MiB before reading them.
-
-    Only a regular file or a pipe is read (``<(cat game.yaml)`` works): a folder, a device
-    such as a terminal or ``/dev/zero``, or a socket is refused before anything is read, by
-    its type when the path is looked at and again once it is open.  Nothing waits for ever:
-    the file is opened without waiting, a FIFO that nobody writes to reads as empty, and a
-    pipe that stays silent for ``PIPE_WAIT`` seconds without ending is given up."""
-    shown = str(path) if shown is None else shown
-    try:
-        _check_kind(os.stat(path).st_mode, shown)
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
-    except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
-    try:
-        status = os.fstat(descriptor)
-        _check_kind(status.st_mode, shown)
-        if stat.S_ISREG(status.st_mode) and status.st_size > MAX_BYTES:
-            raise RecordError(f"the file is larger than 1 MiB ({status.st_size} bytes); refused",
-                              path=shown)
-        data = _read_to_limit(descriptor, shown)
-    except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
-    finally:
-        os.close(descriptor)
-    return decode(data, shown)
-
-
-def _check_kind(mode: int, shown: str) -> None:
-    """Refuse what is neither a regular file nor a pipe."""
-    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
-        return
-    if stat.S_ISDIR(mode):
-        reason = "Is a directory"
-    else:
-        kind = ("a device (a terminal, /dev/zero...)" if stat.S_ISCHR(mode)
-                else "a block device" if stat.S_ISBLK(mode)
-                else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-        reason = f"it is {kind}, not a regular file"
-    raise RecordError(f"cannot read the file: {reason}", path=shown)
-
-
-def _read_to_limit(descriptor: int, shown: str) -> bytes:
-    """Up to ``MAX_BYTES + 1`` bytes from a descriptor opened without waiting."""
-    waiting = select.poll()
-    waiting.register(descriptor, select.POLLIN)
-    chunks = []
-    size = 0
-    while size <= MAX_BYTES:
-        try:
-            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
-        except BlockingIOError:  # a pipe whose writer has sent nothing more yet
-            if not waiting.poll(PIPE_WAIT * 1000):
-                raise RecordError("cannot read the file: the pipe stayed silent for "
-                                  f"{PIPE_WAIT:g} s without ending", path=shown) from None
-            continue
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def parse(text: str, path: str | None = None) -> Node | None:

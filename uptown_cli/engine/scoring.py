@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from ..errors import SetupError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -30,7 +31,7 @@ class Standing:
 def standings(game: Game, variant: str = "standard") -> list[Standing]:
     """Every player's standing, in seat order, as the game is now."""
     if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r} (standard or blockers)")
+        raise SetupError(f"unknown variant {variant!r} (standard or blockers)")
     rows = []
     for player in game.players:
         captured = {

@@ -1,39 +1,39 @@
-"""Game records (format 1): reading a record file, checking it, and replaying it.
+"""The schema of a game record (format 1): ``Record``, read from text and checked.
 
-``load_record`` / ``load_record_text`` read a record with the strict reader of
-``yamlsafe`` and check its schema, raising ``RecordError`` (whose ``problems``
-lists every schema problem found).  ``replay`` plays the moves through the rules
-engine, leniently: it collects errors and stops at the first illegal move.
-``validate_text`` / ``validate_file`` do both and never raise for a bad record.
-The format is described for users in ``records/README.md``.
+``load_record_text`` reads a record with the strict reader of ``records.yaml_reader`` and
+checks its schema, raising ``RecordError`` (whose ``problems`` lists every schema problem
+found); ``records.reading.load_record`` does the same for a file. Replaying the moves and
+validating are ``records.replay``'s. The format is described for users in
+``records/README.md``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from .annotations import NOTE_KEYS, MoveNotes, line_problems, read_notes
-from .bags import seeded_bags
-from .game import COLORS, Game, IllegalMove, Player
-from .geometry import NotationError
-from .notation import parse_move
-from .scoring import VARIANTS
-from .yamlsafe import (
-    Mapping, Node, RecordError, Scalar, Sequence, decode, describe, parse, read_file, to_plain,
+from ..engine.bags import seeded_bags
+from ..engine.game import COLORS, Game, Player
+from ..engine.scoring import VARIANTS
+from ..errors import RecordError
+from .annotations import NOTE_KEYS, MoveNotes, read_notes
+from .hidden_fields import HIDDEN_KEYS, LINK_KEY
+from .yaml_reader import (
+    Mapping,
+    Node,
+    Scalar,
+    Sequence,
+    decode,
+    describe,
+    parse,
+    to_plain,
 )
 
-if TYPE_CHECKING:  # hidden_record is imported only for games with hidden racks
-    from .hidden_record import HiddenCheck, HiddenFields
+if TYPE_CHECKING:  # loaded only for games with hidden racks
+    from .hidden_fields import HiddenFields
 
 FORMAT_VERSION = 1
-HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
-"""The top-level keys of a game with hidden racks (see ``hidden_record``)."""
-LINK_KEY = "link"
-"""The key of a move's chain link, in a game with hidden racks."""
 MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
 """The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
@@ -104,25 +104,10 @@ class Record:
         return [Player(p.name, p.colors) for p in self.players]
 
     def new_game(self) -> Game:
-        """A game at move 0, with the seed's bags when there is a seed, or in a game with
-        hidden racks the bags its revealed keys give once every key is revealed."""
+        """A game at move 0, with the seed's bags when there is a seed (the bags of a game
+        with hidden racks come from its revealed keys: ``replay.new_game``)."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
-        if self.hidden is not None and len(self.hidden.revealed) == len(self.players):
-            bags = self.revealed_bags
         return Game(self.game_players(), bags)
-
-    @cached_property
-    def revealed_bags(self) -> dict[str, list[int]] | None:
-        """A hidden game's bags as its revealed keys drew them (see ``hidden_record``)."""
-        from .hidden_record import revealed_bags
-
-        return revealed_bags(self)
-
-
-def load_record(path: str | Path, shown: str | None = None) -> Record:
-    """Read and check the record at ``path`` (``shown`` is the name used in errors)."""
-    shown = str(path) if shown is None else shown
-    return load_record_text(read_file(path, shown), shown)
 
 
 def load_record_text(text: str | bytes, path: str) -> Record:
@@ -207,13 +192,13 @@ class _SchemaReader:
         players = self.players(root)
         hidden = None
         if any(root.get(key) is not None for key in HIDDEN_KEYS):
-            from .hidden_record import read_hidden
+            from .hidden_fields import read_hidden
 
             hidden = read_hidden(root, players, seed, self.problem)
         playable = len(self.problems) == before_game
         moves = self.moves(root, players)
         if hidden is not None or any(m.link is not None for m in moves):
-            from .hidden_record import check_links
+            from .hidden_fields import check_links
 
             check_links(moves, hidden, self.problem)
         self.problems.sort(key=file_order)
@@ -409,152 +394,3 @@ def _unknown_color(name: str) -> str:
     return f"unknown colour '{name}' (the colours are {', '.join(COLORS)})"
 
 
-@dataclass
-class Replay:
-    """The result of replaying a record: the game as far as it went, the errors found,
-    and how many moves were played legally before the first illegal one."""
-
-    game: Game
-    errors: list[RecordError]
-    moves_ok: int
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-
-def replay(record: Record, strict: bool = False, upto: int | None = None,
-           hidden: HiddenCheck | None = None) -> Replay:
-    """Play the record's moves (the first ``upto`` of them, when given) through the engine.
-
-    Stops at the first move that cannot be read or is illegal, reporting it with its move
-    number and line.  With ``strict``, also reports every move not written canonically.
-    A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
-    revealed in the record), whose ``deal`` then holds the racks it knows.
-    """
-    return play_moves(record, record.new_game(), strict, upto, hidden)
-
-
-def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
-               hidden: HiddenCheck | None = None) -> Replay:
-    """``replay`` on ``game`` (a game at move 0 of the record's players)."""
-    if hidden is None and record.hidden is not None:
-        from .hidden_record import HiddenCheck
-
-        hidden = HiddenCheck(record)
-    errors = list(hidden.errors) if hidden is not None else []
-    moves = record.moves if upto is None else record.moves[:upto]
-    for number, entry in enumerate(moves, 1):
-        try:
-            move = parse_move(entry.text)
-        except NotationError as exc:
-            message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
-            errors.append(_move_error(record, entry, number, message))
-            return Replay(game, errors, number - 1)
-        if entry.notes is not None:
-            errors += line_problems(game, record, entry, number)
-        problem = hidden.problem(game, entry, move) if hidden is not None else None
-        if problem is not None:
-            errors.append(_move_error(record, entry, number, problem))
-            return Replay(game, errors, number - 1)
-        try:
-            turn = game.play(move, entry.color)
-        except IllegalMove as exc:
-            errors.append(_move_error(record, entry, number, str(exc)))
-            return Replay(game, errors, number - 1)
-        if hidden is not None:
-            hidden.played(turn, entry)
-        if strict:
-            first = turn.player.colors[0]
-            canonical = str(turn.move)
-            if entry.text != canonical:
-                message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
-                errors.append(_move_error(record, entry, number, message))
-            elif move.is_pass and entry.color != first:
-                message = f"a pass is recorded under the player's first colour, {first}"
-                errors.append(_move_error(record, entry, number, message))
-    return Replay(game, errors, len(moves))
-
-
-def _move_error(record: Record, entry: MoveEntry, number: int, message: str) -> RecordError:
-    return RecordError(message, path=record.path, line=entry.line, move=number)
-
-
-@dataclass
-class Validation:
-    """A record checked from end to end: its schema, then a replay of the moves before the
-    first that breaks the format.  ``record`` is None unless the schema holds; ``moves``
-    counts the moves replayed legally before the first problem with a move; ``errors`` are
-    in file order, so the earliest move's problem comes before those of later moves."""
-
-    path: str
-    record: Record | None
-    errors: list[RecordError]
-    moves: int
-    unchecked: list[str] = field(default_factory=list)
-    """What cannot be checked yet (hidden racks whose keys are not revealed)."""
-    unrevealed: list[str] = field(default_factory=list)
-    """The players of a *finished* hidden game whose draws stay unchecked (no valid key)."""
-
-    @property
-    def valid(self) -> bool:
-        """No problem found, and nothing left unchecked in a finished game."""
-        return not self.errors and not self.unrevealed
-
-    @property
-    def status(self) -> str:
-        """``valid``, ``invalid``, or ``unchecked``: no problem found, but a finished hidden
-        game whose players in ``unrevealed`` have not revealed their keys."""
-        return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
-
-    def to_json(self) -> dict:
-        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and for a
-        game with hidden racks ``"status"``, ``"unchecked": [sentence, ...]`` and
-        ``"unchecked_players": [name, ...]`` (those of a finished game who did not reveal)."""
-        data = {"path": self.path, "valid": self.valid, "moves": self.moves,
-                "errors": [e.to_json() for e in self.errors]}
-        if self.record is not None and self.record.hidden is not None:
-            data.update(status=self.status, unchecked=self.unchecked,
-                        unchecked_players=self.unrevealed)
-        return data
-
-
-def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
-    """Check a record given as text; every problem lands in the result, nothing is raised."""
-    try:
-        if isinstance(text, bytes):
-            text = decode(text, path)
-        schema = _SchemaReader(text, path)
-        record = schema.check()
-    except RecordError as exc:
-        return Validation(path, None, exc.problems, 0)
-    if record is None:
-        return Validation(path, None, schema.problems, 0)
-    result = replay(record, strict)
-    errors = sorted(schema.problems + result.errors, key=file_order)
-    unrevealed = []
-    if record.hidden is not None and result.game.finished and not errors:
-        from .hidden_record import unrevealed_players
-
-        unrevealed = unrevealed_players(record)
-    return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      _unchecked(record), unrevealed)
-
-
-def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:
-    """Check the record at ``path``; every problem lands in the result, nothing is raised."""
-    shown = str(path) if shown is None else shown
-    try:
-        text = read_file(path, shown)
-    except RecordError as exc:
-        return Validation(shown, None, exc.problems, 0)
-    return validate_text(text, shown, strict)
-
-
-def _unchecked(record: Record) -> list[str]:
-    """What cannot be checked yet in a game with hidden racks (nothing in an open game)."""
-    if record.hidden is None:
-        return []
-    from .hidden_record import unchecked
-
-    return unchecked(record)

@@ -35,11 +35,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from .bots import _blocking_candidates, _greedy_candidates, greedy_choices, sample_bags
-from .game import Game, Player
-from .geometry import TILES_PER_COLOR
-from .notation import Move, parse_move
-from .playout import QUICK, SHARP, MoveClass, Playout
+from .bots import _blocking_candidates, _greedy_candidates, greedy_choices
+from .views import sample_bags
+from ..engine.game import Game, Player
+from ..engine.geometry import TILES_PER_COLOR
+from ..engine.notation import Move, parse_move
+from ..engine.playout import QUICK, SHARP, MoveClass, Playout
+from ..errors import SetupError
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
@@ -333,7 +335,7 @@ def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: 
           deals: int | None = DEFAULT_DEALS, seconds: float | None = None) -> list[Task]:
     """One task per move of ``game`` (played with ``bags``)."""
     if bot not in EVALUATORS:
-        raise ValueError(f"{bot!r} cannot evaluate moves (those that can: {', '.join(EVALUATORS)})")
+        raise SetupError(f"{bot!r} cannot evaluate moves (those that can: {', '.join(EVALUATORS)})")
     players = tuple((p.name, p.colors) for p in game.players)
     moves = tuple((turn.color, str(turn.move)) for turn in game.history)
     return [Task(players, bags, moves, n, seed, bot, variant, deals, seconds)

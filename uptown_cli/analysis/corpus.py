@@ -8,9 +8,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TextIO, TypedDict
 
-from .game import Game, Turn
-from .geometry import square_name, tile_name
-from .scoring import standings
+from ..engine.game import Game, Turn
+from ..engine.geometry import square_name, tile_name
+from ..engine.scoring import standings
+from ..errors import SetupError
 
 EXPORT_COLUMNS = (
     "game", "move", "player", "color", "tile", "square", "capture", "captured_color", "captured_tile",
@@ -142,7 +143,7 @@ def write_rows(rows: Iterable[Mapping[str, object]], stream: TextIO, fmt: str) -
             stream.write(json.dumps(row, ensure_ascii=False) + "\n")
         return
     if fmt != "csv":
-        raise ValueError(f"unknown export format {fmt!r} (csv or jsonl)")
+        raise SetupError(f"unknown export format {fmt!r} (csv or jsonl)")
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
     for row in rows:

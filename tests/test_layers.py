@@ -1,0 +1,110 @@
+"""The layers of the package hold: read from the code's own imports (lazy ones included), a
+module imports only from its own package or a lower layer, and no modules import in a circle."""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
+
+LAYERS = {
+    "errors": 0,
+    "engine": 1,
+    "hidden": 2,
+    "records": 3,
+    "pictures": 4,
+    "analysis": 5,
+    "club": 5,
+    "cli": 6,
+}
+"""Each top-level part of the package and its layer, bottom up (docs/ARCHITECTURE.md)."""
+
+
+def modules():
+    """``{dotted name: path}`` of every module of the package but its top ``__init__``."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if len(parts) > 1:
+            found[".".join(parts)] = path
+    return found
+
+
+def imports(name, path, typing=True):
+    """The modules of the package that ``name`` imports, wherever in the file (with
+    ``typing`` false, leaving out those under ``if TYPE_CHECKING:``, which never run)."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = set()
+    if not typing:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skipped.update(id(n) for n in ast.walk(node))
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def graph(typing=True):
+    """``{module: the package's modules it imports}`` (see ``imports`` for ``typing``)."""
+    known = modules()
+    return {name: {t for t in imports(name, path, typing) if t in known and t != name}
+            for name, path in known.items()}
+
+
+def part(module):
+    return module.split(".")[1]
+
+
+def test_every_part_of_the_package_has_a_layer():
+    assert {part(m) for m in modules()} <= set(LAYERS)
+
+
+def test_no_module_imports_from_a_higher_layer_or_a_sibling_package():
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, targets in graph().items()
+        for target in targets
+        if part(target) != part(module) and LAYERS[part(target)] >= LAYERS[part(module)]
+    )
+    assert not wrong, wrong
+
+
+def test_no_modules_import_in_a_circle():
+    edges = graph(typing=False)
+    state = {}
+    circles = []
+
+    def visit(module, path):
+        state[module] = "open"
+        for target in sorted(edges[module]):
+            if state.get(target) == "open":
+                circles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target, path + [target])
+        state[module] = "done"
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module, [module])
+    assert not circles, circles
+
+
+def test_no_module_is_much_over_400_lines():
+    long = {name: n for name, path in modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 450}
+    assert not long, long

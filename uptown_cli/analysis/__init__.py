@@ -1,0 +1,2 @@
+"""Bots and what they may know, the review of a game, self-play and figures over many records.
+"""

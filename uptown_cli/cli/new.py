@@ -1,0 +1,154 @@
+"""The command that starts a game: ``new`` (players, colours, variant, seed; hidden racks)."""
+
+import os
+
+import click
+
+from ..engine.game import COLORS
+from ..engine.scoring import VARIANTS
+from .options import (
+    Output,
+    display_path,
+    file_argument,
+    game_path,
+)
+
+
+def parse_player(text):
+    """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
+    saying what is wrong."""
+    from ..records.schema import address_problem
+
+    name, sep, colors = text.rpartition(":")
+    if not sep or ">" in colors:
+        name, colors = text, ""
+    email = None
+    before, bracket, address = name.rstrip().removesuffix(">").rpartition("<")
+    if name.rstrip().endswith(">") and bracket and "@" in address:
+        problem = address_problem(address.strip())
+        if problem is not None:
+            raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+        name, email = before.strip(), address.strip()
+    if "," in name:
+        raise click.BadParameter(f"{text!r}: give --player once for each player "
+                                 "(-p Ana -p Bo), not a list", param_hint="--player")
+    if not name.strip():
+        raise click.BadParameter(f"{text!r}: a player needs a name", param_hint="--player")
+    wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
+    for color in wanted:
+        if color not in COLORS:
+            raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
+                                     f"(the colours are {', '.join(COLORS)})", param_hint="--player")
+    return name, wanted, email
+
+
+def check_lineup(entries):
+    """A BadParameter for players that cannot sit at one table: the same name twice, a colour
+    named twice, or the wrong number of colours for the number of players."""
+    names, owners = {}, {}
+    for entry in entries:
+        key = entry.name.strip().casefold()
+        if key in names:
+            raise click.BadParameter(f"two players are named {names[key]!r} and {entry.name!r}; "
+                                     "names must differ (ignoring case)", param_hint="--player")
+        names[key] = entry.name
+        for color in entry.colors:
+            if color in owners:
+                raise click.BadParameter(f"{color} is taken twice ({owners[color]} and {entry.name})",
+                                         param_hint="--player")
+            owners[color] = entry.name
+    each = 2 if len(entries) == 2 else 1
+    for entry in entries:
+        if entry.colors and len(entry.colors) != each:
+            want = "two colours each" if each == 2 else "one colour each"
+            raise click.BadParameter(f"with {len(entries)} players, players have {want}; "
+                                     f"{entry.name} has {len(entry.colors)}", param_hint="--player")
+
+
+@click.command()
+@file_argument
+@click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
+              help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
+              "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
+@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--seed", help="The seed that fixes every bag (default: a random one).")
+@click.option("--hidden", is_flag=True,
+              help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
+@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
+def new(file, players, variant, seed, hidden, as_json):
+    """Create a new game record (never overwrites a file).
+
+    \b
+    Example:
+      uptown new club.yaml --player Ana --player Bo --player Cy:orange
+    """
+    import secrets
+
+    from ..errors import RecordError
+    from ..pictures.text import to_move_text
+    from ..records.safe_file import create_record
+    from ..records.schema import PlayerEntry, deal_colors, load_record_text
+    from ..records.text import render_record
+
+    path = game_path(file)
+    if path == "-":
+        raise click.UsageError("new writes a file; give its name, not -")
+    if not 2 <= len(players) <= 5:
+        raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
+    entries = []
+    for text in players:
+        name, colors, email = parse_player(text)
+        entries.append(PlayerEntry(name, colors, 0, email))
+    check_lineup(entries)
+    deal_colors(entries)
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
+    if hidden:
+        _new_hidden(path, entries, variant, seed, as_json)
+        return
+    seed = secrets.token_hex(4) if seed is None else seed
+    try:
+        text = render_record(entries, variant=variant, seed=seed)
+    except RecordError as exc:
+        raise click.BadParameter(exc.message, param_hint="--player/--seed") from None
+    try:
+        create_record(path, text)
+    except RecordError as exc:
+        raise click.ClickException(exc.message) from None
+    game = load_record_text(text, path).new_game()
+    if as_json:
+        Output(as_json).json({
+            "path": display_path(path), "variant": variant, "seed": seed,
+            "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
+            "to_move": game.to_move.name,
+        })
+        return
+    who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
+    click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
+    click.echo(to_move_text(game))
+
+
+def _new_hidden(path, entries, variant, seed, as_json):
+    """``new --hidden``: a game whose players join with their own keys (see ``hidden``)."""
+    from .hidden import create_hidden
+
+    if seed is not None:
+        raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
+    game_id = create_hidden(path, entries, variant)
+    shown = display_path(path)
+    if as_json:
+        Output(as_json).json({
+            "path": shown, "variant": variant, "hidden": game_id,
+            "players": [{"name": e.name, "colors": list(e.colors)} for e in entries],
+            "to_join": entries[0].name,
+        })
+        return
+    who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
+    click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
+    click.echo(f"Game id: {game_id}")
+    click.echo("The players join in turn order, each on their own computer; first:")
+    click.echo(f"  uptown join {shown} --as {entries[0].name}")
+
+
+COMMANDS = {command.name: command for command in (new,)}

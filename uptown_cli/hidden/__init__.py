@@ -1,0 +1,2 @@
+"""Hidden racks: the hash-chain draws every player can check, and the key files of a player.
+"""

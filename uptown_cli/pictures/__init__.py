@@ -1,0 +1,2 @@
+"""What a game looks like: text boards and tables, JSON shapes, SVG pictures and the HTML replay page.
+"""

@@ -1,0 +1,88 @@
+"""Reading a record's file or standard input: regular files only (devices, sockets and folders
+refused before reading), a silent pipe given up, never more than 1 MiB."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import RecordError
+from .yaml_reader import decode
+
+if TYPE_CHECKING:  # loaded only for games with hidden racks
+    pass
+import os
+import select
+import stat
+
+from .schema import Record, load_record_text
+from .yaml_reader import MAX_BYTES, PIPE_WAIT
+
+
+def load_record(path: str | Path, shown: str | None = None) -> Record:
+    """Read and check the record at ``path`` (``shown`` is the name used in errors)."""
+    shown = str(path) if shown is None else shown
+    return load_record_text(read_file(path, shown), shown)
+
+
+def read_file(path: str | Path, shown: str | None = None) -> str:
+    """Read a record file's text, refusing files over 1 MiB before reading them.
+
+    Only a regular file or a pipe is read (``<(cat game.yaml)`` works): a folder, a device
+    such as a terminal or ``/dev/zero``, or a socket is refused before anything is read, by
+    its type when the path is looked at and again once it is open.  Nothing waits for ever:
+    the file is opened without waiting, a FIFO that nobody writes to reads as empty, and a
+    pipe that stays silent for ``PIPE_WAIT`` seconds without ending is given up."""
+    shown = str(path) if shown is None else shown
+    try:
+        _check_kind(os.stat(path).st_mode, shown)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    try:
+        status = os.fstat(descriptor)
+        _check_kind(status.st_mode, shown)
+        if stat.S_ISREG(status.st_mode) and status.st_size > MAX_BYTES:
+            raise RecordError(f"the file is larger than 1 MiB ({status.st_size} bytes); refused",
+                              path=shown)
+        data = _read_to_limit(descriptor, shown)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    finally:
+        os.close(descriptor)
+    return decode(data, shown)
+
+
+def _check_kind(mode: int, shown: str) -> None:
+    """Refuse what is neither a regular file nor a pipe."""
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return
+    if stat.S_ISDIR(mode):
+        reason = "Is a directory"
+    else:
+        kind = ("a device (a terminal, /dev/zero...)" if stat.S_ISCHR(mode)
+                else "a block device" if stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+        reason = f"it is {kind}, not a regular file"
+    raise RecordError(f"cannot read the file: {reason}", path=shown)
+
+
+def _read_to_limit(descriptor: int, shown: str) -> bytes:
+    """Up to ``MAX_BYTES + 1`` bytes from a descriptor opened without waiting."""
+    waiting = select.poll()
+    waiting.register(descriptor, select.POLLIN)
+    chunks = []
+    size = 0
+    while size <= MAX_BYTES:
+        try:
+            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
+        except BlockingIOError:  # a pipe whose writer has sent nothing more yet
+            if not waiting.poll(PIPE_WAIT * 1000):
+                raise RecordError("cannot read the file: the pipe stayed silent for "
+                                  f"{PIPE_WAIT:g} s without ending", path=shown) from None
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,193 @@
+"""Replaying a record through the engine, and validating records: every problem, in file order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..engine.game import Game
+from ..engine.geometry import TILES_PER_COLOR
+from ..engine.notation import parse_move
+from ..errors import IllegalMove, NotationError, RecordError
+from .annotations import line_problems
+from .reading import read_file
+from .yaml_reader import decode
+
+if TYPE_CHECKING:  # loaded only for games with hidden racks
+    from .hidden_fields import HiddenCheck
+from .schema import MoveEntry, Record, _SchemaReader, file_order
+
+
+@dataclass
+class Replay:
+    """The result of replaying a record: the game as far as it went, the errors found,
+    and how many moves were played legally before the first illegal one."""
+
+    game: Game
+    errors: list[RecordError]
+    moves_ok: int
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+def replay(record: Record, strict: bool = False, upto: int | None = None,
+           hidden: HiddenCheck | None = None) -> Replay:
+    """Play the record's moves (the first ``upto`` of them, when given) through the engine.
+
+    Stops at the first move that cannot be read or is illegal, reporting it with its move
+    number and line.  With ``strict``, also reports every move not written canonically.
+    A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
+    revealed in the record), whose ``deal`` then holds the racks it knows.
+    """
+    return play_moves(record, new_game(record), strict, upto, hidden)
+
+
+def new_game(record: Record) -> Game:
+    """The record's game at move 0: with the seed's bags, or in a game with hidden racks the
+    bags its revealed keys drew once every key is revealed (else the racks are unknown)."""
+    if record.hidden is not None and len(record.hidden.revealed) == len(record.players):
+        return Game(record.game_players(), revealed_bags(record))
+    return record.new_game()
+
+
+def revealed_bags(record) -> dict[str, list[int]] | None:
+    """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
+    when every key is revealed and the game checks; else None."""
+    from .hidden_fields import HiddenCheck
+
+    check = HiddenCheck(record)
+    if check.errors or len(check.keys) < len(record.players):
+        return None
+    if not play_moves(record, Game(record.game_players()), hidden=check).valid:
+        return None
+    drawn = check.deal.drawn
+    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]]
+            for c in drawn}
+
+
+def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
+               hidden: HiddenCheck | None = None) -> Replay:
+    """``replay`` on ``game`` (a game at move 0 of the record's players)."""
+    if hidden is None and record.hidden is not None:
+        from .hidden_fields import HiddenCheck
+
+        hidden = HiddenCheck(record)
+    errors = list(hidden.errors) if hidden is not None else []
+    moves = record.moves if upto is None else record.moves[:upto]
+    for number, entry in enumerate(moves, 1):
+        try:
+            move = parse_move(entry.text)
+        except NotationError as exc:
+            message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
+            errors.append(_move_error(record, entry, number, message))
+            return Replay(game, errors, number - 1)
+        if entry.notes is not None:
+            errors += line_problems(game, record, entry, number)
+        problem = hidden.problem(game, entry, move) if hidden is not None else None
+        if problem is not None:
+            errors.append(_move_error(record, entry, number, problem))
+            return Replay(game, errors, number - 1)
+        try:
+            turn = game.play(move, entry.color)
+        except IllegalMove as exc:
+            errors.append(_move_error(record, entry, number, str(exc)))
+            return Replay(game, errors, number - 1)
+        if hidden is not None:
+            hidden.played(turn, entry)
+        if strict:
+            first = turn.player.colors[0]
+            canonical = str(turn.move)
+            if entry.text != canonical:
+                message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
+                errors.append(_move_error(record, entry, number, message))
+            elif move.is_pass and entry.color != first:
+                message = f"a pass is recorded under the player's first colour, {first}"
+                errors.append(_move_error(record, entry, number, message))
+    return Replay(game, errors, len(moves))
+
+
+def _move_error(record: Record, entry: MoveEntry, number: int, message: str) -> RecordError:
+    return RecordError(message, path=record.path, line=entry.line, move=number)
+
+
+@dataclass
+class Validation:
+    """A record checked from end to end: its schema, then a replay of the moves before the
+    first that breaks the format.  ``record`` is None unless the schema holds; ``moves``
+    counts the moves replayed legally before the first problem with a move; ``errors`` are
+    in file order, so the earliest move's problem comes before those of later moves."""
+
+    path: str
+    record: Record | None
+    errors: list[RecordError]
+    moves: int
+    unchecked: list[str] = field(default_factory=list)
+    """What cannot be checked yet (hidden racks whose keys are not revealed)."""
+    unrevealed: list[str] = field(default_factory=list)
+    """The players of a *finished* hidden game whose draws stay unchecked (no valid key)."""
+
+    @property
+    def valid(self) -> bool:
+        """No problem found, and nothing left unchecked in a finished game."""
+        return not self.errors and not self.unrevealed
+
+    @property
+    def status(self) -> str:
+        """``valid``, ``invalid``, or ``unchecked``: no problem found, but a finished hidden
+        game whose players in ``unrevealed`` have not revealed their keys."""
+        return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
+
+    def to_json(self) -> dict:
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and for a
+        game with hidden racks ``"status"``, ``"unchecked": [sentence, ...]`` and
+        ``"unchecked_players": [name, ...]`` (those of a finished game who did not reveal)."""
+        data = {"path": self.path, "valid": self.valid, "moves": self.moves,
+                "errors": [e.to_json() for e in self.errors]}
+        if self.record is not None and self.record.hidden is not None:
+            data.update(status=self.status, unchecked=self.unchecked,
+                        unchecked_players=self.unrevealed)
+        return data
+
+
+def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
+    """Check a record given as text; every problem lands in the result, nothing is raised."""
+    try:
+        if isinstance(text, bytes):
+            text = decode(text, path)
+        schema = _SchemaReader(text, path)
+        record = schema.check()
+    except RecordError as exc:
+        return Validation(path, None, exc.problems, 0)
+    if record is None:
+        return Validation(path, None, schema.problems, 0)
+    result = replay(record, strict)
+    errors = sorted(schema.problems + result.errors, key=file_order)
+    unrevealed = []
+    if record.hidden is not None and result.game.finished and not errors:
+        from .hidden_fields import unrevealed_players
+
+        unrevealed = unrevealed_players(record)
+    return Validation(path, None if schema.problems else record, errors, result.moves_ok,
+                      _unchecked(record), unrevealed)
+
+
+def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:
+    """Check the record at ``path``; every problem lands in the result, nothing is raised."""
+    shown = str(path) if shown is None else shown
+    try:
+        text = read_file(path, shown)
+    except RecordError as exc:
+        return Validation(shown, None, exc.problems, 0)
+    return validate_text(text, shown, strict)
+
+
+def _unchecked(record: Record) -> list[str]:
+    """What cannot be checked yet in a game with hidden racks (nothing in an open game)."""
+    if record.hidden is None:
+        return []
+    from .hidden_fields import unchecked
+
+    return unchecked(record)

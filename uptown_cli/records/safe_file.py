@@ -1,0 +1,345 @@
+"""Files on disk, written whole or not at all: game files created, appended to and replaced,
+and every other file uptown writes.
+
+``append_move`` adds one move to a record (with its ``link`` in a game with hidden racks),
+``append_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``): the new
+text comes from ``records.text``, which leaves every other byte as it was and reads it back
+before the file is touched.
+
+On disk, a path that is a symbolic link is resolved once; from then on everything
+happens relative to a descriptor of the real file's folder, and the game is opened
+without following links, so a folder swapped for a link cannot redirect the write.
+The lock is an exclusive ``flock`` on the game file itself, taken again when
+another writer replaced the file meanwhile: nothing is left beside the game.  The
+new text goes to a temporary file in the same folder (``.NAME.uptown-HEX.tmp``),
+created with the game's mode and owner before any data is written, synced, and
+renamed over the game, which is then read back and compared; a failure puts the
+original back.  The game is refused when it or its folder has no write bit, also
+for root.  Any failure leaves the original file byte for byte as it was.
+``create_record`` links a finished temporary file to the new name, which refuses
+any existing name, a dangling symbolic link included.
+
+``write_file`` writes every other file uptown makes (``-o``: pictures, exports) the
+same way: a temporary file beside the target with the final mode (the old file's,
+else what the umask allows), synced and renamed over the target only when complete,
+under an exclusive ``flock`` on the folder.  It never writes through a symbolic link
+nor over a folder, device, FIFO or socket, and on any failure leaves the old file
+as it was and no temporary file behind.
+
+The disk work is split into small step functions (``_make_temp``, ``_set_owner``,
+``_set_mode``, ``_write_all``, ``_fsync``, ``_rename``, ``_sync_dir``,
+``_read_back``) so that tests can make each one fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import re
+import secrets
+import stat
+from typing import Callable
+
+from ..errors import OutputError, RecordError
+from .file_lock import _Game, _lock, _locked_game, _open_folder, _Wait
+from .text import _read_new, insert_entry, insert_move
+
+# -- the disk ------------------------------------------------------------------------------
+
+
+def create_record(path: str, text: str) -> None:
+    """Write a new record file at ``path`` atomically; refuses if anything has that name."""
+    data = text.encode("utf-8")
+    directory, name = os.path.split(path)
+    try:
+        folder = _open_folder(directory)
+    except OSError as exc:
+        raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
+    try:
+        if not os.fstat(folder).st_mode & 0o222:
+            raise RecordError(f"could not create {path}: the folder is read-only")
+        tmp = None
+        try:
+            fd, tmp = _make_temp(folder, name, 0o666)  # the umask applies, as to any new file
+            try:
+                _write_all(fd, data)
+                _fsync(fd)
+            finally:
+                os.close(fd)
+            os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+            _sync_dir(folder)
+        except FileExistsError:
+            raise RecordError(f"{path} already exists; not overwritten") from None
+        except OSError as exc:
+            raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
+        finally:
+            if tmp is not None:
+                _remove_quietly(folder, tmp)
+    finally:
+        os.close(folder)
+
+
+def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
+    """Create or replace the file at ``path`` with ``data`` (text is written as UTF-8), as
+    the module docstring says; returns the number of bytes written.  ``shown`` is the
+    path as printed in errors.  Raises OutputError (one line) when the target is a
+    symbolic link, a folder or not a regular file, or when anything fails."""
+    shown = path if shown is None else shown
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    directory, name = os.path.split(path)
+    if name in ("", ".", ".."):
+        raise OutputError(f"{shown} is a folder; give a file name")
+    try:
+        folder = _open_folder(directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    try:
+        _lock(folder, _Wait(None), shown)
+        try:
+            old = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            old = None
+        except OSError as exc:
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        if old is not None and stat.S_ISDIR(old.st_mode):
+            raise OutputError(f"{shown} is a folder; give a file name")
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise OutputError(f"{shown} is {_kind(old.st_mode)}, not a regular file; "
+                              "nothing was written (-o - writes to standard output)")
+        _remove_stale_temps(folder, name)
+        try:
+            _write_beside(folder, name, content, old)
+            _sync_dir(folder)
+        except OSError as exc:
+            unchanged = "nothing was written" if old is None else "the old file is unchanged"
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; {unchanged}") from None
+    except RecordError as exc:  # the folder's lock
+        raise OutputError(exc.message) from None
+    finally:
+        os.close(folder)
+    return len(content)
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a refusal."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+
+
+def _write_beside(folder: int, name: str, data: bytes, old: os.stat_result | None) -> None:
+    """Write ``data`` to a temporary file beside ``name`` with the final mode (and group)
+    and rename it over ``name`` once complete; the temporary file is removed on failure."""
+    mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)
+    fd, tmp = _make_temp(folder, name, mode)  # a new file: as the umask allows
+    try:
+        try:
+            if old is not None:
+                _set_owner(fd, old.st_uid, old.st_gid)
+                _set_mode(fd, mode)
+            _write_all(fd, data)
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        _rename(folder, tmp, name)
+    except BaseException:
+        _remove_quietly(folder, tmp)
+        raise
+
+
+def append_move(path: str, color: str, move_text: str, expected_text: str,
+                link: str | None = None, on_wait: Callable[[], None] | None = None) -> str:
+    """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
+    of the record at ``path``; returns the new text.
+
+    Refuses (RecordError, file untouched) when the file no longer holds
+    ``expected_text`` (the game moved on), or when anything fails.  The move's
+    legality is the caller's business; its place in the file is checked here.
+    ``on_wait`` is called once when another writer has held the file for WAIT_NOTICE seconds.
+    """
+    new_text = insert_move(expected_text, color, move_text, path, link)
+    _replace_record(path, expected_text, new_text, on_wait)
+    return new_text
+
+
+def append_entry(path: str, list_name: str, name: str, value: str, expected_text: str,
+                 on_wait: Callable[[], None] | None = None) -> str:
+    """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
+    ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
+    new_text = insert_entry(expected_text, list_name, name, value, path)
+    _replace_record(path, expected_text, new_text, on_wait)
+    return new_text
+
+
+def replace_record(path: str, new_text: str, expected_text: str,
+                   on_wait: Callable[[], None] | None = None) -> None:
+    """Replace the record at ``path``, which must still hold ``expected_text``, by another
+    copy of it, ``new_text`` (a received game that extends it), locked and atomic as
+    ``append_move`` writes; ``new_text`` must read as a record."""
+    _read_new(new_text, f"the new copy of {path} is not a record")
+    _replace_record(path, expected_text, new_text, on_wait)
+
+
+def _replace_record(path: str, expected_text: str, new_text: str,
+                    on_wait: Callable[[], None] | None) -> None:
+    """Replace the record at ``path``, which must still hold ``expected_text``, by
+    ``new_text`` (see the module docstring)."""
+    old_bytes, new_bytes = expected_text.encode("utf-8"), new_text.encode("utf-8")
+    with _locked_game(os.path.realpath(path), path, on_wait) as game:
+        if not game.stat.st_mode & 0o222 or not os.access(game.name, os.W_OK, dir_fd=game.folder):
+            raise RecordError(f"{path} is read-only; nothing was written")
+        if not os.fstat(game.folder).st_mode & 0o222:
+            raise RecordError(f"{path} is in a read-only folder; nothing was written")
+        try:
+            current = _read_bytes(game.fd, len(old_bytes) + 1)
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if current != old_bytes:
+            raise RecordError(f"{path} changed since it was read (the game moved on); "
+                              "nothing was written")
+        _remove_stale_temps(game.folder, game.name)
+        try:
+            _replace(game, new_bytes)
+        except OSError as exc:
+            raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
+                              "the file is unchanged") from None
+        try:
+            _sync_dir(game.folder)
+            if _read_back(game.folder, game.name, len(new_bytes) + 1) != new_bytes:
+                raise OSError(errno.EIO, "the file read back differs from what was written")
+        except BaseException as exc:
+            _restore(game, old_bytes, path)
+            if isinstance(exc, OSError):
+                raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
+                                  "the file was put back as it was") from None
+            raise
+
+
+def _replace(game: _Game, data: bytes) -> None:
+    """Put a new file holding ``data``, with the game's mode and owner, in the game's place.
+    It is locked before it takes the name, so that a writer who opens it waits until this
+    one is done with it."""
+    mode = stat.S_IMODE(game.stat.st_mode)
+    fd, tmp = _make_temp(game.folder, game.name, mode)
+    game.held.append(fd)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else knows this file yet
+        _set_owner(fd, game.stat.st_uid, game.stat.st_gid)
+        _set_mode(fd, mode)
+        _write_all(fd, data)
+        _fsync(fd)
+        _rename(game.folder, tmp, game.name)
+    except BaseException:
+        _remove_quietly(game.folder, tmp)
+        raise
+
+
+def _restore(game: _Game, data: bytes, shown: str) -> None:
+    """Put the original bytes back after a failure that came after the rename."""
+    try:
+        _replace(game, data)
+        if _read_named(game.folder, game.name, len(data) + 1) != data:
+            raise OSError(errno.EIO, "the file read back differs")
+    except OSError as exc:
+        raise RecordError(f"writing {shown} failed and the original could not be put back "
+                          f"({exc.strerror or exc}); check the file") from None
+    with contextlib.suppress(OSError):
+        _sync_dir(game.folder)
+
+
+def _remove_quietly(folder: int, name: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name, dir_fd=folder)
+
+
+def _temp_name(name: str, token: str) -> str:
+    """The name of a temporary file for the game ``name`` (``token``: 12 hex digits)."""
+    return f".{name}.uptown-{token}.tmp"
+
+
+def _remove_stale_temps(folder: int, name: str) -> None:
+    """Remove temporary files that a writer killed mid-write left beside the game ``name``:
+    with the lock held, no other writer can be using one.  Only regular files named exactly
+    as this writer names them are removed."""
+    before, after = _temp_name(name, "\0").split("\0")
+    ours = re.compile(re.escape(before) + "[0-9a-f]{12}" + re.escape(after))
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                _remove_quietly(folder, entry.name)
+
+
+def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
+    """Create a new temporary file beside ``name``, no wider than ``mode``; returns (fd, name)."""
+    tmp = _temp_name(name, secrets.token_hex(6))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
+
+
+def _set_owner(fd: int, uid: int, gid: int) -> None:
+    """Give the file the game's owner and group: both as root; otherwise the group when we
+    may (we cannot give a file away)."""
+    now = os.fstat(fd)
+    if (now.st_uid, now.st_gid) == (uid, gid):
+        return
+    try:
+        os.fchown(fd, uid, gid)
+    except PermissionError:
+        if now.st_gid != gid:
+            with contextlib.suppress(PermissionError):
+                os.fchown(fd, -1, gid)
+
+
+def _set_mode(fd: int, mode: int) -> None:
+    os.fchmod(fd, mode)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _fsync(fd: int) -> None:
+    os.fsync(fd)
+
+
+def _rename(folder: int, tmp: str, name: str) -> None:
+    os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+
+
+def _sync_dir(folder: int) -> None:
+    os.fsync(folder)
+
+
+def _read_bytes(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from the start of the open file ``fd``."""
+    chunks = []
+    offset = 0
+    while offset < limit:
+        chunk = os.pread(fd, limit - offset, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_named(folder: int, name: str, limit: int) -> bytes:
+    """Up to ``limit`` bytes of the file ``name`` in ``folder`` (not a symbolic link)."""
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    try:
+        return _read_bytes(fd, limit)
+    finally:
+        os.close(fd)
+
+
+def _read_back(folder: int, name: str, limit: int) -> bytes:
+    """Read the game after writing it (a step of its own, so tests can make it fail)."""
+    return _read_named(folder, name, limit)

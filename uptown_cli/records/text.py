@@ -1,0 +1,319 @@
+"""The text of a record: new records, and moves or entries added without touching the rest of
+the file."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from ..errors import RecordError, SetupError
+from .schema import TEXT_FIELDS, Record, load_record_text
+from .yaml_reader import MAX_BYTES, Free, Node, Scalar, Sequence, parse
+
+_ODD_BREAKS = ("\x85", "\u2028", "\u2029")
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+#: Plain scalars that some YAML 1.1 or 1.2 (core schema) reader types as other than
+#: text, drawn a little wider than the specifications (case is ignored): booleans,
+#: nulls, numbers in any base, sexagesimals, infinities and NaN, dates, merge and value.
+_TYPED = re.compile(r"""
+      y | n | yes | no | true | false | on | off        # booleans (1.1 and 1.2)
+    | ~ | null                                          # nulls
+    | [-+]? [0-9_.:]+ (e [-+]? [0-9_]+)?                # decimal ints and floats, 1_000, 12:30
+    | [-+]? 0 [box] [0-9a-f_]+                          # binary, octal, hexadecimal
+    | [-+]? \. (inf | nan)                              # infinities and not-a-number
+    | [0-9]{4} - [0-9]{1,2} - [0-9]{1,2} ([ t] .*)?     # dates and timestamps
+    | << | =                                            # YAML 1.1 merge and value keys
+""", re.VERBOSE | re.IGNORECASE | re.DOTALL)
+
+
+#: Characters that may not begin a plain scalar; what may not appear in one (a colon, the
+#: start of a comment); and what may not appear in one inside a flow collection (``[a, b]``;
+#: PyYAML ends a plain scalar there at ``?`` too).
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_KEY_OR_COMMENT = re.compile(r":| #")
+_FLOW = re.compile(r"[,\[\]{}?]")
+
+
+def quote(text: str, *, flow: bool = False) -> str:
+    """``text`` as a YAML scalar: plain when every YAML reader gives it back as the
+    same string, double-quoted otherwise (``No``, ``y``, ``007``, ``1e3``, ``2026-11-29``,
+    ``a: b``).  ``flow``: for a value inside ``[...]`` or ``{...}``."""
+    if _plain_is_text(text, flow):
+        return text
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif char.isprintable():
+            out.append(char)
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _plain_is_text(text: str, flow: bool) -> bool:
+    """Whether ``text`` written plain (in a flow collection when ``flow``) is read back by
+    YAML 1.1 and 1.2 readers as that very string."""
+    return (bool(text) and text.isprintable() and text == text.strip()
+            and text[0] not in _INDICATORS and not _KEY_OR_COMMENT.search(text)
+            and not (flow and _FLOW.search(text)) and not _TYPED.fullmatch(text))
+
+
+def render_record(players: Iterable, *, variant: str = "standard", seed: str | None = None,
+                  fields: dict[str, str] | None = None,
+                  moves: Iterable[tuple[str, str]] = ()) -> str:
+    """The text of a record: ``players`` are objects with ``name``, ``colors`` and
+    optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
+    round, notes), ``moves`` (colour, move text) pairs.  Block style, ``moves`` last.  The text is
+    read back and checked; a RecordError says what was wrong with the input."""
+    fields = fields or {}
+    unknown = set(fields) - set(TEXT_FIELDS)
+    if unknown:
+        raise SetupError(f"unknown record fields: {', '.join(sorted(unknown))}")
+    players = list(players)
+    moves = [(color, text) for color, text in moves]
+    for label, value in ([("name", p.name) for p in players] + [("seed", seed or "")]
+                         + [(name, fields[name]) for name in fields]):
+        _check_utf8(label, value)
+    lines = ["uptown: 1", f"variant: {quote(variant)}"]
+    lines += [f"{name}: {quote(fields[name])}" for name in TEXT_FIELDS if name in fields]
+    lines.append("players:")
+    for player in players:
+        lines.append(f"  - name: {quote(player.name)}")
+        lines.append(f"    colors: [{', '.join(quote(c, flow=True) for c in player.colors)}]")
+        if getattr(player, "email", None):
+            lines.append(f"    email: {quote(player.email)}")
+    if seed is not None:
+        lines.append(f"seed: {quote(seed)}")
+    lines.append("moves:")
+    lines += [f"  - {quote(color)}: {quote(text)}" for color, text in moves]
+    text = "\n".join(lines) + "\n"
+    record = load_record_text(text, "<new record>")
+    wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
+    if _summary(record) != wanted:
+        raise RecordError("the record would not read back as written")
+    return text
+
+
+def _check_utf8(label: str, value: str) -> None:
+    """Refuse text that no UTF-8 file can hold: bytes that were not UTF-8 on the command line
+    (kept by Python as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise RecordError(f"the {label} '{shown}' is not UTF-8 text") from None
+
+
+def _summary(record: Record) -> tuple:
+    return ([(p.name, p.colors) for p in record.players], record.variant, record.seed,
+            record.fields, [(m.color, m.text) for m in record.moves])
+
+
+def insert_move(text: str, color: str, move_text: str, path: str = "<record>",
+                link: str | None = None) -> str:
+    """``text`` with the move (and its ``link``, for hidden racks) appended (see the module
+    docstring), checked by reading it back: the result must be the same record with exactly
+    this one move more."""
+    old = _readable(text, path)
+    item = [f"{quote(color)}: {quote(move_text)}"] + ([f"link: {quote(link)}"] if link else [])
+    what = f"{color}: {move_text}"
+    new = _insert_item(text, "moves", item, path, what)
+    refused = f"appending {what} to {path} would not read back as that one move more"
+    record = _read_new(new, refused)
+    expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
+    links = [m.link for m in old.moves] + [link]
+    notes = [m.notes for m in old.moves] + [None]
+    if (_summary(record) != expected or record.extras != old.extras
+            or record.hidden != old.hidden or [m.link for m in record.moves] != links
+            or [m.notes for m in record.moves] != notes):
+        raise RecordError(f"{refused}; nothing was written")
+    return new
+
+
+def insert_entry(text: str, list_name: str, name: str, value: str, path: str = "<record>") -> str:
+    """``text`` with ``- NAME: VALUE`` appended to the hidden-racks list ``list_name``,
+    checked by reading it back as that one entry more."""
+    old = _readable(text, path)
+    what = f"{name}'s {list_name} entry"
+    new = _insert_item(text, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
+    refused = f"adding {what} to {path} would not read back as that one entry more"
+    record = _read_new(new, refused)
+    if (_summary(record) != _summary(old) or record.extras != old.extras
+            or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
+        raise RecordError(f"{refused}; nothing was written")
+    return new
+
+
+def _readable(text: str, path: str) -> Record:
+    """The record in ``text``, when lines can be added to it safely."""
+    if any(b in text for b in _ODD_BREAKS) or "\r" in text.replace("\r\n", ""):
+        raise RecordError(f"{path} uses line breaks other than \\n or \\r\\n; "
+                          "the move cannot be appended safely")
+    return load_record_text(text, path)
+
+
+def _insert_item(text: str, key: str, item: list[str], path: str, what: str) -> str:
+    """``text`` (a record) with an item (its lines: ``- `` goes before the first) appended to
+    the top-level list ``key``, which is added at the end when missing; ``what`` names the
+    item in errors."""
+    root = parse(text, path)  # a mapping: the record was read from it
+    if root.flow:
+        raise RecordError(f"{path} is written as one flow mapping ({{...}}); "
+                          "the move cannot be appended to it")
+    pair = root.get(key)
+    if pair is None:
+        new = _insert_after(text, root, f"{_indent(text, root)}{key}:", item, root.pairs[-1][1])
+    elif isinstance(pair[1], Sequence) and not pair[1].flow:
+        seq = pair[1]
+        new = _insert_after(text, seq, None, item, seq.items[-1])
+    else:
+        new = _rewrite_moves(text, pair[0], pair[1], item)
+    size = len(new.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise RecordError(f"with {what} appended, {path} would be larger than 1 MiB "
+                          f"({size} bytes); nothing was written")
+    return new
+
+
+def _read_new(new: str, refused: str) -> Record:
+    """The record in the new text, or ``refused`` as an error that cites no line (the lines of
+    the new text are not those of the user's file)."""
+    try:
+        return load_record_text(new, "<new text>")
+    except RecordError as exc:
+        raise RecordError(f"{refused} ({exc.message}); nothing was written") from None
+
+
+def _column(text: str, index: int) -> int:
+    """The column of ``index`` on its line (a byte order mark does not count)."""
+    line_start = text.rfind("\n", 0, index) + 1
+    if line_start == 0 and text.startswith("\ufeff"):
+        line_start = 1
+    return index - line_start
+
+
+def _indent(text: str, node: Node) -> str:
+    return " " * _column(text, node.start)
+
+
+def _newline(text: str, index: int) -> str:
+    """The line break used at ``index`` (or by the file, at its end)."""
+    end = text.find("\n", index)
+    if end == -1:
+        return "\r\n" if "\r\n" in text else "\n"
+    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+
+
+def _last_end(node: Node) -> int:
+    """Where a node's own text ends: for block collections, where their last child ends."""
+    if isinstance(node, Free):
+        return node.last_end
+    if isinstance(node, Scalar) or node.flow:
+        return node.end
+    children = node.items if isinstance(node, Sequence) else [v for _, v in node.pairs]
+    return _last_end(children[-1]) if children else node.end
+
+
+def _line_end(text: str, index: int) -> int:
+    """The offset just past the line break of the line holding ``index - 1``."""
+    if index > 0 and text[index - 1] == "\n":
+        return index
+    end = text.find("\n", index)
+    return len(text) if end == -1 else end + 1
+
+
+def _insert_after(text: str, block: Node, header: str | None, item: list[str], last: Node) -> str:
+    """Insert lines after the line where ``last`` ends: ``header`` (if any), then
+    the item's lines after ``- `` indented like block sequence ``block`` (or two more
+    than ``block`` when there is a header)."""
+    at = _line_end(text, _last_end(last))
+    newline = _newline(text, max(at - 1, 0))
+    prefix = "" if at == 0 or text[at - 1] == "\n" else newline
+    dash = _indent(text, block) + ("  " if header else "")
+    lines = ([header] if header else []) + _item_lines(dash, item)
+    return text[:at] + prefix + "".join(line + newline for line in lines) + text[at:]
+
+
+def _item_lines(dash: str, item: list[str]) -> list[str]:
+    """A block list item's lines: ``- `` before the first, the rest lined up under it."""
+    return [f"{dash}- {item[0]}"] + [f"{dash}  {line}" for line in item[1:]]
+
+
+def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
+    """Rewrite an empty or flow ``moves`` as a block list ending with ``item``, keeping the
+    key as written and every comment on the rewritten lines: a comment that followed the key
+    or a move on its line ends the line written for that; any other (alone on its line, or
+    after a ``[``, ``]`` or ``,`` only) gets a line of its own, in the same place among the
+    moves."""
+    line_start = text.rfind("\n", 0, key.start) + 1
+    colon = text.index(":", key.end)
+    last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
+    region_end = _line_end(text, last)
+    newline = _newline(text, colon)
+    items = value.items if isinstance(value, Sequence) else []
+    scalars = []  # what is copied as written: a move's colour and move, an annotated move whole
+    for entry in items:
+        scalars += [entry] if len(entry.pairs) > 1 else list(entry.pairs[0])
+    dash = _indent(text, key) + "  "
+    out = [text[line_start:colon + 1]]
+    source_line = line_start  # where the source of out[-1] ends: the start of that line
+    moves = iter(items)
+    upcoming = next(moves, None)
+    for at, own_line, comment in _comments(text, colon + 1, region_end, scalars):
+        while upcoming is not None and upcoming.start < at:
+            out.append(f"{dash}- {_entry_source(text, upcoming)}")
+            source_line = text.rfind("\n", 0, upcoming.end) + 1
+            upcoming = next(moves, None)
+        if own_line or text.rfind("\n", 0, at) + 1 != source_line:
+            out.append(dash + comment.lstrip(" \t"))
+            source_line = -1
+        else:
+            out[-1] += comment
+    while upcoming is not None:
+        out.append(f"{dash}- {_entry_source(text, upcoming)}")
+        upcoming = next(moves, None)
+    out += _item_lines(dash, item)
+    return text[:line_start] + "".join(line + newline for line in out) + text[region_end:]
+
+
+def _entry_source(text: str, entry: Node) -> str:
+    """A ``{colour: move}`` entry as ``colour: move``, each as written; an entry with more
+    keys (notes, a link) as it was written, whole."""
+    if len(entry.pairs) > 1:
+        return text[entry.start:entry.end]
+    key, value = entry.pairs[0]
+    return f"{_source(text, key)}: {_source(text, value)}"
+
+
+def _source(text: str, scalar: Scalar) -> str:
+    """A scalar as written, when that fits on one line; otherwise quoted afresh."""
+    written = text[scalar.start:scalar.end]
+    return written if "\n" not in written else quote(scalar.value)
+
+
+_COMMENT = re.compile(r"(?<![^ \t\n])#[^\n]*")
+"""A comment: ``#`` at the start of the text or after a blank, to the end of its line."""
+
+
+def _comments(text: str, start: int, end: int,
+              scalars: list[Node]) -> Iterator[tuple[int, bool, str]]:
+    """The comments between ``start`` and ``end`` outside ``scalars``, in order, as
+    (offset, whether it is alone on its line, text); a comment that follows something
+    comes with the blanks before it.  One pass over the text."""
+    at = start
+    for scalar_start, scalar_end in sorted((s.start, s.end) for s in scalars) + [(end, end)]:
+        for match in _COMMENT.finditer(text, at, max(at, min(scalar_start, end))):
+            lead = match.start()
+            while text[lead - 1] in " \t":
+                lead -= 1
+            own_line = text[lead - 1] == "\n"
+            comment = match.group().rstrip("\r")
+            yield match.start(), own_line, comment if own_line else text[lead:match.start()] + comment
+        at = max(at, scalar_end)
