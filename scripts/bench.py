@@ -14,13 +14,17 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
 - Engine: ``legal_moves()`` per position (in a game replayed from its moves, nothing cached, and
   along the games, as a bot sees it), ``legal_moves()`` and ``play`` per move along random
   4-player games, and whole random 4-player games per second from the start.
+- Groups: ``count_groups`` + ``cut_points`` for every colour of a position, from scratch, on
+  every position of random games and of greedy's games against itself (2 to 5 players),
+  against the code of ``GROUPS_BASELINE`` run right after (target: 4x faster).
 - Against a baseline (the code of git revision ``--baseline``, extracted into a temporary
   folder, each run right after this code's, so that a busy machine slows both alike): random
   4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
   game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x faster).
   Also the ``random`` and ``greedy`` bots' time per move.
-- Strength (only with ``--only strength``): ``sharp`` against ``mc`` at equal CPU time per
-  move, two-player games, the win rate with its 95% (Wilson) interval.
+- Strength (only with ``--only strength``): ``halving`` (or ``--bot``) against ``mc`` at equal
+  CPU time per move, in two-player games and in four-player games against three ``mc``: how
+  often it finished first, with its 95% (Wilson) interval.
 - Analysis (only with ``--only analysis``): the CPU time of ``uptown analyze`` over a 72-move
   three-player game at the default budget, with one and two jobs (target: 60 s).
 
@@ -130,6 +134,28 @@ print(rate, per_move)
 """
 """Random 4-player games per CPU second, then CPU microseconds of ``legal_moves()`` + ``play``
 per move replaying the same games; run like ``MC_GAMES``."""
+
+
+GROUPS_RUN = """\
+import json, sys, time
+from uptown_cli.engine.groups import count_groups, cut_points
+with open(sys.argv[1], encoding="utf-8") as f:
+    positions = json.load(f)
+repeats = int(sys.argv[2])
+start = time.process_time()
+for _ in range(repeats):
+    for masks in positions:
+        for mask in masks:
+            count_groups(mask)
+            cut_points(mask)
+print((time.process_time() - start) / repeats / len(positions) * 1e6)
+"""
+"""CPU microseconds of ``count_groups`` + ``cut_points`` for every colour of a position, from
+scratch, over the positions in the JSON file ``argv[1]`` (lists of masks); run like
+``MC_GAMES``."""
+
+GROUPS_BASELINE = "6cbfd7b"
+"""The revision the engine's groups and cut points are compared with (before issue 20)."""
 
 
 def seats(count):
@@ -385,6 +411,55 @@ def bench_engine(runs, games, playouts):
     }
 
 
+def game_positions(games, choose):
+    """Every colour's mask in every position along ``games`` games of 2 to 5 players, each
+    move picked by ``choose(game, rng)``."""
+    rng = random.Random(23)
+    positions = []
+    for i in range(games):
+        players = seats(2 + i % 4)
+        game = Game(players, bags_for(players, f"groups-{i}"))
+        while not game.finished:
+            positions.append([game.mask(color) for color in game.colors])
+            color, move = choose(game, rng)
+            game.play(move, color)
+        positions.append([game.mask(color) for color in game.colors])
+    return positions
+
+
+def bench_groups(runs, games):
+    """``count_groups`` + ``cut_points`` for every colour of a position, from scratch, on the
+    positions of random games and of games of greedy against itself, against the code of
+    ``GROUPS_BASELINE`` run right after (target: 4x faster)."""
+    results = {}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
+    sets = {
+        "random": lambda game, rng: rng.choice(game.legal_moves()),
+        "greedy": lambda game, rng: choose_move("greedy", game, seed=rng.random()),
+    }
+    with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
+        old = baseline_package(GROUPS_BASELINE, folder)
+        for name, choose in sets.items():
+            positions = game_positions(games, choose)
+            data = os.path.join(folder, f"{name}.json")
+            with open(data, "w", encoding="utf-8") as f:
+                json.dump(positions, f)
+            now, ratios = [], []
+            for _ in range(runs):
+                (took,) = run_with(here, GROUPS_RUN, data, "3")
+                now.append(took)
+                if old is not None:
+                    (took_before,) = run_with(old, GROUPS_RUN, data, "3")
+                    ratios.append(took_before / took)
+            label = f"groups + cut points, {len(positions)} positions of {name} games"
+            results[label] = summary(now, "us")
+            if old is None:
+                results[f"{label}, vs {GROUPS_BASELINE}"] = {"error": "no such git revision here", "target": 4.0}
+            else:
+                results[f"{label}, {GROUPS_BASELINE} / this code"] = summary(ratios, "x faster", 4.0)
+    return results
+
+
 def baseline_package(revision, folder):
     """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None when this
     is not a git checkout or the revision is unknown."""
@@ -392,6 +467,8 @@ def baseline_package(revision, folder):
     archive = subprocess.run(["git", "-C", root, "archive", revision, "uptown_cli"], capture_output=True)
     if archive.returncode != 0:
         return None
+    folder = os.path.join(folder, revision)
+    os.makedirs(folder, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
     return folder
 
@@ -451,18 +528,29 @@ def bench_bots(runs, games, baseline, engine_games):
     return results
 
 
-def bench_strength(games, seconds, jobs):
-    """``sharp`` against ``mc`` in two-player games at ``seconds`` of CPU time per move."""
-    results = list(play_games(["sharp", "mc"], 2, games, "bench-strength", jobs=jobs,
-                              options={"seconds": seconds}))
-    sharp = summarize(results, ["sharp", "mc"])[0]
-    low, high = sharp.interval
-    return {
-        f"sharp beats mc, {games} games at {seconds:g} s/move": {
-            "median": sharp.win_rate, "min": low, "max": high, "runs": games,
-            "unit": "win rate (95% interval)", "target": 0.65, "higher": True,
+STRENGTH_TARGETS = {2: 0.65, 4: 0.35}
+"""The win rate (first place; a shared first counts as a share) the strongest bot should reach
+against ``mc`` with 1 or 3 ``mc`` at the table."""
+
+
+def bench_strength(bot, games, seconds, jobs, tables):
+    """``bot`` against ``mc`` at ``seconds`` of CPU time per move each, for each number of
+    players in ``tables``: two-player games, four-player games against three ``mc``; first
+    places with their 95% (Wilson) interval."""
+    results = {}
+    for players in tables:
+        target = STRENGTH_TARGETS[players]
+        lineup = [bot] + ["mc"] * (players - 1)
+        played = list(play_games(lineup, players, games, f"bench-strength-{players}", jobs=jobs,
+                                 options={"seconds": seconds}))
+        mine = summarize(played, [bot, "mc"])[0]
+        low, high = mine.interval
+        opponents = "mc" if players == 2 else f"{players - 1} mc"
+        results[f"{bot} vs {opponents}, {games} games at {seconds:g} s/move, first"] = {
+            "median": mine.win_rate, "min": low, "max": high, "runs": games,
+            "unit": "share (95% interval)", "target": target, "higher": True,
         }
-    }
+    return results
 
 
 def bench_analysis(uptown, runs):
@@ -521,7 +609,7 @@ def compile_bytecode():
     compileall.compile_dir(os.path.dirname(uptown_cli.__file__), quiet=1)
 
 
-PARTS = ("startup", "validation", "deep", "engine", "bots")
+PARTS = ("startup", "validation", "deep", "engine", "groups", "bots")
 
 
 def main():
@@ -534,9 +622,13 @@ def main():
                         help="git revision whose mc the bots part compares with (default: before issue 13)")
     parser.add_argument("--games", type=int, default=200, help="strength: games to play (default 200)")
     parser.add_argument("--seconds", type=float, default=0.05, help="strength: CPU seconds per move")
+    parser.add_argument("--bot", default="halving", help="strength: the bot to play against mc")
+    parser.add_argument("--players", type=int, choices=sorted(STRENGTH_TARGETS), action="append",
+                        help="strength: only games of this many players (default: 2, then 4)")
     parser.add_argument("--jobs", type=int, default=1, help="strength: processes to play in")
     args = parser.parse_args()
     parts = args.only or PARTS
+    args.players = args.players or sorted(STRENGTH_TARGETS)
     runs = 3 if args.quick else 7
     uptown = uptown_command()
     compile_bytecode()
@@ -551,10 +643,12 @@ def main():
         results.update(bench_deep(uptown, runs))
     if "engine" in parts:
         results.update(bench_engine(runs, 8 if args.quick else 40, 10 if args.quick else 60))
+    if "groups" in parts:
+        results.update(bench_groups(runs, 8 if args.quick else 40))
     if "bots" in parts:
         results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
     if "strength" in parts:
-        results.update(bench_strength(args.games, args.seconds, args.jobs))
+        results.update(bench_strength(args.bot, args.games, args.seconds, args.jobs, args.players))
     if uptown and "analysis" in parts:
         results.update(bench_analysis(uptown, 1 if args.quick else 3))
     machine = {

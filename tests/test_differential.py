@@ -14,7 +14,8 @@ from functools import cache
 import pytest
 
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import COLORS, Game, Player, count_groups, cut_points, is_cut_point
+from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.engine.groups import count_groups, cut_points, is_cut_point
 from uptown_cli.errors import IllegalMove
 from uptown_cli.engine.notation import Move
 

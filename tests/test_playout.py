@@ -9,7 +9,19 @@ from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import NEIGHBOURS
 from uptown_cli.engine.notation import PASS, Move
-from uptown_cli.engine.playout import APART, CAPTURE, ONE, QUICK, SHARP, TOUCHING, TWO, Playout
+from uptown_cli.engine.playout import (
+    APART,
+    CAPTURE,
+    EMPTY,
+    LINE,
+    ONE,
+    QUICK,
+    SYMBOL,
+    TOUCHING,
+    TWO,
+    WILD,
+    Playout,
+)
 from uptown_cli.engine.scoring import standings
 from uptown_cli.analysis.selfplay import seat_colors
 
@@ -31,7 +43,17 @@ def class_of(policy, game, color, move):
     raise AssertionError(f"{move} is in no class")
 
 
-@pytest.mark.parametrize("policy", [QUICK, SHARP], ids=["quick", "sharp"])
+CLOSER = [
+    (closeness, target, tiles)
+    for closeness, target in ((TWO, EMPTY), (ONE, EMPTY), (TWO, CAPTURE), (ONE, CAPTURE),
+                              (APART, EMPTY), (APART, CAPTURE))
+    for tiles in (LINE, SYMBOL, WILD)
+]
+"""A policy that uses every kind of class: join two tiles before one, letters and numbers
+before symbols before ``$``."""
+
+
+@pytest.mark.parametrize("policy", [QUICK, CLOSER], ids=["quick", "closer"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(policy, players):
     for seed in range(3):
@@ -63,10 +85,10 @@ def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(p
 def test_reset_goes_back_to_the_start_and_a_seeded_run_repeats():
     game, bags = new_game(3, "reset")
     playout = Playout(game, bags, "blockers")
-    first = playout.run(SHARP, random.Random(4))
+    first = playout.run(CLOSER, random.Random(4))
     playout.reset()
     assert playout.masks == [0, 0, 0] and playout.passes == 0
-    assert playout.run(SHARP, random.Random(4)) == first
+    assert playout.run(CLOSER, random.Random(4)) == first
 
 
 def test_a_playout_after_a_round_of_passes_is_over():

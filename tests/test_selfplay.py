@@ -124,11 +124,11 @@ def test_selfplay_never_overwrites_a_record(tmp_path):
 
 
 def test_selfplay_with_seconds_gives_the_bots_a_time_per_move(tmp_path):
-    result = invoke("selfplay", "--bots", "sharp,mc", "--games", "1", "--seed", "t", "--seconds", "0.002",
+    result = invoke("selfplay", "--bots", "halving,mc", "--games", "1", "--seed", "t", "--seconds", "0.002",
                     "--json", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert [b["name"] for b in data["bots"]] == ["sharp", "mc"]
+    assert [b["name"] for b in data["bots"]] == ["halving", "mc"]
     assert validate_file(tmp_path / "game-0001.yaml").valid
     refused = invoke("selfplay", "--bots", "mc", "--seconds", "0")
     assert refused.exit_code == 2 and "Traceback" not in refused.output

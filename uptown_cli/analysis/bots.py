@@ -1,31 +1,35 @@
-"""Computer players: ``random``, ``greedy``, ``mc`` and ``sharp`` choose a move for the
+"""Computer players: ``random``, ``greedy``, ``mc`` and ``halving`` choose a move for the
 player to move.
 
 A bot knows only what its player may know: the board, the captures, the moves played, its
 own racks and its own past draws, and so the tiles each opponent has not played yet. It never
 reads an opponent's rack or the order of any bag, even in a seeded game where the engine knows
 them. ``random`` and ``greedy`` need nothing else: the legal moves and the score after each
-depend only on the board and the player's own racks. ``mc`` and ``sharp`` play on deals of the
-hidden tiles drawn at random from the tiles the player cannot see (``sample_bags``;
+depend only on the board and the player's own racks. ``mc`` and ``halving`` play on deals of
+the hidden tiles drawn at random from the tiles the player cannot see (``sample_bags``;
 ``sample_view`` makes such a deal into a game).
 
 ``random`` plays any legal move. ``greedy`` plays the move that leaves its player the lowest
 score (the fewest groups in the standard game), avoiding needless captures and keeping the
 tiles that fit many squares. ``mc`` plays out the best few of greedy's candidates to the end
-of the game in many sampled deals (``playout``) and keeps the one that did best. ``sharp``
-searches the same way with more varied candidates (moves that keep an opponent's groups apart
-too), a playout policy closer to greedy's, and a move rated by how often it won.
+of the game in many sampled deals (``playout``) and keeps the one that did best. ``halving``
+starts from more of greedy's candidates and spends its playouts on the better ones: rounds of
+deals shared by every candidate still in, the worse half dropped after each round, and a
+move rated by first place (the tie-break counted) and the margin over the best other seat.
+
+Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
+its ``seed``; sampled deals and playout seeds are drawn from it.
 """
 
 import random
 import time
 
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
-from ..engine.playout import QUICK, SHARP, Playout
+from ..engine.playout import QUICK, Playout
 from .views import sample_bags
 from ..errors import SetupError
 
-BOT_NAMES = ("random", "greedy", "mc", "sharp")
+BOT_NAMES = ("random", "greedy", "mc", "halving")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
@@ -33,19 +37,24 @@ MC_PLAYOUTS = 16
 MC_CANDIDATES = 6
 """How many of greedy's best moves ``mc`` plays out."""
 
-BLOCKING_GREEDY = 4
-"""How many of greedy's best moves ``sharp`` plays out."""
+HALVING_CANDIDATES = 8
+"""How many of greedy's best moves ``halving`` starts from."""
 
-BLOCKING_EXTRA = 3
-"""How many more moves ``sharp`` plays out among those that keep two opponent groups apart."""
+HALVING_MARGIN = 1.0
+"""What a point of score ahead of the best other seat is worth to ``halving``, against 1 for
+first place."""
+
+HALVING_POLICY = QUICK
+"""The playout policy of ``halving``."""
 
 
 def choose_move(name, game, seed=None, **options):
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
-    ``greedy``, ``mc`` and ``sharp`` play to it), ``playouts`` (``mc``, ``sharp``: how many
-    sampled views each candidate move is played out in) and ``seconds`` (``mc``, ``sharp``:
+    ``greedy``, ``mc`` and ``halving`` play to it), ``playouts`` (``mc``, ``halving``: how
+    many sampled views each candidate move is played out in, or for ``halving`` as many
+    playouts in all as ``mc`` would play) and ``seconds`` (``mc``, ``halving``:
     think for this much CPU time instead, playing out as many views as it allows; the choice
     is then no longer reproducible); a bot ignores the options it has no use for.
     """
@@ -140,18 +149,6 @@ def _margin(results, seat):
     return min(score for score, _ in others) - mine[0] + (0.5 if first else 0.0)
 
 
-def _win_value(results, seat):
-    """1 when seat ``seat`` finished first (a share of it when tied), plus a hundredth of its
-    margin over the best other seat."""
-    mine = results[seat]
-    others = [r for i, r in enumerate(results) if i != seat]
-    if any(other < mine for other in others):
-        first = 0.0
-    else:
-        first = 1.0 / (1 + sum(other == mine for other in others))
-    return first + 0.01 * (min(score for score, _ in others) - mine[0])
-
-
 def _shuffled_ranking(game, rng, variant):
     """``_rank_moves`` with equal moves in random order."""
     ranked = _rank_moves(game, variant)
@@ -165,33 +162,14 @@ def _greedy_candidates(game, rng, variant):
     return [move for _, move in _shuffled_ranking(game, rng, variant)[:MC_CANDIDATES]]
 
 
-def _blocking_candidates(game, rng, variant):
-    """Greedy's best few moves and the best few that also stand between two groups of an
-    opponent colour (so that they cannot be joined there)."""
-    ranked = _shuffled_ranking(game, rng, variant)
-    chosen = [move for _, move in ranked[:BLOCKING_GREEDY]]
-    me = game.to_move
-    opponents = [c for c in game.colors if c not in me.colors]
-    blocking = []
-    for key, (color, move) in ranked[BLOCKING_GREEDY:]:
-        if move.is_pass:
-            continue
-        blocked = sum(max(0, _groups_touching(move.square, game.mask(c)) - 1) for c in opponents)
-        if blocked:
-            blocking.append(((key[0] - blocked,) + key[1:], (color, move)))
-    blocking.sort(key=lambda pair: pair[0])
-    return chosen + [move for _, move in blocking[:BLOCKING_EXTRA]]
-
-
-def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None, policy=QUICK,
-             candidates=_greedy_candidates, value=_margin):
-    """The best of a few ``candidates`` (greedy's best moves), each played out with ``policy``
-    in the same sampled views (so that they are compared on the same deals): ``playouts`` views, or as many as ``seconds`` of CPU time
-    allow; the move with the best total wins. ``sharp`` is the same search with other
-    ``candidates``, ``policy`` and ``value``."""
+def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
+    """The best of greedy's best ``MC_CANDIDATES`` moves, each played out in the same sampled
+    views with the same playout seeds (so that they are compared on the same deals):
+    ``playouts`` views, or as many as ``seconds`` of CPU time allow; the move with the best
+    total ``_margin`` wins."""
     if playouts < 1:
         raise SetupError("playouts must be at least 1")
-    candidates = candidates(game, rng, variant)
+    candidates = _greedy_candidates(game, rng, variant)
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)
@@ -207,23 +185,79 @@ def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None, 
             playout.reset()
             playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
-            totals[i] += value(playout.run(policy, playout_rng), seat)
+            totals[i] += _margin(playout.run(QUICK, playout_rng), seat)
         done += 1
     best = max(range(len(candidates)), key=lambda i: totals[i])
     return candidates[best]
 
 
-def _sharp_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
-    """``mc`` with greedy's best four moves and the best three that block an opponent as
-    candidates, the sharper playout policy, and a move rated by how often it won."""
-    return _mc_move(game, rng, variant, playouts, seconds, SHARP, _blocking_candidates, _win_value)
+def _halving_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
+    """Successive halving over greedy's best ``HALVING_CANDIDATES`` moves on shared deals: in
+    each round every surviving candidate is played out in the same new sampled deals with the
+    same playout seeds, then the worse half (by their totals over every deal so far) is
+    dropped, until one is left. The budget, ``playouts`` deals per candidate of ``mc`` (so the
+    same number of playouts as ``mc``) or ``seconds`` of CPU time counted from the start, is
+    shared out equally between the rounds; a move is rated by ``_outcome``."""
+    if playouts < 1:
+        raise SetupError("playouts must be at least 1")
+    start = time.process_time()
+    ranked = _shuffled_ranking(game, rng, variant)
+    candidates = [move for _, move in ranked[:HALVING_CANDIDATES]]
+    if len(candidates) == 1:
+        return candidates[0]
+    seat = game.players.index(game.to_move)
+    index = {color: i for i, color in enumerate(game.colors)}
+    totals = dict.fromkeys(range(len(candidates)), 0.0)
+    alive = list(range(len(candidates)))
+    rounds = max(1, (len(alive) - 1).bit_length())
+    budget = playouts * MC_CANDIDATES
+    playout_rng = random.Random()
+    for round_number in range(rounds):
+        if seconds is None:
+            deals = max(1, budget // rounds // len(alive))
+            deadline = None
+        else:
+            deals = 1
+            deadline = start + seconds * (round_number + 1) / rounds
+        done = 0
+        while done < deals or (deadline is not None and time.process_time() < deadline):
+            playout = Playout(game, sample_bags(game, rng), variant)
+            playout_seed = rng.getrandbits(64)
+            for i in alive:
+                color, move = candidates[i]
+                playout.reset()
+                playout.play(index[color], move.tile, move.square)
+                playout_rng.seed(playout_seed)
+                totals[i] += _outcome(playout.run(HALVING_POLICY, playout_rng), seat)
+            done += 1
+        alive.sort(key=lambda i: -totals[i])  # stable: greedy's order breaks ties
+        alive = sorted(alive[:max(1, (len(alive) + 1) // 2)])
+        if len(alive) == 1:
+            break
+    return candidates[max(alive, key=lambda i: totals[i])]
+
+
+def _outcome(results, seat):
+    """How well seat ``seat`` did by the ``(score, captures)`` of every seat, counting the
+    tie-break: 1 for first place (a share when still tied), plus ``HALVING_MARGIN`` per point
+    of score ahead of (or behind) the best other seat."""
+    mine = results[seat]
+    others = [r for i, r in enumerate(results) if i != seat]
+    best = min(others)
+    if mine < best:
+        first = 1.0
+    elif mine == best:
+        first = 1.0 / (1 + sum(other == mine for other in others))
+    else:
+        first = 0.0
+    return first + HALVING_MARGIN * (best[0] - mine[0])
 
 
 _BOTS = {
     "random": (_random_move, ()),
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
-    "sharp": (_sharp_move, ("variant", "playouts", "seconds")),
+    "halving": (_halving_move, ("variant", "playouts", "seconds")),
 }
 
 

@@ -35,12 +35,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from .bots import _blocking_candidates, _greedy_candidates, greedy_choices
+from .bots import _greedy_candidates, greedy_choices
 from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.geometry import TILES_PER_COLOR
 from ..engine.notation import Move, parse_move
-from ..engine.playout import QUICK, SHARP, MoveClass, Playout
+from ..engine.playout import QUICK, MoveClass, Playout
 from ..errors import SetupError
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -124,7 +124,6 @@ class PlayoutEvaluator:
 
 EVALUATORS: dict[str, Evaluator] = {
     "mc": PlayoutEvaluator(_greedy_candidates, QUICK),
-    "sharp": PlayoutEvaluator(_blocking_candidates, SHARP),
 }
 """The bots that can evaluate moves, by name; ``mc`` is the default."""
 

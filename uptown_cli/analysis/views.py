@@ -108,6 +108,9 @@ def _sample_bag(played, limits, rng):
         last = leaves.get(tile, len(played))
         return all(tile in tiles for j, tiles in limits.items() if step <= j <= last)
 
+    if not limits:
+        allowed = None
+
     for _ in range(_SAMPLE_ATTEMPTS):
         bag = _draw_bag(played, allowed, rng)
         if bag is not None:
@@ -116,18 +119,24 @@ def _sample_bag(played, limits, rng):
 
 
 def _draw_bag(played, allowed, rng):
-    """One try of ``_sample_bag``: a bag, or None when a draw found no allowed tile."""
+    """One try of ``_sample_bag``: a bag, or None when a draw found no allowed tile
+    (``allowed`` None: every tile is)."""
     drawn = []
+    taken = 0  # the tiles of ``drawn``, as bits
     for step in range(len(played) + 1):
         quota = min(TILES_PER_COLOR, RACK_SIZE + step)
-        if step < len(played) and played[step] not in drawn:
+        if step < len(played) and not taken >> played[step] & 1:
             drawn.append(played[step])
+            taken |= 1 << played[step]
         while len(drawn) < quota:
-            choices = [t for t in range(TILES_PER_COLOR) if t not in drawn and allowed(t, step)]
+            choices = [t for t in range(TILES_PER_COLOR)
+                       if not taken >> t & 1 and (allowed is None or allowed(t, step))]
             if not choices:
                 return None
-            drawn.append(rng.choice(choices))
-    rest = [tile for tile in range(TILES_PER_COLOR) if tile not in drawn]
+            tile = rng.choice(choices)
+            drawn.append(tile)
+            taken |= 1 << tile
+    rest = [tile for tile in range(TILES_PER_COLOR) if not taken >> tile & 1]
     rng.shuffle(rest)
     return drawn + rest
 

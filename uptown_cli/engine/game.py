@@ -4,8 +4,8 @@ The board is kept as one 81-bit mask of occupied squares per colour (see ``geome
 the tile on each square alongside. Groups and cut points of a colour are worked out from its
 mask when asked for and cached. A tile put down or taken off with at most one neighbour of its
 colour updates the cache in place (only that neighbour's cut point status can change); any other
-change drops it, to be worked out again by a local test round each square and, where that does
-not settle it, a flood fill.
+change drops it, to be worked out again from the whole mask at once (``count_groups``,
+``cut_points``: a few operations on the mask, with a search only beside an enclosed square).
 
 With known bags (a seeded game) the racks are known and checked; without them (a game
 transcribed from a board) everything else is checked.
@@ -21,28 +21,25 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import NamedTuple, Optional, cast
 
+from ..errors import IllegalMove as IllegalMove  # raised here, exported
+from ..errors import RacksUnknown as RacksUnknown
+from ..errors import SetupError
 from .geometry import (
     ALL_SQUARES,
     FIT,
-    FIT_SQUARES,
     GATHER,
     NEIGHBOURS,
     TILES_PER_COLOR,
     WILD,
-    crowded,
-    flood,
     joined_around,
-    spread,
     square_name,
-    squares_of,
     tile_fit_text,
     tile_name,
 )
-from ..errors import IllegalMove as IllegalMove, RacksUnknown as RacksUnknown  # raised here, exported
-from ..errors import SetupError
+from .groups import count_groups, cut_points, is_cut_point
+from .move_lists import ROW_SHIFTS, move_lists, tile_moves
 from .notation import PASS, Move
 
 COLORS = ("red", "blue", "green", "yellow", "orange")
@@ -78,88 +75,6 @@ _new_turn: Callable[
     [type[Turn], tuple[int, Player, str, Move, Optional[tuple[str, int]], Optional[int]]], Turn
 ] = tuple.__new__
 """Makes a Turn from a tuple of all its fields, without the keyword handling of ``Turn()``."""
-
-
-def count_groups(mask: int) -> int:
-    """How many groups (edge-joined sets) the squares of ``mask`` form."""
-    count = 0
-    while mask:
-        mask &= ~flood(mask & -mask, mask)
-        count += 1
-    return count
-
-
-def is_cut_point(sq: int, mask: int) -> bool:
-    """Whether taking ``sq`` out of ``mask`` would split its group in two or more."""
-    neighbours = NEIGHBOURS[sq] & mask
-    if neighbours & (neighbours - 1) == 0 or joined_around(sq, mask):
-        return False
-    rest = mask & ~(1 << sq)
-    reached = neighbours & -neighbours
-    while True:
-        grown = spread(reached) & rest
-        if grown & neighbours == neighbours:
-            return False
-        if grown == reached:
-            return True
-        reached = grown
-
-
-def cut_points(mask: int) -> int:
-    """The squares of ``mask`` whose removal would split their group."""
-    cuts = 0
-    for sq in squares_of(crowded(mask)):
-        if is_cut_point(sq, mask):
-            cuts |= 1 << sq
-    return cuts
-
-
-@cache
-def _tile_moves(tile: int) -> dict[int, tuple[Move, Move]]:
-    """``{square: (move, capturing move)}`` for every square ``tile`` may go on. Moves are
-    immutable, so these are shared by every game rather than made anew for each list."""
-    return {sq: (Move(tile, sq, False), Move(tile, sq, True)) for sq in FIT_SQUARES[tile]}
-
-
-@cache
-def _move_lists(color: str) -> list[_MoveLists]:
-    """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
-    dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
-    the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
-    onto those open squares, in square order, none capturing; ``with_captures`` makes the
-    capturing ones capture. (Sets of open squares are few, 512 at most, so they are all kept;
-    with captures they would be far more varied.)"""
-    return [_MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
-        _MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
-    ]
-
-
-_ROW_SHIFTS = tuple(range(0, 81, 9))
-
-
-class _MoveLists(dict[int, tuple[tuple[str, Move], ...]]):
-    """See ``_move_lists``: one tile's moves onto nine squares, for each choice of them."""
-
-    def __init__(self, color: str, tile: int, squares: Sequence[int]) -> None:
-        super().__init__()
-        moves = [_tile_moves(tile)[sq] for sq in squares]
-        self.placing = [(color, placing) for placing, _ in moves]
-        self.capturing = [(color, capturing) for _, capturing in moves]
-
-    def __missing__(self, open_squares: int) -> tuple[tuple[str, Move], ...]:
-        pairs = self[open_squares] = tuple(
-            pair for i, pair in enumerate(self.placing) if open_squares >> i & 1
-        )
-        return pairs
-
-    def with_captures(self, open_squares: int, captures: int) -> list[tuple[str, Move]]:
-        """The pairs onto ``open_squares``, capturing on ``captures`` (some of them)."""
-        pairs = list(self[open_squares])
-        while captures:
-            low = captures & -captures
-            captures ^= low
-            pairs[(open_squares & (low - 1)).bit_count()] = self.capturing[low.bit_length() - 1]
-        return pairs
 
 
 class Game:
@@ -333,10 +248,10 @@ class Game:
         for color in player.colors:
             if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
                 continue
-            lists = _move_lists(color)
+            lists = move_lists(color)
             for tile in self._racks[color]:
                 if tile == WILD:
-                    for shift, row_lists in zip(_ROW_SHIFTS, lists[WILD:]):
+                    for shift, row_lists in zip(ROW_SHIFTS, lists[WILD:]):
                         open_squares = targets >> shift & 511
                         if open_squares:
                             taken = captures >> shift & 511
@@ -502,7 +417,7 @@ class Game:
                     self._drawn[color] += 1
                     insort(rack, drawn)
             if move.capture != (victim is not None):
-                move = _tile_moves(tile)[sq][victim is not None]
+                move = tile_moves(tile)[sq][victim is not None]
             turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn))
             self._passes = 0
         self.history.append(turn)

@@ -115,8 +115,9 @@ NEIGHBOURS = tuple(
 )
 """NEIGHBOURS[sq]: the squares edge to edge with ``sq``."""
 
-_NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
-_NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
+NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
+NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
+_EDGE = ROW_MASKS[0] | ROW_MASKS[8] | COLUMN_MASKS[0] | COLUMN_MASKS[8]
 
 
 def spread(mask: int) -> int:
@@ -125,8 +126,8 @@ def spread(mask: int) -> int:
         mask
         | ((mask << 9) & ALL_SQUARES)
         | (mask >> 9)
-        | ((mask << 1) & _NOT_FIRST_COLUMN)
-        | ((mask >> 1) & _NOT_LAST_COLUMN)
+        | ((mask << 1) & NOT_FIRST_COLUMN)
+        | ((mask >> 1) & NOT_LAST_COLUMN)
     )
 
 
@@ -139,12 +140,52 @@ def flood(seed: int, within: int) -> int:
         seed = grown
 
 
+def may_enclose(mask: int) -> bool:
+    """False when ``mask`` surely encloses no square (see ``holes``). A hole has a first
+    square in reading order, with the three squares above it and the one to its left in
+    ``mask``; a last one, with the three below and the one to its right in ``mask``; and a
+    first and a last one in column order likewise (the squares to its left and the one above,
+    the squares to its right and the one below). Without all four, there is no hole."""
+    across = mask & (mask >> 1) & NOT_LAST_COLUMN
+    row = across & (across << 1)  # the middles of three in a row
+    first = (row << 9) & (mask << 1) & ~mask
+    if not first:
+        return False
+    last = (row >> 9) & (mask >> 1) & NOT_LAST_COLUMN & ~mask
+    if not last or last.bit_length() < (first & -first).bit_length():
+        return False
+    down = mask & (mask >> 9)
+    column = down & (down << 9)  # the middles of three in a column
+    return bool((column << 1) & NOT_FIRST_COLUMN & (mask << 9) & ~mask
+                and (column >> 1) & NOT_LAST_COLUMN & (mask >> 9) & ~mask)
+
+
+def holes(mask: int) -> int:
+    """The squares not in ``mask`` that it encloses: those of the rest of the board that cannot
+    reach its edge by steps edge to edge or corner to corner through squares not in ``mask``."""
+    if not may_enclose(mask):
+        return 0
+    rest = ALL_SQUARES & ~mask
+    outside = rest & _EDGE
+    while True:
+        grown = spread_around(outside) & rest
+        if grown == outside:
+            return rest & ~outside
+        outside = grown
+
+
+def spread_around(mask: int) -> int:
+    """``mask`` together with every square edge to edge or corner to corner with it."""
+    tall = mask | ((mask << 9) & ALL_SQUARES) | (mask >> 9)
+    return tall | ((tall << 1) & NOT_FIRST_COLUMN) | ((tall >> 1) & NOT_LAST_COLUMN)
+
+
 def crowded(mask: int) -> int:
     """The squares of ``mask`` with two or more neighbours in ``mask``."""
     down = mask >> 9
     up = (mask << 9) & ALL_SQUARES
-    right = (mask >> 1) & _NOT_LAST_COLUMN
-    left = (mask << 1) & _NOT_FIRST_COLUMN
+    right = (mask >> 1) & NOT_LAST_COLUMN
+    left = (mask << 1) & NOT_FIRST_COLUMN
     return mask & ((up & down) | ((up | down) & (left | right)) | (left & right))
 
 

@@ -21,8 +21,15 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import cast
 
-from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, Game, Player, count_groups, is_cut_point
-from .geometry import ALL_SQUARES, COLUMN_MASKS, FIT, TILES_PER_COLOR, crowded
+from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, Game, Player
+from .geometry import (
+    ALL_SQUARES,
+    FIT,
+    NOT_FIRST_COLUMN,
+    NOT_LAST_COLUMN,
+    TILES_PER_COLOR,
+)
+from .groups import count_groups, cut_points
 
 TWO, ONE, TOUCHING, APART = range(4)
 EMPTY, CAPTURE = range(2)
@@ -38,20 +45,6 @@ QUICK: list[MoveClass] = [
     for tiles in (NOT_WILD, WILD)
 ]
 """``mc``'s policy: join the colour's own tiles if it can, then avoid captures, then keep ``$``."""
-
-SHARP: list[MoveClass] = [
-    (closeness, target, tiles)
-    for closeness, target in ((TWO, EMPTY), (ONE, EMPTY), (TWO, CAPTURE), (ONE, CAPTURE),
-                              (APART, EMPTY), (APART, CAPTURE))
-    for tiles in (LINE, SYMBOL, WILD)
-]
-"""A closer copy of greedy: join two or more of the colour's tiles before one, capture only
-when no empty square joins, and play the narrowest tile (letters and numbers before symbols,
-symbols before ``$``)."""
-
-_NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
-_NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
-
 
 class Playout:
     """A position of ``game`` with every colour's bag order given by ``bags`` (``{colour:
@@ -81,6 +74,9 @@ class Playout:
     def reset(self) -> None:
         """Go back to the position the playout was made from."""
         self.masks = list(self.start_masks)
+        self.occupied = 0
+        for mask in self.masks:
+            self.occupied |= mask
         self.played = list(self.start_played)
         self.captured = [list(row) for row in self.start_captured]
         self.racks = [list(rack) for rack in self.start_racks]
@@ -92,11 +88,14 @@ class Playout:
         """Play ``tile`` of colour number ``color`` on ``sq`` (a legal move), draw, pass the turn."""
         bit = 1 << sq
         masks = self.masks
-        for victim, mask in enumerate(masks):
-            if mask & bit:
-                masks[victim] = mask & ~bit
-                self.captured[color][victim] += 1
-                break
+        if self.occupied & bit:
+            for victim, mask in enumerate(masks):
+                if mask & bit:
+                    masks[victim] = mask & ~bit
+                    self.captured[color][victim] += 1
+                    break
+        else:
+            self.occupied |= bit
         masks[color] |= bit
         rack = self.racks[color]
         rack.remove(tile)
@@ -137,12 +136,10 @@ class Playout:
         or None when the seat must pass."""
         masks, racks, played = self.masks, self.racks, self.played
         turn = self.turn
-        occupied = 0
-        for mask in masks:
-            occupied |= mask
-        empty = ALL_SQUARES & ~occupied
+        empty = ALL_SQUARES & ~self.occupied
         mine = self.seats[turn]
-        safe: int | None = None
+        capturable: int | None = None
+        near: dict[int, int] = {}  # _near(masks[c], closeness) by ``closeness * 8 + c``
         # (colour, tile, squares, how many) in the class looked at:
         options: list[tuple[int, int, int, int]] = []
         for closeness, target, tiles in policy:
@@ -150,25 +147,19 @@ class Playout:
             for c in mine:
                 if played[c] >= TILES_PLAYED_PER_COLOR:
                     continue
-                squares = _near(masks[c], closeness)
+                key = closeness * 8 + c
+                squares = near.get(key)
+                if squares is None:
+                    squares = near[key] = _near(masks[c], closeness)
                 if target == EMPTY:
                     squares &= empty
                 else:
-                    if safe is None:
-                        safe, doubtful = _capturable(masks, self.owner, turn)
-                    fits = 0
-                    for t in racks[c]:
-                        if t in tiles:
-                            fits |= FIT[t]
-                    doubtful_here = squares & fits & doubtful
-                    while doubtful_here:
-                        low = doubtful_here & -doubtful_here
-                        doubtful_here ^= low
-                        doubtful ^= low
-                        sq = low.bit_length() - 1
-                        if not any(is_cut_point(sq, m) for m in masks if m & low):
-                            safe |= low
-                    squares &= safe
+                    if capturable is None:
+                        capturable = 0
+                        for victim, mask in enumerate(masks):
+                            if mask and self.owner[victim] != turn:
+                                capturable |= mask & ~cut_points(mask)
+                    squares &= capturable
                 if not squares:
                     continue
                 for t in racks[c]:
@@ -206,8 +197,8 @@ def _near(mask: int, closeness: int) -> int:
     """The squares at ``closeness`` to the squares of ``mask`` (``mask`` itself excluded)."""
     up = (mask << 9) & ALL_SQUARES
     down = mask >> 9
-    left = (mask << 1) & _NOT_FIRST_COLUMN
-    right = (mask >> 1) & _NOT_LAST_COLUMN
+    left = (mask << 1) & NOT_FIRST_COLUMN
+    right = (mask >> 1) & NOT_LAST_COLUMN
     if closeness == TOUCHING:
         return (up | down | left | right) & ~mask
     if closeness == APART:
@@ -216,15 +207,3 @@ def _near(mask: int, closeness: int) -> int:
     if closeness == TWO:
         return two & ~mask
     return (up | down | left | right) & ~two & ~mask
-
-
-def _capturable(masks: Sequence[int], owner: Sequence[int], seat: int) -> tuple[int, int]:
-    """The squares holding another seat's tile that may surely be captured (those with at most
-    one neighbour of their colour), and those that need a closer look (the others)."""
-    safe = doubtful = 0
-    for victim, mask in enumerate(masks):
-        if owner[victim] != seat:
-            busy = crowded(mask)
-            safe |= mask & ~busy
-            doubtful |= busy
-    return safe, doubtful
