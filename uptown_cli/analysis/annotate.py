@@ -28,6 +28,7 @@ def annotate(record: Record, reviews: list[MoveReview]) -> str:
                           "write one move per line to annotate them", path=record.path)
     edits: list[tuple[int, int, str]] = []
     for item, review in zip(items, reviews):
+        assert isinstance(item, Mapping)  # checked above
         key, value = item.pairs[0]
         newline = _newline(text, value.end)
         move_line_end = _line_end(text, value.end)

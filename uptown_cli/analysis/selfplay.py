@@ -13,7 +13,9 @@ import math
 import multiprocessing
 import signal
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NoReturn
 
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
@@ -39,10 +41,10 @@ class GameResult:
 
     number: int
     seed: str
-    players: tuple
-    moves: tuple
+    players: tuple[Player, ...]
+    moves: tuple[tuple[str, str], ...]
     """``(colour, move text)`` in the order played."""
-    seats: tuple
+    seats: tuple[Seat, ...]
 
 
 @dataclass(frozen=True)
@@ -53,32 +55,32 @@ class BotResult:
     games: int
     wins: float
     win_rate: float
-    interval: tuple
+    interval: tuple[float, float]
     """The 95% (Wilson) interval of the win rate."""
     mean_score: float
     mean_captures: float
 
 
-def seat_colors(players):
+def seat_colors(players: int) -> list[tuple[str, ...]]:
     """The colours of each seat, dealt in the SPEC's order."""
     if players == 2:
         return [("red", "green"), ("blue", "yellow")]
     return [(color,) for color in COLORS[:players]]
 
 
-def lineup(bots, players, number):
+def lineup(bots: list[str], players: int, number: int) -> list[str]:
     """The bot in each seat of game ``number`` (from 1)."""
     seats = [bots[i % len(bots)] for i in range(players)]
     turn = (number - 1) % players
     return seats[turn:] + seats[:turn]
 
 
-def game_seed(seed, number):
+def game_seed(seed: str, number: int) -> str:
     """The seed of game ``number`` of a run with seed ``seed``."""
     return hashlib.sha256(f"uptown-selfplay\n{seed}\n{number}".encode("utf-8")).hexdigest()[:12]
 
 
-def check_bots(bots):
+def check_bots(bots: list[str]) -> None:
     """Raise ValueError unless ``bots`` names one or more known bots."""
     if not bots:
         raise SetupError("name one or more bots, e.g. mc,greedy")
@@ -87,16 +89,17 @@ def check_bots(bots):
             raise SetupError(f"unknown bot {bot!r} (the bots are {', '.join(BOT_NAMES)})")
 
 
-def play_game(bots, number, seed, variant="standard", options=None):
+def play_game(bots: list[str], number: int, seed: str, variant: str = "standard",
+              options: dict[str, object] | None = None) -> GameResult:
     """Game ``number`` of a run: ``bots`` are the bots in seat order."""
     names = _player_names(bots)
     players = [Player(name, colors) for name, colors in zip(names, seat_colors(len(bots)))]
     own_seed = game_seed(seed, number)
     game = Game(players, seeded_bags(own_seed, [c for p in players for c in p.colors]))
-    moves = []
+    moves: list[tuple[str, str]] = []
     while not game.finished:
-        bot = bots[game.players.index(game.to_move)]
-        color, move = choose_move(bot, game, seed=f"{own_seed}:{game.ply}", variant=variant,
+        bot = bots[game.players.index(game.to_move)]  # type: ignore[arg-type]  # not finished
+        color, move = choose_move(bot, game, seed=f"{own_seed}:{game.ply}", variant=variant,  # type: ignore[no-untyped-call]
                                   **(options or {}))
         turn = game.play(move, color)
         moves.append((turn.color, str(turn.move)))
@@ -109,7 +112,7 @@ def play_game(bots, number, seed, variant="standard", options=None):
     return GameResult(number, own_seed, tuple(players), tuple(moves), seats)
 
 
-def _player_names(bots):
+def _player_names(bots: list[str]) -> list[str]:
     """Each seat's player name: the bot's name, numbered when it sits more than once."""
     names = []
     for i, bot in enumerate(bots):
@@ -118,11 +121,12 @@ def _player_names(bots):
     return names
 
 
-def _play_task(task):
+def _play_task(task: tuple[list[str], int, str, str, dict[str, object] | None]) -> GameResult:
     return play_game(*task)
 
 
-def play_games(bots, players, games, seed, variant="standard", jobs=1, options=None):
+def play_games(bots: list[str], players: int, games: int, seed: str, variant: str = "standard",
+               jobs: int = 1, options: dict[str, object] | None = None) -> Iterator[GameResult]:
     """Play a run; yields each GameResult in game order (the same for any ``jobs``)."""
     check_bots(bots)
     if not 2 <= players <= 5:
@@ -157,7 +161,7 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
-def _stopped_by_signals(mask):
+def _stopped_by_signals(mask: set[int] | None) -> Iterator[None]:
     """While a pool plays: SIGTERM and SIGHUP raise Stopped in this process, so that leaving
     the pool ends its workers (by default the parent would die and leave them waiting).  The
     signal mask is then set back to ``mask`` (None: not the main thread, nothing to do)."""
@@ -165,7 +169,7 @@ def _stopped_by_signals(mask):
         yield
         return
 
-    def stop(signum, frame):
+    def stop(signum: int, frame: object) -> NoReturn:
         raise Stopped(signum)
 
     before = {signum: signal.signal(signum, stop) for signum in STOP_SIGNALS}
@@ -177,7 +181,7 @@ def _stopped_by_signals(mask):
             signal.signal(signum, handler)
 
 
-def _worker_signals():
+def _worker_signals() -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the pool and reports what finished;
     SIGTERM (the pool's way to end a worker) and SIGHUP end the worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -186,7 +190,7 @@ def _worker_signals():
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
-def summarize(results, bots):
+def summarize(results: list[GameResult], bots: list[str]) -> list[BotResult]:
     """Each bot's results over ``results``, bots in the order given (each named once)."""
     summary = []
     for bot in dict.fromkeys(bots):
@@ -207,7 +211,7 @@ def summarize(results, bots):
     return summary
 
 
-def wilson_interval(wins, games, z=1.96):
+def wilson_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a win rate (95% by default); ``(0, 1)`` with no games."""
     if games == 0:
         return (0.0, 1.0)
@@ -217,7 +221,7 @@ def wilson_interval(wins, games, z=1.96):
     return (max(0.0, middle - half), min(1.0, middle + half))
 
 
-def record_text(result, variant):
+def record_text(result: GameResult, variant: str) -> str:
     """The record of a self-play game (format 1)."""
     from ..records.text import render_record
 

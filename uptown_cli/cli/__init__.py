@@ -12,6 +12,7 @@ import importlib
 import io
 import signal
 import sys
+from typing import Any, cast
 
 import click
 
@@ -49,16 +50,16 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 class UptownGroup(click.Group):
     """The commands of COMMANDS, imported only when one is run or asked for by name."""
 
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
         module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
-        return module.COMMANDS[name]
+        return cast(click.Command, module.COMMANDS[name])
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a library error (``UptownError``) becomes one line on standard
         error and exit status 1. This is the one place where that happens."""
         try:
@@ -66,7 +67,8 @@ class UptownGroup(click.Group):
         except UptownError as exc:
             raise click.ClickException(str(exc)) from None
 
-    def resolve_command(self, ctx, args):
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         """As click does, with the nearest command suggested for a mistyped one."""
         name = args[0] if args else ""
         if name and not name.startswith("-") and name not in COMMANDS:
@@ -77,7 +79,7 @@ class UptownGroup(click.Group):
             ctx.fail(f"No such command '{name}'.{hint} (uptown -h lists them)")
         return super().resolve_command(ctx, args)
 
-    def format_commands(self, ctx, formatter):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
@@ -85,7 +87,7 @@ class UptownGroup(click.Group):
 
 @click.group(cls=UptownGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="uptown")
-def main():
+def main() -> None:
     """Records of the tile game Uptown (Board Game Arena rules): create and play games by
     email, show, replay, validate and score them, and analyse many.
 
@@ -94,7 +96,7 @@ def main():
     """
 
 
-def run():
+def run() -> None:
     """The ``uptown`` program: ``main``, stopping silently when its output pipe closes
     (``uptown export | head -1``), as ``cat`` and other Unix tools do.  Text that the
     terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is

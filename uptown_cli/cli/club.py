@@ -3,6 +3,8 @@
 
 import os
 import sys
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import click
 
@@ -20,13 +22,13 @@ from .options import (
 )
 
 
-def sendmail_option(command):
+def sendmail_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--sendmail", is_flag=True,
                         help="Hand the message to the local sendmail program instead of "
                         "$UPTOWN_SMTP.")(command)
 
 
-def check_smtp_settings():
+def check_smtp_settings() -> None:
     """A UsageError when $UPTOWN_SMTP is not set (mail would have no way to go)."""
     from ..club.mail import SMTP_ENV
 
@@ -35,7 +37,7 @@ def check_smtp_settings():
                                "or give --sendmail or -o FILE.eml")
 
 
-def send_after_move(path, as_name, sendmail):
+def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, UptownError
 
@@ -48,7 +50,8 @@ def send_after_move(path, as_name, sendmail):
         raise MailError(f"{exc}{saved}") from None
 
 
-def send_game(path, as_name=None, to=None, sendmail=False, output=None):
+def send_game(path: str, as_name: str | None = None, to: str | None = None,
+              sendmail: bool = False, output: str | None = None) -> str | None:
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
     one-line ClickException."""
@@ -66,7 +69,7 @@ def send_game(path, as_name=None, to=None, sendmail=False, output=None):
     if sendmail:
         send_sendmail(message)
     else:
-        send_smtp(message, url)
+        send_smtp(message, url)  # type: ignore[arg-type]  # check_smtp_settings: set
     how = "sendmail" if sendmail else "SMTP"
     return f"Sent {shown} to {message['To']} ({how}): {game.subject()}"
 
@@ -80,7 +83,8 @@ def send_game(path, as_name=None, to=None, sendmail=False, output=None):
               "(default: $UPTOWN_FROM).")
 @sendmail_option
 @output_file_option("move.eml")
-def send(file, to, as_name, sendmail, output):
+def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
+         output: str | None) -> None:
     """Email the game file, attached as it is, to the player to move.
 
     The body shows the board and standings and the command the recipient runs next. Mail
@@ -114,7 +118,8 @@ def send(file, to, as_name, sendmail, output):
 @click.option("--maildir", metavar="PATH", help="Read the newest message carrying the game "
               "from this Maildir folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def receive(message, into, mbox, maildir, as_json):
+def receive(message: str | None, into: str | None, mbox: str | None, maildir: str | None,
+            as_json: bool) -> None:
     """Save the game attached to an email when it carries yours further.
 
     MESSAGE is an .eml file, or - (the default) for standard input, so that a mail client can
@@ -140,7 +145,7 @@ def receive(message, into, mbox, maildir, as_json):
         raise click.UsageError("--mbox and --maildir need --into FILE (the game to look for)")
     if mbox or maildir:
         kind, path = ("mbox", mbox) if mbox else ("maildir", maildir)
-        game = newest_in_mailbox(path, kind, carries(into))
+        game = newest_in_mailbox(path, kind, carries(into))  # type: ignore[arg-type]  # both given
     elif message in (None, "-"):
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
@@ -160,7 +165,7 @@ def receive(message, into, mbox, maildir, as_json):
         click.echo(result.message)
 
 
-def _read_message(path):
+def _read_message(path: str) -> bytes:
     """The bytes of the message file ``path`` (at most what a message may hold, plus one)."""
     from ..club.inbox import MAX_MESSAGE_BYTES
     from ..errors import MailError
@@ -172,7 +177,7 @@ def _read_message(path):
         raise MailError(f"cannot read {display_path(path)}: {exc.strerror or exc}") from None
 
 
-def games_listed(folders):
+def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
     """``listed_records`` of ``folders`` without the received copies kept beside a game
     (``NAME.received-N.yaml``), which would count a game twice."""
     from ..club.inbox import KEPT_COPY
@@ -185,7 +190,7 @@ def games_listed(folders):
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]")
 @click.option("--as", "as_name", metavar="NAME", help="List NAME's turns first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def status(folders, as_name, as_json):
+def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
     """Every game in the folders (default: this one), one line each.
 
     Whose turn it is and since when (the file's time), or the winner, or the first problem of
@@ -216,7 +221,8 @@ def status(folders, as_name, as_json):
 @click.argument("folders", nargs=-1, required=True, metavar="FOLDER...")
 @click.option("--variant", type=click.Choice(VARIANTS), help="Only the games of this variant.")
 @output_options
-def ratings(folders, variant, as_json, table_format):
+def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
+            table_format: str) -> None:
     """A rating for every player over the finished games, in date order.
 
     openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its

@@ -5,13 +5,17 @@ at all (``options.write_output``).
 """
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from .options import file_argument, output_file_option, read_game, write_output
 
+if TYPE_CHECKING:
+    from ..records.schema import Record
 
-def record_title(record):
+
+def record_title(record: "Record") -> str:
     """The event named in the record, else the file's name."""
     return record.fields.get("event") or os.path.basename(record.path) or "Uptown"
 
@@ -20,7 +24,7 @@ def record_title(record):
 @file_argument
 @click.option("--at", type=click.IntRange(min=0), metavar="N", help="The position after N moves.")
 @output_file_option("board.svg")
-def svg(file, at, output):
+def svg(file: str | None, at: int | None, output: str | None) -> None:
     """Draw the board as an SVG picture.
 
     Regions with their symbols, every tile with its face and a shape for its colour (so it
@@ -36,7 +40,7 @@ def svg(file, at, output):
 @click.command()
 @file_argument
 @output_file_option("game.html")
-def html(file, output):
+def html(file: str | None, output: str | None) -> None:
     """Make one self-contained HTML page that replays the game.
 
     Step with the buttons, the arrow keys (Home and End for the first and last position) or

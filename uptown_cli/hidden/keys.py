@@ -20,6 +20,7 @@ import os
 import re
 import secrets
 import stat
+from typing import Any
 
 from ..errors import KeyFileError
 from .draws import KEY_BYTES, new_key
@@ -28,7 +29,7 @@ KEYS_ENV = "UPTOWN_KEYS"
 _SIMPLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
-def keys_folder(option=None):
+def keys_folder(option: str | None = None) -> str:
     """The folder that holds the key files."""
     if option:
         return option
@@ -38,14 +39,14 @@ def keys_folder(option=None):
     return os.path.join(config, "uptown", "keys")
 
 
-def key_path(folder, game_id, name):
+def key_path(folder: str, game_id: str, name: str) -> str:
     """Where ``name``'s key for game ``game_id`` (hex) lives."""
     simple = name if _SIMPLE_NAME.fullmatch(name) else "p" + hashlib.sha256(
         name.encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"{game_id}-{simple}.key")
 
 
-def create_key(folder, game_id, name):
+def create_key(folder: str, game_id: str, name: str) -> tuple[bytes, str]:
     """``(key, path)``: a new key of ``name`` for game ``game_id``, in a new file. A key file
     already there is refused: a key serves one game (``join`` says why)."""
     path = key_path(folder, game_id, name)
@@ -59,18 +60,18 @@ def create_key(folder, game_id, name):
     return key, path
 
 
-def remove_key(folder, game_id, name):
+def remove_key(folder: str, game_id: str, name: str) -> None:
     """Remove a key file just made whose commitment could not be written."""
     with contextlib.suppress(OSError):
         os.unlink(key_path(folder, game_id, name))
 
 
-def has_key(folder, game_id, name):
+def has_key(folder: str, game_id: str, name: str) -> bool:
     """Whether a key file of ``name`` for ``game_id`` exists (spent or not)."""
     return os.path.lexists(key_path(folder, game_id, name))
 
 
-def mark_spent(folder, game_id, name):
+def mark_spent(folder: str, game_id: str, name: str) -> None:
     """Mark ``name``'s key of game ``game_id`` as revealed: it is never used again."""
     key = load_key(folder, game_id, name, spent_ok=True)
     _write_private(folder, key_path(folder, game_id, name),
@@ -78,7 +79,8 @@ def mark_spent(folder, game_id, name):
                    replace=True)
 
 
-def _write_private(folder, path, data, replace, sync=True):
+def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
+                   sync: bool = True) -> None:
     """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and
     on disk before it is renamed into place, with ``sync``)."""
     text = json.dumps(data, ensure_ascii=False) + "\n"
@@ -107,7 +109,7 @@ def _write_private(folder, path, data, replace, sync=True):
             os.unlink(tmp)
 
 
-def load_key(folder, game_id, name, spent_ok=False):
+def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> bytes:
     """The key of ``name`` for game ``game_id``, read from its file (a spent key is refused
     unless ``spent_ok``)."""
     check_folder(folder)
@@ -127,7 +129,7 @@ def load_key(folder, game_id, name, spent_ok=False):
     return key
 
 
-def _read_private(path, missing):
+def _read_private(path: str, missing: str) -> dict[str, Any]:
     """The JSON held by a private file of the user's: refused when others may read it or it
     belongs to someone else."""
     try:
@@ -161,12 +163,12 @@ def _read_private(path, missing):
     return data
 
 
-def seen_path(folder, game, name):
+def seen_path(folder: str, game: str, name: str) -> str:
     """Where the memory of what ``name`` last saw of game ``game`` lives."""
     return key_path(folder, game, name)[:-len(".key")] + ".seen"
 
 
-def load_seen(folder, game, name):
+def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
     """What ``name`` last saw of game ``game`` (a snapshot, see ``records.seen``), or None."""
     check_folder(folder)
     path = seen_path(folder, game, name)
@@ -175,13 +177,13 @@ def load_seen(folder, game, name):
     return _read_private(path, path)
 
 
-def save_seen(folder, game, name, snapshot):
+def save_seen(folder: str, game: str, name: str, snapshot: dict[str, Any]) -> None:
     """Remember ``snapshot`` as what ``name`` last saw of game ``game``."""
     make_folder(folder)
     _write_private(folder, seen_path(folder, game, name), snapshot, replace=True, sync=False)
 
 
-def check_folder(folder):
+def check_folder(folder: str) -> None:
     """Refuse a key folder that others may write to or that belongs to someone else."""
     try:
         info = os.stat(folder)
@@ -200,7 +202,7 @@ def check_folder(folder):
                            f"chmod 700 {folder}")
 
 
-def make_folder(folder):
+def make_folder(folder: str) -> None:
     """Create ``folder`` and the parents it needs, each mode 0700 whatever the umask; refuse
     an existing one that is not safe (``check_folder``)."""
     missing = []

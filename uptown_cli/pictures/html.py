@@ -9,6 +9,7 @@ SVG defines. Every text from the record is escaped. Pure functions; nothing here
 import base64
 import hashlib
 import json
+from typing import TYPE_CHECKING, Any
 
 from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
 from .text import turn_text
@@ -16,12 +17,17 @@ from ..engine.scoring import standings
 from ..records.annotations import MARK_WORDS
 from .svg import FILLS, board_svg, face_id, square_origin, xml_text
 
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..records.annotations import MoveNotes
+    from ..records.schema import Record
 
-def content_policy(style, script):
+
+def content_policy(style: str, script: str) -> str:
     """The page's Content-Security-Policy: it may load nothing, and only its own style and
     script (named by their hashes) apply, so even a stray script in the page could not run."""
 
-    def digest(text):
+    def digest(text: str) -> str:
         return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
     return (
@@ -184,20 +190,20 @@ SCRIPT = """
 """
 
 
-def json_for_script(data):
+def json_for_script(data: Any) -> str:
     """``data`` as JSON that cannot end the ``<script>`` element holding it."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def positions(game, variant):
+def positions(game: "Game", variant: str) -> list[dict[str, Any]]:
     """For every position of ``game`` (after 0, 1, ... moves): the standings, whose turn it is
     and the racks and bag sizes when known. The game is rewound and played forward again."""
     played = list(game.history)
     while game.ply:
         game.pop()
     colors = game.colors
-    out = []
+    out: list[dict[str, Any]] = []
     for index in range(len(played) + 1):
         if index:
             turn = played[index - 1]
@@ -212,7 +218,7 @@ def positions(game, variant):
     return out
 
 
-def replay_data(game, variant):
+def replay_data(game: "Game", variant: str) -> dict[str, Any]:
     """What the page's script needs: squares, tiles, the moves and every position."""
     squares = [[name, *square_origin(sq)] for sq, name in enumerate(SQUARE_NAMES)]
     turns = [
@@ -234,14 +240,14 @@ def replay_data(game, variant):
     }
 
 
-def _chip(color):
+def _chip(color: str) -> str:
     return (
         f'<svg class="chip" viewBox="0 0 54 54" aria-label="{color}">'
         f'<use href="#tile-{color}"/></svg>'
     )
 
 
-def _standings_table(game, variant):
+def _standings_table(game: "Game", variant: str) -> str:
     """The players with the standings as they are now (the script fills in each step's)."""
     rows = "".join(
         f"<tr><td>{s.rank}</td><td>{''.join(_chip(c) for c in p.colors)}{xml_text(p.name)}</td>"
@@ -254,7 +260,7 @@ def _standings_table(game, variant):
     )
 
 
-def _move_list(game, notes):
+def _move_list(game: "Game", notes: "list[MoveNotes | None]") -> str:
     """The moves as buttons, each with its mark (``?!``, ``?``, ``??``...) when annotated."""
     items = ['<li value="0"><button type="button">start</button></li>']
     for turn, note in zip(game.history, notes):
@@ -268,11 +274,11 @@ GRAPH_WIDTH, GRAPH_HEIGHT = 640, 180
 _LEFT, _RIGHT, _TOP, _BOTTOM = 40, 10, 12, 40
 
 
-def evaluation_graph(game, notes):
+def evaluation_graph(game: "Game", notes: "list[MoveNotes | None]") -> str:
     """An inline SVG of the chance to win after each annotated move, from its mover's point of
     view: one line per player through their moves, a point per move (clicked, it shows that
     move), marked moves ringed and labelled; empty when no move carries an evaluation."""
-    points = {}
+    points: dict[int, list[tuple[int, MoveNotes]]] = {}
     for turn, note in zip(game.history, notes):
         if note is not None and note.eval is not None:
             points.setdefault(game.players.index(turn.player), []).append((turn.number, note))
@@ -282,10 +288,10 @@ def evaluation_graph(game, notes):
     width = GRAPH_WIDTH - _LEFT - _RIGHT
     height = GRAPH_HEIGHT - _TOP - _BOTTOM
 
-    def x(number):
+    def x(number: int) -> float:
         return round(_LEFT + (number - 1) * width / (last - 1), 1)
 
-    def y(win):
+    def y(win: float) -> float:
         return round(_TOP + (1 - win) * height, 1)
 
     parts = [f'<svg id="graph" viewBox="0 0 {GRAPH_WIDTH} {GRAPH_HEIGHT}" role="img" '
@@ -300,9 +306,10 @@ def evaluation_graph(game, notes):
     for seat, seated in sorted(points.items()):
         player = game.players[seat]
         fill = FILLS[player.colors[0]]
-        path = " ".join(f"{x(n)},{y(note.eval[1])}" for n, note in seated)
+        path = " ".join(f"{x(n)},{y(note.eval[1])}" for n, note in seated)  # type: ignore[index]
         parts.append(f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2"/>')
         for n, note in seated:
+            assert note.eval is not None  # only notes with an evaluation are points
             title = f"Move {n}: {player.name}, {round(100 * note.eval[1])}% to win"
             if note.mark is not None:
                 title += f", {note.mark} {MARK_WORDS[note.mark]}"
@@ -322,14 +329,14 @@ def evaluation_graph(game, notes):
     return "".join(parts)
 
 
-def about_line(game, record):
+def about_line(game: "Game", record: "Record") -> str:
     """Variant, date and the other text fields, and who plays which colours."""
     fields = [record.variant] + [f"{k} {v}" for k, v in record.fields.items() if k != "event"]
     players = ", ".join(f"{p.name} ({' and '.join(p.colors)})" for p in game.players)
     return " \u00b7 ".join([*fields, players])
 
 
-def replay_html(game, record, title):
+def replay_html(game: "Game", record: "Record", title: str) -> str:
     """The whole page for ``game`` (replayed from ``record``, whose variant, fields and
     players' names it shows) under ``title``."""
     data = replay_data(game, record.variant)

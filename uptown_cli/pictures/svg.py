@@ -268,7 +268,7 @@ def players_panel(game: Game, variant: str) -> str:
                         ("Last capture (\u00d7 badge)", last_capture(game.history))):
         if turn is not None:
             parts.append(_panel_text(x, y, f"{label}:", 12, "bold"))
-            parts.append(_panel_text(x, y + 15, f"move {turn.number}: {turn_text(turn)}", 11.5, limit=50))  # type: ignore[no-untyped-call]
+            parts.append(_panel_text(x, y + 15, f"move {turn.number}: {turn_text(turn)}", 11.5, limit=50))
             y += 36
     parts.append(_panel_text(x, y, "Regions", 12, "bold"))
     y += 5

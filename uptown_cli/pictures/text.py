@@ -5,9 +5,15 @@ Pure functions of a Game (or of standings); nothing here reads or writes files o
 """
 
 from dataclasses import asdict
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.game import TILES_PLAYED_PER_COLOR
 from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+
+if TYPE_CHECKING:
+    from ..engine.game import Game, Turn
+    from ..engine.notation import Move
+    from ..engine.scoring import Standing
 
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
 FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
@@ -18,13 +24,13 @@ CELL = 6
 EMPTY = "."
 
 
-def _paint(text, color, use_color, bold=False):
+def _paint(text: str, color: str, use_color: bool, bold: bool = False) -> str:
     if not use_color:
         return text
     return f"\x1b[{'1;' if bold else ''}{ANSI[color]}m{text}\x1b[0m"
 
 
-def _cell(game, sq, last_square, use_color):
+def _cell(game: "Game", sq: int, last_square: int | None, use_color: bool) -> str:
     held = game.at(sq)
     if held is None:
         return EMPTY.center(CELL)
@@ -38,7 +44,7 @@ def _cell(game, sq, last_square, use_color):
     return " " * (pad // 2) + body + " " * (pad - pad // 2)
 
 
-def _border(regions):
+def _border(regions: tuple[str, ...] | None) -> str:
     """A horizontal border; ``regions`` names the three regions below it (or None)."""
     span = 3 * CELL
     parts = []
@@ -48,7 +54,7 @@ def _border(regions):
     return "   +" + "+".join(parts) + "+"
 
 
-def board_text(game, use_color=False, legend=True):
+def board_text(game: "Game", use_color: bool = False, legend: bool = True) -> str:
     """The board as text: labelled rows and columns, region borders and names, tiles shown as
     colour letter + face (``r7``, ``bsax``), the last placed tile in brackets, and a legend."""
     last = game.last
@@ -70,7 +76,7 @@ def board_text(game, use_color=False, legend=True):
     return "\n".join(lines)
 
 
-def legend_lines(game, use_color=False):
+def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
     """What the letters on the board mean, and what the last move was."""
     colors = "  ".join(
         f"{_paint(COLOR_LETTERS[c], c, use_color)} {c} ({game.owner(c).name})" for c in game.colors
@@ -87,7 +93,7 @@ def rack_text(tiles):
     return " ".join(tile_name(t) for t in sorted(tiles))
 
 
-def turn_text(turn):
+def turn_text(turn: "Turn") -> str:
     """``red (Ana) 4 xE8, captures blue sax``."""
     text = f"{turn.color} ({turn.player.name}) {turn.move}"
     if turn.captured is not None:
@@ -124,10 +130,11 @@ def to_move_text(game):
     return f"{player.name} to move, rack: " + "; ".join(shown)
 
 
-def players_rows(game, standing_rows):
+def players_rows(game: "Game",
+                 standing_rows: "list[Standing]") -> tuple[list[list[object]], list[str]]:
     """The players table of ``show`` as (rows, headers): who is to move (*), colours, the tiles
     each still has to play (its rack's included), groups, captures and score."""
-    rows = []
+    rows: list[list[object]] = []
     for player, s in zip(game.players, standing_rows):
         left = sum(TILES_PLAYED_PER_COLOR - game.played_count(c) for c in player.colors)
         mark = "*" if player is game.to_move else ""
@@ -135,30 +142,31 @@ def players_rows(game, standing_rows):
     return rows, ["", "player", "colours", "to play", "groups", "captures", "score"]
 
 
-def standings_rows(standing_rows, variant="standard"):
+def standings_rows(standing_rows: "list[Standing]",
+                   variant: str = "standard") -> tuple[list[list[object]], list[str]]:
     """The standings as (rows, headers), best first: rank, player, colours, groups, captures,
     and under Blockers! the most taken from one opponent (what the score adds), then the score."""
     blockers = variant == "blockers"
-    rows = []
+    rows: list[list[object]] = []
     for s in sorted(standing_rows, key=lambda s: s.rank):
-        added = [max(s.captured.values(), default=0)] if blockers else []
-        rows.append([s.rank, s.name, ",".join(s.colors), s.groups, s.captures, *added, s.score])
+        most = [max(s.captured.values(), default=0)] if blockers else []
+        rows.append([s.rank, s.name, ",".join(s.colors), s.groups, s.captures, *most, s.score])
     added = ["+ most from one"] if blockers else []
     return rows, ["rank", "player", "colours", "groups", "captures", *added, "score"]
 
 
-def moves_rows(legal):
+def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[str]]:
     """Legal moves as (rows, headers): one row per rack and tile, its squares in one cell."""
-    rows = {}
+    rows: dict[tuple[str, str], list[str]] = {}
     for color, move in legal:
-        key = (color, "pass" if move.is_pass else tile_name(move.tile))
+        key = (color, "pass" if move.is_pass else tile_name(cast(int, move.tile)))
         rows.setdefault(key, []).append("" if move.is_pass else _square_text(move))
     table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
     return table, ["colour", "tile", "squares"]
 
 
-def _square_text(move):
-    return ("x" if move.capture else "") + square_name(move.square)
+def _square_text(move: "Move") -> str:
+    return ("x" if move.capture else "") + square_name(cast(int, move.square))
 
 
 def position_data(game):
@@ -178,7 +186,8 @@ def position_data(game):
     }
 
 
-def standings_data(game, standing_rows, variant):
+def standings_data(game: "Game", standing_rows: "list[Standing]",
+                   variant: str) -> dict[str, Any]:
     """The ``score --json`` object for one game."""
     return {
         "variant": variant,
@@ -187,25 +196,25 @@ def standings_data(game, standing_rows, variant):
     }
 
 
-def moves_data(game, legal):
+def moves_data(game: "Game", legal: "list[tuple[str, Move]]") -> dict[str, Any]:
     """The ``moves --json`` object: ``moves`` are written as ``uptown move`` takes them, with the
     rack first (``red 7 B7``) where both of the player's racks could play the same move."""
     to_move = game.to_move
     if to_move is None:
         return {"to_move": None, "moves": [], "by_color": {}}
-    by_color = {c: [] for c in to_move.colors}
+    by_color: dict[str, list[str]] = {c: [] for c in to_move.colors}
     for color, move in legal:
         by_color[color].append(str(move))
-    racks = {}
+    racks: dict[str, list[str]] = {}
     for color, move in legal:
         racks.setdefault(str(move), []).append(color)
-    union = []
+    union: list[str] = []
     for text, colors in racks.items():
         union += [text] if len(colors) == 1 else [f"{color} {text}" for color in colors]
     return {"to_move": to_move.name, "moves": union, "by_color": by_color}
 
 
-def turn_data(turn):
+def turn_data(turn: "Turn") -> dict[str, Any]:
     """A move as JSON: its number, player, colour, canonical text, what it captured and drew
     (the tile drawn is null when unknown or when nothing was drawn)."""
     captured = None

@@ -87,7 +87,7 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
             if not moves or not all(isinstance(m, Scalar) and not m.empty for m in moves):
                 problem("a variation is a list of moves, like '- [7 B7, sax E8]'", line, number)
                 continue
-            variations.append(tuple(m.value for m in moves))
+            variations.append(tuple(m.value for m in moves))  # type: ignore[attr-defined]  # all Scalars
             lines.append(tuple(m.line for m in moves))
     comment = None
     if "comment" in found:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import BadReveal, RecordError
 from ..hidden.draws import (
@@ -38,10 +38,19 @@ from ..hidden.draws import (
     seal,
     surely_unforced,
 )
-from .yaml_reader import Mapping, Scalar, Sequence, describe
+from .yaml_reader import Mapping, Node, Scalar, Sequence, describe
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
-    pass
+    from ..engine.game import Game, Turn
+    from ..engine.notation import Move
+    from .schema import MoveEntry, PlayerEntry, Record
+
+
+class _Problem(Protocol):
+    """Notes a problem: ``_SchemaReader.problem``."""
+
+    def __call__(self, message: str, where: Node | int | None, move: int | None = None) -> None:
+        ...
 
 _HEX = {32: re.compile(r"[0-9a-f]{32}"), 64: re.compile(r"[0-9a-f]{64}")}
 
@@ -52,10 +61,10 @@ class HiddenFields:
     ``lines`` gives the line of each commitment and revealed key, by (list name, player)."""
 
     game_id: str
-    commitments: tuple = ()
+    commitments: tuple[tuple[str, str], ...] = ()
     version: int = 1
-    revealed: tuple = ()
-    lines: dict = field(default_factory=dict, compare=False, hash=False)
+    revealed: tuple[tuple[str, str], ...] = ()
+    lines: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, hash=False)
 
     def appended(self, list_name: str, name: str, value: str) -> HiddenFields:
         """These fields with ``name: value`` added at the end of ``list_name``."""
@@ -76,7 +85,8 @@ def is_hex(text: str, digits: int) -> bool:
         re.fullmatch(f"[0-9a-f]{{{digits}}}", text))
 
 
-def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> HiddenFields | None:
+def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
+                problem: _Problem) -> HiddenFields | None:
     """The hidden-draw fields of a record's ``root``, checked; None in an open game.
     ``problem(message, node)`` notes each problem."""
     pair = root.get("hidden")
@@ -84,7 +94,7 @@ def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> Hidd
         for key in HIDDEN_KEYS[1:]:
             if root.get(key) is not None:
                 problem(f"'{key}' belongs to a game with hidden racks, which needs 'hidden: "
-                        "GAME-ID' (uptown new --hidden)", root.get(key)[0])
+                        "GAME-ID' (uptown new --hidden)", root.get(key)[0])  # type: ignore[index]
         return None
     node = pair[1]
     if not (isinstance(node, Scalar) and is_hex(node.value, 32)):
@@ -93,10 +103,10 @@ def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> Hidd
         return None
     if seed is not None:
         problem("a game with hidden racks has no seed (the seed would show every rack)",
-                root.get("seed")[1])
+                root.get("seed")[1])  # type: ignore[index]  # the seed's key is there
     version = _version(root, problem)
     names = [p.name for p in players]
-    lines = {}
+    lines: dict[tuple[str, str], int] = {}
     commitments = _pairs(root, "commitments", names, problem, lines)
     for index, (name, _) in enumerate(commitments):
         if index < len(names) and name != names[index]:
@@ -109,7 +119,7 @@ def read_hidden(root: Mapping, players: list, seed: str | None, problem) -> Hidd
     return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines)
 
 
-def _version(root: Mapping, problem) -> int:
+def _version(root: Mapping, problem: _Problem) -> int:
     """The protocol version named by ``protocol:`` (1 when it is absent)."""
     pair = root.get("protocol")
     if pair is None:
@@ -122,7 +132,8 @@ def _version(root: Mapping, problem) -> int:
     return LATEST
 
 
-def _pairs(root: Mapping, key: str, names: list, problem, lines: dict) -> list:
+def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
+           lines: dict[tuple[str, str], int]) -> list[tuple[str, str]]:
     """The ``- NAME: HEX`` items of list ``key``, checked."""
     pair = root.get(key)
     if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
@@ -131,7 +142,7 @@ def _pairs(root: Mapping, key: str, names: list, problem, lines: dict) -> list:
     if not isinstance(node, Sequence):
         problem(f"'{key}' must be a list of '- NAME: HEX' items, not {describe(node)}", node)
         return []
-    found = []
+    found: list[tuple[str, str]] = []
     for item in node.items:
         if not (isinstance(item, Mapping) and len(item.pairs) == 1
                 and isinstance(item.pairs[0][1], Scalar)):
@@ -139,6 +150,7 @@ def _pairs(root: Mapping, key: str, names: list, problem, lines: dict) -> list:
                     "like '- Ana: 3a4b...'", item)
             continue
         name_node, value = item.pairs[0]
+        assert isinstance(value, Scalar)  # checked above
         name = name_node.value
         if name not in names:
             problem(f"'{name}' in '{key}' is not a player of this game", name_node)
@@ -152,7 +164,7 @@ def _pairs(root: Mapping, key: str, names: list, problem, lines: dict) -> list:
     return found
 
 
-def check_links(moves: list, hidden: HiddenFields | None, problem) -> None:
+def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _Problem) -> None:
     """Every move of a hidden game carries a link; no move of an open game does.
     ``problem(message, line, move)`` notes each problem."""
     for number, entry in enumerate(moves, 1):
@@ -161,7 +173,7 @@ def check_links(moves: list, hidden: HiddenFields | None, problem) -> None:
         elif hidden is not None and entry.link is None:
             problem(f"move {number} has no link (a game with hidden racks needs "
                     "'link: HEX' under every move)", entry.line, number)
-        elif hidden is not None and not is_hex(entry.link, hidden.link_digits):
+        elif hidden is not None and not is_hex(entry.link, hidden.link_digits):  # type: ignore[arg-type]
             problem(f"the link must be {hidden.link_digits} hex digits (0-9, a-f)", entry.line,
                     number)
 
@@ -173,13 +185,14 @@ class HiddenCheck:
     its seal is the mover's. ``errors`` holds the revealed keys that do not match their
     commitments (``BadReveal``: reported, not used)."""
 
-    def __init__(self, record, own: tuple[str, bytes] | None = None):
+    def __init__(self, record: Record, own: tuple[str, bytes] | None = None) -> None:
         hidden = record.hidden
+        assert hidden is not None  # a game with hidden racks
         self.game_id = bytes.fromhex(hidden.game_id)
         self.version = hidden.version
         self.errors: list[RecordError] = []
         values = [bytes.fromhex(value) for _, value in hidden.commitments]
-        keys = {}
+        keys: dict[str, bytes] = {}
         for name, value in hidden.revealed:
             key = bytes.fromhex(value)
             if key_matches(record, name, key):
@@ -195,14 +208,14 @@ class HiddenCheck:
         self.keys = keys
         players = record.game_players()
         self.deal = HiddenDeal(self.game_id, players, keys, self.version)
-        for value in values:
-            self.deal.join(value)
+        for joined in values:
+            self.deal.join(joined)
         self.digest = history_start(self.game_id, record.variant, players, values)
         self._next_digest = self.digest
         if self.version > 1:
             self.errors[:0] = _binding_errors(record, self.deal)
 
-    def problem(self, game, entry, move) -> str | None:
+    def problem(self, game: Game, entry: MoveEntry, move: Move) -> str | None:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
@@ -231,16 +244,17 @@ class HiddenCheck:
                 return unforced
         return self.deal.move_problem(player, entry.color, move, game)
 
-    def played(self, turn, entry) -> None:
+    def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted."""
         self.digest = self._next_digest
-        self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))
+        self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
 
 
-def _binding_errors(record, deal: HiddenDeal) -> list[RecordError]:
+def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
     """Version 2: the first commitment that does not fit its player's first link (the first
     round of moves), checked before any move so that the entry is named at its own line."""
     hidden = record.hidden
+    assert hidden is not None
     for seat, (name, _) in enumerate(hidden.commitments):
         if seat >= len(record.moves):
             break
@@ -255,14 +269,15 @@ def _binding_errors(record, deal: HiddenDeal) -> list[RecordError]:
     return []
 
 
-def unrevealed_players(record) -> list[str]:
+def unrevealed_players(record: Record) -> list[str]:
     """The players whose draws nobody can check: no revealed key matching their commitment."""
+    assert record.hidden is not None
     revealed = dict(record.hidden.revealed)
     return [name for name in record.hidden.joined()
             if name not in revealed or not key_matches(record, name, bytes.fromhex(revealed[name]))]
 
 
-def unchecked(record) -> list[str]:
+def unchecked(record: Record) -> list[str]:
     """What validation of a hidden game cannot check yet, one sentence per part."""
     hidden = record.hidden
     if hidden is None:
@@ -280,12 +295,13 @@ def unchecked(record) -> list[str]:
     return notes
 
 
-def own_link(record, name: str, key: bytes, turn: int, color: str, move_text: str,
+def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_text: str,
              digest: bytes) -> str:
     """The ``link`` ``name`` writes with their ``turn``-th turn (1-based), as hex: the chain
     link, and in version 2 the seal of the record's history (``digest``, the history before
     the move) with this move."""
     hidden = record.hidden
+    assert hidden is not None
     if turn > CHAIN_LENGTH:
         raise RecordError(f"{name} has no link left for turn {turn}")
     game_id = bytes.fromhex(hidden.game_id)
@@ -296,18 +312,20 @@ def own_link(record, name: str, key: bytes, turn: int, color: str, move_text: st
     return link.hex() + seal(game_id, key, after).hex()
 
 
-def commitment_of(record, name: str, key: bytes) -> str:
+def commitment_of(record: Record, name: str, key: bytes) -> str:
     """The commitment ``name`` publishes with ``key`` when joining ``record`` now (hex)."""
     hidden = record.hidden
+    assert hidden is not None
     game_id = bytes.fromhex(hidden.game_id)
     earlier = [bytes.fromhex(value) for _, value in hidden.commitments]
     return commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
                       hidden.version).hex()
 
 
-def key_matches(record, name: str, key: bytes) -> bool:
+def key_matches(record: Record, name: str, key: bytes) -> bool:
     """Whether ``key`` is the one ``name`` committed to in ``record``."""
     hidden = record.hidden
+    assert hidden is not None
     names = hidden.joined()
     if name not in names:
         return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game
 from ..engine.geometry import TILES_PER_COLOR
@@ -53,7 +53,7 @@ def new_game(record: Record) -> Game:
     return record.new_game()
 
 
-def revealed_bags(record) -> dict[str, list[int]] | None:
+def revealed_bags(record: Record) -> dict[str, list[int]] | None:
     """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
     when every key is revealed and the game checks; else None."""
     from .hidden_fields import HiddenCheck
@@ -140,7 +140,7 @@ class Validation:
         game whose players in ``unrevealed`` have not revealed their keys."""
         return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and for a
         game with hidden racks ``"status"``, ``"unchecked": [sentence, ...]`` and
         ``"unchecked_players": [name, ...]`` (those of a finished game who did not reveal)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
@@ -46,7 +46,7 @@ class PlayerEntry(NamedTuple):
     address when the record gives one."""
 
     name: str
-    colors: tuple
+    colors: tuple[str, ...]
     line: int
     email: str | None = None
 
@@ -95,7 +95,7 @@ class Record:
     hidden: HiddenFields | None = None
 
     @property
-    def colors(self) -> tuple:
+    def colors(self) -> tuple[str, ...]:
         """Every colour in the game, in seat order."""
         return tuple(c for p in self.players for c in p.colors)
 
@@ -152,6 +152,7 @@ class _SchemaReader:
             first = self.problems[0]
             first.problems = self.problems
             raise first
+        assert record is not None  # check returns None only with a problem noted
         return record
 
     def check(self) -> Record | None:
@@ -165,10 +166,10 @@ class _SchemaReader:
             self.problem("a record is a mapping of keys (uptown: 1, players: ...), "
                          f"but this file holds {got}", root)
             return None
-        extras = {}
-        for key, value in root.pairs:
+        extras: dict[str, object] = {}
+        for key, node in root.pairs:
             if key.value.startswith("x-"):
-                extras[key.value] = to_plain(value)
+                extras[key.value] = to_plain(node)
             elif key.value not in KNOWN_KEYS:
                 self.problem(f"unknown key '{key.value}' (the keys are {', '.join(KNOWN_KEYS)}; "
                              "keys of your own must begin with x-)", key)
@@ -177,8 +178,8 @@ class _SchemaReader:
             variant = "standard"
         elif variant not in VARIANTS:
             self.problem(f"unknown variant '{variant}' (standard or blockers)",
-                         root.get("variant")[1])
-        fields = {}
+                         root.get("variant")[1])  # type: ignore[index]  # text_value found it
+        fields: dict[str, str] = {}
         for name in TEXT_FIELDS:
             value = self.text_value(root, name)
             if value is not None:
@@ -188,7 +189,7 @@ class _SchemaReader:
         seed = self.text_value(root, "seed")
         if seed is not None and not seed.strip():
             self.problem("the seed must not be blank (leave the key out for a game without one)",
-                         root.get("seed")[1])
+                         root.get("seed")[1])  # type: ignore[index]  # text_value found it
         players = self.players(root)
         hidden = None
         if any(root.get(key) is not None for key in HIDDEN_KEYS):
@@ -244,8 +245,8 @@ class _SchemaReader:
         if not isinstance(node, Sequence):
             self.problem(f"'players' must be a list of players, not {describe(node)}", node)
             return []
-        entries = [self.player(item) for item in node.items]
-        if any(entry is None for entry in entries):
+        entries = [entry for entry in map(self.player, node.items) if entry is not None]
+        if len(entries) < len(node.items):
             return []
         self.check_names(entries)
         if not 2 <= len(entries) <= 5:
@@ -303,10 +304,11 @@ class _SchemaReader:
         if problem is not None:
             self.problem(problem, value)
             return None
+        assert isinstance(value, Scalar)  # address_problem found no problem in its text
         return value.value
 
     def check_names(self, entries: list[PlayerEntry]) -> None:
-        seen = {}
+        seen: dict[str, int] = {}
         for entry in entries:
             key = entry.name.strip().casefold()
             if key in seen:
@@ -316,7 +318,7 @@ class _SchemaReader:
 
     def check_colors(self, entries: list[PlayerEntry]) -> None:
         per_player = 2 if len(entries) == 2 else 1
-        owner = {}
+        owner: dict[str, str] = {}
         for entry in entries:
             if len(entry.colors) != per_player:
                 want = "two colours each" if per_player == 2 else "one colour each"
@@ -341,9 +343,9 @@ class _SchemaReader:
         in_game = {c for p in players for c in p.colors}
         entries = [self.move(number, item, in_game if players else None)
                    for number, item in enumerate(node.items, 1)]
-        return entries[:entries.index(None)] if None in entries else entries
+        return cast("list[MoveEntry]", entries[:entries.index(None)] if None in entries else entries)
 
-    def move(self, number: int, item: Node, in_game: set | None) -> MoveEntry | None:
+    def move(self, number: int, item: Node, in_game: set[str] | None) -> MoveEntry | None:
         extra = next((key for key, _ in item.pairs[1:] if key.value not in MOVE_KEYS),
                      None) if isinstance(item, Mapping) else None
         if extra is not None and extra.value not in COLORS:
@@ -375,7 +377,7 @@ class _SchemaReader:
     def link(self, number: int, item: Node) -> str | None:
         """The text of a move's ``link`` (hidden racks), when it has one."""
         pair = item.get(LINK_KEY) if isinstance(item, Mapping) and len(item.pairs) > 1 else None
-        if pair is None or pair is item.pairs[0]:
+        if pair is None or pair is item.pairs[0]:  # type: ignore[attr-defined]  # a Mapping's
             return None
         value = pair[1]
         if not isinstance(value, Scalar) or value.empty:
@@ -385,7 +387,7 @@ class _SchemaReader:
         return value.value
 
 
-def file_order(problem: RecordError) -> tuple:
+def file_order(problem: RecordError) -> tuple[int, int]:
     """Sort key for problems: by line, and by move among the moves on one line."""
     return (problem.line or 0, problem.move or 0)
 

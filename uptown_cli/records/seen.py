@@ -71,8 +71,8 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str) -> tuple[int
             if was != new[index]:
                 what = f"{_entry(list_name, index, was, owner)} changed {since}"
                 if list_name == "moves" and was[:2] != new[index][:2]:
-                    now = new[index][1] if was[0] == new[index][0] else " ".join(new[index][:2])
-                    what += f": was {was[1]!r}, now {now!r}"
+                    current = new[index][1] if was[0] == new[index][0] else " ".join(new[index][:2])
+                    what += f": was {was[1]!r}, now {current!r}"
                 elif list_name == "moves":
                     what += " (its link)"
                 return (line, what)
@@ -83,7 +83,7 @@ _WORDS = {"game": "game id", "protocol": "protocol", "variant": "variant", "seed
 _KEYS = {"game": "hidden", "protocol": "protocol", "variant": "variant", "seed": "seed"}
 
 
-def _entry(list_name: str, index: int, was: list, owner: dict[str, str]) -> str:
+def _entry(list_name: str, index: int, was: list[Any], owner: dict[str, str]) -> str:
     """Names an entry and whose it is: ``move 3 (Bo's, blue)``."""
     if list_name == "moves":
         return f"move {index + 1} ({owner.get(was[0], '?')}'s {was[0]})"

@@ -4,11 +4,12 @@ the file."""
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, cast
 
 from ..errors import RecordError, SetupError
-from .schema import TEXT_FIELDS, Record, load_record_text
-from .yaml_reader import MAX_BYTES, Free, Node, Scalar, Sequence, parse
+from ..engine.game import Player
+from .schema import TEXT_FIELDS, PlayerEntry, Record, load_record_text
+from .yaml_reader import MAX_BYTES, Free, Mapping, Node, Scalar, Sequence, parse
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -65,7 +66,7 @@ def _plain_is_text(text: str, flow: bool) -> bool:
             and not (flow and _FLOW.search(text)) and not _TYPED.fullmatch(text))
 
 
-def render_record(players: Iterable, *, variant: str = "standard", seed: str | None = None,
+def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard", seed: str | None = None,
                   fields: dict[str, str] | None = None,
                   moves: Iterable[tuple[str, str]] = ()) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
@@ -88,7 +89,7 @@ def render_record(players: Iterable, *, variant: str = "standard", seed: str | N
         lines.append(f"  - name: {quote(player.name)}")
         lines.append(f"    colors: [{', '.join(quote(c, flow=True) for c in player.colors)}]")
         if getattr(player, "email", None):
-            lines.append(f"    email: {quote(player.email)}")
+            lines.append(f"    email: {quote(player.email)}")  # type: ignore[union-attr, arg-type]
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     lines.append("moves:")
@@ -111,7 +112,7 @@ def _check_utf8(label: str, value: str) -> None:
         raise RecordError(f"the {label} '{shown}' is not UTF-8 text") from None
 
 
-def _summary(record: Record) -> tuple:
+def _summary(record: Record) -> tuple[object, ...]:
     return ([(p.name, p.colors) for p in record.players], record.variant, record.seed,
             record.fields, [(m.color, m.text) for m in record.moves])
 
@@ -164,6 +165,7 @@ def _insert_item(text: str, key: str, item: list[str], path: str, what: str) -> 
     the top-level list ``key``, which is added at the end when missing; ``what`` names the
     item in errors."""
     root = parse(text, path)  # a mapping: the record was read from it
+    assert isinstance(root, Mapping)
     if root.flow:
         raise RecordError(f"{path} is written as one flow mapping ({{...}}); "
                           "the move cannot be appended to it")
@@ -215,6 +217,7 @@ def _last_end(node: Node) -> int:
     """Where a node's own text ends: for block collections, where their last child ends."""
     if isinstance(node, Free):
         return node.last_end
+    assert isinstance(node, (Scalar, Sequence, Mapping))
     if isinstance(node, Scalar) or node.flow:
         return node.end
     children = node.items if isinstance(node, Sequence) else [v for _, v in node.pairs]
@@ -257,8 +260,8 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
     region_end = _line_end(text, last)
     newline = _newline(text, colon)
-    items = value.items if isinstance(value, Sequence) else []
-    scalars = []  # what is copied as written: a move's colour and move, an annotated move whole
+    items = cast("list[Mapping]", value.items) if isinstance(value, Sequence) else []
+    scalars: list[Node] = []  # what is copied as written: a move's colour and move, an annotated move whole
     for entry in items:
         scalars += [entry] if len(entry.pairs) > 1 else list(entry.pairs[0])
     dash = _indent(text, key) + "  "
@@ -283,12 +286,13 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     return text[:line_start] + "".join(line + newline for line in out) + text[region_end:]
 
 
-def _entry_source(text: str, entry: Node) -> str:
+def _entry_source(text: str, entry: Mapping) -> str:
     """A ``{colour: move}`` entry as ``colour: move``, each as written; an entry with more
     keys (notes, a link) as it was written, whole."""
     if len(entry.pairs) > 1:
         return text[entry.start:entry.end]
     key, value = entry.pairs[0]
+    assert isinstance(value, Scalar)  # the record was read: a move is text
     return f"{_source(text, key)}: {_source(text, value)}"
 
 

@@ -26,7 +26,9 @@ import bisect
 import contextlib
 import gc
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, NoReturn, cast
 
 import yaml
 from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
@@ -84,7 +86,7 @@ class Scalar(Node):
 class Sequence(Node):
     """A list of nodes; ``flow`` is True for ``[a, b]`` style."""
 
-    items: list
+    items: list[Node]
     flow: bool
 
 
@@ -92,7 +94,7 @@ class Sequence(Node):
 class Mapping(Node):
     """Key/value pairs in file order; keys are scalars and are unique."""
 
-    pairs: list
+    pairs: list[tuple[Scalar, Node]]
     flow: bool
 
     def get(self, key: str) -> tuple[Scalar, Node] | None:
@@ -109,7 +111,7 @@ class Free(Node):
     (``value``: lists, dicts and strings) rather than a node for each item; ``last_end`` is
     where its own text ends (its last scalar or flow collection)."""
 
-    value: list | dict
+    value: list[Any] | dict[str, Any]
     last_end: int
 
 
@@ -123,7 +125,7 @@ def describe(node: Node) -> str:
 
 
 @contextlib.contextmanager
-def _without_collection():
+def _without_collection() -> Iterator[None]:
     """No cyclic garbage collection while a tree is built: it would walk the growing tree
     again and again."""
     if not gc.isenabled():
@@ -136,7 +138,7 @@ def _without_collection():
         gc.enable()
 
 
-def to_plain(node: Node):
+def to_plain(node: Node) -> Any:
     """The node as plain Python data: strings, lists and dicts (built without recursion)."""
     if isinstance(node, (Scalar, Free)):
         return node.value
@@ -144,13 +146,13 @@ def to_plain(node: Node):
         return _plain_collection(node)
 
 
-def _plain_collection(node: Node):
-    plain = [] if isinstance(node, Sequence) else {}
-    waiting = [(node, plain)]
+def _plain_collection(node: Node) -> list[Any] | dict[str, Any]:
+    plain: list[Any] | dict[str, Any] = [] if isinstance(node, Sequence) else {}
+    waiting: list[tuple[Node, Any]] = [(node, plain)]
     while waiting:
         source, target = waiting.pop()
         pairs = enumerate(source.items) if isinstance(source, Sequence) else (
-            (key.value, value) for key, value in source.pairs)
+            (key.value, value) for key, value in cast(Mapping, source).pairs)
         for key, value in pairs:
             if isinstance(value, (Scalar, Free)):
                 item = value.value
@@ -192,7 +194,7 @@ def parse(text: str, path: str | None = None) -> Node | None:
     if size > MAX_BYTES:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
     if _last_parsed[0] is text:
-        return _last_parsed[1]
+        return cast("Node | None", _last_parsed[1])
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
     with _without_collection():
@@ -201,7 +203,7 @@ def parse(text: str, path: str | None = None) -> Node | None:
     return root
 
 
-_last_parsed: list = [None, None]
+_last_parsed: list[Any] = [None, None]
 """The text parsed last (the very object) and its tree, which nothing changes."""
 
 
@@ -212,28 +214,28 @@ def _not_a_character(surrogate: str) -> str:
 class _Composer:
     """Builds nodes from parser events, refusing what records never contain."""
 
-    def __init__(self, text: str, path: str | None, shift: int):
+    def __init__(self, text: str, path: str | None, shift: int) -> None:
         self.text = text
         self.path = path
         self.shift = shift
-        self.next = None  # the parser's get_event, once guarded_document has made it
+        self.next: Callable[[], Any] = None  # type: ignore[assignment]  # set by guarded_document
         # PyYAML's own parser, not libyaml's: it counts offsets in characters (libyaml
         # in bytes) and lets an escape such as "\udc80" through (libyaml refuses it).
         self.pure = issubclass(LOADER, yaml.reader.Reader)
         # YAML also breaks lines at \x85, \u2028, \u2029 and a lone \r; a line here is what an
         # editor shows, so where the text holds those, lines are counted from the offsets.
-        self.line_starts = None
+        self.line_starts: list[int] | None = None
         if ("\x85" in text or "\u2028" in text or "\u2029" in text
                 or ("\r" in text and _LONE_CR.search(text))):
             self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
-    def line(self, mark) -> int:
+    def line(self, mark: yaml.Mark | yaml._yaml.Mark) -> int:
         """The 1-based line of a parser mark, counting ``\\n`` only."""
         if self.line_starts is None:
             return mark.line + 1
         return bisect.bisect_right(self.line_starts, mark.index)
 
-    def error(self, message: str, event) -> RecordError:
+    def error(self, message: str, event: Any) -> RecordError:
         return RecordError(message, path=self.path, line=self.line(event.start_mark))
 
     def guarded_document(self) -> Node | None:
@@ -275,11 +277,11 @@ class _Composer:
                     raise self.error("%TAG directives are not allowed in a record", event)
                 root = self.node(self.next())
 
-    def node(self, event) -> Node:
+    def node(self, event: Any) -> Node:
         """The node that ``event`` starts.  The collections still open wait on a list, not on
         Python's stack, so that no nesting can exhaust it.  (The hot loop of validation.)"""
         stack: list[_Open] = []
-        frame = None  # the innermost collection still open: stack[-1]
+        frame: _Open | None = None  # the innermost collection still open: stack[-1]
         next_event = self.next
         shift = self.shift
         lines_as_parsed = self.line_starts is None
@@ -294,7 +296,7 @@ class _Composer:
                     if surrogate:
                         raise self.error(_not_a_character(surrogate.group()), event)
                 mark = event.start_mark
-                node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
+                node: Node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
                               mark.index + shift, event.end_mark.index + shift,
                               event.value, style is None or style == "")
             elif kind is SequenceEndEvent or kind is MappingEndEvent:
@@ -314,9 +316,9 @@ class _Composer:
             if frame is None:
                 return node
             if frame.seen is None:
-                frame.node.items.append(node)
+                frame.node.items.append(node)  # type: ignore[union-attr]  # seen is None: a Sequence
             elif frame.key is not None:
-                frame.node.pairs.append((frame.key, node))
+                frame.node.pairs.append((frame.key, node))  # type: ignore[union-attr]  # a Mapping
                 frame.key = None
             else:
                 if node.__class__ is not Scalar or node.value in frame.seen:
@@ -325,7 +327,7 @@ class _Composer:
                 frame.key = node
             event = next_event()
 
-    def free_value(self, event, depth: int) -> Free:
+    def free_value(self, event: Any, depth: int) -> Free:
         """The collection that ``event`` starts under an x- key, ``depth`` collections deep,
         read to its end as plain data, with the checks every collection gets."""
         next_event = self.next
@@ -334,11 +336,11 @@ class _Composer:
         mark = event.start_mark
         line = self.line(mark)
         start = mark.index + shift
-        root: list | dict = [] if event.__class__ is yaml.SequenceStartEvent else {}
-        open_items: list = [root]  # the collections open, innermost last
+        root: list[Any] | dict[str, Any] = [] if event.__class__ is yaml.SequenceStartEvent else {}
+        open_items: list[Any] = [root]  # the collections open, innermost last
         flows = [bool(event.flow_style)]
-        waiting: list = [None]  # per mapping: the key read, waiting for its value
-        marks: list = [{}]  # per mapping: each key's start mark (for "given twice")
+        waiting: list[Any] = [None]  # per mapping: the key read, waiting for its value
+        marks: list[dict[str, Any]] = [{}]  # per mapping: each key's start mark (for "given twice")
         last_end = start
         while True:
             if depth + len(open_items) > MAX_DEPTH_UNDER_X:
@@ -390,7 +392,7 @@ class _Composer:
                 waiting.append(None)
                 marks.append({})
 
-    def refuse_properties(self, event) -> None:
+    def refuse_properties(self, event: ScalarEvent | yaml.CollectionStartEvent | AliasEvent) -> None:
         """Refuse an alias, an anchor or a tag."""
         if isinstance(event, AliasEvent):
             raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
@@ -399,7 +401,7 @@ class _Composer:
         if event.tag is not None:
             raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
 
-    def open(self, stack: list[_Open], event) -> _Open:
+    def open(self, stack: list[_Open], event: Any) -> _Open:
         """Push and return the collection that ``event`` starts, unless it is nested too deep."""
         parent = stack[-1] if stack else None
         free = parent is not None and (parent.free or (
@@ -418,11 +420,12 @@ class _Composer:
         stack.append(frame)
         return frame
 
-    def refuse_key(self, frame: _Open, key: Node) -> None:
+    def refuse_key(self, frame: _Open, key: Node) -> NoReturn:
         """Refuse a key that is not text, or that its mapping already has."""
         if not isinstance(key, Scalar):
             raise RecordError(f"a key must be text, not {describe(key)}",
                               path=self.path, line=key.line)
+        assert frame.seen is not None  # only a mapping's keys are refused
         raise RecordError(f"the key '{key.value}' is given twice "
                           f"(first on line {frame.seen[key.value]})",
                           path=self.path, line=key.line)
@@ -434,8 +437,8 @@ class _Open:
 
     __slots__ = ("node", "seen", "key", "free")
 
-    def __init__(self, node: Node, seen: dict | None, free: bool):
+    def __init__(self, node: Sequence | Mapping, seen: dict[str, int] | None, free: bool) -> None:
         self.node = node
         self.seen = seen
-        self.key = None
+        self.key: Scalar | None = None
         self.free = free
