@@ -1,7 +1,7 @@
 """Golden output of ``show``, ``replay`` and ``score`` on the sample records in records/.
 
 The expected text is in tests/golden/. After a deliberate change of the output (or of the
-sample records), rewrite it with ``UPTOWN_UPDATE_GOLDEN=1 python -m pytest tests/test_cli_golden.py``
+sample records), rewrite it with ``UPTOWN_UPDATE_GOLDEN=1 python -m pytest tests/cli/test_golden.py``
 and read the diff before committing it.
 """
 

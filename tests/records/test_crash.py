@@ -1,7 +1,7 @@
 """Crashes: ``uptown move`` killed with SIGKILL anywhere in its write leaves the file exactly
 as it was or exactly with the new move, and nothing that upsets the next run.
 
-(tests/test_record_writer.py makes each step of the write fail with an error; here the
+(tests/records/test_safe_file.py makes each step of the write fail with an error; here the
 process dies outright, with no chance to clean up.)
 """
 
