@@ -1,26 +1,59 @@
-"""Fixtures shared by the test files (helper functions are in ``test_cli_support``)."""
+"""Fixtures shared by every test folder; helper functions are in ``support/`` (one module per
+purpose: ``support.cli`` runs the command line, ``support.games`` makes games)."""
 
 import pytest
-from test_cli_support import finished_game, new_game, play_first_moves
+from support.cli import invoke
+from support.games import SEED, finished_game, new_game, play_first_moves
+from support.players import as_player
+
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 
 
 @pytest.fixture
-def new_record(tmp_path):
-    """A new seeded game: Ana (red) has H 1 3 8 9, Bo (blue) C F 8 skyline car,
-    Cy (green) H 7 man sign cards."""
-    return new_game(tmp_path / "game.yaml")
+def game_file(tmp_path):
+    """``game_file(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False,
+    mode=None)``: the path of a game file in the test's folder.
 
+    With ``text`` (str or bytes) the file holds exactly that. Otherwise ``uptown new`` makes a
+    game of the first ``players`` of Ana, Bo, Cy, Di and Ed (or of the names given) and
+    ``uptown move`` plays its first ``moves`` legal moves; ``hidden=True`` makes a hidden-racks
+    game (no seed) that every player has joined from their own key folder (``support.players``).
+    ``mode`` is then set with chmod.
+    """
 
-@pytest.fixture
-def record_after(tmp_path):
-    """``record_after(n)``: a new seeded three-player game after its first ``n`` legal moves."""
-
-    def make(count):
-        path = new_game(tmp_path / "game.yaml")
-        play_first_moves(path, count)
+    def make(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False, mode=None):
+        path = tmp_path / name
+        names = NAMES[:players] if isinstance(players, int) else tuple(players)
+        if text is not None:
+            (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
+        elif hidden:
+            result = invoke("new", path, "--hidden", *[x for n in names for x in ("-p", n)])
+            assert result.exit_code == 0, result.output
+            for player in names:
+                result = invoke("join", path, "--as", player, env=as_player(tmp_path, player))
+                assert result.exit_code == 0, result.output
+                assert "joined" in result.stdout
+        else:
+            new_game(path, *names, seed=seed)
+            play_first_moves(path, moves)
+        if mode is not None:
+            path.chmod(mode)
         return path
 
     return make
+
+
+@pytest.fixture
+def new_record(game_file):
+    """A new seeded game: Ana (red) has H 1 3 8 9, Bo (blue) C F 8 skyline car,
+    Cy (green) H 7 man sign cards."""
+    return game_file()
+
+
+@pytest.fixture
+def record_after(game_file):
+    """``record_after(n)``: a new seeded three-player game after its first ``n`` legal moves."""
+    return lambda count: game_file(moves=count)
 
 
 @pytest.fixture

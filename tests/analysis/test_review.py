@@ -1,0 +1,437 @@
+"""The engine's review of a game (``uptown analyze``): positions whose best move is clear, the
+marks and accuracy, the same output whatever the parallelism, and annotated records."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from support.cli import invoke, invoke_json
+from support.positions import build
+
+from uptown_cli.analysis import review as analysis
+from uptown_cli.analysis.review import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    Evaluation,
+    game_accuracy,
+    mark,
+    move_accuracy,
+    outcome,
+    review_position,
+)
+from uptown_cli.engine.notation import parse_move
+from uptown_cli.records.reading import load_record
+from uptown_cli.records.replay import validate_file
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RECORDS = ROOT / "records"
+
+# The last move of a game: green (Cy) to play its 24th tile, red and blue have played theirs.
+# Cy has one group; Ana (red) two, Bo (blue) three, nobody has captured.
+LAST_MOVE = """
+.ggggrrr.
+gggbgrrrr
+.bbbggrrr
+.rbbggbrr
+rr.rrgbb.
+rrrrggbbb
+rrbbggggg
+.r.bbbbg.
+bbbbbbgg.
+"""
+LAST_RACK = ["G", "woman", "sign", "sax", "car"]
+
+# The same, but A4 left empty (green is in two groups, joined by 4 A4) and H9 green instead.
+GAP = """
+.gg.grrr.
+gggbgrrrr
+.bbbggrrr
+.rbbggbrr
+rr.rrgbb.
+rrrrggbbb
+rrbbggggg
+.r.bbbbgg
+bbbbbbgg.
+"""
+GAP_RACK = ["4", "woman", "sign", "sax", "car"]
+
+
+def reviewed(diagram, rack, move, deals=8):
+    game = build(diagram, racks={"green": rack})
+    assert game.ply == 71 and game.to_move.name == "Cy"
+    return review_position(game, None, parse_move(move), 72, "test", deals=deals)
+
+
+def test_a_capture_that_wins_the_game_is_the_best_move():
+    # Every empty square is away from green: a placement makes a second group and Cy shares
+    # first place with Ana; a capture next to green keeps one group and wins outright.
+    review = reviewed(LAST_MOVE, LAST_RACK, "sign D1")
+    assert review.best is not None and "x" in review.best
+    assert review.before == Evaluation(1.0, 1.0)
+    assert review.after == Evaluation(2.0, 0.5)
+    assert review.loss == 0.5 and review.mark == "??"
+    best = reviewed(LAST_MOVE, LAST_RACK, review.best)
+    assert (best.best, best.loss, best.mark) == (None, 0.0, None)
+
+
+def test_a_move_that_joins_two_groups_is_the_best_move():
+    review = reviewed(GAP, GAP_RACK, "4 A4")
+    assert (review.best, review.loss, review.mark) == (None, 0.0, None)
+    assert review.after == Evaluation(1.0, 1.0)
+
+
+def test_a_blunder_that_leaves_a_group_split_is_marked():
+    review = reviewed(GAP, GAP_RACK, "woman A9")  # a third green group: Ana wins
+    assert review.best in ("4 A4", "4 xB4")
+    assert review.after == Evaluation(3.0, 0.0)
+    assert (review.loss, review.mark) == (1.0, "??")
+    assert [line[0] for line in review.variations][:1] == [review.best]
+
+
+def test_the_position_is_left_as_it_was():
+    game = build(GAP, racks={"green": GAP_RACK})
+    board, ply = game.board, game.ply
+    review_position(game, None, parse_move("woman A9"), 72, "t", deals=4)
+    assert (game.board, game.ply) == (board, ply)
+
+
+@pytest.mark.parametrize("loss, expected", [
+    (0.0, None), (INACCURACY - 0.001, None), (INACCURACY, "?!"), (MISTAKE - 0.001, "?!"),
+    (MISTAKE, "?"), (BLUNDER - 0.001, "?"), (BLUNDER, "??"), (1.0, "??"),
+])
+def test_marks_follow_the_thresholds(loss, expected):
+    assert mark(loss) == expected
+
+
+def test_thresholds_are_lichess_ones_on_the_chance_to_win():
+    assert (INACCURACY, MISTAKE, BLUNDER) == (0.05, 0.10, 0.15)
+
+
+def test_move_accuracy_is_100_without_loss_and_falls_with_it():
+    assert move_accuracy(0.0) == 100.0
+    assert move_accuracy(0.10) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 2.1669)
+    assert move_accuracy(1.0) == 0.0
+    assert move_accuracy(0.05) > move_accuracy(0.10) > move_accuracy(0.15)
+
+
+def test_game_accuracy_stays_within_0_and_100_even_with_moves_of_accuracy_0():
+    assert game_accuracy([0.5] * 4, [0.0] * 4) == pytest.approx(100.0)
+    low = game_accuracy([0.9, 0.1, 0.9, 0.1], [1.0, 1.0, 1.0, 0.0])
+    assert 0.0 < low < 100.0
+    assert game_accuracy([], []) is None
+
+
+def test_a_shared_first_place_is_a_share_of_a_win_and_the_tie_break_counts():
+    assert outcome([(2, 0), (2, 0), (3, 0)], 0) == (2, 0.5)
+    assert outcome([(2, 1), (2, 0), (3, 0)], 0) == (2, 0.0)
+    assert outcome([(2, 0), (2, 1), (3, 0)], 0) == (2, 1.0)
+
+
+def test_each_moves_seed_depends_on_the_seed_and_the_move_only():
+    assert analysis.move_seed("s", 3) == analysis.move_seed("s", 3)
+    assert analysis.move_seed("s", 3) != analysis.move_seed("s", 4)
+    assert analysis.move_seed("s", 3) != analysis.move_seed("t", 3)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def analyze_json(*args):
+    result, data = invoke_json("analyze", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return data
+
+
+def test_the_same_seed_gives_the_same_review_whatever_the_jobs():
+    record = RECORDS / "in-progress.yaml"
+    one = analyze_json(record, "--iterations", "6", "--seed", "7")
+    two = analyze_json(record, "--iterations", "6", "--seed", "7", "--jobs", "2")
+    assert one == two
+    assert len(one["moves"]) == 17 and one["seed"] == "7" and one["bot"] == "mc"
+    other = analyze_json(record, "--iterations", "6", "--seed", "8")
+    assert other["moves"] != one["moves"]
+
+
+def test_without_a_seed_one_is_drawn_and_printed():
+    result = invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
+    assert result.exit_code == 0, result.output
+    header = result.output.splitlines()[1]
+    assert header.startswith("Evaluated by mc, 2 deals a move, seed ")
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+
+
+def test_the_review_has_every_move_and_a_summary_per_player():
+    data = analyze_json(RECORDS / "in-progress.yaml", "--iterations", "4", "--seed", "1")
+    move = data["moves"][0]
+    assert set(move) >= {"number", "player", "color", "move", "before", "after", "best", "loss",
+                         "mark", "variations"}
+    assert set(move["before"]) == {"score", "win"}
+    assert [p["name"] for p in data["players"]] == ["Ana", "Bo", "Cy"]
+    for player in data["players"]:
+        assert set(player) >= {"mean_loss", "inaccuracies", "mistakes", "blunders", "accuracy"}
+        assert 0 <= player["accuracy"] <= 100
+
+
+def test_a_game_whose_racks_are_unknown_is_refused_in_one_line(tmp_path):
+    record = tmp_path / "board.yaml"
+    record.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\n"
+                      "moves:\n  - red: 7 B7\n")
+    result = invoke("analyze", record)
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and "racks are unknown" in result.output
+    assert len(result.output.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--iterations", "4", "--seconds", "1"], "not both"),
+    (["-o", "x.yaml"], "add --annotate"),
+    (["--bot", "greedy"], "Invalid value for '--bot'"),
+])
+def test_usage_errors(args, message):
+    result = invoke("analyze", RECORDS / "in-progress.yaml", *args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_sigterm_ends_the_workers_too(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from support.cli import UPTOWN
+
+    process = subprocess.Popen([str(UPTOWN), "analyze", str(RECORDS / "3p-blockers.yaml"),
+                                "--jobs", "2", "--seed", "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(3)
+    os.kill(process.pid, signal.SIGTERM)
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        alive = subprocess.run(["pgrep", "-s", str(process.pid)], capture_output=True, text=True)
+        if not alive.stdout.strip():
+            break
+        time.sleep(0.2)
+    assert not alive.stdout.strip(), "workers left running"
+    assert process.returncode == -signal.SIGTERM  # ended as SIGTERM ends a program
+
+
+# -- annotated records --------------------------------------------------------------------
+
+
+@pytest.fixture
+def annotated(tmp_path):
+    """An annotated copy of the game in progress, and its source."""
+    source = tmp_path / "game.yaml"
+    shutil.copy(RECORDS / "in-progress.yaml", source)
+    out = tmp_path / "annotated.yaml"
+    result = invoke("analyze", source, "--iterations", "6", "--seed", "3", "--annotate", "-o", out)
+    assert result.exit_code == 0, result.output
+    return source, out
+
+
+def test_an_annotated_copy_rereads_and_validates(annotated):
+    source, out = annotated
+    record = load_record(out)
+    assert [(m.color, m.text) for m in record.moves] == [
+        (m.color, m.text) for m in load_record(source).moves]
+    assert all(m.notes is not None and m.notes.eval is not None for m in record.moves)
+    assert any(m.notes.variations for m in record.moves)
+    assert validate_file(out).valid
+    text = out.read_text()
+    assert "eval: {score: " in text and "variations:\n" in text
+    assert text.startswith(source.read_text().split("moves:")[0])  # everything above is kept
+
+
+def test_the_mark_is_the_moves_comment_and_is_read_back(annotated):
+    _, out = annotated
+    record = load_record(out)
+    lines = out.read_text().splitlines()
+    for entry in record.moves:
+        if entry.notes.mark is not None:
+            assert f"# {entry.notes.mark} " in lines[entry.line - 1]
+
+
+def test_an_annotated_copy_survives_move_byte_for_byte(annotated):
+    _, out = annotated
+    before = out.read_text()
+    result = invoke("move", out, "--bot", "greedy")
+    assert result.exit_code == 0, result.output
+    after = out.read_text()
+    assert after.startswith(before) and after.count("\n") == before.count("\n") + 1
+    assert validate_file(out).valid
+
+
+def test_annotating_again_replaces_the_old_review_and_keeps_comments(annotated, tmp_path):
+    _, out = annotated
+    text = out.read_text().replace("  - blue: 2 H2\n", "  - blue: 2 H2   # my own note\n"
+                                   "    comment: Bo thought long here.\n", 1)
+    assert "my own note" in text
+    first = tmp_path / "first.yaml"
+    first.write_text(text)
+    again = tmp_path / "again.yaml"
+    result = invoke("analyze", first, "--iterations", "6", "--seed", "3", "--annotate", "-o", again)
+    assert result.exit_code == 0, result.output
+    # the same seed: the same review, the hand-written comments kept
+    assert [m.notes for m in load_record(again).moves] == [m.notes for m in load_record(first).moves]
+    record = load_record(again)
+    noted = next(m for m in record.moves if m.notes.comment)
+    assert noted.notes.comment == "Bo thought long here."
+    assert "my own note" in again.read_text().splitlines()[noted.line - 1]
+
+
+def test_o_never_writes_over_a_file(annotated):
+    source, out = annotated
+    before = out.read_text()
+    result = invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out)
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert out.read_text() == before
+
+
+NOTES = """\
+uptown: 1
+players:
+  - name: Ana
+  - name: Bo
+  - name: Cy
+seed: cafe01
+moves:
+  - red: {first}   # ?! Ana had better
+    eval: {{score: 3.5, win: 25%}}
+    best: {best}
+    variations:
+      - [{best}]
+      - {variation}
+    comment: |
+      Two lines
+      of comment.
+"""
+
+
+def notes_record(tmp_path, first=None, best=None, variation=None):
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.engine.game import Game, Player
+
+    game = Game([Player(n, (c,)) for n, c in (("Ana", "red"), ("Bo", "blue"), ("Cy", "green"))],
+                seeded_bags("cafe01", ["red", "blue", "green"]))
+    legal = [str(m) for _, m in game.legal_moves()]
+    path = tmp_path / "notes.yaml"
+    path.write_text(NOTES.format(first=first or legal[0], best=best or legal[1],
+                                 variation=variation or f"[{legal[2]}]"))
+    return path, legal
+
+
+def test_replay_and_show_print_the_comment_the_mark_and_the_better_move(tmp_path):
+    path, legal = notes_record(tmp_path)
+    shown = invoke("show", path, "--at", "1").output.splitlines()
+    assert shown[1] == f"Move 1: ?! inaccuracy; better: {legal[1]}; after it: 25.0% to win, score 3.50"
+    assert shown[2] == "Move 1: Comment: Two lines"
+    assert shown[3] == "Move 1:   of comment."
+    replayed = invoke("replay", path).output
+    assert f"?! inaccuracy; better: {legal[1]}" in replayed and "Comment: Two lines" in replayed
+    _, data = invoke_json("replay", path, "--json")
+    assert data[0]["mark"] == "?!" and data[0]["best"] == legal[1]
+    assert data[0]["eval"] == {"score": 3.5, "win": 0.25}
+    assert data[0]["comment"] == "Two lines\nof comment.\n"
+
+
+def test_an_illegal_variation_is_reported_at_its_line(tmp_path):
+    _, legal = notes_record(tmp_path)
+    path, _ = notes_record(tmp_path, variation=f"[{legal[2]}, skyline A1]")  # blue holds skyline
+    result = invoke("validate", path)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith(
+        f"{path}:13: move 1: variation 2, move 2 (skyline A1): blue plays skyline on A1, but ")
+
+
+def test_an_illegal_best_move_is_reported_at_its_line(tmp_path):
+    path, _ = notes_record(tmp_path, best="sax A1")
+    result = invoke("validate", path)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith(f"{path}:10: move 1: best (sax A1): red has no sax")
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("eval: {score: 3.5, win: 25%}", "eval: {score: many, win: 25%}"),
+    ("eval: {score: 3.5, win: 25%}", "eval: {score: 3.5, win: 125%}"),
+    ("variations:\n      - [", "variations: 7 B7\n    x: [\n      - ["),
+])
+def test_badly_written_notes_are_reported_at_their_line(tmp_path, bad, message):
+    path, _ = notes_record(tmp_path)
+    path.write_text(path.read_text().replace(bad, message, 1))
+    result = invoke("validate", path)
+    assert result.exit_code == 1
+    assert ":" in result.output.splitlines()[0]
+
+
+def test_the_readme_documents_the_four_keys():
+    text = (ROOT / "records" / "README.md").read_text()
+    for key in ("`eval`", "`best`", "`variations`", "`comment`"):
+        assert key in text
+
+
+def test_a_hidden_game_is_analysed_once_every_key_is_revealed(tmp_path):
+    from support.players import PLAYERS, play_bot, position, uptown
+
+    path = tmp_path / "g.yaml"
+    assert invoke("new", path, "--hidden", *[x for n in PLAYERS for x in ("-p", n)]).exit_code == 0
+    for name in PLAYERS:
+        assert uptown(tmp_path, name, "join", path, "--as", name).exit_code == 0
+    while not position(tmp_path, path)["finished"]:
+        play_bot(tmp_path, path)
+    for name in PLAYERS[:2]:
+        assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
+    refused = invoke("analyze", path, "--iterations", "2")
+    assert refused.exit_code == 1 and "not all revealed" in refused.output
+    assert uptown(tmp_path, "Cy", "reveal", path, "--as", "Cy").exit_code == 0
+    data = analyze_json(path, "--iterations", "2", "--seed", "1")
+    assert len(data["moves"]) == len(load_record(path).moves)
+    out = tmp_path / "annotated.yaml"
+    assert invoke("analyze", path, "--iterations", "2", "--annotate", "-o", out).exit_code == 0
+    annotated = load_record(out)
+    assert [m.link for m in annotated.moves] == [m.link for m in load_record(path).moves]
+    assert validate_file(out).valid  # the links under the notes still check out
+
+
+def test_move_keeps_the_notes_of_moves_written_in_flow_style(tmp_path):
+    path = tmp_path / "flow.yaml"
+    path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\n"
+                    "moves: [{red: 7 B7, comment: hi, variations: [[5 B5]]},  # one\n"
+                    "  {blue: 6 B6}]  # two\n")
+    before = load_record(path).moves
+    result = invoke("move", path, "5", "C5")
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    assert "  - {red: 7 B7, comment: hi, variations: [[5 B5]]}  # one\n" in text
+    after = load_record(path).moves
+    assert [m.notes for m in after] == [m.notes for m in before] + [None]
+
+
+def test_an_empty_game_has_nothing_to_review(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\nseed: s\n")
+    data = analyze_json(path, "--seed", "1")
+    assert data["moves"] == [] and [p["moves"] for p in data["players"]] == [0, 0, 0]
+
+
+def test_the_library_review_is_the_commands(tmp_path):
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.records.replay import replay
+
+    record = load_record(RECORDS / "in-progress.yaml")
+    game = replay(record).game
+    result = analysis.review(game, seeded_bags(record.seed, record.colors), record.variant,
+                             seed="7", deals=6)
+    data = analyze_json(RECORDS / "in-progress.yaml", "--iterations", "6", "--seed", "7")
+    assert result.to_json()["moves"] == data["moves"]
+    assert [p.accuracy for p in result.players] == [p["accuracy"] for p in data["players"]]
+
+
+def test_the_commands_names_for_the_help_are_the_librarys():
+    from uptown_cli.cli import analysis as command
+
+    assert command.DEFAULT_DEALS == analysis.DEFAULT_DEALS
+    assert command.EVALUATING_BOTS == tuple(analysis.EVALUATORS)
+    assert analysis.DEFAULT_EVALUATOR in analysis.EVALUATORS

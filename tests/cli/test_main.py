@@ -1,0 +1,112 @@
+"""The ``uptown`` group: --version, --help and -h, light start-up, commands registered by name."""
+
+import subprocess
+import sys
+
+import click
+import pytest
+from support.cli import UPTOWN, invoke, run
+
+from uptown_cli import __version__
+from uptown_cli.cli import COMMANDS, main
+
+
+def test_version():
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"uptown, version {__version__}\n"
+
+
+def test_help_lists_every_command():
+    result = invoke("--help")
+    assert result.exit_code == 0
+    assert "Uptown" in result.stdout
+    for name in COMMANDS:
+        assert f"\n  {name} " in result.stdout
+
+
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        ("new", ["--player", "--variant", "--seed", "NAME[:COLOR[,COLOR]]"]),
+        ("show", ["--at", "--json", "--format", "--no-color"]),
+        ("replay", ["--from", "--to", "--no-color"]),
+        ("validate", ["--strict", "--json", "PATH:LINE: message"]),
+        ("score", ["--variant", "--json", "--format"]),
+        ("moves", ["--json", "--format", "seed"]),
+        ("move", ["--as", "--rack", "--bot", "--dry-run", "--playouts", "uptown move 7 B7"]),
+        ("hint", ["--bot", "--playouts", "--json"]),
+        ("send", ["--to", "--as", "--sendmail", "--output", "$UPTOWN_SMTP"]),
+        ("receive", ["--into", "--mbox", "--maildir", "--json"]),
+        ("status", ["--as", "--json"]),
+        ("ratings", ["--variant", "--json", "--format", "openskill"]),
+    ],
+)
+def test_command_help(command, words):
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"Usage: uptown {command} ")
+    for word in words:
+        assert word in result.stdout
+
+
+def test_unknown_command_is_a_usage_error():
+    result = invoke("shwo")
+    assert result.exit_code == 2
+    assert "No such command" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"], ["show", "--help"], ["move", "--help"],
+                                  ["selfplay", "--help"], ["hint", "--help"]])
+def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
+    probe = (
+        "import sys\n"
+        "from uptown_cli.cli import main\n"
+        f"try:\n    main({args!r})\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('yaml', 'tabulate', 'uptown_cli.analysis.bots') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.splitlines()[-1] == "[]"
+
+
+def test_version_through_the_console_script_with_importtime():
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", str(UPTOWN), "--version"], capture_output=True, text=True
+    )
+    assert result.returncode == 0
+    assert result.stdout == f"uptown, version {__version__}\n"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
+    assert "uptown_cli.cli" in imported
+    assert not imported & {"yaml", "tabulate"}
+
+
+def test_console_script_error_is_one_line_without_traceback(tmp_path):
+    result = run("show", tmp_path / "nothing.yaml")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip().count("\n") == 0
+    assert "Traceback" not in result.stderr
+    assert "nothing.yaml: no such file" in result.stderr
+
+
+def test_every_command_is_registered_with_its_own_summary():
+    for name, (_, summary) in COMMANDS.items():
+        command = main.get_command(click.Context(main), name)
+        assert command.name == name
+        assert command.help.split("\n")[0] == summary
+        assert len(f"  {name}  {summary}") <= 80
+
+
+def test_dash_h_is_help():
+    assert invoke("-h").stdout == invoke("--help").stdout
+    assert invoke("move", "-h").stdout.startswith("Usage: uptown move ")
+
+
+def test_the_bots_named_by_the_command_line_are_the_engines():
+    from uptown_cli.analysis.bots import BOT_NAMES, MC_PLAYOUTS
+    from uptown_cli.cli import analysis, play
+
+    assert play.BOTS == BOT_NAMES and analysis.MC_PLAYOUTS == MC_PLAYOUTS

@@ -1,0 +1,131 @@
+"""``uptown new``: players and colours, seed, variant, and every refusal."""
+
+import re
+
+import pytest
+from support.cli import invoke
+
+from uptown_cli.records.reading import load_record
+
+
+def players(path):
+    return [(p.name, p.colors) for p in load_record(path).players]
+
+
+def test_three_players_get_red_blue_green_and_a_random_seed(tmp_path):
+    path = tmp_path / "game.yaml"
+    result = invoke("new", path, "--player", "Ana", "--player", "Bo", "--player", "Cy")
+    assert result.exit_code == 0
+    record = load_record(path)
+    assert players(path) == [("Ana", ("red",)), ("Bo", ("blue",)), ("Cy", ("green",))]
+    assert record.variant == "standard"
+    assert re.fullmatch(r"[0-9a-f]{8}", record.seed)
+    assert record.moves == []
+    assert (
+        f"Created {path}: standard, seed {record.seed}; Ana (red), Bo (blue), Cy (green)."
+        in result.stdout
+    )
+    assert "Ana to move, rack: red " in result.stdout
+
+
+def test_two_players_get_red_green_and_blue_yellow(tmp_path):
+    path = tmp_path / "g.yaml"
+    assert invoke("new", path, "-p", "Ana", "-p", "Bo").exit_code == 0
+    assert players(path) == [("Ana", ("red", "green")), ("Bo", ("blue", "yellow"))]
+
+
+def test_named_colours_and_the_rest_dealt_in_order(tmp_path):
+    path = tmp_path / "g.yaml"
+    assert invoke("new", path, "-p", "Ana", "-p", "Bo:Red", "-p", "Cy", "-p", "Di:orange").exit_code == 0
+    assert players(path) == [
+        ("Ana", ("blue",)),
+        ("Bo", ("red",)),
+        ("Cy", ("green",)),
+        ("Di", ("orange",)),
+    ]
+
+
+def test_two_named_colours_each(tmp_path):
+    path = tmp_path / "g.yaml"
+    assert invoke("new", path, "-p", "Ana:orange,blue", "-p", "Bo").exit_code == 0
+    assert players(path) == [("Ana", ("orange", "blue")), ("Bo", ("red", "green"))]
+
+
+def test_seed_variant_and_names_stay_text(tmp_path):
+    path = tmp_path / "g.yaml"
+    result = invoke(
+        "new", path, "-p", "No", "-p", "007", "-p", "On", "--seed", "0123", "--variant", "blockers"
+    )
+    assert result.exit_code == 0
+    record = load_record(path)
+    assert (record.seed, record.variant) == ("0123", "blockers")
+    assert [p.name for p in record.players] == ["No", "007", "On"]
+
+
+def test_file_defaults_to_game_yaml_then_uptown_game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new", "-p", "Ana", "-p", "Bo").exit_code == 0
+    assert (tmp_path / "game.yaml").exists()
+    assert invoke("new", "-p", "Ana", "-p", "Bo", env={"UPTOWN_GAME": "other.yaml"}).exit_code == 0
+    assert (tmp_path / "other.yaml").exists()
+
+
+def test_refuses_to_overwrite(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text("# mine\n")
+    result = invoke("new", path, "-p", "Ana", "-p", "Bo")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {path} already exists; not overwritten\n"
+    assert path.read_text() == "# mine\n"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-p", "Ana"], "a game has 2 to 5 players; 1 given"),
+        (["-p", "A", "-p", "B", "-p", "C", "-p", "D", "-p", "E", "-p", "F"], "2 to 5 players; 6 given"),
+        (["-p", "Ana:purple", "-p", "Bo"], "unknown colour 'purple'"),
+        (["-p", "Ana", "-p", "Bo", "--variant", "chess"], "'chess' is not one of"),
+        ([], "Missing option '--player'"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, args, message):
+    path = tmp_path / "g.yaml"
+    result = invoke("new", path, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-p", "Ana", "-p", "ana"], "two players are named 'Ana' and 'ana'"),
+        (["-p", "Ana:red", "-p", "Bo:red", "-p", "Cy"], "red is taken twice (Ana and Bo)"),
+        (["-p", "Ana:red", "-p", "Bo:red"], "red is taken twice (Ana and Bo)"),
+        (["-p", "Ana,Bo", "-p", "Cy"], "give --player once for each player"),
+        (["-p", "Ana:red", "-p", "Bo"], "Ana has 1"),
+        (["-p", "Ana:red,blue", "-p", "Bo", "-p", "Cy"], "Ana has 2"),
+        (["-p", "Ana", "-p", "Bo", "--seed", " "], "the seed must not be blank"),
+    ],
+)
+def test_bad_players_or_seed_are_usage_errors_and_write_nothing(tmp_path, args, message):
+    path = tmp_path / "g.yaml"
+    result = invoke("new", path, *args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1].startswith(("Error: Invalid value for --player: ",
+                                                      "Error: Invalid value for --player/--seed: "))
+    assert "line" not in result.stderr  # there is no file yet to cite lines of
+    assert message in result.stderr
+    assert not path.exists()
+
+
+def test_a_missing_folder_is_one_line(tmp_path):
+    result = invoke("new", tmp_path / "no" / "g.yaml", "-p", "Ana", "-p", "Bo")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {tmp_path / 'no'}: no such folder; create it first\n"
+
+
+def test_standard_input_is_refused(tmp_path):
+    result = invoke("new", "-", "-p", "Ana", "-p", "Bo")
+    assert result.exit_code == 2

@@ -1,0 +1,126 @@
+"""``uptown score``: the standings table, --variant, several files, --json."""
+
+import pytest
+from support.cli import invoke, invoke_json
+from support.games import BROKEN, TWO, finished_game, new_game
+
+from uptown_cli.engine.scoring import standings
+
+
+@pytest.fixture
+def finished(finished_record):
+    return finished_record
+
+
+def expected_json(game, variant, path):
+    return {
+        "path": str(path),
+        "variant": variant,
+        "finished": True,
+        "players": [
+            {
+                "name": s.name,
+                "colors": list(s.colors),
+                "groups": s.groups,
+                "captures": s.captures,
+                "captured": s.captured,
+                "score": s.score,
+                "rank": s.rank,
+            }
+            for s in standings(game, variant)
+        ],
+    }
+
+
+def test_table(finished):
+    path, game = finished
+    result = invoke("score", path)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{path}: standard, finished"
+    assert lines[1].split() == ["rank", "player", "colours", "groups", "captures", "score"]
+    ranked = sorted(standings(game), key=lambda s: s.rank)
+    for line, s in zip(lines[3:], ranked):
+        assert line.split() == [
+            str(s.rank),
+            s.name,
+            ",".join(s.colors),
+            str(s.groups),
+            str(s.captures),
+            str(s.score),
+        ]
+    assert len(lines) == 3 + len(ranked)
+
+
+@pytest.mark.parametrize("variant", ["standard", "blockers"])
+def test_json_matches_the_engine(finished, variant):
+    path, game = finished
+    result, data = invoke_json("score", path, "--json", "--variant", variant)
+    assert result.exit_code == 0
+    assert data == expected_json(game, variant, path)
+
+
+def test_the_files_variant_is_the_default(tmp_path):
+    path = tmp_path / "g.yaml"
+    new_game(path, variant="blockers")
+    data = invoke_json("score", path, "--json")[1]
+    assert data["variant"] == "blockers"
+    assert data["finished"] is False
+    assert "not finished, after 0 moves" in invoke("score", path).stdout
+
+
+def test_two_players_add_their_colours(tmp_path):
+    path = tmp_path / "two.yaml"
+    game = finished_game(path, TWO)
+    data = invoke_json("score", path, "--json", "--variant", "blockers")[1]
+    assert data == expected_json(game, "blockers", path)
+    assert data["players"][0]["colors"] == ["red", "green"]
+
+
+def test_several_files(tmp_path, finished):
+    path, game = finished
+    other = tmp_path / "two.yaml"
+    other_game = finished_game(other, TWO)
+    result, data = invoke_json("score", path, other, "--json")
+    assert result.exit_code == 0
+    assert data == [expected_json(game, "standard", path), expected_json(other_game, "standard", other)]
+    text = invoke("score", path, other).stdout
+    assert f"{path}: standard, finished\n" in text and f"\n\n{other}: standard, finished\n" in text
+
+
+def test_an_invalid_file_among_several(tmp_path, finished):
+    path, _ = finished
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BROKEN)
+    result, data = invoke_json("score", bad, path, "--json")
+    assert result.exit_code == 1
+    assert [entry["path"] for entry in data] == [str(path)]
+    assert (
+        result.stderr == f"Error: {bad}:10: move 3: green plays 7 on B8, but 7 goes in column 7"
+        " (the record is invalid)\n"
+    )
+
+
+def test_errors(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BROKEN)
+    assert invoke("score", bad).exit_code == 1
+    assert invoke("score", tmp_path / "none.yaml").exit_code == 1
+    result = invoke("score", bad, "--variant", "chess")
+    assert result.exit_code == 2
+    assert "'chess' is not one of" in result.stderr
+
+
+def test_format(finished):
+    path, _ = finished
+    out = invoke("score", path, "--format", "github").stdout
+    assert "|   rank | player   |" in out
+    assert (
+        invoke("score", path, "--format", "tsv").stdout.splitlines()[0].split("\t")[0].strip() == "rank"
+    )
+
+
+def test_standard_input(finished):
+    path, game = finished
+    result, data = invoke_json("score", "-", "--json", input=path.read_bytes())
+    assert data == expected_json(game, "standard", "-")

@@ -1,0 +1,179 @@
+"""Every file uptown writes with -o is as safe as the game file: never through a link, never
+over a device, FIFO or folder, whole or not at all, with its final mode from the start, UTF-8."""
+
+from pathlib import Path
+import errno
+import os
+import stat
+
+import pytest
+from support.cli import invoke, run
+
+from uptown_cli.records import safe_file as record_writer
+from uptown_cli.errors import OutputError
+from uptown_cli.records.safe_file import write_file
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RECORDS = ROOT / "records"
+GAME = RECORDS / "in-progress.yaml"
+OLD = b"the old picture\n"
+
+
+def commands(tmp_path, target):
+    """Each command that writes a file, writing ``target``."""
+    folder = tmp_path / "records"
+    folder.mkdir(exist_ok=True)
+    (folder / "game.yaml").write_bytes(GAME.read_bytes())
+    return [["svg", GAME, "-o", target], ["html", GAME, "-o", target],
+            ["export", folder, "-o", target]]
+
+
+def leftovers(folder, *expected):
+    return sorted(set(os.listdir(folder)) - set(expected))
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_output_never_writes_through_a_symbolic_link(tmp_path, index):
+    victim = tmp_path / "other.txt"
+    victim.write_bytes(OLD)
+    link = tmp_path / "pic.out"
+    link.symlink_to(victim)
+    result = invoke(*commands(tmp_path, link)[index])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "is a symbolic link" in result.stderr
+    assert victim.read_bytes() == OLD and link.is_symlink()
+
+
+def test_export_never_overwrites_a_record_through_a_link_named_out_csv(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    record = folder / "game.yaml"
+    record.write_bytes(GAME.read_bytes())
+    (tmp_path / "out.csv").symlink_to(record)
+    result = invoke("export", folder, "-o", tmp_path / "out.csv")
+    assert result.exit_code == 1 and record.read_bytes() == GAME.read_bytes()
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_output_never_replaces_a_fifo(tmp_path, index):
+    fifo = tmp_path / "pipe.out"
+    os.mkfifo(fifo)
+    result = invoke(*commands(tmp_path, fifo)[index])
+    assert result.exit_code == 1 and "is a FIFO, not a regular file" in result.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a device needs root")
+def test_output_never_replaces_a_device(tmp_path):
+    device = tmp_path / "mynull"
+    os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    result = invoke("svg", GAME, "-o", device)
+    assert result.exit_code == 1 and "is a device, not a regular file" in result.stderr
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+def test_output_to_dev_stdout_is_one_line_not_a_cross_device_error():
+    result = run("svg", GAME, "-o", "/dev/stdout")
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "Invalid cross-device link" not in result.stderr
+    assert "-o - writes to standard output" in result.stderr
+
+
+@pytest.mark.parametrize("step, code", [
+    ("_write_all", errno.ENOSPC), ("_fsync", errno.EIO), ("_rename", errno.EXDEV),
+    ("_set_mode", errno.EPERM), ("_make_temp", errno.EROFS),
+])
+@pytest.mark.parametrize("index", range(3))
+def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch,
+                                                                    step, code, index):
+    target = tmp_path / "out.file"
+    target.write_bytes(OLD)
+    os.chmod(target, 0o640)
+    command = commands(tmp_path, target)[index]
+
+    def fail(*args):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(record_writer, step, fail)
+    result = invoke(*command)
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert os.strerror(code) in result.stderr and "the old file is unchanged" in result.stderr
+    assert target.read_bytes() == OLD and stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert leftovers(tmp_path, "out.file", "records") == []
+
+
+def test_a_failed_new_output_file_leaves_nothing(tmp_path, monkeypatch):
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(record_writer, "_write_all", full)
+    result = invoke("html", GAME, "-o", tmp_path / "game.html")
+    assert result.exit_code == 1 and "nothing was written" in result.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_output_temporary_file_has_the_final_mode_before_any_data(tmp_path, monkeypatch):
+    target = tmp_path / "board.svg"
+    target.write_bytes(OLD)
+    os.chmod(target, 0o600)
+    modes = []
+    real_write = record_writer._write_all
+
+    def spy(fd, data):
+        modes.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        real_write(fd, data)
+
+    monkeypatch.setattr(record_writer, "_write_all", spy)
+    assert invoke("svg", GAME, "-o", target).exit_code == 0
+    assert modes == [0o600] and stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_a_new_output_file_gets_the_mode_the_umask_allows(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        write_file(str(tmp_path / "new.svg"), "<svg/>")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.svg").stat().st_mode) == 0o666 & ~umask
+
+
+def test_output_removes_a_stale_temporary_file_but_not_others(tmp_path):
+    stale = tmp_path / ".board.svg.uptown-0123456789ab.tmp"
+    mine = tmp_path / ".board.svg.notes.tmp"
+    stale.write_text("left by a killed writer")
+    mine.write_text("mine")
+    assert write_file(str(tmp_path / "board.svg"), "<svg/>") == 6
+    assert sorted(os.listdir(tmp_path)) == [".board.svg.notes.tmp", "board.svg"]
+
+
+def test_write_file_refuses_a_folder_and_a_missing_folder(tmp_path):
+    with pytest.raises(OutputError, match="is a folder"):
+        write_file(str(tmp_path), "x")
+    with pytest.raises(OutputError, match="No such file or directory"):
+        write_file(str(tmp_path / "nosuch" / "a.svg"), "x")
+
+
+def test_export_output_says_what_it_wrote(tmp_path):
+    out = tmp_path / "moves.csv"
+    result = invoke("export", GAME, "-o", out)
+    assert result.exit_code == 0
+    assert result.stderr == f"Wrote {out} ({out.stat().st_size:,} bytes).\n"
+
+
+def test_svg_to_standard_output_with_a_latin1_terminal_is_utf8(tmp_path):
+    result = run("svg", GAME, env={"PYTHONIOENCODING": "latin-1"})
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert result.stdout.startswith("<svg") or "<svg" in result.stdout
+
+
+def test_html_output_file_is_utf8_whatever_pythonioencoding(tmp_path):
+    game = tmp_path / "zoe.yaml"
+    game.write_text(GAME.read_text().replace("Ana", "Zoë"), encoding="utf-8")
+    page = tmp_path / "game.html"
+    for target in (["-o", page], []):
+        result = run("html", game, *target, env={"PYTHONIOENCODING": "latin-1"})
+        assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "Zoë" in page.read_bytes().decode("utf-8")
+    assert "Zoë" in result.stdout  # decoded as UTF-8 strictly

@@ -1,0 +1,1 @@
+"""Helpers for the tests, one module per purpose (imported as ``support.NAME``); no tests here."""
