@@ -9,7 +9,7 @@ The order of colour ``C`` under seed ``S`` (both as text, UTF-8): every tile ``T
 canonical name, e.g. ``7``, ``sax``, ``$``) gets the key
 ``SHA-256("uptown-bag-1\\n" + S + "\\n" + C + "\\n" + T)``; the tiles sorted by key (as bytes)
 are the bag, first drawn first. The first five make the starting rack; each later tile is
-drawn in turn. ``tests/test_bags.py`` pins the order of a few seeds.
+drawn in turn. ``tests/engine/test_bags.py`` pins the order of a few seeds.
 """
 
 from __future__ import annotations
