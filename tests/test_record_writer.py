@@ -320,7 +320,7 @@ def game_file(tmp_path):
 
 def test_append_move_writes_and_keeps_the_mode(game_file):
     new = append_move(str(game_file), "blue", "I I9", START)
-    assert game_file.read_text() == new == START + "  - blue: I I9\n"
+    assert game_file.read_text() == new.text == START + "  - blue: I I9\n"
     assert stat.S_IMODE(game_file.stat().st_mode) == 0o640
     assert os.listdir(game_file.parent) == ["game.yaml"]
 

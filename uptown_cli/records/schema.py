@@ -81,7 +81,9 @@ class MoveEntry(NamedTuple):
 
 @dataclass
 class Record:
-    """A record that passed the schema checks (its moves are not replayed yet)."""
+    """A record that passed the schema checks (its moves are not replayed yet).  ``tree`` is
+    what its one parse produced (``yaml_reader`` nodes, with their lines and offsets in
+    ``text``), so that its text can be edited without parsing it again."""
 
     path: str
     text: str
@@ -93,6 +95,15 @@ class Record:
     fields: dict[str, str] = field(default_factory=dict)
     extras: dict[str, object] = field(default_factory=dict)
     hidden: HiddenFields | None = None
+    tree: Mapping | None = field(default=None, repr=False, compare=False)
+
+    def parsed(self) -> Mapping:
+        """``tree``, parsing ``text`` when the record was made without it."""
+        if self.tree is None:
+            root = parse(self.text, self.path)
+            assert isinstance(root, Mapping)  # the text was read as a record
+            self.tree = root
+        return self.tree
 
     @property
     def colors(self) -> tuple:
@@ -205,7 +216,7 @@ class _SchemaReader:
         if not playable:
             return None
         return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras,
-                      hidden)
+                      hidden, root)
 
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")
