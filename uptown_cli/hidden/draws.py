@@ -20,6 +20,7 @@ This module is engine-level: no YAML, files or terminals.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -68,10 +69,17 @@ def tag(version: int, what: str) -> bytes:
 
 def chain(game_id: bytes, name: str, key: bytes, version: int = 1) -> list[bytes]:
     """``[c_0, ..., c_256]`` of player ``name`` (text) under ``key`` in game ``game_id``."""
+    return list(_chain(game_id, name, key, version))
+
+
+@functools.lru_cache(maxsize=8)
+def _chain(game_id: bytes, name: str, key: bytes, version: int) -> tuple[bytes, ...]:
+    """``chain``, built once per key: a command checks a key against its commitment, then
+    takes the link of the next turn from the same chain."""
     links = [framed_hash(tag(version, "chain"), game_id, name.encode("utf-8"), key)]
     for _ in range(CHAIN_LENGTH):
         links.append(hashlib.sha256(links[-1]).digest())
-    return links
+    return tuple(links)
 
 
 def head(game_id: bytes, name: str, key: bytes, version: int = 1) -> bytes:
