@@ -203,9 +203,11 @@ class HiddenDeal:
                     "(its SHA-256 must equal it)")
         return None
 
-    def move_problem(self, player: Player, color: str, move: Move, game: Game) -> str | None:
+    def move_problem(self, player: Player, color: str, move: Move, game: Game | None = None,
+                     stuck: Stuck | None = None) -> str | None:
         """Why ``player``'s ``move`` (``color``'s) contradicts their known rack, or None.
-        ``game`` is the position before the move (its racks unknown)."""
+        A pass is checked against the position before it: ``game`` (its racks unknown), or
+        what ``stuck_tiles`` said of it."""
         if player.name not in self.keys:
             return None
         if not move.is_pass:
@@ -214,11 +216,12 @@ class HiddenDeal:
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
             return (f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack}); "
                     f"{player.name}'s move")
-        for c in player.colors:
-            if game.playable(c):
-                for tile in sorted(self.racks[c]):
-                    if any(can_place(game, c, tile, sq) for sq in FIT_SQUARES[tile]):
-                        return f"{player.name} passed, but {c} could play {tile_name(tile)}"
+        if stuck is None:
+            stuck = stuck_tiles(cast(Game, game), player)
+        for c, (_, fit_nowhere) in stuck.items():
+            for tile in sorted(self.racks[c]):
+                if tile not in fit_nowhere:
+                    return f"{player.name} passed, but {c} could play {tile_name(tile)}"
         return None
 
     def act(self, player: Player, color: str, move: Move, link: bytes) -> None:
@@ -248,20 +251,31 @@ class HiddenDeal:
         self._waiting = []
 
 
+Stuck = dict[str, tuple[int, frozenset[int]]]
+"""What a pass is checked against: per colour of the passer that can still play, how many
+tiles its rack holds and which of its tiles left fit no square."""
+
+
+def stuck_tiles(game: Game, player: Player) -> Stuck:
+    """``Stuck`` for a pass by ``player`` now."""
+    stuck = {}
+    for color in player.colors:
+        if game.playable(color):
+            unplayed = game.unplayed_tiles(color)
+            stuck[color] = (min(RACK_SIZE, len(unplayed)), frozenset(
+                t for t in unplayed if not any(can_place(game, color, t, sq)
+                                               for sq in FIT_SQUARES[t])))
+    return stuck
+
+
 def surely_unforced(game: Game, player: Player) -> str | None:
     """Why a pass by ``player`` now cannot be forced whatever their racks hold, or None: a
     colour that holds more tiles than there are tiles left to it that fit nowhere."""
-    for color in player.colors:
-        if not game.playable(color):
-            continue
-        unplayed = game.unplayed_tiles(color)
-        holds = min(RACK_SIZE, len(unplayed))
-        stuck = [t for t in unplayed if not any(can_place(game, color, t, sq)
-                                                 for sq in FIT_SQUARES[t])]
-        if len(stuck) < holds:
+    for color, (holds, fit_nowhere) in stuck_tiles(game, player).items():
+        if len(fit_nowhere) < holds:
             return (f"{player.name}'s pass cannot be forced: {color} holds {holds} tiles and "
-                    f"only {len(stuck)} of its tiles left fit nowhere; {player.name}'s entry "
-                    "was written by hand")
+                    f"only {len(fit_nowhere)} of its tiles left fit nowhere; {player.name}'s "
+                    "entry was written by hand")
     return None
 
 

@@ -96,6 +96,9 @@ class Record:
     extras: dict[str, object] = field(default_factory=dict)
     hidden: HiddenFields | None = None
     tree: Mapping | None = field(default=None, repr=False, compare=False)
+    replayed: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """``records.replay``'s own: the public replays of a game with hidden racks, by ``upto``,
+    from which a player's view is checked without playing the moves again."""
 
     def parsed(self) -> Mapping:
         """``tree``, parsing ``text`` when the record was made without it."""
