@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import secrets
 from collections.abc import Iterable, Mapping
 from typing import cast
 
@@ -54,11 +53,15 @@ def framed_hash(*fields: bytes) -> bytes:
 
 def new_key() -> bytes:
     """A new secret key, from the operating system's secure random source."""
+    import secrets  # (and with it random: only new keys and games need them)
+
     return secrets.token_bytes(KEY_BYTES)
 
 
 def new_game_id() -> bytes:
     """A new random game id (public: it ties each key and chain to one game)."""
+    import secrets
+
     return secrets.token_bytes(GAME_ID_BYTES)
 
 
