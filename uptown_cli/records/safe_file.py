@@ -38,7 +38,6 @@ import errno
 import fcntl
 import os
 import re
-import secrets
 import stat
 from typing import Callable
 
@@ -283,7 +282,7 @@ def _remove_stale_temps(folder: int, name: str) -> None:
 
 def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
     """Create a new temporary file beside ``name``, no wider than ``mode``; returns (fd, name)."""
-    tmp = _temp_name(name, secrets.token_hex(6))
+    tmp = _temp_name(name, os.urandom(6).hex())  # (secrets would import random)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
 
