@@ -119,3 +119,51 @@ def test_a_move_parses_the_file_once_and_only_the_new_text_again(counted, game):
         assert counts["plays"] == MOVES + 1
     else:  # the replay for Ana, and her view with the others' racks imagined (analysis.views)
         assert counts["plays"] == 2 * MOVES + 1
+
+
+def views(path, name, key, public_first):
+    """(errors, moves played, the deal's racks and draws, digest) of ``name``'s view of the
+    record at ``path``: checked on a public replay's moves, or replayed with their key alone."""
+    from uptown_cli.records.hidden_fields import HiddenCheck
+    from uptown_cli.records.reading import load_record
+    from uptown_cli.records.replay import replay
+
+    record = load_record(path)
+    if public_first:
+        replay(record)
+    check = HiddenCheck(record, own=(name, key))
+    result = replay(record, hidden=check)
+    return ([(e.line, e.move, e.message) for e in result.errors], result.game.ply,
+            check.deal.racks, check.deal.drawn, check.deal.turns, check.digest)
+
+
+def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(tmp_path):
+    """Each player's view, checked on the moves the public replay played (``follow``), knows
+    the same racks and finds the same problem as a replay with their key: here a move of Bo's
+    rewritten to another move the board allows, which only Bo's key shows (its seal)."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
+    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.hidden.keys import load_key
+    from uptown_cli.records.reading import load_record
+    from uptown_cli.records.replay import replay
+
+    path, _, _ = hidden_game(tmp_path)
+    record = load_record(path)
+    keys = {name: load_key(tmp_path / f"keys-{name}", record.hidden.game_id, name)
+            for name in ("Ana", "Bo")}
+    for name, key in keys.items():
+        assert views(path, name, key, True) == views(path, name, key, False)
+    last = record.moves[-1]  # Bo's (moves alternate from Ana's)
+    before = replay(record, upto=len(record.moves) - 1).game
+    allowed = (f"{tile_name(tile)} {square_name(square)}"
+               for tile in before.unplayed_tiles(last.color) for square in FIT_SQUARES[tile]
+               if can_place(before, last.color, tile, square))
+    other = next(text for text in allowed if text != last.text)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[last.line - 1] = lines[last.line - 1].replace(last.text, other)
+    path.write_text("".join(lines))
+    assert replay(load_record(path)).valid  # nothing shows without Bo's key
+    found = views(path, "Bo", keys["Bo"], True)
+    assert found == views(path, "Bo", keys["Bo"], False)
+    assert found[0][-1][1:] == (MOVES, "the seal is not Bo's: this move or an entry before it "
+                                "was changed after Bo played it (compare copies with uptown diff)")
