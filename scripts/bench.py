@@ -6,7 +6,8 @@ never run unless asked: it plays whole games between bots). Every figure is the 
 several runs with the smallest and largest beside it, so a noisy machine shows as a spread.
 
 - Start-up: ``uptown --version``, ``--help``, and ``show``, ``moves``, ``score`` and ``move``
-  on a 90-move game, against a bare ``python -c pass``.
+  on a 90-move game, against a bare ``python -c pass``; and ``move --as NAME`` in a hidden
+  game of 90 moves against the same move in an open game of the same moves.
 - Validation: ``uptown validate`` over a folder of finished random games of 2 to 5 players
   against a process that only parses the same files with PyYAML's C loader, and the peak
   memory of ``uptown validate`` (its resident set, in a fresh process) for a small and a large
@@ -206,16 +207,21 @@ def process_cpu(argv):
     return cpu, f"exit status {done.returncode}: {lines[-1]}"
 
 
-def compare_processes(floor_name, floor_argv, commands, runs):
+def compare_processes(floor_name, floor_argv, commands, runs, floor_prepare=None):
     """Figures for a floor process and for each ``(name, argv, target, prepare)`` of
     ``commands``, all run in turn ``runs`` times (``prepare``, when not None, is called untimed
-    before each run), and for each command's ratio to the floor of the same run."""
+    before each run; ``floor_prepare`` before each run of the floor), and for each command's
+    ratio to the floor of the same run."""
     floors = []
     times = {name: [] for name, *_ in commands}
     ratios = {name: [] for name, *_ in commands}
     errors = {}
     for _ in range(runs):
-        floor, _ = process_cpu(floor_argv)
+        if floor_prepare is not None:
+            floor_prepare()
+        floor, error = process_cpu(floor_argv)
+        if error:
+            return {floor_name: {"error": error, "target": None}}
         floors.append(floor * 1000)
         for name, argv, _, prepare in commands:
             if name in errors:
@@ -271,7 +277,66 @@ def bench_startup(uptown, runs):
             ("uptown score (90 moves)", [uptown, "score", kept], 3.0, None),
             ("uptown move (90 moves)", [uptown, "move", played, str(move), "--rack", color], 3.0, fresh_copy),
         ]
-        return compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
+        results = compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
+        results.update(bench_hidden_move(uptown, folder, runs))
+        return results
+
+
+def bench_hidden_move(uptown, folder, runs):
+    """``uptown move --as NAME`` in a hidden two-player game of 90 moves (played by the random
+    bot through the command line, in this process) against the same move in an open game of
+    the same moves (no seed, no hidden racks), each on a fresh copy."""
+    from click.testing import CliRunner
+
+    from uptown_cli.cli import main
+    from uptown_cli.records.reading import load_record
+
+    hidden, kept, played, keys = (os.path.join(folder, name) for name in (
+        "hidden.yaml", "hidden-kept.yaml", "open.yaml", "keys"))
+    runner = CliRunner()
+
+    def uptown_here(*args):
+        done = runner.invoke(main, list(args), env={"UPTOWN_KEYS": keys, "UPTOWN_GAME": None})
+        if done.exit_code != 0:
+            raise RuntimeError(f"uptown {' '.join(args)}: {done.output.strip()}")
+        return done.stdout
+
+    uptown_here("new", kept, "--hidden", "-p", "Ana", "-p", "Bo")
+    for name in ("Ana", "Bo"):
+        uptown_here("join", kept, "--as", name)
+    for _ in range(90):
+        name = json.loads(uptown_here("show", kept, "--json"))["to_move"]
+        uptown_here("move", kept, "--bot", "random", "--as", name)
+    name = json.loads(uptown_here("show", kept, "--json"))["to_move"]
+    move = json.loads(uptown_here("moves", kept, "--json", "--as", name))["moves"][0]
+    record = load_record(kept)
+    open_text = render_record(record.game_players(), moves=[(m.color, m.text) for m in record.moves])
+
+    saved = keys + "-saved"
+    shutil.copytree(keys, saved)
+
+    def fresh_keys():  # what each player saw: the game before the move timed
+        shutil.rmtree(keys)
+        shutil.copytree(saved, keys)
+
+    def fresh_open():
+        fresh_keys()
+        with open(played, "w", encoding="utf-8") as f:
+            f.write(open_text)
+
+    def fresh_hidden():
+        fresh_keys()
+        shutil.copyfile(kept, hidden)
+
+    os.environ["UPTOWN_KEYS"] = keys
+    try:
+        command = ("uptown move, hidden (90 moves)", [uptown, "move", hidden, move, "--as", name],
+                   1.2, fresh_hidden)
+        return compare_processes("uptown move, open (90 moves)",
+                                 [uptown, "move", played, move, "--as", name], [command], runs,
+                                 fresh_open)
+    finally:
+        del os.environ["UPTOWN_KEYS"]
 
 
 def make_corpus(folder, games):

@@ -263,7 +263,7 @@ def seeded_game(game_file):
 
 def test_append_move_writes_and_keeps_the_mode(seeded_game):
     new = append_move(str(seeded_game), "blue", "I I9", SEEDED)
-    assert seeded_game.read_text() == new == SEEDED + "  - blue: I I9\n"
+    assert seeded_game.read_text() == new.text == SEEDED + "  - blue: I I9\n"
     assert stat.S_IMODE(seeded_game.stat().st_mode) == 0o640
     assert os.listdir(seeded_game.parent) == ["game.yaml"]
 

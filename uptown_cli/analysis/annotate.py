@@ -3,7 +3,7 @@
 from __future__ import annotations
 from typing import TYPE_CHECKING
 from ..errors import RecordError
-from ..records.yaml_reader import Mapping, Sequence, parse
+from ..records.yaml_reader import Mapping, Sequence
 if TYPE_CHECKING:
     from .review import MoveReview
     from ..records.schema import Record
@@ -18,8 +18,7 @@ def annotate(record: Record, reviews: list[MoveReview]) -> str:
     from ..records.text import _indent, _last_end, _line_end, _newline, quote
 
     text = record.text
-    root = parse(text, record.path)
-    assert isinstance(root, Mapping)
+    root = record.parsed()
     pair = root.get("moves")
     items = pair[1].items if pair is not None and isinstance(pair[1], Sequence) else []
     if pair is not None and isinstance(pair[1], Sequence) and pair[1].flow or any(

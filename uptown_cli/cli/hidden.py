@@ -309,7 +309,7 @@ def _hidden_record(path):
 def _append(path, list_name, name, value, record):
     from ..records.safe_file import append_entry
 
-    return append_entry(path, list_name, name, value, record.text, lock_notice(path))
+    return append_entry(path, list_name, name, value, record, lock_notice(path)).text
 
 
 def _json_option(command):

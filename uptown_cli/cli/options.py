@@ -300,11 +300,11 @@ def read_game(file, upto=None, as_name=None, keys=None):
 def check_seen(record, as_name, keys):
     """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
     memory beside their keys); returns the player's name, or None without ``--as``."""
+    if as_name is None:
+        return None
     from ..hidden.keys import keys_folder, load_seen
     from ..records.seen import first_change, game_ident
 
-    if as_name is None:
-        return None
     name = player_named(record.players, as_name)
     seen = load_seen(keys_folder(keys), game_ident(record), name)
     change = seen and first_change(seen, record, name)

@@ -207,9 +207,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
-        text = append_move(path, turn.color, str(turn.move), record.text, link,
-                           lock_notice(path))
-        remember(record, seen_by, keys, text)
+        written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))
+        remember(written, seen_by, keys)
     out = Output(as_json, table_format)
     if as_json:
         data = turn_data(turn)

@@ -20,9 +20,9 @@ This module is engine-level: no YAML, files or terminals.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-import secrets
 from collections.abc import Iterable, Mapping
 from typing import cast
 
@@ -53,11 +53,15 @@ def framed_hash(*fields: bytes) -> bytes:
 
 def new_key() -> bytes:
     """A new secret key, from the operating system's secure random source."""
+    import secrets  # (and with it random: only new keys and games need them)
+
     return secrets.token_bytes(KEY_BYTES)
 
 
 def new_game_id() -> bytes:
     """A new random game id (public: it ties each key and chain to one game)."""
+    import secrets
+
     return secrets.token_bytes(GAME_ID_BYTES)
 
 
@@ -68,10 +72,17 @@ def tag(version: int, what: str) -> bytes:
 
 def chain(game_id: bytes, name: str, key: bytes, version: int = 1) -> list[bytes]:
     """``[c_0, ..., c_256]`` of player ``name`` (text) under ``key`` in game ``game_id``."""
+    return list(_chain(game_id, name, key, version))
+
+
+@functools.lru_cache(maxsize=8)
+def _chain(game_id: bytes, name: str, key: bytes, version: int) -> tuple[bytes, ...]:
+    """``chain``, built once per key: a command checks a key against its commitment, then
+    takes the link of the next turn from the same chain."""
     links = [framed_hash(tag(version, "chain"), game_id, name.encode("utf-8"), key)]
     for _ in range(CHAIN_LENGTH):
         links.append(hashlib.sha256(links[-1]).digest())
-    return links
+    return tuple(links)
 
 
 def head(game_id: bytes, name: str, key: bytes, version: int = 1) -> bytes:
@@ -195,9 +206,11 @@ class HiddenDeal:
                     "(its SHA-256 must equal it)")
         return None
 
-    def move_problem(self, player: Player, color: str, move: Move, game: Game) -> str | None:
+    def move_problem(self, player: Player, color: str, move: Move, game: Game | None = None,
+                     stuck: Stuck | None = None) -> str | None:
         """Why ``player``'s ``move`` (``color``'s) contradicts their known rack, or None.
-        ``game`` is the position before the move (its racks unknown)."""
+        A pass is checked against the position before it: ``game`` (its racks unknown), or
+        what ``stuck_tiles`` said of it."""
         if player.name not in self.keys:
             return None
         if not move.is_pass:
@@ -206,11 +219,12 @@ class HiddenDeal:
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
             return (f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack}); "
                     f"{player.name}'s move")
-        for c in player.colors:
-            if game.playable(c):
-                for tile in sorted(self.racks[c]):
-                    if any(can_place(game, c, tile, sq) for sq in FIT_SQUARES[tile]):
-                        return f"{player.name} passed, but {c} could play {tile_name(tile)}"
+        if stuck is None:
+            stuck = stuck_tiles(cast(Game, game), player)
+        for c, (_, fit_nowhere) in stuck.items():
+            for tile in sorted(self.racks[c]):
+                if tile not in fit_nowhere:
+                    return f"{player.name} passed, but {c} could play {tile_name(tile)}"
         return None
 
     def act(self, player: Player, color: str, move: Move, link: bytes) -> None:
@@ -240,20 +254,31 @@ class HiddenDeal:
         self._waiting = []
 
 
+Stuck = dict[str, tuple[int, frozenset[int]]]
+"""What a pass is checked against: per colour of the passer that can still play, how many
+tiles its rack holds and which of its tiles left fit no square."""
+
+
+def stuck_tiles(game: Game, player: Player) -> Stuck:
+    """``Stuck`` for a pass by ``player`` now."""
+    stuck = {}
+    for color in player.colors:
+        if game.playable(color):
+            unplayed = game.unplayed_tiles(color)
+            stuck[color] = (min(RACK_SIZE, len(unplayed)), frozenset(
+                t for t in unplayed if not any(can_place(game, color, t, sq)
+                                               for sq in FIT_SQUARES[t])))
+    return stuck
+
+
 def surely_unforced(game: Game, player: Player) -> str | None:
     """Why a pass by ``player`` now cannot be forced whatever their racks hold, or None: a
     colour that holds more tiles than there are tiles left to it that fit nowhere."""
-    for color in player.colors:
-        if not game.playable(color):
-            continue
-        unplayed = game.unplayed_tiles(color)
-        holds = min(RACK_SIZE, len(unplayed))
-        stuck = [t for t in unplayed if not any(can_place(game, color, t, sq)
-                                                 for sq in FIT_SQUARES[t])]
-        if len(stuck) < holds:
+    for color, (holds, fit_nowhere) in stuck_tiles(game, player).items():
+        if len(fit_nowhere) < holds:
             return (f"{player.name}'s pass cannot be forced: {color} holds {holds} tiles and "
-                    f"only {len(stuck)} of its tiles left fit nowhere; {player.name}'s entry "
-                    "was written by hand")
+                    f"only {len(fit_nowhere)} of its tiles left fit nowhere; {player.name}'s "
+                    "entry was written by hand")
     return None
 
 

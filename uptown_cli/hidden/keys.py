@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 from typing import Any
 
@@ -84,7 +83,7 @@ def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
     """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and
     on disk before it is renamed into place, with ``sync``)."""
     text = json.dumps(data, ensure_ascii=False) + "\n"
-    tmp = os.path.join(folder, f".{secrets.token_hex(6)}.tmp")
+    tmp = os.path.join(folder, f".{os.urandom(6).hex()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:

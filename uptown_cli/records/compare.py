@@ -34,7 +34,6 @@ from ..errors import NotationError
 from .reading import load_record
 from .replay import replay
 from .schema import MoveEntry, Record
-from .yaml_reader import Mapping, parse
 
 IDENTICAL = "identical"
 EXTENDS = "extends"
@@ -181,8 +180,7 @@ def _header_line(record: Record, other: Record, name: str) -> int:
         for mine, theirs in zip(record.players, other.players):
             if (mine.name, mine.colors) != (theirs.name, theirs.colors):
                 return mine.line
-    root = parse(record.text, record.path)
-    pair = root.get(name) if isinstance(root, Mapping) else None
+    pair = record.parsed().get(name)
     return pair[0].line if pair else 1
 
 

@@ -30,18 +30,20 @@ from ..hidden.draws import (
     LATEST,
     PROTOCOLS,
     HiddenDeal,
+    Stuck,
     chain,
     commitment,
     head,
     history_start,
     history_step,
     seal,
+    stuck_tiles,
     surely_unforced,
 )
 from .yaml_reader import Mapping, Node, Scalar, Sequence, describe
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
-    from ..engine.game import Game, Turn
+    from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move
     from .schema import MoveEntry, PlayerEntry, Record
 
@@ -210,6 +212,8 @@ class HiddenCheck:
         self.deal = HiddenDeal(self.game_id, players, keys, self.version)
         for joined in values:
             self.deal.join(joined)
+        self.passes: dict[int, Stuck] = {}
+        """What each pass was checked against, by the number of moves before it."""
         self.digest = history_start(self.game_id, record.variant, players, values)
         self._next_digest = self.digest
         if self.version > 1:
@@ -227,27 +231,50 @@ class HiddenCheck:
         if entry.link is None or not is_hex(entry.link, digits):
             return f"the move needs its link, {digits} hex digits (0-9, a-f)"
         link = bytes.fromhex(entry.link[:64])
-        problem = self.deal.link_problem(player, link)
+        problem = self.deal.link_problem(player, link) or self._seal_problem(player, entry, link)
         if problem is not None:
             return problem
-        if self.version > 1:
-            self._next_digest = history_step(self.digest, entry.color, entry.text, link)
-            key = self.keys.get(player.name)
-            if key is not None and seal(self.game_id, key, self._next_digest).hex() \
-                    != entry.link[64:]:
-                return (f"the seal is not {player.name}'s: this move or an entry before it was "
-                        f"changed after {player.name} played it (compare copies with "
-                        "uptown diff)")
-        if move.is_pass and player.name not in self.keys:  # a known rack is checked exactly
-            unforced = surely_unforced(game, player)
-            if unforced is not None:
-                return unforced
-        return self.deal.move_problem(player, entry.color, move, game)
+        stuck = None
+        if move.is_pass:
+            stuck = self.passes[game.ply] = stuck_tiles(game, player)
+            if player.name not in self.keys:  # a known rack is checked exactly
+                unforced = surely_unforced(game, player)
+                if unforced is not None:
+                    return unforced
+        return self.deal.move_problem(player, entry.color, move, stuck=stuck)
+
+    def _seal_problem(self, player: Player, entry: MoveEntry, link: bytes) -> str | None:
+        """Version 2: what is wrong with the seal of a move whose mover's key is known."""
+        if self.version == 1:
+            return None
+        self._next_digest = history_step(self.digest, entry.color, entry.text, link)
+        key = self.keys.get(player.name)
+        if key is not None and seal(self.game_id, key, self._next_digest).hex() != entry.link[64:]:  # type: ignore[index]
+            return (f"the seal is not {player.name}'s: this move or an entry before it was "
+                    f"changed after {player.name} played it (compare copies with uptown diff)")
+        return None
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted."""
         self.digest = self._next_digest
         self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
+
+    def follow(self, checked: HiddenCheck, turns: tuple[Turn, ...],
+               entries: list[MoveEntry]) -> tuple[int, str] | None:
+        """Check and feed the moves that another check of this record (``checked``, which
+        knows fewer keys) saw played without a problem (``turns``, the engine's, and their
+        ``entries``), without playing them again: only what the keys known here add is
+        checked (seals, racks, and passes against what ``checked`` kept of each).  Stops at
+        the first move with a problem: (its number, the problem); None when there is none."""
+        for number, (turn, entry) in enumerate(zip(turns, entries), 1):
+            stuck = checked.passes.get(number - 1)
+            link = bytes.fromhex(entry.link[:64])  # type: ignore[index]  # checked on the public replay
+            problem = (self._seal_problem(turn.player, entry, link)
+                       or self.deal.move_problem(turn.player, turn.color, turn.move, stuck=stuck))
+            if problem is not None:
+                return number, problem
+            self.played(turn, entry)
+        return None
 
 
 def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.game import Game
 from ..engine.geometry import TILES_PER_COLOR
 from ..engine.notation import parse_move
-from ..errors import IllegalMove, NotationError, RecordError
+from ..errors import BadReveal, IllegalMove, NotationError, RecordError
 from .annotations import line_problems
 from .reading import read_file
 from .yaml_reader import decode
@@ -41,8 +41,45 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     number and line.  With ``strict``, also reports every move not written canonically.
     A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
     revealed in the record), whose ``deal`` then holds the racks it knows.
+
+    The moves are played once per record: a check that knows more keys (a player's view)
+    after a valid replay of the same moves checks what its keys add on the game that replay
+    played (the same Game object, when nothing was played on it since).
     """
-    return play_moves(record, new_game(record), strict, upto, hidden)
+    if record.hidden is None:
+        return play_moves(record, new_game(record), strict, upto, hidden)
+    if hidden is not None:
+        followed = _follow(record, upto, hidden) if not strict else None
+        return followed or play_moves(record, new_game(record), strict, upto, hidden)
+    from .hidden_fields import HiddenCheck
+
+    check = HiddenCheck(record)
+    result = play_moves(record, new_game(record), strict, upto, check)
+    moves = record.moves if upto is None else record.moves[:upto]
+    if result.moves_ok == len(moves) and all(isinstance(e, BadReveal) for e in result.errors):
+        record.replayed[upto] = (result.game, tuple(result.game.history), check)
+    return result
+
+
+def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | None:
+    """``replay`` with ``hidden`` from the public replay kept for ``upto``, without playing
+    the moves again; None when there is none, or its game was played on since."""
+    kept = record.replayed.get(upto)
+    if kept is None or tuple(kept[0].history) != kept[1]:
+        return None
+    game, turns, checked = kept
+    if any(turn.move.is_pass and ply not in checked.passes for ply, turn in enumerate(turns)):
+        return None
+    errors = list(hidden.errors)
+    found = hidden.follow(checked, turns, record.moves)
+    if found is None:
+        return Replay(game, errors, len(turns))
+    number, problem = found
+    before = new_game(record)
+    for turn in turns[:number - 1]:
+        before.play(turn.move, turn.color)
+    errors.append(_move_error(record, record.moves[number - 1], number, problem))
+    return Replay(before, errors, number - 1)
 
 
 def new_game(record: Record) -> Game:

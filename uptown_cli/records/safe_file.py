@@ -38,13 +38,13 @@ import errno
 import fcntl
 import os
 import re
-import secrets
 import stat
 from typing import Callable
 
 from ..errors import OutputError, RecordError
 from .file_lock import _Game, _lock, _locked_game, _open_folder, _Wait
-from .text import _read_new, insert_entry, insert_move
+from .schema import Record
+from .text import _read_new, record_with_entry, record_with_move
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -153,28 +153,33 @@ def _write_beside(folder: int, name: str, data: bytes, old: os.stat_result | Non
         raise
 
 
-def append_move(path: str, color: str, move_text: str, expected_text: str,
-                link: str | None = None, on_wait: Callable[[], None] | None = None) -> str:
+def append_move(path: str, color: str, move_text: str, expected: str | Record,
+                link: str | None = None, on_wait: Callable[[], None] | None = None) -> Record:
     """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
-    of the record at ``path``; returns the new text.
+    of the record at ``path``, which was read as ``expected`` (the Record, or its text);
+    returns the new record (its text is what the file now holds).
 
     Refuses (RecordError, file untouched) when the file no longer holds
-    ``expected_text`` (the game moved on), or when anything fails.  The move's
+    ``expected``'s text (the game moved on), or when anything fails.  The move's
     legality is the caller's business; its place in the file is checked here.
     ``on_wait`` is called once when another writer has held the file for WAIT_NOTICE seconds.
     """
-    new_text = insert_move(expected_text, color, move_text, path, link)
-    _replace_record(path, expected_text, new_text, on_wait)
-    return new_text
+    new = record_with_move(expected, color, move_text, path, link)
+    _replace_record(path, _text(expected), new.text, on_wait)
+    return new
 
 
-def append_entry(path: str, list_name: str, name: str, value: str, expected_text: str,
-                 on_wait: Callable[[], None] | None = None) -> str:
+def append_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
+                 on_wait: Callable[[], None] | None = None) -> Record:
     """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
     ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
-    new_text = insert_entry(expected_text, list_name, name, value, path)
-    _replace_record(path, expected_text, new_text, on_wait)
-    return new_text
+    new = record_with_entry(expected, list_name, name, value, path)
+    _replace_record(path, _text(expected), new.text, on_wait)
+    return new
+
+
+def _text(record: str | Record) -> str:
+    return record.text if isinstance(record, Record) else record
 
 
 def replace_record(path: str, new_text: str, expected_text: str,
@@ -277,7 +282,7 @@ def _remove_stale_temps(folder: int, name: str) -> None:
 
 def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
     """Create a new temporary file beside ``name``, no wider than ``mode``; returns (fd, name)."""
-    tmp = _temp_name(name, secrets.token_hex(6))
+    tmp = _temp_name(name, os.urandom(6).hex())  # (secrets would import random)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
 

@@ -31,7 +31,8 @@ from .yaml_reader import (
 )
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
-    from .hidden_fields import HiddenFields
+    from ..engine.game import Turn
+    from .hidden_fields import HiddenCheck, HiddenFields
 
 FORMAT_VERSION = 1
 MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
@@ -51,11 +52,15 @@ class PlayerEntry(NamedTuple):
     email: str | None = None
 
 
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-\u0080-\U0010ffff]+"
-_ADDRESS = re.compile(rf"{_ATOM}(\.{_ATOM})*@[A-Za-z0-9\u0080-\U0010ffff]"
-                      r"([A-Za-z0-9\-\u0080-\U0010ffff]*[A-Za-z0-9\u0080-\U0010ffff])?"
-                      r"(\.[A-Za-z0-9\u0080-\U0010ffff]([A-Za-z0-9\-\u0080-\U0010ffff]*"
-                      r"[A-Za-z0-9\u0080-\U0010ffff])?)+")
+_ATOM = r"""[^\x00-\x20"(),.:;<>@\[\\\]\x7f]+"""
+"""Letters, digits, ``!#$%&'*+/=?^_`{|}~-`` and every character past ASCII, written as what
+it is not: a class that reaches U+10FFFF takes re tens of milliseconds to compile."""
+_LABEL = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]"
+"""A letter, a digit or a character past ASCII."""
+_INNER = r"[^\x00-\x2c\x2e\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]"
+"""The same, or a hyphen."""
+_ADDRESS = re.compile(rf"{_ATOM}(\.{_ATOM})*@{_LABEL}({_INNER}*{_LABEL})?"
+                      rf"(\.{_LABEL}({_INNER}*{_LABEL})?)+")
 """One plain address, ``local@domain``: a dot-atom local part (RFC 5322, no quoting) and a
 domain of two labels or more (letters, digits, inner hyphens; non-ASCII allowed, RFC 6531)."""
 
@@ -81,7 +86,9 @@ class MoveEntry(NamedTuple):
 
 @dataclass
 class Record:
-    """A record that passed the schema checks (its moves are not replayed yet)."""
+    """A record that passed the schema checks (its moves are not replayed yet).  ``tree`` is
+    what its one parse produced (``yaml_reader`` nodes, with their lines and offsets in
+    ``text``), so that its text can be edited without parsing it again."""
 
     path: str
     text: str
@@ -93,6 +100,19 @@ class Record:
     fields: dict[str, str] = field(default_factory=dict)
     extras: dict[str, object] = field(default_factory=dict)
     hidden: HiddenFields | None = None
+    tree: Mapping | None = field(default=None, repr=False, compare=False)
+    replayed: dict[int | None, tuple[Game, tuple[Turn, ...], HiddenCheck]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """``records.replay``'s own: the public replays of a game with hidden racks, by ``upto``,
+    from which a player's view is checked without playing the moves again."""
+
+    def parsed(self) -> Mapping:
+        """``tree``, parsing ``text`` when the record was made without it."""
+        if self.tree is None:
+            root = parse(self.text, self.path)
+            assert isinstance(root, Mapping)  # the text was read as a record
+            self.tree = root
+        return self.tree
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -206,7 +226,7 @@ class _SchemaReader:
         if not playable:
             return None
         return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras,
-                      hidden)
+                      hidden, root)
 
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")

@@ -4,12 +4,13 @@ the file."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterable, Iterator, cast
 
 from ..errors import RecordError, SetupError
 from ..engine.game import Player
 from .schema import TEXT_FIELDS, PlayerEntry, Record, load_record_text
-from .yaml_reader import MAX_BYTES, Free, Mapping, Node, Scalar, Sequence, parse
+from .yaml_reader import MAX_BYTES, Free, Mapping, Node, Scalar, Sequence
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -117,15 +118,22 @@ def _summary(record: Record) -> tuple[object, ...]:
             record.fields, [(m.color, m.text) for m in record.moves])
 
 
-def insert_move(text: str, color: str, move_text: str, path: str = "<record>",
+def insert_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
                 link: str | None = None) -> str:
-    """``text`` with the move (and its ``link``, for hidden racks) appended (see the module
-    docstring), checked by reading it back: the result must be the same record with exactly
-    this one move more."""
-    old = _readable(text, path)
+    """The text of ``record_with_move``."""
+    return record_with_move(old, color, move_text, path, link).text
+
+
+def record_with_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
+                     link: str | None = None) -> Record:
+    """The record ``old`` (a Record, or a record's text) with the move (and its ``link``, for
+    hidden racks) appended (see the module docstring).  A Record is edited at the place its
+    parsed tree gives, without parsing its text again; the new text is read back, and must be
+    the same record with exactly this one move more."""
+    old = _readable(old, path)
     item = [f"{quote(color)}: {quote(move_text)}"] + ([f"link: {quote(link)}"] if link else [])
     what = f"{color}: {move_text}"
-    new = _insert_item(text, "moves", item, path, what)
+    new = _insert_item(old, "moves", item, path, what)
     refused = f"appending {what} to {path} would not read back as that one move more"
     record = _read_new(new, refused)
     expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
@@ -135,37 +143,46 @@ def insert_move(text: str, color: str, move_text: str, path: str = "<record>",
             or record.hidden != old.hidden or [m.link for m in record.moves] != links
             or [m.notes for m in record.moves] != notes):
         raise RecordError(f"{refused}; nothing was written")
-    return new
+    return replace(record, path=old.path)
 
 
-def insert_entry(text: str, list_name: str, name: str, value: str, path: str = "<record>") -> str:
-    """``text`` with ``- NAME: VALUE`` appended to the hidden-racks list ``list_name``,
-    checked by reading it back as that one entry more."""
-    old = _readable(text, path)
+def insert_entry(old: str | Record, list_name: str, name: str, value: str,
+                 path: str = "<record>") -> str:
+    """The text of ``record_with_entry``."""
+    return record_with_entry(old, list_name, name, value, path).text
+
+
+def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
+                      path: str = "<record>") -> Record:
+    """The record ``old`` (a Record, or a record's text) with ``- NAME: VALUE`` appended to
+    the hidden-racks list ``list_name``, checked by reading it back as that one entry more."""
+    old = _readable(old, path)
     what = f"{name}'s {list_name} entry"
-    new = _insert_item(text, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
+    new = _insert_item(old, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
     refused = f"adding {what} to {path} would not read back as that one entry more"
     record = _read_new(new, refused)
     if (_summary(record) != _summary(old) or record.extras != old.extras
             or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
         raise RecordError(f"{refused}; nothing was written")
-    return new
+    return replace(record, path=old.path)
 
 
-def _readable(text: str, path: str) -> Record:
-    """The record in ``text``, when lines can be added to it safely."""
+def _readable(old: str | Record, path: str) -> Record:
+    """The record ``old`` (read from it when it is text), when lines can be added to its text
+    safely."""
+    text = old.text if isinstance(old, Record) else old
     if any(b in text for b in _ODD_BREAKS) or "\r" in text.replace("\r\n", ""):
         raise RecordError(f"{path} uses line breaks other than \\n or \\r\\n; "
                           "the move cannot be appended safely")
-    return load_record_text(text, path)
+    return old if isinstance(old, Record) else load_record_text(text, path)
 
 
-def _insert_item(text: str, key: str, item: list[str], path: str, what: str) -> str:
-    """``text`` (a record) with an item (its lines: ``- `` goes before the first) appended to
-    the top-level list ``key``, which is added at the end when missing; ``what`` names the
+def _insert_item(record: Record, key: str, item: list[str], path: str, what: str) -> str:
+    """The text of ``record`` with an item (its lines: ``- `` goes before the first) appended
+    to the top-level list ``key``, which is added at the end when missing; ``what`` names the
     item in errors."""
-    root = parse(text, path)  # a mapping: the record was read from it
-    assert isinstance(root, Mapping)
+    text = record.text
+    root = record.parsed()
     if root.flow:
         raise RecordError(f"{path} is written as one flow mapping ({{...}}); "
                           "the move cannot be appended to it")

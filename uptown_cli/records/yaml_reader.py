@@ -16,8 +16,8 @@ The work is linear in the size of the text: the tree is built without recursion 
 without Python's cyclic garbage collector running over it (a tree holds no cycles, and
 collections over half a million live nodes cost more than building them); the data
 under an ``x-`` key is read straight into plain lists and dicts (a ``Free`` node), with
-the same checks but no node per item; and the tree of the text parsed last is kept, so
-a command that reads a record and then edits it parses it once.
+the same checks but no node per item.  A record keeps the tree of its one parse
+(``schema.Record.tree``), so a command that reads a record and then edits it parses it once.
 """
 
 from __future__ import annotations
@@ -193,18 +193,10 @@ def parse(text: str, path: str | None = None) -> Node | None:
                           line=text.count("\n", 0, exc.start) + 1) from None
     if size > MAX_BYTES:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
-    if _last_parsed[0] is text:
-        return cast("Node | None", _last_parsed[1])
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
     with _without_collection():
-        root = _Composer(text[shift:], path, shift).guarded_document()
-    _last_parsed[:] = [text, root]
-    return root
-
-
-_last_parsed: list[Any] = [None, None]
-"""The text parsed last (the very object) and its tree, which nothing changes."""
+        return _Composer(text[shift:], path, shift).guarded_document()
 
 
 def _not_a_character(surrogate: str) -> str:

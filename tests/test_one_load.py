@@ -1,0 +1,169 @@
+"""One load per command: ``move``, ``show`` and ``validate`` read the file once, parse it once
+and replay its moves once for the viewer they serve (open, or a hidden game as NAME); a move
+parses only the new text again, to read it back.  Counted in process, around the functions
+that do the work."""
+
+from collections import Counter
+
+import pytest
+from test_cli_support import invoke, invoke_json
+
+from uptown_cli.engine.game import Game
+from uptown_cli.hidden import draws
+from uptown_cli.records import reading, schema, yaml_reader
+
+MOVES = 6
+"""Moves played before the command counted."""
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The work done from here on: ``reads`` of a record file, ``parses`` (by the text
+    parsed), ``schema`` checks, ``plays`` (``Game.play``) and ``chains`` (hash chains built)."""
+    counts: Counter = Counter()
+    texts: Counter = Counter()
+
+    def count(owner, name, key, texts_of=None):
+        real = getattr(owner, name)
+
+        def counting(*args, **kwargs):
+            counts[key] += 1
+            if texts_of is not None:
+                texts[texts_of(*args)] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counting)
+
+    count(reading, "_read_to_limit", "reads")
+    count(yaml_reader._Composer, "guarded_document", "parses", lambda composer: composer.text)
+    count(schema._SchemaReader, "check", "schema")
+    count(Game, "play", "plays")
+
+    def start():
+        counts.clear()
+        texts.clear()
+        draws._chain.cache_clear()
+
+    def result():
+        return {**counts, "chains": draws._chain.cache_info().misses}, texts
+
+    return start, result
+
+
+def open_game(record_after):
+    path = record_after(MOVES)
+    return path, {}, []
+
+
+def hidden_game(tmp_path):
+    """A hidden game of Ana and Bo after ``MOVES`` moves, each with a key folder of their own."""
+    path = tmp_path / "hidden.yaml"
+    env = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
+           for name in ("Ana", "Bo")}
+    assert invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
+    for name in ("Ana", "Bo"):
+        assert invoke("join", path, "--as", name, env=env[name]).exit_code == 0
+    for number in range(MOVES):
+        name = ("Ana", "Bo")[number % 2]
+        result = invoke("move", path, "--bot", "random", "--as", name, env=env[name])
+        assert result.exit_code == 0, result.output
+    return path, env["Ana"], ["--as", "Ana"]
+
+
+@pytest.fixture(params=["open", "hidden"])
+def game(request, record_after, tmp_path):
+    """(path, environment, the viewer's options) of a game after ``MOVES`` moves."""
+    if request.param == "open":
+        return open_game(record_after)
+    return hidden_game(tmp_path)
+
+
+def run(counted, *args, env=None):
+    start, result = counted
+    start()
+    outcome = invoke(*args, env=env)
+    assert outcome.exit_code == 0, outcome.output
+    return result()
+
+
+def test_show_reads_parses_and_replays_the_file_once(counted, game):
+    path, env, viewer = game
+    counts, texts = run(counted, "show", path, *viewer, env=env)
+    assert (counts["reads"], counts["parses"], counts["schema"]) == (1, 1, 1)
+    assert list(texts.values()) == [1]
+    assert counts["plays"] == MOVES
+    assert counts["chains"] == (1 if viewer else 0)
+
+
+def test_validate_reads_parses_and_replays_the_file_once(counted, game):
+    path, env, _ = game
+    counts, _ = run(counted, "validate", path, env=env)
+    assert (counts["reads"], counts["parses"], counts["schema"], counts["plays"]) == (
+        1, 1, 1, MOVES)
+
+
+def test_a_move_parses_the_file_once_and_only_the_new_text_again(counted, game):
+    """The move is inserted at the place the parsed record gives; the new text is read back
+    once (that check stays), and what the player saw is remembered without a third parse."""
+    path, env, viewer = game
+    before = path.read_text()
+    name = viewer[1] if viewer else None
+    _, data = invoke_json("moves", path, "--json", *viewer, env=env)
+    move = data["moves"][0]
+    counts, texts = run(counted, "move", path, move, *viewer, env=env)
+    assert counts["reads"] == 1
+    assert texts == {before: 1, path.read_text(): 1}
+    assert counts["schema"] == 2
+    assert counts["chains"] == (1 if name else 0)
+    if not viewer:
+        assert counts["plays"] == MOVES + 1
+    else:  # the replay for Ana, and her view with the others' racks imagined (analysis.views)
+        assert counts["plays"] == 2 * MOVES + 1
+
+
+def views(path, name, key, public_first):
+    """(errors, moves played, the deal's racks and draws, digest) of ``name``'s view of the
+    record at ``path``: checked on a public replay's moves, or replayed with their key alone."""
+    from uptown_cli.records.hidden_fields import HiddenCheck
+    from uptown_cli.records.reading import load_record
+    from uptown_cli.records.replay import replay
+
+    record = load_record(path)
+    if public_first:
+        replay(record)
+    check = HiddenCheck(record, own=(name, key))
+    result = replay(record, hidden=check)
+    return ([(e.line, e.move, e.message) for e in result.errors], result.game.ply,
+            check.deal.racks, check.deal.drawn, check.deal.turns, check.digest)
+
+
+def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(tmp_path):
+    """Each player's view, checked on the moves the public replay played (``follow``), knows
+    the same racks and finds the same problem as a replay with their key: here a move of Bo's
+    rewritten to another move the board allows, which only Bo's key shows (its seal)."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
+    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.hidden.keys import load_key
+    from uptown_cli.records.reading import load_record
+    from uptown_cli.records.replay import replay
+
+    path, _, _ = hidden_game(tmp_path)
+    record = load_record(path)
+    keys = {name: load_key(tmp_path / f"keys-{name}", record.hidden.game_id, name)
+            for name in ("Ana", "Bo")}
+    for name, key in keys.items():
+        assert views(path, name, key, True) == views(path, name, key, False)
+    last = record.moves[-1]  # Bo's (moves alternate from Ana's)
+    before = replay(record, upto=len(record.moves) - 1).game
+    allowed = (f"{tile_name(tile)} {square_name(square)}"
+               for tile in before.unplayed_tiles(last.color) for square in FIT_SQUARES[tile]
+               if can_place(before, last.color, tile, square))
+    other = next(text for text in allowed if text != last.text)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[last.line - 1] = lines[last.line - 1].replace(last.text, other)
+    path.write_text("".join(lines))
+    assert replay(load_record(path)).valid  # nothing shows without Bo's key
+    found = views(path, "Bo", keys["Bo"], True)
+    assert found == views(path, "Bo", keys["Bo"], False)
+    assert found[0][-1][1:] == (MOVES, "the seal is not Bo's: this move or an entry before it "
+                                "was changed after Bo played it (compare copies with uptown diff)")
