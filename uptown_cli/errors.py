@@ -88,9 +88,19 @@ class RecordError(UptownError):
         self.move = move
         self.problems: list[RecordError] = [self]
 
+    def _where(self) -> str:
+        return one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
+
     def __str__(self) -> str:
-        where = one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
+        where = self._where()
         return f"{where}: {self.message}" if where else self.message
+
+    def report_line(self) -> str:
+        """The error as ``validate`` reports it: ``PATH:LINE: move N: message`` (the move
+        number when there is one)."""
+        move = f"move {self.move}: " if self.move is not None else ""
+        where = self._where()
+        return f"{where}: {move}{self.message}" if where else f"{move}{self.message}"
 
     def to_json(self) -> dict[str, object]:
         """The error as ``{"line", "move", "message"}``."""

@@ -22,7 +22,6 @@ from .options import (
     output_options,
     percent,
     plural,
-    problem_line,
     read_record,
     record_files,
     replay_valid,
@@ -266,7 +265,7 @@ def _known_game(record):
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
         if result.errors:
-            raise click.ClickException(f"{problem_line(result.errors[0])} (the record is invalid)")
+            raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
         missing = [c for c in record.colors if c not in check.deal.drawn]
         if not missing:
             bags = known_bags(result.game, check.deal.drawn)

@@ -34,7 +34,6 @@ from .options import (
     lock_notice,
     check_seen,
     player_named,
-    problem_line,
     read_record,
     replay_valid,
 )
@@ -124,7 +123,7 @@ def own_view(record, name, key, upto=None):
     result = replay(record, upto=upto, hidden=check)
     errors = [e for e in result.errors if not isinstance(e, BadReveal)]
     if errors:
-        raise click.ClickException(f"{problem_line(errors[0])} (the record is invalid)")
+        raise click.ClickException(f"{errors[0].report_line()} (the record is invalid)")
     return result.game, check
 
 

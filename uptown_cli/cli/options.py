@@ -238,13 +238,6 @@ def display_path(path):
     return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 
-def problem_line(error):
-    """``PATH:LINE: message`` (with the move number when there is one)."""
-    where = ":".join(str(part) for part in (error.path, error.line) if part is not None)
-    move = f"move {error.move}: " if error.move is not None else ""
-    return f"{where}: {move}{error.message}"
-
-
 NO_SUCH_FILE = "no such file (uptown new creates a game)"
 """The one wording of every command for a FILE that is not there."""
 
@@ -280,7 +273,7 @@ def replay_valid(record, upto=None):
 
         errors = [e for e in errors if not isinstance(e, BadReveal)]
     if errors:
-        raise click.ClickException(f"{problem_line(errors[0])} (the record is invalid)")
+        raise click.ClickException(f"{errors[0].report_line()} (the record is invalid)")
     return result.game
 
 

@@ -19,7 +19,6 @@ from .options import (
     output_options,
     page,
     plural,
-    problem_line,
     read_game,
     read_record,
     listed_records,
@@ -234,7 +233,7 @@ def validate(paths, strict, as_json):
                 click.echo("  " + text.replace("\n", "\n  ") + ("" if last else ","))
             else:
                 for error in result.errors:
-                    click.echo(problem_line(error))
+                    click.echo(error.report_line())
                 if result.unrevealed:
                     click.echo(f"{result.path}: the game is over, but the draws of "
                                f"{', '.join(result.unrevealed)} are unchecked: each must run "
