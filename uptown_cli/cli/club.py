@@ -9,9 +9,11 @@ import click
 from ..engine.scoring import VARIANTS
 from .options import (
     Output,
+    as_option,
     display_path,
     file_argument,
     game_path,
+    json_option,
     listed_records,
     lock_notice,
     output_file_option,
@@ -75,9 +77,7 @@ def send_game(path, as_name=None, to=None, sendmail=False, output=None):
 @file_argument
 @click.option("--to", metavar="NAME|all", help="Send to NAME, or to all the other players "
               "(default: the player to move or to join; everyone once the game is over).")
-@click.option("--as", "as_name", metavar="NAME",
-              help="You are NAME: the message is from your email in the record "
-              "(default: $UPTOWN_FROM).")
+@as_option()
 @sendmail_option
 @output_file_option("move.eml")
 def send(file, to, as_name, sendmail, output):
@@ -86,7 +86,8 @@ def send(file, to, as_name, sendmail, output):
     The body shows the board and standings and the command the recipient runs next. Mail
     goes through $UPTOWN_SMTP (smtp://USER@HOST:587 with STARTTLS, or smtps://USER@HOST:465),
     the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail; or -o
-    writes the message to a file for any mail client.
+    writes the message to a file for any mail client. It is from the email of the player
+    --as names in the record (default: $UPTOWN_FROM).
 
     \b
     Examples:
@@ -113,7 +114,7 @@ def send(file, to, as_name, sendmail, output):
               "this mbox file.")
 @click.option("--maildir", metavar="PATH", help="Read the newest message carrying the game "
               "from this Maildir folder.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def receive(message, into, mbox, maildir, as_json):
     """Save the game attached to an email when it carries yours further.
 
@@ -183,8 +184,8 @@ def games_listed(folders):
 
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]")
-@click.option("--as", "as_name", metavar="NAME", help="List NAME's turns first.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@as_option()
+@json_option
 def status(folders, as_name, as_json):
     """Every game in the folders (default: this one), one line each.
 

@@ -27,9 +27,11 @@ from ..hidden.keys import (
 )
 from .options import (
     Output,
+    as_option,
     display_path,
     file_argument,
     game_path,
+    json_option,
     keys_option,
     lock_notice,
     check_seen,
@@ -37,11 +39,6 @@ from .options import (
     read_record,
     replay_valid,
 )
-
-
-def as_option(command):
-    return click.option("--as", "as_name", required=True, metavar="NAME",
-                        help="The player you are (your key file is used).")(command)
 
 
 # -- new, show, moves, move ----------------------------------------------------------------
@@ -311,16 +308,11 @@ def _append(path, list_name, name, value, record):
     return append_entry(path, list_name, name, value, record.text, lock_notice(path))
 
 
-def _json_option(command):
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
-        command)
-
-
 @click.command()
 @file_argument
-@as_option
+@as_option(required=True)
 @keys_option
-@_json_option
+@json_option
 def join(file, as_name, keys, as_json):
     """Join a game with hidden racks: make your secret key and commit to it.
 
@@ -378,9 +370,9 @@ def join(file, as_name, keys, as_json):
 
 @click.command()
 @file_argument
-@as_option
+@as_option(required=True)
 @keys_option
-@_json_option
+@json_option
 def reveal(file, as_name, keys, as_json):
     """Publish your key once the game is over, so all can check your draws.
 

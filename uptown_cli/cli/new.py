@@ -11,6 +11,7 @@ from .options import (
     display_path,
     file_argument,
     game_path,
+    json_option,
 )
 
 
@@ -61,7 +62,7 @@ def check_lineup(entries):
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
-@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
+@json_option
 def new(file, players, variant, seed, hidden, as_json):
     """Create a new game record (never overwrites a file).
 

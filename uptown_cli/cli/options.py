@@ -43,6 +43,11 @@ def _check_format(ctx, param, value):
     return value
 
 
+def json_option(command):
+    """``--json``, given to the command as ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
+
+
 def output_options(command):
     """``--json`` and ``--format FMT``, given to the command as ``as_json`` and ``table_format``
     (see ``Output``)."""
@@ -50,7 +55,38 @@ def output_options(command):
         "--format", "table_format", default="simple", show_default=True, callback=_check_format,
         metavar="FMT", help="Table format: csv or any tabulate format (plain, github, tsv, ...).",
     )(command)
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
+    return json_option(command)
+
+
+def as_option(required=False):
+    """``--as NAME``, given to the command as ``as_name``: the player who runs the command."""
+    return click.option("--as", "as_name", required=required, metavar="NAME",
+                        help="The player you are (with hidden racks, your key file proves it).")
+
+
+BOT_NAMES = ("random", "greedy", "mc", "halving")
+"""``analysis.bots.BOT_NAMES``: named here, checked equal by a test, so that ``--help`` imports
+no bots (tests/test_cli_main.py)."""
+PLAYOUT_BOTS = ("mc", "halving")
+"""The bots that play moves out and take ``--playouts``."""
+MC_PLAYOUTS = 16
+"""``analysis.bots.MC_PLAYOUTS``: how many deals mc plays each candidate in, by default."""
+
+
+def playouts_option(default=None):
+    """``--playouts N``, given to the command as ``playouts``."""
+    return click.option(
+        "--playouts", type=click.IntRange(min=1), metavar="N", default=default,
+        show_default=default is not None,
+        help=f"{', '.join(PLAYOUT_BOTS)}: how many sampled deals each candidate move is played "
+        "out in (halving: the same playouts in all).")
+
+
+def check_playouts(playouts, bot):
+    """A UsageError for ``--playouts`` with a bot that plays nothing out."""
+    if playouts and bot not in PLAYOUT_BOTS:
+        raise click.UsageError(
+            f"--playouts goes with {' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)}")
 
 
 def keys_option(command):

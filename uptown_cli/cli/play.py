@@ -7,7 +7,12 @@ import click
 from ..engine.game import COLORS
 from .club import check_smtp_settings, send_after_move, sendmail_option
 from .options import (
+    BOT_NAMES,
     Output,
+    as_option,
+    check_playouts,
+    json_option,
+    playouts_option,
     check_seen,
     color_options,
     display_path,
@@ -23,12 +28,6 @@ from .options import (
     replay_valid,
     use_color,
 )
-
-BOTS = ("random", "greedy", "mc", "halving")
-"""The bots a player can ask for (``bots.BOT_NAMES``, named here so that help imports no bots)."""
-PLAYOUT_BOTS = ("mc", "halving")
-"""The bots that play moves out and take ``--playouts``."""
-
 
 def hidden_mover_view(record, game, as_name, keys, warn=True):
     """(the game as the player to move sees it, their ``hidden.MoverView``) in a game with
@@ -65,10 +64,8 @@ def split_rack(words):
 
 
 def bot_option(command):
-    command = click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-                           help="mc, halving: how many sampled deals each candidate move is "
-                           "played out in (halving: the same playouts in all).")(command)
-    return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
+    command = playouts_option()(command)
+    return click.option("--bot", type=click.Choice(BOT_NAMES), help="Let a bot choose the move.")(command)
 
 
 def bot_move(bot, game, record, playouts, mover=None):
@@ -132,7 +129,7 @@ def complete_move(ctx, param, incomplete):
 
 @click.command()
 @click.argument("words", nargs=-1, metavar="[FILE] MOVE", shell_complete=complete_move)
-@click.option("--as", "as_name", metavar="NAME", help="Refuse to play unless it is NAME's turn.")
+@as_option()
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
@@ -148,7 +145,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
     players it may start with the rack (red 7 B7). The new board, the tile drawn and who is next
-    are printed.
+    are printed. With --as NAME, it is refused unless it is NAME's turn.
 
     \b
     Examples:
@@ -178,8 +175,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     rack = rack or typed_rack
     if bot and (words or rack):
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
-    if playouts and bot not in PLAYOUT_BOTS:
-        raise click.UsageError("--playouts goes with --bot mc or --bot halving")
+    check_playouts(playouts, bot)
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
     if sendmail and not send:
@@ -242,7 +238,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
 
 @click.command()
 @file_argument
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@as_option()
 @keys_option
 @output_options
 def moves(file, as_name, keys, as_json, table_format):
@@ -275,20 +271,17 @@ def moves(file, as_name, keys, as_json, table_format):
 
 @click.command()
 @file_argument
-@click.option("--bot", type=click.Choice(BOTS), default="mc", show_default=True, help="The bot asked.")
-@click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-              help="mc, halving: how many sampled deals each candidate move is played out in "
-              "(halving: the same playouts in all).")
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@click.option("--bot", type=click.Choice(BOT_NAMES), default="mc", show_default=True, help="The bot asked.")
+@playouts_option()
+@as_option()
 @keys_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def hint(file, bot, playouts, as_name, keys, as_json):
     """Suggest a move for the player to move (nothing is written).
 
     The bot sees only what the player to move may know.
     """
-    if playouts and bot not in PLAYOUT_BOTS:
-        raise click.UsageError("--playouts goes with --bot mc or --bot halving")
+    check_playouts(playouts, bot)
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     player = check_player(game, None, record.path, writes=False)
     game, mover = hidden_mover_view(record, game, as_name, keys)

@@ -10,11 +10,13 @@ from ..engine.scoring import VARIANTS
 from .options import (
     PROGRESS_MIN_FILES,
     Output,
+    as_option,
     color_options,
     display_path,
     file_argument,
     game_path,
     NO_SUCH_FILE,
+    json_option,
     keys_option,
     output_options,
     page,
@@ -31,7 +33,7 @@ from .options import (
 @click.command()
 @file_argument
 @click.option("--at", type=click.IntRange(min=0), metavar="N", help="Show the position after N moves.")
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: show NAME's racks (from their key file).")
+@as_option()
 @keys_option
 @output_options
 @color_options
@@ -96,7 +98,7 @@ def _hidden_view(record, as_name, keys, at):
 @file_argument
 @click.option("--from", "first", type=click.IntRange(min=1), default=1, metavar="N", help="First move shown.")
 @click.option("--to", "last", type=click.IntRange(min=1), metavar="N", help="Last move shown (default: the end).")
-@click.option("--json", "as_json", is_flag=True, help="Print the moves as JSON instead of boards.")
+@json_option
 @color_options
 def replay(file, first, last, as_json, color, no_color):
     """Show every position of a game in turn.
@@ -199,7 +201,7 @@ EXIT_UNCHECKED = 3
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--strict", is_flag=True, help="Also report moves not written in canonical notation.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def validate(paths, strict, as_json):
     """Check records and report every problem.
 
@@ -258,7 +260,7 @@ def validate(paths, strict, as_json):
 @click.command()
 @click.argument("file_a", metavar="A")
 @click.argument("file_b", metavar="B")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def diff(file_a, file_b, as_json):
     """Tell how two copies of a game relate.
 
