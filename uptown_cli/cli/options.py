@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from ..errors import display_path
+
 GAME_ENV = "UPTOWN_GAME"
 DEFAULT_GAME = "game.yaml"
 PROGRESS_MIN_FILES = 20
@@ -234,15 +236,6 @@ def page(text, color=None):
         click.echo(text, color=color)
 
 
-def player_named(players, as_name):
-    """The name of the player ``as_name`` names (any case), or a one-line ClickException."""
-    names = [p.name for p in players]
-    for name in names:
-        if name.casefold() == as_name.casefold():
-            return name
-    raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
-
-
 def lock_notice(path):
     """What to tell the player while another player's move holds the game file."""
     return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
@@ -264,14 +257,6 @@ def percent(rate):
 def game_path(file):
     """FILE as given, else ``$UPTOWN_GAME``, else ``game.yaml``."""
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
-
-
-def display_path(path):
-    """``path`` as printed: bytes that are not UTF-8 as ``\\xNN``, and line breaks and control
-    codes escaped, so that a file's name can neither forge output lines nor reach the terminal."""
-    from ..errors import one_line
-
-    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 
 NO_SUCH_FILE = "no such file (uptown new creates a game)"
@@ -319,41 +304,13 @@ def read_game(file, upto=None, as_name=None, keys=None):
     path = game_path(file)
     record = read_record(path)
     if as_name is not None:
+        from ..records.viewer import check_seen
+
         check_seen(record, as_name, keys)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")
     return path, record, replay_valid(record, upto)
-
-
-def check_seen(record, as_name, keys):
-    """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
-    memory beside their keys); returns the player's name, or None without ``--as``."""
-    from ..hidden.keys import keys_folder, load_seen
-    from ..records.seen import first_change, game_ident
-
-    if as_name is None:
-        return None
-    name = player_named(record.players, as_name)
-    seen = load_seen(keys_folder(keys), game_ident(record), name)
-    change = seen and first_change(seen, record, name)
-    if change and _moved_on(record):
-        raise click.ClickException(f"{record.path} changed since it was read (the game moved "
-                                   "on); nothing was written")
-    if change:
-        line, message = change
-        raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written")
-    return name
-
-
-def _moved_on(record):
-    """Whether the file of ``record`` holds other text now (another player's command wrote it
-    meanwhile, after this one read it)."""
-    try:
-        with open(record.path, "rb") as stream:
-            return stream.read() != record.text.encode("utf-8")
-    except OSError:
-        return False
 
 
 def listed_records(paths):

@@ -13,7 +13,6 @@ from .options import (
     check_playouts,
     json_option,
     playouts_option,
-    check_seen,
     color_options,
     display_path,
     file_argument,
@@ -21,7 +20,6 @@ from .options import (
     keys_option,
     lock_notice,
     output_options,
-    player_named,
     plural,
     read_game,
     read_record,
@@ -90,6 +88,8 @@ def typed_move(words):
 def check_player(game, as_name, path, writes=True):
     """The player to move, refusing a finished game and acting for someone else (``--as``);
     ``writes`` says whether the command would have written the file."""
+    from ..records.viewer import player_named
+
     unwritten = "; nothing was written" if writes else ""
     player = game.to_move
     if player is None:
@@ -165,6 +165,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         turn_text,
     )
     from ..records.safe_file import append_move
+    from ..records.viewer import HiddenView, check_seen, remember
 
     path, words = split_file(words)
     typed_rack, words = split_rack(words)
@@ -219,14 +220,9 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
-    if link is not None:
-        from . import hidden
-
-        out.text(hidden.drawn_text(turn))
-        out.text(hidden.to_move_text(game, record=record))
-    else:
-        out.text(drawn_text(game, turn))
-        out.text(to_move_text(game))
+    view = None if link is None else HiddenView(record)  # what everyone knows
+    out.text(drawn_text(game, turn, view))
+    out.text(to_move_text(game, view))
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
     if send:
@@ -253,7 +249,7 @@ def moves(file, as_name, keys, as_json, table_format):
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
         game = hidden_mover_view(record, game, as_name, keys)[0]
-    remember(record, seen_name(record, as_name), keys)
+    remember_seen(record, as_name, keys)
     if not game.finished and not game.knows_racks:
         raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
     legal = [] if game.finished else game.legal_moves()
@@ -286,7 +282,7 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     player = check_player(game, None, record.path, writes=False)
     game, mover = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = bot_move(bot, game, record, playouts, mover)
-    remember(record, seen_name(record, as_name), keys)
+    remember_seen(record, as_name, keys)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
@@ -296,16 +292,13 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
 
 
-def remember(record, name, keys, text=None):
-    """See ``hidden.remember``."""
-    if name is not None:
-        from . import hidden
+def remember_seen(record, as_name, keys):
+    """Keep ``record`` as what the player ``as_name`` names has seen (nothing without
+    ``--as``)."""
+    from ..records.viewer import player_named, remember
 
-        hidden.remember(record, name, keys, text)
-
-
-def seen_name(record, as_name):
-    return None if as_name is None else player_named(record.players, as_name)
+    if as_name is not None:
+        remember(record, player_named(record.players, as_name), keys)
 
 
 COMMANDS = {command.name: command for command in (move, moves, hint)}

@@ -48,14 +48,11 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
 
     _, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
+    if game.knows_racks:  # an open game, or every key revealed: all is public
+        view = None
     out = Output(as_json, table_format)
     if as_json:
-        data = position_data(game)
-        if record.hidden is not None and not game.knows_racks:  # until every key is revealed
-            from . import hidden
-
-            data.update(hidden.position_data(game, *view, record=record))
-        out.json(data)
+        out.json(position_data(game, view))
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
     if game.ply:
@@ -68,29 +65,22 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
     out.text()
-    if record.hidden is not None and not game.knows_racks:
-        from . import hidden
-
-        out.text(hidden.to_move_text(game, *view, record=record))
-    else:
-        out.text(to_move_text(game))
+    out.text(to_move_text(game, view))
 
 
 def _hidden_view(record, as_name, keys, at):
-    """(the deal that knows NAME's racks, NAME) for ``--as NAME`` in a game with hidden racks;
-    () without --as."""
+    """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
+    NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
+    from ..records.viewer import HiddenView, player_view, remember
+
     if record.hidden is None:
         if as_name is not None:
             raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
-        return ()
+        return None
     if as_name is None:
-        return ()
-    from . import hidden
-
-    name = hidden.player_name(record, as_name)
-    key = hidden.player_key(record, name, keys)
-    view = hidden.own_view(record, name, key, at)[1], name
-    hidden.remember(record, name, keys)
+        return HiddenView(record)
+    view = player_view(record, as_name, keys, at)
+    remember(record, view.name, keys)
     return view
 
 
