@@ -18,7 +18,7 @@ from .schema import Record
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from .hidden_fields import HiddenCheck
+    from .hidden_fields import HiddenCheck, HiddenFields
 
 
 class HiddenView(NamedTuple):
@@ -33,7 +33,7 @@ class HiddenView(NamedTuple):
 
 def player_named(players: list[Any], as_name: str) -> str:
     """The name of the player ``as_name`` names (any case)."""
-    names = [p.name for p in players]
+    names: list[str] = [p.name for p in players]
     for name in names:
         if name.casefold() == as_name.casefold():
             return name
@@ -91,9 +91,16 @@ def holds_key(folder: str, game_id: str, name: str) -> bool:
     return bool(has_key(folder, game_id, name))
 
 
+def _hidden(record: Record) -> HiddenFields:
+    """The hidden-racks fields of ``record``, a game with hidden racks."""
+    if record.hidden is None:
+        raise ViewerError(f"{record.path} is not a game with hidden racks")
+    return record.hidden
+
+
 def not_your_commitment(record: Record, name: str, folder: str) -> str:
     """What to tell ``name``, who holds no key for a game the record says they joined."""
-    line = record.hidden.lines["commitments", name]
+    line = _hidden(record).lines["commitments", name]
     return (f"{record.path}:{line}: {name}'s commitment was not made with a key of yours (no "
             f"key for this game in {folder}): if you did not join, someone else joined as "
             f"{name}; if you lost your key, {name} cannot play on. Start a new game (uptown new "
@@ -105,7 +112,7 @@ def player_key(record: Record, name: str, keys: str | None) -> bytes:
     against their commitment."""
     from .hidden_fields import key_matches
 
-    hidden = record.hidden
+    hidden = _hidden(record)
     if name not in hidden.joined():
         raise ViewerError(f"{name} has not joined {record.path} yet (uptown join)")
     revealed = dict(hidden.revealed).get(name)
@@ -130,7 +137,7 @@ def own_view(record: Record, name: str, key: bytes,
              upto: int | None = None) -> tuple[Game, HiddenCheck]:
     """``(game, check)``: the game after the record's moves (the first ``upto``), replayed with
     player ``name``'s key, whose ``check.deal`` knows that player's racks."""
-    from .hidden_fields import HiddenCheck
+    from .hidden_fields import HiddenCheck, HiddenFields
     from .replay import replay
 
     check = HiddenCheck(record, own=(name, key))
