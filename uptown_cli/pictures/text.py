@@ -1,15 +1,23 @@
 """Text for people and data for programs: the ASCII board, racks, table rows and JSON shapes.
 
-Pure functions of a Game (or of standings); nothing here reads or writes files or draws tables
+Pure functions of a Game (or of standings, or of what a viewer knows of a game with hidden
+racks: ``records.viewer.HiddenView``); nothing here reads or writes files or draws tables
 (tables are rows and headers, drawn by the command line in the format asked for).
 """
 
 from dataclasses import asdict
 
 from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
+from ..engine.geometry import (
+    COLUMNS,
+    REGION_NAMES,
+    ROWS,
+    TILE_NAMES,
+    TILES_PER_COLOR,
+    square_name,
+    tile_name,
+)
 from ..errors import display_path
-from ..hidden.draws import TILES_PER_COLOR
-from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
 
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
 FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
