@@ -295,9 +295,9 @@ def hint(file, bot, playouts, as_name, keys, as_json):
 def remember_seen(record, as_name, keys):
     """Keep ``record`` as what the player ``as_name`` names has seen (nothing without
     ``--as``)."""
-    from ..records.viewer import player_named, remember
-
     if as_name is not None:
+        from ..records.viewer import player_named, remember
+
         remember(record, player_named(record.players, as_name), keys)
 
 

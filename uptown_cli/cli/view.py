@@ -71,12 +71,12 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
 def _hidden_view(record, as_name, keys, at):
     """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
     NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
-    from ..records.viewer import HiddenView, player_view, remember
-
     if record.hidden is None:
         if as_name is not None:
             raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
         return None
+    from ..records.viewer import HiddenView, player_view, remember
+
     if as_name is None:
         return HiddenView(record)
     view = player_view(record, as_name, keys, at)
