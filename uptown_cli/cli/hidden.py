@@ -27,7 +27,7 @@ from .options import (
 )
 
 
-# -- new, show, moves, move ----------------------------------------------------------------
+# -- new --hidden, and the view of the player to move --------------------------------------
 
 
 def create_hidden(path, entries, variant):
