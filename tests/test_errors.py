@@ -70,3 +70,11 @@ def test_errors_say_where_they_happened():
     with pytest.raises(errors.NotationError):
         notation.parse_move("7 Z9")
     assert errors.IllegalMove("split", "why").reason == "split"
+
+
+def test_a_record_error_reports_its_move_in_one_line():
+    """validate's line, PATH:LINE: move N: message, is the error's own (no copy in the CLI)."""
+    assert errors.RecordError("bad", path="g.yaml", line=3, move=2).report_line() == (
+        "g.yaml:3: move 2: bad")
+    assert errors.RecordError("bad", path="g.yaml", line=3).report_line() == "g.yaml:3: bad"
+    assert errors.RecordError("bad", move=4).report_line() == "move 4: bad"

@@ -9,6 +9,7 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
 - ``RecordError``: a problem with a record, located by path, line and move (``records``);
   ``BadReveal``, one of them: a revealed key that does not match its commitment;
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
+- ``ViewerError``: a player who cannot view or act as asked (``records.viewer``);
 - ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``);
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``).
 
@@ -18,6 +19,8 @@ in one place (``cli.UptownGroup.invoke``).
 
 from __future__ import annotations
 
+import os
+
 
 def one_line(text: str) -> str:
     """``text`` with line breaks and other unprintable characters escaped (``\\n``,
@@ -26,6 +29,12 @@ def one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def display_path(path: str | bytes) -> str:
+    """``path`` as printed: bytes that are not UTF-8 as ``\\xNN``, and line breaks and control
+    codes escaped, so that a file's name can neither forge output lines nor reach the terminal."""
+    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 
 class UptownError(ValueError):
@@ -60,6 +69,11 @@ class KeyFileError(UptownError):
     """A key file that is missing, unreadable, unsafe or for another game; one line."""
 
 
+class ViewerError(UptownError):
+    """A player who cannot look at or act in a game as asked: no such player, not joined yet,
+    not their turn, or the file changed since they last saw it; one line."""
+
+
 class MailError(UptownError):
     """Mail that cannot be sent, or a received message that is refused; one line."""
 
@@ -88,9 +102,19 @@ class RecordError(UptownError):
         self.move = move
         self.problems: list[RecordError] = [self]
 
+    def _where(self) -> str:
+        return one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
+
     def __str__(self) -> str:
-        where = one_line(":".join(str(part) for part in (self.path, self.line) if part is not None))
+        where = self._where()
         return f"{where}: {self.message}" if where else self.message
+
+    def report_line(self) -> str:
+        """The error as ``validate`` reports it: ``PATH:LINE: move N: message`` (the move
+        number when there is one)."""
+        move = f"move {self.move}: " if self.move is not None else ""
+        where = self._where()
+        return f"{where}: {move}{self.message}" if where else f"{move}{self.message}"
 
     def to_json(self) -> dict[str, object]:
         """The error as ``{"line", "move", "message"}``."""

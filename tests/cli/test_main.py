@@ -105,8 +105,26 @@ def test_dash_h_is_help():
     assert invoke("move", "-h").stdout.startswith("Usage: uptown move ")
 
 
-def test_the_bots_named_by_the_command_line_are_the_engines():
-    from uptown_cli.analysis.bots import BOT_NAMES, MC_PLAYOUTS
-    from uptown_cli.cli import analysis, play
+def test_each_shared_option_has_one_help_text_in_every_command():
+    """--as, --json, --keys, --playouts, --format and --color are declared once (cli.options):
+    every command that takes one says the same of it."""
+    from uptown_cli.cli import COMMANDS
+    from uptown_cli.cli import main as group
 
-    assert play.BOTS == BOT_NAMES and analysis.MC_PLAYOUTS == MC_PLAYOUTS
+    helps = {}
+    for name in COMMANDS:
+        command = group.get_command(None, name)
+        for param in command.params:
+            if set(param.opts) & {"--as", "--json", "--keys", "--playouts", "--format", "--color"}:
+                helps.setdefault(param.opts[0], set()).add(param.help)
+    assert set(helps) == {"--as", "--json", "--keys", "--playouts", "--format", "--color"}
+    assert all(len(texts) == 1 for texts in helps.values()), helps
+
+
+def test_the_bot_names_of_the_help_are_the_bots_of_the_library():
+    """The command line names the bots without importing them (fast help): the same names."""
+    from uptown_cli.analysis import bots
+    from uptown_cli.cli import options
+
+    assert options.BOT_NAMES == bots.BOT_NAMES and options.MC_PLAYOUTS == bots.MC_PLAYOUTS
+    assert set(options.PLAYOUT_BOTS) < set(bots.BOT_NAMES)

@@ -129,3 +129,23 @@ def test_a_missing_folder_is_one_line(tmp_path):
 def test_standard_input_is_refused(tmp_path):
     result = invoke("new", "-", "-p", "Ana", "-p", "Bo")
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("colors, message", [
+    (["red", "red"], "red is taken twice (Ana and Bo)"),
+    (["red", ""], "with 2 players, players have two colours each; Ana has 1"),
+])
+def test_new_and_a_record_refuse_a_line_up_in_the_same_words(tmp_path, colors, message):
+    """One line-up check (records.schema.lineup_problems) serves new and the record reader."""
+    from uptown_cli.errors import RecordError
+    from uptown_cli.records.schema import load_record_text
+
+    options = [arg for name, color in zip(("Ana", "Bo"), colors)
+               for arg in ("-p", f"{name}:{color}" if color else name)]
+    result = invoke("new", tmp_path / "g.yaml", *options)
+    assert result.exit_code == 2 and message in result.stderr
+    lines = [f"  - name: {name}\n" + (f"    colors: [{color}]\n" if color else "")
+             for name, color in zip(("Ana", "Bo"), colors)]
+    with pytest.raises(RecordError) as raised:
+        load_record_text("uptown: 1\nplayers:\n" + "".join(lines), "g.yaml")
+    assert message in [problem.message for problem in raised.value.problems]

@@ -561,3 +561,18 @@ def test_a_move_that_would_pass_1_mib_says_so(tmp_path):
 def test_a_move_that_reaches_exactly_1_mib_is_written():
     old = padded_record(MAX_BYTES - len("  - red: 7 B7\n"))
     assert len(insert_move(old, "red", "7 B7").encode()) == MAX_BYTES
+
+
+def test_render_record_writes_the_hidden_fields_itself():
+    """new --hidden's record comes whole from render_record (no surgery on its text)."""
+    from uptown_cli.hidden.draws import LATEST, PROTOCOLS
+    from uptown_cli.records.schema import PlayerEntry, load_record_text
+    from uptown_cli.records.text import render_record
+
+    game_id = "ab" * 16
+    text = render_record([PlayerEntry("Ana", ("red", "green"), 0),
+                          PlayerEntry("Bo", ("blue", "yellow"), 0)], hidden=game_id)
+    assert text.endswith(f"hidden: {game_id}\nprotocol: {PROTOCOLS[LATEST - 1]}\n"
+                         "commitments:\nmoves:\n")
+    record = load_record_text(text, "g.yaml")
+    assert record.hidden.game_id == game_id and record.hidden.joined() == []

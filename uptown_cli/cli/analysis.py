@@ -14,6 +14,8 @@ import click
 from ..engine.scoring import VARIANTS
 from .options import (
     PROGRESS_MIN_FILES,
+    BOT_NAMES,
+    MC_PLAYOUTS,
     Output,
     display_path,
     file_argument,
@@ -21,17 +23,13 @@ from .options import (
     output_file_option,
     output_options,
     percent,
+    playouts_option,
     plural,
-    problem_line,
     read_record,
     record_files,
     replay_valid,
     write_output,
 )
-from .play import BOTS
-
-MC_PLAYOUTS = 16
-"""mc's playouts by default (``bots.MC_PLAYOUTS``, named here so that help imports no bots)."""
 
 
 def _bot_list(ctx, param, value):
@@ -48,15 +46,14 @@ def _bot_list(ctx, param, value):
 @click.command()
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True, help="Players per game.")
 @click.option("--bots", required=True, callback=_bot_list, metavar="A,B,...",
-              help=f"The bots ({', '.join(BOTS)}), cycled to fill the seats; seats turn one place each game.")
+              help=f"The bots ({', '.join(BOT_NAMES)}), cycled to fill the seats; seats turn one place each game.")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
 @click.option("--seed", help="Fixes every game and choice (default: a random one, printed).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write each game as a record into this folder.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
-@click.option("--playouts", type=click.IntRange(min=1), default=MC_PLAYOUTS, show_default=True,
-              help="mc, halving: how many sampled deals each candidate move is played out in.")
+@playouts_option(default=MC_PLAYOUTS)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="mc, halving: think S seconds of CPU time per move instead of --playouts "
                    "(equal time for every bot; the games then depend on the machine).")
@@ -266,7 +263,7 @@ def _known_game(record):
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
         if result.errors:
-            raise click.ClickException(f"{problem_line(result.errors[0])} (the record is invalid)")
+            raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
         missing = [c for c in record.colors if c not in check.deal.drawn]
         if not missing:
             bags = known_bags(result.game, check.deal.drawn)

@@ -11,9 +11,11 @@ import click
 from ..engine.scoring import VARIANTS
 from .options import (
     Output,
+    as_option,
     display_path,
     file_argument,
     game_path,
+    json_option,
     listed_records,
     lock_notice,
     output_file_option,
@@ -78,9 +80,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
 @file_argument
 @click.option("--to", metavar="NAME|all", help="Send to NAME, or to all the other players "
               "(default: the player to move or to join; everyone once the game is over).")
-@click.option("--as", "as_name", metavar="NAME",
-              help="You are NAME: the message is from your email in the record "
-              "(default: $UPTOWN_FROM).")
+@as_option()
 @sendmail_option
 @output_file_option("move.eml")
 def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
@@ -90,7 +90,8 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
     The body shows the board and standings and the command the recipient runs next. Mail
     goes through $UPTOWN_SMTP (smtp://USER@HOST:587 with STARTTLS, or smtps://USER@HOST:465),
     the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail; or -o
-    writes the message to a file for any mail client.
+    writes the message to a file for any mail client. It is from the email of the player
+    --as names in the record (default: $UPTOWN_FROM).
 
     \b
     Examples:
@@ -117,7 +118,7 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
               "this mbox file.")
 @click.option("--maildir", metavar="PATH", help="Read the newest message carrying the game "
               "from this Maildir folder.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def receive(message: str | None, into: str | None, mbox: str | None, maildir: str | None,
             as_json: bool) -> None:
     """Save the game attached to an email when it carries yours further.
@@ -188,8 +189,8 @@ def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
 
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]")
-@click.option("--as", "as_name", metavar="NAME", help="List NAME's turns first.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@as_option()
+@json_option
 def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
     """Every game in the folders (default: this one), one line each.
 

@@ -11,6 +11,7 @@ from .options import (
     display_path,
     file_argument,
     game_path,
+    json_option,
 )
 
 
@@ -43,26 +44,13 @@ def parse_player(text):
 
 
 def check_lineup(entries):
-    """A BadParameter for players that cannot sit at one table: the same name twice, a colour
-    named twice, or the wrong number of colours for the number of players."""
-    names, owners = {}, {}
-    for entry in entries:
-        key = entry.name.strip().casefold()
-        if key in names:
-            raise click.BadParameter(f"two players are named {names[key]!r} and {entry.name!r}; "
-                                     "names must differ (ignoring case)", param_hint="--player")
-        names[key] = entry.name
-        for color in entry.colors:
-            if color in owners:
-                raise click.BadParameter(f"{color} is taken twice ({owners[color]} and {entry.name})",
-                                         param_hint="--player")
-            owners[color] = entry.name
-    each = 2 if len(entries) == 2 else 1
-    for entry in entries:
-        if entry.colors and len(entry.colors) != each:
-            want = "two colours each" if each == 2 else "one colour each"
-            raise click.BadParameter(f"with {len(entries)} players, players have {want}; "
-                                     f"{entry.name} has {len(entry.colors)}", param_hint="--player")
+    """A BadParameter for the first reason the players cannot sit at one table
+    (``records.schema.lineup_problems``)."""
+    from ..records.schema import lineup_problems
+
+    problems = lineup_problems(entries)
+    if problems:
+        raise click.BadParameter(problems[0][1], param_hint="--player")
 
 
 @click.command()
@@ -74,7 +62,7 @@ def check_lineup(entries):
 @click.option("--seed", help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
-@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
+@json_option
 def new(file, players, variant, seed, hidden, as_json):
     """Create a new game record (never overwrites a file).
 

@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from ..errors import display_path
+
 GAME_ENV = "UPTOWN_GAME"
 DEFAULT_GAME = "game.yaml"
 PROGRESS_MIN_FILES = 20
@@ -43,6 +45,11 @@ def _check_format(ctx, param, value):
     return value
 
 
+def json_option(command):
+    """``--json``, given to the command as ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
+
+
 def output_options(command):
     """``--json`` and ``--format FMT``, given to the command as ``as_json`` and ``table_format``
     (see ``Output``)."""
@@ -50,7 +57,38 @@ def output_options(command):
         "--format", "table_format", default="simple", show_default=True, callback=_check_format,
         metavar="FMT", help="Table format: csv or any tabulate format (plain, github, tsv, ...).",
     )(command)
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
+    return json_option(command)
+
+
+def as_option(required=False):
+    """``--as NAME``, given to the command as ``as_name``: the player who runs the command."""
+    return click.option("--as", "as_name", required=required, metavar="NAME",
+                        help="The player you are (with hidden racks, your key file proves it).")
+
+
+BOT_NAMES = ("random", "greedy", "mc", "halving")
+"""``analysis.bots.BOT_NAMES``: named here, checked equal by a test, so that ``--help`` imports
+no bots (tests/test_cli_main.py)."""
+PLAYOUT_BOTS = ("mc", "halving")
+"""The bots that play moves out and take ``--playouts``."""
+MC_PLAYOUTS = 16
+"""``analysis.bots.MC_PLAYOUTS``: how many deals mc plays each candidate in, by default."""
+
+
+def playouts_option(default=None):
+    """``--playouts N``, given to the command as ``playouts``."""
+    return click.option(
+        "--playouts", type=click.IntRange(min=1), metavar="N", default=default,
+        show_default=default is not None,
+        help=f"{', '.join(PLAYOUT_BOTS)}: how many sampled deals each candidate move is played "
+        "out in (halving: the same playouts in all).")
+
+
+def check_playouts(playouts, bot):
+    """A UsageError for ``--playouts`` with a bot that plays nothing out."""
+    if playouts and bot not in PLAYOUT_BOTS:
+        raise click.UsageError(
+            f"--playouts goes with {' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)}")
 
 
 def keys_option(command):
@@ -198,15 +236,6 @@ def page(text, color=None):
         click.echo(text, color=color)
 
 
-def player_named(players, as_name):
-    """The name of the player ``as_name`` names (any case), or a one-line ClickException."""
-    names = [p.name for p in players]
-    for name in names:
-        if name.casefold() == as_name.casefold():
-            return name
-    raise click.ClickException(f"no player is named {as_name!r} (players: {', '.join(names)})")
-
-
 def lock_notice(path):
     """What to tell the player while another player's move holds the game file."""
     return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
@@ -228,21 +257,6 @@ def percent(rate):
 def game_path(file):
     """FILE as given, else ``$UPTOWN_GAME``, else ``game.yaml``."""
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
-
-
-def display_path(path):
-    """``path`` as printed: bytes that are not UTF-8 as ``\\xNN``, and line breaks and control
-    codes escaped, so that a file's name can neither forge output lines nor reach the terminal."""
-    from ..errors import one_line
-
-    return one_line(os.fsencode(path).decode("utf-8", "backslashreplace"))
-
-
-def problem_line(error):
-    """``PATH:LINE: message`` (with the move number when there is one)."""
-    where = ":".join(str(part) for part in (error.path, error.line) if part is not None)
-    move = f"move {error.move}: " if error.move is not None else ""
-    return f"{where}: {move}{error.message}"
 
 
 NO_SUCH_FILE = "no such file (uptown new creates a game)"
@@ -280,7 +294,7 @@ def replay_valid(record, upto=None):
 
         errors = [e for e in errors if not isinstance(e, BadReveal)]
     if errors:
-        raise click.ClickException(f"{problem_line(errors[0])} (the record is invalid)")
+        raise click.ClickException(f"{errors[0].report_line()} (the record is invalid)")
     return result.game
 
 
@@ -290,41 +304,13 @@ def read_game(file, upto=None, as_name=None, keys=None):
     path = game_path(file)
     record = read_record(path)
     if as_name is not None:
+        from ..records.viewer import check_seen
+
         check_seen(record, as_name, keys)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")
     return path, record, replay_valid(record, upto)
-
-
-def check_seen(record, as_name, keys):
-    """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
-    memory beside their keys); returns the player's name, or None without ``--as``."""
-    if as_name is None:
-        return None
-    from ..hidden.keys import keys_folder, load_seen
-    from ..records.seen import first_change, game_ident
-
-    name = player_named(record.players, as_name)
-    seen = load_seen(keys_folder(keys), game_ident(record), name)
-    change = seen and first_change(seen, record, name)
-    if change and _moved_on(record):
-        raise click.ClickException(f"{record.path} changed since it was read (the game moved "
-                                   "on); nothing was written")
-    if change:
-        line, message = change
-        raise click.ClickException(f"{record.path}:{line}: {message}; nothing was written")
-    return name
-
-
-def _moved_on(record):
-    """Whether the file of ``record`` holds other text now (another player's command wrote it
-    meanwhile, after this one read it)."""
-    try:
-        with open(record.path, "rb") as stream:
-            return stream.read() != record.text.encode("utf-8")
-    except OSError:
-        return False
 
 
 def listed_records(paths):

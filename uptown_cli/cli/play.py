@@ -7,28 +7,25 @@ import click
 from ..engine.game import COLORS
 from .club import check_smtp_settings, send_after_move, sendmail_option
 from .options import (
+    BOT_NAMES,
     Output,
-    check_seen,
+    as_option,
+    check_playouts,
     color_options,
     display_path,
     file_argument,
     game_path,
+    json_option,
     keys_option,
     lock_notice,
     output_options,
-    player_named,
+    playouts_option,
     plural,
     read_game,
     read_record,
     replay_valid,
     use_color,
 )
-
-BOTS = ("random", "greedy", "mc", "halving")
-"""The bots a player can ask for (``bots.BOT_NAMES``, named here so that help imports no bots)."""
-PLAYOUT_BOTS = ("mc", "halving")
-"""The bots that play moves out and take ``--playouts``."""
-
 
 def hidden_mover_view(record, game, as_name, keys, warn=True):
     """(the game as the player to move sees it, their ``hidden.MoverView``) in a game with
@@ -65,10 +62,8 @@ def split_rack(words):
 
 
 def bot_option(command):
-    command = click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-                           help="mc, halving: how many sampled deals each candidate move is "
-                           "played out in (halving: the same playouts in all).")(command)
-    return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
+    command = playouts_option()(command)
+    return click.option("--bot", type=click.Choice(BOT_NAMES), help="Let a bot choose the move.")(command)
 
 
 def bot_move(bot, game, record, playouts, mover=None):
@@ -93,6 +88,8 @@ def typed_move(words):
 def check_player(game, as_name, path, writes=True):
     """The player to move, refusing a finished game and acting for someone else (``--as``);
     ``writes`` says whether the command would have written the file."""
+    from ..records.viewer import player_named
+
     unwritten = "; nothing was written" if writes else ""
     player = game.to_move
     if player is None:
@@ -132,7 +129,7 @@ def complete_move(ctx, param, incomplete):
 
 @click.command()
 @click.argument("words", nargs=-1, metavar="[FILE] MOVE", shell_complete=complete_move)
-@click.option("--as", "as_name", metavar="NAME", help="Refuse to play unless it is NAME's turn.")
+@as_option()
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
@@ -148,7 +145,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
     players it may start with the rack (red 7 B7). The new board, the tile drawn and who is next
-    are printed.
+    are printed. With --as NAME, it is refused unless it is NAME's turn.
 
     \b
     Examples:
@@ -168,6 +165,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
         turn_text,
     )
     from ..records.safe_file import append_move
+    from ..records.viewer import HiddenView, check_seen, remember
 
     path, words = split_file(words)
     typed_rack, words = split_rack(words)
@@ -178,8 +176,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     rack = rack or typed_rack
     if bot and (words or rack):
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
-    if playouts and bot not in PLAYOUT_BOTS:
-        raise click.UsageError("--playouts goes with --bot mc or --bot halving")
+    check_playouts(playouts, bot)
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
     if sendmail and not send:
@@ -222,14 +219,9 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
-    if link is not None:
-        from . import hidden
-
-        out.text(hidden.drawn_text(turn))
-        out.text(hidden.to_move_text(game, record=record))
-    else:
-        out.text(drawn_text(game, turn))
-        out.text(to_move_text(game))
+    view = None if link is None else HiddenView(record)  # what everyone knows
+    out.text(drawn_text(game, turn, view))
+    out.text(to_move_text(game, view))
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
     if send:
@@ -241,7 +233,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
 
 @click.command()
 @file_argument
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@as_option()
 @keys_option
 @output_options
 def moves(file, as_name, keys, as_json, table_format):
@@ -256,7 +248,7 @@ def moves(file, as_name, keys, as_json, table_format):
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
         game = hidden_mover_view(record, game, as_name, keys)[0]
-    remember(record, seen_name(record, as_name), keys)
+    remember_seen(record, as_name, keys)
     if not game.finished and not game.knows_racks:
         raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
     legal = [] if game.finished else game.legal_moves()
@@ -274,25 +266,22 @@ def moves(file, as_name, keys, as_json, table_format):
 
 @click.command()
 @file_argument
-@click.option("--bot", type=click.Choice(BOTS), default="mc", show_default=True, help="The bot asked.")
-@click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-              help="mc, halving: how many sampled deals each candidate move is played out in "
-              "(halving: the same playouts in all).")
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
+@click.option("--bot", type=click.Choice(BOT_NAMES), default="mc", show_default=True, help="The bot asked.")
+@playouts_option()
+@as_option()
 @keys_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def hint(file, bot, playouts, as_name, keys, as_json):
     """Suggest a move for the player to move (nothing is written).
 
     The bot sees only what the player to move may know.
     """
-    if playouts and bot not in PLAYOUT_BOTS:
-        raise click.UsageError("--playouts goes with --bot mc or --bot halving")
+    check_playouts(playouts, bot)
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     player = check_player(game, None, record.path, writes=False)
     game, mover = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = bot_move(bot, game, record, playouts, mover)
-    remember(record, seen_name(record, as_name), keys)
+    remember_seen(record, as_name, keys)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
@@ -302,16 +291,13 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
 
 
-def remember(record, name, keys, text=None):
-    """See ``hidden.remember``."""
-    if name is not None:
-        from . import hidden
+def remember_seen(record, as_name, keys):
+    """Keep ``record`` as what the player ``as_name`` names has seen (nothing without
+    ``--as``)."""
+    if as_name is not None:
+        from ..records.viewer import player_named, remember
 
-        hidden.remember(record, name, keys, text)
-
-
-def seen_name(record, as_name):
-    return None if as_name is None else player_named(record.players, as_name)
+        remember(record, player_named(record.players, as_name), keys)
 
 
 COMMANDS = {command.name: command for command in (move, moves, hint)}

@@ -10,16 +10,17 @@ from ..engine.scoring import VARIANTS
 from .options import (
     PROGRESS_MIN_FILES,
     Output,
+    as_option,
     color_options,
     display_path,
     file_argument,
     game_path,
     NO_SUCH_FILE,
+    json_option,
     keys_option,
     output_options,
     page,
     plural,
-    problem_line,
     read_game,
     read_record,
     listed_records,
@@ -32,7 +33,7 @@ from .options import (
 @click.command()
 @file_argument
 @click.option("--at", type=click.IntRange(min=0), metavar="N", help="Show the position after N moves.")
-@click.option("--as", "as_name", metavar="NAME", help="Hidden racks: show NAME's racks (from their key file).")
+@as_option()
 @keys_option
 @output_options
 @color_options
@@ -47,14 +48,11 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
 
     _, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
+    if game.knows_racks:  # an open game, or every key revealed: all is public
+        view = None
     out = Output(as_json, table_format)
     if as_json:
-        data = position_data(game)
-        if record.hidden is not None and not game.knows_racks:  # until every key is revealed
-            from . import hidden
-
-            data.update(hidden.position_data(game, *view, record=record))
-        out.json(data)
+        out.json(position_data(game, view))
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
     if game.ply:
@@ -67,29 +65,22 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
     out.text()
-    if record.hidden is not None and not game.knows_racks:
-        from . import hidden
-
-        out.text(hidden.to_move_text(game, *view, record=record))
-    else:
-        out.text(to_move_text(game))
+    out.text(to_move_text(game, view))
 
 
 def _hidden_view(record, as_name, keys, at):
-    """(the deal that knows NAME's racks, NAME) for ``--as NAME`` in a game with hidden racks;
-    () without --as."""
+    """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
+    NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
     if record.hidden is None:
         if as_name is not None:
             raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
-        return ()
-    if as_name is None:
-        return ()
-    from . import hidden
+        return None
+    from ..records.viewer import HiddenView, player_view, remember
 
-    name = hidden.player_name(record, as_name)
-    key = hidden.player_key(record, name, keys)
-    view = hidden.own_view(record, name, key, at)[1], name
-    hidden.remember(record, name, keys)
+    if as_name is None:
+        return HiddenView(record)
+    view = player_view(record, as_name, keys, at)
+    remember(record, view.name, keys)
     return view
 
 
@@ -97,7 +88,7 @@ def _hidden_view(record, as_name, keys, at):
 @file_argument
 @click.option("--from", "first", type=click.IntRange(min=1), default=1, metavar="N", help="First move shown.")
 @click.option("--to", "last", type=click.IntRange(min=1), metavar="N", help="Last move shown (default: the end).")
-@click.option("--json", "as_json", is_flag=True, help="Print the moves as JSON instead of boards.")
+@json_option
 @color_options
 def replay(file, first, last, as_json, color, no_color):
     """Show every position of a game in turn.
@@ -200,7 +191,7 @@ EXIT_UNCHECKED = 3
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--strict", is_flag=True, help="Also report moves not written in canonical notation.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def validate(paths, strict, as_json):
     """Check records and report every problem.
 
@@ -234,7 +225,7 @@ def validate(paths, strict, as_json):
                 click.echo("  " + text.replace("\n", "\n  ") + ("" if last else ","))
             else:
                 for error in result.errors:
-                    click.echo(problem_line(error))
+                    click.echo(error.report_line())
                 if result.unrevealed:
                     click.echo(f"{result.path}: the game is over, but the draws of "
                                f"{', '.join(result.unrevealed)} are unchecked: each must run "
@@ -259,7 +250,7 @@ def validate(paths, strict, as_json):
 @click.command()
 @click.argument("file_a", metavar="A")
 @click.argument("file_b", metavar="B")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@json_option
 def diff(file_a, file_b, as_json):
     """Tell how two copies of a game relate.
 

@@ -1,14 +1,24 @@
 """Text for people and data for programs: the ASCII board, racks, table rows and JSON shapes.
 
-Pure functions of a Game (or of standings); nothing here reads or writes files or draws tables
+Pure functions of a Game (or of standings, or of what a viewer knows of a game with hidden
+racks: ``records.viewer.HiddenView``); nothing here reads or writes files or draws tables
 (tables are rows and headers, drawn by the command line in the format asked for).
 """
 
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, cast
 
-from ..engine.game import TILES_PLAYED_PER_COLOR
-from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
+from ..engine.geometry import (
+    COLUMNS,
+    REGION_NAMES,
+    ROWS,
+    TILE_NAMES,
+    TILES_PER_COLOR,
+    square_name,
+    tile_name,
+)
+from ..errors import display_path
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Turn
@@ -102,19 +112,26 @@ def turn_text(turn: "Turn") -> str:
     return text
 
 
-def drawn_text(game, turn):
-    """What was drawn after ``turn``, in a sentence."""
+def drawn_text(game, turn, view=None):
+    """What was drawn after ``turn``, in a sentence; with a ``HiddenView``
+    (``records.viewer``), as a game with hidden racks tells it: the tile comes later."""
     if turn.move.is_pass:
         return f"{turn.player.name} had to pass."
-    if not game.knows_racks:
+    if view is None and not game.knows_racks:
         return f"{turn.color} draws a tile (unknown: the game has no seed)."
     if turn.drawn is None:
         return f"{turn.color} draws nothing: its bag is empty."
+    if view is not None:
+        return (f"{turn.color} draws a tile once the next player has moved;\n"
+                f"then uptown show --as {turn.player.name} shows it.")
     return f"{turn.color} draws {tile_name(turn.drawn)}."
 
 
-def to_move_text(game):
-    """Whose turn it is and their rack(s), or that the game is over."""
+def to_move_text(game, view=None):
+    """Whose turn it is and their rack(s), or that the game is over. With a ``HiddenView``
+    (``records.viewer``): who joins, moves or reveals next, and the viewer's own racks."""
+    if view is not None:
+        return _hidden_to_move_text(game, view)
     player = game.to_move
     if player is None:
         return "The game is over."
@@ -128,6 +145,55 @@ def to_move_text(game):
         else:
             shown.append(f"{c} done")
     return f"{player.name} to move, rack: " + "; ".join(shown)
+
+
+def own_racks_text(game, deal, player):
+    """``player``'s racks as their view of a hidden game knows them (``deal``), a draw still to
+    come marked ``+?``."""
+    parts = []
+    for color in player.colors:
+        if not game.playable(color) and not deal.racks[color]:
+            parts.append(f"{color} done")
+            continue
+        if not game.playable(color):
+            parts.append(f"{color} {rack_text(deal.racks[color])} (cannot play)")
+            continue
+        waiting = deal.pending(color)
+        parts.append(" ".join(filter(None, [color, rack_text(deal.racks[color])] + ["+?"] * waiting)))
+    return "; ".join(parts)
+
+
+def _hidden_to_move_text(game, view):
+    lines = [_state_line(view.record, game)]
+    if view.record.hidden.joined() != [p.name for p in view.record.players]:
+        return lines[0]
+    if view.deal is None:
+        if game.to_move is not None:
+            lines.append("Racks are hidden (with --as NAME, a player sees their own).")
+    else:
+        me = next(p for p in game.players if p.name == view.name)
+        lines.append(f"{me.name}'s rack: {own_racks_text(game, view.deal, me)}")
+        if any(view.deal.pending(c) for c in me.colors):
+            lines.append("(+? is drawn when the next player has moved.)")
+    return "\n".join(lines)
+
+
+def _state_line(record, game):
+    """Who acts next in a hidden game: who joins, who moves, or who reveals (with the
+    command)."""
+    hidden = record.hidden
+    shown = display_path(record.path)
+    waiting = [p.name for p in record.players if p.name not in hidden.joined()]
+    if waiting:
+        return (f"Waiting for {', '.join(waiting)} to join; next:\n"
+                f"  uptown join {shown} --as {waiting[0]}")
+    if game.to_move is not None:
+        return f"{game.to_move.name} to move."
+    left = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
+    if left:
+        return (f"The game is over. Still to reveal: {', '.join(left)}, each with\n"
+                f"  uptown reveal {shown} --as NAME")
+    return "The game is over; every key is revealed."
 
 
 def players_rows(game: "Game",
@@ -169,11 +235,13 @@ def _square_text(move: "Move") -> str:
     return ("x" if move.capture else "") + square_name(cast(int, move.square))
 
 
-def position_data(game):
-    """The ``show --json`` object."""
+def position_data(game, view=None):
+    """The ``show --json`` object. With a ``HiddenView`` (``records.viewer``): the racks the
+    viewer knows (their own), per colour the draws waiting for the next public value
+    (``"to_come"``), the bags' sizes, and who is still to join and to reveal."""
     to_move = game.to_move
     racks = game.racks
-    return {
+    data = {
         "moves": game.ply,
         "finished": game.finished,
         "to_move": None if to_move is None else to_move.name,
@@ -184,6 +252,26 @@ def position_data(game):
         "racks": None if racks is None else {c: [tile_name(t) for t in r] for c, r in racks.items()},
         "bags": game.bag_sizes,
     }
+    if view is not None:
+        data.update(_hidden_position_data(game, view))
+    return data
+
+
+def _hidden_position_data(game, view):
+    racks = to_come = None
+    if view.deal is not None:
+        me = next(p for p in game.players if p.name == view.name)
+        racks = {c: [tile_name(t) for t in sorted(view.deal.racks[c])] for c in me.colors}
+        to_come = {c: view.deal.pending(c) for c in me.colors}
+    bags = {c: max(0, TILES_PER_COLOR - RACK_SIZE - game.played_count(c)) for c in game.colors}
+    data = {"racks": racks, "to_come": to_come, "bags": bags}
+    hidden = view.record.hidden
+    data["waiting_to_join"] = [p.name for p in view.record.players
+                               if p.name not in hidden.joined()]
+    data["to_reveal"] = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
+    if data["waiting_to_join"]:
+        data["to_move"] = None
+    return data
 
 
 def standings_data(game: "Game", standing_rows: "list[Standing]",

@@ -153,6 +153,40 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
         entries[i] = entries[i]._replace(colors=tuple(dealt[i]))
 
 
+def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
+    """``(entry, message)`` for each reason the players cannot sit at one table: the same
+    name twice (ignoring case), a colour named twice, or the wrong number of colours for the
+    number of players (players who name none are dealt theirs, see ``deal_colors``); the
+    colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
+    named with their lines."""
+    problems: list[tuple[PlayerEntry, str]] = []
+    names: dict[str, PlayerEntry] = {}
+    for entry in entries:
+        key = entry.name.strip().casefold()
+        first = names.setdefault(key, entry)
+        if first is not entry:
+            problems.append((entry, f"two players are named '{entry.name}' (lines {first.line} "
+                             f"and {entry.line})" if entry.line else
+                             f"two players are named {first.name!r} and {entry.name!r}; names "
+                             "must differ (ignoring case)"))
+    if not 2 <= len(entries) <= 5:
+        return problems
+    owners: dict[str, str] = {}
+    for entry in entries:
+        for color in entry.colors:
+            if color in owners:
+                problems.append((entry, f"{color} is taken twice ({owners[color]} and "
+                                 f"{entry.name})"))
+            owners[color] = entry.name
+    each = 2 if len(entries) == 2 else 1
+    for entry in entries:
+        if entry.colors and len(entry.colors) != each:
+            want = "two colours each" if each == 2 else "one colour each"
+            problems.append((entry, f"with {len(entries)} players, players have {want}; "
+                             f"{entry.name} has {len(entry.colors)}"))
+    return problems
+
+
 class _SchemaReader:
     """Checks the node tree of a record against format 1, collecting problems."""
 
@@ -268,12 +302,12 @@ class _SchemaReader:
         entries = [entry for entry in map(self.player, node.items) if entry is not None]
         if len(entries) < len(node.items):
             return []
-        self.check_names(entries)
+        for entry, message in lineup_problems(entries):
+            self.problem(message, entry.line)
         if not 2 <= len(entries) <= 5:
             self.problem(f"a game has 2 to 5 players, this one has {len(entries)}", node)
             return []
         deal_colors(entries)
-        self.check_colors(entries)
         return entries
 
     def player(self, node: Node) -> PlayerEntry | None:
@@ -326,29 +360,6 @@ class _SchemaReader:
             return None
         assert isinstance(value, Scalar)  # address_problem found no problem in its text
         return value.value
-
-    def check_names(self, entries: list[PlayerEntry]) -> None:
-        seen: dict[str, int] = {}
-        for entry in entries:
-            key = entry.name.strip().casefold()
-            if key in seen:
-                self.problem(f"two players are named '{entry.name}' "
-                             f"(lines {seen[key]} and {entry.line})", entry.line)
-            seen[key] = entry.line
-
-    def check_colors(self, entries: list[PlayerEntry]) -> None:
-        per_player = 2 if len(entries) == 2 else 1
-        owner: dict[str, str] = {}
-        for entry in entries:
-            if len(entry.colors) != per_player:
-                want = "two colours each" if per_player == 2 else "one colour each"
-                self.problem(f"with {len(entries)} players, players have {want}; "
-                             f"{entry.name} has {len(entry.colors)}", entry.line)
-            for color in entry.colors:
-                if color in owner:
-                    self.problem(f"{color} is taken twice ({owner[color]} and {entry.name})",
-                                 entry.line)
-                owner[color] = entry.name
 
     def moves(self, root: Mapping, players: list[PlayerEntry]) -> list[MoveEntry]:
         """The moves before the first that breaks the format (each such move is a problem)."""

@@ -9,6 +9,7 @@ from typing import Iterable, Iterator, cast
 
 from ..errors import RecordError, SetupError
 from ..engine.game import Player
+from ..hidden.draws import LATEST, PROTOCOLS
 from .schema import TEXT_FIELDS, PlayerEntry, Record, load_record_text
 from .yaml_reader import MAX_BYTES, Free, Mapping, Node, Scalar, Sequence
 
@@ -69,11 +70,13 @@ def _plain_is_text(text: str, flow: bool) -> bool:
 
 def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard", seed: str | None = None,
                   fields: dict[str, str] | None = None,
-                  moves: Iterable[tuple[str, str]] = ()) -> str:
+                  moves: Iterable[tuple[str, str]] = (), hidden: str | None = None) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
     optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
-    round, notes), ``moves`` (colour, move text) pairs.  Block style, ``moves`` last.  The text is
-    read back and checked; a RecordError says what was wrong with the input."""
+    round, notes), ``moves`` (colour, move text) pairs; ``hidden``, a game id in hex, makes it
+    a game with hidden racks under the latest protocol, no one joined yet.  Block style,
+    ``moves`` last.  The text is read back and checked; a RecordError says what was wrong with
+    the input."""
     fields = fields or {}
     unknown = set(fields) - set(TEXT_FIELDS)
     if unknown:
@@ -93,6 +96,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
             lines.append(f"    email: {quote(player.email)}")  # type: ignore[union-attr, arg-type]
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
+    if hidden is not None:
+        lines += [f"hidden: {hidden}", f"protocol: {PROTOCOLS[LATEST - 1]}", "commitments:"]
     lines.append("moves:")
     lines += [f"  - {quote(color)}: {quote(text)}" for color, text in moves]
     text = "\n".join(lines) + "\n"

@@ -6,7 +6,7 @@ that do the work."""
 from collections import Counter
 
 import pytest
-from test_cli_support import invoke, invoke_json
+from support.cli import invoke, invoke_json
 
 from uptown_cli.engine.game import Game
 from uptown_cli.hidden import draws

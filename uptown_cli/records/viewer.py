@@ -1,0 +1,157 @@
+"""Who looks at a game: the player ``--as`` names, their key, their own view of a game with
+hidden racks, and what they have seen of it.
+
+A player's view of a hidden game is the record replayed with their key (from the record once
+revealed, else from their key file, see ``hidden.keys``): it knows their racks and no one
+else's. Before a player acts on a file, the file must extend what they last saw of it
+(``seen``); after, what they saw is kept. Errors are ``ViewerError``, ``KeyFileError`` and
+``RecordError``, each one line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..errors import BadReveal, KeyFileError, RecordError, ViewerError
+from ..hidden.keys import check_folder, has_key, keys_folder, load_key, load_seen, save_seen
+from .schema import Record
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from .hidden_fields import HiddenCheck, HiddenFields
+
+
+class HiddenView(NamedTuple):
+    """What a viewer knows of a game with hidden racks: the ``record`` (who joined, who
+    revealed) and, for a player, their ``name`` and ``deal`` (their racks and the draws still
+    to come); anyone else sees no rack."""
+
+    record: Record
+    name: str | None = None
+    deal: Any = None
+
+
+def player_named(players: list[Any], as_name: str) -> str:
+    """The name of the player ``as_name`` names (any case)."""
+    names: list[str] = [p.name for p in players]
+    for name in names:
+        if name.casefold() == as_name.casefold():
+            return name
+    raise ViewerError(f"no player is named {as_name!r} (players: {', '.join(names)})")
+
+
+def check_seen(record: Record, as_name: str | None, keys: str | None) -> str | None:
+    """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
+    memory beside their keys); returns the player's name, or None without a name."""
+    from .seen import first_change, game_ident
+
+    if as_name is None:
+        return None
+    name = player_named(record.players, as_name)
+    seen = load_seen(keys_folder(keys), game_ident(record), name)
+    change = seen and first_change(seen, record, name)
+    if change and _moved_on(record):
+        raise ViewerError(f"{record.path} changed since it was read (the game moved on); "
+                          "nothing was written")
+    if change:
+        line, message = change
+        raise ViewerError(f"{record.path}:{line}: {message}; nothing was written")
+    return name
+
+
+def _moved_on(record: Record) -> bool:
+    """Whether the file of ``record`` holds other text now (another player's command wrote it
+    meanwhile, after this one read it)."""
+    try:
+        with open(record.path, "rb") as stream:
+            return stream.read() != record.text.encode("utf-8")
+    except OSError:
+        return False
+
+
+def remember(record: Record, name: str | None, keys: str | None, text: str | None = None) -> None:
+    """Keep ``record`` (or the record ``text`` it became) as what ``name`` has seen (nothing
+    without a name)."""
+    from .schema import load_record_text
+    from .seen import game_ident, snapshot
+
+    if name is None:
+        return
+    try:
+        if text is not None:
+            record = load_record_text(text, record.path)
+        save_seen(keys_folder(keys), game_ident(record), name, snapshot(record))
+    except (KeyFileError, RecordError) as exc:
+        raise KeyFileError(f"cannot remember what {name} saw: {exc}") from None
+
+
+def holds_key(folder: str, game_id: str, name: str) -> bool:
+    """Whether ``folder`` (checked safe first) holds ``name``'s key for the game."""
+    check_folder(folder)
+    return bool(has_key(folder, game_id, name))
+
+
+def _hidden(record: Record) -> HiddenFields:
+    """The hidden-racks fields of ``record``, a game with hidden racks."""
+    if record.hidden is None:
+        raise ViewerError(f"{record.path} is not a game with hidden racks")
+    return record.hidden
+
+
+def not_your_commitment(record: Record, name: str, folder: str) -> str:
+    """What to tell ``name``, who holds no key for a game the record says they joined."""
+    line = _hidden(record).lines["commitments", name]
+    return (f"{record.path}:{line}: {name}'s commitment was not made with a key of yours (no "
+            f"key for this game in {folder}): if you did not join, someone else joined as "
+            f"{name}; if you lost your key, {name} cannot play on. Start a new game (uptown new "
+            "--hidden), or give the folder of your key with --keys")
+
+
+def player_key(record: Record, name: str, keys: str | None) -> bytes:
+    """``name``'s key for this game: revealed in the record, else from their key file; checked
+    against their commitment."""
+    from .hidden_fields import key_matches
+
+    hidden = _hidden(record)
+    if name not in hidden.joined():
+        raise ViewerError(f"{name} has not joined {record.path} yet (uptown join)")
+    revealed = dict(hidden.revealed).get(name)
+    if revealed is not None and key_matches(record, name, bytes.fromhex(revealed)):
+        return bytes.fromhex(revealed)
+    folder = keys_folder(keys)
+    if not holds_key(folder, hidden.game_id, name):
+        raise KeyFileError(not_your_commitment(record, name, folder))
+    key: bytes = load_key(folder, hidden.game_id, name)
+    if not key_matches(record, name, key):
+        line = hidden.lines["commitments", name]
+        names = hidden.joined()
+        earlier = " or ".join(f"{n}'s" for n in names[:names.index(name)])
+        also = (f", or a commitment before it ({earlier}) was changed after "
+                f"{name} joined" if earlier and hidden.version > 1 else "")
+        raise KeyFileError(f"{record.path}:{line}: {name}'s key file does not give "
+                           f"{name}'s commitment: it was changed{also}")
+    return key
+
+
+def own_view(record: Record, name: str, key: bytes,
+             upto: int | None = None) -> tuple[Game, HiddenCheck]:
+    """``(game, check)``: the game after the record's moves (the first ``upto``), replayed with
+    player ``name``'s key, whose ``check.deal`` knows that player's racks."""
+    from .hidden_fields import HiddenCheck
+    from .replay import replay
+
+    check = HiddenCheck(record, own=(name, key))
+    result = replay(record, upto=upto, hidden=check)
+    errors = [e for e in result.errors if not isinstance(e, BadReveal)]
+    if errors:
+        raise RecordError(f"{errors[0].report_line()} (the record is invalid)")
+    return result.game, check
+
+
+def player_view(record: Record, as_name: str, keys: str | None,
+                upto: int | None = None) -> HiddenView:
+    """What the player ``as_name`` names knows of a game with hidden racks after its first
+    ``upto`` moves (all without), from their key."""
+    name = player_named(record.players, as_name)
+    key = player_key(record, name, keys)
+    return HiddenView(record, name, own_view(record, name, key, upto)[1].deal)
