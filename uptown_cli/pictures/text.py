@@ -21,9 +21,15 @@ from ..engine.geometry import (
 from ..errors import display_path
 
 if TYPE_CHECKING:
-    from ..engine.game import Game, Turn
+    from collections.abc import Iterable
+
+    from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move
     from ..engine.scoring import Standing
+    from ..hidden.draws import HiddenDeal
+    from ..records.hidden_fields import HiddenFields
+    from ..records.schema import Record
+    from ..records.viewer import HiddenView
 
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
 FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
@@ -98,7 +104,7 @@ def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
     return lines
 
 
-def rack_text(tiles):
+def rack_text(tiles: "Iterable[int]") -> str:
     """A rack as canonical tile names, in tile order: ``3 7 C sax $``."""
     return " ".join(tile_name(t) for t in sorted(tiles))
 
@@ -112,7 +118,7 @@ def turn_text(turn: "Turn") -> str:
     return text
 
 
-def drawn_text(game, turn, view=None):
+def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:
     """What was drawn after ``turn``, in a sentence; with a ``HiddenView``
     (``records.viewer``), as a game with hidden racks tells it: the tile comes later."""
     if turn.move.is_pass:
@@ -127,7 +133,7 @@ def drawn_text(game, turn, view=None):
     return f"{turn.color} draws {tile_name(turn.drawn)}."
 
 
-def to_move_text(game, view=None):
+def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
     """Whose turn it is and their rack(s), or that the game is over. With a ``HiddenView``
     (``records.viewer``): who joins, moves or reveals next, and the viewer's own racks."""
     if view is not None:
@@ -147,7 +153,7 @@ def to_move_text(game, view=None):
     return f"{player.name} to move, rack: " + "; ".join(shown)
 
 
-def own_racks_text(game, deal, player):
+def own_racks_text(game: "Game", deal: "HiddenDeal", player: "Player") -> str:
     """``player``'s racks as their view of a hidden game knows them (``deal``), a draw still to
     come marked ``+?``."""
     parts = []
@@ -163,9 +169,9 @@ def own_racks_text(game, deal, player):
     return "; ".join(parts)
 
 
-def _hidden_to_move_text(game, view):
+def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
     lines = [_state_line(view.record, game)]
-    if view.record.hidden.joined() != [p.name for p in view.record.players]:
+    if cast("HiddenFields", view.record.hidden).joined() != [p.name for p in view.record.players]:
         return lines[0]
     if view.deal is None:
         if game.to_move is not None:
@@ -178,10 +184,10 @@ def _hidden_to_move_text(game, view):
     return "\n".join(lines)
 
 
-def _state_line(record, game):
+def _state_line(record: "Record", game: "Game") -> str:
     """Who acts next in a hidden game: who joins, who moves, or who reveals (with the
     command)."""
-    hidden = record.hidden
+    hidden = cast("HiddenFields", record.hidden)
     shown = display_path(record.path)
     waiting = [p.name for p in record.players if p.name not in hidden.joined()]
     if waiting:
@@ -235,7 +241,7 @@ def _square_text(move: "Move") -> str:
     return ("x" if move.capture else "") + square_name(cast(int, move.square))
 
 
-def position_data(game, view=None):
+def position_data(game: "Game", view: "HiddenView | None" = None) -> dict[str, Any]:
     """The ``show --json`` object. With a ``HiddenView`` (``records.viewer``): the racks the
     viewer knows (their own), per colour the draws waiting for the next public value
     (``"to_come"``), the bags' sizes, and who is still to join and to reveal."""
@@ -257,15 +263,15 @@ def position_data(game, view=None):
     return data
 
 
-def _hidden_position_data(game, view):
+def _hidden_position_data(game: "Game", view: "HiddenView") -> dict[str, Any]:
     racks = to_come = None
     if view.deal is not None:
         me = next(p for p in game.players if p.name == view.name)
         racks = {c: [tile_name(t) for t in sorted(view.deal.racks[c])] for c in me.colors}
         to_come = {c: view.deal.pending(c) for c in me.colors}
     bags = {c: max(0, TILES_PER_COLOR - RACK_SIZE - game.played_count(c)) for c in game.colors}
-    data = {"racks": racks, "to_come": to_come, "bags": bags}
-    hidden = view.record.hidden
+    data: dict[str, Any] = {"racks": racks, "to_come": to_come, "bags": bags}
+    hidden = cast("HiddenFields", view.record.hidden)
     data["waiting_to_join"] = [p.name for p in view.record.players
                                if p.name not in hidden.joined()]
     data["to_reveal"] = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
