@@ -106,7 +106,7 @@ class PlayoutEvaluator:
         deadline = None if seconds is None else time.process_time() + seconds
         done = 0
         while (done < (deals or 1)) if deadline is None else (done == 0 or time.process_time() < deadline):
-            playout = Playout(game, sample_bags(game, rng), variant)  # type: ignore[no-untyped-call]
+            playout = Playout(game, sample_bags(game, rng), variant)
             playout_seed = rng.getrandbits(64)
             for i, (color, move) in enumerate(moves):
                 playout.reset()

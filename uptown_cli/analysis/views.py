@@ -1,19 +1,23 @@
 """What a player cannot see, sampled: bags and racks that fit everything the player knows."""
 
-from ..engine.game import RACK_SIZE, Game
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import cast
+
+from ..engine.game import RACK_SIZE, Game, Player, Turn
 from ..engine.geometry import FIT, TILES_PER_COLOR, squares_of
 from ..engine.notation import Move
 from ..errors import IllegalMove, SetupError
 
 _SAMPLE_ATTEMPTS = 1000
 _UNFIT_LIMIT = 64
-_unfit: set[tuple] = set()
+_unfit: set[tuple[tuple[int, ...], tuple[tuple[int, frozenset[int]], ...]]] = set()
 """The (tiles played, pass limits) of colours for which ``_sample_bag`` found no bag (a bot
 samples the same position many times; each failure costs up to a second), at most
 ``_UNFIT_LIMIT`` of them."""
 
 
-def sample_bags(game, rng):
+def sample_bags(game: Game, rng: random.Random) -> dict[str, list[int]]:
     """Every colour's bag order as the player to move in ``game`` may imagine it: its own
     racks and past draws as they are, every opponent's rack and every bag's undrawn order drawn
     at random from the tiles that player has not seen (``{colour: 28 tiles}``, as ``Game``
@@ -22,7 +26,9 @@ def sample_bags(game, rng):
     return _sampled_bags(game, rng)[0]
 
 
-def _bags(game, me, own_bag, played, rng):
+def _bags(game: Game, me: Player, own_bag: Callable[[str], list[int]],
+          played: dict[str, list[int]],
+          rng: random.Random) -> tuple[dict[str, list[int]], list[str]]:
     """``(bags, set_aside)``: every colour's bag, ``own_bag(colour)`` for ``me``'s colours,
     bags drawn at random to fit the moves and passes for the others (made in colour order, so
     that a seed always gives the same bags). ``set_aside`` lists the colours whose passes no
@@ -49,7 +55,7 @@ def _bags(game, me, own_bag, played, rng):
     return bags, set_aside
 
 
-def _replayed(game, bags, set_aside):
+def _replayed(game: Game, bags: Mapping[str, Sequence[int]], set_aside: list[Turn]) -> Game:
     """``game``'s moves played again in a new game with ``bags``, the passes ``set_aside``
     accepted unforced."""
     view = Game(game.players, bags)
@@ -58,14 +64,15 @@ def _replayed(game, bags, set_aside):
     return view
 
 
-def sample_view(game, rng):
+def sample_view(game: Game, rng: random.Random) -> Game:
     """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
     captures and own racks, with the hidden tiles dealt by ``sample_bags``."""
     bags, colors = _sampled_bags(game, rng)
     return _replayed(game, bags, _set_aside_passes(game, game.to_move, colors))
 
 
-def imagined_game(game, me, own_bags, rng):
+def imagined_game(game: Game, me: Player, own_bags: Mapping[str, list[int]],
+                  rng: random.Random) -> tuple[Game, list[Turn]]:
     """``(view, set_aside)``: ``game`` (whose racks may be unknown) replayed in a new game in
     which player ``me``'s colours have the bags ``own_bags`` (each its 28 tiles, in the order
     drawn) and every other colour a bag drawn at random to fit its moves and passes.
@@ -76,16 +83,17 @@ def imagined_game(game, me, own_bags, rng):
     return _replayed(game, bags, set_aside), set_aside
 
 
-def _played(game):
+def _played(game: Game) -> dict[str, list[int]]:
     """``{colour: the tiles it played, in order}``."""
-    played = {color: [] for color in game.colors}
+    played: dict[str, list[int]] = {color: [] for color in game.colors}
     for turn in game.history:
         if not turn.move.is_pass:
-            played[turn.color].append(turn.move.tile)
+            played[turn.color].append(cast(int, turn.move.tile))
     return played
 
 
-def _own_bag(played, draws, rack, rng):
+def _own_bag(played: list[int], draws: list[int], rack: list[int],
+             rng: random.Random) -> list[int]:
     """The player's own bag: what it has drawn, in order, then the rest shuffled."""
     seen = sorted((set(played) | set(rack)) - set(draws)) + draws
     rest = [tile for tile in range(TILES_PER_COLOR) if tile not in seen]
@@ -93,7 +101,8 @@ def _own_bag(played, draws, rack, rng):
     return seen + rest
 
 
-def _sample_bag(played, limits, rng):
+def _sample_bag(played: list[int], limits: dict[int, frozenset[int]],
+                rng: random.Random) -> list[int]:
     """A random bag under which an opponent colour could have played ``played`` in turn and,
     after ``j`` plays, had a rack within ``limits[j]`` (the tiles that could not be placed
     when its player had to pass).
@@ -104,12 +113,12 @@ def _sample_bag(played, limits, rng):
     """
     leaves = {tile: step for step, tile in enumerate(played)}
 
-    def allowed(tile, step):
+    def allowed(tile: int, step: int) -> bool:
         last = leaves.get(tile, len(played))
         return all(tile in tiles for j, tiles in limits.items() if step <= j <= last)
 
     if not limits:
-        allowed = None
+        allowed = None  # type: ignore[assignment]
 
     for _ in range(_SAMPLE_ATTEMPTS):
         bag = _draw_bag(played, allowed, rng)
@@ -118,10 +127,11 @@ def _sample_bag(played, limits, rng):
     raise SetupError("no bag fits the moves and passes of this game")
 
 
-def _draw_bag(played, allowed, rng):
+def _draw_bag(played: list[int], allowed: Callable[[int, int], bool] | None,
+              rng: random.Random) -> list[int] | None:
     """One try of ``_sample_bag``: a bag, or None when a draw found no allowed tile
     (``allowed`` None: every tile is)."""
-    drawn = []
+    drawn: list[int] = []
     taken = 0  # the tiles of ``drawn``, as bits
     for step in range(len(played) + 1):
         quota = min(TILES_PER_COLOR, RACK_SIZE + step)
@@ -141,13 +151,13 @@ def _draw_bag(played, allowed, rng):
     return drawn + rest
 
 
-def _pass_limits(game, me):
+def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]:
     """``{colour: {plays so far: tiles that fit no square}}`` for the colours of every
     opponent at each of their forced passes: their racks then held only such tiles."""
     if not any(turn.move.is_pass and turn.player != me for turn in game.history):
         return {}
     board = Game(game.players)
-    limits = {}
+    limits: dict[str, dict[int, frozenset[int]]] = {}
     for turn in game.history:
         if turn.move.is_pass and turn.player != me:
             for color in turn.player.colors:
@@ -162,7 +172,7 @@ def _pass_limits(game, me):
     return limits
 
 
-def _fits(game, color, tile):
+def _fits(game: Game, color: str, tile: int) -> bool:
     """Whether ``color`` could place ``tile`` somewhere now (its rack aside)."""
     for square in squares_of(FIT[tile]):
         try:
@@ -173,23 +183,23 @@ def _fits(game, color, tile):
     return False
 
 
-def _sampled_bags(game, rng):
+def _sampled_bags(game: Game, rng: random.Random) -> tuple[dict[str, list[int]], list[str]]:
     """``sample_bags`` with the colours whose passes were set aside (see ``_bags``)."""
-    me = game.to_move
+    me = cast(Player, game.to_move)
     played = _played(game)
-    own_draws = {color: [] for color in me.colors}
+    own_draws: dict[str, list[int]] = {color: [] for color in me.colors}
     for turn in game.history:
         if turn.color in own_draws and turn.drawn is not None:
             own_draws[turn.color].append(turn.drawn)
-    racks = game.racks
+    racks = cast("dict[str, list[int]]", game.racks)
 
-    def own_bag(color):
+    def own_bag(color: str) -> list[int]:
         return _own_bag(played[color], own_draws[color], racks[color], rng)
 
     return _bags(game, me, own_bag, played, rng)
 
 
-def _set_aside_passes(game, me, colors):
+def _set_aside_passes(game: Game, me: Player | None, colors: list[str]) -> list[Turn]:
     """The passes of ``game`` by the players (other than ``me``) of ``colors``."""
     return [turn for turn in game.history if turn.move.is_pass and turn.player != me
             and any(color in colors for color in turn.player.colors)]
