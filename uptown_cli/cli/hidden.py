@@ -8,15 +8,17 @@ keep ``uptown --help`` light.
 
 import hashlib
 import random
+from typing import TYPE_CHECKING, cast
 
 import click
 
-from ..hidden.draws import LATEST, PROTOCOLS, TILES_PER_COLOR, new_game_id
+from ..engine.geometry import TILES_PER_COLOR
+from ..errors import display_path
+from ..hidden.draws import LATEST, PROTOCOLS, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .options import (
     Output,
     as_option,
-    display_path,
     file_argument,
     game_path,
     json_option,
@@ -26,11 +28,16 @@ from .options import (
     replay_valid,
 )
 
+if TYPE_CHECKING:
+    from ..engine.game import Game, Player, Turn
+    from ..records.hidden_fields import HiddenCheck, HiddenFields
+    from ..records.schema import PlayerEntry, Record
+
 
 # -- new --hidden, and the view of the player to move --------------------------------------
 
 
-def create_hidden(path, entries, variant):
+def create_hidden(path: str, entries: "list[Player | PlayerEntry]", variant: str) -> str:
     """Write a new game with hidden racks at ``path``; returns its game id."""
     from ..records.safe_file import create_record
     from ..records.text import render_record
@@ -52,12 +59,13 @@ class MoverView:
     record (so nobody can replay the bot's choices from the public file). ``warning`` names
     the passes set aside because no deal fits them (None when every pass fits)."""
 
-    def __init__(self, record, name, key, check, game, warning=None):
+    def __init__(self, record: "Record", name: str, key: bytes, check: "HiddenCheck", game: "Game",
+                 warning: str | None = None) -> None:
         self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
         self.warning = warning
         self.bot_seed = hashlib.sha256(key + record.text.encode("utf-8")).hexdigest()
 
-    def link(self, color, move_text):
+    def link(self, color: str, move_text: str) -> str:
         from ..records.hidden_fields import own_link
 
         turn = self.check.deal.turns[self.name] + 1
@@ -65,13 +73,15 @@ class MoverView:
                         self.check.digest)
 
 
-def mover_view(record, game, as_name, keys):
+def mover_view(record: "Record", game: "Game", as_name: str | None,
+               keys: str | None) -> MoverView:
     """The ``MoverView`` of the player to move, who gives ``--as`` with their name."""
     from ..analysis.views import imagined_game
     from ..records.viewer import own_view, player_key, player_named
 
-    player = game.to_move
-    waiting = [p.name for p in record.players if p.name not in record.hidden.joined()]
+    player = cast("Player", game.to_move)
+    waiting = [p.name for p in record.players
+               if p.name not in cast("HiddenFields", record.hidden).joined()]
     if waiting:
         raise click.ClickException(f"the game has not started: {', '.join(waiting)} must "
                                    "join first (uptown join)")
@@ -90,12 +100,12 @@ def mover_view(record, game, as_name, keys):
     return MoverView(record, name, key, check, view, suspect_warning(suspects))
 
 
-def suspect_warning(suspects):
+def suspect_warning(suspects: "list[Turn]") -> str | None:
     """One line naming the passes (``Turn``) that no deal of the other racks fits, and whose
     they are; None when there are none. The mover's own moves do not depend on them."""
     if not suspects:
         return None
-    owners = {}
+    owners: dict[str, list[str]] = {}
     for turn in suspects:
         owners.setdefault(turn.player.name, []).append(str(turn.number))
     parts = [f"{name}'s pass at move {numbers[0]}" if len(numbers) == 1 else
@@ -110,7 +120,7 @@ def suspect_warning(suspects):
 # -- join and reveal -----------------------------------------------------------------------
 
 
-def _hidden_record(path):
+def _hidden_record(path: str) -> "Record":
     record = read_record(path)
     if record.hidden is None:
         raise click.ClickException(f"{record.path} is not a game with hidden racks "
@@ -118,7 +128,7 @@ def _hidden_record(path):
     return record
 
 
-def _append(path, list_name, name, value, record):
+def _append(path: str, list_name: str, name: str, value: str, record: "Record") -> str:
     from ..records.safe_file import append_entry
 
     return append_entry(path, list_name, name, value, record, lock_notice(path)).text
@@ -129,7 +139,7 @@ def _append(path, list_name, name, value, record):
 @as_option(required=True)
 @keys_option
 @json_option
-def join(file, as_name, keys, as_json):
+def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> None:
     """Join a game with hidden racks: make your secret key and commit to it.
 
     The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
@@ -140,6 +150,7 @@ def join(file, as_name, keys, as_json):
 
     path = game_path(file)
     record = _hidden_record(path)
+    assert record.hidden is not None  # _hidden_record refuses a record without
     if record.hidden.version < LATEST:
         raise click.ClickException(
             f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
@@ -190,7 +201,7 @@ def join(file, as_name, keys, as_json):
 @as_option(required=True)
 @keys_option
 @json_option
-def reveal(file, as_name, keys, as_json):
+def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> None:
     """Publish your key once the game is over, so all can check your draws.
 
     When every key is revealed, uptown validate checks every draw and every tile played. The
@@ -200,7 +211,8 @@ def reveal(file, as_name, keys, as_json):
 
     path = game_path(file)
     record = _hidden_record(path)
-    name = check_seen(record, as_name, keys)
+    assert record.hidden is not None  # _hidden_record refuses a record without
+    name = cast(str, check_seen(record, as_name, keys))  # --as is required
     game = replay_valid(record)
     if not game.finished:
         raise click.ClickException("the game is not over: a key is revealed only at the end "
