@@ -3,16 +3,17 @@
 import itertools
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ..engine.scoring import VARIANTS
+from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
     Output,
     as_option,
     color_options,
-    display_path,
     file_argument,
     game_path,
     NO_SUCH_FILE,
@@ -29,6 +30,11 @@ from .options import (
     use_color,
 )
 
+if TYPE_CHECKING:
+    from ..records.replay import Validation
+    from ..records.schema import Record
+    from ..records.viewer import HiddenView
+
 
 @click.command()
 @file_argument
@@ -37,7 +43,8 @@ from .options import (
 @keys_option
 @output_options
 @color_options
-def show(file, at, as_name, keys, as_json, table_format, color, no_color):
+def show(file: str | None, at: int | None, as_name: str | None, keys: str | None, as_json: bool,
+         table_format: str, color: str, no_color: bool) -> None:
     """Show the board, the players and whose turn it is.
 
     The player to move's rack is shown when the racks are known (the game has a seed); in a
@@ -68,7 +75,8 @@ def show(file, at, as_name, keys, as_json, table_format, color, no_color):
     out.text(to_move_text(game, view))
 
 
-def _hidden_view(record, as_name, keys, at):
+def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
+                 at: int | None) -> "HiddenView | None":
     """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
     NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
     if record.hidden is None:
@@ -90,7 +98,8 @@ def _hidden_view(record, as_name, keys, at):
 @click.option("--to", "last", type=click.IntRange(min=1), metavar="N", help="Last move shown (default: the end).")
 @json_option
 @color_options
-def replay(file, first, last, as_json, color, no_color):
+def replay(file: str | None, first: int, last: int | None, as_json: bool, color: str,
+           no_color: bool) -> None:
     """Show every position of a game in turn.
 
     Each position is headed by its move number, colour, player, move and what it captured. On a
@@ -134,7 +143,7 @@ def replay(file, first, last, as_json, color, no_color):
 @click.argument("files", nargs=-1, metavar="[FILE|FOLDER]...", type=click.Path(readable=False))
 @click.option("--variant", type=click.Choice(VARIANTS), help="Score this way instead of the file's variant.")
 @output_options
-def score(files, variant, as_json, table_format):
+def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_format: str) -> None:
     """Print the standings (lower scores are better).
 
     One table per file: rank, player, colours, groups, captures and score, under the file's
@@ -171,7 +180,7 @@ def score(files, variant, as_json, table_format):
         sys.exit(1)
 
 
-def _validate_one(path, strict):
+def _validate_one(path: str, strict: bool) -> "Validation":
     from ..records.replay import Validation, validate_file, validate_text
     from ..records.yaml_reader import MAX_BYTES
     from ..errors import RecordError
@@ -192,7 +201,7 @@ EXIT_UNCHECKED = 3
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--strict", is_flag=True, help="Also report moves not written in canonical notation.")
 @json_option
-def validate(paths, strict, as_json):
+def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     """Check records and report every problem.
 
     Folders are searched for *.yaml. Each problem is one line, PATH:LINE: message, followed by
@@ -202,7 +211,7 @@ def validate(paths, strict, as_json):
     from ..records.replay import Validation
     from ..errors import RecordError
 
-    unreadable = []
+    unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     invalid = unchecked = 0
@@ -251,7 +260,7 @@ def validate(paths, strict, as_json):
 @click.argument("file_a", metavar="A")
 @click.argument("file_b", metavar="B")
 @json_option
-def diff(file_a, file_b, as_json):
+def diff(file_a: str, file_b: str, as_json: bool) -> None:
     """Tell how two copies of a game relate.
 
     Identical, one extends the other (legally or not), diverging (at which move, on which
