@@ -8,16 +8,18 @@ import os
 import secrets
 import signal
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, NoReturn, cast
 
 import click
 
 from ..engine.scoring import VARIANTS
+from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
     BOT_NAMES,
     MC_PLAYOUTS,
     Output,
-    display_path,
     file_argument,
     game_path,
     output_file_option,
@@ -31,8 +33,16 @@ from .options import (
     write_output,
 )
 
+if TYPE_CHECKING:
+    from types import FrameType
 
-def _bot_list(ctx, param, value):
+    from ..analysis.corpus import RecordedGame
+    from ..analysis.selfplay import GameResult
+    from ..engine.game import Game
+    from ..records.schema import Record
+
+
+def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
     from ..analysis.selfplay import check_bots
 
     bots = [name.strip() for name in value.split(",") if name.strip()]
@@ -58,7 +68,9 @@ def _bot_list(ctx, param, value):
               help="mc, halving: think S seconds of CPU time per move instead of --playouts "
                    "(equal time for every bot; the games then depend on the machine).")
 @output_options
-def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, as_json, table_format):
+def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: str | None,
+             jobs: int, variant: str, playouts: int, seconds: float | None, as_json: bool,
+             table_format: str) -> None:
     """Let bots play one another and compare them.
 
     Per bot: games, wins (a shared win counts as a fraction), win rate with its 95% interval,
@@ -72,7 +84,7 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
     from ..analysis.selfplay import play_games, record_text
 
     seed = secrets.token_hex(4) if seed is None else seed
-    paths = {}
+    paths: dict[int, str] = {}
     if out is not None:
         paths = {n: os.path.join(out, f"game-{n:04d}.yaml") for n in range(1, games + 1)}
         taken = next((p for p in paths.values() if os.path.exists(p)), None)
@@ -87,7 +99,8 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
     interrupted = 0
     with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
         try:
-            options = {"playouts": playouts} if seconds is None else {"playouts": playouts, "seconds": seconds}
+            options: dict[str, object] = ({"playouts": playouts} if seconds is None
+                                          else {"playouts": playouts, "seconds": seconds})
             for result in play_games(bots, players, games, seed, variant, jobs, options):
                 if out is not None:
                     create_record(paths[result.number], record_text(result, variant))
@@ -102,7 +115,8 @@ def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, 
         sys.exit(interrupted)
 
 
-def _print_selfplay(results, bots, players, variant, seed, folder, as_json, table_format):
+def _print_selfplay(results: "list[GameResult]", bots: list[str], players: int, variant: str,
+                    seed: str, folder: str | None, as_json: bool, table_format: str) -> None:
     """The results of the games played: a table, or JSON."""
     from ..analysis.selfplay import summarize
 
@@ -155,7 +169,9 @@ DEFAULT_DEALS = 256
 @click.option("--annotate", is_flag=True, help="Write the record with the review under its moves.")
 @output_file_option("annotated.yaml")
 @output_options
-def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, output, as_json, table_format):
+def analyze(file: str | None, bot: str, iterations: int | None, seconds: float | None, jobs: int,
+            seed: str | None, variant: str | None, annotate: bool, output: str | None,
+            as_json: bool, table_format: str) -> None:
     """Evaluate every move with a bot, mark the mistakes, sum up per player.
 
     Each move is judged from its mover's point of view, with only what they could know: the
@@ -183,9 +199,9 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
     work = tasks(game, bags, variant, bot, seed, deals, seconds)
     reviews = []
-    terminated = []
+    terminated: list[int] = []
 
-    def stop(signum, frame):
+    def stop(signum: int, frame: "FrameType | None") -> NoReturn:
         """On SIGTERM: stop as on Ctrl-C, so that the workers are ended too."""
         terminated.append(signum)
         raise KeyboardInterrupt
@@ -241,12 +257,12 @@ def analyze(file, bot, iterations, seconds, jobs, seed, variant, annotate, outpu
               widths=[10, 11, None, None, None, None, None, None])
 
 
-def _pct(rate):
+def _pct(rate: float) -> str:
     """A chance as a whole percentage: ``38``."""
     return f"{100 * rate:.0f}"
 
 
-def _known_game(record):
+def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
     """(the game replayed with every rack known, its bags), or a one-line ClickException."""
     from ..analysis.review import known_bags
     from ..engine.game import Game
@@ -276,12 +292,13 @@ def _known_game(record):
         "not all revealed), so the moves cannot be judged from their players' view")
 
 
-def _recorded_games(paths, label, skipped):
+def _recorded_games(paths: tuple[str, ...], label: str,
+                    skipped: list[str]) -> "Iterator[RecordedGame]":
     """Each readable, legal record under ``paths`` as a RecordedGame; the others are reported
     on standard error and added to the list ``skipped``."""
     from ..analysis.corpus import RecordedGame
 
-    unreadable = []
+    unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     for folder, reason in unreadable:
         click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were "
@@ -316,16 +333,16 @@ STATS_HEADERS = {
 }
 
 
-def _stats_row(row):
+def _stats_row(row: dict[str, int | float | str]) -> dict[str, int | float | str]:
     """A row of figures as text cells: rates in percent, moves as ``mean (fewest-most)``."""
-    cells = {}
+    cells: dict[str, int | float | str] = {}
     for key, value in row.items():
         if key in ("min_moves", "max_moves"):
             continue
         if key == "mean_moves":
             key, value = "moves", f"{value:g} ({row['min_moves']}-{row['max_moves']})"
         elif key == "win_rate":
-            value = percent(value)
+            value = percent(cast(float, value))
         elif isinstance(value, float):
             value = f"{value:.2f}"
         cells[STATS_HEADERS.get(key, key)] = value
@@ -335,7 +352,7 @@ def _stats_row(row):
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @output_options
-def stats(paths, as_json, table_format):
+def stats(paths: tuple[str, ...], as_json: bool, table_format: str) -> None:
     """Figures over many records (files or folders).
 
     Folders are searched for *.yaml: games by number of players and variant, results by seat,
@@ -344,7 +361,7 @@ def stats(paths, as_json, table_format):
     """
     from ..analysis.corpus import corpus_stats
 
-    skipped = []
+    skipped: list[str] = []
     figures = corpus_stats(_recorded_games(paths, "Reading", skipped))
     out = Output(as_json, table_format)
     if as_json:
@@ -368,7 +385,7 @@ def stats(paths, as_json, table_format):
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--jsonl", is_flag=True, help="JSON lines (one object a move) instead of csv.")
 @output_file_option("moves.csv")
-def export(paths, jsonl, output):
+def export(paths: tuple[str, ...], jsonl: bool, output: str | None) -> None:
     """Write one row per move of every record, as csv or JSON lines.
 
     Columns: game, move, player, colour, tile, square, capture, captured colour and tile, the
@@ -379,7 +396,7 @@ def export(paths, jsonl, output):
 
     from ..analysis.corpus import move_rows, write_rows
 
-    skipped = []
+    skipped: list[str] = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
     first = next(rows, None)
     if first is None and skipped and output not in (None, "-"):
