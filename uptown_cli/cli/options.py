@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..errors import display_path
+from ..errors import display_path as display_path  # used by the commands through here
 
 if TYPE_CHECKING:
     from ..engine.game import Game
