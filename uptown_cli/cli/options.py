@@ -93,7 +93,7 @@ def playouts_option(default: int | None = None) -> Callable[[F], F]:
         "out in (halving: the same playouts in all).")
 
 
-def check_playouts(playouts: int | None, bot: str) -> None:
+def check_playouts(playouts: int | None, bot: str | None) -> None:
     """A UsageError for ``--playouts`` with a bot that plays nothing out."""
     if playouts and bot not in PLAYOUT_BOTS:
         raise click.UsageError(
