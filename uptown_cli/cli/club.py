@@ -3,13 +3,13 @@
 
 import os
 import sys
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
 import click
 
 from ..engine.scoring import VARIANTS
 from .options import (
+    F,
     Output,
     as_option,
     display_path,
@@ -24,7 +24,7 @@ from .options import (
 )
 
 
-def sendmail_option(command: Callable[..., Any]) -> Callable[..., Any]:
+def sendmail_option(command: F) -> F:
     return click.option("--sendmail", is_flag=True,
                         help="Hand the message to the local sendmail program instead of "
                         "$UPTOWN_SMTP.")(command)

@@ -8,6 +8,7 @@ keep ``uptown --help`` light.
 
 import hashlib
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 import click
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 # -- new --hidden, and the view of the player to move --------------------------------------
 
 
-def create_hidden(path: str, entries: "list[Player | PlayerEntry]", variant: str) -> str:
+def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant: str) -> str:
     """Write a new game with hidden racks at ``path``; returns its game id."""
     from ..records.safe_file import create_record
     from ..records.text import render_record

@@ -1,6 +1,7 @@
 """The command that starts a game: ``new`` (players, colours, variant, seed; hidden racks)."""
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,8 +15,11 @@ from .options import (
     json_option,
 )
 
+if TYPE_CHECKING:
+    from ..records.schema import PlayerEntry
 
-def parse_player(text):
+
+def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
     saying what is wrong."""
     from ..records.schema import address_problem
@@ -43,7 +47,7 @@ def parse_player(text):
     return name, wanted, email
 
 
-def check_lineup(entries):
+def check_lineup(entries: "list[PlayerEntry]") -> None:
     """A BadParameter for the first reason the players cannot sit at one table
     (``records.schema.lineup_problems``)."""
     from ..records.schema import lineup_problems
@@ -63,7 +67,8 @@ def check_lineup(entries):
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
 @json_option
-def new(file, players, variant, seed, hidden, as_json):
+def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | None, hidden: bool,
+        as_json: bool) -> None:
     """Create a new game record (never overwrites a file).
 
     \b
@@ -106,6 +111,7 @@ def new(file, players, variant, seed, hidden, as_json):
         raise click.ClickException(exc.message) from None
     game = load_record_text(text, path).new_game()
     if as_json:
+        assert game.to_move is not None  # a new game has a player to move
         Output(as_json).json({
             "path": display_path(path), "variant": variant, "seed": seed,
             "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
@@ -117,7 +123,8 @@ def new(file, players, variant, seed, hidden, as_json):
     click.echo(to_move_text(game))
 
 
-def _new_hidden(path, entries, variant, seed, as_json):
+def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str | None,
+                as_json: bool) -> None:
     """``new --hidden``: a game whose players join with their own keys (see ``hidden``)."""
     from .hidden import create_hidden
 

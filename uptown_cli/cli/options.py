@@ -7,10 +7,19 @@ the tables alone, with no title lines.  Heavy modules (PyYAML, tabulate) are imp
 
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..errors import display_path
+from ..errors import display_path as display_path  # used by the commands through here
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..records.schema import Record
+
+F = TypeVar("F", bound=Callable[..., Any])
+"""A command function: the option decorators give it back with its type."""
 
 GAME_ENV = "UPTOWN_GAME"
 DEFAULT_GAME = "game.yaml"
@@ -23,17 +32,17 @@ MACHINE_FORMATS = ("csv", "tsv")
 # -- options ---------------------------------------------------------------------------------
 
 
-def file_argument(command):
+def file_argument(command: F) -> F:
     return click.argument("file", required=False, metavar="[FILE]", type=click.Path(readable=False))(command)
 
 
-def _table_formats():
+def _table_formats() -> list[str]:
     from tabulate import tabulate_formats
 
     return ["csv", *tabulate_formats]
 
 
-def _check_format(ctx, param, value):
+def _check_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if value in ("simple", "csv"):  # the default, checked without importing tabulate
         return value
     if value not in _table_formats():
@@ -45,12 +54,12 @@ def _check_format(ctx, param, value):
     return value
 
 
-def json_option(command):
+def json_option(command: F) -> F:
     """``--json``, given to the command as ``as_json``."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(command)
 
 
-def output_options(command):
+def output_options(command: F) -> F:
     """``--json`` and ``--format FMT``, given to the command as ``as_json`` and ``table_format``
     (see ``Output``)."""
     command = click.option(
@@ -60,7 +69,7 @@ def output_options(command):
     return json_option(command)
 
 
-def as_option(required=False):
+def as_option(required: bool = False) -> Callable[[F], F]:
     """``--as NAME``, given to the command as ``as_name``: the player who runs the command."""
     return click.option("--as", "as_name", required=required, metavar="NAME",
                         help="The player you are (with hidden racks, your key file proves it).")
@@ -75,7 +84,7 @@ MC_PLAYOUTS = 16
 """``analysis.bots.MC_PLAYOUTS``: how many deals mc plays each candidate in, by default."""
 
 
-def playouts_option(default=None):
+def playouts_option(default: int | None = None) -> Callable[[F], F]:
     """``--playouts N``, given to the command as ``playouts``."""
     return click.option(
         "--playouts", type=click.IntRange(min=1), metavar="N", default=default,
@@ -84,14 +93,14 @@ def playouts_option(default=None):
         "out in (halving: the same playouts in all).")
 
 
-def check_playouts(playouts, bot):
+def check_playouts(playouts: int | None, bot: str | None) -> None:
     """A UsageError for ``--playouts`` with a bot that plays nothing out."""
     if playouts and bot not in PLAYOUT_BOTS:
         raise click.UsageError(
             f"--playouts goes with {' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)}")
 
 
-def keys_option(command):
+def keys_option(command: F) -> F:
     """``--keys DIR``: where a player's key files are, for games with hidden racks."""
     return click.option(
         "--keys", metavar="DIR",
@@ -100,7 +109,7 @@ def keys_option(command):
     )(command)
 
 
-def color_options(command):
+def color_options(command: F) -> F:
     """``--color auto|always|never`` (and ``--no-color``), given as ``color`` and ``no_color``."""
     command = click.option(
         "--no-color", is_flag=True, help="The same as --color never.",
@@ -112,7 +121,7 @@ def color_options(command):
     )(command)
 
 
-def use_color(color="auto", no_color=False):
+def use_color(color: str = "auto", no_color: bool = False) -> bool:
     """Whether to paint: never with ``--no-color``; ``auto`` honours NO_COLOR, then FORCE_COLOR,
     then whether standard output is a terminal."""
     if no_color or color == "never":
@@ -130,33 +139,35 @@ def use_color(color="auto", no_color=False):
 class Output:
     """Where a command's data goes: JSON, or tables in ``table_format`` (csv included)."""
 
-    def __init__(self, as_json=False, table_format="simple"):
+    def __init__(self, as_json: bool = False, table_format: str = "simple") -> None:
         self.as_json = as_json
         self.table_format = table_format
 
     @property
-    def for_machines(self):
+    def for_machines(self) -> bool:
         """True for JSON and the machine table formats: print data only, no titles."""
         return self.as_json or self.table_format in MACHINE_FORMATS
 
-    def json(self, data):
+    def json(self, data: Any) -> None:
         import json
 
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
-    def text(self, text="", color=None):
+    def text(self, text: str = "", color: bool | None = None) -> None:
         """A line for people: shown with text tables, left out for machines. ``color=True`` keeps
         ANSI colour even off a terminal (--color always, FORCE_COLOR)."""
         if not self.for_machines:
             click.echo(text, color=color)
 
-    def table(self, rows, headers, title=None, widths=None):
+    def table(self, rows: Sequence[Sequence[Any]], headers: list[str], title: str | None = None,
+              widths: Sequence[int | None] | None = None) -> None:
         """A table (with its title line for people); ``widths`` caps column widths (wrapping)."""
         if title is not None:
             self.text(title)
         click.echo(self.table_text(rows, headers, widths))
 
-    def wrapped(self, rows, column, width):
+    def wrapped(self, rows: Sequence[Sequence[Any]], column: int,
+                width: int) -> Sequence[Sequence[Any]]:
         """``rows`` with the text of ``column`` wrapped at ``width`` for people: each further line
         on a row of its own, blank elsewhere (machines get the rows as they are)."""
         if self.for_machines:
@@ -170,7 +181,8 @@ class Output:
             out += [[""] * column + [line] + [""] * (len(row) - column - 1) for line in lines[1:]]
         return out
 
-    def table_text(self, rows, headers, widths=None):
+    def table_text(self, rows: Sequence[Sequence[Any]], headers: list[str],
+                   widths: Sequence[int | None] | None = None) -> str:
         if self.table_format == "csv":
             import csv
             import io
@@ -193,14 +205,14 @@ class Output:
         return tabulate(rows, headers, tablefmt=self.table_format)
 
 
-def output_file_option(example):
+def output_file_option(example: str) -> Callable[[F], F]:
     """``-o/--output FILE``: where a command that makes a file writes it (standard output by
     default)."""
     return click.option("-o", "--output", metavar="FILE",
                         help=f"Write to FILE (e.g. {example}) instead of standard output.")
 
 
-def write_output(text, output, inputs=(), record=False):
+def write_output(text: str, output: str | None, inputs: Iterable[str] = (), record: bool = False) -> None:
     """``text`` as UTF-8 to ``output``, a file (see ``record_writer.write_file``: whole or
     not at all, never through a link) or standard output (None or "-"), else a one-line
     ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
@@ -228,7 +240,7 @@ def write_output(text, output, inputs=(), record=False):
     click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
 
 
-def page(text, color=None):
+def page(text: str, color: bool | None = None) -> None:
     """Print ``text``, through the pager ($PAGER, else less) when standard output is a terminal."""
     if sys.stdout.isatty():
         click.echo_via_pager(text, color=color)
@@ -236,17 +248,17 @@ def page(text, color=None):
         click.echo(text, color=color)
 
 
-def lock_notice(path):
+def lock_notice(path: str) -> Callable[[], None]:
     """What to tell the player while another player's move holds the game file."""
     return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
                               "written, or a program reading it); waiting...", err=True)
 
 
-def plural(count, noun):
+def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def percent(rate):
+def percent(rate: float) -> str:
     """A rate as every command prints it: ``62.5%``."""
     return f"{100 * rate:.1f}%"
 
@@ -254,7 +266,7 @@ def percent(rate):
 # -- reading records -------------------------------------------------------------------------
 
 
-def game_path(file):
+def game_path(file: str | None) -> str:
     """FILE as given, else ``$UPTOWN_GAME``, else ``game.yaml``."""
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
 
@@ -263,7 +275,7 @@ NO_SUCH_FILE = "no such file (uptown new creates a game)"
 """The one wording of every command for a FILE that is not there."""
 
 
-def read_record(path):
+def read_record(path: str) -> "Record":
     """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
     from ..records.reading import load_record
     from ..records.schema import load_record_text
@@ -282,7 +294,7 @@ def read_record(path):
         raise click.ClickException(f"{exc}{hint}") from None
 
 
-def replay_valid(record, upto=None):
+def replay_valid(record: "Record", upto: int | None = None) -> "Game":
     """The game after the record's moves (the first ``upto``), or a ClickException for the
     first illegal move."""
     from ..records.replay import replay
@@ -298,7 +310,8 @@ def replay_valid(record, upto=None):
     return result.game
 
 
-def read_game(file, upto=None, as_name=None, keys=None):
+def read_game(file: str | None, upto: int | None = None, as_name: str | None = None,
+              keys: str | None = None) -> tuple[str, "Record", "Game"]:
     """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
     With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
     path = game_path(file)
@@ -313,10 +326,10 @@ def read_game(file, upto=None, as_name=None, keys=None):
     return path, record, replay_valid(record, upto)
 
 
-def listed_records(paths):
+def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:
     """(``record_files`` of ``paths``, how many folders could not be read): each such folder
     is reported on standard error in one line."""
-    unreadable = []
+    unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths, unreadable))
     for folder, reason in unreadable:
         click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were not read",
@@ -324,7 +337,7 @@ def listed_records(paths):
     return files, len(unreadable)
 
 
-def record_files(paths, unreadable):
+def record_files(paths: Iterable[str], unreadable: list[tuple[str, str]]) -> Iterator[str]:
     """The files named, with every ``*.yaml``/``*.yml`` under the folders named (sorted,
     hidden folders skipped).  Links to folders are followed, each folder searched once (a link
     back to a folder already searched adds nothing).  Each folder that cannot be read is added
@@ -360,7 +373,7 @@ def record_files(paths, unreadable):
         yield from sorted(found)
 
 
-def _is_folder(entry):
+def _is_folder(entry: os.DirEntry[str]) -> bool:
     """Whether a folder entry is a folder or a link to one (a link that leads nowhere is not)."""
     try:
         return entry.is_dir()

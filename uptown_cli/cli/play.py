@@ -1,6 +1,8 @@
 """Commands of a game in play: ``move``, ``moves`` and ``hint``."""
 
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -24,10 +26,19 @@ from .options import (
     read_game,
     read_record,
     replay_valid,
+    F,
     use_color,
 )
 
-def hidden_mover_view(record, game, as_name, keys, warn=True):
+if TYPE_CHECKING:
+    from ..engine.game import Game, Player
+    from ..engine.notation import Move
+    from ..records.schema import Record
+    from .hidden import MoverView
+
+
+def hidden_mover_view(record: "Record", game: "Game", as_name: str | None, keys: str | None,
+                      warn: bool = True) -> "tuple[Game, MoverView | None]":
     """(the game as the player to move sees it, their ``hidden.MoverView``) in a game with
     hidden racks; (game, None) in an open game, where ``--as`` must name the player to move.
     ``warn``: print the view's warning (passes set aside) on standard error."""
@@ -45,7 +56,7 @@ def hidden_mover_view(record, game, as_name, keys, warn=True):
 # -- move ------------------------------------------------------------------------------------
 
 
-def split_file(words):
+def split_file(words: Sequence[str]) -> tuple[str, Sequence[str]]:
     """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names an
     existing file."""
     first = words[0] if words else ""
@@ -54,19 +65,20 @@ def split_file(words):
     return game_path(None), words
 
 
-def split_rack(words):
+def split_rack(words: Sequence[str]) -> tuple[str | None, Sequence[str]]:
     """(colour or None, the move's words): a move may start with its rack, ``red 7 B7``."""
     if len(words) > 1 and words[0].lower() in COLORS:
         return words[0].lower(), words[1:]
     return None, words
 
 
-def bot_option(command):
+def bot_option(command: F) -> F:
     command = playouts_option()(command)
     return click.option("--bot", type=click.Choice(BOT_NAMES), help="Let a bot choose the move.")(command)
 
 
-def bot_move(bot, game, record, playouts, mover=None):
+def bot_move(bot: str, game: "Game", record: "Record", playouts: int | None,
+             mover: "MoverView | None" = None) -> "tuple[str, Move]":
     """(colour, Move) that ``bot`` plays in the game of ``record``, or a one-line
     ClickException. In an open game (every rack public) the same record gives the same move;
     with hidden racks the bot is seeded from the mover's secret key with the record
@@ -75,17 +87,17 @@ def bot_move(bot, game, record, playouts, mover=None):
 
     options = {"playouts": playouts} if playouts else {}
     seed = record.text if mover is None else mover.bot_seed
-    return choose_move(bot, game, seed=seed, variant=record.variant, **options)
+    return choose_move(bot, game, seed=seed, variant=record.variant, **options)  # type: ignore[no-untyped-call, no-any-return]
 
 
-def typed_move(words):
+def typed_move(words: Sequence[str]) -> "Move":
     """The Move written as ``words``, or a one-line ClickException."""
     from ..engine.notation import parse_move
 
     return parse_move(" ".join(words))
 
 
-def check_player(game, as_name, path, writes=True):
+def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":
     """The player to move, refusing a finished game and acting for someone else (``--as``);
     ``writes`` says whether the command would have written the file."""
     from ..records.viewer import player_named
@@ -99,7 +111,7 @@ def check_player(game, as_name, path, writes=True):
     return player
 
 
-def complete_move(ctx, param, incomplete):
+def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
     from ..errors import RecordError
@@ -139,8 +151,9 @@ def complete_move(ctx, param, incomplete):
 @keys_option
 @output_options
 @color_options
-def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_json,
-         table_format, color, no_color):
+def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str | None,
+         playouts: int | None, dry_run: bool, send: bool, sendmail: bool, keys: str | None,
+         as_json: bool, table_format: str, color: str, no_color: bool) -> None:
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
@@ -194,8 +207,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     game, mover = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
                     else (rack, typed_move(words)))
-    if chosen.capture and game.at(chosen.square) is None:
-        raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
+    if chosen.capture and game.at(cast(int, chosen.square)) is None:  # a capture has a square
+        raise click.ClickException(f"{chosen} marks a capture, but {square_name(cast(int, chosen.square))} is "
                                    f"empty (write {game.canonical(chosen)}); nothing was written")
     try:
         turn = game.play(chosen, rack)
@@ -236,7 +249,8 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
 @as_option()
 @keys_option
 @output_options
-def moves(file, as_name, keys, as_json, table_format):
+def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool,
+          table_format: str) -> None:
     """List the legal moves of the player to move.
 
     The racks must be known: the game needs a seed, or, with hidden racks, the player to move
@@ -259,6 +273,7 @@ def moves(file, as_name, keys, as_json, table_format):
         out.text("The game is over: there are no moves.")
     else:
         player = game.to_move
+        assert player is not None  # a game not finished has a player to move
         title = f"{player.name} to move ({', '.join(player.colors)}): {plural(len(legal), 'legal move')}"
         rows, headers = moves_rows(legal)
         out.table(out.wrapped(rows, 2, 56), headers, title=title)
@@ -271,7 +286,8 @@ def moves(file, as_name, keys, as_json, table_format):
 @as_option()
 @keys_option
 @json_option
-def hint(file, bot, playouts, as_name, keys, as_json):
+def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, keys: str | None,
+         as_json: bool) -> None:
     """Suggest a move for the player to move (nothing is written).
 
     The bot sees only what the player to move may know.
@@ -291,7 +307,7 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
 
 
-def remember_seen(record, as_name, keys):
+def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
     """Keep ``record`` as what the player ``as_name`` names has seen (nothing without
     ``--as``)."""
     if as_name is not None:
