@@ -324,3 +324,40 @@ def test_halving_counts_the_tie_break_and_shares_a_tied_first_place():
     assert bots._outcome([(3, 1), (3, 1), (5, 0)], 0) == 0.5
     assert bots._outcome([(2, 0), (4, 0)], 0) == pytest.approx(1 + 2 * bots.HALVING_MARGIN)
     assert bots._outcome([(6, 0), (4, 0), (5, 3)], 0) == pytest.approx(-2 * bots.HALVING_MARGIN)
+
+
+def test_first_is_reproducible_for_a_seed_and_needs_a_playout():
+    game = random_game(3, "firstseed", 24)
+    choices = {choose_move("first", game, seed="s", playouts=3) for _ in range(3)}
+    assert len(choices) == 1
+    with pytest.raises(ValueError, match="playouts"):
+        choose_move("first", game, playouts=0)
+
+
+def test_first_values_a_sure_first_place_over_a_larger_mean_margin(monkeypatch):
+    """Two candidates, four deals. After the first the bot always ties on score and wins on
+    captures; after the second it wins by 5 once and loses by 1 three times. mc's margin
+    (half a point for first place) rates the second higher (0.625 against 0.5); ``first``
+    (a whole point) the first (1 against 0.75)."""
+    game = random_game(2, "firsttie", 30)
+    candidates = [(color, move) for color, move in game.legal_moves() if not move.is_pass][:2]
+    sure, risky = (move.square for _, move in candidates)
+    outcomes = {sure: [[(3, 1), (3, 2)]] * 4, risky: [[(1, 0), (6, 0)]] + [[(4, 0), (3, 0)]] * 3}
+    if game.players.index(game.to_move):
+        outcomes = {sq: [pair[::-1] for pair in pairs] for sq, pairs in outcomes.items()}
+    played = []
+    real_play = bots.Playout.play
+
+    def remembering_play(self, color, tile, sq):
+        played.append(sq)
+        real_play(self, color, tile, sq)
+
+    def run(self, policy, rng):
+        return outcomes[played[-1]][played.count(played[-1]) - 1]
+
+    for bot, choice in (("mc", risky), ("first", sure)):
+        played.clear()
+        monkeypatch.setattr(bots, "_greedy_candidates", lambda game, rng, variant: list(candidates))
+        monkeypatch.setattr(bots.Playout, "play", remembering_play)
+        monkeypatch.setattr(bots.Playout, "run", run)
+        assert choose_move(bot, game, seed=1, playouts=4)[1].square == choice
