@@ -56,9 +56,9 @@ def _bot_list(ctx, param, value):
               help="Processes to play in (the results do not depend on it).")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @click.option("--playouts", type=click.IntRange(min=1), default=MC_PLAYOUTS, show_default=True,
-              help="mc, halving, first: how many sampled deals each candidate move is played out in.")
+              help="mc, halving: how many sampled deals each candidate move is played out in.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="mc, halving, first: think S seconds of CPU time per move instead of --playouts "
+              help="mc, halving: think S seconds of CPU time per move instead of --playouts "
                    "(equal time for every bot; the games then depend on the machine).")
 @output_options
 def selfplay(players, bots, games, seed, out, jobs, variant, playouts, seconds, as_json, table_format):

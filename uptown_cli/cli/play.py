@@ -24,9 +24,9 @@ from .options import (
     use_color,
 )
 
-BOTS = ("random", "greedy", "mc", "halving", "first")
+BOTS = ("random", "greedy", "mc", "halving")
 """The bots a player can ask for (``bots.BOT_NAMES``, named here so that help imports no bots)."""
-PLAYOUT_BOTS = ("mc", "halving", "first")
+PLAYOUT_BOTS = ("mc", "halving")
 """The bots that play moves out and take ``--playouts``."""
 
 
@@ -66,7 +66,7 @@ def split_rack(words):
 
 def bot_option(command):
     command = click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-                           help="mc, halving, first: how many sampled deals each candidate move is "
+                           help="mc, halving: how many sampled deals each candidate move is "
                            "played out in (halving: the same playouts in all).")(command)
     return click.option("--bot", type=click.Choice(BOTS), help="Let a bot choose the move.")(command)
 
@@ -179,7 +179,7 @@ def move(words, as_name, rack, bot, playouts, dry_run, send, sendmail, keys, as_
     if bot and (words or rack):
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
     if playouts and bot not in PLAYOUT_BOTS:
-        raise click.UsageError("--playouts goes with --bot mc, halving or first")
+        raise click.UsageError("--playouts goes with --bot mc or --bot halving")
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
     if sendmail and not send:
@@ -277,7 +277,7 @@ def moves(file, as_name, keys, as_json, table_format):
 @file_argument
 @click.option("--bot", type=click.Choice(BOTS), default="mc", show_default=True, help="The bot asked.")
 @click.option("--playouts", type=click.IntRange(min=1), metavar="N",
-              help="mc, halving, first: how many sampled deals each candidate move is played out in "
+              help="mc, halving: how many sampled deals each candidate move is played out in "
               "(halving: the same playouts in all).")
 @click.option("--as", "as_name", metavar="NAME", help="Hidden racks: you are NAME, the player to move.")
 @keys_option
@@ -288,7 +288,7 @@ def hint(file, bot, playouts, as_name, keys, as_json):
     The bot sees only what the player to move may know.
     """
     if playouts and bot not in PLAYOUT_BOTS:
-        raise click.UsageError("--playouts goes with --bot mc, halving or first")
+        raise click.UsageError("--playouts goes with --bot mc or --bot halving")
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     player = check_player(game, None, record.path, writes=False)
     game, mover = hidden_mover_view(record, game, as_name, keys)
