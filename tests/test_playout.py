@@ -7,15 +7,13 @@ import pytest
 
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.geometry import NEIGHBOURS, joined_around, parse_square, parse_tile
+from uptown_cli.engine.geometry import NEIGHBOURS
 from uptown_cli.engine.notation import PASS, Move
 from uptown_cli.engine.playout import (
     APART,
     CAPTURE,
     EMPTY,
-    JOINS,
     LINE,
-    NOT_WILD,
     ONE,
     QUICK,
     SYMBOL,
@@ -37,12 +35,9 @@ def new_game(players, seed):
 def class_of(policy, game, color, move):
     """The index in ``policy`` of the first class that holds ``move`` (a reference written from
     the class definitions, square by square)."""
-    mask = game.mask(color)
-    touching = (NEIGHBOURS[move.square] & mask).bit_count()
-    joins = touching >= 2 and not move.capture and not joined_around(move.square, mask)
+    touching = (NEIGHBOURS[move.square] & game.mask(color)).bit_count()
     for index, (closeness, target, tiles) in enumerate(policy):
-        close = {TWO: touching >= 2, ONE: touching == 1, TOUCHING: touching >= 1, APART: touching == 0,
-                 JOINS: joins}
+        close = {TWO: touching >= 2, ONE: touching == 1, TOUCHING: touching >= 1, APART: touching == 0}
         if close[closeness] and (target == CAPTURE) == move.capture and move.tile in tiles:
             return index
     raise AssertionError(f"{move} is in no class")
@@ -57,11 +52,8 @@ CLOSER = [
 """A policy that uses every kind of class: join two tiles before one, letters and numbers
 before symbols before ``$``."""
 
-JOINER = [(JOINS, EMPTY, NOT_WILD)] + QUICK
-"""QUICK after a first class of moves that join groups."""
 
-
-@pytest.mark.parametrize("policy", [QUICK, CLOSER, JOINER], ids=["quick", "closer", "joiner"])
+@pytest.mark.parametrize("policy", [QUICK, CLOSER], ids=["quick", "closer"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(policy, players):
     for seed in range(3):
@@ -105,18 +97,3 @@ def test_a_playout_after_a_round_of_passes_is_over():
     for _ in range(3):
         playout.pass_turn()
     assert playout.run(QUICK, random.Random(1)) == [(0, 0)] * 3
-
-
-def test_the_joiner_policy_joins_two_groups_before_growing_one():
-    """Red holds C3 and C5 (two groups) and A1: with 3 and 4 on its rack, C4 joins the two
-    groups and is the only move of JOINER's first class (B1, beside A1, is not)."""
-    game, bags = new_game(2, "joiner")
-    playout = Playout(game, bags)
-    red = game.colors.index("red")
-    playout.masks[red] = sum(1 << parse_square(name) for name in ("C3", "C5", "A1"))
-    playout.occupied = playout.masks[red]
-    four, one = parse_tile("4"), parse_tile("1")
-    playout.racks[red] = [one, four]
-    playout.turn = 0
-    for seed in range(10):
-        assert playout.choose(JOINER, random.Random(seed).random) == (red, four, parse_square("C4"))

@@ -29,7 +29,7 @@ from ..engine.playout import QUICK, Playout
 from .views import sample_bags
 from ..errors import SetupError
 
-BOT_NAMES = ("random", "greedy", "mc", "halving", "first")
+BOT_NAMES = ("random", "greedy", "mc", "halving")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
@@ -163,22 +163,10 @@ def _greedy_candidates(game, rng, variant):
 
 
 def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
-    """The best of greedy's best ``MC_CANDIDATES`` moves by their total ``_margin`` over
-    shared deals (``_best_on_shared_deals``)."""
-    return _best_on_shared_deals(game, rng, variant, playouts, seconds, _margin)
-
-
-def _first_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
-    """``mc`` playing for first place: the same candidates, deals and playouts, each rated by
-    ``_outcome`` (1 for first place with the tie-break counted, plus the margin) instead."""
-    return _best_on_shared_deals(game, rng, variant, playouts, seconds, _outcome)
-
-
-def _best_on_shared_deals(game, rng, variant, playouts, seconds, rate):
     """The best of greedy's best ``MC_CANDIDATES`` moves, each played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
     ``playouts`` views, or as many as ``seconds`` of CPU time allow; the move with the best
-    total ``rate(results, seat)`` wins."""
+    total ``_margin`` wins."""
     if playouts < 1:
         raise SetupError("playouts must be at least 1")
     candidates = _greedy_candidates(game, rng, variant)
@@ -197,7 +185,7 @@ def _best_on_shared_deals(game, rng, variant, playouts, seconds, rate):
             playout.reset()
             playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
-            totals[i] += rate(playout.run(QUICK, playout_rng), seat)
+            totals[i] += _margin(playout.run(QUICK, playout_rng), seat)
         done += 1
     best = max(range(len(candidates)), key=lambda i: totals[i])
     return candidates[best]
@@ -270,7 +258,9 @@ _BOTS = {
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
     "halving": (_halving_move, ("variant", "playouts", "seconds")),
-    "first": (_first_move, ("variant", "playouts", "seconds")),
 }
+
+
+# -- views ------------------------------------------------------------------------------
 
 

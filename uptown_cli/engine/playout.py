@@ -9,8 +9,7 @@ objects, no lists of legal moves, no legality checks (the policy only picks lega
 
 A policy is a list of *classes* of moves, best first; each class is ``(closeness, target,
 tiles)``: how close the square is to the mover's own tiles of that colour (``TWO`` squares
-touching two or more of them, ``ONE`` exactly one, ``TOUCHING`` one or more, ``APART`` none,
-``JOINS`` two or more that the eight squares around it do not join: it joins groups),
+touching two or more of them, ``ONE`` exactly one, ``TOUCHING`` one or more, ``APART`` none),
 whether it is empty (``EMPTY``) or a capture (``CAPTURE``), and which tiles (``LINE``: letters
 and numbers, ``SYMBOL``, ``WILD``, ``NOT_WILD``). A move is drawn at random among the moves of
 the first class that has any.
@@ -32,7 +31,7 @@ from .geometry import (
 )
 from .groups import count_groups, cut_points
 
-TWO, ONE, TOUCHING, APART, JOINS = range(5)
+TWO, ONE, TOUCHING, APART = range(4)
 EMPTY, CAPTURE = range(2)
 LINE, SYMBOL, WILD, NOT_WILD = (range(0, 18), range(18, 27), range(27, 28), range(0, 27))
 
@@ -204,13 +203,6 @@ def _near(mask: int, closeness: int) -> int:
         return (up | down | left | right) & ~mask
     if closeness == APART:
         return ALL_SQUARES & ~(up | down | left | right | mask)
-    if closeness == JOINS:
-        start_up = up & ~(left & (up << 1) & NOT_FIRST_COLUMN)
-        start_right = right & ~(up & (up >> 1) & NOT_LAST_COLUMN)
-        start_down = down & ~(right & (down >> 1) & NOT_LAST_COLUMN)
-        start_left = left & ~(down & (down << 1) & NOT_FIRST_COLUMN)
-        return ~mask & (((start_up | start_right) & (start_down | start_left))
-                        | (start_up & start_right) | (start_down & start_left))
     two = (up & down) | ((up | down) & (left | right)) | (left & right)
     if closeness == TWO:
         return two & ~mask
