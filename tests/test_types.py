@@ -1,4 +1,5 @@
-"""The engine's type hints hold: ``mypy --strict`` (configured in pyproject.toml) passes."""
+"""The package's type hints hold: ``mypy --strict`` over the whole package (configured in
+pyproject.toml) passes."""
 
 import importlib.util
 import subprocess
@@ -10,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_engine_type_hints_pass_mypy_strict(tmp_path):
+def test_the_whole_package_passes_mypy_strict(tmp_path):
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (pip install -e '.[test]' installs it)")
     result = subprocess.run(

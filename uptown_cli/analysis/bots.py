@@ -21,13 +21,23 @@ Every bot's randomness comes from the one ``random.Random`` that ``choose_move``
 its ``seed``; sampled deals and playout seeds are drawn from it.
 """
 
+from __future__ import annotations
+
 import random
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from ..engine.game import Game, Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
+from ..engine.notation import Move
 from ..engine.playout import QUICK, Playout
-from .views import sample_bags
 from ..errors import SetupError
+from .views import sample_bags
+
+ColoredMove = tuple[str, Move]
+"""A move with the colour it is played from."""
+RankKey = tuple[int, bool, int]
 
 BOT_NAMES = ("random", "greedy", "mc", "halving")
 
@@ -48,7 +58,7 @@ HALVING_POLICY = QUICK
 """The playout policy of ``halving``."""
 
 
-def choose_move(name, game, seed=None, **options):
+def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
@@ -68,45 +78,48 @@ def choose_move(name, game, seed=None, **options):
     if not game.knows_racks:
         raise SetupError("the racks are unknown (a game without a seed), so a bot cannot play")
     bot, takes = _BOTS[name]
-    return bot(game, random.Random(seed), **{k: v for k, v in options.items() if k in takes})
+    return bot(game, random.Random(seed),  # type: ignore[arg-type]
+               **{k: v for k, v in options.items() if k in takes})
 
 
-def _random_move(game, rng):
+def _random_move(game: Game, rng: random.Random) -> ColoredMove:
     # The legal moves depend only on the board and the mover's own racks: no view is needed.
     return rng.choice(game.legal_moves())
 
 
-def _greedy_move(game, rng, variant="standard"):
+def _greedy_move(game: Game, rng: random.Random, variant: str = "standard") -> ColoredMove:
     return rng.choice(greedy_choices(game, variant))
 
 
-def greedy_choices(game, variant="standard"):
+def greedy_choices(game: Game, variant: str = "standard") -> list[ColoredMove]:
     """The moves greedy rates best for the player to move (any one of them is its choice)."""
     ranked = _rank_moves(game, variant)
     best = ranked[0][0]
     return [move for key, move in ranked if key == best]
 
 
-def _rank_moves(game, variant):
+def _rank_moves(game: Game, variant: str) -> list[tuple[RankKey, ColoredMove]]:
     """``[(key, (colour, move))]`` for every legal move, best (lowest key) first: the player's
     score after the move, then whether it captures, then how widely the tile fits. Only the
     board, the captures and the mover's racks are used."""
     player = game.to_move
+    assert player is not None  # a bot plays only an unfinished game
     ranked = []
     for color, move in game.legal_moves():
         if move.is_pass:
             key = (0, False, 0)
         else:
-            key = (_score_after(game, player, color, move, variant), move.capture, _tile_reach(move.tile))
+            key = (_score_after(game, player, color, move, variant), move.capture,
+                   _tile_reach(move.tile))  # type: ignore[arg-type]  # a placement has a tile
         ranked.append((key, (color, move)))
     ranked.sort(key=lambda pair: pair[0])
     return ranked
 
 
-def _score_after(game, player, color, move, variant):
+def _score_after(game: Game, player: Player, color: str, move: Move, variant: str) -> int:
     """``player``'s score once ``color`` has played ``move`` (a placement): its groups (only
     ``color``'s change), plus in Blockers! the most tiles it has taken from one opponent."""
-    sq = move.square
+    sq: int = move.square  # type: ignore[assignment]  # a placement has a square
     score = game.player_groups(player) + 1 - _groups_touching(sq, game.mask(color))
     if variant == "blockers":
         victim = game.at(sq)
@@ -121,7 +134,7 @@ def _score_after(game, player, color, move, variant):
     return score
 
 
-def _groups_touching(sq, mask):
+def _groups_touching(sq: int, mask: int) -> int:
     """How many groups of the squares of ``mask`` lie edge to edge with ``sq``."""
     touching = NEIGHBOURS[sq] & mask
     if not touching:
@@ -135,12 +148,12 @@ def _groups_touching(sq, mask):
     return count
 
 
-def _tile_reach(tile):
+def _tile_reach(tile: int) -> int:
     """How widely a tile fits: letters and numbers (a line of squares) 0, symbols 1, ``$`` 2."""
     return 0 if tile < 18 else 1 if tile < 27 else 2
 
 
-def _margin(results, seat):
+def _margin(results: Sequence[tuple[int, int]], seat: int) -> float:
     """How well seat ``seat`` did by the ``(score, captures)`` of every seat: the best other
     score minus its own, and half a point more when it finished first (even shared)."""
     mine = results[seat]
@@ -149,7 +162,7 @@ def _margin(results, seat):
     return min(score for score, _ in others) - mine[0] + (0.5 if first else 0.0)
 
 
-def _shuffled_ranking(game, rng, variant):
+def _shuffled_ranking(game: Game, rng: random.Random, variant: str) -> list[tuple[RankKey, ColoredMove]]:
     """``_rank_moves`` with equal moves in random order."""
     ranked = _rank_moves(game, variant)
     rng.shuffle(ranked)
@@ -157,12 +170,13 @@ def _shuffled_ranking(game, rng, variant):
     return ranked
 
 
-def _greedy_candidates(game, rng, variant):
+def _greedy_candidates(game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
     """``mc``'s candidates: greedy's best ``MC_CANDIDATES`` moves."""
     return [move for _, move in _shuffled_ranking(game, rng, variant)[:MC_CANDIDATES]]
 
 
-def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
+def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts: int = MC_PLAYOUTS,
+             seconds: float | None = None) -> ColoredMove:
     """The best of greedy's best ``MC_CANDIDATES`` moves, each played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
     ``playouts`` views, or as many as ``seconds`` of CPU time allow; the move with the best
@@ -172,7 +186,7 @@ def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
     candidates = _greedy_candidates(game, rng, variant)
     if len(candidates) == 1:
         return candidates[0]
-    seat = game.players.index(game.to_move)
+    seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
     index = {color: i for i, color in enumerate(game.colors)}
     totals = [0.0] * len(candidates)
     playout_rng = random.Random()
@@ -183,7 +197,7 @@ def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
         playout_seed = rng.getrandbits(64)
         for i, (color, move) in enumerate(candidates):
             playout.reset()
-            playout.play(index[color], move.tile, move.square)
+            playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
             playout_rng.seed(playout_seed)
             totals[i] += _margin(playout.run(QUICK, playout_rng), seat)
         done += 1
@@ -191,7 +205,8 @@ def _mc_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
     return candidates[best]
 
 
-def _halving_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=None):
+def _halving_move(game: Game, rng: random.Random, variant: str = "standard",
+                  playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
     """Successive halving over greedy's best ``HALVING_CANDIDATES`` moves on shared deals: in
     each round every surviving candidate is played out in the same new sampled deals with the
     same playout seeds, then the worse half (by their totals over every deal so far) is
@@ -205,7 +220,7 @@ def _halving_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=N
     candidates = [move for _, move in ranked[:HALVING_CANDIDATES]]
     if len(candidates) == 1:
         return candidates[0]
-    seat = game.players.index(game.to_move)
+    seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
     index = {color: i for i, color in enumerate(game.colors)}
     totals = dict.fromkeys(range(len(candidates)), 0.0)
     alive = list(range(len(candidates)))
@@ -226,7 +241,7 @@ def _halving_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=N
             for i in alive:
                 color, move = candidates[i]
                 playout.reset()
-                playout.play(index[color], move.tile, move.square)
+                playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
                 playout_rng.seed(playout_seed)
                 totals[i] += _outcome(playout.run(HALVING_POLICY, playout_rng), seat)
             done += 1
@@ -237,7 +252,7 @@ def _halving_move(game, rng, variant="standard", playouts=MC_PLAYOUTS, seconds=N
     return candidates[max(alive, key=lambda i: totals[i])]
 
 
-def _outcome(results, seat):
+def _outcome(results: Sequence[tuple[int, int]], seat: int) -> float:
     """How well seat ``seat`` did by the ``(score, captures)`` of every seat, counting the
     tie-break: 1 for first place (a share when still tied), plus ``HALVING_MARGIN`` per point
     of score ahead of (or behind) the best other seat."""
@@ -253,7 +268,7 @@ def _outcome(results, seat):
     return first + HALVING_MARGIN * (best[0] - mine[0])
 
 
-_BOTS = {
+_BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "random": (_random_move, ()),
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),

@@ -320,7 +320,7 @@ def _line(game: Game, color: str, move: Move) -> list[str]:
     played = 1
     try:
         while played <= VARIATION_REPLIES and not game.finished:
-            reply_color, reply = greedy_choices(game)[0]  # type: ignore[no-untyped-call]
+            reply_color, reply = greedy_choices(game)[0]
             line.append(move_text(game, reply_color, reply))
             game.play(reply, reply_color)
             played += 1

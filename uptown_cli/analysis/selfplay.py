@@ -99,7 +99,7 @@ def play_game(bots: list[str], number: int, seed: str, variant: str = "standard"
     moves: list[tuple[str, str]] = []
     while not game.finished:
         bot = bots[game.players.index(game.to_move)]  # type: ignore[arg-type]  # not finished
-        color, move = choose_move(bot, game, seed=f"{own_seed}:{game.ply}", variant=variant,  # type: ignore[no-untyped-call]
+        color, move = choose_move(bot, game, seed=f"{own_seed}:{game.ply}", variant=variant,
                                   **(options or {}))
         turn = game.play(move, color)
         moves.append((turn.color, str(turn.move)))

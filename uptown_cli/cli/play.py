@@ -87,7 +87,7 @@ def bot_move(bot: str, game: "Game", record: "Record", playouts: int | None,
 
     options = {"playouts": playouts} if playouts else {}
     seed = record.text if mover is None else mover.bot_seed
-    return choose_move(bot, game, seed=seed, variant=record.variant, **options)  # type: ignore[no-untyped-call, no-any-return]
+    return choose_move(bot, game, seed=seed, variant=record.variant, **options)
 
 
 def typed_move(words: Sequence[str]) -> "Move":
