@@ -110,7 +110,7 @@ def test_a_move_parses_the_file_once_and_only_the_new_text_again(counted, game):
     name = viewer[1] if viewer else None
     _, data = invoke_json("moves", path, "--json", *viewer, env=env)
     move = data["moves"][0]
-    counts, texts = run(counted, "move", path, move, *viewer, env=env)
+    counts, texts = run(counted, "move", path, *move.split(), *viewer, env=env)
     assert counts["reads"] == 1
     assert texts == {before: 1, path.read_text(): 1}
     assert counts["schema"] == 2

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from .bots import _greedy_candidates, greedy_choices
+from .bots import ColoredMove, _greedy_candidates, greedy_choices
 from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.geometry import TILES_PER_COLOR
@@ -56,7 +56,6 @@ CHOOSING_SHARE = 4
 VARIATION_REPLIES = 2
 """How many moves (greedy's, on the real racks) follow the first move of a variation."""
 
-ColoredMove = tuple[str, Move]
 
 
 @dataclass(frozen=True)
