@@ -31,7 +31,7 @@ def with_emails(folder):
     move behind, written in ``folder``; their paths."""
     from bench import bags_for, play_randomly
     from uptown_cli.engine.game import Game
-    from uptown_cli.records.schema import PlayerEntry
+    from uptown_cli.records.entries import PlayerEntry
 
     players = seats(3)
     game = play_randomly(Game(players, bags_for(players, "club")), random.Random(3), 60)

@@ -31,20 +31,12 @@ def modules():
     return found
 
 
-def imports(name, path, typing=True):
-    """The modules of the package that ``name`` imports, wherever in the file (with
-    ``typing`` false, leaving out those under ``if TYPE_CHECKING:``, which never run)."""
+def imports(name, path):
+    """The modules of the package that ``name`` imports, wherever in the file (imports for type
+    checking alone included: a circle of them is still a circle in the design)."""
     is_package = path.name == "__init__.py"
     found = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = set()
-    if not typing:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                skipped.update(id(n) for n in ast.walk(node))
-    for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".") if is_package else name.split(".")[:-1]
@@ -59,10 +51,10 @@ def imports(name, path, typing=True):
     return found
 
 
-def graph(typing=True):
-    """``{module: the package's modules it imports}`` (see ``imports`` for ``typing``)."""
+def graph():
+    """``{module: the package's modules it imports}``."""
     known = modules()
-    return {name: {t for t in imports(name, path, typing) if t in known and t != name}
+    return {name: {t for t in imports(name, path) if t in known and t != name}
             for name, path in known.items()}
 
 
@@ -85,7 +77,7 @@ def test_no_module_imports_from_a_higher_layer_or_a_sibling_package():
 
 
 def test_no_modules_import_in_a_circle():
-    edges = graph(typing=False)
+    edges = graph()
     state = {}
     circles = []
 

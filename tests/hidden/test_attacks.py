@@ -75,7 +75,7 @@ def key_of(tmp_path, name):
 def write_pass(tmp_path, path, name):
     """``name`` writes a pass by hand, with the link and seal their key gives (their first
     turn)."""
-    from uptown_cli.records.hidden_fields import HiddenCheck, own_link
+    from uptown_cli.records.hidden_check import HiddenCheck, own_link
     from uptown_cli.records.replay import replay
 
     record = load_record(path)
@@ -232,9 +232,9 @@ def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(tmp_p
     the pass, yet Cy and Ana, whose moves depend only on their own racks, still play, see
     their moves and get hints, each told in one line that Bo's pass is set aside until he
     reveals; his own tool names his pass; once his key is known, validate names it."""
-    from uptown_cli.records import hidden_fields as hidden_record
+    from uptown_cli.records import hidden_check
 
-    monkeypatch.setattr(hidden_record, "surely_unforced", lambda game, player: None)
+    monkeypatch.setattr(hidden_check, "surely_unforced", lambda game, player: None)
     path = new_game(tmp_path)
     bot_move(tmp_path, path, "Ana")
     write_pass(tmp_path, path, "Bo")

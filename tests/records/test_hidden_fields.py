@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.hidden.draws import HiddenDeal, chain, head
-from uptown_cli.records.hidden_fields import HiddenCheck
+from uptown_cli.records.hidden_check import HiddenCheck
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.replay import replay, validate_text
 from uptown_cli.records.text import insert_entry, insert_move, render_record

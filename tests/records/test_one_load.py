@@ -124,7 +124,7 @@ def test_a_move_parses_the_file_once_and_only_the_new_text_again(counted, game):
 def views(path, name, key, public_first):
     """(errors, moves played, the deal's racks and draws, digest) of ``name``'s view of the
     record at ``path``: checked on a public replay's moves, or replayed with their key alone."""
-    from uptown_cli.records.hidden_fields import HiddenCheck
+    from uptown_cli.records.hidden_check import HiddenCheck
     from uptown_cli.records.reading import load_record
     from uptown_cli.records.replay import replay
 

@@ -566,7 +566,8 @@ def test_a_move_that_reaches_exactly_1_mib_is_written():
 def test_render_record_writes_the_hidden_fields_itself():
     """new --hidden's record comes whole from render_record (no surgery on its text)."""
     from uptown_cli.hidden.draws import LATEST, PROTOCOLS
-    from uptown_cli.records.schema import PlayerEntry, load_record_text
+    from uptown_cli.records.schema import load_record_text
+    from uptown_cli.records.entries import PlayerEntry
     from uptown_cli.records.text import render_record
 
     game_id = "ab" * 16

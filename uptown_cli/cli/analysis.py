@@ -273,7 +273,7 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
 
         return game, seeded_bags(record.seed, record.colors)
     if record.hidden is not None:
-        from ..records.hidden_fields import HiddenCheck
+        from ..records.hidden_check import HiddenCheck
         from ..records.replay import replay
 
         check = HiddenCheck(record)

@@ -31,8 +31,10 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
-    from ..records.hidden_fields import HiddenCheck, HiddenFields
-    from ..records.schema import PlayerEntry, Record
+    from ..records.hidden_fields import HiddenFields
+    from ..records.hidden_check import HiddenCheck
+    from ..records.schema import Record
+    from ..records.entries import PlayerEntry
 
 
 # -- new --hidden, and the view of the player to move --------------------------------------
@@ -67,7 +69,7 @@ class MoverView:
         self.bot_seed = hashlib.sha256(key + record.text.encode("utf-8")).hexdigest()
 
     def link(self, color: str, move_text: str) -> str:
-        from ..records.hidden_fields import own_link
+        from ..records.hidden_check import own_link
 
         turn = self.check.deal.turns[self.name] + 1
         return own_link(self.record, self.name, self.key, turn, color, move_text,
@@ -146,7 +148,7 @@ def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> Non
     The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
     Players join in turn order; the game starts when all have joined.
     """
-    from ..records.hidden_fields import commitment_of
+    from ..records.hidden_check import commitment_of
     from ..records.viewer import check_seen, holds_key, not_your_commitment, player_named, remember
 
     path = game_path(file)

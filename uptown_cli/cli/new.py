@@ -16,7 +16,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..records.schema import PlayerEntry
+    from ..records.entries import PlayerEntry
 
 
 def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
@@ -80,7 +80,8 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     from ..errors import RecordError
     from ..pictures.text import to_move_text
     from ..records.safe_file import create_record
-    from ..records.schema import PlayerEntry, deal_colors, load_record_text
+    from ..records.schema import deal_colors, load_record_text
+    from ..records.entries import PlayerEntry
     from ..records.text import render_record
 
     path = game_path(file)

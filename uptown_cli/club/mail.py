@@ -26,7 +26,8 @@ from urllib.parse import unquote, urlsplit
 
 from ..errors import MailError
 from ..engine.game import Game
-from ..records.schema import PlayerEntry, Record, address_problem, load_record_text
+from ..records.schema import Record, address_problem, load_record_text
+from ..records.entries import PlayerEntry
 from ..records.replay import replay
 
 SMTP_ENV = "UPTOWN_SMTP"

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Callable
 
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
-from ..errors import IllegalMove, NotationError, RecordError, one_line
+from ..errors import one_line
 from .yaml_reader import Mapping, Node, Scalar, Sequence, describe
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
-    from .schema import MoveEntry, Record
+    pass
 
 NOTE_KEYS = ("eval", "best", "variations", "comment")
 """The keys a move may carry besides its colour (and ``link`` in a game with hidden racks)."""
@@ -132,35 +131,6 @@ def parse_line_move(text: str) -> tuple[str | None, object]:
     if len(words) == 2 and words[0] in COLORS:
         return words[0], parse_move(words[1])
     return None, parse_move(text)
-
-
-def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> list[RecordError]:
-    """Every variation of move ``number`` (``best`` counting as one) that cannot be played
-    from ``game``, the position before the move: one problem each, at the line of its first
-    bad move. ``game`` is left as it was."""
-    notes = entry.notes
-    if notes is None:
-        return []
-    named = ([("best", (notes.best,))] if notes.best is not None else []) + [
-        (f"variation {k}", line) for k, line in enumerate(notes.variations, 1)]
-    problems = []
-    for (what, moves), lines in zip(named, notes.lines):
-        played = 0
-        try:
-            for j, text in enumerate(moves):
-                try:
-                    color, move = parse_line_move(text)
-                    game.play(move, color)  # type: ignore[arg-type]
-                    played += 1
-                except (NotationError, IllegalMove) as exc:
-                    where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
-                    problems.append(RecordError(f"{where}: {exc}", path=record.path,
-                                                line=lines[j], move=number))
-                    break
-        finally:
-            for _ in range(played):
-                game.pop()
-    return problems
 
 
 def notes_lines(notes: MoveNotes | None) -> list[str]:

@@ -33,7 +33,8 @@ from ..engine.notation import parse_move
 from ..errors import NotationError
 from .reading import load_record
 from .replay import replay
-from .schema import MoveEntry, Record
+from .schema import Record
+from .entries import MoveEntry
 
 IDENTICAL = "identical"
 EXTENDS = "extends"

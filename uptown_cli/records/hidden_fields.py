@@ -1,4 +1,4 @@
-"""Hidden-draw games in records: their fields, their checks during a replay, and a player's view.
+"""Hidden-draw games in records: their fields, read and checked with the rest of the record.
 
 A hidden game has, instead of a ``seed``::
 
@@ -13,9 +13,8 @@ A hidden game has, instead of a ``seed``::
         link: 77e0...          # the mover's next chain link, with every move and pass
                                # (version 2: 128 hex digits, the link then the move's seal)
 
-``read_hidden`` checks these fields while a record is read; ``HiddenCheck`` checks every move of
-a replay (the link, and the rack when the mover's key is known); ``unchecked`` says what cannot be
-checked yet. The protocol itself is ``hidden.draws``; ``records/README.md`` documents the fields.
+``read_hidden`` checks these fields while a record is read; ``records.hidden_check`` checks
+every move of a replay against them. The protocol itself is ``hidden.draws``; ``records/README.md`` documents the fields.
 """
 
 from __future__ import annotations
@@ -24,28 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from ..errors import BadReveal, RecordError
 from ..hidden.draws import (
-    CHAIN_LENGTH,
     LATEST,
     PROTOCOLS,
-    HiddenDeal,
-    Stuck,
-    chain,
-    commitment,
-    head,
-    history_start,
-    history_step,
-    seal,
-    stuck_tiles,
-    surely_unforced,
 )
 from .yaml_reader import Mapping, Node, Scalar, Sequence, describe
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
-    from ..engine.game import Game, Player, Turn
-    from ..engine.notation import Move
-    from .schema import MoveEntry, PlayerEntry, Record
+    from .entries import MoveEntry, PlayerEntry
 
 
 class _Problem(Protocol):
@@ -178,190 +163,6 @@ def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _P
         elif hidden is not None and not is_hex(entry.link, hidden.link_digits):  # type: ignore[arg-type]
             problem(f"the link must be {hidden.link_digits} hex digits (0-9, a-f)", entry.line,
                     number)
-
-
-class HiddenCheck:
-    """Checks the moves of a hidden game as a replay plays them: the game has started, each
-    link follows its player's chain, and, when the mover's key is known (revealed in the
-    record, or given for a player's own view), each move fits the mover's rack and (version 2)
-    its seal is the mover's. ``errors`` holds the revealed keys that do not match their
-    commitments (``BadReveal``: reported, not used)."""
-
-    def __init__(self, record: Record, own: tuple[str, bytes] | None = None) -> None:
-        hidden = record.hidden
-        assert hidden is not None  # a game with hidden racks
-        self.game_id = bytes.fromhex(hidden.game_id)
-        self.version = hidden.version
-        self.errors: list[RecordError] = []
-        values = [bytes.fromhex(value) for _, value in hidden.commitments]
-        keys: dict[str, bytes] = {}
-        for name, value in hidden.revealed:
-            key = bytes.fromhex(value)
-            if key_matches(record, name, key):
-                keys[name] = key
-            else:
-                self.errors.append(BadReveal(
-                    f"the key revealed for {name} does not match {name}'s commitment: "
-                    f"written by hand or by someone else, or {name}'s commitment was changed; "
-                    f"{name}'s draws stay unchecked", path=record.path,
-                    line=hidden.lines["revealed", name]))
-        if own is not None:
-            keys[own[0]] = own[1]
-        self.keys = keys
-        players = record.game_players()
-        self.deal = HiddenDeal(self.game_id, players, keys, self.version)
-        for joined in values:
-            self.deal.join(joined)
-        self.passes: dict[int, Stuck] = {}
-        """What each pass was checked against, by the number of moves before it."""
-        self.digest = history_start(self.game_id, record.variant, players, values)
-        self._next_digest = self.digest
-        if self.version > 1:
-            self.errors[:0] = _binding_errors(record, self.deal)
-
-    def problem(self, game: Game, entry: MoveEntry, move: Move) -> str | None:
-        """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
-        if not self.deal.started:
-            waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return f"the game has not started: {', '.join(waiting)} must join first (uptown join)"
-        player = game.to_move
-        if player is None or entry.color not in player.colors:
-            return None  # the engine reports it
-        digits = 64 if self.version == 1 else 128
-        if entry.link is None or not is_hex(entry.link, digits):
-            return f"the move needs its link, {digits} hex digits (0-9, a-f)"
-        link = bytes.fromhex(entry.link[:64])
-        problem = self.deal.link_problem(player, link) or self._seal_problem(player, entry, link)
-        if problem is not None:
-            return problem
-        stuck = None
-        if move.is_pass:
-            stuck = self.passes[game.ply] = stuck_tiles(game, player)
-            if player.name not in self.keys:  # a known rack is checked exactly
-                unforced = surely_unforced(game, player)
-                if unforced is not None:
-                    return unforced
-        return self.deal.move_problem(player, entry.color, move, stuck=stuck)
-
-    def _seal_problem(self, player: Player, entry: MoveEntry, link: bytes) -> str | None:
-        """Version 2: what is wrong with the seal of a move whose mover's key is known."""
-        if self.version == 1:
-            return None
-        self._next_digest = history_step(self.digest, entry.color, entry.text, link)
-        key = self.keys.get(player.name)
-        if key is not None and seal(self.game_id, key, self._next_digest).hex() != entry.link[64:]:  # type: ignore[index]
-            return (f"the seal is not {player.name}'s: this move or an entry before it was "
-                    f"changed after {player.name} played it (compare copies with uptown diff)")
-        return None
-
-    def played(self, turn: Turn, entry: MoveEntry) -> None:
-        """Feed a move the engine accepted."""
-        self.digest = self._next_digest
-        self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
-
-    def follow(self, checked: HiddenCheck, turns: tuple[Turn, ...],
-               entries: list[MoveEntry]) -> tuple[int, str] | None:
-        """Check and feed the moves that another check of this record (``checked``, which
-        knows fewer keys) saw played without a problem (``turns``, the engine's, and their
-        ``entries``), without playing them again: only what the keys known here add is
-        checked (seals, racks, and passes against what ``checked`` kept of each).  Stops at
-        the first move with a problem: (its number, the problem); None when there is none."""
-        for number, (turn, entry) in enumerate(zip(turns, entries), 1):
-            stuck = checked.passes.get(number - 1)
-            link = bytes.fromhex(entry.link[:64])  # type: ignore[index]  # checked on the public replay
-            problem = (self._seal_problem(turn.player, entry, link)
-                       or self.deal.move_problem(turn.player, turn.color, turn.move, stuck=stuck))
-            if problem is not None:
-                return number, problem
-            self.played(turn, entry)
-        return None
-
-
-def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
-    """Version 2: the first commitment that does not fit its player's first link (the first
-    round of moves), checked before any move so that the entry is named at its own line."""
-    hidden = record.hidden
-    assert hidden is not None
-    for seat, (name, _) in enumerate(hidden.commitments):
-        if seat >= len(record.moves):
-            break
-        entry = record.moves[seat]
-        player = deal.players[seat]
-        if entry.color not in player.colors or entry.link is None or not is_hex(entry.link, 128):
-            break
-        problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
-        if problem is not None:
-            return [RecordError(f"{problem} (first link: move {seat + 1})", path=record.path,
-                                line=hidden.lines["commitments", name])]
-    return []
-
-
-def unrevealed_players(record: Record) -> list[str]:
-    """The players whose draws nobody can check: no revealed key matching their commitment."""
-    assert record.hidden is not None
-    revealed = dict(record.hidden.revealed)
-    return [name for name in record.hidden.joined()
-            if name not in revealed or not key_matches(record, name, bytes.fromhex(revealed[name]))]
-
-
-def unchecked(record: Record) -> list[str]:
-    """What validation of a hidden game cannot check yet, one sentence per part."""
-    hidden = record.hidden
-    if hidden is None:
-        return []
-    notes = []
-    joined = hidden.joined()
-    waiting = [p.name for p in record.players if p.name not in joined]
-    if waiting:
-        notes.append(f"not started: {', '.join(waiting)} must join (uptown join)")
-    revealed = dict(hidden.revealed)
-    hidden_racks = [p for p in record.players if p.name in joined and p.name not in revealed]
-    for player in hidden_racks:
-        notes.append(f"{player.name}'s draws ({', '.join(player.colors)}), until "
-                     f"{player.name} reveals")
-    return notes
-
-
-def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_text: str,
-             digest: bytes) -> str:
-    """The ``link`` ``name`` writes with their ``turn``-th turn (1-based), as hex: the chain
-    link, and in version 2 the seal of the record's history (``digest``, the history before
-    the move) with this move."""
-    hidden = record.hidden
-    assert hidden is not None
-    if turn > CHAIN_LENGTH:
-        raise RecordError(f"{name} has no link left for turn {turn}")
-    game_id = bytes.fromhex(hidden.game_id)
-    link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
-    if hidden.version == 1:
-        return link.hex()
-    after = history_step(digest, color, move_text, link)
-    return link.hex() + seal(game_id, key, after).hex()
-
-
-def commitment_of(record: Record, name: str, key: bytes) -> str:
-    """The commitment ``name`` publishes with ``key`` when joining ``record`` now (hex)."""
-    hidden = record.hidden
-    assert hidden is not None
-    game_id = bytes.fromhex(hidden.game_id)
-    earlier = [bytes.fromhex(value) for _, value in hidden.commitments]
-    return commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
-                      hidden.version).hex()
-
-
-def key_matches(record: Record, name: str, key: bytes) -> bool:
-    """Whether ``key`` is the one ``name`` committed to in ``record``."""
-    hidden = record.hidden
-    assert hidden is not None
-    names = hidden.joined()
-    if name not in names:
-        return False
-    seat = names.index(name)
-    game_id = bytes.fromhex(hidden.game_id)
-    earlier = [bytes.fromhex(value) for _, value in hidden.commitments[:seat]]
-    made = commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
-                      hidden.version)
-    return made == bytes.fromhex(hidden.commitments[seat][1])
 
 
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")

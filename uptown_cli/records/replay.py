@@ -10,13 +10,14 @@ from ..engine.game import Game
 from ..engine.geometry import TILES_PER_COLOR
 from ..engine.notation import parse_move
 from ..errors import BadReveal, IllegalMove, NotationError, RecordError
-from .annotations import line_problems
+from .annotations import parse_line_move
 from .reading import read_file
 from .yaml_reader import decode
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
-    from .hidden_fields import HiddenCheck
-from .schema import MoveEntry, Record, _SchemaReader, file_order
+    from .hidden_check import HiddenCheck
+from .entries import MoveEntry
+from .schema import Record, _SchemaReader, file_order
 
 
 @dataclass
@@ -51,7 +52,7 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     if hidden is not None:
         followed = _follow(record, upto, hidden) if not strict else None
         return followed or play_moves(record, new_game(record), strict, upto, hidden)
-    from .hidden_fields import HiddenCheck
+    from .hidden_check import HiddenCheck
 
     check = HiddenCheck(record)
     result = play_moves(record, new_game(record), strict, upto, check)
@@ -93,7 +94,7 @@ def new_game(record: Record) -> Game:
 def revealed_bags(record: Record) -> dict[str, list[int]] | None:
     """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
     when every key is revealed and the game checks; else None."""
-    from .hidden_fields import HiddenCheck
+    from .hidden_check import HiddenCheck
 
     check = HiddenCheck(record)
     if check.errors or len(check.keys) < len(record.players):
@@ -109,7 +110,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
                hidden: HiddenCheck | None = None) -> Replay:
     """``replay`` on ``game`` (a game at move 0 of the record's players)."""
     if hidden is None and record.hidden is not None:
-        from .hidden_fields import HiddenCheck
+        from .hidden_check import HiddenCheck
 
         hidden = HiddenCheck(record)
     errors = list(hidden.errors) if hidden is not None else []
@@ -204,7 +205,7 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
     errors = sorted(schema.problems + result.errors, key=file_order)
     unrevealed = []
     if record.hidden is not None and result.game.finished and not errors:
-        from .hidden_fields import unrevealed_players
+        from .hidden_check import unrevealed_players
 
         unrevealed = unrevealed_players(record)
     return Validation(path, None if schema.problems else record, errors, result.moves_ok,
@@ -225,6 +226,35 @@ def _unchecked(record: Record) -> list[str]:
     """What cannot be checked yet in a game with hidden racks (nothing in an open game)."""
     if record.hidden is None:
         return []
-    from .hidden_fields import unchecked
+    from .hidden_check import unchecked
 
     return unchecked(record)
+
+
+def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> list[RecordError]:
+    """Every variation of move ``number`` (``best`` counting as one) that cannot be played
+    from ``game``, the position before the move: one problem each, at the line of its first
+    bad move. ``game`` is left as it was."""
+    notes = entry.notes
+    if notes is None:
+        return []
+    named = ([("best", (notes.best,))] if notes.best is not None else []) + [
+        (f"variation {k}", line) for k, line in enumerate(notes.variations, 1)]
+    problems = []
+    for (what, moves), lines in zip(named, notes.lines):
+        played = 0
+        try:
+            for j, text in enumerate(moves):
+                try:
+                    color, move = parse_line_move(text)
+                    game.play(move, color)  # type: ignore[arg-type]
+                    played += 1
+                except (NotationError, IllegalMove) as exc:
+                    where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
+                    problems.append(RecordError(f"{where}: {exc}", path=record.path,
+                                                line=lines[j], move=number))
+                    break
+        finally:
+            for _ in range(played):
+                game.pop()
+    return problems

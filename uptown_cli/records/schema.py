@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
 from ..engine.scoring import VARIANTS
 from ..errors import RecordError
-from .annotations import NOTE_KEYS, MoveNotes, read_notes
+from .annotations import NOTE_KEYS, read_notes
+from .entries import MoveEntry, PlayerEntry
 from .hidden_fields import HIDDEN_KEYS, LINK_KEY
 from .yaml_reader import (
     Mapping,
@@ -32,7 +33,7 @@ from .yaml_reader import (
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
-    from .hidden_fields import HiddenCheck, HiddenFields
+    from .hidden_fields import HiddenFields
 
 FORMAT_VERSION = 1
 MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
@@ -40,16 +41,6 @@ MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
 PLAYER_KEYS = ("name", "colors", "email")
-
-
-class PlayerEntry(NamedTuple):
-    """A player as recorded: name, colours in order, the line of the entry, and their email
-    address when the record gives one."""
-
-    name: str
-    colors: tuple[str, ...]
-    line: int
-    email: str | None = None
 
 
 _ATOM = r"""[^\x00-\x20"(),.:;<>@\[\\\]\x7f]+"""
@@ -72,18 +63,6 @@ def address_problem(text: str) -> str | None:
     return f"{text!r} is not an email address like ana@example.org"
 
 
-class MoveEntry(NamedTuple):
-    """A move as recorded: the colour, the move text exactly as typed, its line, and the
-    chain link written with it (games with hidden racks only), and its notes (annotated
-    records: see ``annotations``)."""
-
-    color: str
-    text: str
-    line: int
-    link: str | None = None
-    notes: MoveNotes | None = None
-
-
 @dataclass
 class Record:
     """A record that passed the schema checks (its moves are not replayed yet).  ``tree`` is
@@ -101,9 +80,10 @@ class Record:
     extras: dict[str, object] = field(default_factory=dict)
     hidden: HiddenFields | None = None
     tree: Mapping | None = field(default=None, repr=False, compare=False)
-    replayed: dict[int | None, tuple[Game, tuple[Turn, ...], HiddenCheck]] = field(
+    replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
-    """``records.replay``'s own: the public replays of a game with hidden racks, by ``upto``,
+    """``records.replay``'s own: the public replays of a game with hidden racks, by ``upto``
+    (the game, its turns and the ``records.hidden_check.HiddenCheck`` that checked them),
     from which a player's view is checked without playing the moves again."""
 
     def parsed(self) -> Mapping:

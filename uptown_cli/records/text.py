@@ -10,7 +10,8 @@ from typing import Iterable, Iterator, cast
 from ..errors import RecordError, SetupError
 from ..engine.game import Player
 from ..hidden.draws import LATEST, PROTOCOLS
-from .schema import TEXT_FIELDS, PlayerEntry, Record, load_record_text
+from .schema import TEXT_FIELDS, Record, load_record_text
+from .entries import PlayerEntry
 from .yaml_reader import MAX_BYTES, Free, Mapping, Node, Scalar, Sequence
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")

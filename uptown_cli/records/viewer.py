@@ -18,7 +18,8 @@ from .schema import Record
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from .hidden_fields import HiddenCheck, HiddenFields
+    from .hidden_fields import HiddenFields
+    from .hidden_check import HiddenCheck
 
 
 class HiddenView(NamedTuple):
@@ -110,7 +111,7 @@ def not_your_commitment(record: Record, name: str, folder: str) -> str:
 def player_key(record: Record, name: str, keys: str | None) -> bytes:
     """``name``'s key for this game: revealed in the record, else from their key file; checked
     against their commitment."""
-    from .hidden_fields import key_matches
+    from .hidden_check import key_matches
 
     hidden = _hidden(record)
     if name not in hidden.joined():
@@ -137,7 +138,7 @@ def own_view(record: Record, name: str, key: bytes,
              upto: int | None = None) -> tuple[Game, HiddenCheck]:
     """``(game, check)``: the game after the record's moves (the first ``upto``), replayed with
     player ``name``'s key, whose ``check.deal`` knows that player's racks."""
-    from .hidden_fields import HiddenCheck
+    from .hidden_check import HiddenCheck
     from .replay import replay
 
     check = HiddenCheck(record, own=(name, key))
