@@ -6,8 +6,8 @@ from typing import cast
 
 from ..engine.game import RACK_SIZE, Game, Player, Turn
 from ..engine.geometry import FIT, TILES_PER_COLOR, squares_of
-from ..engine.notation import Move
-from ..errors import IllegalMove, SetupError
+from ..errors import SetupError
+from ..hidden.draws import can_place
 
 _SAMPLE_ATTEMPTS = 1000
 _UNFIT_LIMIT = 64
@@ -174,13 +174,7 @@ def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]
 
 def _fits(game: Game, color: str, tile: int) -> bool:
     """Whether ``color`` could place ``tile`` somewhere now (its rack aside)."""
-    for square in squares_of(FIT[tile]):
-        try:
-            game.check(Move(tile, square), color)
-            return True
-        except IllegalMove:
-            pass
-    return False
+    return any(can_place(game, color, tile, square) for square in squares_of(FIT[tile]))
 
 
 def _sampled_bags(game: Game, rng: random.Random) -> tuple[dict[str, list[int]], list[str]]:
