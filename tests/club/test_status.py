@@ -143,3 +143,10 @@ def test_status_and_ratings_leave_out_received_copies_kept_beside_a_game(tmp_pat
     (tmp_path / "club.received-1.yaml").write_bytes(game.read_bytes())
     listed = json.loads(ok(run(["status", tmp_path, "--json"])).output)
     assert [os.path.basename(s["path"]) for s in listed] == ["club.yaml"]
+
+
+@pytest.mark.parametrize("command", ["status", "ratings"])
+def test_a_folder_that_is_not_there_is_a_usage_error_not_an_invalid_game(tmp_path, command):
+    result = run([command, tmp_path / "nope"])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output and "Traceback" not in result.output

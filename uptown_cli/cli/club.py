@@ -188,7 +188,7 @@ def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
 
 
 @click.command()
-@click.argument("folders", nargs=-1, metavar="[FOLDER...]")
+@click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
 @as_option()
 @json_option
 def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
@@ -219,7 +219,8 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
 
 
 @click.command()
-@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...")
+@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
+                type=click.Path(exists=True))
 @click.option("--variant", type=click.Choice(VARIANTS), help="Only the games of this variant.")
 @output_options
 def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
