@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from uptown_cli.records import yaml_reader as yamlsafe
-from uptown_cli.records.yaml_reader import Mapping, Scalar, Sequence, decode, parse, to_plain
+from uptown_cli.records.nodes import Mapping, Scalar, Sequence
+from uptown_cli.records.yaml_reader import decode, parse, to_plain
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import read_file
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 from typing import TYPE_CHECKING
 from ..errors import RecordError
-from ..records.yaml_reader import Mapping, Sequence
+from ..records.nodes import Mapping, Sequence
 if TYPE_CHECKING:
     from .review import MoveReview
     from ..records.schema import Record

@@ -19,18 +19,18 @@ from collections.abc import Iterable
 
 from .geometry import TILE_NAMES
 
+_NAMES_AS_BYTES = [name.encode("utf-8") for name in TILE_NAMES]
+
 
 def bag_order(seed: str, color: str) -> list[int]:
     """Colour ``color``'s 28 tiles in the order seed ``seed`` draws them."""
-
     prefix = hashlib.sha256(f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8"))
-
-    def key(tile: int) -> bytes:
+    keys = []
+    for name in _NAMES_AS_BYTES:
         digest = prefix.copy()
-        digest.update(TILE_NAMES[tile].encode("utf-8"))
-        return digest.digest()
-
-    return sorted(range(len(TILE_NAMES)), key=key)
+        digest.update(name)
+        keys.append(digest.digest())
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 def seeded_bags(seed: str, colors: Iterable[str]) -> dict[str, list[int]]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
 from ..errors import one_line
-from .yaml_reader import Mapping, Node, Scalar, Sequence, describe
+from .nodes import Mapping, Node, Scalar, Sequence, describe
 
 if TYPE_CHECKING:
     pass
@@ -58,6 +58,8 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
     """The notes of move ``number`` (its move scalar ``value``, its other ``pairs``), or None
     when it has none; each problem is reported through ``problem(message, where, move)``."""
     mark = _mark_after(text, value.end)
+    if not pairs and mark is None:  # the usual move: nothing under it, no comment after it
+        return None
     found = {key.value: node for key, node in pairs if key.value in NOTE_KEYS}
     if not found and mark is None:
         return None
@@ -101,9 +103,11 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
 def _mark_after(text: str, end: int) -> str | None:
     """The mark that begins the comment ending the line at ``end``, if any."""
     line_end = text.find("\n", end)
-    rest = text[end:len(text) if line_end == -1 else line_end]
-    if "#" not in rest:
+    if line_end == -1:
+        line_end = len(text)
+    if text.find("#", end, line_end) == -1:
         return None
+    rest = text[end:line_end]
     found = _MARK.match(rest.lstrip(" \t"))
     return found.group(1) if found else None
 

@@ -27,7 +27,7 @@ from ..hidden.draws import (
     LATEST,
     PROTOCOLS,
 )
-from .yaml_reader import Mapping, Node, Scalar, Sequence, describe
+from .nodes import Mapping, Node, Scalar, Sequence, describe
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from .entries import MoveEntry, PlayerEntry

@@ -20,16 +20,8 @@ from ..errors import RecordError
 from .annotations import NOTE_KEYS, read_notes
 from .entries import MoveEntry, PlayerEntry
 from .hidden_fields import HIDDEN_KEYS, LINK_KEY
-from .yaml_reader import (
-    Mapping,
-    Node,
-    Scalar,
-    Sequence,
-    decode,
-    describe,
-    parse,
-    to_plain,
-)
+from .nodes import Mapping, Node, Scalar, Sequence, describe
+from .yaml_reader import decode, parse, to_plain
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
@@ -165,6 +157,9 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
             problems.append((entry, f"with {len(entries)} players, players have {want}; "
                              f"{entry.name} has {len(entry.colors)}"))
     return problems
+
+
+_ONE_MOVE = "a move is one colour and its move, like '- red: 7 B7'"
 
 
 class _SchemaReader:
@@ -357,20 +352,24 @@ class _SchemaReader:
         return cast("list[MoveEntry]", entries[:entries.index(None)] if None in entries else entries)
 
     def move(self, number: int, item: Node, in_game: set[str] | None) -> MoveEntry | None:
-        extra = next((key for key, _ in item.pairs[1:] if key.value not in MOVE_KEYS),
-                     None) if isinstance(item, Mapping) else None
-        if extra is not None and extra.value not in COLORS:
-            self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and its "
-                         f"move, '- red: 7 B7', with '{LINK_KEY}:' under it in games with "
-                         f"hidden racks, and {', '.join(NOTE_KEYS)} in annotated records)",
-                         extra, number)
+        if not isinstance(item, Mapping) or not item.pairs:
+            self.problem(_ONE_MOVE, item, number)
             return None
-        link = self.link(number, item)
-        if not (isinstance(item, Mapping) and item.pairs and extra is None
-                and (link is not None or item.get(LINK_KEY) is None)):
-            self.problem("a move is one colour and its move, like '- red: 7 B7'", item, number)
+        pairs = item.pairs
+        link = extra = None
+        if len(pairs) > 1:  # a link or notes under the move
+            extra = next((key for key, _ in pairs[1:] if key.value not in MOVE_KEYS), None)
+            if extra is not None and extra.value not in COLORS:
+                self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and "
+                             f"its move, '- red: 7 B7', with '{LINK_KEY}:' under it in games "
+                             f"with hidden racks, and {', '.join(NOTE_KEYS)} in annotated "
+                             "records)", extra, number)
+                return None
+            link = self.link(number, item)
+        if extra is not None or (link is None and item.get(LINK_KEY) is not None):
+            self.problem(_ONE_MOVE, item, number)
             return None
-        key, value = item.pairs[0]
+        key, value = pairs[0]
         if key.value not in COLORS:
             self.problem(_unknown_color(key.value), key, number)
             return None
@@ -382,7 +381,7 @@ class _SchemaReader:
             self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
                          value, number)
             return None
-        notes = read_notes(number, self.text, value, item.pairs[1:], self.problem)
+        notes = read_notes(number, self.text, value, pairs[1:], self.problem)
         return MoveEntry(key.value, value.value, value.line, link, notes)
 
     def link(self, number: int, item: Node) -> str | None:

@@ -12,7 +12,8 @@ from ..engine.game import Player
 from ..hidden.draws import LATEST, PROTOCOLS
 from .schema import TEXT_FIELDS, Record, load_record_text
 from .entries import PlayerEntry
-from .yaml_reader import MAX_BYTES, Free, Mapping, Node, Scalar, Sequence
+from .nodes import Free, Mapping, Node, Scalar, Sequence
+from .yaml_reader import MAX_BYTES
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}

@@ -27,13 +27,13 @@ import contextlib
 import gc
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, NoReturn, cast
 
 import yaml
 from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
 
 from ..errors import RecordError
+from .nodes import Free, Mapping, Node, Scalar, Sequence, describe
 
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
@@ -58,70 +58,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: A carriage return that is not part of ``\r\n``: a line break for YAML, not for an editor.
 _LONE_CR = re.compile("\r(?!\n)")
-
-
-@dataclass
-class Node:
-    """Where a node is: its 1-based line, and its start and end offsets in the text."""
-
-    line: int
-    start: int
-    end: int
-
-
-@dataclass
-class Scalar(Node):
-    """A scalar, as typed.  ``plain`` is False when it was quoted or a block scalar."""
-
-    value: str
-    plain: bool
-
-    @property
-    def empty(self) -> bool:
-        """True for a plain scalar with nothing in it (``key:`` with no value)."""
-        return self.plain and self.value == ""
-
-
-@dataclass
-class Sequence(Node):
-    """A list of nodes; ``flow`` is True for ``[a, b]`` style."""
-
-    items: list[Node]
-    flow: bool
-
-
-@dataclass
-class Mapping(Node):
-    """Key/value pairs in file order; keys are scalars and are unique."""
-
-    pairs: list[tuple[Scalar, Node]]
-    flow: bool
-
-    def get(self, key: str) -> tuple[Scalar, Node] | None:
-        """The (key node, value node) pair for ``key``, or None."""
-        for pair in self.pairs:
-            if pair[0].value == key:
-                return pair
-        return None
-
-
-@dataclass
-class Free(Node):
-    """The list or mapping under an ``x-`` key (the user's own data), kept as plain data
-    (``value``: lists, dicts and strings) rather than a node for each item; ``last_end`` is
-    where its own text ends (its last scalar or flow collection)."""
-
-    value: list[Any] | dict[str, Any]
-    last_end: int
-
-
-def describe(node: Node) -> str:
-    """A short name for the kind of a node, for error messages."""
-    if isinstance(node, Scalar):
-        return "empty" if node.empty else "text"
-    if isinstance(node, Free):
-        return "a list" if isinstance(node.value, list) else "a mapping"
-    return "a list" if isinstance(node, Sequence) else "a mapping"
 
 
 @contextlib.contextmanager
@@ -394,21 +330,17 @@ class _Composer:
             raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
 
     def open(self, stack: list[_Open], event: Any) -> _Open:
-        """Push and return the collection that ``event`` starts, unless it is nested too deep."""
-        parent = stack[-1] if stack else None
-        free = parent is not None and (parent.free or (
-            parent.key is not None and parent.key.value.startswith("x-")))
-        if len(stack) >= (MAX_DEPTH_UNDER_X if free else MAX_DEPTH):
-            raise self.error(f"nested deeper than {MAX_DEPTH_UNDER_X} levels, the most under an x- key" if free
-                             else "nested deeper than a record can be", event)
+        """Push and return the collection that ``event`` starts, unless it is nested too deep
+        (the collections under an x- key are ``free_value``'s)."""
+        if len(stack) >= MAX_DEPTH:
+            raise self.error("nested deeper than a record can be", event)
         mark = event.start_mark
         line = mark.line + 1 if self.line_starts is None else self.line(mark)
         start = mark.index + self.shift
-        flow = bool(event.flow_style)
-        if isinstance(event, yaml.SequenceStartEvent):
-            frame = _Open(Sequence(line, start, start, [], flow), None, free)
+        if event.__class__ is yaml.SequenceStartEvent:
+            frame = _Open(Sequence(line, start, start, [], bool(event.flow_style)), None)
         else:
-            frame = _Open(Mapping(line, start, start, [], flow), {}, free)
+            frame = _Open(Mapping(line, start, start, [], bool(event.flow_style)), {})
         stack.append(frame)
         return frame
 
@@ -424,13 +356,12 @@ class _Composer:
 
 
 class _Open:
-    """A collection being built: its node, for a mapping the keys seen so far (None for a
-    list) and the key waiting for its value, and whether it lies under an x- key."""
+    """A collection being built: its node, and for a mapping the keys seen so far (None for a
+    list) and the key waiting for its value."""
 
-    __slots__ = ("node", "seen", "key", "free")
+    __slots__ = ("node", "seen", "key")
 
-    def __init__(self, node: Sequence | Mapping, seen: dict[str, int] | None, free: bool) -> None:
+    def __init__(self, node: Sequence | Mapping, seen: dict[str, int] | None) -> None:
         self.node = node
         self.seen = seen
         self.key: Scalar | None = None
-        self.free = free
