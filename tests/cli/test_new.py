@@ -35,7 +35,8 @@ def test_two_players_get_red_green_and_blue_yellow(uptown, tmp_path):
 
 def test_named_colours_and_the_rest_dealt_in_order(uptown, tmp_path):
     path = tmp_path / "g.yaml"
-    assert uptown.invoke("new", path, "-p", "Ana", "-p", "Bo:Red", "-p", "Cy", "-p", "Di:orange").exit_code == 0
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo:Red", "-p", "Cy", "-p", "Di:orange")
+    assert result.exit_code == 0
     assert players(path) == [
         ("Ana", ("blue",)),
         ("Bo", ("red",)),

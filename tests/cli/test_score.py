@@ -114,9 +114,8 @@ def test_format(uptown, finished):
     path, _ = finished
     out = uptown.invoke("score", path, "--format", "github").stdout
     assert "|   rank | player   |" in out
-    assert (
-        uptown.invoke("score", path, "--format", "tsv").stdout.splitlines()[0].split("\t")[0].strip() == "rank"
-    )
+    tsv = uptown.invoke("score", path, "--format", "tsv").stdout
+    assert tsv.splitlines()[0].split("\t")[0].strip() == "rank"
 
 
 def test_standard_input(uptown, finished):

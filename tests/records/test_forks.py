@@ -236,7 +236,8 @@ def first_problem(text: str):
     ("red: 6 C6", "red: woman C7", 10, "red's woman has already been played"),
     ("blue: 2 H2", "blue: 2 G2", 5, "blue plays G on G2, which holds Bo's own blue 2"),
 ])
-def test_tampered_moves_are_reported_at_the_first_move_where_they_show(uptown, tmp_path, old, new, move, message):
+def test_tampered_moves_are_reported_at_the_first_move_where_they_show(uptown, tmp_path, old, new,
+                                                                       move, message):
     text = START.replace(old, new)
     error, played = first_problem(text)
     line = load_record_text(START, "g.yaml").moves[move - 1].line
@@ -335,7 +336,8 @@ def test_a_read_only_folder_with_a_lock_file(uptown, game):
 
 
 def test_a_new_game_in_a_read_only_folder(uptown, read_only_folder):
-    result = uptown.run_powerless("new", "new.yaml", "--player", "Ana", "--player", "Bo", cwd=read_only_folder)
+    result = uptown.run_powerless("new", "new.yaml", "--player", "Ana", "--player", "Bo",
+                                  cwd=read_only_folder)
     assert result.returncode == 1 and result.stderr == "Error: could not create new.yaml: the folder is read-only\n"
     assert not (read_only_folder / "new.yaml").exists()
 
