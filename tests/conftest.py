@@ -1,16 +1,27 @@
 """Fixtures shared by every test folder; helper functions are in ``support/`` (one module per
-purpose: ``support.cli`` runs the command line, ``support.games`` makes games)."""
+purpose: ``support.games`` makes games, ``support.players`` plays hidden games)."""
 
 import pytest
-from support.cli import invoke
+from support.cli import Uptown
 from support.games import SEED, finished_game, new_game, play_first_moves
 from support.players import as_player
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 
 
+@pytest.fixture(scope="session")
+def uptown():
+    """The command line: ``uptown.invoke(*args, input=, env=)`` runs it in process (click's
+    result; exceptions that escape the CLI fail the test), ``uptown.json(...)`` gives (result,
+    the JSON printed), ``uptown.run(*args, cwd=, env=)`` runs it as a real process and
+    ``uptown.run_powerless(*args, cwd=)`` as one that file permissions apply to even as root;
+    ``uptown.path`` is the console script. One for the session (it keeps no state), so that
+    hypothesis tests may take it too."""
+    return Uptown()
+
+
 @pytest.fixture
-def game_file(tmp_path):
+def game_file(uptown, tmp_path):
     """``game_file(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False,
     mode=None)``: the path of a game file in the test's folder.
 
@@ -27,10 +38,10 @@ def game_file(tmp_path):
         if text is not None:
             (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
         elif hidden:
-            result = invoke("new", path, "--hidden", *[x for n in names for x in ("-p", n)])
+            result = uptown.invoke("new", path, "--hidden", *[x for n in names for x in ("-p", n)])
             assert result.exit_code == 0, result.output
             for player in names:
-                result = invoke("join", path, "--as", player, env=as_player(tmp_path, player))
+                result = uptown.invoke("join", path, "--as", player, env=as_player(tmp_path, player))
                 assert result.exit_code == 0, result.output
                 assert "joined" in result.stdout
         else:

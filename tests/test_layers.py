@@ -1,10 +1,13 @@
 """The layers of the package hold: read from the code's own imports (lazy ones included), a
-module imports only from its own package or a lower layer, and no modules import in a circle."""
+module imports only from its own package or a lower layer, and no modules import in a circle.
+The tests keep their own shape too: what many test files share is a fixture, not a helper
+module."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
+TESTS = Path(__file__).resolve().parent
 
 LAYERS = {
     "errors": 0,
@@ -106,3 +109,19 @@ def test_no_module_is_much_over_400_lines():
     long = {name: n for name, path in modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > LONG_ON_PURPOSE.get(name, 450)}
     assert not long, long
+
+
+MOST_IMPORTERS = 15
+"""How many test files may import one helper module of tests/support: what more of them need
+belongs in a fixture of conftest.py (as the command line is the ``uptown`` fixture)."""
+
+
+def test_no_helper_module_of_the_tests_is_imported_by_many_test_files():
+    importers = {path.stem: [] for path in (TESTS / "support").glob("*.py")}
+    for path in TESTS.rglob("*.py"):
+        if "support" not in path.relative_to(TESTS).parts:
+            for helper in importers:
+                if f"support.{helper}" in imports(path.stem, path):
+                    importers[helper].append(path.name)
+    many = {helper: len(files) for helper, files in importers.items() if len(files) > MOST_IMPORTERS}
+    assert not many, many

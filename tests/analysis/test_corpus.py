@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli import invoke
 
 from uptown_cli.analysis.corpus import RecordedGame, corpus_stats, move_rows, write_rows
 from uptown_cli.records.reading import load_record
@@ -97,30 +96,30 @@ def test_rows_as_csv_and_json_lines():
     }
 
 
-def test_stats_command_over_a_folder():
-    result = invoke("stats", RECORDS, "--json")
+def test_stats_command_over_a_folder(uptown):
+    result = uptown.invoke("stats", RECORDS, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["skipped"] == 0
     assert approx_equal({k: data[k] for k in EXPECTED_STATS}, EXPECTED_STATS)
-    text = invoke("stats", RECORDS).output
+    text = uptown.invoke("stats", RECORDS).output
     assert "Results by seat (finished games):" in text
 
 
-def test_stats_and_export_skip_invalid_records_and_say_so(tmp_path):
+def test_stats_and_export_skip_invalid_records_and_say_so(uptown, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("uptown: 1\nplayers: [{name: A}, {name: B}]\nmoves: [red: 7 B8]\n")
-    result = invoke("stats", RECORDS / "shared-3p.yaml", bad, "--json")
+    result = uptown.invoke("stats", RECORDS / "shared-3p.yaml", bad, "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["skipped"] == 1
     assert f"{bad}:3: move 1: red plays 7 on B8, but 7 goes in column 7" in result.stderr
-    result = invoke("export", bad, RECORDS / "shared-3p.yaml", "--jsonl")
+    result = uptown.invoke("export", bad, RECORDS / "shared-3p.yaml", "--jsonl")
     assert result.exit_code == 1
     assert len(result.stdout.splitlines()) == 6
 
 
-def test_export_command_writes_every_move_of_every_record():
-    result = invoke("export", RECORDS)
+def test_export_command_writes_every_move_of_every_record(uptown):
+    result = uptown.invoke("export", RECORDS)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "game,move,player,color,tile,square,capture,captured_color,captured_tile,groups_after"
@@ -128,8 +127,8 @@ def test_export_command_writes_every_move_of_every_record():
     assert lines[-1] == f"{RECORDS / 'tiebreak-2p.yaml'},7,Ana,red,,,false,,,2"
 
 
-def test_a_folder_without_records_is_one_line(tmp_path):
-    result = invoke("stats", tmp_path)
+def test_a_folder_without_records_is_one_line(uptown, tmp_path):
+    result = uptown.invoke("stats", tmp_path)
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: {tmp_path} is a folder with no .yaml records in it"
 

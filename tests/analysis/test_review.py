@@ -5,7 +5,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.cli import invoke, invoke_json
 from support.positions import build
 
 from uptown_cli.analysis import review as analysis
@@ -138,32 +137,32 @@ def test_each_moves_seed_depends_on_the_seed_and_the_move_only():
 # -- the command ---------------------------------------------------------------------------
 
 
-def analyze_json(*args):
-    result, data = invoke_json("analyze", *args, "--json")
+def analyze_json(uptown, *args):
+    result, data = uptown.json("analyze", *args, "--json")
     assert result.exit_code == 0, result.output
     return data
 
 
-def test_the_same_seed_gives_the_same_review_whatever_the_jobs():
+def test_the_same_seed_gives_the_same_review_whatever_the_jobs(uptown):
     record = RECORDS / "in-progress.yaml"
-    one = analyze_json(record, "--iterations", "6", "--seed", "7")
-    two = analyze_json(record, "--iterations", "6", "--seed", "7", "--jobs", "2")
+    one = analyze_json(uptown, record, "--iterations", "6", "--seed", "7")
+    two = analyze_json(uptown, record, "--iterations", "6", "--seed", "7", "--jobs", "2")
     assert one == two
     assert len(one["moves"]) == 17 and one["seed"] == "7" and one["bot"] == "mc"
-    other = analyze_json(record, "--iterations", "6", "--seed", "8")
+    other = analyze_json(uptown, record, "--iterations", "6", "--seed", "8")
     assert other["moves"] != one["moves"]
 
 
-def test_without_a_seed_one_is_drawn_and_printed():
-    result = invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
+def test_without_a_seed_one_is_drawn_and_printed(uptown):
+    result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
     assert result.exit_code == 0, result.output
     header = result.output.splitlines()[1]
     assert header.startswith("Evaluated by mc, 2 deals a move, seed ")
     assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
-def test_the_review_has_every_move_and_a_summary_per_player():
-    data = analyze_json(RECORDS / "in-progress.yaml", "--iterations", "4", "--seed", "1")
+def test_the_review_has_every_move_and_a_summary_per_player(uptown):
+    data = analyze_json(uptown, RECORDS / "in-progress.yaml", "--iterations", "4", "--seed", "1")
     move = data["moves"][0]
     assert set(move) >= {"number", "player", "color", "move", "before", "after", "best", "loss",
                          "mark", "variations"}
@@ -174,11 +173,11 @@ def test_the_review_has_every_move_and_a_summary_per_player():
         assert 0 <= player["accuracy"] <= 100
 
 
-def test_a_game_whose_racks_are_unknown_is_refused_in_one_line(tmp_path):
+def test_a_game_whose_racks_are_unknown_is_refused_in_one_line(uptown, tmp_path):
     record = tmp_path / "board.yaml"
     record.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\n"
                       "moves:\n  - red: 7 B7\n")
-    result = invoke("analyze", record)
+    result = uptown.invoke("analyze", record)
     assert result.exit_code == 1
     assert result.output.startswith("Error: ") and "racks are unknown" in result.output
     assert len(result.output.splitlines()) == 1
@@ -189,20 +188,19 @@ def test_a_game_whose_racks_are_unknown_is_refused_in_one_line(tmp_path):
     (["-o", "x.yaml"], "add --annotate"),
     (["--bot", "greedy"], "Invalid value for '--bot'"),
 ])
-def test_usage_errors(args, message):
-    result = invoke("analyze", RECORDS / "in-progress.yaml", *args)
+def test_usage_errors(uptown, args, message):
+    result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", *args)
     assert result.exit_code == 2 and message in result.output
 
 
-def test_sigterm_ends_the_workers_too(tmp_path):
+def test_sigterm_ends_the_workers_too(uptown, tmp_path):
     import os
     import signal
     import subprocess
     import time
 
-    from support.cli import UPTOWN
 
-    process = subprocess.Popen([str(UPTOWN), "analyze", str(RECORDS / "3p-blockers.yaml"),
+    process = subprocess.Popen([str(uptown.path), "analyze", str(RECORDS / "3p-blockers.yaml"),
                                 "--jobs", "2", "--seed", "1"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
     time.sleep(3)
@@ -222,12 +220,12 @@ def test_sigterm_ends_the_workers_too(tmp_path):
 
 
 @pytest.fixture
-def annotated(tmp_path):
+def annotated(uptown, tmp_path):
     """An annotated copy of the game in progress, and its source."""
     source = tmp_path / "game.yaml"
     shutil.copy(RECORDS / "in-progress.yaml", source)
     out = tmp_path / "annotated.yaml"
-    result = invoke("analyze", source, "--iterations", "6", "--seed", "3", "--annotate", "-o", out)
+    result = uptown.invoke("analyze", source, "--iterations", "6", "--seed", "3", "--annotate", "-o", out)
     assert result.exit_code == 0, result.output
     return source, out
 
@@ -254,17 +252,17 @@ def test_the_mark_is_the_moves_comment_and_is_read_back(annotated):
             assert f"# {entry.notes.mark} " in lines[entry.line - 1]
 
 
-def test_an_annotated_copy_survives_move_byte_for_byte(annotated):
+def test_an_annotated_copy_survives_move_byte_for_byte(uptown, annotated):
     _, out = annotated
     before = out.read_text()
-    result = invoke("move", out, "--bot", "greedy")
+    result = uptown.invoke("move", out, "--bot", "greedy")
     assert result.exit_code == 0, result.output
     after = out.read_text()
     assert after.startswith(before) and after.count("\n") == before.count("\n") + 1
     assert validate_file(out).valid
 
 
-def test_annotating_again_replaces_the_old_review_and_keeps_comments(annotated, tmp_path):
+def test_annotating_again_replaces_the_old_review_and_keeps_comments(uptown, annotated, tmp_path):
     _, out = annotated
     text = out.read_text().replace("  - blue: 2 H2\n", "  - blue: 2 H2   # my own note\n"
                                    "    comment: Bo thought long here.\n", 1)
@@ -272,7 +270,7 @@ def test_annotating_again_replaces_the_old_review_and_keeps_comments(annotated, 
     first = tmp_path / "first.yaml"
     first.write_text(text)
     again = tmp_path / "again.yaml"
-    result = invoke("analyze", first, "--iterations", "6", "--seed", "3", "--annotate", "-o", again)
+    result = uptown.invoke("analyze", first, "--iterations", "6", "--seed", "3", "--annotate", "-o", again)
     assert result.exit_code == 0, result.output
     # the same seed: the same review, the hand-written comments kept
     assert [m.notes for m in load_record(again).moves] == [m.notes for m in load_record(first).moves]
@@ -282,10 +280,10 @@ def test_annotating_again_replaces_the_old_review_and_keeps_comments(annotated, 
     assert "my own note" in again.read_text().splitlines()[noted.line - 1]
 
 
-def test_o_never_writes_over_a_file(annotated):
+def test_o_never_writes_over_a_file(uptown, annotated):
     source, out = annotated
     before = out.read_text()
-    result = invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out)
+    result = uptown.invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out)
     assert result.exit_code == 1 and "already exists" in result.output
     assert out.read_text() == before
 
@@ -323,32 +321,32 @@ def notes_record(tmp_path, first=None, best=None, variation=None):
     return path, legal
 
 
-def test_replay_and_show_print_the_comment_the_mark_and_the_better_move(tmp_path):
+def test_replay_and_show_print_the_comment_the_mark_and_the_better_move(uptown, tmp_path):
     path, legal = notes_record(tmp_path)
-    shown = invoke("show", path, "--at", "1").output.splitlines()
+    shown = uptown.invoke("show", path, "--at", "1").output.splitlines()
     assert shown[1] == f"Move 1: ?! inaccuracy; better: {legal[1]}; after it: 25.0% to win, score 3.50"
     assert shown[2] == "Move 1: Comment: Two lines"
     assert shown[3] == "Move 1:   of comment."
-    replayed = invoke("replay", path).output
+    replayed = uptown.invoke("replay", path).output
     assert f"?! inaccuracy; better: {legal[1]}" in replayed and "Comment: Two lines" in replayed
-    _, data = invoke_json("replay", path, "--json")
+    _, data = uptown.json("replay", path, "--json")
     assert data[0]["mark"] == "?!" and data[0]["best"] == legal[1]
     assert data[0]["eval"] == {"score": 3.5, "win": 0.25}
     assert data[0]["comment"] == "Two lines\nof comment.\n"
 
 
-def test_an_illegal_variation_is_reported_at_its_line(tmp_path):
+def test_an_illegal_variation_is_reported_at_its_line(uptown, tmp_path):
     _, legal = notes_record(tmp_path)
     path, _ = notes_record(tmp_path, variation=f"[{legal[2]}, skyline A1]")  # blue holds skyline
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert result.output.splitlines()[0].startswith(
         f"{path}:13: move 1: variation 2, move 2 (skyline A1): blue plays skyline on A1, but ")
 
 
-def test_an_illegal_best_move_is_reported_at_its_line(tmp_path):
+def test_an_illegal_best_move_is_reported_at_its_line(uptown, tmp_path):
     path, _ = notes_record(tmp_path, best="sax A1")
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert result.output.splitlines()[0].startswith(f"{path}:10: move 1: best (sax A1): red has no sax")
 
@@ -358,10 +356,10 @@ def test_an_illegal_best_move_is_reported_at_its_line(tmp_path):
     ("eval: {score: 3.5, win: 25%}", "eval: {score: 3.5, win: 125%}"),
     ("variations:\n      - [", "variations: 7 B7\n    x: [\n      - ["),
 ])
-def test_badly_written_notes_are_reported_at_their_line(tmp_path, bad, message):
+def test_badly_written_notes_are_reported_at_their_line(uptown, tmp_path, bad, message):
     path, _ = notes_record(tmp_path)
     path.write_text(path.read_text().replace(bad, message, 1))
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert ":" in result.output.splitlines()[0]
 
@@ -372,36 +370,36 @@ def test_the_readme_documents_the_four_keys():
         assert key in text
 
 
-def test_a_hidden_game_is_analysed_once_every_key_is_revealed(tmp_path):
-    from support.players import PLAYERS, play_bot, position, uptown
+def test_a_hidden_game_is_analysed_once_every_key_is_revealed(uptown, tmp_path):
+    from support.players import PLAYERS, play_bot, position, uptown_as
 
     path = tmp_path / "g.yaml"
-    assert invoke("new", path, "--hidden", *[x for n in PLAYERS for x in ("-p", n)]).exit_code == 0
+    assert uptown.invoke("new", path, "--hidden", *[x for n in PLAYERS for x in ("-p", n)]).exit_code == 0
     for name in PLAYERS:
-        assert uptown(tmp_path, name, "join", path, "--as", name).exit_code == 0
+        assert uptown_as(tmp_path, name, "join", path, "--as", name).exit_code == 0
     while not position(tmp_path, path)["finished"]:
         play_bot(tmp_path, path)
     for name in PLAYERS[:2]:
-        assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
-    refused = invoke("analyze", path, "--iterations", "2")
+        assert uptown_as(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
+    refused = uptown.invoke("analyze", path, "--iterations", "2")
     assert refused.exit_code == 1 and "not all revealed" in refused.output
-    assert uptown(tmp_path, "Cy", "reveal", path, "--as", "Cy").exit_code == 0
-    data = analyze_json(path, "--iterations", "2", "--seed", "1")
+    assert uptown_as(tmp_path, "Cy", "reveal", path, "--as", "Cy").exit_code == 0
+    data = analyze_json(uptown, path, "--iterations", "2", "--seed", "1")
     assert len(data["moves"]) == len(load_record(path).moves)
     out = tmp_path / "annotated.yaml"
-    assert invoke("analyze", path, "--iterations", "2", "--annotate", "-o", out).exit_code == 0
+    assert uptown.invoke("analyze", path, "--iterations", "2", "--annotate", "-o", out).exit_code == 0
     annotated = load_record(out)
     assert [m.link for m in annotated.moves] == [m.link for m in load_record(path).moves]
     assert validate_file(out).valid  # the links under the notes still check out
 
 
-def test_move_keeps_the_notes_of_moves_written_in_flow_style(tmp_path):
+def test_move_keeps_the_notes_of_moves_written_in_flow_style(uptown, tmp_path):
     path = tmp_path / "flow.yaml"
     path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\n"
                     "moves: [{red: 7 B7, comment: hi, variations: [[5 B5]]},  # one\n"
                     "  {blue: 6 B6}]  # two\n")
     before = load_record(path).moves
-    result = invoke("move", path, "5", "C5")
+    result = uptown.invoke("move", path, "5", "C5")
     assert result.exit_code == 0, result.output
     text = path.read_text()
     assert "  - {red: 7 B7, comment: hi, variations: [[5 B5]]}  # one\n" in text
@@ -409,14 +407,14 @@ def test_move_keeps_the_notes_of_moves_written_in_flow_style(tmp_path):
     assert [m.notes for m in after] == [m.notes for m in before] + [None]
 
 
-def test_an_empty_game_has_nothing_to_review(tmp_path):
+def test_an_empty_game_has_nothing_to_review(uptown, tmp_path):
     path = tmp_path / "empty.yaml"
     path.write_text("uptown: 1\nplayers:\n  - name: A\n  - name: B\n  - name: C\nseed: s\n")
-    data = analyze_json(path, "--seed", "1")
+    data = analyze_json(uptown, path, "--seed", "1")
     assert data["moves"] == [] and [p["moves"] for p in data["players"]] == [0, 0, 0]
 
 
-def test_the_library_review_is_the_commands(tmp_path):
+def test_the_library_review_is_the_commands(uptown, tmp_path):
     from uptown_cli.engine.bags import seeded_bags
     from uptown_cli.records.replay import replay
 
@@ -424,7 +422,7 @@ def test_the_library_review_is_the_commands(tmp_path):
     game = replay(record).game
     result = analysis.review(game, seeded_bags(record.seed, record.colors), record.variant,
                              seed="7", deals=6)
-    data = analyze_json(RECORDS / "in-progress.yaml", "--iterations", "6", "--seed", "7")
+    data = analyze_json(uptown, RECORDS / "in-progress.yaml", "--iterations", "6", "--seed", "7")
     assert result.to_json()["moves"] == data["moves"]
     assert [p.accuracy for p in result.players] == [p["accuracy"] for p in data["players"]]
 

@@ -7,7 +7,6 @@ import subprocess
 import time
 
 import pytest
-from support.cli import UPTOWN, invoke
 
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import replay, validate_file
@@ -60,10 +59,10 @@ def test_the_win_rate_interval_is_wilsons():
     assert wilson_interval(20, 20)[1] == 1.0 and wilson_interval(20, 20)[0] == pytest.approx(0.8389, abs=1e-4)
 
 
-def test_selfplay_writes_valid_records_and_prints_the_results(tmp_path):
+def test_selfplay_writes_valid_records_and_prints_the_results(uptown, tmp_path):
     out = tmp_path / "games"
-    result = invoke("selfplay", "--players", "2", "--bots", "greedy,random", "--games", "4",
-                    "--seed", "rec", "--out", out)
+    result = uptown.invoke("selfplay", "--players", "2", "--bots", "greedy,random", "--games", "4",
+                           "--seed", "rec", "--out", out)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"4 games, 2 players, standard, seed rec; records in {out}"
@@ -82,9 +81,9 @@ def test_selfplay_writes_valid_records_and_prints_the_results(tmp_path):
         assert [s.score for s in standings(final)] == [s.score for s in game.seats]
 
 
-def test_selfplay_json(tmp_path):
-    result = invoke("selfplay", "--players", "3", "--bots", "greedy,random,greedy", "--games", "3",
-                    "--seed", "j", "--json", "--variant", "blockers")
+def test_selfplay_json(uptown, tmp_path):
+    result = uptown.invoke("selfplay", "--players", "3", "--bots", "greedy,random,greedy", "--games", "3",
+                           "--seed", "j", "--json", "--variant", "blockers")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 3 and data["variant"] == "blockers" and data["seed"] == "j"
@@ -107,30 +106,30 @@ def test_selfplay_json(tmp_path):
         (["--bots", "greedy", "--games", "0"], 2, "0"),
     ],
 )
-def test_selfplay_usage_errors(args, code, message):
-    result = invoke("selfplay", *args)
+def test_selfplay_usage_errors(uptown, args, code, message):
+    result = uptown.invoke("selfplay", *args)
     assert result.exit_code == code
     assert message in result.output
     assert "Traceback" not in result.output
 
 
-def test_selfplay_never_overwrites_a_record(tmp_path):
+def test_selfplay_never_overwrites_a_record(uptown, tmp_path):
     (tmp_path / "game-0002.yaml").write_text("keep me\n")
-    result = invoke("selfplay", "--bots", "random", "--games", "3", "--seed", "o", "--out", tmp_path)
+    result = uptown.invoke("selfplay", "--bots", "random", "--games", "3", "--seed", "o", "--out", tmp_path)
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: {tmp_path / 'game-0002.yaml'} already exists; choose another --out folder"
     assert (tmp_path / "game-0002.yaml").read_text() == "keep me\n"
     assert not (tmp_path / "game-0001.yaml").exists()
 
 
-def test_selfplay_with_seconds_gives_the_bots_a_time_per_move(tmp_path):
-    result = invoke("selfplay", "--bots", "halving,mc", "--games", "1", "--seed", "t", "--seconds", "0.002",
-                    "--json", "--out", tmp_path)
+def test_selfplay_with_seconds_gives_the_bots_a_time_per_move(uptown, tmp_path):
+    result = uptown.invoke("selfplay", "--bots", "halving,mc", "--games", "1", "--seed", "t",
+                           "--seconds", "0.002", "--json", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [b["name"] for b in data["bots"]] == ["halving", "mc"]
     assert validate_file(tmp_path / "game-0001.yaml").valid
-    refused = invoke("selfplay", "--bots", "mc", "--seconds", "0")
+    refused = uptown.invoke("selfplay", "--bots", "mc", "--seconds", "0")
     assert refused.exit_code == 2 and "Traceback" not in refused.output
 
 
@@ -153,9 +152,9 @@ def _alive(pid):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_selfplay_stopped_by_sigterm_or_sighup_ends_its_workers(signum):
+def test_selfplay_stopped_by_sigterm_or_sighup_ends_its_workers(uptown, signum):
     process = subprocess.Popen(
-        [str(UPTOWN), "selfplay", "--bots", "mc", "--games", "400", "--playouts", "64",
+        [str(uptown.path), "selfplay", "--bots", "mc", "--games", "400", "--playouts", "64",
          "--jobs", "2", "--seed", "s"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers = []

@@ -8,7 +8,6 @@ import subprocess
 
 import click
 import pytest
-from support.cli import UPTOWN, invoke, invoke_json
 from support.games import legal_moves, new_game
 
 from uptown_cli.cli import options
@@ -32,105 +31,105 @@ IN_PROGRESS = RECORDS / "in-progress.yaml"
     ["selfplay", "--players", "5", "--bots", "random,greedy", "--games", "2", "--seed", "1"],
     ["--help"], ["move", "--help"], ["selfplay", "--help"], ["new", "--help"], ["export", "--help"],
 ])
-def test_every_text_output_fits_80_columns(args):
-    result = invoke(*args)
+def test_every_text_output_fits_80_columns(uptown, args):
+    result = uptown.invoke(*args)
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
 
 
-def test_moves_wrap_their_squares_within_80_columns(tmp_path):
+def test_moves_wrap_their_squares_within_80_columns(uptown, tmp_path):
     path = new_game(tmp_path / "two.yaml", "Ana", "Bo")
-    lines = invoke("moves", path).stdout.splitlines()
+    lines = uptown.invoke("moves", path).stdout.splitlines()
     assert max(map(len, lines)) <= 80
     assert len(lines) > 2 + len({line.split()[1] for line in lines[3:] if line[:1] != " "})
 
 
-def test_machine_table_formats_print_no_title():
-    assert invoke("score", IN_PROGRESS, "--format", "tsv").stdout.splitlines()[0].split()[0] == "rank"
-    csv = invoke("score", IN_PROGRESS, "--format", "csv").stdout.splitlines()
+def test_machine_table_formats_print_no_title(uptown):
+    assert uptown.invoke("score", IN_PROGRESS, "--format", "tsv").stdout.splitlines()[0].split()[0] == "rank"
+    csv = uptown.invoke("score", IN_PROGRESS, "--format", "csv").stdout.splitlines()
     assert csv[0] == "rank,player,colours,groups,captures,score"
-    assert invoke("moves", IN_PROGRESS, "--format", "csv").stdout.startswith("colour,tile,squares\n")
+    assert uptown.invoke("moves", IN_PROGRESS, "--format", "csv").stdout.startswith("colour,tile,squares\n")
 
 
-def test_blockers_standings_show_what_is_added_to_the_groups():
-    result, data = invoke_json("score", RECORDS / "3p-blockers.yaml", "--json")
-    lines = invoke("score", RECORDS / "3p-blockers.yaml").stdout.splitlines()
+def test_blockers_standings_show_what_is_added_to_the_groups(uptown):
+    result, data = uptown.json("score", RECORDS / "3p-blockers.yaml", "--json")
+    lines = uptown.invoke("score", RECORDS / "3p-blockers.yaml").stdout.splitlines()
     assert "+ most from one" in lines[1]
     bo = next(p for p in data["players"] if p["name"] == "Bo")
     row = next(line.split() for line in lines if " Bo " in line)
     assert row[-2:] == [str(max(bo["captured"].values())), str(bo["score"])]
     assert bo["score"] == bo["groups"] + max(bo["captured"].values())
-    assert "most from one" not in invoke("score", RECORDS / "4p-standard.yaml").stdout
+    assert "most from one" not in uptown.invoke("score", RECORDS / "4p-standard.yaml").stdout
 
 
 # -- JSON from every command that outputs data ------------------------------------------------
 
 
-def test_new_json(tmp_path):
-    result, data = invoke_json("new", tmp_path / "g.yaml", "-p", "Ana", "-p", "Bo", "--seed", "7", "--json")
+def test_new_json(uptown, tmp_path):
+    result, data = uptown.json("new", tmp_path / "g.yaml", "-p", "Ana", "-p", "Bo", "--seed", "7", "--json")
     assert data == {"path": str(tmp_path / "g.yaml"), "variant": "standard", "seed": "7",
                     "players": [{"name": "Ana", "colors": ["red", "green"]},
                                 {"name": "Bo", "colors": ["blue", "yellow"]}],
                     "to_move": "Ana"}
 
 
-def test_move_json_and_replay_json_agree(new_record):
+def test_move_json_and_replay_json_agree(uptown, new_record):
     move = legal_moves(new_record)["moves"][0]
-    result, played = invoke_json("move", new_record, *move.split(), "--json")
+    result, played = uptown.json("move", new_record, *move.split(), "--json")
     assert result.exit_code == 0
     assert (played["number"], played["player"], played["move"], played["written"]) == (1, "Ana", move, True)
     assert played["to_move"] == "Bo" and played["finished"] is False
-    _, replayed = invoke_json("replay", new_record, "--json")
+    _, replayed = uptown.json("replay", new_record, "--json")
     assert replayed == [{key: played[key] for key in replayed[0]}]
 
 
 # -- dry runs and hints write nothing ----------------------------------------------------------
 
 
-def test_move_dry_run_writes_nothing(new_record):
+def test_move_dry_run_writes_nothing(uptown, new_record):
     before = new_record.read_bytes()
     move = legal_moves(new_record)["moves"][0]
-    result = invoke("move", new_record, *move.split(), "--dry-run")
+    result = uptown.invoke("move", new_record, *move.split(), "--dry-run")
     assert result.exit_code == 0
     assert result.stdout.startswith(f"Move 1: red (Ana) {move} (dry run: nothing was written)\n")
     assert new_record.read_bytes() == before
-    assert invoke("move", new_record, "1", "I9", "--dry-run").exit_code == 1  # still checked
+    assert uptown.invoke("move", new_record, "1", "I9", "--dry-run").exit_code == 1  # still checked
 
 
-def test_hint_suggests_a_legal_move_and_writes_nothing(new_record):
+def test_hint_suggests_a_legal_move_and_writes_nothing(uptown, new_record):
     before = new_record.read_bytes()
-    result, data = invoke_json("hint", new_record, "--bot", "greedy", "--json")
+    result, data = uptown.json("hint", new_record, "--bot", "greedy", "--json")
     assert result.exit_code == 0
     assert data["move"] in legal_moves(new_record)["moves"] and data["to_move"] == "Ana"
-    text = invoke("hint", new_record, "--bot", "greedy").stdout
+    text = uptown.invoke("hint", new_record, "--bot", "greedy").stdout
     assert text.splitlines()[1] == f"To play it: uptown move {new_record} {data['move']}"
     assert new_record.read_bytes() == before
 
 
-def test_move_bot_mc_takes_playouts(new_record):
-    assert invoke("move", new_record, "--bot", "mc", "--playouts", "2").exit_code == 0
-    refused = invoke("move", new_record, "--bot", "greedy", "--playouts", "2")
+def test_move_bot_mc_takes_playouts(uptown, new_record):
+    assert uptown.invoke("move", new_record, "--bot", "mc", "--playouts", "2").exit_code == 0
+    refused = uptown.invoke("move", new_record, "--bot", "greedy", "--playouts", "2")
     assert refused.exit_code == 2 and "--playouts goes with --bot mc" in refused.stderr
 
 
 # -- shell completion, the pager, export -o ---------------------------------------------------
 
 
-def complete(cwd, *words):
+def complete(uptown, cwd, *words):
     env = dict(os.environ, _UPTOWN_COMPLETE="bash_complete", COMP_WORDS=" ".join(["uptown", *words]),
                COMP_CWORD=str(len(words)))
-    result = subprocess.run([str(UPTOWN)], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+    result = subprocess.run([str(uptown.path)], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
     return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
 
 
-def test_move_completes_the_legal_moves_of_the_player_to_move(new_record):
+def test_move_completes_the_legal_moves_of_the_player_to_move(uptown, new_record):
     moves = legal_moves(new_record)["moves"]
     tiles = sorted({move.split()[0] for move in moves})
-    assert complete(new_record.parent, "move", "") == tiles
-    assert complete(new_record.parent, "move", "game.yaml", "") == tiles
+    assert complete(uptown, new_record.parent, "move", "") == tiles
+    assert complete(uptown, new_record.parent, "move", "game.yaml", "") == tiles
     squares = sorted(move.split()[1] for move in moves if move.split()[0] == "9")
-    assert complete(new_record.parent, "move", "9", "") == squares
-    assert complete(new_record.parent, "move", "9", "B") == [s for s in squares if s.startswith("B")]
+    assert complete(uptown, new_record.parent, "move", "9", "") == squares
+    assert complete(uptown, new_record.parent, "move", "9", "B") == [s for s in squares if s.startswith("B")]
 
 
 def test_replay_pages_on_a_terminal(monkeypatch):
@@ -141,9 +140,9 @@ def test_replay_pages_on_a_terminal(monkeypatch):
     assert paged == ["board"]
 
 
-def test_export_to_a_file(tmp_path):
+def test_export_to_a_file(uptown, tmp_path):
     out = tmp_path / "moves.jsonl"
-    result = invoke("export", IN_PROGRESS, "--jsonl", "-o", out)
+    result = uptown.invoke("export", IN_PROGRESS, "--jsonl", "-o", out)
     assert result.exit_code == 0 and result.stdout == ""
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 17 and rows[0]["move"] == 1

@@ -3,7 +3,6 @@ escapes, and wide (East Asian) characters keep table columns aligned."""
 
 from pathlib import Path
 import pytest
-from support.cli import invoke, run
 from wcwidth import wcswidth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,20 +23,20 @@ def cjk_game(tmp_path):
 
 @pytest.mark.parametrize("command", ["show", "score", "replay", "moves", "analyze", "validate"])
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
-def test_cjk_names_on_a_terminal_that_cannot_show_them_never_raise(cjk_game, command, encoding):
-    result = run(command, cjk_game, env={"PYTHONIOENCODING": encoding})
+def test_cjk_names_on_a_terminal_that_cannot_show_them_never_raise(uptown, cjk_game, command, encoding):
+    result = uptown.run(command, cjk_game, env={"PYTHONIOENCODING": encoding})
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "UnicodeEncodeError" not in result.stderr
 
 
-def test_a_name_a_latin1_terminal_cannot_show_is_printed_as_escapes(cjk_game):
-    result = run("score", cjk_game, env={"PYTHONIOENCODING": "latin-1"})
+def test_a_name_a_latin1_terminal_cannot_show_is_printed_as_escapes(uptown, cjk_game):
+    result = uptown.run("score", cjk_game, env={"PYTHONIOENCODING": "latin-1"})
     assert "\\u5f20\\u4f1f" in result.stdout
 
 
 @pytest.mark.parametrize("command", ["score", "show", "analyze"])
-def test_wide_characters_keep_table_columns_aligned(cjk_game, command):
-    lines = invoke(command, cjk_game).stdout.splitlines()
+def test_wide_characters_keep_table_columns_aligned(uptown, cjk_game, command):
+    lines = uptown.invoke(command, cjk_game).stdout.splitlines()
     rows = [line for line in lines  # a row per player in a table
             if any(name + "  " in line for name in NAMES.values()) and "(" not in line]
     assert len(rows) >= 3

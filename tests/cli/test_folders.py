@@ -6,7 +6,6 @@ from pathlib import Path
 import os
 
 import pytest
-from support.cli import invoke
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,33 +43,33 @@ def locked(tree, monkeypatch):
     return tree
 
 
-def test_validate_reports_a_folder_it_cannot_read(locked):
-    result = invoke("validate", locked)
+def test_validate_reports_a_folder_it_cannot_read(uptown, locked):
+    result = uptown.invoke("validate", locked)
     assert result.exit_code == 1
     assert f"{locked}/locked: cannot read the folder (Permission denied)" in result.stdout
     assert "2 records, 2 valid, 0 invalid; 1 folder not read" in result.stdout
 
 
-def test_validate_json_lists_a_folder_it_cannot_read(locked):
+def test_validate_json_lists_a_folder_it_cannot_read(uptown, locked):
     import json
 
-    result = invoke("validate", "--json", locked)
+    result = uptown.invoke("validate", "--json", locked)
     entries = json.loads(result.stdout)
     assert result.exit_code == 1
     assert [e["path"] for e in entries if not e["valid"]] == [f"{locked}/locked"]
 
 
 @pytest.mark.parametrize("command", [["stats"], ["export"]])
-def test_stats_and_export_report_a_folder_they_cannot_read(locked, command):
-    result = invoke(*command, locked)
+def test_stats_and_export_report_a_folder_they_cannot_read(uptown, locked, command):
+    result = uptown.invoke(*command, locked)
     assert result.exit_code == 1
     assert f"Error: {locked}/locked: cannot read the folder (Permission denied)" in result.stderr
 
 
-def test_folders_reached_through_a_link_are_searched_once(tree):
+def test_folders_reached_through_a_link_are_searched_once(uptown, tree):
     (tree / "locked" / "bad.yaml").unlink()
-    result = invoke("validate", tree)
+    result = uptown.invoke("validate", tree)
     assert result.exit_code == 0
     assert result.stdout == "2 records, 2 valid, 0 invalid\n"  # b.yaml through the link
-    export = invoke("export", tree)
+    export = uptown.invoke("export", tree)
     assert export.exit_code == 0 and "/linked/b.yaml" in export.stdout

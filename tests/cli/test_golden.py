@@ -9,7 +9,6 @@ from pathlib import Path
 import os
 
 import pytest
-from support.cli import invoke
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,10 +33,10 @@ CASES = (
 
 
 @pytest.mark.parametrize("name, args", CASES, ids=[name for name, _ in CASES])
-def test_golden_output(name, args, monkeypatch):
+def test_golden_output(uptown, name, args, monkeypatch):
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    result = invoke(*args)
+    result = uptown.invoke(*args)
     assert result.exit_code == 0, result.output
     expected = GOLDEN / f"{name}.txt"
     if os.environ.get("UPTOWN_UPDATE_GOLDEN"):

@@ -5,20 +5,19 @@ import sys
 
 import click
 import pytest
-from support.cli import UPTOWN, invoke, run
 
 from uptown_cli import __version__
 from uptown_cli.cli import COMMANDS, main
 
 
-def test_version():
-    result = invoke("--version")
+def test_version(uptown):
+    result = uptown.invoke("--version")
     assert result.exit_code == 0
     assert result.stdout == f"uptown, version {__version__}\n"
 
 
-def test_help_lists_every_command():
-    result = invoke("--help")
+def test_help_lists_every_command(uptown):
+    result = uptown.invoke("--help")
     assert result.exit_code == 0
     assert "Uptown" in result.stdout
     for name in COMMANDS:
@@ -42,16 +41,16 @@ def test_help_lists_every_command():
         ("ratings", ["--variant", "--json", "--format", "openskill"]),
     ],
 )
-def test_command_help(command, words):
-    result = invoke(command, "--help")
+def test_command_help(uptown, command, words):
+    result = uptown.invoke(command, "--help")
     assert result.exit_code == 0
     assert result.stdout.startswith(f"Usage: uptown {command} ")
     for word in words:
         assert word in result.stdout
 
 
-def test_unknown_command_is_a_usage_error():
-    result = invoke("shwo")
+def test_unknown_command_is_a_usage_error(uptown):
+    result = uptown.invoke("shwo")
     assert result.exit_code == 2
     assert "No such command" in result.stderr
 
@@ -72,9 +71,9 @@ def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
     assert out.splitlines()[-1] == "[]"
 
 
-def test_version_through_the_console_script_with_importtime():
+def test_version_through_the_console_script_with_importtime(uptown):
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", str(UPTOWN), "--version"], capture_output=True, text=True
+        [sys.executable, "-X", "importtime", str(uptown.path), "--version"], capture_output=True, text=True
     )
     assert result.returncode == 0
     assert result.stdout == f"uptown, version {__version__}\n"
@@ -83,8 +82,8 @@ def test_version_through_the_console_script_with_importtime():
     assert not imported & {"yaml", "tabulate"}
 
 
-def test_console_script_error_is_one_line_without_traceback(tmp_path):
-    result = run("show", tmp_path / "nothing.yaml")
+def test_console_script_error_is_one_line_without_traceback(uptown, tmp_path):
+    result = uptown.run("show", tmp_path / "nothing.yaml")
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.strip().count("\n") == 0
@@ -100,9 +99,9 @@ def test_every_command_is_registered_with_its_own_summary():
         assert len(f"  {name}  {summary}") <= 80
 
 
-def test_dash_h_is_help():
-    assert invoke("-h").stdout == invoke("--help").stdout
-    assert invoke("move", "-h").stdout.startswith("Usage: uptown move ")
+def test_dash_h_is_help(uptown):
+    assert uptown.invoke("-h").stdout == uptown.invoke("--help").stdout
+    assert uptown.invoke("move", "-h").stdout.startswith("Usage: uptown move ")
 
 
 def test_each_shared_option_has_one_help_text_in_every_command():

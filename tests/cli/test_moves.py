@@ -1,7 +1,6 @@
 """``uptown moves``: the legal moves of the player to move, as a table or JSON."""
 
 import pytest
-from support.cli import invoke, invoke_json
 from support.games import BROKEN, TWO, UNSEEDED, finished_game, new_game
 
 from uptown_cli.engine.notation import PASS
@@ -15,18 +14,18 @@ def game(record_after):
     return record_after(5)
 
 
-def test_json_is_the_engines_legal_moves(game):
+def test_json_is_the_engines_legal_moves(uptown, game):
     engine = replay(load_record(game)).game
-    result, data = invoke_json("moves", game, "--json")
+    result, data = uptown.json("moves", game, "--json")
     assert result.exit_code == 0
     legal = [str(move) for _, move in engine.legal_moves()]
     assert data == {"to_move": "Cy", "moves": legal, "by_color": {"green": legal}}
     assert any(" x" in m for m in legal)
 
 
-def test_two_players_list_both_colours(tmp_path):
+def test_two_players_list_both_colours(uptown, tmp_path):
     path = new_game(tmp_path / "two.yaml", "Ana", "Bo")
-    data = invoke_json("moves", path, "--json")[1]
+    data = uptown.json("moves", path, "--json")[1]
     assert data["to_move"] == "Ana"
     assert set(data["by_color"]) == {"red", "green"}
     red, green = set(data["by_color"]["red"]), set(data["by_color"]["green"])
@@ -36,42 +35,42 @@ def test_two_players_list_both_colours(tmp_path):
     assert sorted(data["moves"]) == sorted(expected)
 
 
-def test_two_player_moves_are_taken_by_move_as_they_are(tmp_path):
+def test_two_player_moves_are_taken_by_move_as_they_are(uptown, tmp_path):
     path = new_game(tmp_path / "two.yaml", "Ana", "Bo")
-    data = invoke_json("moves", path, "--json")[1]
+    data = uptown.json("moves", path, "--json")[1]
     ambiguous = next(move for move in data["moves"] if move.startswith("green "))
-    result = invoke("move", path, *ambiguous.split())
+    result = uptown.invoke("move", path, *ambiguous.split())
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Move 1: green (Ana) {ambiguous.split(' ', 1)[1]}")
 
 
-def test_table(game):
-    result = invoke("moves", game)
+def test_table(uptown, game):
+    result = uptown.invoke("moves", game)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    count = len(invoke_json("moves", game, "--json")[1]["moves"])
+    count = len(uptown.json("moves", game, "--json")[1]["moves"])
     assert lines[0] == f"Cy to move (green): {count} legal moves"
     assert lines[1].split() == ["colour", "tile", "squares"]
     assert all(line.startswith("green ") for line in lines[3:])
-    assert "| colour " in invoke("moves", game, "--format", "pipe").stdout
+    assert "| colour " in uptown.invoke("moves", game, "--format", "pipe").stdout
 
 
-def test_after_the_end(tmp_path):
+def test_after_the_end(uptown, tmp_path):
     path = tmp_path / "f.yaml"
     finished_game(path, TWO)
-    result, data = invoke_json("moves", path, "--json")
+    result, data = uptown.json("moves", path, "--json")
     assert result.exit_code == 0
     assert data["to_move"] is None and data["moves"] == []
-    assert invoke("moves", path).stdout == "The game is over: there are no moves.\n"
+    assert uptown.invoke("moves", path).stdout == "The game is over: there are no moves.\n"
 
 
-def test_after_the_end_of_a_game_without_a_seed(tmp_path):
+def test_after_the_end_of_a_game_without_a_seed(uptown, tmp_path):
     path = tmp_path / "f.yaml"
     finished_game(path)
     path.write_text(
         "".join(line for line in path.read_text().splitlines(True) if not line.startswith("seed:"))
     )
-    result, data = invoke_json("moves", path, "--json")
+    result, data = uptown.json("moves", path, "--json")
     assert (result.exit_code, data) == (0, {"to_move": None, "moves": [], "by_color": {}})
 
 
@@ -85,17 +84,17 @@ def test_a_forced_pass_is_the_single_move_pass(game):
     }
 
 
-def test_without_a_seed(tmp_path):
+def test_without_a_seed(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     path.write_text(UNSEEDED)
-    result = invoke("moves", path)
+    result = uptown.invoke("moves", path)
     assert result.exit_code == 1
     assert result.stderr == f"Error: {path} has no seed, so the racks and legal moves are unknown\n"
 
 
-def test_errors(tmp_path):
+def test_errors(uptown, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(BROKEN)
-    assert invoke("moves", bad).exit_code == 1
-    assert invoke("moves", tmp_path / "none.yaml").exit_code == 1
-    assert invoke("moves", bad, "--format", "nope").exit_code == 2
+    assert uptown.invoke("moves", bad).exit_code == 1
+    assert uptown.invoke("moves", tmp_path / "none.yaml").exit_code == 1
+    assert uptown.invoke("moves", bad, "--format", "nope").exit_code == 2

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-from support.cli import invoke
 
 from uptown_cli.records.reading import load_record
 
@@ -12,9 +11,9 @@ def players(path):
     return [(p.name, p.colors) for p in load_record(path).players]
 
 
-def test_three_players_get_red_blue_green_and_a_random_seed(tmp_path):
+def test_three_players_get_red_blue_green_and_a_random_seed(uptown, tmp_path):
     path = tmp_path / "game.yaml"
-    result = invoke("new", path, "--player", "Ana", "--player", "Bo", "--player", "Cy")
+    result = uptown.invoke("new", path, "--player", "Ana", "--player", "Bo", "--player", "Cy")
     assert result.exit_code == 0
     record = load_record(path)
     assert players(path) == [("Ana", ("red",)), ("Bo", ("blue",)), ("Cy", ("green",))]
@@ -28,15 +27,16 @@ def test_three_players_get_red_blue_green_and_a_random_seed(tmp_path):
     assert "Ana to move, rack: red " in result.stdout
 
 
-def test_two_players_get_red_green_and_blue_yellow(tmp_path):
+def test_two_players_get_red_green_and_blue_yellow(uptown, tmp_path):
     path = tmp_path / "g.yaml"
-    assert invoke("new", path, "-p", "Ana", "-p", "Bo").exit_code == 0
+    assert uptown.invoke("new", path, "-p", "Ana", "-p", "Bo").exit_code == 0
     assert players(path) == [("Ana", ("red", "green")), ("Bo", ("blue", "yellow"))]
 
 
-def test_named_colours_and_the_rest_dealt_in_order(tmp_path):
+def test_named_colours_and_the_rest_dealt_in_order(uptown, tmp_path):
     path = tmp_path / "g.yaml"
-    assert invoke("new", path, "-p", "Ana", "-p", "Bo:Red", "-p", "Cy", "-p", "Di:orange").exit_code == 0
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo:Red", "-p", "Cy", "-p", "Di:orange")
+    assert result.exit_code == 0
     assert players(path) == [
         ("Ana", ("blue",)),
         ("Bo", ("red",)),
@@ -45,15 +45,15 @@ def test_named_colours_and_the_rest_dealt_in_order(tmp_path):
     ]
 
 
-def test_two_named_colours_each(tmp_path):
+def test_two_named_colours_each(uptown, tmp_path):
     path = tmp_path / "g.yaml"
-    assert invoke("new", path, "-p", "Ana:orange,blue", "-p", "Bo").exit_code == 0
+    assert uptown.invoke("new", path, "-p", "Ana:orange,blue", "-p", "Bo").exit_code == 0
     assert players(path) == [("Ana", ("orange", "blue")), ("Bo", ("red", "green"))]
 
 
-def test_seed_variant_and_names_stay_text(tmp_path):
+def test_seed_variant_and_names_stay_text(uptown, tmp_path):
     path = tmp_path / "g.yaml"
-    result = invoke(
+    result = uptown.invoke(
         "new", path, "-p", "No", "-p", "007", "-p", "On", "--seed", "0123", "--variant", "blockers"
     )
     assert result.exit_code == 0
@@ -62,18 +62,18 @@ def test_seed_variant_and_names_stay_text(tmp_path):
     assert [p.name for p in record.players] == ["No", "007", "On"]
 
 
-def test_file_defaults_to_game_yaml_then_uptown_game(tmp_path, monkeypatch):
+def test_file_defaults_to_game_yaml_then_uptown_game(uptown, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert invoke("new", "-p", "Ana", "-p", "Bo").exit_code == 0
+    assert uptown.invoke("new", "-p", "Ana", "-p", "Bo").exit_code == 0
     assert (tmp_path / "game.yaml").exists()
-    assert invoke("new", "-p", "Ana", "-p", "Bo", env={"UPTOWN_GAME": "other.yaml"}).exit_code == 0
+    assert uptown.invoke("new", "-p", "Ana", "-p", "Bo", env={"UPTOWN_GAME": "other.yaml"}).exit_code == 0
     assert (tmp_path / "other.yaml").exists()
 
 
-def test_refuses_to_overwrite(tmp_path):
+def test_refuses_to_overwrite(uptown, tmp_path):
     path = tmp_path / "game.yaml"
     path.write_text("# mine\n")
-    result = invoke("new", path, "-p", "Ana", "-p", "Bo")
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo")
     assert result.exit_code == 1
     assert result.stderr == f"Error: {path} already exists; not overwritten\n"
     assert path.read_text() == "# mine\n"
@@ -89,9 +89,9 @@ def test_refuses_to_overwrite(tmp_path):
         ([], "Missing option '--player'"),
     ],
 )
-def test_usage_errors_exit_2(tmp_path, args, message):
+def test_usage_errors_exit_2(uptown, tmp_path, args, message):
     path = tmp_path / "g.yaml"
-    result = invoke("new", path, *args)
+    result = uptown.invoke("new", path, *args)
     assert result.exit_code == 2
     assert message in result.stderr
     assert not path.exists()
@@ -109,9 +109,9 @@ def test_usage_errors_exit_2(tmp_path, args, message):
         (["-p", "Ana", "-p", "Bo", "--seed", " "], "the seed must not be blank"),
     ],
 )
-def test_bad_players_or_seed_are_usage_errors_and_write_nothing(tmp_path, args, message):
+def test_bad_players_or_seed_are_usage_errors_and_write_nothing(uptown, tmp_path, args, message):
     path = tmp_path / "g.yaml"
-    result = invoke("new", path, *args)
+    result = uptown.invoke("new", path, *args)
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1].startswith(("Error: Invalid value for --player: ",
                                                       "Error: Invalid value for --player/--seed: "))
@@ -120,14 +120,14 @@ def test_bad_players_or_seed_are_usage_errors_and_write_nothing(tmp_path, args, 
     assert not path.exists()
 
 
-def test_a_missing_folder_is_one_line(tmp_path):
-    result = invoke("new", tmp_path / "no" / "g.yaml", "-p", "Ana", "-p", "Bo")
+def test_a_missing_folder_is_one_line(uptown, tmp_path):
+    result = uptown.invoke("new", tmp_path / "no" / "g.yaml", "-p", "Ana", "-p", "Bo")
     assert result.exit_code == 1
     assert result.stderr == f"Error: {tmp_path / 'no'}: no such folder; create it first\n"
 
 
-def test_standard_input_is_refused(tmp_path):
-    result = invoke("new", "-", "-p", "Ana", "-p", "Bo")
+def test_standard_input_is_refused(uptown, tmp_path):
+    result = uptown.invoke("new", "-", "-p", "Ana", "-p", "Bo")
     assert result.exit_code == 2
 
 
@@ -135,14 +135,14 @@ def test_standard_input_is_refused(tmp_path):
     (["red", "red"], "red is taken twice (Ana and Bo)"),
     (["red", ""], "with 2 players, players have two colours each; Ana has 1"),
 ])
-def test_new_and_a_record_refuse_a_line_up_in_the_same_words(tmp_path, colors, message):
+def test_new_and_a_record_refuse_a_line_up_in_the_same_words(uptown, tmp_path, colors, message):
     """One line-up check (records.schema.lineup_problems) serves new and the record reader."""
     from uptown_cli.errors import RecordError
     from uptown_cli.records.schema import load_record_text
 
     options = [arg for name, color in zip(("Ana", "Bo"), colors)
                for arg in ("-p", f"{name}:{color}" if color else name)]
-    result = invoke("new", tmp_path / "g.yaml", *options)
+    result = uptown.invoke("new", tmp_path / "g.yaml", *options)
     assert result.exit_code == 2 and message in result.stderr
     lines = [f"  - name: {name}\n" + (f"    colors: [{color}]\n" if color else "")
              for name, color in zip(("Ana", "Bo"), colors)]

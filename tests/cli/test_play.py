@@ -4,7 +4,6 @@ two ``uptown move`` processes racing on one file."""
 import json
 import subprocess
 
-from support.cli import UPTOWN, invoke, invoke_json
 
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
@@ -14,25 +13,25 @@ from uptown_cli.engine.scoring import standings
 COMMENT = "# Tuesday club night, table 4: kept by every move\n"
 
 
-def test_a_whole_three_player_game_through_uptown_move(game_file):
+def test_a_whole_three_player_game_through_uptown_move(uptown, game_file):
     path = game_file(seed="e2e-7")
     path.write_text(COMMENT + path.read_text())
     played = 0
     while True:
-        _, options = invoke_json("moves", path, "--json")
+        _, options = uptown.json("moves", path, "--json")
         if options["to_move"] is None:
             break
         colors = [c for c, moves in options["by_color"].items() if moves]
         color = colors[played % len(colors)]
         choices = options["by_color"][color]
         move = choices[(played * 5) % len(choices)]
-        result = invoke("move", path, move, "--as", options["to_move"], "--rack", color)
+        result = uptown.invoke("move", path, move, "--as", options["to_move"], "--rack", color)
         assert result.exit_code == 0, result.output
         played += 1
     assert played == 72
     assert "The game is over." in result.stdout and "Final standings:" in result.stdout
 
-    assert invoke("validate", "--strict", path).stdout == "1 record, 1 valid, 0 invalid\n"
+    assert uptown.invoke("validate", "--strict", path).stdout == "1 record, 1 valid, 0 invalid\n"
     assert path.read_text().startswith(COMMENT)
 
     players = [Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))]
@@ -42,7 +41,7 @@ def test_a_whole_three_player_game_through_uptown_move(game_file):
         engine.play(parse_move(text), color)
     assert engine.finished
     for variant in ("standard", "blockers"):
-        data = invoke_json("score", path, "--json", "--variant", variant)[1]
+        data = uptown.json("score", path, "--json", "--variant", variant)[1]
         assert data["finished"] is True
         assert [
             (p["name"], p["groups"], p["captures"], p["captured"], p["score"], p["rank"])
@@ -53,16 +52,16 @@ def test_a_whole_three_player_game_through_uptown_move(game_file):
         ]
 
 
-def test_two_moves_at_once_for_the_same_player(game_file):
+def test_two_moves_at_once_for_the_same_player(uptown, game_file):
     path = game_file()
     for _ in range(3):
         before = path.read_text()
         count = before.count("\n  - ")
-        player = invoke_json("show", path, "--json")[1]["to_move"]
-        legal = invoke_json("moves", path, "--json")[1]["moves"]
+        player = uptown.json("show", path, "--json")[1]["to_move"]
+        legal = uptown.json("moves", path, "--json")[1]["moves"]
         racers = [
             subprocess.Popen(
-                [str(UPTOWN), "move", str(path), move, "--as", player],
+                [str(uptown.path), "move", str(path), move, "--as", player],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -79,6 +78,6 @@ def test_two_moves_at_once_for_the_same_player(game_file):
         assert after.count("\n  - ") == count + 1
         assert json.loads(
             subprocess.run(
-                [str(UPTOWN), "validate", "--json", str(path)], capture_output=True, text=True
+                [str(uptown.path), "validate", "--json", str(path)], capture_output=True, text=True
             ).stdout
         )[0]["valid"]

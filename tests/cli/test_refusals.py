@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-from support.cli import invoke
 from support.games import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,53 +14,53 @@ POSITION = RECORDS / "in-progress.yaml"
 
 
 @pytest.mark.parametrize("command", [["svg"], ["html"], ["export"]])
-def test_an_output_file_never_writes_over_a_record(tmp_path, game_file, command):
+def test_an_output_file_never_writes_over_a_record(uptown, tmp_path, game_file, command):
     game = game_file(POSITION.read_bytes())
     for target in (game, tmp_path / "other.yml"):
-        result = invoke(*command, game, "-o", target)
+        result = uptown.invoke(*command, game, "-o", target)
         assert result.exit_code == 1
         assert "would write over a record; nothing was written" in result.stderr
     assert game.read_bytes() == POSITION.read_bytes()
     assert not (tmp_path / "other.yml").exists()
 
 
-def test_export_with_nothing_to_export_leaves_an_old_output_file(tmp_path):
+def test_export_with_nothing_to_export_leaves_an_old_output_file(uptown, tmp_path):
     old = tmp_path / "moves.csv"
     old.write_text("yesterday's rows\n")
-    result = invoke("export", tmp_path / "nosuch.yaml", "-o", old)
+    result = uptown.invoke("export", tmp_path / "nosuch.yaml", "-o", old)
     assert result.exit_code == 1
     assert old.read_text() == "yesterday's rows\n"
 
 
-def test_as_names_the_player_to_move_in_an_open_game_too(tmp_path):
+def test_as_names_the_player_to_move_in_an_open_game_too(uptown, tmp_path):
     game = new_game(tmp_path / "g.yaml")
     for command in (["moves"], ["hint", "--bot", "greedy"]):
-        nobody = invoke(*command, game, "--as", "Nobody")
+        nobody = uptown.invoke(*command, game, "--as", "Nobody")
         assert nobody.exit_code == 1 and "no player is named 'Nobody'" in nobody.stderr
-        wrong = invoke(*command, game, "--as", "Bo")
+        wrong = uptown.invoke(*command, game, "--as", "Bo")
         assert wrong.exit_code == 1
         assert wrong.stderr == "Error: it is Ana's turn, not Bo's\n"
-        assert invoke(*command, game, "--as", "ana").exit_code == 0
+        assert uptown.invoke(*command, game, "--as", "ana").exit_code == 0
 
 
-def test_hint_refuses_playouts_for_bots_without_playouts(tmp_path):
+def test_hint_refuses_playouts_for_bots_without_playouts(uptown, tmp_path):
     game = new_game(tmp_path / "g.yaml")
-    result = invoke("hint", game, "--bot", "greedy", "--playouts", "3")
+    result = uptown.invoke("hint", game, "--bot", "greedy", "--playouts", "3")
     assert result.exit_code == 2 and "--playouts goes with --bot mc or --bot halving" in result.stderr
 
 
-def test_a_hint_on_a_finished_game_does_not_talk_of_writing():
-    result = invoke("hint", RECORDS / "2p-standard.yaml")
+def test_a_hint_on_a_finished_game_does_not_talk_of_writing(uptown):
+    result = uptown.invoke("hint", RECORDS / "2p-standard.yaml")
     assert result.exit_code == 1
     assert result.stderr == f"Error: the game in {RECORDS / '2p-standard.yaml'} is over\n"
 
 
-def test_diff_does_not_call_a_copy_that_shares_an_illegal_move_an_extension(tmp_path):
+def test_diff_does_not_call_a_copy_that_shares_an_illegal_move_an_extension(uptown, tmp_path):
     shared = "uptown: 1\nplayers: [{name: A}, {name: B}, {name: C}]\nmoves:\n  - red: A B1\n"
     short, long = tmp_path / "a.yaml", tmp_path / "b.yaml"
     short.write_text(shared)
     long.write_text(shared + "  - blue: B A9\n")
-    result = invoke("diff", short, long)
+    result = uptown.invoke("diff", short, long)
     assert result.exit_code == 1
     assert "but its move 1 is illegal" in result.stdout
 

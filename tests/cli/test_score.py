@@ -1,7 +1,6 @@
 """``uptown score``: the standings table, --variant, several files, --json."""
 
 import pytest
-from support.cli import invoke, invoke_json
 from support.games import BROKEN, TWO, finished_game, new_game
 
 from uptown_cli.engine.scoring import standings
@@ -32,9 +31,9 @@ def expected_json(game, variant, path):
     }
 
 
-def test_table(finished):
+def test_table(uptown, finished):
     path, game = finished
-    result = invoke("score", path)
+    result = uptown.invoke("score", path)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == f"{path}: standard, finished"
@@ -53,46 +52,46 @@ def test_table(finished):
 
 
 @pytest.mark.parametrize("variant", ["standard", "blockers"])
-def test_json_matches_the_engine(finished, variant):
+def test_json_matches_the_engine(uptown, finished, variant):
     path, game = finished
-    result, data = invoke_json("score", path, "--json", "--variant", variant)
+    result, data = uptown.json("score", path, "--json", "--variant", variant)
     assert result.exit_code == 0
     assert data == expected_json(game, variant, path)
 
 
-def test_the_files_variant_is_the_default(tmp_path):
+def test_the_files_variant_is_the_default(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     new_game(path, variant="blockers")
-    data = invoke_json("score", path, "--json")[1]
+    data = uptown.json("score", path, "--json")[1]
     assert data["variant"] == "blockers"
     assert data["finished"] is False
-    assert "not finished, after 0 moves" in invoke("score", path).stdout
+    assert "not finished, after 0 moves" in uptown.invoke("score", path).stdout
 
 
-def test_two_players_add_their_colours(tmp_path):
+def test_two_players_add_their_colours(uptown, tmp_path):
     path = tmp_path / "two.yaml"
     game = finished_game(path, TWO)
-    data = invoke_json("score", path, "--json", "--variant", "blockers")[1]
+    data = uptown.json("score", path, "--json", "--variant", "blockers")[1]
     assert data == expected_json(game, "blockers", path)
     assert data["players"][0]["colors"] == ["red", "green"]
 
 
-def test_several_files(tmp_path, finished):
+def test_several_files(uptown, tmp_path, finished):
     path, game = finished
     other = tmp_path / "two.yaml"
     other_game = finished_game(other, TWO)
-    result, data = invoke_json("score", path, other, "--json")
+    result, data = uptown.json("score", path, other, "--json")
     assert result.exit_code == 0
     assert data == [expected_json(game, "standard", path), expected_json(other_game, "standard", other)]
-    text = invoke("score", path, other).stdout
+    text = uptown.invoke("score", path, other).stdout
     assert f"{path}: standard, finished\n" in text and f"\n\n{other}: standard, finished\n" in text
 
 
-def test_an_invalid_file_among_several(tmp_path, finished):
+def test_an_invalid_file_among_several(uptown, tmp_path, finished):
     path, _ = finished
     bad = tmp_path / "bad.yaml"
     bad.write_text(BROKEN)
-    result, data = invoke_json("score", bad, path, "--json")
+    result, data = uptown.json("score", bad, path, "--json")
     assert result.exit_code == 1
     assert [entry["path"] for entry in data] == [str(path)]
     assert (
@@ -101,26 +100,25 @@ def test_an_invalid_file_among_several(tmp_path, finished):
     )
 
 
-def test_errors(tmp_path):
+def test_errors(uptown, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(BROKEN)
-    assert invoke("score", bad).exit_code == 1
-    assert invoke("score", tmp_path / "none.yaml").exit_code == 1
-    result = invoke("score", bad, "--variant", "chess")
+    assert uptown.invoke("score", bad).exit_code == 1
+    assert uptown.invoke("score", tmp_path / "none.yaml").exit_code == 1
+    result = uptown.invoke("score", bad, "--variant", "chess")
     assert result.exit_code == 2
     assert "'chess' is not one of" in result.stderr
 
 
-def test_format(finished):
+def test_format(uptown, finished):
     path, _ = finished
-    out = invoke("score", path, "--format", "github").stdout
+    out = uptown.invoke("score", path, "--format", "github").stdout
     assert "|   rank | player   |" in out
-    assert (
-        invoke("score", path, "--format", "tsv").stdout.splitlines()[0].split("\t")[0].strip() == "rank"
-    )
+    tsv = uptown.invoke("score", path, "--format", "tsv").stdout
+    assert tsv.splitlines()[0].split("\t")[0].strip() == "rank"
 
 
-def test_standard_input(finished):
+def test_standard_input(uptown, finished):
     path, game = finished
-    result, data = invoke_json("score", "-", "--json", input=path.read_bytes())
+    result, data = uptown.json("score", "-", "--json", input=path.read_bytes())
     assert data == expected_json(game, "standard", "-")

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-from support.cli import invoke, invoke_json
 from support.games import BROKEN, UNSEEDED, finished_game, new_game
 
 from uptown_cli.cli import options
@@ -25,8 +24,8 @@ def game(record_after):
     return record_after(4)
 
 
-def test_show_board_players_and_rack(game):
-    result = invoke("show", game)
+def test_show_board_players_and_rack(uptown, game):
+    result = uptown.invoke("show", game)
     assert result.exit_code == 0
     out = result.stdout
     assert out.startswith(f"{game}: standard, after 4 of 4 moves\n")
@@ -42,16 +41,16 @@ def test_show_board_players_and_rack(game):
     assert all(len(line) <= 80 for line in out.splitlines()[1:])
 
 
-def test_show_at(game):
-    result = invoke("show", game, "--at", 0)
+def test_show_at(uptown, game):
+    result = uptown.invoke("show", game, "--at", 0)
     assert result.exit_code == 0
     assert "after 0 of 4 moves" in result.stdout
     assert "Ana to move" in result.stdout
     assert "Last move" not in result.stdout
 
 
-def test_show_json(game):
-    result, data = invoke_json("show", game, "--json")
+def test_show_json(uptown, game):
+    result, data = uptown.json("show", game, "--json")
     assert result.exit_code == 0
     assert set(data) >= {"moves", "finished", "to_move", "board", "racks", "bags"}
     assert data["moves"] == 4 and data["finished"] is False and data["to_move"] == "Bo"
@@ -64,10 +63,10 @@ def test_show_json(game):
     assert data["bags"] == {"red": 21, "blue": 22, "green": 22}
 
 
-def test_show_json_without_a_seed(tmp_path):
+def test_show_json_without_a_seed(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     path.write_text(UNSEEDED)
-    result, data = invoke_json("show", path, "--json")
+    result, data = uptown.json("show", path, "--json")
     assert data == {
         "moves": 2,
         "finished": False,
@@ -76,49 +75,49 @@ def test_show_json_without_a_seed(tmp_path):
         "racks": None,
         "bags": None,
     }
-    assert "Cy to move (green); racks unknown (no seed)." in invoke("show", path).stdout
+    assert "Cy to move (green); racks unknown (no seed)." in uptown.invoke("show", path).stdout
 
 
-def test_show_finished_game(finished):
-    result = invoke("show", finished)
+def test_show_finished_game(uptown, finished):
+    result = uptown.invoke("show", finished)
     assert result.exit_code == 0
     assert result.stdout.rstrip().endswith("The game is over.")
-    assert invoke_json("show", finished, "--json")[1]["to_move"] is None
+    assert uptown.json("show", finished, "--json")[1]["to_move"] is None
 
 
-def test_show_reads_standard_input(finished):
-    result = invoke("show", "-", "--json", input=finished.read_bytes())
+def test_show_reads_standard_input(uptown, finished):
+    result = uptown.invoke("show", "-", "--json", input=finished.read_bytes())
     assert result.exit_code == 0
     assert '"finished": true' in result.stdout
 
 
-def test_show_defaults_to_game_yaml_or_uptown_game(game, tmp_path, monkeypatch):
+def test_show_defaults_to_game_yaml_or_uptown_game(uptown, game, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert invoke("show").exit_code == 0
+    assert uptown.invoke("show").exit_code == 0
     other = tmp_path / "other.yaml"
     other.write_text(UNSEEDED)
-    assert "after 2 of 2 moves" in invoke("show", env={"UPTOWN_GAME": str(other)}).stdout
+    assert "after 2 of 2 moves" in uptown.invoke("show", env={"UPTOWN_GAME": str(other)}).stdout
 
 
-def test_show_format(game):
-    assert "| player " in invoke("show", game, "--format", "github").stdout
-    result = invoke("show", game, "--format", "nope")
+def test_show_format(uptown, game):
+    assert "| player " in uptown.invoke("show", game, "--format", "github").stdout
+    result = uptown.invoke("show", game, "--format", "nope")
     assert result.exit_code == 2
     assert "'--format': 'nope': try plain" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["show", "replay"])
-def test_errors(command, tmp_path):
-    missing = invoke(command, tmp_path / "none.yaml")
+def test_errors(uptown, command, tmp_path):
+    missing = uptown.invoke(command, tmp_path / "none.yaml")
     assert (missing.exit_code, missing.stderr) == (
         1,
         f"Error: {tmp_path / 'none.yaml'}: no such file (uptown new creates a game)\n",
     )
-    folder = invoke(command, tmp_path)
+    folder = uptown.invoke(command, tmp_path)
     assert folder.exit_code == 1 and "Is a directory" in folder.stderr
     path = tmp_path / "broken.yaml"
     path.write_text(BROKEN)
-    broken = invoke(command, path)
+    broken = uptown.invoke(command, path)
     assert broken.exit_code == 1
     assert broken.stderr == (
         f"Error: {path}:10: move 3: green plays 7 on B8, but 7 goes in column 7"
@@ -126,26 +125,26 @@ def test_errors(command, tmp_path):
     )
     bad_yaml = tmp_path / "bad.yaml"
     bad_yaml.write_text("uptown: 1\nuptown: 1\n")
-    result = invoke(command, bad_yaml)
+    result = uptown.invoke(command, bad_yaml)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: {bad_yaml}:2: ")
     assert result.stderr.count("\n") == 1
 
 
-def test_show_at_out_of_range(game):
-    result = invoke("show", game, "--at", 5)
+def test_show_at_out_of_range(uptown, game):
+    result = uptown.invoke("show", game, "--at", 5)
     assert result.exit_code == 2
     assert "has 4 moves, not 5" in result.stderr
-    assert invoke("show", game, "--at", -1).exit_code == 2
+    assert uptown.invoke("show", game, "--at", -1).exit_code == 2
 
 
-def test_colour_only_on_a_terminal_and_never_with_no_color(game, monkeypatch):
+def test_colour_only_on_a_terminal_and_never_with_no_color(uptown, game, monkeypatch):
     class Terminal:
         def isatty(self):
             return True
 
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert not ANSI.search(invoke("show", game).stdout)
+    assert not ANSI.search(uptown.invoke("show", game).stdout)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.setattr(options.sys, "stdout", Terminal())
     assert options.use_color()
@@ -156,14 +155,14 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(game, monkeypatch):
     assert options.use_color("always")
 
 
-def test_force_color_paints_off_a_terminal(game, monkeypatch):
+def test_force_color_paints_off_a_terminal(uptown, game, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("FORCE_COLOR", "1")
-    assert ANSI.search(invoke("show", game).stdout)
-    assert not ANSI.search(invoke("show", game, "--color", "never").stdout)
+    assert ANSI.search(uptown.invoke("show", game).stdout)
+    assert not ANSI.search(uptown.invoke("show", game, "--color", "never").stdout)
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not ANSI.search(invoke("show", game).stdout)
-    assert ANSI.search(invoke("show", game, "--color", "always").stdout)
+    assert not ANSI.search(uptown.invoke("show", game).stdout)
+    assert ANSI.search(uptown.invoke("show", game, "--color", "always").stdout)
 
 
 def test_coloured_board_has_the_same_layout(tmp_path):
@@ -174,8 +173,8 @@ def test_coloured_board_has_the_same_layout(tmp_path):
     assert ANSI.sub("", coloured) == plain
 
 
-def test_replay_heads_every_position(game):
-    result = invoke("replay", game)
+def test_replay_heads_every_position(uptown, game):
+    result = uptown.invoke("replay", game)
     assert result.exit_code == 0
     headings = re.findall(r"^Move (\d+): (\w+) \((\w+)\) ", result.stdout, re.M)
     assert headings == [
@@ -188,10 +187,10 @@ def test_replay_heads_every_position(game):
     assert result.stdout.count("+-- man ---") == 4
 
 
-def test_replay_names_captures(finished):
+def test_replay_names_captures(uptown, finished):
     game = replay(load_record(finished)).game
     turn = next(t for t in game.history if t.captured)
-    out = invoke("replay", finished, "--from", turn.number, "--to", turn.number).stdout
+    out = uptown.invoke("replay", finished, "--from", turn.number, "--to", turn.number).stdout
     victim, tile = turn.captured
     assert f"Move {turn.number}: {turn.color} (" in out
     assert f"{turn.move}, captures {victim} {tile_name(tile)}\n" in out
@@ -199,14 +198,14 @@ def test_replay_names_captures(finished):
     assert out.count("Move ") == 1
 
 
-def test_replay_range(game):
-    out = invoke("replay", game, "--from", 2, "--to", 3).stdout
+def test_replay_range(uptown, game):
+    out = uptown.invoke("replay", game, "--from", 2, "--to", 3).stdout
     assert re.findall(r"^Move (\d+):", out, re.M) == ["2", "3"]
 
 
-def test_replay_without_moves(tmp_path):
+def test_replay_without_moves(uptown, tmp_path):
     path = new_game(tmp_path / "g.yaml")
-    result = invoke("replay", path)
+    result = uptown.invoke("replay", path)
     assert result.exit_code == 0
     assert result.stdout.rstrip().endswith("No moves yet.")
 
@@ -219,7 +218,7 @@ def test_replay_without_moves(tmp_path):
         (["--from", 0], "0 is not in the range"),
     ],
 )
-def test_replay_range_errors(game, args, message):
-    result = invoke("replay", game, *args)
+def test_replay_range_errors(uptown, game, args, message):
+    result = uptown.invoke("replay", game, *args)
     assert result.exit_code == 2
     assert message in result.stderr

@@ -9,7 +9,6 @@ import subprocess
 import time
 
 import pytest
-from support.cli import UPTOWN, invoke, run
 from support.games import new_game
 
 from uptown_cli.records.compare import EXTENDS, ILLEGAL_EXTENSION, compare_files
@@ -29,21 +28,21 @@ def with_move(tmp_path, name, move):
     return path
 
 
-def test_diff_reports_an_illegal_extension_at_its_move(tmp_path):
+def test_diff_reports_an_illegal_extension_at_its_move(uptown, tmp_path):
     illegal = with_move(tmp_path, "illegal.yaml", "6 B8")  # 6 goes in column 6
     result = compare_files(str(illegal), str(POSITION))
     assert (result.relation, result.move, result.longer, result.line_a) == (ILLEGAL_EXTENSION, 18, "a", 31)
     assert not result.consistent
-    shown = invoke("diff", POSITION, illegal)
+    shown = uptown.invoke("diff", POSITION, illegal)
     assert shown.exit_code == 1
     assert shown.stdout.startswith(f"{illegal}:31: {illegal} extends {POSITION}, but its move 18 is illegal: ")
     assert "6 goes in column 6" in shown.stdout
 
 
-def test_diff_still_accepts_a_legal_extension(tmp_path):
+def test_diff_still_accepts_a_legal_extension(uptown, tmp_path):
     legal = with_move(tmp_path, "legal.yaml", "H H1")
     assert compare_files(str(legal), str(POSITION)).relation == EXTENDS
-    assert invoke("diff", legal, POSITION).exit_code == 0
+    assert uptown.invoke("diff", legal, POSITION).exit_code == 0
 
 
 # -- file names are text to show, not output to obey ------------------------------------------
@@ -53,23 +52,23 @@ def test_diff_still_accepts_a_legal_extension(tmp_path):
     ("two\nlines.yaml", "two\\nlines.yaml"),
     ("bell\x1b[31m.yaml", "bell\\x1b[31m.yaml"),
 ])
-def test_file_names_are_escaped_in_output(tmp_path, name, shown):
+def test_file_names_are_escaped_in_output(uptown, tmp_path, name, shown):
     path = tmp_path / name
     path.write_text(POSITION.read_text().replace("seed: \"0123\"", "seed: \"0123\"\nbogus: 1"))
-    result = run("validate", name, cwd=tmp_path)
+    result = uptown.run("validate", name, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout.splitlines()[0].startswith(f"{shown}:")
     assert "\x1b" not in result.stdout and len(result.stdout.splitlines()) == 2
-    missing = run("show", "no\nsuch.yaml", cwd=tmp_path)
+    missing = uptown.run("show", "no\nsuch.yaml", cwd=tmp_path)
     assert missing.stderr == "Error: no\\nsuch.yaml: no such file (uptown new creates a game)\n"
 
 
-def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path):
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(uptown, tmp_path):
     name = b"caf\xe9.yaml"
     with open(os.path.join(os.fsencode(tmp_path), name), "wb") as stream:
         stream.write(POSITION.read_bytes())
     env = {"PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"}
-    result = subprocess.run([str(UPTOWN), "score", os.fsdecode(name)], cwd=tmp_path, capture_output=True,
+    result = subprocess.run([str(uptown.path), "score", os.fsdecode(name)], cwd=tmp_path, capture_output=True,
                             env=dict(os.environ, **env), timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().startswith("caf\\xe9.yaml: standard, not finished")
@@ -79,10 +78,10 @@ def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path):
 # -- move: a capture mark must mean a capture ---------------------------------------------------
 
 
-def test_a_capture_mark_on_an_empty_square_is_refused(tmp_path):
+def test_a_capture_mark_on_an_empty_square_is_refused(uptown, tmp_path):
     game = new_game(tmp_path / "g.yaml")
     before = game.read_bytes()
-    result = invoke("move", game, "woman", "xB8")
+    result = uptown.invoke("move", game, "woman", "xB8")
     assert result.exit_code == 1
     assert result.stderr == ("Error: woman xB8 marks a capture, but B8 is empty (write woman B8); "
                              "nothing was written\n")
@@ -92,8 +91,8 @@ def test_a_capture_mark_on_an_empty_square_is_refused(tmp_path):
 # -- a closed pipe, and Ctrl-C ------------------------------------------------------------------
 
 
-def test_a_closed_pipe_ends_the_output_quietly():
-    with subprocess.Popen([str(UPTOWN), "replay", str(ROOT / "records" / "2p-standard.yaml")],
+def test_a_closed_pipe_ends_the_output_quietly(uptown):
+    with subprocess.Popen([str(uptown.path), "replay", str(ROOT / "records" / "2p-standard.yaml")],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         process.stdout.readline()
         process.stdout.close()
@@ -102,10 +101,10 @@ def test_a_closed_pipe_ends_the_output_quietly():
     assert errors == b""
 
 
-def test_ctrl_c_stops_selfplay_quietly_with_the_finished_games(tmp_path):
+def test_ctrl_c_stops_selfplay_quietly_with_the_finished_games(uptown, tmp_path):
     out = tmp_path / "games"
     process = subprocess.Popen(
-        [str(UPTOWN), "selfplay", "--players", "2", "--bots", "random", "--games", "400",
+        [str(uptown.path), "selfplay", "--players", "2", "--bots", "random", "--games", "400",
          "--jobs", "2", "--seed", "1", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -124,13 +123,13 @@ def test_ctrl_c_stops_selfplay_quietly_with_the_finished_games(tmp_path):
     assert "random" in output
 
 
-def test_move_says_it_waits_for_another_players_lock(new_record):
+def test_move_says_it_waits_for_another_players_lock(uptown, new_record):
     import fcntl
 
     holder = os.open(new_record, os.O_RDONLY)
     fcntl.flock(holder, fcntl.LOCK_EX)
     try:
-        process = subprocess.Popen([str(UPTOWN), "move", str(new_record), "9", "B9"],
+        process = subprocess.Popen([str(uptown.path), "move", str(new_record), "9", "B9"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         ready, _, _ = select.select([process.stderr], [], [], 30)  # the notice, however busy
         notice = process.stderr.readline() if ready else ""

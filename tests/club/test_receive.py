@@ -153,30 +153,29 @@ def test_receive_refuses_in_one_line_when_the_copy_cannot_be_kept(game, tmp_path
     assert snapshot(receiver) == before
 
 
-def test_receive_keeps_a_hidden_copy_whose_reveals_diverge(tmp_path):
+def test_receive_keeps_a_hidden_copy_whose_reveals_diverge(uptown, tmp_path):
     """A finished game with hidden racks: Ana's copy has her key revealed, the received one
     Bo's. Each lacks a key the other has: refused, both kept."""
-    from support.cli import invoke, invoke_json
 
     path = tmp_path / "duel.yaml"
     keys = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}")} for name in ("Ana", "Bo")}
-    ok(invoke("new", path, "--hidden", "-p", "Ana <ana@example.org>",
-              "-p", "Bo <bo@example.org>"))
+    ok(uptown.invoke("new", path, "--hidden", "-p", "Ana <ana@example.org>",
+                     "-p", "Bo <bo@example.org>"))
     for name in ("Ana", "Bo"):
-        ok(invoke("join", path, "--as", name, env=keys[name]))
+        ok(uptown.invoke("join", path, "--as", name, env=keys[name]))
     while True:
-        data = invoke_json("show", path, "--json")[1]
+        data = uptown.json("show", path, "--json")[1]
         if data["finished"]:
             break
         name = data["to_move"]
-        ok(invoke("move", path, "--bot", "random", "--as", name, env=keys[name]))
+        ok(uptown.invoke("move", path, "--bot", "random", "--as", name, env=keys[name]))
     finished = path.read_bytes()
-    ok(invoke("reveal", path, "--as", "Bo", env=keys["Bo"]))
+    ok(uptown.invoke("reveal", path, "--as", "Bo", env=keys["Bo"]))
     theirs = tmp_path / "theirs"
     theirs.mkdir()
     (theirs / "duel.yaml").write_bytes(path.read_bytes())
     path.write_bytes(finished)
-    ok(invoke("reveal", path, "--as", "Ana", env=keys["Ana"]))
+    ok(uptown.invoke("reveal", path, "--as", "Ana", env=keys["Ana"]))
     mine = path.read_bytes()
     message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana")
     result = receive(tmp_path, message.as_bytes(), "--into", "duel.yaml")

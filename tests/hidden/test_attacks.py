@@ -6,36 +6,35 @@ import json
 import re
 
 import pytest
-from support.cli import invoke, invoke_json
-from support.players import PLAYERS, as_player as env, uptown
+from support.players import PLAYERS, as_player as env, uptown_as
 
 from uptown_cli.hidden.draws import new_key
 from uptown_cli.records.reading import load_record
 
-def new_game(tmp_path, players=PLAYERS, join=True):
+def new_game(uptown, tmp_path, players=PLAYERS, join=True):
     path = tmp_path / "g.yaml"
-    assert invoke("new", path, "--hidden", *[x for n in players for x in ("-p", n)]).exit_code == 0
+    assert uptown.invoke("new", path, "--hidden", *[x for n in players for x in ("-p", n)]).exit_code == 0
     for name in players if join else ():
-        result = uptown(tmp_path, name, "join", path, "--as", name)
+        result = uptown_as(tmp_path, name, "join", path, "--as", name)
         assert result.exit_code == 0, result.output
     return path
 
 
-def to_move(tmp_path, path):
-    result, data = invoke_json("show", path, "--json", env=env(tmp_path, "nobody"))
+def to_move(uptown, tmp_path, path):
+    result, data = uptown.json("show", path, "--json", env=env(tmp_path, "nobody"))
     assert result.exit_code == 0, result.output
     return data["to_move"], data["finished"]
 
 
-def bot_move(tmp_path, path, name=None):
-    name = name or to_move(tmp_path, path)[0]
-    result = uptown(tmp_path, name, "move", path, "--bot", "random", "--as", name)
+def bot_move(uptown, tmp_path, path, name=None):
+    name = name or to_move(uptown, tmp_path, path)[0]
+    result = uptown_as(tmp_path, name, "move", path, "--bot", "random", "--as", name)
     assert result.exit_code == 0, result.output
     return name
 
 
-def legal(tmp_path, path, name):
-    result, data = invoke_json("moves", path, "--json", "--as", name, env=env(tmp_path, name))
+def legal(uptown, tmp_path, path, name):
+    result, data = uptown.json("moves", path, "--json", "--as", name, env=env(tmp_path, name))
     assert result.exit_code == 0, result.output
     return data["moves"]
 
@@ -97,83 +96,83 @@ def refused(result, *words):
     return line
 
 
-def test_a_reused_game_id_is_refused_at_join_and_a_revealed_key_is_spent(tmp_path):
+def test_a_reused_game_id_is_refused_at_join_and_a_revealed_key_is_spent(uptown, tmp_path):
     """(1) The creator copies the id of a finished, revealed game into a new game: joining it
     would commit again to a key already public. join refuses; the old key is marked spent."""
-    old = new_game(tmp_path, ("Ana", "Bo"))
-    while not to_move(tmp_path, old)[1]:
-        bot_move(tmp_path, old)
+    old = new_game(uptown, tmp_path, ("Ana", "Bo"))
+    while not to_move(uptown, tmp_path, old)[1]:
+        bot_move(uptown, tmp_path, old)
     for name in ("Ana", "Bo"):
-        assert uptown(tmp_path, name, "reveal", old, "--as", name).exit_code == 0
+        assert uptown_as(tmp_path, name, "reveal", old, "--as", name).exit_code == 0
     (key_file,) = (tmp_path / "keys-Ana").glob("*.key")
     assert json.loads(key_file.read_text())["spent"] is True
     game_id = load_record(old).hidden.game_id
     reused = tmp_path / "new.yaml"
-    invoke("new", reused, "--hidden", "-p", "Ana", "-p", "Bo")
+    uptown.invoke("new", reused, "--hidden", "-p", "Ana", "-p", "Bo")
     reused.write_text(re.sub(r"hidden: [0-9a-f]{32}", f"hidden: {game_id}", reused.read_text()))
     before = reused.read_bytes()
-    refused(uptown(tmp_path, "Ana", "join", reused, "--as", "Ana"),
+    refused(uptown_as(tmp_path, "Ana", "join", reused, "--as", "Ana"),
             "this game id was used before")
     assert reused.read_bytes() == before
 
 
-def test_seat_0_cannot_re_roll_her_starting_rack(tmp_path):
+def test_seat_0_cannot_re_roll_her_starting_rack(uptown, tmp_path):
     """(2) Ana's starting draws use Bo's commitment. Seeing it, she makes a new key and swaps
     her commitment. Bo's and Cy's tools saw the first one and refuse the file, naming Ana."""
-    path = new_game(tmp_path)
-    uptown(tmp_path, "Bo", "show", path, "--as", "Bo")
+    path = new_game(uptown, tmp_path)
+    uptown_as(tmp_path, "Bo", "show", path, "--as", "Bo")
     swap_key(tmp_path, path, "Ana")
-    bot_move(tmp_path, path, "Ana")  # her own tool, memory thrown away, plays
+    bot_move(uptown, tmp_path, path, "Ana")  # her own tool, memory thrown away, plays
     before = path.read_bytes()
     for name in ("Bo", "Cy"):
-        line = refused(uptown(tmp_path, name, "move", path, "--bot", "random", "--as", name),
+        line = refused(uptown_as(tmp_path, name, "move", path, "--bot", "random", "--as", name),
                        "Ana's commitment changed since", "nothing was written")
         assert re.match(r"Error: .*g\.yaml:\d+: ", line)
     assert path.read_bytes() == before
 
 
-def test_a_later_seat_cannot_swap_and_the_swapper_is_blamed(tmp_path):
+def test_a_later_seat_cannot_swap_and_the_swapper_is_blamed(uptown, tmp_path):
     """(3) Bo's starting draws use Cy's commitment; Bo swaps his own after Cy joined, then
     plays. Ana's and Cy's tools name Bo's commitment; the record itself breaks at Cy's first
     link, whose commitment holds Bo's first one."""
-    path = new_game(tmp_path)
-    bot_move(tmp_path, path, "Ana")
+    path = new_game(uptown, tmp_path)
+    bot_move(uptown, tmp_path, path, "Ana")
     swap_key(tmp_path, path, "Bo")
-    bot_move(tmp_path, path, "Bo")
+    bot_move(uptown, tmp_path, path, "Bo")
     for name in ("Ana", "Cy"):
-        refused(uptown(tmp_path, name, "show", path, "--as", name),
+        refused(uptown_as(tmp_path, name, "show", path, "--as", name),
                 "Bo's commitment changed since")
     forget(tmp_path, "Cy")  # a tool with no memory cannot build on it either
-    refused(uptown(tmp_path, "Cy", "move", path, "--bot", "random", "--as", "Cy"),
+    refused(uptown_as(tmp_path, "Cy", "move", path, "--bot", "random", "--as", "Cy"),
             "a commitment before it (Ana's or Bo's) was changed after Cy joined")
 
 
-def test_a_rewritten_earlier_move_is_refused_by_the_players_who_saw_it(tmp_path):
+def test_a_rewritten_earlier_move_is_refused_by_the_players_who_saw_it(uptown, tmp_path):
     """(4) Cy, holding the file, rewrites Ana's first move. Ana's and Bo's tools refuse it,
     naming move 1 and Ana; nothing is written."""
-    path = new_game(tmp_path)
+    path = new_game(uptown, tmp_path)
     for _ in range(3):
-        bot_move(tmp_path, path)
+        bot_move(uptown, tmp_path, path)
     text = path.read_text()
     first = re.search(r"  - red: (.+)", text)
-    other = next(m for m in legal(tmp_path, path, "Ana") if m != first.group(1))
+    other = next(m for m in legal(uptown, tmp_path, path, "Ana") if m != first.group(1))
     path.write_text(text.replace(first.group(0), f"  - red: {other}", 1))
     before = path.read_bytes()
     for name in ("Ana", "Bo"):
-        refused(uptown(tmp_path, name, "move", path, "--bot", "random", "--as", name),
+        refused(uptown_as(tmp_path, name, "move", path, "--bot", "random", "--as", name),
                 "move 1 (Ana's red) changed since", f"now '{other}'")
     assert path.read_bytes() == before
 
 
-def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(tmp_path):
+def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(uptown, tmp_path):
     """(4) Without anyone's memory, once the keys are revealed, the rewritten move no longer
     carries its mover's seal: validate names it."""
-    path = new_game(tmp_path, ("Ana", "Bo"))
-    while not to_move(tmp_path, path)[1]:
-        bot_move(tmp_path, path)
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"))
+    while not to_move(uptown, tmp_path, path)[1]:
+        bot_move(uptown, tmp_path, path)
     for name in ("Ana", "Bo"):
-        assert uptown(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
-    assert invoke("validate", path).exit_code == 0
+        assert uptown_as(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
+    assert uptown.invoke("validate", path).exit_code == 0
     from uptown_cli.engine.geometry import FIT_SQUARES, square_name
     from uptown_cli.engine.notation import parse_move
 
@@ -188,43 +187,43 @@ def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(tmp_path):
     lines[entry.line - 1] = lines[entry.line - 1].replace(entry.text, rewritten)
     path.write_text("\n".join(lines) + "\n")
     mover = next(p.name for p in record.players if entry.color in p.colors)
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert f"g.yaml:{entry.line}: move {number}: the seal is not {mover}'s" in result.stdout
 
 
-def test_a_restored_copy_played_differently_is_refused_by_the_next_player(tmp_path):
+def test_a_restored_copy_played_differently_is_refused_by_the_next_player(uptown, tmp_path):
     """(5) Ana plays, learns her draw once Bo has moved, restores her old copy and plays
     another move. Bo's tool saw her first move and refuses the new file."""
-    path = new_game(tmp_path)
+    path = new_game(uptown, tmp_path)
     copy = path.read_bytes()
-    options = legal(tmp_path, path, "Ana")
-    assert uptown(tmp_path, "Ana", "move", path, options[0], "--as", "Ana").exit_code == 0
-    bot_move(tmp_path, path, "Bo")
-    uptown(tmp_path, "Ana", "show", path, "--as", "Ana")  # she sees her draw
+    options = legal(uptown, tmp_path, path, "Ana")
+    assert uptown_as(tmp_path, "Ana", "move", path, options[0], "--as", "Ana").exit_code == 0
+    bot_move(uptown, tmp_path, path, "Bo")
+    uptown_as(tmp_path, "Ana", "show", path, "--as", "Ana")  # she sees her draw
     path.write_bytes(copy)
     forget(tmp_path, "Ana")
-    assert uptown(tmp_path, "Ana", "move", path, options[-1], "--as", "Ana").exit_code == 0
+    assert uptown_as(tmp_path, "Ana", "move", path, options[-1], "--as", "Ana").exit_code == 0
     before = path.read_bytes()
-    refused(uptown(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
+    refused(uptown_as(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
             "move 1 (Ana's red) changed since Bo saw it", f"was '{options[0]}'")
     assert path.read_bytes() == before
 
 
-def test_a_hand_written_unforced_pass_names_its_writer_and_freezes_nothing_before(tmp_path):
+def test_a_hand_written_unforced_pass_names_its_writer_and_freezes_nothing_before(uptown, tmp_path):
     """(6) Bo writes a pass by hand (with a correct link) while his rack surely fits. Every
     tool names Bo's move 2; what came before it can still be seen."""
-    path = new_game(tmp_path)
-    bot_move(tmp_path, path, "Ana")
+    path = new_game(uptown, tmp_path)
+    bot_move(uptown, tmp_path, path, "Ana")
     write_pass(tmp_path, path, "Bo")
-    refused(uptown(tmp_path, "Cy", "move", path, "--bot", "random", "--as", "Cy"),
+    refused(uptown_as(tmp_path, "Cy", "move", path, "--bot", "random", "--as", "Cy"),
             "move 2: Bo's pass cannot be forced", "written by hand")
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1 and "move 2: Bo's pass cannot be forced" in result.stdout
-    assert uptown(tmp_path, "Cy", "show", path, "--at", "1", "--as", "Cy").exit_code == 0
+    assert uptown_as(tmp_path, "Cy", "show", path, "--at", "1", "--as", "Cy").exit_code == 0
 
 
-def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(tmp_path,
+def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(uptown, tmp_path,
                                                                           monkeypatch):
     """(6) Bo writes a pass by hand while blue could play. The file alone disproves such a
     pass only when fewer than five of blue's tiles left fit nowhere; late in a crowded game
@@ -235,96 +234,96 @@ def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(tmp_p
     from uptown_cli.records import hidden_check
 
     monkeypatch.setattr(hidden_check, "surely_unforced", lambda game, player: None)
-    path = new_game(tmp_path)
-    bot_move(tmp_path, path, "Ana")
+    path = new_game(uptown, tmp_path)
+    bot_move(uptown, tmp_path, path, "Ana")
     write_pass(tmp_path, path, "Bo")
     warning = "Warning: Bo's pass at move 2 looks unforced; checked when Bo reveals"
     for name in ("Cy", "Ana"):
-        result, data = invoke_json("moves", path, "--json", "--as", name,
+        result, data = uptown.json("moves", path, "--json", "--as", name,
                                    env=env(tmp_path, name))
         assert result.exit_code == 0 and data["moves"], result.output
         assert result.stderr.strip() == warning
-        result = uptown(tmp_path, name, "hint", path, "--bot", "mc", "--playouts", "2",
-                        "--as", name)
+        result = uptown_as(tmp_path, name, "hint", path, "--bot", "mc", "--playouts", "2",
+                           "--as", name)
         assert result.exit_code == 0 and result.stderr.strip() == warning, result.output
-        result = uptown(tmp_path, name, "move", path, "--bot", "random", "--as", name)
+        result = uptown_as(tmp_path, name, "move", path, "--bot", "random", "--as", name)
         assert result.exit_code == 0 and result.stderr.strip() == warning, result.output
-    refused(uptown(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
+    refused(uptown_as(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
             "move 2: Bo passed, but blue could play")
-    assert invoke("validate", path).exit_code == 0  # Bo's draws unchecked: nothing to see
+    assert uptown.invoke("validate", path).exit_code == 0  # Bo's draws unchecked: nothing to see
     text = path.read_text()
     path.write_text(text.replace("moves:\n", f"revealed:\n  - Bo: {key_of(tmp_path, 'Bo').hex()}"
                                  "\nmoves:\n", 1))
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1 and "move 2: Bo passed, but blue could play" in result.stdout
 
 
-def test_a_fake_reveal_names_no_victim_and_stops_no_one(tmp_path):
+def test_a_fake_reveal_names_no_victim_and_stops_no_one(uptown, tmp_path):
     """(6) A made-up key for Bo, added mid-game, is reported as a bad entry (not Bo's fault)
     and not used; the players play on."""
-    path = new_game(tmp_path)
-    bot_move(tmp_path, path, "Ana")
+    path = new_game(uptown, tmp_path)
+    bot_move(uptown, tmp_path, path, "Ana")
     text = path.read_text()
     path.write_text(text.replace("moves:\n", f"revealed:\n  - Bo: {'5' * 64}\nmoves:\n", 1))
-    bot_move(tmp_path, path, "Bo")
-    bot_move(tmp_path, path, "Cy")
-    result = invoke("validate", path)
+    bot_move(uptown, tmp_path, path, "Bo")
+    bot_move(uptown, tmp_path, path, "Cy")
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert "the key revealed for Bo does not match Bo's commitment: written by hand" \
         in result.stdout
 
 
-def test_an_impostor_join_is_named_to_the_real_player(tmp_path):
+def test_an_impostor_join_is_named_to_the_real_player(uptown, tmp_path):
     """(6) Eve joins as Bo from her own computer. The real Bo is told that someone else joined
     as him, at the commitment's line, not to run join again."""
-    path = new_game(tmp_path, join=False)
-    assert uptown(tmp_path, "Ana", "join", path, "--as", "Ana").exit_code == 0
-    assert uptown(tmp_path, "Eve", "join", path, "--as", "Bo").exit_code == 0
+    path = new_game(uptown, tmp_path, join=False)
+    assert uptown_as(tmp_path, "Ana", "join", path, "--as", "Ana").exit_code == 0
+    assert uptown_as(tmp_path, "Eve", "join", path, "--as", "Bo").exit_code == 0
     for command in ("join", "show"):
-        refused(uptown(tmp_path, "Bo", command, path, "--as", "Bo"),
+        refused(uptown_as(tmp_path, "Bo", command, path, "--as", "Bo"),
                 "someone else joined as Bo", "g.yaml:")
 
 
 @pytest.mark.parametrize("mode", [0o777, 0o770])
-def test_a_key_folder_others_may_write_is_refused_with_the_fix(tmp_path, mode):
-    path = new_game(tmp_path, ("Ana", "Bo"), join=False)
+def test_a_key_folder_others_may_write_is_refused_with_the_fix(uptown, tmp_path, mode):
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"), join=False)
     folder = tmp_path / "keys-Ana"
     folder.mkdir()
     folder.chmod(mode)
-    result = uptown(tmp_path, "Ana", "join", path, "--as", "Ana")
+    result = uptown_as(tmp_path, "Ana", "join", path, "--as", "Ana")
     refused(result, f"chmod 700 {folder}")
     assert list(folder.iterdir()) == []
 
 
-def test_key_folders_and_their_parents_are_made_private_whatever_the_umask(tmp_path):
+def test_key_folders_and_their_parents_are_made_private_whatever_the_umask(uptown, tmp_path):
     import os
     import stat
 
-    path = new_game(tmp_path, ("Ana", "Bo"), join=False)
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"), join=False)
     folder = tmp_path / "deep" / "er" / "keys"
     old = os.umask(0)
     try:
-        assert invoke("join", path, "--as", "Ana", "--keys", folder).exit_code == 0
+        assert uptown.invoke("join", path, "--as", "Ana", "--keys", folder).exit_code == 0
     finally:
         os.umask(old)
     for made in (folder, folder.parent, folder.parent.parent):
         assert stat.S_IMODE(made.stat().st_mode) == 0o700
 
 
-def test_a_bot_in_a_hidden_game_is_not_seeded_from_the_public_file(tmp_path):
+def test_a_bot_in_a_hidden_game_is_not_seeded_from_the_public_file(uptown, tmp_path):
     """(7) Two players with the same public file but different keys: the bot's seed differs,
     so the file alone does not tell what the bot drew."""
     from uptown_cli.cli.hidden import MoverView
 
-    record = load_record(new_game(tmp_path))
+    record = load_record(new_game(uptown, tmp_path))
     seeds = {MoverView(record, "Ana", new_key(), None, None).bot_seed for _ in range(2)}
     assert len(seeds) == 2 and record.text not in seeds
 
 
-def test_a_game_written_as_version_1_cannot_be_joined(tmp_path):
+def test_a_game_written_as_version_1_cannot_be_joined(uptown, tmp_path):
     """The creator leaves out the protocol line, for the weaker version 1: nobody can join."""
-    path = new_game(tmp_path, join=False)
+    path = new_game(uptown, tmp_path, join=False)
     path.write_text(path.read_text().replace("protocol: uptown-hidden-2\n", ""))
-    refused(uptown(tmp_path, "Ana", "join", path, "--as", "Ana"), "uses uptown-hidden-1",
+    refused(uptown_as(tmp_path, "Ana", "join", path, "--as", "Ana"), "uses uptown-hidden-1",
             "uptown new --hidden")
     assert not list((tmp_path / "keys-Ana").glob("*.key"))

@@ -9,7 +9,6 @@ import json
 
 import pytest
 from support.chromium import BROWSER_ENV, Chromium, find_browser, png_colours
-from support.cli import invoke, invoke_json
 from support.games import new_game, play_first_moves
 from test_svg import NASTY, SEEDED, TWO_PLAYERS, UNSEEDED
 
@@ -37,12 +36,12 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, tmp_path):
+def page(uptown, browser, tmp_path):
     """Write the replay page of a record and open it; returns a function (record, fragment)."""
 
     def open_page(record, fragment=""):
         out = tmp_path / f"{record.stem}.html"
-        result = invoke("html", record, "-o", out)
+        result = uptown.invoke("html", record, "-o", out)
         assert result.exit_code == 0, result.output
         browser.errors.clear()
         browser.open(out.as_uri() + fragment)
@@ -55,8 +54,8 @@ def shown_board(browser):
     return json.loads(browser.evaluate(TILES_SHOWN))
 
 
-def show_json(record, n):
-    _, shown = invoke_json("show", record, "--at", n, "--json")
+def show_json(uptown, record, n):
+    _, shown = uptown.json("show", record, "--at", n, "--json")
     return shown
 
 
@@ -65,35 +64,35 @@ def step(browser):
 
 
 @pytest.mark.parametrize("record", [SEEDED, TWO_PLAYERS, UNSEEDED], ids=lambda p: p.stem)
-def test_page_loads_with_no_console_error(page, record):
+def test_page_loads_with_no_console_error(uptown, page, record):
     browser = page(record)
     assert browser.errors == []
     moves = len(load_record(record).moves)
     assert step(browser) == moves  # the page opens at the latest position
-    assert shown_board(browser) == show_json(record, moves)["board"]
+    assert shown_board(browser) == show_json(uptown, record, moves)["board"]
 
 
-def test_fragment_move_n_shows_the_board_of_show_at_n(page):
+def test_fragment_move_n_shows_the_board_of_show_at_n(uptown, page):
     for n in (0, 1, 17, 40, 71, 72):
         browser = page(SEEDED, f"#move={n}")
         assert step(browser) == n
-        assert shown_board(browser) == show_json(SEEDED, n)["board"], f"#move={n}"
+        assert shown_board(browser) == show_json(uptown, SEEDED, n)["board"], f"#move={n}"
         assert browser.evaluate("document.getElementById('status').textContent") == f"Move {n} of 72"
     assert browser.errors == []
 
 
-def test_arrow_keys_home_and_end_step_through_the_game(page):
+def test_arrow_keys_home_and_end_step_through_the_game(uptown, page):
     browser = page(TWO_PLAYERS, "#move=0")
     assert shown_board(browser) == {}
     for n in range(1, 6):
         browser.press("ArrowRight", key_code=39)
         assert step(browser) == n
-        assert shown_board(browser) == show_json(TWO_PLAYERS, n)["board"]
+        assert shown_board(browser) == show_json(uptown, TWO_PLAYERS, n)["board"]
     browser.press("ArrowLeft", key_code=37)
-    assert shown_board(browser) == show_json(TWO_PLAYERS, 4)["board"]
+    assert shown_board(browser) == show_json(uptown, TWO_PLAYERS, 4)["board"]
     browser.press("End", key_code=35)
     assert step(browser) == 96
-    assert shown_board(browser) == show_json(TWO_PLAYERS, 96)["board"]
+    assert shown_board(browser) == show_json(uptown, TWO_PLAYERS, 96)["board"]
     browser.press("ArrowRight", key_code=39)
     assert step(browser) == 96
     browser.press("Home", key_code=36)
@@ -102,7 +101,7 @@ def test_arrow_keys_home_and_end_step_through_the_game(page):
     assert browser.errors == []
 
 
-def test_buttons_and_the_move_list_step_to_a_move(page):
+def test_buttons_and_the_move_list_step_to_a_move(uptown, page):
     browser = page(SEEDED, "#move=10")
     browser.evaluate("document.getElementById('next').click()")
     assert step(browser) == 11
@@ -110,7 +109,7 @@ def test_buttons_and_the_move_list_step_to_a_move(page):
     assert step(browser) == 9
     browser.evaluate("document.querySelectorAll('#moves button')[33].click()")
     assert step(browser) == 33
-    assert shown_board(browser) == show_json(SEEDED, 33)["board"]
+    assert shown_board(browser) == show_json(uptown, SEEDED, 33)["board"]
     current = browser.evaluate("document.querySelector('#moves [aria-current=step]').textContent")
     assert current == browser.evaluate("document.getElementById('turn').textContent").split(": ", 1)[1]
     browser.evaluate("document.getElementById('last').click()")
@@ -121,9 +120,9 @@ def test_buttons_and_the_move_list_step_to_a_move(page):
     assert browser.errors == []
 
 
-def test_standings_and_racks_follow_the_step(page):
+def test_standings_and_racks_follow_the_step(uptown, page):
     browser = page(SEEDED, "#move=30")
-    shown = show_json(SEEDED, 30)
+    shown = show_json(uptown, SEEDED, 30)
     to_move = browser.evaluate("document.querySelector('#standings tr.to-move td:nth-child(2)').textContent")
     assert to_move == shown["to_move"]
     racks = json.loads(browser.evaluate(
@@ -166,11 +165,11 @@ def test_screenshot_is_not_blank_and_shows_the_tile_colours(page):
         assert any(max(abs(a - b) for a, b in zip(fill, c)) <= 2 for c in colours), color
 
 
-def test_console_errors_are_caught_and_a_stray_script_is_blocked(browser, tmp_path):
+def test_console_errors_are_caught_and_a_stray_script_is_blocked(uptown, browser, tmp_path):
     """The no-console-error checks above can fail: an error is seen, and markup slipped into
     the page cannot run a script (the page's policy allows only its own)."""
     out = tmp_path / "tampered.html"
-    assert invoke("html", SEEDED, "-o", out).exit_code == 0
+    assert uptown.invoke("html", SEEDED, "-o", out).exit_code == 0
     page = out.read_text()
     out.write_text(page.replace("<main>", "<main><script>document.title = 'pwned';</script>", 1))
     browser.errors.clear()
@@ -204,10 +203,10 @@ def test_stepping_scrolls_the_move_list_not_the_page(page):
 
 
 @pytest.fixture
-def annotated_page(page, tmp_path):
+def annotated_page(uptown, page, tmp_path):
     """The replay page of an annotated copy of the seeded game (a few deals a move)."""
     out = tmp_path / "annotated.yaml"
-    result = invoke("analyze", SEEDED, "--iterations", "4", "--seed", "1", "--annotate", "-o", out)
+    result = uptown.invoke("analyze", SEEDED, "--iterations", "4", "--seed", "1", "--annotate", "-o", out)
     assert result.exit_code == 0, result.output
     return page(out), load_record(out)
 
@@ -232,12 +231,12 @@ def test_an_annotated_game_shows_its_evaluation_graph_and_marks(annotated_page):
     assert labels == len(marked)
 
 
-def test_clicking_a_point_of_the_graph_goes_to_that_move(annotated_page):
+def test_clicking_a_point_of_the_graph_goes_to_that_move(uptown, annotated_page):
     browser, _ = annotated_page
     browser.evaluate("document.querySelector('#graph circle[data-move=\"17\"]').dispatchEvent("
                      "new MouseEvent('click', {bubbles: true}))")
     assert step(browser) == 17
-    assert shown_board(browser) == show_json(SEEDED, 17)["board"]
+    assert shown_board(browser) == show_json(uptown, SEEDED, 17)["board"]
     cursor = browser.evaluate("document.getElementById('graph-cursor').getAttribute('x1')")
     point = browser.evaluate("document.querySelector('#graph circle[data-move=\"17\"]').getAttribute('cx')")
     assert cursor == point

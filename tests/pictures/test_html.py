@@ -6,7 +6,6 @@ import json
 import re
 from html.parser import HTMLParser
 
-from support.cli import invoke, invoke_json, run
 from test_svg import NASTY, SEEDED, TWO_PLAYERS, UNSEEDED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,8 +30,8 @@ class Elements(HTMLParser):
             self.scripts.append(data)
 
 
-def page_of(*args):
-    result = invoke("html", *args)
+def page_of(uptown, *args):
+    result = uptown.invoke("html", *args)
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -52,8 +51,8 @@ def board_at(data, n):
     return {data["squares"][sq][0]: held[sq] for sq in sorted(held)}
 
 
-def test_page_is_self_contained():
-    page = page_of(TWO_PLAYERS)
+def test_page_is_self_contained(uptown):
+    page = page_of(uptown, TWO_PLAYERS)
     tags = Elements(page).tags
     names = {tag for tag, _ in tags}
     assert not names & {"link", "img", "iframe", "object", "embed", "audio", "video", "base", "form"}
@@ -68,8 +67,8 @@ def test_page_is_self_contained():
     assert "default-src 'none'" in policy and "unsafe" not in policy
 
 
-def test_page_has_one_board_and_the_replay_controls():
-    tags = Elements(page_of(SEEDED)).tags
+def test_page_has_one_board_and_the_replay_controls(uptown):
+    tags = Elements(page_of(uptown, SEEDED)).tags
     ids = [attrs.get("id") for _, attrs in tags]
     for wanted in ("board", "first", "prev", "next", "last", "status", "standings", "racks", "moves"):
         assert ids.count(wanted) == 1, wanted
@@ -78,11 +77,11 @@ def test_page_has_one_board_and_the_replay_controls():
     assert len(buttons) == 72 + 1  # the start, then every move
 
 
-def test_every_position_in_the_page_is_the_board_of_show_at_n():
-    data = page_data(page_of(SEEDED))
+def test_every_position_in_the_page_is_the_board_of_show_at_n(uptown):
+    data = page_data(page_of(uptown, SEEDED))
     assert len(data["turns"]) == 72 and len(data["positions"]) == 73
     for n in range(0, 73, 6):
-        _, shown = invoke_json("show", SEEDED, "--at", n, "--json")
+        _, shown = uptown.json("show", SEEDED, "--at", n, "--json")
         assert board_at(data, n) == shown["board"], f"after {n} moves"
         position = data["positions"][n]
         racks = {c: [data["tiles"][t][1] for t in r] for c, r in zip(data["colors"], position["racks"])}
@@ -92,25 +91,25 @@ def test_every_position_in_the_page_is_the_board_of_show_at_n():
         assert shown["to_move"] == (None if to_move is None else ["Ana", "Bo", "Cy"][to_move])
 
 
-def test_standings_at_each_step_are_those_of_score():
-    data = page_data(page_of(SEEDED))
-    _, final = invoke_json("score", SEEDED, "--json")
+def test_standings_at_each_step_are_those_of_score(uptown):
+    data = page_data(page_of(uptown, SEEDED))
+    _, final = uptown.json("score", SEEDED, "--json")
     expected = [[p["rank"], p["groups"], p["captures"], p["score"]] for p in final["players"]]
     assert data["positions"][-1]["standings"] == expected
     assert all(row == [1, 0, 0, 0] for row in data["positions"][0]["standings"])
 
 
-def test_racks_are_not_shown_for_a_game_without_seed():
-    page = page_of(UNSEEDED)
+def test_racks_are_not_shown_for_a_game_without_seed(uptown):
+    page = page_of(uptown, UNSEEDED)
     data = page_data(page)
     assert all(p["racks"] is None and p["bags"] is None for p in data["positions"])
     assert "Racks unknown: the record has no seed." in page
 
 
-def test_user_text_is_escaped_and_inert(tmp_path):
+def test_user_text_is_escaped_and_inert(uptown, tmp_path):
     path = tmp_path / "nasty.yaml"
     path.write_text(NASTY)
-    page = page_of(path)
+    page = page_of(uptown, path)
     parsed = Elements(page)
     assert [tag for tag, _ in parsed.tags].count("script") == 2
     assert [tag for tag, _ in parsed.tags].count("b") == 0
@@ -120,54 +119,54 @@ def test_user_text_is_escaped_and_inert(tmp_path):
     assert "<!--" not in page.replace("&lt;!--", "")
 
 
-def test_a_96_move_game_fits_in_an_email():
-    size = len(page_of(TWO_PLAYERS).encode())
+def test_a_96_move_game_fits_in_an_email(uptown):
+    size = len(page_of(uptown, TWO_PLAYERS).encode())
     assert size < MAX_EMAIL_BYTES, size
 
 
-def test_output_option_writes_the_page(tmp_path):
+def test_output_option_writes_the_page(uptown, tmp_path):
     out = tmp_path / "game.html"
-    result = run("html", SEEDED, "-o", out)
+    result = uptown.run("html", SEEDED, "-o", out)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "" and f"Wrote {out}" in result.stderr
-    assert out.read_text() == page_of(SEEDED)
+    assert out.read_text() == page_of(uptown, SEEDED)
 
 
-def test_output_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+def test_output_keeps_the_mode_of_the_file_it_replaces(uptown, tmp_path):
     out = tmp_path / "game.html"
     out.write_text("old")
     out.chmod(0o640)
-    assert run("html", SEEDED, "-o", out).returncode == 0
+    assert uptown.run("html", SEEDED, "-o", out).returncode == 0
     assert out.stat().st_mode & 0o777 == 0o640
     assert out.read_text().startswith("<!DOCTYPE html>")
 
 
-def test_invalid_record_is_one_line_and_writes_nothing(tmp_path):
+def test_invalid_record_is_one_line_and_writes_nothing(uptown, tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text(NASTY.replace("8 xB8", "7 xB8"))
     out = tmp_path / "game.html"
-    result = run("html", broken, "-o", out)
+    result = uptown.run("html", broken, "-o", out)
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "move 3: green plays 7 on B8" in result.stderr
     assert not out.exists()
 
 
-def test_html_and_svg_listed_in_help():
-    help_text = invoke("--help").stdout
+def test_html_and_svg_listed_in_help(uptown):
+    help_text = uptown.invoke("--help").stdout
     assert re.search(r"^  html +Make one self-contained HTML page", help_text, re.M)
     assert re.search(r"^  svg +Draw the board as an SVG picture", help_text, re.M)
 
 
-def test_record_in_the_records_folder_all_render():
+def test_record_in_the_records_folder_all_render(uptown):
     for record in sorted((ROOT / "records").glob("*.yaml")):
-        assert page_data(page_of(record))["turns"] is not None
+        assert page_data(page_of(uptown, record))["turns"] is not None
 
 
-def test_without_script_the_page_shows_the_final_board_and_standings():
-    page = page_of(SEEDED)
-    _, shown = invoke_json("show", SEEDED, "--json")
+def test_without_script_the_page_shows_the_final_board_and_standings(uptown):
+    page = page_of(uptown, SEEDED)
+    _, shown = uptown.json("show", SEEDED, "--json")
     tiles = re.findall(r'<g class="tile" data-square="(\w+)" data-color="(\w+)" data-tile="([^"]+)"', page)
     assert {sq: {"color": c, "tile": t} for sq, c, t in tiles} == shown["board"]
-    _, final = invoke_json("score", SEEDED, "--json")
+    _, final = uptown.json("score", SEEDED, "--json")
     cells = re.findall(r"<tr><td>(\d+)</td><td>.*?</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page)
     assert cells == [tuple(str(p[k]) for k in ("rank", "groups", "captures", "score")) for p in final["players"]]

@@ -7,7 +7,6 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from support.cli import invoke, invoke_json, run
 
 from uptown_cli.engine.geometry import REGION_NAMES
 from uptown_cli.records.reading import load_record
@@ -39,8 +38,8 @@ moves:
 """A record whose names and event are full of markup (the third move captures)."""
 
 
-def svg_of(*args):
-    result = invoke("svg", *args)
+def svg_of(uptown, *args):
+    result = uptown.invoke("svg", *args)
     assert result.exit_code == 0, result.output
     return ET.fromstring(result.stdout)
 
@@ -61,10 +60,10 @@ def all_text(root):
     return " ".join("".join(t.itertext()) for t in root.iterfind(".//svg:text", NS))
 
 
-def test_svg_is_valid_xml_of_one_fixed_size():
+def test_svg_is_valid_xml_of_one_fixed_size(uptown):
     sizes = set()
     for at in (0, 10, 72):
-        root = svg_of(SEEDED, "--at", at)
+        root = svg_of(uptown, SEEDED, "--at", at)
         assert root.tag == "{http://www.w3.org/2000/svg}svg"
         sizes.add((root.get("viewBox"), root.get("width"), root.get("height")))
     assert len(sizes) == 1
@@ -73,20 +72,20 @@ def test_svg_is_valid_xml_of_one_fixed_size():
 
 
 @pytest.mark.parametrize("record", [SEEDED, TWO_PLAYERS, UNSEEDED], ids=lambda p: p.stem)
-def test_svg_board_at_n_is_the_board_of_show_at_n(record):
+def test_svg_board_at_n_is_the_board_of_show_at_n(uptown, record):
     count = len(load_record(record).moves)
     for at in sorted({0, 1, min(7, count), count // 2, count - 1, count}):
-        _, shown = invoke_json("show", record, "--at", at, "--json")
-        assert drawn_tiles(svg_of(record, "--at", at)) == shown["board"], f"after {at} moves"
+        _, shown = uptown.json("show", record, "--at", at, "--json")
+        assert drawn_tiles(svg_of(uptown, record, "--at", at)) == shown["board"], f"after {at} moves"
 
 
-def test_svg_without_at_is_the_final_board():
-    _, shown = invoke_json("show", TWO_PLAYERS, "--json")
-    assert drawn_tiles(svg_of(TWO_PLAYERS)) == shown["board"]
+def test_svg_without_at_is_the_final_board(uptown):
+    _, shown = uptown.json("show", TWO_PLAYERS, "--json")
+    assert drawn_tiles(svg_of(uptown, TWO_PLAYERS)) == shown["board"]
 
 
-def test_every_tile_carries_its_face_and_its_colour_shape():
-    root = svg_of(TWO_PLAYERS)
+def test_every_tile_carries_its_face_and_its_colour_shape(uptown):
+    root = svg_of(uptown, TWO_PLAYERS)
     defined = {g.get("id"): g for g in root.iterfind("svg:defs/svg:g", NS)}
     for tile in root.iterfind(".//svg:g[@class='tile']", NS):
         color, name = tile.get("data-color"), tile.get("data-tile")
@@ -101,8 +100,8 @@ def test_every_tile_carries_its_face_and_its_colour_shape():
     assert len({drawing for _, drawing in MARKS.values()}) == len(FILLS)
 
 
-def test_nine_regions_drawn_with_their_symbols_and_labels():
-    root = svg_of(SEEDED, "--at", 0)
+def test_nine_regions_drawn_with_their_symbols_and_labels(uptown):
+    root = svg_of(uptown, SEEDED, "--at", 0)
     regions = [r.get("data-region") for r in root.iterfind(".//svg:rect[@class='region']", NS)]
     assert regions == list(REGION_NAMES)
     defined = {g.get("id") for g in root.iterfind("svg:defs/svg:g", NS)}
@@ -145,18 +144,18 @@ def test_tile_colours_stay_apart_under_colour_blindness(vision):
     assert closest > 15  # CIE76 delta E: clearly different colours
 
 
-def test_last_move_framed_and_last_capture_marked(tmp_path):
+def test_last_move_framed_and_last_capture_marked(uptown, tmp_path):
     path = tmp_path / "nasty.yaml"
     path.write_text(NASTY)
-    root = svg_of(path)
+    root = svg_of(uptown, path)
     assert [u.get("data-square") for u in root.iterfind(".//svg:use[@class='mark-last']", NS)] == ["B8"]
     assert [u.get("data-square") for u in root.iterfind(".//svg:use[@class='mark-capture']", NS)] == ["B8"]
     text = all_text(root)
     assert "move 3: green (]]><!--) 8 xB8, captures blue B" in text
-    before = svg_of(path, "--at", 2)
+    before = svg_of(uptown, path, "--at", 2)
     assert not before.findall(".//svg:use[@class='mark-capture']", NS)
     assert before.find(".//svg:use[@class='mark-last']", NS).get("data-square") == "B8"
-    assert not svg_of(path, "--at", 0).findall(".//svg:g[@class='marks']/*", NS)
+    assert not svg_of(uptown, path, "--at", 0).findall(".//svg:g[@class='marks']/*", NS)
 
 
 def test_captures_shown_per_player_beside_the_board():
@@ -172,10 +171,10 @@ def test_captures_shown_per_player_beside_the_board():
                 assert f"{n} from {name}" in text
 
 
-def test_user_text_is_escaped_and_stays_text(tmp_path):
+def test_user_text_is_escaped_and_stays_text(uptown, tmp_path):
     path = tmp_path / "nasty.yaml"
     path.write_text(NASTY)
-    result = invoke("svg", path)
+    result = uptown.invoke("svg", path)
     assert "<script" not in result.stdout and "<b>" not in result.stdout
     root = ET.fromstring(result.stdout)
     text = all_text(root)
@@ -185,51 +184,51 @@ def test_user_text_is_escaped_and_stays_text(tmp_path):
     assert not [e for e in root.iter() if e.tag.endswith("script")]
 
 
-def test_output_option_writes_the_file_and_prints_nothing_on_stdout(tmp_path):
+def test_output_option_writes_the_file_and_prints_nothing_on_stdout(uptown, tmp_path):
     out = tmp_path / "board.svg"
-    result = run("svg", SEEDED, "--at", 5, "-o", out)
+    result = uptown.run("svg", SEEDED, "--at", 5, "-o", out)
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     assert f"Wrote {out}" in result.stderr
     ET.fromstring(out.read_text())
-    assert out.read_text() == invoke("svg", SEEDED, "--at", 5).stdout
+    assert out.read_text() == uptown.invoke("svg", SEEDED, "--at", 5).stdout
     assert [p.name for p in tmp_path.iterdir()] == ["board.svg"]
 
 
-def test_output_into_a_missing_folder_is_one_line_and_writes_nothing(tmp_path):
+def test_output_into_a_missing_folder_is_one_line_and_writes_nothing(uptown, tmp_path):
     out = tmp_path / "nowhere" / "board.svg"
-    result = run("svg", SEEDED, "-o", out)
+    result = uptown.run("svg", SEEDED, "-o", out)
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert f"cannot write {out}" in result.stderr
     assert not out.parent.exists()
 
 
-def test_output_to_a_folder_is_one_line_exit_1(tmp_path):
-    result = run("svg", SEEDED, "-o", tmp_path)
+def test_output_to_a_folder_is_one_line_exit_1(uptown, tmp_path):
+    result = uptown.run("svg", SEEDED, "-o", tmp_path)
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert f"{tmp_path} is a folder; give a file name" in result.stderr
     assert list(tmp_path.iterdir()) == []
 
 
-def test_at_beyond_the_end_is_a_usage_error():
-    result = run("svg", SEEDED, "--at", 1000)
+def test_at_beyond_the_end_is_a_usage_error(uptown):
+    result = uptown.run("svg", SEEDED, "--at", 1000)
     assert result.returncode == 2
     assert "has 72 moves, not 1000" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_invalid_or_missing_record_is_one_line_exit_1(tmp_path):
+def test_invalid_or_missing_record_is_one_line_exit_1(uptown, tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text(NASTY.replace("8 xB8", "7 xB8"))
     for path, message in ((broken, "broken.yaml:13: move 3"), (tmp_path / "no.yaml", "no such file")):
-        result = run("svg", path)
+        result = uptown.run("svg", path)
         assert result.returncode == 1
         assert message in result.stderr and result.stderr.count("\n") == 1
 
 
-def test_svg_reads_standard_input():
-    result = invoke("svg", "-", "--at", 3, input=SEEDED.read_text())
+def test_svg_reads_standard_input(uptown):
+    result = uptown.invoke("svg", "-", "--at", 3, input=SEEDED.read_text())
     assert result.exit_code == 0
-    assert result.stdout == invoke("svg", SEEDED, "--at", 3).stdout.replace(
+    assert result.stdout == uptown.invoke("svg", SEEDED, "--at", 3).stdout.replace(
         "3p-blockers.yaml", "<stdin>"
     )

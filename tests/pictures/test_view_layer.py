@@ -2,7 +2,6 @@
 with the viewer as an argument; ``records.viewer`` knows who the viewer is (no click)."""
 
 import pytest
-from support.cli import invoke
 from support.games import new_game
 
 from uptown_cli.engine.geometry import tile_name
@@ -14,12 +13,12 @@ from uptown_cli.records.viewer import HiddenView, player_named, player_view
 
 
 @pytest.fixture
-def hidden_game(tmp_path):
+def hidden_game(uptown, tmp_path):
     """A hidden two-player game both players have joined (one key folder holds both keys)."""
     path = tmp_path / "hidden.yaml"
-    assert invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
+    assert uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
     for name in ("Ana", "Bo"):
-        assert invoke("join", path, "--as", name).exit_code == 0
+        assert uptown.invoke("join", path, "--as", name).exit_code == 0
     return path
 
 
@@ -50,9 +49,9 @@ def test_a_player_sees_their_own_racks_and_no_one_elses(hidden_game):
     assert set(position_data(game, view)["racks"]) == {"red", "green"}
 
 
-def test_a_hidden_draw_is_told_as_coming_later(hidden_game, tmp_path):
+def test_a_hidden_draw_is_told_as_coming_later(uptown, hidden_game, tmp_path):
     """move renders the mover's turn with the public's view: the tile drawn is not told."""
-    result = invoke("move", hidden_game, "--bot", "greedy", "--as", "Ana")
+    result = uptown.invoke("move", hidden_game, "--bot", "greedy", "--as", "Ana")
     assert result.exit_code == 0, result.output
     assert "draws a tile once the next player has moved;\nthen uptown show --as Ana shows it." in (
         result.stdout)
@@ -64,9 +63,9 @@ def test_a_hidden_draw_is_told_as_coming_later(hidden_game, tmp_path):
     assert drawn_text(seeded, turn) == f"{color} draws {tile_name(turn.drawn)}."
 
 
-def test_before_everyone_joined_the_state_says_who_joins_next(tmp_path):
+def test_before_everyone_joined_the_state_says_who_joins_next(uptown, tmp_path):
     path = tmp_path / "waiting.yaml"
-    invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
+    uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
     record = load_record(path)
     game = replay(record).game
     assert to_move_text(game, HiddenView(record)).startswith("Waiting for Ana, Bo to join")

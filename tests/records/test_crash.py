@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from support.cli import UPTOWN, invoke
 from support.games import legal_moves
 
 from uptown_cli.records import safe_file as record_writer
@@ -77,44 +76,44 @@ def with_move():
     return START + f"  - green: {' '.join(MOVE)}\n".encode()
 
 
-def check_after_crash(path: Path, expected: bytes):
+def check_after_crash(uptown, path: Path, expected: bytes):
     """The file is exactly ``expected``; only hidden temporary files may be left beside it,
     and neither validate nor the next move is upset by them."""
     assert path.read_bytes() == expected
     assert path.stat().st_mode & 0o777 == 0o640
     others = sorted(set(os.listdir(path.parent)) - {"game.yaml"})
     assert all(TEMP.match(name) for name in others), others
-    checked = invoke("validate", path.parent)
+    checked = uptown.invoke("validate", path.parent)
     assert checked.exit_code == 0 and checked.stdout.endswith("1 record, 1 valid, 0 invalid\n")
     before = path.read_bytes()
     data = legal_moves(path)
-    played = invoke("move", path, data["moves"][0])
+    played = uptown.invoke("move", path, data["moves"][0])
     assert played.exit_code == 0, played.output
     assert path.read_bytes() == before + f"  - {next(iter(data['by_color']))}: {data['moves'][0]}\n".encode()
     return others
 
 
 @pytest.mark.parametrize("step, when, written", KILL_POINTS, ids=[f"{w}-{s}" for s, w, _ in KILL_POINTS])
-def test_killed_at_each_point_of_the_write(game, step, when, written):
+def test_killed_at_each_point_of_the_write(uptown, game, step, when, written):
     status = run_killed(step, when, ["move", str(game), *MOVE])
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-    leftovers = check_after_crash(game, with_move() if written else START)
+    leftovers = check_after_crash(uptown, game, with_move() if written else START)
     # Killed while the temporary file existed, the process could not remove it: it stays,
     # hidden and harmless (the next run makes a new one); otherwise nothing is left.
     mid_write = not written and (step, when) not in {("_read_bytes", "before"), ("_make_temp", "before")}
     assert len(leftovers) == (1 if mid_write else 0)
 
 
-def test_killed_at_random_moments(tmp_path, game_file):
+def test_killed_at_random_moments(uptown, tmp_path, game_file):
     """The real console script, killed at moments spread over its whole run, many times."""
     path = game_file(START, mode=0o640)
     started = time.monotonic()
-    subprocess.run([str(UPTOWN), "move", str(path), *MOVE], capture_output=True, check=True, timeout=60)
+    subprocess.run([str(uptown.path), "move", str(path), *MOVE], capture_output=True, check=True, timeout=60)
     whole = time.monotonic() - started
     rng = random.Random(7)
     for attempt in range(6):
         path.write_bytes(START)
-        process = subprocess.Popen([str(UPTOWN), "move", str(path), *MOVE], stdout=subprocess.DEVNULL,
+        process = subprocess.Popen([str(uptown.path), "move", str(path), *MOVE], stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE)
         time.sleep(whole * (0.5 + attempt / 6) * rng.uniform(0.9, 1.1))
         process.kill()
@@ -123,4 +122,4 @@ def test_killed_at_random_moments(tmp_path, game_file):
         now = path.read_bytes()
         assert now in (START, with_move()), f"attempt {attempt}: the file is neither before nor after"
         assert all(TEMP.match(name) for name in set(os.listdir(tmp_path)) - {"game.yaml"})
-    check_after_crash(path, path.read_bytes())
+    check_after_crash(uptown, path, path.read_bytes())

@@ -17,7 +17,6 @@ import click
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.cli import invoke, run_powerless
 
 from uptown_cli.records import safe_file as record_writer
 from uptown_cli.cli import main
@@ -47,8 +46,8 @@ def copy(source: Path, target: Path) -> Path:
     return target
 
 
-def play(path: Path, *words):
-    result = invoke("move", path, *words)
+def play(uptown, path: Path, *words):
+    result = uptown.invoke("move", path, *words)
     assert result.exit_code == 0, result.output
     return result
 
@@ -57,14 +56,14 @@ def play(path: Path, *words):
 
 
 @pytest.fixture
-def mailbox(tmp_path):
+def mailbox(uptown, tmp_path):
     """The organiser's file, and Cy's two answers to it: one on the file as mailed, one
     (later, by mistake) on an older copy of it."""
     game = copy(POSITION, tmp_path / "game.yaml")
     answer = copy(POSITION, tmp_path / "answer.yaml")
     older = copy(POSITION, tmp_path / "older.yaml")
-    play(answer, "H", "H1", "--as", "Cy")
-    play(older, "6", "A6", "--as", "Cy")
+    play(uptown, answer, "H", "H1", "--as", "Cy")
+    play(uptown, older, "6", "A6", "--as", "Cy")
     return game, answer, older
 
 
@@ -87,20 +86,20 @@ def test_two_answers_to_one_position_diverge(mailbox):
                                 "(17 moves in common before it)")
 
 
-def test_the_game_goes_on_and_the_fork_stays_visible(mailbox):
+def test_the_game_goes_on_and_the_fork_stays_visible(uptown, mailbox):
     game, answer, older = mailbox
     copy(answer, game)  # the organiser takes the first answer
-    play(game, "A", "A5", "--as", "Ana")
+    play(uptown, game, "A", "A5", "--as", "Ana")
     assert compare_files(str(game), str(answer)).relation == EXTENDS
     late = compare_files(str(older), str(game))
     assert (late.relation, late.move) == (DIVERGING, 18)
     # Playing the late answer on the organiser's file is refused: it is no longer Cy's turn.
-    refused = invoke("move", game, "6", "A6", "--as", "Cy")
+    refused = uptown.invoke("move", game, "6", "A6", "--as", "Cy")
     assert refused.exit_code == 1
     assert refused.stderr == "Error: it is Bo's turn, not Cy's; nothing was written\n"
 
 
-def test_comments_layout_and_notes_do_not_matter(tmp_path):
+def test_comments_layout_and_notes_do_not_matter(uptown, tmp_path):
     plain = copy(POSITION, tmp_path / "plain.yaml")
     annotated = tmp_path / "annotated.yaml"
     annotated.write_text("# mailed on Monday\n" + START.replace("notes: Ana, Bo and Cy play a move a day\n", "")
@@ -110,8 +109,8 @@ def test_comments_layout_and_notes_do_not_matter(tmp_path):
     assert (result.relation, result.same_text) == (IDENTICAL, False)
     assert result.message().endswith("(they differ only in comments, layout or notes)")
     assert compare_files(str(plain), str(plain)).same_text
-    play(annotated, "H", "H1")
-    play(plain, "6", "A6")
+    play(uptown, annotated, "H", "H1")
+    play(uptown, plain, "6", "A6")
     forked = compare_files(str(plain), str(annotated))
     assert (forked.relation, forked.move, forked.line_a, forked.line_b) == (DIVERGING, 18, 31, 32)
 
@@ -205,19 +204,19 @@ def diff_command():
 
 
 @pytest.mark.skipif(diff_command() is None, reason="uptown diff is not in cli.py yet")
-def test_diff_command(mailbox):
+def test_diff_command(uptown, mailbox):
     game, answer, older = mailbox
-    extends = invoke("diff", answer, game)
+    extends = uptown.invoke("diff", answer, game)
     assert (extends.exit_code, extends.stdout) == (0, f"{answer} extends {game}: the same 17 moves, then 1 more\n")
-    assert invoke("diff", game, game).exit_code == 0
-    diverging = invoke("diff", answer, older, "--json")
+    assert uptown.invoke("diff", game, game).exit_code == 0
+    diverging = uptown.invoke("diff", answer, older, "--json")
     assert diverging.exit_code == 1
     data = json.loads(diverging.stdout)
     assert (data["relation"], data["move"], data["a"]["line"], data["b"]["line"]) == (DIVERGING, 18, 31, 31)
-    assert invoke("diff", answer, ROOT / "records" / "5p-blockers.yaml").exit_code == 1
-    missing = invoke("diff", answer, game.parent / "nope.yaml")
+    assert uptown.invoke("diff", answer, ROOT / "records" / "5p-blockers.yaml").exit_code == 1
+    missing = uptown.invoke("diff", answer, game.parent / "nope.yaml")
     assert missing.exit_code == 1 and "Traceback" not in missing.output
-    assert invoke("diff", answer).exit_code == 2
+    assert uptown.invoke("diff", answer).exit_code == 2
 
 
 # -- tampering with a seeded game --------------------------------------------------------------
@@ -237,14 +236,15 @@ def first_problem(text: str):
     ("red: 6 C6", "red: woman C7", 10, "red's woman has already been played"),
     ("blue: 2 H2", "blue: 2 G2", 5, "blue plays G on G2, which holds Bo's own blue 2"),
 ])
-def test_tampered_moves_are_reported_at_the_first_move_where_they_show(tmp_path, old, new, move, message):
+def test_tampered_moves_are_reported_at_the_first_move_where_they_show(uptown, tmp_path, old, new,
+                                                                       move, message):
     text = START.replace(old, new)
     error, played = first_problem(text)
     line = load_record_text(START, "g.yaml").moves[move - 1].line
     assert (error.line, error.move, error.message, played) == (line, move, message, move - 1)
     path = tmp_path / "g.yaml"
     path.write_text(text)
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert result.stdout == f"{path}:{line}: move {move}: {message}\n1 record, 0 valid, 1 invalid\n"
 
@@ -287,19 +287,19 @@ def no_space(*args):
 
 
 @pytest.mark.parametrize("step", ["_make_temp", "_write_all", "_fsync"])
-def test_a_full_disk_leaves_the_game_untouched(game, monkeypatch, step):
+def test_a_full_disk_leaves_the_game_untouched(uptown, game, monkeypatch, step):
     monkeypatch.setattr(record_writer, step, no_space)
-    result = invoke("move", game, "H", "H1")
+    result = uptown.invoke("move", game, "H", "H1")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"Error: could not write {game}: No space left on device; the file is unchanged\n"
     assert game.read_text() == START
     assert os.listdir(game.parent) == ["game.yaml"]
 
 
-def test_a_full_disk_creates_no_game(tmp_path, monkeypatch):
+def test_a_full_disk_creates_no_game(uptown, tmp_path, monkeypatch):
     monkeypatch.setattr(record_writer, "_write_all", no_space)
     path = tmp_path / "new.yaml"
-    result = invoke("new", path, "--player", "Ana", "--player", "Bo")
+    result = uptown.invoke("new", path, "--player", "Ana", "--player", "Bo")
     assert result.exit_code == 1
     assert result.stderr == f"Error: could not create {path}: No space left on device\n"
     assert os.listdir(tmp_path) == []
@@ -313,20 +313,20 @@ def read_only_folder(game):
     folder.chmod(0o755)
 
 
-def test_a_read_only_folder(read_only_folder, game):
-    result = run_powerless("move", "game.yaml", "H", "H1", cwd=read_only_folder)
+def test_a_read_only_folder(uptown, read_only_folder, game):
+    result = uptown.run_powerless("move", "game.yaml", "H", "H1", cwd=read_only_folder)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == "Error: game.yaml is in a read-only folder; nothing was written\n"
     assert game.read_text() == START
-    shown = run_powerless("show", "game.yaml", cwd=read_only_folder)
+    shown = uptown.run_powerless("show", "game.yaml", cwd=read_only_folder)
     assert shown.returncode == 0 and "Cy to move" in shown.stdout
 
 
-def test_a_read_only_folder_with_a_lock_file(game):
+def test_a_read_only_folder_with_a_lock_file(uptown, game):
     (game.parent / "game.yaml.lock").touch()
     game.parent.chmod(0o555)
     try:
-        result = run_powerless("move", "game.yaml", "H", "H1", cwd=game.parent)
+        result = uptown.run_powerless("move", "game.yaml", "H", "H1", cwd=game.parent)
     finally:
         game.parent.chmod(0o755)
     assert (result.returncode, result.stdout) == (1, "")
@@ -335,15 +335,16 @@ def test_a_read_only_folder_with_a_lock_file(game):
     assert sorted(os.listdir(game.parent)) == ["game.yaml", "game.yaml.lock"]
 
 
-def test_a_new_game_in_a_read_only_folder(read_only_folder):
-    result = run_powerless("new", "new.yaml", "--player", "Ana", "--player", "Bo", cwd=read_only_folder)
+def test_a_new_game_in_a_read_only_folder(uptown, read_only_folder):
+    result = uptown.run_powerless("new", "new.yaml", "--player", "Ana", "--player", "Bo",
+                                  cwd=read_only_folder)
     assert result.returncode == 1 and result.stderr == "Error: could not create new.yaml: the folder is read-only\n"
     assert not (read_only_folder / "new.yaml").exists()
 
 
-def test_a_read_only_file_is_not_written(game):
+def test_a_read_only_file_is_not_written(uptown, game):
     game.chmod(0o444)
-    result = run_powerless("move", "game.yaml", "H", "H1", cwd=game.parent)
+    result = uptown.run_powerless("move", "game.yaml", "H", "H1", cwd=game.parent)
     assert game.read_text() == START, "a read-only game file was replaced"
     assert result.returncode == 1 and len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("Error: ") and "game.yaml" in result.stderr

@@ -20,7 +20,6 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.cli import invoke, run_powerless
 
 from uptown_cli.records import reading
 from uptown_cli.records import yaml_reader as yamlsafe
@@ -98,7 +97,7 @@ def exercise_readers(record):
         board_text(replay(record, upto=upto).game)
 
 
-def check_commands(path: Path, data: bytes):
+def check_commands(uptown, path: Path, data: bytes):
     """Each reading command on the file: exit 0 or 1, our own one-line error naming the line
     when the record is invalid, never a traceback."""
     path.write_bytes(data)
@@ -106,7 +105,7 @@ def check_commands(path: Path, data: bytes):
     where = re.compile(rf"^{re.escape(str(path))}:\d+: ", re.M)
     for command in READERS:
         with hang_guard():
-            result = invoke(command, path)
+            result = uptown.invoke(command, path)
         assert result.exit_code in (0, 1), (command, result.output)
         assert "Traceback" not in result.output
         if command == "validate":
@@ -198,14 +197,14 @@ def folder(tmp_path_factory):
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_records())
-def test_commands_on_mutated_records(folder, data):
-    check_commands(folder / "m.yaml", data)
+def test_commands_on_mutated_records(uptown, folder, data):
+    check_commands(uptown, folder / "m.yaml", data)
 
 
-def test_the_sample_records_pass_through_the_checks_unharmed(folder):
+def test_the_sample_records_pass_through_the_checks_unharmed(uptown, folder):
     for name, data in SAMPLES.items():
         assert check_library(data, name).valid
-    check_commands(folder / "sample.yaml", SAMPLES["in-progress.yaml"])
+    check_commands(uptown, folder / "sample.yaml", SAMPLES["in-progress.yaml"])
 
 
 @pytest.mark.parametrize("text", [
@@ -215,14 +214,14 @@ def test_the_sample_records_pass_through_the_checks_unharmed(folder):
     'uptown: 1\nplayers:\n  - {name: a, colors: ["re\\nd"]}\n  - {name: b}\n',
     'uptown: 1\nplayers: [{name: a}, {name: b}]\nmoves:\n  - "re\\nd": 7 B7\n',
 ], ids=["variant", "key", "duplicate key", "colour", "colour of a move"])
-def test_every_error_is_one_line(folder, text):
+def test_every_error_is_one_line(uptown, folder, text):
     """Text from the file that holds a line break is shown escaped, never breaking the line."""
     path = folder / "one-line.yaml"
     path.write_text(text)
-    result = invoke("validate", path)
+    result = uptown.invoke("validate", path)
     assert result.exit_code == 1
     assert all(line.startswith(f"{path}:") for line in result.stdout.splitlines()[:-1]), result.stdout
-    shown = invoke("show", path)
+    shown = uptown.invoke("show", path)
     assert shown.exit_code == 1 and len(shown.stderr.splitlines()) == 1, shown.stderr
 
 
@@ -273,8 +272,8 @@ def test_generated_yaml_is_accepted_or_refused_with_a_line(data):
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(yaml_texts())
-def test_commands_on_generated_yaml(folder, data):
-    check_commands(folder / "g.yaml", data)
+def test_commands_on_generated_yaml(uptown, folder, data):
+    check_commands(uptown, folder / "g.yaml", data)
 
 
 # -- special cases, each refused quickly -----------------------------------------------------
@@ -307,7 +306,7 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_text_is_refused_quickly_with_its_line(folder, name):
+def test_hostile_text_is_refused_quickly_with_its_line(uptown, folder, name):
     text, line = HOSTILE[name]
     started = time.monotonic()
     result = check_library(text.encode("utf-8"))
@@ -316,7 +315,7 @@ def test_hostile_text_is_refused_quickly_with_its_line(folder, name):
     path = folder / "hostile.yaml"
     path.write_text(text)
     started = time.monotonic()
-    shown = invoke("show", path)
+    shown = uptown.invoke("show", path)
     assert time.monotonic() - started < QUICK
     assert shown.exit_code == 1 and len(shown.stderr.splitlines()) == 1
     assert shown.stderr.startswith(f"Error: {path}:{line}: {result.errors[0].message}")
@@ -360,40 +359,40 @@ def test_a_100_mb_file_is_refused_by_its_size_before_reading(huge):
 
 
 @pytest.mark.parametrize("command", [*READERS, "move"])
-def test_commands_refuse_a_100_mb_file_quickly(huge, command):
+def test_commands_refuse_a_100_mb_file_quickly(uptown, huge, command):
     started = time.monotonic()
-    result = invoke(command, huge, *(["7", "B7"] if command == "move" else []))
+    result = uptown.invoke(command, huge, *(["7", "B7"] if command == "move" else []))
     assert time.monotonic() - started < QUICK
     assert result.exit_code == 1 and "larger than 1 MiB (104857600 bytes); refused" in result.output
     assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("command", ["validate", "show", "score"])
-def test_too_much_on_standard_input_is_refused(command):
-    result = invoke(command, "-", input=b"#" * (yamlsafe.MAX_BYTES + 1))
+def test_too_much_on_standard_input_is_refused(uptown, command):
+    result = uptown.invoke(command, "-", input=b"#" * (yamlsafe.MAX_BYTES + 1))
     assert result.exit_code == 1 and "larger than 1 MiB" in result.output
 
 
-def test_empty_file(tmp_path):
+def test_empty_file(uptown, tmp_path):
     path = tmp_path / "empty.yaml"
     path.write_bytes(b"")
     for command in READERS:
-        result = invoke(command, path)
+        result = uptown.invoke(command, path)
         assert result.exit_code == 1
         assert f"{path}:1: a record is a mapping of keys" in result.output and "Traceback" not in result.output
 
 
-def test_a_folder(tmp_path):
+def test_a_folder(uptown, tmp_path):
     folder = tmp_path / "game.yaml"
     folder.mkdir()
     with pytest.raises(RecordError) as caught:
         load_record(folder)
     assert caught.value.path == str(folder)
     for command in ["show", "moves", "replay", "move"]:
-        result = invoke(command, folder, *(["7", "B7"] if command == "move" else []))
+        result = uptown.invoke(command, folder, *(["7", "B7"] if command == "move" else []))
         assert (result.exit_code, result.stderr) == (1, f"Error: {caught.value}\n")
     for command in ["validate", "score"]:  # they take folders
-        result = invoke(command, folder)
+        result = uptown.invoke(command, folder)
         assert (result.exit_code, result.stderr) == (1, f"Error: {folder} is a folder with no .yaml records in it\n")
 
 
@@ -438,19 +437,19 @@ def test_a_fifo_nobody_writes_to_is_refused_quickly(fifo):
     assert str(caught.value).startswith(f"{fifo}")
 
 
-def test_show_on_a_fifo_answers_quickly(fifo):
+def test_show_on_a_fifo_answers_quickly(uptown, fifo):
     started = time.monotonic()
     with writer_after(fifo, RELEASE):
-        result = invoke("show", fifo)
+        result = uptown.invoke("show", fifo)
     assert time.monotonic() - started < QUICK, "reading a FIFO with no writer blocks"
     assert result.exit_code == 1 and str(fifo) in result.stderr
 
 
-def test_validating_a_folder_holding_a_fifo_answers_quickly(tmp_path, fifo):
+def test_validating_a_folder_holding_a_fifo_answers_quickly(uptown, tmp_path, fifo):
     (tmp_path / "game.yaml").write_bytes(SAMPLES["in-progress.yaml"])
     started = time.monotonic()
     with writer_after(fifo, RELEASE):
-        result = invoke("validate", tmp_path)
+        result = uptown.invoke("validate", tmp_path)
     assert time.monotonic() - started < QUICK, "reading a FIFO with no writer blocks"
     assert result.exit_code == 1 and result.stdout.startswith(f"{fifo}") and "2 records, 1 valid" in result.stdout
 
@@ -458,16 +457,16 @@ def test_validating_a_folder_holding_a_fifo_answers_quickly(tmp_path, fifo):
 # -- a file we may not read ------------------------------------------------------------------
 
 
-def test_a_file_we_may_not_read(tmp_path, game_file):
+def test_a_file_we_may_not_read(uptown, tmp_path, game_file):
     path = game_file(SAMPLES["in-progress.yaml"], mode=0)
     for command in ["show", "validate"]:
-        result = run_powerless(command, path.name, cwd=tmp_path)
+        result = uptown.run_powerless(command, path.name, cwd=tmp_path)
         assert result.returncode == 1 and "Traceback" not in result.stderr
         assert "game.yaml: cannot read the file: Permission denied" in result.stdout + result.stderr
     assert path.stat().st_mode & 0o777 == 0
 
 
-def test_a_file_we_may_not_read_in_process(game_file, monkeypatch):
+def test_a_file_we_may_not_read_in_process(uptown, game_file, monkeypatch):
     path = game_file(SAMPLES["in-progress.yaml"])
 
     real_open = os.open
@@ -480,6 +479,6 @@ def test_a_file_we_may_not_read_in_process(game_file, monkeypatch):
     monkeypatch.setattr(reading.os, "open", refuse)
     started = time.monotonic()
     for command in READERS:
-        result = invoke(command, path)
+        result = uptown.invoke(command, path)
         assert result.exit_code == 1 and f"{path}: cannot read the file: Permission denied" in result.output
     assert time.monotonic() - started < QUICK * len(READERS)

@@ -6,7 +6,6 @@ import gc
 import shutil
 
 import pytest
-from support.cli import invoke
 
 from uptown_cli.records import yaml_reader as yamlsafe
 
@@ -64,7 +63,7 @@ def test_a_deep_x_record_is_parsed_without_garbage_collections(deep_record):
     (["validate"], 1), (["show"], 1), (["score"], 1), (["diff", "COPY"], 2),
     (["move", "6", "G6"], 2),  # the file read, and the new text checked before writing
 ])
-def test_each_command_parses_a_deep_record_no_more_often_than_it_must(
+def test_each_command_parses_a_deep_record_no_more_often_than_it_must(uptown, 
         deep_record, events, command, parses):
     copy = deep_record.with_name("copy.yaml")
     shutil.copy(deep_record, copy)
@@ -72,6 +71,6 @@ def test_each_command_parses_a_deep_record_no_more_often_than_it_must(
     once = events[0]
     events[0] = 0
     args = [copy if arg == "COPY" else arg for arg in command]
-    result = invoke(args[0], deep_record, *args[1:])
+    result = uptown.invoke(args[0], deep_record, *args[1:])
     assert result.exit_code == 0, result.output
     assert events[0] <= parses * once + 100

@@ -6,7 +6,6 @@ that do the work."""
 from collections import Counter
 
 import pytest
-from support.cli import invoke, invoke_json
 
 from uptown_cli.engine.game import Game
 from uptown_cli.hidden import draws
@@ -55,62 +54,62 @@ def open_game(record_after):
     return path, {}, []
 
 
-def hidden_game(tmp_path):
+def hidden_game(uptown, tmp_path):
     """A hidden game of Ana and Bo after ``MOVES`` moves, each with a key folder of their own."""
     path = tmp_path / "hidden.yaml"
     env = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
            for name in ("Ana", "Bo")}
-    assert invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
+    assert uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
     for name in ("Ana", "Bo"):
-        assert invoke("join", path, "--as", name, env=env[name]).exit_code == 0
+        assert uptown.invoke("join", path, "--as", name, env=env[name]).exit_code == 0
     for number in range(MOVES):
         name = ("Ana", "Bo")[number % 2]
-        result = invoke("move", path, "--bot", "random", "--as", name, env=env[name])
+        result = uptown.invoke("move", path, "--bot", "random", "--as", name, env=env[name])
         assert result.exit_code == 0, result.output
     return path, env["Ana"], ["--as", "Ana"]
 
 
 @pytest.fixture(params=["open", "hidden"])
-def game(request, record_after, tmp_path):
+def game(uptown, request, record_after, tmp_path):
     """(path, environment, the viewer's options) of a game after ``MOVES`` moves."""
     if request.param == "open":
         return open_game(record_after)
-    return hidden_game(tmp_path)
+    return hidden_game(uptown, tmp_path)
 
 
-def run(counted, *args, env=None):
+def run(uptown, counted, *args, env=None):
     start, result = counted
     start()
-    outcome = invoke(*args, env=env)
+    outcome = uptown.invoke(*args, env=env)
     assert outcome.exit_code == 0, outcome.output
     return result()
 
 
-def test_show_reads_parses_and_replays_the_file_once(counted, game):
+def test_show_reads_parses_and_replays_the_file_once(uptown, counted, game):
     path, env, viewer = game
-    counts, texts = run(counted, "show", path, *viewer, env=env)
+    counts, texts = run(uptown, counted, "show", path, *viewer, env=env)
     assert (counts["reads"], counts["parses"], counts["schema"]) == (1, 1, 1)
     assert list(texts.values()) == [1]
     assert counts["plays"] == MOVES
     assert counts["chains"] == (1 if viewer else 0)
 
 
-def test_validate_reads_parses_and_replays_the_file_once(counted, game):
+def test_validate_reads_parses_and_replays_the_file_once(uptown, counted, game):
     path, env, _ = game
-    counts, _ = run(counted, "validate", path, env=env)
+    counts, _ = run(uptown, counted, "validate", path, env=env)
     assert (counts["reads"], counts["parses"], counts["schema"], counts["plays"]) == (
         1, 1, 1, MOVES)
 
 
-def test_a_move_parses_the_file_once_and_only_the_new_text_again(counted, game):
+def test_a_move_parses_the_file_once_and_only_the_new_text_again(uptown, counted, game):
     """The move is inserted at the place the parsed record gives; the new text is read back
     once (that check stays), and what the player saw is remembered without a third parse."""
     path, env, viewer = game
     before = path.read_text()
     name = viewer[1] if viewer else None
-    _, data = invoke_json("moves", path, "--json", *viewer, env=env)
+    _, data = uptown.json("moves", path, "--json", *viewer, env=env)
     move = data["moves"][0]
-    counts, texts = run(counted, "move", path, *move.split(), *viewer, env=env)
+    counts, texts = run(uptown, counted, "move", path, *move.split(), *viewer, env=env)
     assert counts["reads"] == 1
     assert texts == {before: 1, path.read_text(): 1}
     assert counts["schema"] == 2
@@ -137,7 +136,7 @@ def views(path, name, key, public_first):
             check.deal.racks, check.deal.drawn, check.deal.turns, check.digest)
 
 
-def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(tmp_path):
+def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(uptown, tmp_path):
     """Each player's view, checked on the moves the public replay played (``follow``), knows
     the same racks and finds the same problem as a replay with their key: here a move of Bo's
     rewritten to another move the board allows, which only Bo's key shows (its seal)."""
@@ -147,7 +146,7 @@ def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(tmp
     from uptown_cli.records.reading import load_record
     from uptown_cli.records.replay import replay
 
-    path, _, _ = hidden_game(tmp_path)
+    path, _, _ = hidden_game(uptown, tmp_path)
     record = load_record(path)
     keys = {name: load_key(tmp_path / f"keys-{name}", record.hidden.game_id, name)
             for name in ("Ana", "Bo")}

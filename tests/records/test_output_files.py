@@ -7,7 +7,6 @@ import os
 import stat
 
 import pytest
-from support.cli import invoke, run
 
 from uptown_cli.records import safe_file as record_writer
 from uptown_cli.errors import OutputError
@@ -34,47 +33,47 @@ def leftovers(folder, *expected):
 
 
 @pytest.mark.parametrize("index", range(3))
-def test_output_never_writes_through_a_symbolic_link(tmp_path, index):
+def test_output_never_writes_through_a_symbolic_link(uptown, tmp_path, index):
     victim = tmp_path / "other.txt"
     victim.write_bytes(OLD)
     link = tmp_path / "pic.out"
     link.symlink_to(victim)
-    result = invoke(*commands(tmp_path, link)[index])
+    result = uptown.invoke(*commands(tmp_path, link)[index])
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1 and "is a symbolic link" in result.stderr
     assert victim.read_bytes() == OLD and link.is_symlink()
 
 
-def test_export_never_overwrites_a_record_through_a_link_named_out_csv(tmp_path):
+def test_export_never_overwrites_a_record_through_a_link_named_out_csv(uptown, tmp_path):
     folder = tmp_path / "records"
     folder.mkdir()
     record = folder / "game.yaml"
     record.write_bytes(GAME.read_bytes())
     (tmp_path / "out.csv").symlink_to(record)
-    result = invoke("export", folder, "-o", tmp_path / "out.csv")
+    result = uptown.invoke("export", folder, "-o", tmp_path / "out.csv")
     assert result.exit_code == 1 and record.read_bytes() == GAME.read_bytes()
 
 
 @pytest.mark.parametrize("index", range(3))
-def test_output_never_replaces_a_fifo(tmp_path, index):
+def test_output_never_replaces_a_fifo(uptown, tmp_path, index):
     fifo = tmp_path / "pipe.out"
     os.mkfifo(fifo)
-    result = invoke(*commands(tmp_path, fifo)[index])
+    result = uptown.invoke(*commands(tmp_path, fifo)[index])
     assert result.exit_code == 1 and "is a FIFO, not a regular file" in result.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a device needs root")
-def test_output_never_replaces_a_device(tmp_path):
+def test_output_never_replaces_a_device(uptown, tmp_path):
     device = tmp_path / "mynull"
     os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    result = invoke("svg", GAME, "-o", device)
+    result = uptown.invoke("svg", GAME, "-o", device)
     assert result.exit_code == 1 and "is a device, not a regular file" in result.stderr
     assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
-def test_output_to_dev_stdout_is_one_line_not_a_cross_device_error():
-    result = run("svg", GAME, "-o", "/dev/stdout")
+def test_output_to_dev_stdout_is_one_line_not_a_cross_device_error(uptown):
+    result = uptown.run("svg", GAME, "-o", "/dev/stdout")
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "Invalid cross-device link" not in result.stderr
     assert "-o - writes to standard output" in result.stderr
@@ -85,7 +84,7 @@ def test_output_to_dev_stdout_is_one_line_not_a_cross_device_error():
     ("_set_mode", errno.EPERM), ("_make_temp", errno.EROFS),
 ])
 @pytest.mark.parametrize("index", range(3))
-def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch,
+def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(uptown, tmp_path, monkeypatch,
                                                                     step, code, index):
     target = tmp_path / "out.file"
     target.write_bytes(OLD)
@@ -96,24 +95,24 @@ def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(tmp_path, mo
         raise OSError(code, os.strerror(code))
 
     monkeypatch.setattr(record_writer, step, fail)
-    result = invoke(*command)
+    result = uptown.invoke(*command)
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert os.strerror(code) in result.stderr and "the old file is unchanged" in result.stderr
     assert target.read_bytes() == OLD and stat.S_IMODE(target.stat().st_mode) == 0o640
     assert leftovers(tmp_path, "out.file", "records") == []
 
 
-def test_a_failed_new_output_file_leaves_nothing(tmp_path, monkeypatch):
+def test_a_failed_new_output_file_leaves_nothing(uptown, tmp_path, monkeypatch):
     def full(*args):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(record_writer, "_write_all", full)
-    result = invoke("html", GAME, "-o", tmp_path / "game.html")
+    result = uptown.invoke("html", GAME, "-o", tmp_path / "game.html")
     assert result.exit_code == 1 and "nothing was written" in result.stderr
     assert os.listdir(tmp_path) == []
 
 
-def test_output_temporary_file_has_the_final_mode_before_any_data(tmp_path, monkeypatch):
+def test_output_temporary_file_has_the_final_mode_before_any_data(uptown, tmp_path, monkeypatch):
     target = tmp_path / "board.svg"
     target.write_bytes(OLD)
     os.chmod(target, 0o600)
@@ -125,7 +124,7 @@ def test_output_temporary_file_has_the_final_mode_before_any_data(tmp_path, monk
         real_write(fd, data)
 
     monkeypatch.setattr(record_writer, "_write_all", spy)
-    assert invoke("svg", GAME, "-o", target).exit_code == 0
+    assert uptown.invoke("svg", GAME, "-o", target).exit_code == 0
     assert modes == [0o600] and stat.S_IMODE(target.stat().st_mode) == 0o600
 
 
@@ -155,25 +154,25 @@ def test_write_file_refuses_a_folder_and_a_missing_folder(tmp_path):
         write_file(str(tmp_path / "nosuch" / "a.svg"), "x")
 
 
-def test_export_output_says_what_it_wrote(tmp_path):
+def test_export_output_says_what_it_wrote(uptown, tmp_path):
     out = tmp_path / "moves.csv"
-    result = invoke("export", GAME, "-o", out)
+    result = uptown.invoke("export", GAME, "-o", out)
     assert result.exit_code == 0
     assert result.stderr == f"Wrote {out} ({out.stat().st_size:,} bytes).\n"
 
 
-def test_svg_to_standard_output_with_a_latin1_terminal_is_utf8(tmp_path):
-    result = run("svg", GAME, env={"PYTHONIOENCODING": "latin-1"})
+def test_svg_to_standard_output_with_a_latin1_terminal_is_utf8(uptown, tmp_path):
+    result = uptown.run("svg", GAME, env={"PYTHONIOENCODING": "latin-1"})
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert result.stdout.startswith("<svg") or "<svg" in result.stdout
 
 
-def test_html_output_file_is_utf8_whatever_pythonioencoding(tmp_path):
+def test_html_output_file_is_utf8_whatever_pythonioencoding(uptown, tmp_path):
     game = tmp_path / "zoe.yaml"
     game.write_text(GAME.read_text().replace("Ana", "Zoë"), encoding="utf-8")
     page = tmp_path / "game.html"
     for target in (["-o", page], []):
-        result = run("html", game, *target, env={"PYTHONIOENCODING": "latin-1"})
+        result = uptown.run("html", game, *target, env={"PYTHONIOENCODING": "latin-1"})
         assert result.returncode == 0 and "Traceback" not in result.stderr
     assert "Zoë" in page.read_bytes().decode("utf-8")
     assert "Zoë" in result.stdout  # decoded as UTF-8 strictly

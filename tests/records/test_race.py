@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from support.cli import UPTOWN
 
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import validate_file
@@ -94,7 +93,7 @@ def test_all_read_the_same_position_and_exactly_one_wins(game, tmp_path):
     assert validate_file(game).valid
 
 
-def test_many_players_at_once(game):
+def test_many_players_at_once(uptown, game):
     """The real console script, started a few milliseconds apart in a shuffled order, so that
     some read the file before others write it and some after (and may play a later turn,
     or find their tile already played)."""
@@ -102,7 +101,7 @@ def test_many_players_at_once(game):
     random.Random(3).shuffle(jobs)
     processes = []
     for name, move in jobs:
-        processes.append(subprocess.Popen([str(UPTOWN), "move", str(game), *move.split(), "--as", name],
+        processes.append(subprocess.Popen([str(uptown.path), "move", str(game), *move.split(), "--as", name],
                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
         time.sleep(0.04)
     results = finish(processes)

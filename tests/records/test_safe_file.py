@@ -9,7 +9,6 @@ import os
 import stat
 
 import pytest
-from support.cli import invoke
 
 from uptown_cli.errors import RecordError
 from uptown_cli.records import file_lock
@@ -44,10 +43,10 @@ def test_a_move_and_a_new_game_leave_nothing_beside_the_game(tmp_path, game):
     assert sorted(os.listdir(tmp_path)) == ["game.yaml", "other.yaml"]
 
 
-def test_selfplay_out_leaves_only_the_records(tmp_path):
+def test_selfplay_out_leaves_only_the_records(uptown, tmp_path):
     out = tmp_path / "games"
-    result = invoke("selfplay", "--players", "3", "--bots", "random,random,random", "--games", "3",
-                    "--seed", "x", "--out", out)
+    result = uptown.invoke("selfplay", "--players", "3", "--bots", "random,random,random", "--games", "3",
+                           "--seed", "x", "--out", out)
     assert result.exit_code == 0, result.output
     assert sorted(os.listdir(out)) == ["game-0001.yaml", "game-0002.yaml", "game-0003.yaml"]
 
@@ -55,9 +54,9 @@ def test_selfplay_out_leaves_only_the_records(tmp_path):
 # -- symbolic links --------------------------------------------------------------------------
 
 
-def test_new_refuses_a_dangling_symlink_at_the_name(tmp_path):
+def test_new_refuses_a_dangling_symlink_at_the_name(uptown, tmp_path):
     (tmp_path / "d.yaml").symlink_to(tmp_path / "elsewhere.yaml")
-    result = invoke("new", tmp_path / "d.yaml", "--player", "Ana", "--player", "Bo")
+    result = uptown.invoke("new", tmp_path / "d.yaml", "--player", "Ana", "--player", "Bo")
     assert result.exit_code == 1
     assert result.stderr == f"Error: {tmp_path / 'd.yaml'} already exists; not overwritten\n"
     assert (tmp_path / "d.yaml").is_symlink() and not (tmp_path / "elsewhere.yaml").exists()
@@ -69,7 +68,7 @@ def test_a_lock_symlink_beside_the_game_is_not_followed(tmp_path, game):
     assert game.read_text() == AFTER and not (tmp_path / "victim").exists()
 
 
-def test_a_game_path_that_is_a_symlink_writes_the_real_file(tmp_path):
+def test_a_game_path_that_is_a_symlink_writes_the_real_file(uptown, tmp_path):
     """``game.yaml -> games/club.yaml``: the link is followed once, at the start; the move goes
     to the real file, written in its own folder, and the link stays a link."""
     real = tmp_path / "games" / "club.yaml"
@@ -77,7 +76,7 @@ def test_a_game_path_that_is_a_symlink_writes_the_real_file(tmp_path):
     real.write_text(START)
     link = tmp_path / "game.yaml"
     link.symlink_to("games/club.yaml")
-    result = invoke("move", link, "7", "B7")
+    result = uptown.invoke("move", link, "7", "B7")
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and real.read_text() == AFTER
     assert os.listdir(tmp_path / "games") == ["club.yaml"]
@@ -163,20 +162,20 @@ def test_a_player_who_may_not_give_the_file_away_keeps_its_group(game, monkeypat
 # -- read-only, also for root ----------------------------------------------------------------
 
 
-def test_a_game_file_with_no_write_bit_is_refused(game):
+def test_a_game_file_with_no_write_bit_is_refused(uptown, game):
     game.chmod(0o444)
     with pytest.raises(RecordError, match="game.yaml is read-only; nothing was written"):
         append_move(str(game), "red", "7 B7", START)
-    result = invoke("move", game, "7", "B7")
+    result = uptown.invoke("move", game, "7", "B7")
     assert (result.exit_code, result.stderr) == (1, f"Error: {game} is read-only; nothing was written\n")
     assert game.read_text() == START and stat.S_IMODE(game.stat().st_mode) == 0o444
 
 
-def test_a_folder_with_no_write_bit_is_refused(game):
+def test_a_folder_with_no_write_bit_is_refused(uptown, game):
     game.parent.chmod(0o555)
     try:
-        result = invoke("move", game, "7", "B7")
-        created = invoke("new", game.parent / "new.yaml", "--player", "Ana", "--player", "Bo")
+        result = uptown.invoke("move", game, "7", "B7")
+        created = uptown.invoke("new", game.parent / "new.yaml", "--player", "Ana", "--player", "Bo")
     finally:
         game.parent.chmod(0o755)
     assert result.exit_code == 1
@@ -212,14 +211,14 @@ def test_only_our_own_stale_temporary_files_are_removed(tmp_path):
 
 
 @pytest.mark.parametrize("code", [errno.ENOLCK, errno.EBADF, errno.EINVAL])
-def test_a_lock_that_fails_other_than_busy_is_one_line(game, monkeypatch, code):
+def test_a_lock_that_fails_other_than_busy_is_one_line(uptown, game, monkeypatch, code):
     def refuse(*args):
         raise OSError(code, os.strerror(code))
 
     monkeypatch.setattr(fcntl, "flock", refuse)
     with pytest.raises(RecordError, match=f"^cannot lock {game}: {os.strerror(code)}$"):
         append_move(str(game), "red", "7 B7", START)
-    result = invoke("move", game, "7", "B7")
+    result = uptown.invoke("move", game, "7", "B7")
     assert (result.exit_code, result.stderr) == (1, f"Error: cannot lock {game}: {os.strerror(code)}\n")
     assert game.read_text() == START and os.listdir(game.parent) == ["game.yaml"]
 

@@ -5,13 +5,12 @@ import fcntl
 import os
 import subprocess
 
-from support.cli import UPTOWN, invoke
 from support.games import BROKEN, new_game
 
 from uptown_cli.records import file_lock
 
 
-def test_a_readers_shared_lock_is_not_blamed_on_another_uptown(tmp_path, monkeypatch):
+def test_a_readers_shared_lock_is_not_blamed_on_another_uptown(uptown, tmp_path, monkeypatch):
     game = new_game(tmp_path / "g.yaml")
     before = game.read_bytes()
     monkeypatch.setattr(file_lock, "LOCK_TIMEOUT", 0.5)
@@ -19,7 +18,7 @@ def test_a_readers_shared_lock_is_not_blamed_on_another_uptown(tmp_path, monkeyp
     reader = os.open(game, os.O_RDONLY)
     fcntl.flock(reader, fcntl.LOCK_SH)  # as `flock -s g.yaml sleep 60` does
     try:
-        result = invoke("move", game, "9", "B9")
+        result = uptown.invoke("move", game, "9", "B9")
     finally:
         os.close(reader)
     assert result.exit_code == 1 and "another uptown" not in result.stderr
@@ -27,25 +26,25 @@ def test_a_readers_shared_lock_is_not_blamed_on_another_uptown(tmp_path, monkeyp
     assert game.read_bytes() == before
 
 
-def test_input_over_1_mib_on_a_pipe_does_not_claim_an_exact_size():
+def test_input_over_1_mib_on_a_pipe_does_not_claim_an_exact_size(uptown):
     data = b"a" * (3 * 1024 * 1024)
-    result = subprocess.run([str(UPTOWN), "validate", "-"], input=data, capture_output=True,
+    result = subprocess.run([str(uptown.path), "validate", "-"], input=data, capture_output=True,
                             timeout=60)
     assert result.returncode == 1
     assert b"larger than 1 MiB (more than 1048576 bytes)" in result.stdout
     assert b"1048577" not in result.stdout
 
 
-def test_diff_of_an_invalid_record_with_itself_is_not_identical_and_exits_1(tmp_path):
+def test_diff_of_an_invalid_record_with_itself_is_not_identical_and_exits_1(uptown, tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text(BROKEN)
-    result = invoke("diff", path, path)
+    result = uptown.invoke("diff", path, path)
     assert result.exit_code == 1
     assert "hold the same" in result.stdout and "is illegal" in result.stdout
 
 
-def test_a_player_name_that_is_not_utf8_is_named_so(tmp_path):
-    result = subprocess.run([os.fsencode(UPTOWN), b"new", os.fsencode(tmp_path / "g.yaml"),
+def test_a_player_name_that_is_not_utf8_is_named_so(uptown, tmp_path):
+    result = subprocess.run([os.fsencode(uptown.path), b"new", os.fsencode(tmp_path / "g.yaml"),
                              b"--player", b"A\xff", b"--player", b"Bo"],
                             capture_output=True, timeout=60)
     assert result.returncode == 2

@@ -9,7 +9,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from support.cli import UPTOWN
 
 from uptown_cli.records import reading
 from uptown_cli.records.replay import validate_file
@@ -70,10 +69,10 @@ def test_a_link_to_a_terminal_is_refused_without_waiting(tmp_path, terminal):
     assert isinstance(error, RecordError) and "it is a device" in error.message
 
 
-def test_validating_a_folder_with_a_link_to_a_terminal_returns(tmp_path, terminal):
+def test_validating_a_folder_with_a_link_to_a_terminal_returns(uptown, tmp_path, terminal):
     (tmp_path / "game.yaml").write_bytes(RECORD)
     linked(tmp_path, terminal)
-    result = subprocess.run([str(UPTOWN), "validate", str(tmp_path)], capture_output=True, text=True,
+    result = subprocess.run([str(uptown.path), "validate", str(tmp_path)], capture_output=True, text=True,
                             timeout=PATIENCE * 3, stdin=subprocess.DEVNULL)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stdout.splitlines() == [

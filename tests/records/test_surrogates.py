@@ -7,7 +7,6 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.cli import invoke
 
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.errors import RecordError
@@ -63,10 +62,10 @@ def test_text_holding_a_lone_surrogate_is_refused_without_raising():
 
 
 @pytest.mark.parametrize("command", ["validate", "show", "score", "replay", "moves"])
-def test_commands_refuse_a_surrogate_seed_without_a_traceback(tmp_path, command):
+def test_commands_refuse_a_surrogate_seed_without_a_traceback(uptown, tmp_path, command):
     path = tmp_path / "g.yaml"
     path.write_text(RECORD.replace("SEED", '"\\udc80"'))
-    result = invoke(command, path)
+    result = uptown.invoke(command, path)
     assert result.exit_code == 1 and f"{path}:{SEED_LINE}: " in result.output
 
 

@@ -12,7 +12,6 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.cli import invoke
 
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import COLORS, Game, Player
@@ -164,9 +163,9 @@ def test_quoting_loads_no_yaml(monkeypatch):
     assert [quote(t) for t in texts] == ["Ana", '"No"', '"y"', "7 B7", '"1e3"', '"a: b"', "Zoë", '"2026-11-29"']
 
 
-def test_new_writes_players_y_and_n_quoted(tmp_path):
+def test_new_writes_players_y_and_n_quoted(uptown, tmp_path):
     path = tmp_path / "g.yaml"
-    result = invoke("new", path, "-p", "y", "-p", "n", "--seed", "1e3")
+    result = uptown.invoke("new", path, "-p", "y", "-p", "n", "--seed", "1e3")
     assert result.exit_code == 0, result.output
     text = path.read_text()
     assert '  - name: "y"\n' in text and '  - name: "n"\n' in text and 'seed: "1e3"\n' in text
@@ -414,14 +413,14 @@ def test_appending_to_a_1000_move_flow_list_takes_linear_time():
     assert elapsed < 2.0, f"appending took {elapsed:.2f} s of CPU"
 
 
-def test_a_move_on_a_100_move_flow_record_through_the_cli(tmp_path):
+def test_a_move_on_a_100_move_flow_record_through_the_cli(uptown, tmp_path):
     source = (ROOT / "records" / "5p-blockers.yaml").read_text()
     head, moves = source.split("moves:\n")
     played = [tuple(line[4:].split(": ")) for line in moves.splitlines() if line.startswith("  - ")][:100]
     path = tmp_path / "flow.yaml"
     path.write_text(head + flow_moves(played))
     started = time.monotonic()
-    result = invoke("move", path, "F", "xF1")
+    result = uptown.invoke("move", path, "F", "xF1")
     assert result.exit_code == 0, result.output
     assert time.monotonic() - started < 10
     text = path.read_text()
@@ -511,11 +510,11 @@ def test_comments_on_bracket_lines_stay_on_lines_of_their_own(layout):
 # -- byte order mark -------------------------------------------------------------------------
 
 
-def test_a_byte_order_mark_file_without_moves_gets_its_first_move(tmp_path):
+def test_a_byte_order_mark_file_without_moves_gets_its_first_move(uptown, tmp_path):
     path = tmp_path / "b.yaml"
     path.write_bytes(("\ufeff" + HEADER).encode())
-    assert invoke("validate", path).exit_code == 0
-    result = invoke("move", path, "7", "B7")
+    assert uptown.invoke("validate", path).exit_code == 0
+    result = uptown.invoke("move", path, "7", "B7")
     assert result.exit_code == 0, result.output
     assert path.read_bytes() == ("\ufeff" + HEADER + "moves:\n  - red: 7 B7\n").encode()
 
@@ -547,11 +546,11 @@ def padded_record(size):
     return text + "x" * (size - len(text) - 1) + "\n"
 
 
-def test_a_move_that_would_pass_1_mib_says_so(tmp_path):
+def test_a_move_that_would_pass_1_mib_says_so(uptown, tmp_path):
     path = tmp_path / "big.yaml"
     path.write_text(padded_record(MAX_BYTES - 1))
     assert path.stat().st_size == 1_048_575
-    result = invoke("move", path, "7", "B7")
+    result = uptown.invoke("move", path, "7", "B7")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (f"Error: with red: 7 B7 appended, {path} would be larger than 1 MiB "
                              "(1048589 bytes); nothing was written\n")

@@ -1,7 +1,9 @@
 """Games to test with: made through ``uptown new`` and ``uptown move``, or written finished,
 and hand-written records (``BROKEN``, ``UNSEEDED``)."""
 
-from support.cli import invoke, invoke_json
+from support.cli import Uptown
+
+uptown = Uptown()
 
 SEED = "cafe01"
 
@@ -9,14 +11,14 @@ SEED = "cafe01"
 def new_game(path, *players, seed=SEED, variant="standard"):
     """Create a record at ``path`` with ``uptown new``; players default to Ana, Bo and Cy."""
     options = [item for name in players or ("Ana", "Bo", "Cy") for item in ("--player", name)]
-    result = invoke("new", path, *options, "--seed", seed, "--variant", variant)
+    result = uptown.invoke("new", path, *options, "--seed", seed, "--variant", variant)
     assert result.exit_code == 0, result.output
     return path
 
 
 def legal_moves(path):
     """``moves --json`` of the record at ``path``."""
-    result, data = invoke_json("moves", path, "--json")
+    result, data = uptown.json("moves", path, "--json")
     assert result.exit_code == 0, result.output
     return data
 
@@ -26,7 +28,7 @@ def play_first_moves(path, count):
     for _ in range(count):
         data = legal_moves(path)
         color = next(c for c, moves in data["by_color"].items() if moves)
-        result = invoke("move", path, data["by_color"][color][0], "--rack", color)
+        result = uptown.invoke("move", path, data["by_color"][color][0], "--rack", color)
         assert result.exit_code == 0, result.output
 
 

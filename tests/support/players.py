@@ -1,7 +1,9 @@
 """Players of a hidden-racks game, each on their own computer (their own key folder), through
 the command line."""
 
-from support.cli import invoke, invoke_json
+from support.cli import Uptown
+
+uptown = Uptown()
 
 PLAYERS = ("Ana", "Bo", "Cy")
 
@@ -11,13 +13,14 @@ def as_player(tmp_path, name):
     return {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
 
 
-def uptown(tmp_path, name, *args):
-    return invoke(*args, env=as_player(tmp_path, name))
+def uptown_as(tmp_path, name, *args):
+    """``uptown ARGS`` run on ``name``'s computer."""
+    return uptown.invoke(*args, env=as_player(tmp_path, name))
 
 
 def position(tmp_path, path, name=None, *more):
     args = ["show", path, "--json", *more] + (["--as", name] if name else [])
-    result, data = invoke_json(*args, env=as_player(tmp_path, name or "nobody"))
+    result, data = uptown.json(*args, env=as_player(tmp_path, name or "nobody"))
     assert result.exit_code == 0, result.output
     return data
 
@@ -25,13 +28,13 @@ def position(tmp_path, path, name=None, *more):
 def play_bot(tmp_path, path, bot="random"):
     """The player to move lets a bot play from their own view."""
     name = position(tmp_path, path)["to_move"]
-    result = uptown(tmp_path, name, "move", path, "--bot", bot, "--as", name)
+    result = uptown_as(tmp_path, name, "move", path, "--bot", bot, "--as", name)
     assert result.exit_code == 0, result.output
     return result
 
 
 def first_legal(tmp_path, path):
     name = position(tmp_path, path)["to_move"]
-    result, data = invoke_json("moves", path, "--json", "--as", name, env=as_player(tmp_path, name))
+    result, data = uptown.json("moves", path, "--json", "--as", name, env=as_player(tmp_path, name))
     assert result.exit_code == 0, result.output
     return name, data["moves"]
