@@ -99,10 +99,10 @@ def test_no_modules_import_in_a_circle():
     assert not circles, circles
 
 
-LONG_ON_PURPOSE = {"uptown_cli.engine.game": 520}
+LONG_ON_PURPOSE = {"uptown_cli.engine.game": 540}
 """Modules allowed more lines, and how many: the ``Game`` class is one state machine (its
-checks, playing and undoing share private state on the path of every move); what could leave
-it has (``groups``, ``move_lists``)."""
+checks, playing, undoing and re-dealing share private state on the path of every move); what
+could leave it has (``groups``, ``move_lists``)."""
 
 
 def test_no_module_is_much_over_400_lines():

@@ -1,7 +1,7 @@
 """What a player cannot see, sampled: bags and racks that fit everything the player knows."""
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import cast
 
 from ..engine.game import RACK_SIZE, Game, Player, Turn
@@ -23,7 +23,18 @@ def sample_bags(game: Game, rng: random.Random) -> dict[str, list[int]]:
     at random from the tiles that player has not seen (``{colour: 28 tiles}``, as ``Game``
     takes them). An opponent's passes that no bag fits (in a view of a hidden game where one
     was not forced) are set aside: that colour's bag fits its moves only."""
-    return _sampled_bags(game, rng)[0]
+    me = cast(Player, game.to_move)
+    played = _played(game)
+    own_draws: dict[str, list[int]] = {color: [] for color in me.colors}
+    for turn in game.history:
+        if turn.color in own_draws and turn.drawn is not None:
+            own_draws[turn.color].append(turn.drawn)
+    racks = cast("dict[str, list[int]]", game.racks)
+
+    def own_bag(color: str) -> list[int]:
+        return _own_bag(played[color], own_draws[color], racks[color], rng)
+
+    return _bags(game, me, own_bag, played, rng)[0]
 
 
 def _bags(game: Game, me: Player, own_bag: Callable[[str], list[int]],
@@ -55,32 +66,23 @@ def _bags(game: Game, me: Player, own_bag: Callable[[str], list[int]],
     return bags, set_aside
 
 
-def _replayed(game: Game, bags: Mapping[str, Sequence[int]], set_aside: list[Turn]) -> Game:
-    """``game``'s moves played again in a new game with ``bags``, the passes ``set_aside``
-    accepted unforced."""
-    view = Game(game.players, bags)
-    for turn in game.history:
-        view.play(turn.move, turn.color, unforced=turn in set_aside)
-    return view
-
-
 def sample_view(game: Game, rng: random.Random) -> Game:
     """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
-    captures and own racks, with the hidden tiles dealt by ``sample_bags``."""
-    bags, colors = _sampled_bags(game, rng)
-    return _replayed(game, bags, _set_aside_passes(game, game.to_move, colors))
+    captures and own racks, with the hidden tiles dealt by ``sample_bags`` (``Game.redealt``:
+    the moves are not played again)."""
+    return game.redealt(sample_bags(game, rng))
 
 
 def imagined_game(game: Game, me: Player, own_bags: Mapping[str, list[int]],
                   rng: random.Random) -> tuple[Game, list[Turn]]:
-    """``(view, set_aside)``: ``game`` (whose racks may be unknown) replayed in a new game in
-    which player ``me``'s colours have the bags ``own_bags`` (each its 28 tiles, in the order
-    drawn) and every other colour a bag drawn at random to fit its moves and passes.
-    ``set_aside`` lists the passes (``Turn``) no bag fits, so one of them was not forced:
-    every pass of an opponent colour whose bag had to be drawn without them."""
+    """``(view, set_aside)``: ``game`` (whose racks may be unknown) re-dealt (``Game.redealt``,
+    without playing its moves again) so that player ``me``'s colours have the bags
+    ``own_bags`` (each its 28 tiles, in the order drawn) and every other colour a bag drawn at
+    random to fit its moves and passes. ``set_aside`` lists the passes (``Turn``) no bag fits,
+    so one of them was not forced: every pass of an opponent colour whose bag had to be drawn
+    without them (the view keeps them as played)."""
     bags, colors = _bags(game, me, own_bags.__getitem__, _played(game), rng)
-    set_aside = _set_aside_passes(game, me, colors)
-    return _replayed(game, bags, set_aside), set_aside
+    return game.redealt(bags), _set_aside_passes(game, me, colors)
 
 
 def _played(game: Game) -> dict[str, list[int]]:
@@ -154,11 +156,14 @@ def _draw_bag(played: list[int], allowed: Callable[[int, int], bool] | None,
 def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]:
     """``{colour: {plays so far: tiles that fit no square}}`` for the colours of every
     opponent at each of their forced passes: their racks then held only such tiles."""
-    if not any(turn.move.is_pass and turn.player != me for turn in game.history):
+    first = next((ply for ply, turn in enumerate(game.history)
+                  if turn.move.is_pass and turn.player != me), None)
+    if first is None:
         return {}
-    board = Game(game.players)
+    board = game.redealt(None)  # taken back to each pass, from the last
     limits: dict[str, dict[int, frozenset[int]]] = {}
-    for turn in game.history:
+    while board.ply > first:
+        turn = board.pop()
         if turn.move.is_pass and turn.player != me:
             for color in turn.player.colors:
                 if board.playable(color):
@@ -168,7 +173,6 @@ def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]
                     steps = limits.setdefault(color, {})
                     step = board.played_count(color)
                     steps[step] = steps.get(step, stuck) & stuck
-        board.play(turn.move, turn.color)
     return limits
 
 
@@ -177,23 +181,7 @@ def _fits(game: Game, color: str, tile: int) -> bool:
     return any(can_place(game, color, tile, square) for square in squares_of(FIT[tile]))
 
 
-def _sampled_bags(game: Game, rng: random.Random) -> tuple[dict[str, list[int]], list[str]]:
-    """``sample_bags`` with the colours whose passes were set aside (see ``_bags``)."""
-    me = cast(Player, game.to_move)
-    played = _played(game)
-    own_draws: dict[str, list[int]] = {color: [] for color in me.colors}
-    for turn in game.history:
-        if turn.color in own_draws and turn.drawn is not None:
-            own_draws[turn.color].append(turn.drawn)
-    racks = cast("dict[str, list[int]]", game.racks)
-
-    def own_bag(color: str) -> list[int]:
-        return _own_bag(played[color], own_draws[color], racks[color], rng)
-
-    return _bags(game, me, own_bag, played, rng)
-
-
-def _set_aside_passes(game: Game, me: Player | None, colors: list[str]) -> list[Turn]:
+def _set_aside_passes(game: Game, me: Player, colors: list[str]) -> list[Turn]:
     """The passes of ``game`` by the players (other than ``me``) of ``colors``."""
     return [turn for turn in game.history if turn.move.is_pass and turn.player != me
             and any(color in colors for color in turn.player.colors)]

@@ -315,11 +315,10 @@ class Game:
             )
         return holders[0] if holders else player.colors[0]
 
-    def check(self, move: Move, color: str | None = None, unforced: bool = False) -> str:
+    def check(self, move: Move, color: str | None = None) -> str:
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
         return the colour it is played with otherwise (a pass counts as the player's first
-        colour's, whichever colour names it). ``unforced``: a pass need not be forced. Never
-        changes the game."""
+        colour's, whichever colour names it). Never changes the game."""
         if self.finished:
             raise IllegalMove("game_over", "the game is over")
         player = self.players[self._turn]
@@ -333,7 +332,7 @@ class Game:
                 f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
             )
         if move.tile is None:
-            if self._racks is not None and not unforced and self.has_legal_placement():
+            if self._racks is not None and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
                     "not_forced",
@@ -380,12 +379,10 @@ class Game:
             return str(PASS)
         return str(Move(move.tile, move.square, self._color_at[cast(int, move.square)] is not None))
 
-    def play(self, move: Move, color: str | None = None, unforced: bool = False) -> Turn:
+    def play(self, move: Move, color: str | None = None) -> Turn:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
-        when only one of the player's colours could play the tile). Returns the Turn.
-        ``unforced``: accept a pass the racks could have avoided (a view of a hidden game
-        replays a pass that no deal fits, ``bots.imagined_game``)."""
-        color = self.check(move, color, unforced)
+        when only one of the player's colours could play the tile). Returns the Turn."""
+        color = self.check(move, color)
         player = self.players[self._turn]
         undo = (self._turn, self._passes)
         if move.tile is None:
@@ -454,6 +451,47 @@ class Game:
             self._captured[color][victim] -= 1
             self._color_at[sq], self._tile_at[sq] = victim, victim_tile
         return turn
+
+    def redealt(self, bags: Mapping[str, Sequence[int]] | None) -> Game:
+        """This position (board, captures, history, turn) in a new game dealt ``bags`` (as
+        ``Game`` takes them; None: racks unknown), without playing the moves again: each colour
+        has drawn as many tiles as here and holds those it has not placed. Passes stay as
+        played (a view of a hidden game keeps one no deal fits, ``analysis.views``).
+        SetupError when a bag had not drawn a tile its colour placed."""
+        game = Game(self.players, bags)
+        game._occupied, game._exhausted, game._turn, game._passes = (
+            self._occupied, self._exhausted, self._turn, self._passes)
+        game._masks, game._played, game._played_count, game._cuts, game._group_count = (
+            dict(self._masks), dict(self._played), dict(self._played_count), dict(self._cuts),
+            dict(self._group_count))
+        game._tile_at, game._color_at, game._undo = self._tile_at[:], self._color_at[:], self._undo[:]
+        game._captured = {c: dict(victims) for c, victims in self._captured.items()}
+        game.history = game._drawn_again(self.history)
+        return game
+
+    def _drawn_again(self, history: list[Turn]) -> list[Turn]:
+        """``history`` with each tile drawn from this game's bags (None without), whose racks
+        it sets."""
+        bags = self._bags
+        if bags is None:
+            return [turn if turn.drawn is None else _new_turn(Turn, (*turn[:5], None))
+                    for turn in history]
+        placed = dict.fromkeys(bags, 0)
+        turns = []
+        for turn in history:
+            if turn.move.tile is not None:
+                bag, count = bags[turn.color], placed[turn.color]
+                if turn.move.tile not in bag[:RACK_SIZE + count]:
+                    raise SetupError(f"{turn.color}'s bag had not drawn {tile_name(turn.move.tile)} "
+                                     f"by move {turn.number}")
+                placed[turn.color] += 1
+                drawn = bag[RACK_SIZE + count] if RACK_SIZE + count < TILES_PER_COLOR else None
+                turn = turn if drawn == turn.drawn else _new_turn(Turn, (*turn[:5], drawn))
+            turns.append(turn)
+        self._drawn = {c: min(TILES_PER_COLOR, RACK_SIZE + n) for c, n in placed.items()}
+        self._racks = {c: sorted(t for t in bag[:self._drawn[c]] if not self._played[c] >> t & 1)
+                       for c, bag in bags.items()}
+        return turns
 
     def _put_down(self, color: str, sq: int) -> None:
         """Add ``sq`` to ``color``'s squares, updating its cached cut points and group count."""

@@ -1,0 +1,61 @@
+"""Random legal games through the engine, and two games compared in everything the engine
+shows of them, now and after every move that follows."""
+
+import random
+
+from uptown_cli.analysis.selfplay import seat_colors
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game, Player
+
+
+def random_game(players, seed, plies):
+    """A seeded game of ``players`` players after ``plies`` random legal moves (fewer when it
+    ends first)."""
+    table = [Player(f"P{seat + 1}", colors) for seat, colors in enumerate(seat_colors(players))]
+    game = Game(table, seeded_bags(str(seed), game_colors(table)))
+    rng = random.Random(seed)
+    while game.ply < plies and not game.finished:
+        color, move = rng.choice(game.legal_moves())
+        game.play(move, color)
+    return game
+
+
+def game_colors(players):
+    return [color for player in players for color in player.colors]
+
+
+def replayed(game, bags):
+    """``game``'s moves played again, one by one, in a new game dealt ``bags``."""
+    again = Game(game.players, bags)
+    for turn in game.history:
+        again.play(turn.move, turn.color)
+    return again
+
+
+def shown(game):
+    """Everything ``game`` shows: position, racks, history, turn and legal moves."""
+    colors = game.colors
+    return {
+        "board": game.board, "racks": game.racks, "bag_sizes": game.bag_sizes,
+        "history": list(game.history), "passes": game.passes, "finished": game.finished,
+        "to_move": game.to_move,
+        "colors": {color: (game.mask(color), game.played_count(color), game.playable(color),
+                           game.unplayed_tiles(color), game.groups(color),
+                           game.cut_points(color), [game.captured(color, v) for v in colors])
+                   for color in colors},
+        "legal": game.legal_moves() if game.knows_racks else None,
+    }
+
+
+def assert_same_games(one, other, rng):
+    """``one`` and ``other`` show the same now, after each of the same random legal moves to
+    the end of the game (when their racks are known), and after each of those moves and the
+    ones before is taken back."""
+    assert shown(one) == shown(other)
+    while one.knows_racks and not one.finished:
+        color, move = rng.choice(one.legal_moves())
+        assert one.play(move, color) == other.play(move, color)
+        assert shown(one) == shown(other)
+    while one.ply:
+        assert one.pop() == other.pop()
+        assert shown(one) == shown(other)
