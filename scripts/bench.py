@@ -6,7 +6,8 @@ never run unless asked: it plays whole games between bots). Every figure is the 
 several runs with the smallest and largest beside it, so a noisy machine shows as a spread.
 
 - Start-up: ``uptown --version``, ``--help``, and ``show``, ``moves``, ``score`` and ``move``
-  on a 90-move game, against a bare ``python -c pass``; and ``move --as NAME`` in a hidden
+  on a 90-move game, against a bare ``python -c pass``, beside a process that only imports
+  click and PyYAML (the floor under every command that reads a record); and ``move --as NAME`` in a hidden
   game of 90 moves against the same move in an open game of the same moves.
 - Validation: ``uptown validate`` over a folder of finished random games of 2 to 5 players
   against a process that only parses the same files with PyYAML's C loader, and the peak
@@ -270,6 +271,8 @@ def bench_startup(uptown, runs):
             shutil.copyfile(kept, played)
 
         commands = [
+            ("import click, yaml (what uptown imports first)", [sys.executable, "-c", "import click, yaml"],
+             None, None),
             ("uptown --version", [uptown, "--version"], None, None),
             ("uptown --help", [uptown, "--help"], None, None),
             ("uptown show (90 moves)", [uptown, "show", kept], 3.0, None),
