@@ -6,24 +6,21 @@ position before the move, each a list) and ``comment`` (any text). The mark (``?
 ``??``, or a hand-written ``!``, ``!!``, ``!?``) is a YAML comment at the end of the move's line,
 its first word: ``- red: 5 C5   # ?! inaccuracy (-7%)``. ``records/README.md`` documents them.
 
-``read_notes`` reads them for the record reader, ``line_problems`` checks the moves of ``best``
-and the variations from the position before the move, ``notes_lines`` says them for people,
-and ``annotate`` writes a review into a copy of a record.
+``read_notes`` reads them for the record reader, ``notes_lines`` says them for people, and
+``MoveAnnotation`` is what a review has ``records.text.annotated_text`` write under a move
+(``records.replay.line_problems`` checks the moves of ``best`` and of the variations).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, NamedTuple
 
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
 from ..errors import one_line
 from .nodes import Mapping, Node, Scalar, Sequence, describe
-
-if TYPE_CHECKING:
-    pass
 
 NOTE_KEYS = ("eval", "best", "variations", "comment")
 """The keys a move may carry besides its colour (and ``link`` in a game with hidden racks)."""
@@ -33,8 +30,8 @@ MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "!?": "intere
 """The marks read from a move's comment, and what each says."""
 
 _MARK = re.compile(r"#\s*(\?\?|\?!|\?|!!|!\?|!)(?=\s|$)")
-_WRITTEN_MARK = re.compile(r"(\?\?|\?!|\?|!!|!\?|!)( (blunder|mistake|inaccuracy) \(-[0-9]+%\))?(?=\s|$)")
-"""A mark at the start of a comment, with the words ``annotate`` writes after it."""
+WRITTEN_MARK = re.compile(r"(\?\?|\?!|\?|!!|!\?|!)( (blunder|mistake|inaccuracy) \(-[0-9]+%\))?(?=\s|$)")
+"""A mark at the start of a comment, with the words ``MoveAnnotation.said`` gives after it."""
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
 _PERCENT = re.compile(r"([0-9]+(\.[0-9]+)?)%")
 
@@ -51,6 +48,24 @@ class MoveNotes:
     mark: str | None = None
     lines: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
     """The lines of the moves of ``best`` (first) and of each variation."""
+
+
+class MoveAnnotation(NamedTuple):
+    """What a review writes under a move: ``eval`` (after it: ``(score, chance to win 0..1)``),
+    ``best`` (the better move, or None), ``variations`` (lines from the position before it), and
+    its ``mark`` (or None) for a move that lost ``loss`` of the chance to win."""
+
+    eval: tuple[float, float]
+    best: str | None
+    variations: tuple[tuple[str, ...], ...]
+    mark: str | None
+    loss: float
+
+    def said(self) -> str | None:
+        """The mark and what it says, as the move's comment begins: ``?! inaccuracy (-7%)``."""
+        if self.mark is None:
+            return None
+        return f"{self.mark} {MARK_WORDS[self.mark]} (-{100 * self.loss:.0f}%)"
 
 
 def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, Node]],

@@ -21,7 +21,7 @@ WAIT_NOTICE = 1.0
 
 
 @dataclass
-class _Game:
+class LockedFile:
     """A game file opened and locked: its ``folder`` (a descriptor), its ``name`` in it,
     the descriptor ``fd`` and ``stat`` of the locked file, and every descriptor whose lock
     is held (the versions this writer put in place keep theirs until it is done)."""
@@ -34,17 +34,17 @@ class _Game:
 
 
 @contextlib.contextmanager
-def _locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None) -> Iterator[_Game]:
+def locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None) -> Iterator[LockedFile]:
     """Hold an exclusive flock on the game file ``real`` (a path with no symbolic link),
     waiting up to LOCK_TIMEOUT seconds, once sure its name still names the locked file."""
     directory, name = os.path.split(real)
     try:
-        folder = _open_folder(directory, os.O_NOFOLLOW)
+        folder = open_folder(directory, os.O_NOFOLLOW)
     except OSError as exc:
         raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
     held: list[int] = []
     try:
-        wait = _Wait(on_wait)
+        wait = LockWait(on_wait)
         while True:
             try:
                 held.append(_open_game(folder, name))
@@ -53,18 +53,19 @@ def _locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = Non
                 raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
             if not stat.S_ISREG(locked.st_mode):
                 raise RecordError(f"{shown} is not a regular file; nothing was written")
-            _lock(held[-1], wait, shown)
+            lock_file(held[-1], wait, shown)
             if _names(folder, name, locked):
                 break
             os.close(held.pop())  # replaced by another writer meanwhile: lock the new file
-        yield _Game(folder, name, held[-1], locked, held)
+        yield LockedFile(folder, name, held[-1], locked, held)
     finally:
         for descriptor in held:
             os.close(descriptor)
         os.close(folder)
 
 
-def _open_folder(directory: str, flags: int = 0) -> int:
+def open_folder(directory: str, flags: int = 0) -> int:
+    """A descriptor of the folder ``directory`` ("" is the current one), for work relative to it."""
     return os.open(directory or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | flags)
 
 
@@ -80,7 +81,7 @@ def _open_game(folder: int, name: str) -> int:
     return os.open(name, os.O_RDONLY | flags, dir_fd=folder)
 
 
-class _Wait:
+class LockWait:
     """The wait for other writers' locks: LOCK_TIMEOUT seconds at most, told to ``on_wait``
     once it has lasted WAIT_NOTICE seconds."""
 
@@ -100,7 +101,9 @@ class _Wait:
         return True
 
 
-def _lock(fd: int, wait: _Wait, shown: str) -> None:
+def lock_file(fd: int, wait: LockWait, shown: str) -> None:
+    """Take an exclusive flock on ``fd``, waiting as ``wait`` allows; RecordError when the
+    time is up or the lock cannot be taken."""
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -42,9 +42,9 @@ import stat
 from typing import Callable
 
 from ..errors import OutputError, RecordError
-from .file_lock import _Game, _lock, _locked_game, _open_folder, _Wait
+from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .schema import Record
-from .text import _read_new, record_with_entry, record_with_move
+from .text import read_new_text, record_with_entry, record_with_move
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ def create_record(path: str, text: str) -> None:
     data = text.encode("utf-8")
     directory, name = os.path.split(path)
     try:
-        folder = _open_folder(directory)
+        folder = open_folder(directory)
     except OSError as exc:
         raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
     try:
@@ -92,11 +92,11 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
     if name in ("", ".", ".."):
         raise OutputError(f"{shown} is a folder; give a file name")
     try:
-        folder = _open_folder(directory)
+        folder = open_folder(directory)
     except OSError as exc:
         raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
     try:
-        _lock(folder, _Wait(None), shown)
+        lock_file(folder, LockWait(None), shown)
         try:
             old = os.stat(name, dir_fd=folder, follow_symlinks=False)
         except FileNotFoundError:
@@ -187,7 +187,7 @@ def replace_record(path: str, new_text: str, expected_text: str,
     """Replace the record at ``path``, which must still hold ``expected_text``, by another
     copy of it, ``new_text`` (a received game that extends it), locked and atomic as
     ``append_move`` writes; ``new_text`` must read as a record."""
-    _read_new(new_text, f"the new copy of {path} is not a record")
+    read_new_text(new_text, f"the new copy of {path} is not a record")
     _replace_record(path, expected_text, new_text, on_wait)
 
 
@@ -196,7 +196,7 @@ def _replace_record(path: str, expected_text: str, new_text: str,
     """Replace the record at ``path``, which must still hold ``expected_text``, by
     ``new_text`` (see the module docstring)."""
     old_bytes, new_bytes = expected_text.encode("utf-8"), new_text.encode("utf-8")
-    with _locked_game(os.path.realpath(path), path, on_wait) as game:
+    with locked_game(os.path.realpath(path), path, on_wait) as game:
         if not game.stat.st_mode & 0o222 or not os.access(game.name, os.W_OK, dir_fd=game.folder):
             raise RecordError(f"{path} is read-only; nothing was written")
         if not os.fstat(game.folder).st_mode & 0o222:
@@ -226,7 +226,7 @@ def _replace_record(path: str, expected_text: str, new_text: str,
             raise
 
 
-def _replace(game: _Game, data: bytes) -> None:
+def _replace(game: LockedFile, data: bytes) -> None:
     """Put a new file holding ``data``, with the game's mode and owner, in the game's place.
     It is locked before it takes the name, so that a writer who opens it waits until this
     one is done with it."""
@@ -245,7 +245,7 @@ def _replace(game: _Game, data: bytes) -> None:
         raise
 
 
-def _restore(game: _Game, data: bytes, shown: str) -> None:
+def _restore(game: LockedFile, data: bytes, shown: str) -> None:
     """Put the original bytes back after a failure that came after the rename."""
     try:
         _replace(game, data)

@@ -1,5 +1,5 @@
-"""The text of a record: new records, and moves or entries added without touching the rest of
-the file."""
+"""The text of a record: new records, and moves, entries or a review's annotations added
+without touching the rest of the file."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ..errors import RecordError, SetupError
 from ..engine.game import Player
 from ..hidden.draws import LATEST, PROTOCOLS
 from .schema import TEXT_FIELDS, Record, load_record_text
+from .annotations import WRITTEN_MARK, MoveAnnotation
 from .entries import PlayerEntry
 from .nodes import Free, Mapping, Node, Scalar, Sequence
 from .yaml_reader import MAX_BYTES
@@ -142,7 +143,7 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
     what = f"{color}: {move_text}"
     new = _insert_item(old, "moves", item, path, what)
     refused = f"appending {what} to {path} would not read back as that one move more"
-    record = _read_new(new, refused)
+    record = read_new_text(new, refused)
     expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
     links = [m.link for m in old.moves] + [link]
     notes = [m.notes for m in old.moves] + [None]
@@ -167,7 +168,7 @@ def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
     what = f"{name}'s {list_name} entry"
     new = _insert_item(old, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
     refused = f"adding {what} to {path} would not read back as that one entry more"
-    record = _read_new(new, refused)
+    record = read_new_text(new, refused)
     if (_summary(record) != _summary(old) or record.extras != old.extras
             or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
         raise RecordError(f"{refused}; nothing was written")
@@ -208,7 +209,7 @@ def _insert_item(record: Record, key: str, item: list[str], path: str, what: str
     return new
 
 
-def _read_new(new: str, refused: str) -> Record:
+def read_new_text(new: str, refused: str) -> Record:
     """The record in the new text, or ``refused`` as an error that cites no line (the lines of
     the new text are not those of the user's file)."""
     try:
@@ -345,3 +346,82 @@ def _comments(text: str, start: int, end: int,
             comment = match.group().rstrip("\r")
             yield match.start(), own_line, comment if own_line else text[lead:match.start()] + comment
         at = max(at, scalar_end)
+
+
+def annotated_text(record: Record, annotations: list[MoveAnnotation]) -> str:
+    """The text of ``record`` with ``annotations`` (one per move, in order) written under its
+    moves: ``eval``, ``best`` when there is one, ``variations``, and the mark at the start of
+    the move's comment. Earlier ``eval``, ``best`` and ``variations`` are replaced; every other
+    byte (the hand-written ``comment``, links, other comments) is kept. Checked by reading it
+    back (RecordError)."""
+    text = record.text
+    root = record.parsed()
+    pair = root.get("moves")
+    items = pair[1].items if pair is not None and isinstance(pair[1], Sequence) else []
+    if pair is not None and isinstance(pair[1], Sequence) and pair[1].flow or any(
+            not isinstance(item, Mapping) or item.flow for item in items):
+        raise RecordError(f"{record.path}: the moves are written in flow style ([...] or {{...}}); "
+                          "write one move per line to annotate them", path=record.path)
+    edits: list[tuple[int, int, str]] = []
+    for item, annotation in zip(items, annotations):
+        assert isinstance(item, Mapping)  # checked above
+        key, value = item.pairs[0]
+        newline = _newline(text, value.end)
+        move_line_end = _line_end(text, value.end)
+        line_break = len(newline) if text[move_line_end - 1:move_line_end] == "\n" else 0
+        rest_end = move_line_end - line_break
+        edits.append((value.end, rest_end, _move_comment(text[value.end:rest_end], annotation)))
+        indent = _indent(text, key)
+        score, win = annotation.eval
+        added = [f"eval: {{score: {score:.2f}, win: {100 * win:.1f}%}}"]
+        if annotation.best is not None:
+            added.append(f"best: {quote(annotation.best)}")
+        if annotation.variations:
+            added.append("variations:")
+            added += [f"  - [{', '.join(quote(m, flow=True) for m in line)}]"
+                      for line in annotation.variations]
+        edits.append((move_line_end, move_line_end,
+                       "".join(indent + line + newline for line in added)))
+        for note_key, note_value in item.pairs[1:]:
+            if note_key.value in ("eval", "best", "variations"):
+                start = text.rfind("\n", 0, note_key.start) + 1
+                edits.append((start, _line_end(text, _last_end(note_value)), ""))
+    new = text
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        new = new[:start] + replacement + new[end:]
+    _check_annotated(record, new, annotations)
+    return new
+
+
+def _move_comment(rest: str, annotation: MoveAnnotation) -> str:
+    """What follows a move on its line: the mark first in its comment, the rest kept."""
+    at = rest.find("#")
+    blanks, comment = (rest, "") if at == -1 else (rest[:at], rest[at + 1:].strip())
+    old = WRITTEN_MARK.match(comment)
+    if old is not None:
+        comment = comment[old.end():].strip()
+    said = annotation.said()
+    if said is not None:
+        comment = f"{said} {comment}".strip()
+    if not comment:
+        return ""
+    return f"{blanks.rstrip()}   # {comment}" if at == -1 else f"{blanks}# {comment}"
+
+
+def _check_annotated(record: Record, new: str, annotations: list[MoveAnnotation]) -> None:
+    """Refuse (RecordError) an annotated text that does not read back as the same game with
+    the annotations' notes."""
+    refused = f"annotating {record.path} would not read back as the same game"
+    try:
+        back = load_record_text(new, record.path)
+    except RecordError as exc:
+        raise RecordError(f"{refused} ({exc.message})", path=record.path) from None
+    same = [(m.color, m.text) for m in back.moves] == [(m.color, m.text) for m in record.moves]
+    for entry, old, annotation in zip(back.moves, record.moves, annotations):
+        notes = entry.notes
+        comment = old.notes.comment if old.notes is not None else None
+        if notes is None or notes.mark != annotation.mark or notes.comment != comment \
+                or (notes.best is None) != (annotation.best is None):
+            same = False
+    if not same:
+        raise RecordError(refused, path=record.path)
