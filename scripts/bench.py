@@ -24,7 +24,7 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
   game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x faster).
   Also the ``random`` and ``greedy`` bots' time per move.
-- Strength (only with ``--only strength``): ``halving`` (or ``--bot``) against ``mc`` at equal
+- Strength (only with ``--only strength``): ``horizon`` (or ``--bot``) against ``mc`` at equal
   CPU time per move, in two-player games and in four-player games against three ``mc``: how
   often it finished first, with its 95% (Wilson) interval.
 - Analysis (only with ``--only analysis``): the CPU time of ``uptown analyze`` over a 72-move
@@ -690,7 +690,7 @@ def main():
                         help="git revision whose mc the bots part compares with (default: before issue 13)")
     parser.add_argument("--games", type=int, default=200, help="strength: games to play (default 200)")
     parser.add_argument("--seconds", type=float, default=0.05, help="strength: CPU seconds per move")
-    parser.add_argument("--bot", default="halving", help="strength: the bot to play against mc")
+    parser.add_argument("--bot", default="horizon", help="strength: the bot to play against mc")
     parser.add_argument("--players", type=int, choices=sorted(STRENGTH_TARGETS), action="append",
                         help="strength: only games of this many players (default: 2, then 4)")
     parser.add_argument("--jobs", type=int, default=1, help="strength: processes to play in")

@@ -12,6 +12,7 @@ from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_view
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
+from support.positions import build
 from uptown_cli.analysis.selfplay import seat_colors
 
 FAST = {"playouts": 2}
@@ -111,7 +112,7 @@ def test_random_and_greedy_choose_without_sampling_the_hidden_tiles(bot, monkeyp
         assert choose_move(bot, game, seed=1) in game.legal_moves()
 
 
-@pytest.mark.parametrize("bot", ["mc", "halving"])
+@pytest.mark.parametrize("bot", ["mc", "halving", "horizon"])
 def test_a_bot_given_seconds_thinks_that_long_and_plays_legally(bot):
     game = random_game(2, "seconds", 20)
     assert choose_move(bot, game, seed=1, seconds=0.01) in game.legal_moves()
@@ -324,3 +325,46 @@ def test_halving_counts_the_tie_break_and_shares_a_tied_first_place():
     assert bots._outcome([(3, 1), (3, 1), (5, 0)], 0) == 0.5
     assert bots._outcome([(2, 0), (4, 0)], 0) == pytest.approx(1 + 2 * bots.HALVING_MARGIN)
     assert bots._outcome([(6, 0), (4, 0), (5, 3)], 0) == pytest.approx(-2 * bots.HALVING_MARGIN)
+
+
+def test_horizon_is_reproducible_for_a_seed_and_needs_a_playout():
+    game = random_game(2, "horizonseed", 24)
+    choices = {choose_move("horizon", game, seed="s", playouts=3) for _ in range(3)}
+    assert len(choices) == 1
+    with pytest.raises(ValueError, match="playouts"):
+        choose_move("horizon", game, playouts=0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_horizon_reads_the_scores_after_four_moves_of_every_player(players, monkeypatch):
+    """Greedy's best eight moves, each played out in the same deals for four moves of every
+    player (a turn each: 8 turns with two players, 16 with four), not to the end."""
+    game = random_game(players, f"horizonplies{players}", 20)
+    runs = []
+    real_run = bots.Playout.run
+
+    def counting_run(self, policy, rng, plies=None):
+        runs.append(plies)
+        return real_run(self, policy, rng, plies)
+
+    monkeypatch.setattr(bots.Playout, "run", counting_run)
+    choose_move("horizon", game, seed=1, playouts=2)
+    assert runs == [bots.HORIZON_MOVES * players] * (2 * bots.HORIZON_CANDIDATES)
+    runs.clear()
+    choose_move("mc", game, seed=1, playouts=2)
+    assert runs == [None] * (2 * bots.MC_CANDIDATES)  # mc plays to the end
+
+
+def test_horizon_joins_its_two_groups_before_an_opponent_can_block_them():
+    """Ana (red) can join her two groups with A A2 now; Bo (blue), beside A2, holds tiles that
+    fit it. Played out to the end, the moves differ too little for mc to see it in 16 deals
+    (it joins with 2 seeds of 8); four moves ahead, horizon joins with every seed."""
+    game = build("""
+        r.r......
+        .b......g
+        .b......g
+    """, racks={"red": ["A", "E", "F", "G", "H"], "blue": ["A", "2", "D", "E", "F"],
+                "green": ["F", "G", "H", "I", "1"]})
+    assert game.to_move.name == "Ana"
+    for seed in range(4):
+        assert choose_move("horizon", game, seed=seed, playouts=16) == ("red", parse_move("A A2"))

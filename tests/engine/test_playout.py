@@ -97,3 +97,18 @@ def test_a_playout_after_a_round_of_passes_is_over():
     for _ in range(3):
         playout.pass_turn()
     assert playout.run(QUICK, random.Random(1)) == [(0, 0)] * 3
+
+
+def test_a_playout_given_some_turns_plays_that_many_and_scores_where_it_stopped():
+    game, bags = new_game(2, "turns")
+    playout = Playout(game, bags)
+    rng = random.Random(3)
+    results = playout.run(QUICK, rng, plies=6)
+    assert sum(playout.played) == 6  # nobody passes this early
+    assert results == playout.results()
+    assert playout.run(QUICK, rng, plies=0) == results  # no turn: nothing moves
+    playout.reset()
+    assert playout.run(QUICK, random.Random(3), plies=6) == results  # the same turns again
+    assert sum(playout.played) == 6
+    end = playout.run(QUICK, rng, plies=10_000)
+    assert all(p == 24 for p in playout.played) and end == playout.results()

@@ -1,11 +1,11 @@
-"""Computer players: ``random``, ``greedy``, ``mc`` and ``halving`` choose a move for the
-player to move.
+"""Computer players: ``random``, ``greedy``, ``mc``, ``halving`` and ``horizon`` choose a move
+for the player to move.
 
 A bot knows only what its player may know: the board, the captures, the moves played, its
 own racks and its own past draws, and so the tiles each opponent has not played yet. It never
 reads an opponent's rack or the order of any bag, even in a seeded game where the engine knows
 them. ``random`` and ``greedy`` need nothing else: the legal moves and the score after each
-depend only on the board and the player's own racks. ``mc`` and ``halving`` play on deals of
+depend only on the board and the player's own racks. The others play on deals of
 the hidden tiles drawn at random from the tiles the player cannot see (``sample_bags``;
 ``sample_view`` makes such a deal into a game).
 
@@ -16,6 +16,10 @@ of the game in many sampled deals (``playout``) and keeps the one that did best.
 starts from more of greedy's candidates and spends its playouts on the better ones: rounds of
 deals shared by every candidate still in, the worse half dropped after each round, and a
 move rated by first place (the tie-break counted) and the margin over the best other seat.
+``horizon`` plays greedy's best few out as ``mc`` does, in the same deals, but only for a few
+moves of every player, and compares the scores there: a playout to the end is so noisy that
+mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
+fit in the same time) and varies far less from deal to deal.
 
 Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
 its ``seed``; sampled deals and playout seeds are drawn from it.
@@ -39,7 +43,7 @@ ColoredMove = tuple[str, Move]
 """A move with the colour it is played from."""
 RankKey = tuple[int, bool, int]
 
-BOT_NAMES = ("random", "greedy", "mc", "halving")
+BOT_NAMES = ("random", "greedy", "mc", "halving", "horizon")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
@@ -57,14 +61,20 @@ first place."""
 HALVING_POLICY = QUICK
 """The playout policy of ``halving``."""
 
+HORIZON_CANDIDATES = 8
+"""How many of greedy's best moves ``horizon`` plays out."""
+
+HORIZON_MOVES = 4
+"""How many moves every player makes in a playout of ``horizon`` before the scores are read."""
+
 
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
-    ``greedy``, ``mc`` and ``halving`` play to it), ``playouts`` (``mc``, ``halving``: how
+    every bot but ``random`` plays to it), ``playouts`` (``mc``, ``halving``, ``horizon``: how
     many sampled views each candidate move is played out in, or for ``halving`` as many
-    playouts in all as ``mc`` would play) and ``seconds`` (``mc``, ``halving``:
+    playouts in all as ``mc`` would play) and ``seconds`` (the same three:
     think for this much CPU time instead, playing out as many views as it allows; the choice
     is then no longer reproducible); a bot ignores the options it has no use for.
     """
@@ -177,13 +187,32 @@ def _greedy_candidates(game: Game, rng: random.Random, variant: str) -> list[Col
 
 def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts: int = MC_PLAYOUTS,
              seconds: float | None = None) -> ColoredMove:
-    """The best of greedy's best ``MC_CANDIDATES`` moves, each played out in the same sampled
-    views with the same playout seeds (so that they are compared on the same deals):
-    ``playouts`` views, or as many as ``seconds`` of CPU time allow; the move with the best
-    total ``_margin`` wins."""
+    """The best of greedy's best ``MC_CANDIDATES`` moves, each played out to the end of the
+    game (``_best_on_shared_deals``)."""
     if playouts < 1:
         raise SetupError("playouts must be at least 1")
     candidates = _greedy_candidates(game, rng, variant)
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds)
+
+
+def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
+                  playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
+    """The best of greedy's best ``HORIZON_CANDIDATES`` moves, each played out for
+    ``HORIZON_MOVES`` moves of every player (``_best_on_shared_deals``)."""
+    if playouts < 1:
+        raise SetupError("playouts must be at least 1")
+    candidates = [move for _, move in _shuffled_ranking(game, rng, variant)[:HORIZON_CANDIDATES]]
+    plies = HORIZON_MOVES * len(game.players)
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
+
+
+def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[ColoredMove],
+                          variant: str, playouts: int, seconds: float | None,
+                          plies: int | None = None) -> ColoredMove:
+    """The candidate with the best total ``_margin`` once played out in the same sampled
+    views with the same playout seeds (so that they are compared on the same deals):
+    ``playouts`` views, or as many as ``seconds`` of CPU time allow; each playout to the end of
+    the game, or for ``plies`` turns and the score read there."""
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
@@ -199,7 +228,7 @@ def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts
             playout.reset()
             playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
             playout_rng.seed(playout_seed)
-            totals[i] += _margin(playout.run(QUICK, playout_rng), seat)
+            totals[i] += _margin(playout.run(QUICK, playout_rng, plies), seat)
         done += 1
     best = max(range(len(candidates)), key=lambda i: totals[i])
     return candidates[best]
@@ -273,6 +302,7 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
     "halving": (_halving_move, ("variant", "playouts", "seconds")),
+    "horizon": (_horizon_move, ("variant", "playouts", "seconds")),
 }
 
 

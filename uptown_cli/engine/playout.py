@@ -112,14 +112,18 @@ class Playout:
         self.passes += 1
         self.turn = (self.turn + 1) % len(self.seats)
 
-    def run(self, policy: Sequence[MoveClass], rng: Random) -> list[tuple[int, int]]:
-        """Play on to the end of the game, each move drawn by ``rng`` from the first class of
-        ``policy`` that has one; returns each seat's ``(score, captures)``."""
+    def run(self, policy: Sequence[MoveClass], rng: Random,
+            plies: int | None = None) -> list[tuple[int, int]]:
+        """Play on to the end of the game, or for at most ``plies`` turns (moves and passes),
+        each move drawn by ``rng`` from the first class of ``policy`` that has one; returns
+        each seat's ``(score, captures)`` where it stopped."""
         random = rng.random
         played = self.played
         players = len(self.seats)
         left = sum(1 for p in played if p < TILES_PLAYED_PER_COLOR)
-        while left and self.passes < players:
+        turns = -1 if plies is None else plies  # counted down; from -1 it never reaches 0
+        while left and self.passes < players and turns:
+            turns -= 1
             chosen = self.choose(policy, random)
             if chosen is None:
                 self.pass_turn()
