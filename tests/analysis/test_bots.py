@@ -12,6 +12,7 @@ from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_view
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
+from support.engine_games import random_game
 from support.positions import build
 from uptown_cli.analysis.selfplay import seat_colors
 
@@ -21,16 +22,6 @@ FAST = {"playouts": 2}
 def new_game(players, seed):
     table = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(players))]
     return Game(table, seeded_bags(seed, [c for p in table for c in p.colors]))
-
-
-def random_game(players, seed, plies):
-    """A game after ``plies`` random moves."""
-    game = new_game(players, seed)
-    rng = random.Random(seed)
-    while game.ply < plies and not game.finished:
-        color, move = rng.choice(game.legal_moves())
-        game.play(move, color)
-    return game
 
 
 def game_length(players):
@@ -112,7 +103,7 @@ def test_random_and_greedy_choose_without_sampling_the_hidden_tiles(bot, monkeyp
         assert choose_move(bot, game, seed=1) in game.legal_moves()
 
 
-@pytest.mark.parametrize("bot", ["mc", "halving", "horizon"])
+@pytest.mark.parametrize("bot", ["mc", "horizon"])
 def test_a_bot_given_seconds_thinks_that_long_and_plays_legally(bot):
     game = random_game(2, "seconds", 20)
     assert choose_move(bot, game, seed=1, seconds=0.01) in game.legal_moves()
@@ -287,44 +278,6 @@ def test_bots_need_known_racks_and_an_unfinished_game():
 def test_mc_needs_a_playout():
     with pytest.raises(ValueError, match="playouts"):
         choose_move("mc", random_game(2, "p", 2), playouts=0)
-
-
-def test_halving_is_reproducible_for_a_seed_and_needs_a_playout():
-    game = random_game(3, "halvingseed", 24)
-    choices = {choose_move("halving", game, seed="s", playouts=3) for _ in range(3)}
-    assert len(choices) == 1
-    with pytest.raises(ValueError, match="playouts"):
-        choose_move("halving", game, playouts=0)
-
-
-def test_halving_drops_the_worse_half_of_its_candidates_after_each_round(monkeypatch):
-    """Eight candidates, rounds of 8, 4, 2: the candidates played in each deal halve, and
-    with mc's budget (16 x 6 playouts) every round gets its third."""
-    game = random_game(2, "halvingrounds", 30)
-    per_deal = []  # playouts (resets) in each deal, after the one in the constructor
-    real_init, real_reset = bots.Playout.__init__, bots.Playout.reset
-
-    def counting_init(self, *args):
-        per_deal.append(-1)
-        real_init(self, *args)
-
-    def counting_reset(self):
-        per_deal[-1] += 1
-        real_reset(self)
-
-    monkeypatch.setattr(bots.Playout, "__init__", counting_init)
-    monkeypatch.setattr(bots.Playout, "reset", counting_reset)
-    choose_move("halving", game, seed=1)
-    assert per_deal == [8] * 4 + [4] * 8 + [2] * 16
-
-
-def test_halving_counts_the_tie_break_and_shares_a_tied_first_place():
-    # (score, captures) per seat; seat 0 is the bot's
-    assert bots._outcome([(3, 1), (3, 2)], 0) == 1.0  # tied score, fewer captures: first
-    assert bots._outcome([(3, 2), (3, 1)], 0) == 0.0
-    assert bots._outcome([(3, 1), (3, 1), (5, 0)], 0) == 0.5
-    assert bots._outcome([(2, 0), (4, 0)], 0) == pytest.approx(1 + 2 * bots.HALVING_MARGIN)
-    assert bots._outcome([(6, 0), (4, 0), (5, 3)], 0) == pytest.approx(-2 * bots.HALVING_MARGIN)
 
 
 def test_horizon_is_reproducible_for_a_seed_and_needs_a_playout():

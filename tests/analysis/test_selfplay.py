@@ -123,11 +123,11 @@ def test_selfplay_never_overwrites_a_record(uptown, tmp_path):
 
 
 def test_selfplay_with_seconds_gives_the_bots_a_time_per_move(uptown, tmp_path):
-    result = uptown.invoke("selfplay", "--bots", "halving,mc", "--games", "1", "--seed", "t",
+    result = uptown.invoke("selfplay", "--bots", "horizon,mc", "--games", "1", "--seed", "t",
                            "--seconds", "0.002", "--json", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert [b["name"] for b in data["bots"]] == ["halving", "mc"]
+    assert [b["name"] for b in data["bots"]] == ["horizon", "mc"]
     assert validate_file(tmp_path / "game-0001.yaml").valid
     refused = uptown.invoke("selfplay", "--bots", "mc", "--seconds", "0")
     assert refused.exit_code == 2 and "Traceback" not in refused.output

@@ -46,7 +46,7 @@ def test_as_names_the_player_to_move_in_an_open_game_too(uptown, tmp_path):
 def test_hint_refuses_playouts_for_bots_without_playouts(uptown, tmp_path):
     game = new_game(tmp_path / "g.yaml")
     result = uptown.invoke("hint", game, "--bot", "greedy", "--playouts", "3")
-    assert result.exit_code == 2 and "--playouts goes with --bot mc or --bot halving or --bot horizon" in result.stderr
+    assert result.exit_code == 2 and "--playouts goes with --bot mc or --bot horizon" in result.stderr
 
 
 def test_a_hint_on_a_finished_game_does_not_talk_of_writing(uptown):

@@ -1,4 +1,4 @@
-"""Computer players: ``random``, ``greedy``, ``mc``, ``halving`` and ``horizon`` choose a move
+"""Computer players: ``random``, ``greedy``, ``mc`` and ``horizon`` choose a move
 for the player to move.
 
 A bot knows only what its player may know: the board, the captures, the moves played, its
@@ -12,10 +12,7 @@ the hidden tiles drawn at random from the tiles the player cannot see (``sample_
 ``random`` plays any legal move. ``greedy`` plays the move that leaves its player the lowest
 score (the fewest groups in the standard game), avoiding needless captures and keeping the
 tiles that fit many squares. ``mc`` plays out the best few of greedy's candidates to the end
-of the game in many sampled deals (``playout``) and keeps the one that did best. ``halving``
-starts from more of greedy's candidates and spends its playouts on the better ones: rounds of
-deals shared by every candidate still in, the worse half dropped after each round, and a
-move rated by first place (the tie-break counted) and the margin over the best other seat.
+of the game in many sampled deals (``playout``) and keeps the one that did best.
 ``horizon`` plays greedy's best few out as ``mc`` does, in the same deals, but only for a few
 moves of every player, and compares the scores there: a playout to the end is so noisy that
 mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
@@ -43,23 +40,13 @@ ColoredMove = tuple[str, Move]
 """A move with the colour it is played from."""
 RankKey = tuple[int, bool, int]
 
-BOT_NAMES = ("random", "greedy", "mc", "halving", "horizon")
+BOT_NAMES = ("random", "greedy", "mc", "horizon")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
 
 MC_CANDIDATES = 6
 """How many of greedy's best moves ``mc`` plays out."""
-
-HALVING_CANDIDATES = 8
-"""How many of greedy's best moves ``halving`` starts from."""
-
-HALVING_MARGIN = 1.0
-"""What a point of score ahead of the best other seat is worth to ``halving``, against 1 for
-first place."""
-
-HALVING_POLICY = QUICK
-"""The playout policy of ``halving``."""
 
 HORIZON_CANDIDATES = 8
 """How many of greedy's best moves ``horizon`` plays out."""
@@ -72,9 +59,8 @@ def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> C
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
-    every bot but ``random`` plays to it), ``playouts`` (``mc``, ``halving``, ``horizon``: how
-    many sampled views each candidate move is played out in, or for ``halving`` as many
-    playouts in all as ``mc`` would play) and ``seconds`` (the same three:
+    every bot but ``random`` plays to it), ``playouts`` (``mc``, ``horizon``: how many sampled
+    views each candidate move is played out in) and ``seconds`` (the same two:
     think for this much CPU time instead, playing out as many views as it allows; the choice
     is then no longer reproducible); a bot ignores the options it has no use for.
     """
@@ -180,7 +166,7 @@ def _shuffled_ranking(game: Game, rng: random.Random, variant: str) -> list[tupl
     return ranked
 
 
-def _greedy_candidates(game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
+def mc_candidates(game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
     """``mc``'s candidates: greedy's best ``MC_CANDIDATES`` moves."""
     return [move for _, move in _shuffled_ranking(game, rng, variant)[:MC_CANDIDATES]]
 
@@ -191,7 +177,7 @@ def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts
     game (``_best_on_shared_deals``)."""
     if playouts < 1:
         raise SetupError("playouts must be at least 1")
-    candidates = _greedy_candidates(game, rng, variant)
+    candidates = mc_candidates(game, rng, variant)
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds)
 
 
@@ -234,74 +220,10 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     return candidates[best]
 
 
-def _halving_move(game: Game, rng: random.Random, variant: str = "standard",
-                  playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
-    """Successive halving over greedy's best ``HALVING_CANDIDATES`` moves on shared deals: in
-    each round every surviving candidate is played out in the same new sampled deals with the
-    same playout seeds, then the worse half (by their totals over every deal so far) is
-    dropped, until one is left. The budget, ``playouts`` deals per candidate of ``mc`` (so the
-    same number of playouts as ``mc``) or ``seconds`` of CPU time counted from the start, is
-    shared out equally between the rounds; a move is rated by ``_outcome``."""
-    if playouts < 1:
-        raise SetupError("playouts must be at least 1")
-    start = time.process_time()
-    ranked = _shuffled_ranking(game, rng, variant)
-    candidates = [move for _, move in ranked[:HALVING_CANDIDATES]]
-    if len(candidates) == 1:
-        return candidates[0]
-    seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
-    index = {color: i for i, color in enumerate(game.colors)}
-    totals = dict.fromkeys(range(len(candidates)), 0.0)
-    alive = list(range(len(candidates)))
-    rounds = max(1, (len(alive) - 1).bit_length())
-    budget = playouts * MC_CANDIDATES
-    playout_rng = random.Random()
-    for round_number in range(rounds):
-        if seconds is None:
-            deals = max(1, budget // rounds // len(alive))
-            deadline = None
-        else:
-            deals = 1
-            deadline = start + seconds * (round_number + 1) / rounds
-        done = 0
-        while done < deals or (deadline is not None and time.process_time() < deadline):
-            playout = Playout(game, sample_bags(game, rng), variant)
-            playout_seed = rng.getrandbits(64)
-            for i in alive:
-                color, move = candidates[i]
-                playout.reset()
-                playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
-                playout_rng.seed(playout_seed)
-                totals[i] += _outcome(playout.run(HALVING_POLICY, playout_rng), seat)
-            done += 1
-        alive.sort(key=lambda i: -totals[i])  # stable: greedy's order breaks ties
-        alive = sorted(alive[:max(1, (len(alive) + 1) // 2)])
-        if len(alive) == 1:
-            break
-    return candidates[max(alive, key=lambda i: totals[i])]
-
-
-def _outcome(results: Sequence[tuple[int, int]], seat: int) -> float:
-    """How well seat ``seat`` did by the ``(score, captures)`` of every seat, counting the
-    tie-break: 1 for first place (a share when still tied), plus ``HALVING_MARGIN`` per point
-    of score ahead of (or behind) the best other seat."""
-    mine = results[seat]
-    others = [r for i, r in enumerate(results) if i != seat]
-    best = min(others)
-    if mine < best:
-        first = 1.0
-    elif mine == best:
-        first = 1.0 / (1 + sum(other == mine for other in others))
-    else:
-        first = 0.0
-    return first + HALVING_MARGIN * (best[0] - mine[0])
-
-
 _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "random": (_random_move, ()),
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
-    "halving": (_halving_move, ("variant", "playouts", "seconds")),
     "horizon": (_horizon_move, ("variant", "playouts", "seconds")),
 }
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from .bots import ColoredMove, _greedy_candidates, greedy_choices
+from .bots import ColoredMove, greedy_choices, mc_candidates
 from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.geometry import TILES_PER_COLOR
@@ -122,7 +122,7 @@ class PlayoutEvaluator:
 
 
 EVALUATORS: dict[str, Evaluator] = {
-    "mc": PlayoutEvaluator(_greedy_candidates, QUICK),
+    "mc": PlayoutEvaluator(mc_candidates, QUICK),
 }
 """The bots that can evaluate moves, by name; ``mc`` is the default."""
 

@@ -75,10 +75,10 @@ def as_option(required: bool = False) -> Callable[[F], F]:
                         help="The player you are (with hidden racks, your key file proves it).")
 
 
-BOT_NAMES = ("random", "greedy", "mc", "halving", "horizon")
+BOT_NAMES = ("random", "greedy", "mc", "horizon")
 """``analysis.bots.BOT_NAMES``: named here, checked equal by a test, so that ``--help`` imports
 no bots (tests/test_cli_main.py)."""
-PLAYOUT_BOTS = ("mc", "halving", "horizon")
+PLAYOUT_BOTS = ("mc", "horizon")
 """The bots that play moves out and take ``--playouts``."""
 MC_PLAYOUTS = 16
 """``analysis.bots.MC_PLAYOUTS``: how many deals mc plays each candidate in, by default."""
@@ -90,7 +90,7 @@ def playouts_option(default: int | None = None) -> Callable[[F], F]:
         "--playouts", type=click.IntRange(min=1), metavar="N", default=default,
         show_default=default is not None,
         help=f"{', '.join(PLAYOUT_BOTS)}: how many sampled deals each candidate move is played "
-        "out in (halving: the same playouts in all).")
+        "out in.")
 
 
 def check_playouts(playouts: int | None, bot: str | None) -> None:
