@@ -35,7 +35,7 @@ def counted(monkeypatch):
 
     count(reading, "_read_to_limit", "reads")
     count(yaml_reader._Composer, "guarded_document", "parses", lambda composer: composer.text)
-    count(schema._SchemaReader, "check", "schema")
+    count(schema.SchemaReader, "check", "schema")
     count(Game, "play", "plays")
 
     def start():

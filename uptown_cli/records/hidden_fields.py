@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # loaded only for games with hidden racks
 
 
 class _Problem(Protocol):
-    """Notes a problem: ``_SchemaReader.problem``."""
+    """Notes a problem: ``SchemaReader.problem``."""
 
     def __call__(self, message: str, where: Node | int | None, move: int | None = None) -> None:
         ...

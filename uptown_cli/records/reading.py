@@ -3,20 +3,14 @@ refused before reading), a silent pipe given up, never more than 1 MiB."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from ..errors import RecordError
-from .yaml_reader import decode
-
-if TYPE_CHECKING:  # loaded only for games with hidden racks
-    pass
 import os
 import select
 import stat
+from pathlib import Path
 
+from ..errors import RecordError
 from .schema import Record, load_record_text
-from .yaml_reader import MAX_BYTES, PIPE_WAIT
+from .yaml_reader import MAX_BYTES, PIPE_WAIT, decode
 
 
 def load_record(path: str | Path, shown: str | None = None) -> Record:
@@ -67,6 +61,11 @@ def _check_kind(mode: int, shown: str) -> None:
     raise RecordError(f"cannot read the file: {reason}", path=shown)
 
 
+READ_CHUNK = 64 * 1024
+"""Bytes asked for by one read of a record: a record is a few KiB, and asking for a whole MiB each time
+would make Python set aside (and the system clear) a MiB per read."""
+
+
 def _read_to_limit(descriptor: int, shown: str) -> bytes:
     """Up to ``MAX_BYTES + 1`` bytes from a descriptor opened without waiting."""
     waiting = select.poll()
@@ -75,7 +74,7 @@ def _read_to_limit(descriptor: int, shown: str) -> bytes:
     size = 0
     while size <= MAX_BYTES:
         try:
-            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
+            chunk = os.read(descriptor, min(READ_CHUNK, MAX_BYTES + 1 - size))
         except BlockingIOError:  # a pipe whose writer has sent nothing more yet
             if not waiting.poll(PIPE_WAIT * 1000):
                 raise RecordError("cannot read the file: the pipe stayed silent for "

@@ -11,13 +11,13 @@ from ..engine.geometry import TILES_PER_COLOR
 from ..engine.notation import parse_move
 from ..errors import BadReveal, IllegalMove, NotationError, RecordError
 from .annotations import parse_line_move
+from .entries import MoveEntry
 from .reading import read_file
+from .schema import Record, SchemaReader, file_order
 from .yaml_reader import decode
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from .hidden_check import HiddenCheck
-from .entries import MoveEntry
-from .schema import Record, _SchemaReader, file_order
 
 
 @dataclass
@@ -195,7 +195,7 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
     try:
         if isinstance(text, bytes):
             text = decode(text, path)
-        schema = _SchemaReader(text, path)
+        schema = SchemaReader(text, path)
         record = schema.check()
     except RecordError as exc:
         return Validation(path, None, exc.problems, 0)

@@ -43,6 +43,7 @@ from typing import Callable
 
 from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
+from .reading import READ_CHUNK
 from .schema import Record
 from .text import read_new_text, record_with_entry, record_with_move
 
@@ -328,7 +329,7 @@ def _read_bytes(fd: int, limit: int) -> bytes:
     chunks = []
     offset = 0
     while offset < limit:
-        chunk = os.pread(fd, limit - offset, offset)
+        chunk = os.pread(fd, min(READ_CHUNK, limit - offset), offset)
         if not chunk:
             break
         chunks.append(chunk)

@@ -106,7 +106,7 @@ def load_record_text(text: str | bytes, path: str) -> Record:
     """Read and check a record from its text (or raw bytes); ``path`` names it in errors."""
     if isinstance(text, bytes):
         text = decode(text, path)
-    return _SchemaReader(text, path).read()
+    return SchemaReader(text, path).read()
 
 
 def deal_colors(entries: list[PlayerEntry]) -> None:
@@ -162,7 +162,7 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
 _ONE_MOVE = "a move is one colour and its move, like '- red: 7 B7'"
 
 
-class _SchemaReader:
+class SchemaReader:
     """Checks the node tree of a record against format 1, collecting problems."""
 
     def __init__(self, text: str, path: str):
