@@ -7,7 +7,6 @@ captures and the end of the game are tracked from the moves played.
 
 import random
 from collections import Counter, deque
-from dataclasses import astuple
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -222,7 +221,7 @@ class RandomGames(RuleBasedStateMachine):
             for other in self.bags:
                 assert game.captured(color, other) == self.captures[color, other]
         for variant in ("standard", "blockers"):
-            rows = [astuple(row) for row in standings(game, variant)]
+            rows = [tuple(row) for row in standings(game, variant)]
             assert rows == self.recount_standings(recount, variant)
         assert game.finished == self.expected_finished()
         if not game.finished:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple, Optional, cast
 
 from ..errors import IllegalMove as IllegalMove  # raised here, exported
@@ -50,13 +49,18 @@ TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
 
 
-@dataclass(frozen=True)
-class Player:
+class _Seat(NamedTuple):
     name: str
     colors: tuple[str, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "colors", tuple(self.colors))
+
+class Player(_Seat):
+    """A player: their name and colours (given as any iterable, kept as a tuple)."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, colors: Iterable[str]) -> Player:
+        return super().__new__(cls, name, tuple(colors))
 
 
 class Turn(NamedTuple):

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Optional, cast
+from typing import NamedTuple, Optional, cast
 
 from ..errors import NotationError
 from .geometry import parse_square, parse_tile, square_name, tile_name
 
 
-@dataclass(frozen=True)
-class Move:
-    """One placement (a tile on a square, ``capture`` as written) or a forced pass."""
+class Move(NamedTuple):
+    """One placement (a tile on a square, ``capture`` as written) or a forced pass. (A named
+    tuple: cheap to make, and hashed as its fields are.)"""
 
     tile: Optional[int]
     square: Optional[int]

@@ -7,8 +7,8 @@ Ties are broken by fewer tiles captured in total; still tied, the rank is shared
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+
 from ..errors import SetupError
 
 if TYPE_CHECKING:
@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 VARIANTS = ("standard", "blockers")
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
+    """A player's standing; ``captured`` counts the tiles taken from each opponent, by name."""
+
     name: str
     colors: tuple[str, ...]
     groups: int

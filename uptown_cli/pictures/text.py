@@ -5,7 +5,6 @@ racks: ``records.viewer.HiddenView``); nothing here reads or writes files or dra
 (tables are rows and headers, drawn by the command line in the format asked for).
 """
 
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
@@ -286,7 +285,7 @@ def standings_data(game: "Game", standing_rows: "list[Standing]",
     return {
         "variant": variant,
         "finished": game.finished,
-        "players": [asdict(s) for s in standing_rows],
+        "players": [s._asdict() for s in standing_rows],
     }
 
 
