@@ -1,13 +1,17 @@
 """The ``uptown`` group: --version, --help and -h, light start-up, commands registered by name."""
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
 
 from uptown_cli import __version__
 from uptown_cli.cli import COMMANDS, main
+
+IN_PROGRESS = Path(__file__).resolve().parents[2] / "records" / "in-progress.yaml"
 
 
 def test_version(uptown):
@@ -69,6 +73,26 @@ def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("args", [["show"], ["show", "--json"], ["moves"], ["score", "--json"],
+                                  ["validate"], ["move", "H H1"]])
+def test_commands_on_a_record_never_import_dataclasses(args, tmp_path):
+    """Every value type on their path is a named tuple or a plain class: Python making a
+    dataclass takes about a millisecond, a sizeable share of a command's start-up."""
+    game = tmp_path / "game.yaml"
+    shutil.copyfile(IN_PROGRESS, game)
+    probe = (
+        "import sys\n"
+        "from uptown_cli.cli import main\n"
+        f"try:\n    main({[args[0], str(game), *args[1:]]!r})\n"
+        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
+        "print('dataclasses' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.splitlines()[-1] == "False"
 
 
 def test_version_through_the_console_script_with_importtime(uptown):

@@ -14,8 +14,7 @@ its first word: ``- red: 5 C5   # ?! inaccuracy (-7%)``. ``records/README.md`` d
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable, Final, NamedTuple
 
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
@@ -36,18 +35,37 @@ _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
 _PERCENT = re.compile(r"([0-9]+(\.[0-9]+)?)%")
 
 
-@dataclass(frozen=True)
 class MoveNotes:
     """What a move carries besides the move. ``eval`` is ``(score, chance to win 0..1)``;
-    ``lines`` (not compared) holds the line of each move of ``best`` and of each variation."""
+    ``lines`` (not compared) holds the line of each move of ``best`` (first) and of each
+    variation. Not to be changed once made."""
 
-    eval: tuple[float, float] | None = None
-    best: str | None = None
-    variations: tuple[tuple[str, ...], ...] = ()
-    comment: str | None = None
-    mark: str | None = None
-    lines: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
-    """The lines of the moves of ``best`` (first) and of each variation."""
+    __slots__ = ("eval", "best", "variations", "comment", "mark", "lines")
+
+    def __init__(self, eval: tuple[float, float] | None = None, best: str | None = None,
+                 variations: tuple[tuple[str, ...], ...] = (), comment: str | None = None,
+                 mark: str | None = None, lines: tuple[tuple[int, ...], ...] = ()) -> None:
+        self.eval: Final = eval
+        self.best: Final = best
+        self.variations: Final = variations
+        self.comment: Final = comment
+        self.mark: Final = mark
+        self.lines: Final = lines
+
+    def _compared(self) -> tuple[object, ...]:
+        return self.eval, self.best, self.variations, self.comment, self.mark
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not MoveNotes:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return (f"MoveNotes(eval={self.eval!r}, best={self.best!r}, variations={self.variations!r}, "
+                f"comment={self.comment!r}, mark={self.mark!r}, lines={self.lines!r})")
 
 
 class MoveAnnotation(NamedTuple):

@@ -9,7 +9,6 @@ import fcntl
 import os
 import stat
 import time
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..errors import RecordError
@@ -20,17 +19,20 @@ WAIT_NOTICE = 1.0
 """After this many seconds of waiting for another writer's lock, ``on_wait`` is called."""
 
 
-@dataclass
 class LockedFile:
     """A game file opened and locked: its ``folder`` (a descriptor), its ``name`` in it,
     the descriptor ``fd`` and ``stat`` of the locked file, and every descriptor whose lock
     is held (the versions this writer put in place keep theirs until it is done)."""
 
-    folder: int
-    name: str
-    fd: int
-    stat: os.stat_result
-    held: list[int]
+    __slots__ = ("folder", "name", "fd", "stat", "held")
+
+    def __init__(self, folder: int, name: str, fd: int, stat: os.stat_result,
+                 held: list[int]) -> None:
+        self.folder = folder
+        self.name = name
+        self.fd = fd
+        self.stat = stat
+        self.held = held
 
 
 @contextlib.contextmanager

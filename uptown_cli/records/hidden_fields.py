@@ -20,8 +20,7 @@ every move of a replay against them. The protocol itself is ``hidden.draws``; ``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from ..hidden.draws import (
     LATEST,
@@ -42,21 +41,44 @@ class _Problem(Protocol):
 _HEX = {32: re.compile(r"[0-9a-f]{32}"), 64: re.compile(r"[0-9a-f]{64}")}
 
 
-@dataclass(frozen=True)
 class HiddenFields:
     """The hidden-draw fields of a record: game id and (name, value) pairs, all hex text.
-    ``lines`` gives the line of each commitment and revealed key, by (list name, player)."""
+    ``lines`` (not compared) gives the line of each commitment and revealed key, by (list
+    name, player). Not to be changed once made."""
 
-    game_id: str
-    commitments: tuple[tuple[str, str], ...] = ()
-    version: int = 1
-    revealed: tuple[tuple[str, str], ...] = ()
-    lines: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, hash=False)
+    __slots__ = ("game_id", "commitments", "version", "revealed", "lines")
+
+    def __init__(self, game_id: str, commitments: tuple[tuple[str, str], ...] = (),
+                 version: int = 1, revealed: tuple[tuple[str, str], ...] = (),
+                 lines: dict[tuple[str, str], int] | None = None) -> None:
+        self.game_id: Final = game_id
+        self.commitments: Final = commitments
+        self.version: Final = version
+        self.revealed: Final = revealed
+        self.lines: Final[dict[tuple[str, str], int]] = {} if lines is None else lines
+
+    def _compared(self) -> tuple[object, ...]:
+        return self.game_id, self.commitments, self.version, self.revealed
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not HiddenFields:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return (f"HiddenFields(game_id={self.game_id!r}, commitments={self.commitments!r}, "
+                f"version={self.version!r}, revealed={self.revealed!r}, lines={self.lines!r})")
 
     def appended(self, list_name: str, name: str, value: str) -> HiddenFields:
-        """These fields with ``name: value`` added at the end of ``list_name``."""
-        pairs = getattr(self, list_name) + ((name, value),)
-        return HiddenFields(**{**self.__dict__, list_name: pairs})
+        """These fields with ``name: value`` added at the end of ``list_name`` (``commitments``
+        or ``revealed``)."""
+        pairs = {"commitments": self.commitments, "revealed": self.revealed}
+        pairs[list_name] += ((name, value),)
+        return HiddenFields(self.game_id, pairs["commitments"], self.version, pairs["revealed"],
+                            self.lines)
 
     def joined(self) -> list[str]:
         return [name for name, _ in self.commitments]

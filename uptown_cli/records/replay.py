@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,14 +19,16 @@ if TYPE_CHECKING:  # loaded only for games with hidden racks
     from .hidden_check import HiddenCheck
 
 
-@dataclass
 class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,
     and how many moves were played legally before the first illegal one."""
 
-    game: Game
-    errors: list[RecordError]
-    moves_ok: int
+    __slots__ = ("game", "errors", "moves_ok")
+
+    def __init__(self, game: Game, errors: list[RecordError], moves_ok: int) -> None:
+        self.game = game
+        self.errors = errors
+        self.moves_ok = moves_ok
 
     @property
     def valid(self) -> bool:
@@ -151,21 +152,25 @@ def _move_error(record: Record, entry: MoveEntry, number: int, message: str) -> 
     return RecordError(message, path=record.path, line=entry.line, move=number)
 
 
-@dataclass
 class Validation:
     """A record checked from end to end: its schema, then a replay of the moves before the
     first that breaks the format.  ``record`` is None unless the schema holds; ``moves``
     counts the moves replayed legally before the first problem with a move; ``errors`` are
     in file order, so the earliest move's problem comes before those of later moves."""
 
-    path: str
-    record: Record | None
-    errors: list[RecordError]
-    moves: int
-    unchecked: list[str] = field(default_factory=list)
-    """What cannot be checked yet (hidden racks whose keys are not revealed)."""
-    unrevealed: list[str] = field(default_factory=list)
-    """The players of a *finished* hidden game whose draws stay unchecked (no valid key)."""
+    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed")
+
+    def __init__(self, path: str, record: Record | None, errors: list[RecordError], moves: int,
+                 unchecked: list[str] | None = None, unrevealed: list[str] | None = None) -> None:
+        self.path = path
+        self.record = record
+        self.errors = errors
+        self.moves = moves
+        self.unchecked: list[str] = [] if unchecked is None else unchecked
+        """What cannot be checked yet (hidden racks whose keys are not revealed)."""
+        self.unrevealed: list[str] = [] if unrevealed is None else unrevealed
+        """The players of a *finished* hidden game whose draws stay unchecked (no valid
+        key)."""
 
     @property
     def valid(self) -> bool:

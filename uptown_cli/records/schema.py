@@ -10,7 +10,6 @@ validating are ``records.replay``'s. The format is described for users in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
@@ -55,28 +54,34 @@ def address_problem(text: str) -> str | None:
     return f"{text!r} is not an email address like ana@example.org"
 
 
-@dataclass
 class Record:
     """A record that passed the schema checks (its moves are not replayed yet).  ``tree`` is
     what its one parse produced (``yaml_reader`` nodes, with their lines and offsets in
     ``text``), so that its text can be edited without parsing it again."""
 
-    path: str
-    text: str
-    version: int
-    variant: str
-    players: list[PlayerEntry]
-    seed: str | None
-    moves: list[MoveEntry]
-    fields: dict[str, str] = field(default_factory=dict)
-    extras: dict[str, object] = field(default_factory=dict)
-    hidden: HiddenFields | None = None
-    tree: Mapping | None = field(default=None, repr=False, compare=False)
-    replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
-    """``records.replay``'s own: the public replays of a game with hidden racks, by ``upto``
-    (the game, its turns and the ``records.hidden_check.HiddenCheck`` that checked them),
-    from which a player's view is checked without playing the moves again."""
+    __slots__ = ("path", "text", "version", "variant", "players", "seed", "moves", "fields",
+                 "extras", "hidden", "tree", "replayed")
+
+    def __init__(self, path: str, text: str, version: int, variant: str,
+                 players: list[PlayerEntry], seed: str | None, moves: list[MoveEntry],
+                 fields: dict[str, str] | None = None, extras: dict[str, object] | None = None,
+                 hidden: HiddenFields | None = None, tree: Mapping | None = None) -> None:
+        self.path = path
+        self.text = text
+        self.version = version
+        self.variant = variant
+        self.players = players
+        self.seed = seed
+        self.moves = moves
+        self.fields: dict[str, str] = {} if fields is None else fields
+        self.extras: dict[str, object] = {} if extras is None else extras
+        self.hidden = hidden
+        self.tree = tree
+        self.replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = {}
+        """``records.replay``'s own: the public replays of a game with hidden racks, by
+        ``upto`` (the game, its turns and the ``records.hidden_check.HiddenCheck`` that
+        checked them), from which a player's view is checked without playing the moves
+        again."""
 
     def parsed(self) -> Mapping:
         """``tree``, parsing ``text`` when the record was made without it."""

@@ -4,7 +4,6 @@ without touching the rest of the file."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Iterable, Iterator, cast
 
 from ..errors import RecordError, SetupError
@@ -151,7 +150,8 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
             or record.hidden != old.hidden or [m.link for m in record.moves] != links
             or [m.notes for m in record.moves] != notes):
         raise RecordError(f"{refused}; nothing was written")
-    return replace(record, path=old.path)
+    record.path = old.path  # read back as "<new text>": named as its file again
+    return record
 
 
 def insert_entry(old: str | Record, list_name: str, name: str, value: str,
@@ -172,7 +172,8 @@ def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
     if (_summary(record) != _summary(old) or record.extras != old.extras
             or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
         raise RecordError(f"{refused}; nothing was written")
-    return replace(record, path=old.path)
+    record.path = old.path  # read back as "<new text>": named as its file again
+    return record
 
 
 def _readable(old: str | Record, path: str) -> Record:
