@@ -35,11 +35,13 @@ def test_two_players_list_both_colours(uptown, tmp_path):
     assert sorted(data["moves"]) == sorted(expected)
 
 
-def test_two_player_moves_are_taken_by_move_as_they_are(uptown, tmp_path):
+@pytest.mark.parametrize("as_one_argument", [True, False], ids=["one argument", "words"])
+def test_two_player_moves_are_taken_by_move_as_they_are(uptown, tmp_path, as_one_argument):
     path = new_game(tmp_path / "two.yaml", "Ana", "Bo")
     data = uptown.json("moves", path, "--json")[1]
     ambiguous = next(move for move in data["moves"] if move.startswith("green "))
-    result = uptown.invoke("move", path, *ambiguous.split())
+    words = [ambiguous] if as_one_argument else ambiguous.split()
+    result = uptown.invoke("move", path, *words)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Move 1: green (Ana) {ambiguous.split(' ', 1)[1]}")
 

@@ -181,7 +181,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     from ..records.viewer import HiddenView, check_seen, remember
 
     path, words = split_file(words)
-    typed_rack, words = split_rack(words)
+    # One word or several: "red 7 B7" (as `moves --json` writes it) is red 7 B7.
+    typed_rack, words = split_rack(" ".join(words).split())
     if path == "-":
         raise click.UsageError("move writes to FILE; standard input cannot be used")
     if typed_rack and rack and typed_rack != rack:
