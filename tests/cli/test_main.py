@@ -1,5 +1,6 @@
 """The ``uptown`` group: --version, --help and -h, light start-up, commands registered by name."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -59,20 +60,26 @@ def test_unknown_command_is_a_usage_error(uptown):
     assert "No such command" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"], ["show", "--help"], ["move", "--help"],
-                                  ["selfplay", "--help"], ["hint", "--help"]])
-def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
+def imported_after(args, names):
+    """Which of the modules ``names`` a fresh Python holds after running ``uptown ARGS`` (the
+    command must succeed)."""
     probe = (
-        "import sys\n"
+        "import json, sys\n"
         "from uptown_cli.cli import main\n"
-        f"try:\n    main({args!r})\n"
-        "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('yaml', 'tabulate', 'uptown_cli.analysis.bots') if m in sys.modules))\n"
+        f"try:\n    main({list(args)!r})\n"
+        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
+        f"print(json.dumps(sorted(m for m in {tuple(names)!r} if m in sys.modules)))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
-    assert out.splitlines()[-1] == "[]"
+    return json.loads(out.splitlines()[-1])
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"], ["show", "--help"], ["move", "--help"],
+                                  ["selfplay", "--help"], ["hint", "--help"]])
+def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
+    assert imported_after(args, ("yaml", "tabulate", "uptown_cli.analysis.bots")) == []
 
 
 @pytest.mark.parametrize("args", [["show"], ["show", "--json"], ["moves"], ["score", "--json"],
@@ -82,17 +89,7 @@ def test_commands_on_a_record_never_import_dataclasses(args, tmp_path):
     dataclass takes about a millisecond, a sizeable share of a command's start-up."""
     game = tmp_path / "game.yaml"
     shutil.copyfile(IN_PROGRESS, game)
-    probe = (
-        "import sys\n"
-        "from uptown_cli.cli import main\n"
-        f"try:\n    main({[args[0], str(game), *args[1:]]!r})\n"
-        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
-        "print('dataclasses' in sys.modules)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.splitlines()[-1] == "False"
+    assert imported_after([args[0], str(game), *args[1:]], ("dataclasses",)) == []
 
 
 def test_version_through_the_console_script_with_importtime(uptown):
