@@ -86,15 +86,22 @@ def _values(count, salt=b""):
     return [hashlib.sha256(salt + i.to_bytes(4, "big")).digest() for i in range(count)]
 
 
+def _draw_counts(left, salt, version):
+    """``(counts per tile, chi-square)`` of blue's draws (protocol ``version``) from a bag of
+    ``left`` tiles, 400 per tile, each with another public value."""
+    values = _values(left * 400, salt)
+    counts = Counter(draw_index(GAME_ID, "blue", 28 - left, KEYS["Bo"], v, left, version)
+                     for v in values)
+    return counts, sum((counts[t] - 400) ** 2 / 400 for t in range(left))
+
+
 # The 0.9999 quantiles of chi-square with left - 1 degrees of freedom are about 63 (27), 46 (16)
 # and 23 (4): these thresholds are generous, and the inputs fixed, so the test cannot flake.
 @pytest.mark.parametrize("left, threshold", [(28, 80), (17, 60), (5, 30)])
 def test_draws_are_uniform_over_the_remaining_bag_chi_square(left, threshold):
     """400 draws per tile left, each with another public value: the counts per tile pass a
     chi-square test."""
-    values = _values(left * 400, bytes([left]))
-    counts = Counter(draw_index(GAME_ID, "blue", 28 - left, KEYS["Bo"], v, left) for v in values)
-    chi_square = sum((counts[t] - 400) ** 2 / 400 for t in range(left))
+    counts, chi_square = _draw_counts(left, bytes([left]), 1)
     assert set(counts) == set(range(left))
     assert chi_square < threshold
 
@@ -245,10 +252,7 @@ def test_version_2_a_commitment_binds_the_ones_before_it():
 
 @pytest.mark.parametrize("left, threshold", [(28, 80), (16, 60), (2, 20)])
 def test_version_2_draws_are_uniform_over_the_remaining_bag_chi_square(left, threshold):
-    values = _values(left * 400, b"v2" + bytes([left]))
-    counts = Counter(draw_index(GAME_ID, "blue", 28 - left, KEYS["Bo"], v, left, 2)
-                     for v in values)
-    chi_square = sum((counts[t] - 400) ** 2 / 400 for t in range(left))
+    counts, chi_square = _draw_counts(left, b"v2" + bytes([left]), 2)
     assert set(counts) == set(range(left))
     assert chi_square < threshold
 

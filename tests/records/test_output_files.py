@@ -112,20 +112,12 @@ def test_a_failed_new_output_file_leaves_nothing(uptown, tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
-def test_output_temporary_file_has_the_final_mode_before_any_data(uptown, tmp_path, monkeypatch):
+def test_output_temporary_file_has_the_final_mode_before_any_data(uptown, tmp_path, modes_written):
     target = tmp_path / "board.svg"
     target.write_bytes(OLD)
     os.chmod(target, 0o600)
-    modes = []
-    real_write = record_writer._write_all
-
-    def spy(fd, data):
-        modes.append(stat.S_IMODE(os.fstat(fd).st_mode))
-        real_write(fd, data)
-
-    monkeypatch.setattr(record_writer, "_write_all", spy)
     assert uptown.invoke("svg", GAME, "-o", target).exit_code == 0
-    assert modes == [0o600] and stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert modes_written == [0o600] and stat.S_IMODE(target.stat().st_mode) == 0o600
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])

@@ -117,19 +117,11 @@ def test_a_game_that_is_not_a_regular_file_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("mode, mask", [(0o600, 0o022), (0o600, 0o000), (0o664, 0o077), (0o640, 0o027)])
-def test_the_temporary_file_has_the_games_mode_before_any_data(game, monkeypatch, umask, mode, mask):
+def test_the_temporary_file_has_the_games_mode_before_any_data(game, modes_written, umask, mode, mask):
     game.chmod(mode)
     umask(mask)
-    seen = []
-    real_write = record_writer._write_all
-
-    def spy(fd, data):
-        seen.append(stat.S_IMODE(os.fstat(fd).st_mode))
-        real_write(fd, data)
-
-    monkeypatch.setattr(record_writer, "_write_all", spy)
     append_move(str(game), "red", "7 B7", START)
-    assert seen == [mode] and stat.S_IMODE(game.stat().st_mode) == mode
+    assert modes_written == [mode] and stat.S_IMODE(game.stat().st_mode) == mode
 
 
 @AS_ROOT
