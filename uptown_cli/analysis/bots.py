@@ -227,7 +227,3 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "horizon": (_horizon_move, ("variant", "playouts", "seconds")),
 }
 
-
-# -- views ------------------------------------------------------------------------------
-
-

@@ -3,7 +3,7 @@ the best move found, the loss, a mark, and a summary per player.
 
 An *evaluation* is the mover's expected final score under the game's variant and their chance
 to finish first (a shared first place counts as a share), both estimated by playing the game
-out to the end in many deals of the tiles the mover could not see (``bots.sample_bags``: their
+out to the end in many deals of the tiles the mover could not see (``views.sample_bags``: their
 own racks and draws as they were, everything else drawn at random). Every candidate move of
 one position is played out in the same deals with the same playout seeds (common random
 numbers), so that the luck of the deal cancels out of their differences.
@@ -38,7 +38,6 @@ from typing import Any, Protocol
 from .bots import ColoredMove, greedy_choices, mc_candidates
 from .views import sample_bags
 from ..engine.game import Game, Player
-from ..engine.geometry import TILES_PER_COLOR
 from ..engine.notation import Move, parse_move
 from ..engine.playout import QUICK, MoveClass, Playout
 from ..errors import SetupError
@@ -380,11 +379,3 @@ def review(game: Game, bags: dict[str, list[int]], variant: str = "standard",
     moves = list(review_moves(tasks(game, bags, variant, bot, seed, deals, seconds), jobs))
     return Review(variant, bot, seed, deals if seconds is None else None, seconds, moves,
                   summarize(moves, game.players))
-
-
-def known_bags(game: Game, drawn: dict[str, list[int]]) -> dict[str, list[int]]:
-    """Bags for ``game``'s colours that give the tiles ``drawn`` (each colour's draws in order,
-    starting rack first) and then the rest in order: enough to replay a game whose draws are
-    known, as a hidden game once every key is revealed."""
-    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]] for c in game.colors}
-

@@ -5,9 +5,9 @@ from collections.abc import Callable, Mapping
 from typing import cast
 
 from ..engine.game import RACK_SIZE, Game, Player, Turn
-from ..engine.geometry import FIT, TILES_PER_COLOR, squares_of
+from ..engine.geometry import TILES_PER_COLOR
 from ..errors import SetupError
-from ..hidden.draws import can_place
+from ..hidden.draws import stuck_tiles
 
 _SAMPLE_ATTEMPTS = 1000
 _UNFIT_LIMIT = 64
@@ -165,20 +165,11 @@ def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]
     while board.ply > first:
         turn = board.pop()
         if turn.move.is_pass and turn.player != me:
-            for color in turn.player.colors:
-                if board.playable(color):
-                    stuck = frozenset(
-                        tile for tile in board.unplayed_tiles(color) if not _fits(board, color, tile)
-                    )
-                    steps = limits.setdefault(color, {})
-                    step = board.played_count(color)
-                    steps[step] = steps.get(step, stuck) & stuck
+            for color, (_, stuck) in stuck_tiles(board, turn.player).items():
+                steps = limits.setdefault(color, {})
+                step = board.played_count(color)
+                steps[step] = steps.get(step, stuck) & stuck
     return limits
-
-
-def _fits(game: Game, color: str, tile: int) -> bool:
-    """Whether ``color`` could place ``tile`` somewhere now (its rack aside)."""
-    return any(can_place(game, color, tile, square) for square in squares_of(FIT[tile]))
 
 
 def _set_aside_passes(game: Game, me: Player, colors: list[str]) -> list[Turn]:

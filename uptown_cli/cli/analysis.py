@@ -1,6 +1,6 @@
 """The analysis commands: ``selfplay``, ``analyze``, ``stats`` and ``export``.
 
-They parse options, call ``selfplay``, ``analysis`` and ``corpus``, and print; the heavy modules
+They parse options, call ``analysis.selfplay``, ``analysis.review`` and ``analysis.corpus``, and print; the heavy modules
 (bots among them) are imported inside the commands.
 """
 
@@ -264,9 +264,6 @@ def _pct(rate: float) -> str:
 
 def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
     """(the game replayed with every rack known, its bags), or a one-line ClickException."""
-    from ..analysis.review import known_bags
-    from ..engine.game import Game
-
     if record.seed is not None:
         game = replay_valid(record)
         from ..engine.bags import seeded_bags
@@ -282,11 +279,10 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
             raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
         missing = [c for c in record.colors if c not in check.deal.drawn]
         if not missing:
-            bags = known_bags(result.game, check.deal.drawn)
-            game = Game(record.game_players(), bags)
-            for turn in result.game.history:
-                game.play(turn.move, turn.color)
-            return game, bags
+            from ..hidden.draws import bags_from_draws
+
+            bags = bags_from_draws(check.deal.drawn, record.colors)
+            return result.game.redealt(bags), bags
     raise click.ClickException(
         f"{record.path}: the racks are unknown (a game without a seed, or with hidden racks "
         "not all revealed), so the moves cannot be judged from their players' view")

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from ..engine.geometry import TILES_PER_COLOR
 from ..errors import display_path
-from ..hidden.draws import LATEST, PROTOCOLS, new_game_id
+from ..hidden.draws import LATEST, PROTOCOLS, bags_from_draws, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .options import (
     Output,
@@ -96,9 +95,7 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
         raise click.ClickException(f"it is {player.name}'s turn, not {name}'s")
     key = player_key(record, name, keys)
     _, check = own_view(record, name, key)
-    deal = check.deal
-    own_bags = {c: deal.drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in deal.drawn[c]]
-                for c in player.colors}
+    own_bags = bags_from_draws(check.deal.drawn, player.colors)
     view, suspects = imagined_game(game, player, own_bags, random.Random())
     return MoverView(record, name, key, check, view, suspect_warning(suspects))
 

@@ -254,6 +254,12 @@ class HiddenDeal:
         self._waiting = []
 
 
+def bags_from_draws(drawn: Mapping[str, list[int]], colors: Iterable[str]) -> dict[str, list[int]]:
+    """Bags for ``colors`` that give each the tiles ``drawn`` (its draws in order, starting rack
+    first) and then the rest in tile order: enough to replay a game whose draws are known."""
+    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]] for c in colors}
+
+
 Stuck = dict[str, tuple[int, frozenset[int]]]
 """What a pass is checked against: per colour of the passer that can still play, how many
 tiles its rack holds and which of its tiles left fit no square."""

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game
-from ..engine.geometry import TILES_PER_COLOR
 from ..engine.notation import parse_move
 from ..errors import BadReveal, IllegalMove, NotationError, RecordError
 from .annotations import parse_line_move
@@ -53,6 +52,7 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     if hidden is not None:
         followed = _follow(record, upto, hidden) if not strict else None
         return followed or play_moves(record, new_game(record), strict, upto, hidden)
+    from ..hidden.draws import bags_from_draws
     from .hidden_check import HiddenCheck
 
     check = HiddenCheck(record)
@@ -95,6 +95,7 @@ def new_game(record: Record) -> Game:
 def revealed_bags(record: Record) -> dict[str, list[int]] | None:
     """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
     when every key is revealed and the game checks; else None."""
+    from ..hidden.draws import bags_from_draws
     from .hidden_check import HiddenCheck
 
     check = HiddenCheck(record)
@@ -102,9 +103,7 @@ def revealed_bags(record: Record) -> dict[str, list[int]] | None:
         return None
     if not play_moves(record, Game(record.game_players()), hidden=check).valid:
         return None
-    drawn = check.deal.drawn
-    return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]]
-            for c in drawn}
+    return bags_from_draws(check.deal.drawn, check.deal.drawn)
 
 
 def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
