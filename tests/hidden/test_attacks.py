@@ -327,3 +327,22 @@ def test_a_game_written_as_version_1_cannot_be_joined(uptown, tmp_path):
     refused(uptown_as(tmp_path, "Ana", "join", path, "--as", "Ana"), "uses uptown-hidden-1",
             "uptown new --hidden")
     assert not list((tmp_path / "keys-Ana").glob("*.key"))
+
+
+@pytest.mark.parametrize("damage", ['"players": 5', '"moves": [["red"]]', '"moves": [[1, "7 B7", null]]'])
+def test_a_damaged_memory_file_is_refused_in_one_line(uptown, tmp_path, damage):
+    """Ana's memory of the game, edited by hand or damaged, is refused with its name: no
+    traceback, nothing written."""
+    path = new_game(uptown, tmp_path)
+    name = bot_move(uptown, tmp_path, path)
+    memory = next((tmp_path / f"keys-{name}").glob("*.seen"))
+    data = json.loads(memory.read_text())
+    key = damage.split(":")[0].strip('"')
+    data[key] = json.loads(damage.split(":", 1)[1])
+    memory.write_text(json.dumps(data))
+    before = path.read_bytes()
+    result = uptown_as(tmp_path, name, "show", path, "--as", name)
+    assert result.exit_code == 1
+    assert result.stderr.strip().endswith("is not an uptown memory file (it was damaged or edited): "
+                                          "move it away to start remembering afresh")
+    assert path.read_bytes() == before

@@ -173,7 +173,17 @@ def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
     path = seen_path(folder, game, name)
     if not os.path.lexists(path):
         return None
-    return _read_private(path, path)
+    data = _read_private(path, path)
+    if not all(isinstance(entries := data.get(key), list) and all(
+            isinstance(entry, list) and len(entry) == size and isinstance(entry[0], str)
+            for entry in entries) for key, size in _SEEN_ENTRIES.items()):
+        raise KeyFileError(f"{path} is not an uptown memory file (it was damaged or edited): "
+                           "move it away to start remembering afresh")
+    return data
+
+
+_SEEN_ENTRIES = {"players": 2, "commitments": 2, "moves": 3, "revealed": 2}
+"""The lists of a memory file, and how many fields each entry of them has."""
 
 
 def save_seen(folder: str, game: str, name: str, snapshot: dict[str, Any]) -> None:
