@@ -57,10 +57,10 @@ def hidden_mover_view(record: "Record", game: "Game", as_name: str | None, keys:
 
 
 def split_file(words: Sequence[str]) -> tuple[str, Sequence[str]]:
-    """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names an
-    existing file."""
+    """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names
+    something that exists (a folder is then refused as FILE, not read as a move)."""
     first = words[0] if words else ""
-    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.isfile(first):
+    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.exists(first):
         return words[0], words[1:]
     return game_path(None), words
 
@@ -114,7 +114,6 @@ def check_player(game: "Game", as_name: str | None, path: str, writes: bool = Tr
 def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
-    from ..errors import RecordError
     from ..records.reading import load_record
     from ..records.replay import replay
 
@@ -128,7 +127,7 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
             game = hidden_mover_view(record, game, ctx.params.get("as_name"),
                                      ctx.params.get("keys"), warn=False)[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
-    except (RecordError, ValueError, click.ClickException):
+    except (ValueError, click.ClickException):  # every UptownError is a ValueError
         return []
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]

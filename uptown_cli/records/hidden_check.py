@@ -40,6 +40,7 @@ class HiddenCheck:
         assert hidden is not None  # a game with hidden racks
         self.game_id = bytes.fromhex(hidden.game_id)
         self.version = hidden.version
+        self.link_digits = hidden.link_digits
         self.errors: list[RecordError] = []
         values = [bytes.fromhex(value) for _, value in hidden.commitments]
         keys: dict[str, bytes] = {}
@@ -75,7 +76,7 @@ class HiddenCheck:
         player = game.to_move
         if player is None or entry.color not in player.colors:
             return None  # the engine reports it
-        digits = 64 if self.version == 1 else 128
+        digits = self.link_digits
         if entry.link is None or not is_hex(entry.link, digits):
             return f"the move needs its link, {digits} hex digits (0-9, a-f)"
         link = bytes.fromhex(entry.link[:64])

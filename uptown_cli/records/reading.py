@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 import select
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import RecordError
 from .schema import Record, load_record_text
 from .yaml_reader import MAX_BYTES, PIPE_WAIT, decode
+
+if TYPE_CHECKING:  # a type only: pathlib is not loaded at start-up
+    from pathlib import Path
 
 
 def load_record(path: str | Path, shown: str | None = None) -> Record:

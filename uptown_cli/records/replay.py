@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game
@@ -14,8 +13,10 @@ from .reading import read_file
 from .schema import Record, SchemaReader, file_order
 from .yaml_reader import decode
 
-if TYPE_CHECKING:  # loaded only for games with hidden racks
-    from .hidden_check import HiddenCheck
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .hidden_check import HiddenCheck  # loaded only for games with hidden racks
 
 
 class Replay:
@@ -240,8 +241,7 @@ def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> 
     from ``game``, the position before the move: one problem each, at the line of its first
     bad move. ``game`` is left as it was."""
     notes = entry.notes
-    if notes is None:
-        return []
+    assert notes is not None  # called for moves with notes only
     named = ([("best", (notes.best,))] if notes.best is not None else []) + [
         (f"variation {k}", line) for k, line in enumerate(notes.variations, 1)]
     problems = []

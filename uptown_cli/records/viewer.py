@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import BadReveal, KeyFileError, RecordError, ViewerError
 from ..hidden.keys import check_folder, has_key, keys_folder, load_key, load_seen, save_seen
+from .reading import read_file
 from .schema import Record
 
 if TYPE_CHECKING:
@@ -64,9 +65,8 @@ def _moved_on(record: Record) -> bool:
     """Whether the file of ``record`` holds other text now (another player's command wrote it
     meanwhile, after this one read it)."""
     try:
-        with open(record.path, "rb") as stream:
-            return stream.read() != record.text.encode("utf-8")
-    except OSError:
+        return read_file(record.path) != record.text
+    except RecordError:
         return False
 
 
