@@ -128,10 +128,11 @@ def _hidden_record(path: str) -> "Record":
     return record
 
 
-def _append(path: str, list_name: str, name: str, value: str, record: "Record") -> str:
+def _append(path: str, list_name: str, name: str, value: str, record: "Record") -> "Record":
+    """The record with one entry more, written to ``path`` (``records.safe_file``)."""
     from ..records.safe_file import append_entry
 
-    return append_entry(path, list_name, name, value, record, lock_notice(path)).text
+    return append_entry(path, list_name, name, value, record, lock_notice(path))
 
 
 @click.command()
@@ -176,11 +177,11 @@ def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> Non
     game_id = record.hidden.game_id
     key, key_file = create_key(folder, game_id, name)
     try:
-        text = _append(path, "commitments", name, commitment_of(record, name, key), record)
+        written = _append(path, "commitments", name, commitment_of(record, name, key), record)
     except Exception:  # the commitment was not written: the key made for it is not kept
         remove_key(folder, game_id, name)
         raise
-    remember(record, name, keys, text)
+    remember(written, name, keys)
     following = names[len(joined) + 1] if len(joined) + 1 < len(names) else None
     if as_json:
         Output(True).json({"path": display_path(path), "player": name,
@@ -221,9 +222,9 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
         raise click.ClickException(f"{name} has already revealed their key in {record.path}")
     key = player_key(record, name, keys)
     own_view(record, name, key)
-    text = _append(path, "revealed", name, key.hex(), record)
+    written = _append(path, "revealed", name, key.hex(), record)
     mark_spent(keys_folder(keys), record.hidden.game_id, name)
-    remember(record, name, keys, text)
+    remember(written, name, keys)
     revealed = dict(record.hidden.revealed)
     left = [n for n in record.hidden.joined() if n != name and n not in revealed]
     if as_json:

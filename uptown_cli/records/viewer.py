@@ -70,17 +70,13 @@ def _moved_on(record: Record) -> bool:
         return False
 
 
-def remember(record: Record, name: str | None, keys: str | None, text: str | None = None) -> None:
-    """Keep ``record`` (or the record ``text`` it became) as what ``name`` has seen (nothing
-    without a name)."""
-    from .schema import load_record_text
+def remember(record: Record, name: str | None, keys: str | None) -> None:
+    """Keep ``record`` as what ``name`` has seen (nothing without a name)."""
     from .seen import game_ident, snapshot
 
     if name is None:
         return
     try:
-        if text is not None:
-            record = load_record_text(text, record.path)
         save_seen(keys_folder(keys), game_ident(record), name, snapshot(record))
     except (KeyFileError, RecordError) as exc:
         raise KeyFileError(f"cannot remember what {name} saw: {exc}") from None
