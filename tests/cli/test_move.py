@@ -204,11 +204,3 @@ def test_an_invalid_record_is_refused(uptown, tmp_path):
     assert result.exit_code == 1
     assert "move 3: green plays 7 on B8" in result.stderr
     assert path.read_text() == BROKEN
-
-
-def test_a_folder_given_as_file_is_refused_as_a_folder_not_read_as_a_move(uptown, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "d").mkdir()
-    result = uptown.invoke("move", "d", "7", "B7")
-    assert result.exit_code == 1
-    assert result.stderr == "Error: d: cannot read the file: Is a directory\n"

@@ -57,10 +57,10 @@ def hidden_mover_view(record: "Record", game: "Game", as_name: str | None, keys:
 
 
 def split_file(words: Sequence[str]) -> tuple[str, Sequence[str]]:
-    """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names
-    something that exists (a folder is then refused as FILE, not read as a move)."""
+    """(FILE, the move's words): the first word is FILE when it ends in .yaml/.yml or names an
+    existing file (a folder named like a tile, ``H``, stays part of the move)."""
     first = words[0] if words else ""
-    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.exists(first):
+    if first == "-" or first.lower().endswith((".yaml", ".yml")) or os.path.isfile(first):
         return words[0], words[1:]
     return game_path(None), words
 
