@@ -18,6 +18,7 @@ LAYERS = {
     "analysis": 5,
     "club": 5,
     "cli": 6,
+    "__main__": 7,
 }
 """Each top-level part of the package and its layer, bottom up (docs/ARCHITECTURE.md)."""
 

@@ -84,12 +84,42 @@ def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
 
 @pytest.mark.parametrize("args", [["show"], ["show", "--json"], ["moves"], ["score", "--json"],
                                   ["validate"], ["move", "H H1"]])
-def test_commands_on_a_record_never_import_dataclasses(args, tmp_path):
+def test_commands_on_an_open_record_import_neither_dataclasses_nor_openssl(args, tmp_path):
     """Every value type on their path is a named tuple or a plain class: Python making a
-    dataclass takes about a millisecond, a sizeable share of a command's start-up."""
+    dataclass takes about a millisecond, a sizeable share of a command's start-up. SHA-256
+    comes from Python's own module (``engine.sha256``): hashlib and hmac load OpenSSL."""
     game = tmp_path / "game.yaml"
     shutil.copyfile(IN_PROGRESS, game)
-    assert imported_after([args[0], str(game), *args[1:]], ("dataclasses",)) == []
+    assert imported_after([args[0], str(game), *args[1:]], ("dataclasses", "_hashlib", "hmac")) == []
+
+
+def test_the_program_turns_the_collector_back_on_once_the_command_is_imported(tmp_path):
+    """``uptown`` starts with the cyclic garbage collector paused (``__main__``) and runs the
+    command with it on again, everything imported set aside (frozen)."""
+    game = tmp_path / "game.yaml"
+    shutil.copyfile(IN_PROGRESS, game)
+    probe = (
+        "import gc, sys\n"
+        "from uptown_cli import __main__\n"
+        "from uptown_cli.cli import view\n"
+        "seen = []\n"
+        "real = view.read_game\n"
+        "def spy(*args, **kwargs):\n"
+        "    seen.append((gc.isenabled(), gc.get_freeze_count() > 0))\n"
+        "    return real(*args, **kwargs)\n"
+        "view.read_game = spy\n"
+        f"sys.argv = ['uptown', 'show', {str(game)!r}]\n"
+        "try:\n    __main__.main()\nexcept BaseException:\n    pass\n"
+        "print(seen)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[(True, True)]"
+
+
+def test_python_m_uptown_cli_is_the_program():
+    result = subprocess.run([sys.executable, "-m", "uptown_cli", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert result.stdout == f"uptown, version {__version__}\n"
 
 
 def test_version_through_the_console_script_with_importtime(uptown):

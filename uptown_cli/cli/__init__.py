@@ -8,6 +8,7 @@ command imports only its own module.  Shared options, record loading and the one
 (text, tables, csv, JSON) are in ``options``.
 """
 
+import gc
 import importlib
 import io
 import signal
@@ -50,6 +51,10 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 class UptownGroup(click.Group):
     """The commands of COMMANDS, imported only when one is run or asked for by name."""
 
+    collector_paused = False
+    """Whether the program started with the cyclic garbage collector paused (``__main__``): it
+    is turned back on once the command's module is imported."""
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
@@ -57,6 +62,10 @@ class UptownGroup(click.Group):
         if name not in COMMANDS:
             return None
         module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
+        if self.collector_paused:
+            gc.freeze()
+            gc.enable()
+            self.collector_paused = False
         return cast(click.Command, module.COMMANDS[name])
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -96,11 +105,12 @@ def main() -> None:
     """
 
 
-def run() -> None:
-    """The ``uptown`` program: ``main``, stopping silently when its output pipe closes
+def run(collector_paused: bool = False) -> None:
+    """The ``uptown`` program (``__main__``): ``main``, stopping silently when its output pipe closes
     (``uptown export | head -1``), as ``cat`` and other Unix tools do.  Text that the
     terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is
     printed as escapes such as ``\\u5f20``, never a traceback."""
+    main.collector_paused = collector_paused
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):

@@ -6,7 +6,6 @@ Who a player is, their key and their own view are ``records.viewer``'s; what a v
 keep ``uptown --help`` light.
 """
 
-import hashlib
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from ..errors import display_path
+from ..engine.sha256 import sha256
 from ..hidden.draws import LATEST, PROTOCOLS, bags_from_draws, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .options import (
@@ -65,7 +65,7 @@ class MoverView:
                  warning: str | None = None) -> None:
         self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
         self.warning = warning
-        self.bot_seed = hashlib.sha256(key + record.text.encode("utf-8")).hexdigest()
+        self.bot_seed = sha256(key + record.text.encode("utf-8")).hexdigest()
 
     def link(self, color: str, move_text: str) -> str:
         from ..records.hidden_check import own_link

@@ -14,17 +14,17 @@ drawn in turn. ``tests/engine/test_bags.py`` pins the order of a few seeds.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 from .geometry import TILE_NAMES
+from .sha256 import sha256
 
 _NAMES_AS_BYTES = [name.encode("utf-8") for name in TILE_NAMES]
 
 
 def bag_order(seed: str, color: str) -> list[int]:
     """Colour ``color``'s 28 tiles in the order seed ``seed`` draws them."""
-    prefix = hashlib.sha256(f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8"))
+    prefix = sha256(f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8"))
     keys = []
     for name in _NAMES_AS_BYTES:
         digest = prefix.copy()

@@ -21,8 +21,6 @@ This module is engine-level: no YAML, files or terminals.
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
 from collections.abc import Iterable, Mapping
 from typing import cast
 
@@ -30,6 +28,7 @@ from ..errors import IllegalMove
 from ..engine.game import RACK_SIZE, Game, Player
 from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
 from ..engine.notation import Move
+from ..engine.sha256 import sha256
 
 PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2")
 """The protocol versions, by number (1, 2); new games use the last."""
@@ -44,7 +43,7 @@ GAME_ID_BYTES = 16
 
 def framed_hash(*fields: bytes) -> bytes:
     """SHA-256 of the fields, each preceded by its length as 4 bytes, big-endian."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for field in fields:
         digest.update(len(field).to_bytes(4, "big"))
         digest.update(field)
@@ -81,7 +80,7 @@ def _chain(game_id: bytes, name: str, key: bytes, version: int) -> tuple[bytes, 
     takes the link of the next turn from the same chain."""
     links = [framed_hash(tag(version, "chain"), game_id, name.encode("utf-8"), key)]
     for _ in range(CHAIN_LENGTH):
-        links.append(hashlib.sha256(links[-1]).digest())
+        links.append(sha256(links[-1]).digest())
     return tuple(links)
 
 
@@ -125,7 +124,9 @@ def seal(game_id: bytes, key: bytes, digest: bytes) -> bytes:
 
 def follows(link: bytes, previous: bytes) -> bool:
     """Whether ``link`` is the link below ``previous`` in a chain."""
-    return hmac.compare_digest(hashlib.sha256(link).digest(), previous)
+    import hmac  # here, not at the top: it loads OpenSSL, which an open game never needs
+
+    return hmac.compare_digest(sha256(link).digest(), previous)
 
 
 def draw_index(game_id: bytes, color: str, number: int, key: bytes, value: bytes,
@@ -191,8 +192,10 @@ class HiddenDeal:
             return f"{player.name} has no link left for turn {turn}"
         if turn == 1 and self.version > 1:
             seat = self.players.index(player)
-            made = commitment(self.game_id, player.name, hashlib.sha256(link).digest(),
+            made = commitment(self.game_id, player.name, sha256(link).digest(),
                               self.commitments[:seat], self.version)
+            import hmac  # as in follows
+
             if hmac.compare_digest(made, self.commitments[seat]):
                 return None
             earlier = " or ".join(f"{p.name}'s" for p in self.players[:seat])

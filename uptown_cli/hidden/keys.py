@@ -14,7 +14,6 @@ Beside each key, ``GAME-NAME.seen`` remembers what the player last saw of the ga
 """
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -22,6 +21,7 @@ import stat
 from typing import Any
 
 from ..errors import KeyFileError
+from ..engine.sha256 import sha256
 from .draws import KEY_BYTES, new_key
 
 KEYS_ENV = "UPTOWN_KEYS"
@@ -40,7 +40,7 @@ def keys_folder(option: str | None = None) -> str:
 
 def key_path(folder: str, game_id: str, name: str) -> str:
     """Where ``name``'s key for game ``game_id`` (hex) lives."""
-    simple = name if _SIMPLE_NAME.fullmatch(name) else "p" + hashlib.sha256(
+    simple = name if _SIMPLE_NAME.fullmatch(name) else "p" + sha256(
         name.encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"{game_id}-{simple}.key")
 

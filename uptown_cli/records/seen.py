@@ -10,11 +10,11 @@ written. This module knows records, not files or terminals.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any
 
+from ..engine.sha256 import sha256
 from .schema import Record
 
 
@@ -27,7 +27,7 @@ def game_ident(record: Record) -> str:
     lineup = [os.path.realpath(record.path), record.seed, record.variant,
               [[p.name, list(p.colors)] for p in record.players]]
     text = json.dumps(lineup, ensure_ascii=False)
-    return "open-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return "open-" + sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def snapshot(record: Record) -> dict[str, Any]:
