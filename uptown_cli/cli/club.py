@@ -20,14 +20,9 @@ from .options import (
     lock_notice,
     output_file_option,
     output_options,
+    sendmail_option,
     write_output,
 )
-
-
-def sendmail_option(command: F) -> F:
-    return click.option("--sendmail", is_flag=True,
-                        help="Hand the message to the local sendmail program instead of "
-                        "$UPTOWN_SMTP.")(command)
 
 
 def check_smtp_settings() -> None:

@@ -109,6 +109,13 @@ def keys_option(command: F) -> F:
     )(command)
 
 
+def sendmail_option(command: F) -> F:
+    """``--sendmail``, for ``send`` and ``move --send``."""
+    return click.option("--sendmail", is_flag=True,
+                        help="Hand the message to the local sendmail program instead of "
+                        "$UPTOWN_SMTP.")(command)
+
+
 def color_options(command: F) -> F:
     """``--color auto|always|never`` (and ``--no-color``), given as ``color`` and ``no_color``."""
     command = click.option(
@@ -310,16 +317,24 @@ def replay_valid(record: "Record", upto: int | None = None) -> "Game":
     return result.game
 
 
+def check_seen_as(record: "Record", as_name: str | None, keys: str | None) -> str | None:
+    """With ``--as NAME``, ``records.viewer.check_seen``: refuse ``record`` unless it extends what
+    NAME last saw of it, and give NAME as the record writes it; None without ``--as`` (the
+    viewer's modules are then not loaded)."""
+    if as_name is None:
+        return None
+    from ..records.viewer import check_seen
+
+    return check_seen(record, as_name, keys)
+
+
 def read_game(file: str | None, upto: int | None = None, as_name: str | None = None,
               keys: str | None = None) -> tuple[str, "Record", "Game"]:
     """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
     With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
     path = game_path(file)
     record = read_record(path)
-    if as_name is not None:
-        from ..records.viewer import check_seen
-
-        check_seen(record, as_name, keys)
+    check_seen_as(record, as_name, keys)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from ..engine.game import COLORS
-from .club import check_smtp_settings, send_after_move, sendmail_option
 from .options import (
     BOT_NAMES,
     Output,
     as_option,
     check_playouts,
+    check_seen_as,
     color_options,
     display_path,
     file_argument,
@@ -27,6 +27,7 @@ from .options import (
     read_record,
     replay_valid,
     F,
+    sendmail_option,
     use_color,
 )
 
@@ -100,13 +101,15 @@ def typed_move(words: Sequence[str]) -> "Move":
 def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":
     """The player to move, refusing a finished game and acting for someone else (``--as``);
     ``writes`` says whether the command would have written the file."""
-    from ..records.viewer import player_named
-
     unwritten = "; nothing was written" if writes else ""
     player = game.to_move
     if player is None:
         raise click.ClickException(f"the game in {path} is over{unwritten}")
-    if as_name is not None and player_named(game.players, as_name) != player.name:
+    if as_name is None:
+        return player
+    from ..records.viewer import player_named
+
+    if player_named(game.players, as_name) != player.name:
         raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s{unwritten}")
     return player
 
@@ -177,7 +180,6 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         turn_text,
     )
     from ..records.safe_file import append_move
-    from ..records.viewer import HiddenView, check_seen, remember
 
     path, words = split_file(words)
     # One word or several: "red 7 B7" (as `moves --json` writes it) is red 7 B7.
@@ -197,9 +199,11 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     if send and dry_run:
         raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
     if send and not sendmail:
+        from .club import check_smtp_settings
+
         check_smtp_settings()
     record = read_record(path)
-    seen_by = check_seen(record, as_name, keys)
+    check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
@@ -218,7 +222,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))
-        remember(written, seen_by, keys)
+        remember_seen(written, as_name, keys)
     out = Output(as_json, table_format)
     if as_json:
         data = turn_data(turn)
@@ -227,18 +231,29 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         out.json({**data, "written": not dry_run, "finished": game.finished,
                   "to_move": None if game.to_move is None else game.to_move.name})
         if send:
-            click.echo(send_after_move(path, as_name or player.name, sendmail), err=True)
+            click.echo(_send_on(path, as_name or player.name, sendmail), err=True)
         return
     out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
-    view = None if link is None else HiddenView(record)  # what everyone knows
+    view = None
+    if link is not None:  # a game with hidden racks: what everyone knows
+        from ..records.viewer import HiddenView
+
+        view = HiddenView(record)
     out.text(drawn_text(game, turn, view))
     out.text(to_move_text(game, view))
     if game.finished:
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
     if send:
-        click.echo(send_after_move(path, as_name or player.name, sendmail))
+        click.echo(_send_on(path, as_name or player.name, sendmail))
+
+
+def _send_on(path: str, as_name: str, sendmail: bool) -> str | None:
+    """``move --send``: ``cli.club.send_after_move`` (the club's modules loaded only then)."""
+    from .club import send_after_move
+
+    return send_after_move(path, as_name, sendmail)
 
 
 # -- moves and hint --------------------------------------------------------------------------

@@ -62,10 +62,11 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
         out.json(position_data(game, view))
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
-    if game.ply:
+    notes = record.moves[game.ply - 1].notes if game.ply else None
+    if notes is not None:  # an annotated move
         from ..records.annotations import notes_lines
 
-        for line in notes_lines(record.moves[game.ply - 1].notes):
+        for line in notes_lines(notes):
             out.text(f"Move {game.ply}: {line}")
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)

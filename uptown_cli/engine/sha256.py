@@ -10,6 +10,7 @@ Python built without its own.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,12 +19,12 @@ if TYPE_CHECKING:
 
 
 def _builtin_sha256() -> Callable[..., _Hash]:
-    for name in ("_sha2", "_sha256"):
-        try:
-            maker: Callable[..., _Hash] = importlib.import_module(name).sha256
-            return maker
-        except ImportError:
-            pass
+    try:  # only the module this Python has: looking for a missing one searches every folder
+        maker: Callable[..., _Hash] = importlib.import_module(
+            "_sha2" if sys.version_info >= (3, 12) else "_sha256").sha256
+        return maker
+    except ImportError:
+        pass
     from hashlib import sha256
 
     return sha256

@@ -25,7 +25,7 @@ from ..engine.sha256 import sha256
 from .draws import KEY_BYTES, new_key
 
 KEYS_ENV = "UPTOWN_KEYS"
-_SIMPLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+_SIMPLE_NAME = r"[A-Za-z0-9_-]{1,40}"  # compiled on first use (re keeps it)
 
 
 def keys_folder(option: str | None = None) -> str:
@@ -40,7 +40,7 @@ def keys_folder(option: str | None = None) -> str:
 
 def key_path(folder: str, game_id: str, name: str) -> str:
     """Where ``name``'s key for game ``game_id`` (hex) lives."""
-    simple = name if _SIMPLE_NAME.fullmatch(name) else "p" + sha256(
+    simple = name if re.fullmatch(_SIMPLE_NAME, name) else "p" + sha256(
         name.encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"{game_id}-{simple}.key")
 

@@ -11,15 +11,16 @@ on several lines, wide or combining characters), which then goes to tabulate.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 MIN_PADDING = 2
 """The blanks tabulate adds to each header's width."""
 SEPARATOR = "  "
 
-_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*|\s*[-+]?(inf|nan|infinity)\s*",
-                     re.IGNORECASE)
+_NUMBER = r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*|\s*[-+]?(inf|nan|infinity)\s*"
+"""What tabulate reads as a number (case ignored). Patterns here and in the record modules are
+compiled on first use (``re`` keeps them), not at import: most commands never need most of
+them, and compiling one costs a good part of a millisecond."""
 
 
 def _is_text(cell: object) -> bool:
@@ -31,11 +32,15 @@ def _is_text(cell: object) -> bool:
 
 def _is_word(cell: str) -> bool:
     """Text that does not read as a number (tabulate would align a column of those as one)."""
-    return bool(cell) and _NUMBER.fullmatch(cell) is None
+    if cell[:1].isalpha() and cell[0] not in "iInN":  # a letter no number begins with (inf, nan)
+        return True
+    return bool(cell) and re.fullmatch(_NUMBER, cell, re.IGNORECASE) is None
 
 
 def _one_column(char: str) -> bool:
     """Whether a character takes one column on a terminal (not wide, not combining)."""
+    import unicodedata  # here: only text past ASCII needs it
+
     return unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
 
 

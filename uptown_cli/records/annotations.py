@@ -19,20 +19,20 @@ from typing import Callable, Final, NamedTuple
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
 from ..errors import one_line
-from .nodes import Mapping, Node, Scalar, Sequence, describe
+from .entries import NOTE_KEYS
+from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 
-NOTE_KEYS = ("eval", "best", "variations", "comment")
-"""The keys a move may carry besides its colour (and ``link`` in a game with hidden racks)."""
 
 MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "!?": "interesting move",
               "!": "good move", "!!": "brilliant move"}
 """The marks read from a move's comment, and what each says."""
 
-_MARK = re.compile(r"#\s*(\?\?|\?!|\?|!!|!\?|!)(?=\s|$)")
-WRITTEN_MARK = re.compile(r"(\?\?|\?!|\?|!!|!\?|!)( (blunder|mistake|inaccuracy) \(-[0-9]+%\))?(?=\s|$)")
+# Patterns as text, compiled on first use (``re`` keeps them): most records have no notes.
+_MARK = r"#\s*(\?\?|\?!|\?|!!|!\?|!)(?=\s|$)"
+WRITTEN_MARK = r"(\?\?|\?!|\?|!!|!\?|!)( (blunder|mistake|inaccuracy) \(-[0-9]+%\))?(?=\s|$)"
 """A mark at the start of a comment, with the words ``MoveAnnotation.said`` gives after it."""
-_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
-_PERCENT = re.compile(r"([0-9]+(\.[0-9]+)?)%")
+_NUMBER = r"[0-9]+(\.[0-9]+)?"
+_PERCENT = r"([0-9]+(\.[0-9]+)?)%"
 
 
 class MoveNotes:
@@ -135,13 +135,10 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
 
 def _mark_after(text: str, end: int) -> str | None:
     """The mark that begins the comment ending the line at ``end``, if any."""
-    line_end = text.find("\n", end)
-    if line_end == -1:
-        line_end = len(text)
-    if text.find("#", end, line_end) == -1:
+    rest = rest_of_line(text, end)
+    if "#" not in rest:
         return None
-    rest = text[end:line_end]
-    found = _MARK.match(rest.lstrip(" \t"))
+    found = re.match(_MARK, rest.lstrip(" \t"))
     return found.group(1) if found else None
 
 
@@ -153,8 +150,8 @@ def _eval(number: int, node: Node,
         problem(wanted, node, number)
         return None
     score, win = node.get("score")[1], node.get("win")[1]  # type: ignore[index]
-    percent = _PERCENT.fullmatch(win.value) if isinstance(win, Scalar) else None
-    if not (isinstance(score, Scalar) and _NUMBER.fullmatch(score.value)) or percent is None \
+    percent = re.fullmatch(_PERCENT, win.value) if isinstance(win, Scalar) else None
+    if not (isinstance(score, Scalar) and re.fullmatch(_NUMBER, score.value)) or percent is None \
             or float(percent.group(1)) > 100:
         problem(wanted, node, number)
         return None

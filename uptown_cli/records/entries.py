@@ -1,5 +1,6 @@
 """A player and a move as a record writes them: the entries ``records.schema`` reads, with
-their lines."""
+their lines, and the keys that only some records have (their modules are loaded only for the
+records that have them)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,15 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .annotations import MoveNotes
+
+
+HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
+"""The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
+LINK_KEY = "link"
+"""The key of a move's chain link, in a game with hidden racks."""
+NOTE_KEYS = ("eval", "best", "variations", "comment")
+"""The keys a move may carry besides its colour (and ``link`` in a game with hidden racks):
+see ``records.annotations``."""
 
 
 class PlayerEntry(NamedTuple):

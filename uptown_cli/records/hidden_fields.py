@@ -28,7 +28,9 @@ from ..hidden.draws import (
 )
 from .nodes import Mapping, Node, Scalar, Sequence, describe
 
-if TYPE_CHECKING:  # loaded only for games with hidden racks
+from .entries import HIDDEN_KEYS
+
+if TYPE_CHECKING:
     from .entries import MoveEntry, PlayerEntry
 
 
@@ -38,7 +40,6 @@ class _Problem(Protocol):
     def __call__(self, message: str, where: Node | int | None, move: int | None = None) -> None:
         ...
 
-_HEX = {32: re.compile(r"[0-9a-f]{32}"), 64: re.compile(r"[0-9a-f]{64}")}
 
 
 class HiddenFields:
@@ -90,8 +91,7 @@ class HiddenFields:
 
 
 def is_hex(text: str, digits: int) -> bool:
-    return bool(_HEX[digits].fullmatch(text)) if digits in _HEX else bool(
-        re.fullmatch(f"[0-9a-f]{{{digits}}}", text))
+    return re.fullmatch(f"[0-9a-f]{{{digits}}}", text) is not None
 
 
 def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
@@ -186,8 +186,3 @@ def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _P
             problem(f"the link must be {hidden.link_digits} hex digits (0-9, a-f)", entry.line,
                     number)
 
-
-HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
-"""The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
-LINK_KEY = "link"
-"""The key of a move's chain link, in a game with hidden racks."""

@@ -104,3 +104,10 @@ def describe(node: Node) -> str:
     if isinstance(node, Free):
         return "a list" if isinstance(node.value, list) else "a mapping"
     return "a list" if isinstance(node, Sequence) else "a mapping"
+
+
+def rest_of_line(text: str, end: int) -> str:
+    """The text after offset ``end`` to the end of its line (where a comment may follow a
+    node)."""
+    line_end = text.find("\n", end)
+    return text[end:] if line_end == -1 else text[end:line_end]

@@ -4,7 +4,6 @@ refused before reading), a silent pipe given up, never more than 1 MiB."""
 from __future__ import annotations
 
 import os
-import select
 import stat
 from typing import TYPE_CHECKING
 
@@ -71,14 +70,16 @@ would make Python set aside (and the system clear) a MiB per read."""
 
 def _read_to_limit(descriptor: int, shown: str) -> bytes:
     """Up to ``MAX_BYTES + 1`` bytes from a descriptor opened without waiting."""
-    waiting = select.poll()
-    waiting.register(descriptor, select.POLLIN)
     chunks = []
     size = 0
     while size <= MAX_BYTES:
         try:
             chunk = os.read(descriptor, min(READ_CHUNK, MAX_BYTES + 1 - size))
         except BlockingIOError:  # a pipe whose writer has sent nothing more yet
+            import select  # here: a regular file, the usual case, never waits
+
+            waiting = select.poll()
+            waiting.register(descriptor, select.POLLIN)
             if not waiting.poll(PIPE_WAIT * 1000):
                 raise RecordError("cannot read the file: the pipe stayed silent for "
                                   f"{PIPE_WAIT:g} s without ending", path=shown) from None

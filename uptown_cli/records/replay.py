@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from ..engine.game import Game
 from ..engine.notation import parse_move
 from ..errors import BadReveal, IllegalMove, NotationError, RecordError
-from .annotations import parse_line_move
 from .entries import MoveEntry
 from .reading import read_file
 from .schema import Record, SchemaReader, file_order
@@ -240,6 +239,8 @@ def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> 
     """Every variation of move ``number`` (``best`` counting as one) that cannot be played
     from ``game``, the position before the move: one problem each, at the line of its first
     bad move. ``game`` is left as it was."""
+    from .annotations import parse_line_move  # here: most records have no notes
+
     notes = entry.notes
     assert notes is not None  # called for moves with notes only
     named = ([("best", (notes.best,))] if notes.best is not None else []) + [

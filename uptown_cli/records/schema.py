@@ -16,10 +16,8 @@ from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
 from ..engine.scoring import VARIANTS
 from ..errors import RecordError
-from .annotations import NOTE_KEYS, read_notes
-from .entries import MoveEntry, PlayerEntry
-from .hidden_fields import HIDDEN_KEYS, LINK_KEY
-from .nodes import Mapping, Node, Scalar, Sequence, describe
+from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry
+from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
@@ -41,15 +39,15 @@ _LABEL = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]"
 """A letter, a digit or a character past ASCII."""
 _INNER = r"[^\x00-\x2c\x2e\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]"
 """The same, or a hyphen."""
-_ADDRESS = re.compile(rf"{_ATOM}(\.{_ATOM})*@{_LABEL}({_INNER}*{_LABEL})?"
-                      rf"(\.{_LABEL}({_INNER}*{_LABEL})?)+")
+_ADDRESS = (rf"{_ATOM}(\.{_ATOM})*@{_LABEL}({_INNER}*{_LABEL})?"
+            rf"(\.{_LABEL}({_INNER}*{_LABEL})?)+")
 """One plain address, ``local@domain``: a dot-atom local part (RFC 5322, no quoting) and a
 domain of two labels or more (letters, digits, inner hyphens; non-ASCII allowed, RFC 6531)."""
 
 
 def address_problem(text: str) -> str | None:
     """Why ``text`` is not one plain email address (``ana@example.org``), or None when it is."""
-    if text.isprintable() and _ADDRESS.fullmatch(text):
+    if text.isprintable() and re.fullmatch(_ADDRESS, text):
         return None
     return f"{text!r} is not an email address like ana@example.org"
 
@@ -386,7 +384,11 @@ class SchemaReader:
             self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
                          value, number)
             return None
-        notes = read_notes(number, self.text, value, pairs[1:], self.problem)
+        notes = None
+        if len(pairs) > 1 or "#" in rest_of_line(self.text, value.end):  # notes, or a mark
+            from .annotations import read_notes  # here: most records have no notes
+
+            notes = read_notes(number, self.text, value, pairs[1:], self.problem)
         return MoveEntry(key.value, value.value, value.line, link, notes)
 
     def link(self, number: int, item: Node) -> str | None:

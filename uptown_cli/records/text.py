@@ -8,7 +8,6 @@ from typing import Iterable, Iterator, cast
 
 from ..errors import RecordError, SetupError
 from ..engine.game import Player
-from ..hidden.draws import LATEST, PROTOCOLS
 from .schema import TEXT_FIELDS, Record, load_record_text
 from .annotations import WRITTEN_MARK, MoveAnnotation
 from .entries import PlayerEntry
@@ -99,6 +98,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     if hidden is not None:
+        from ..hidden.draws import LATEST, PROTOCOLS  # here: an open game never needs them
+
         lines += [f"hidden: {hidden}", f"protocol: {PROTOCOLS[LATEST - 1]}", "commitments:"]
     lines.append("moves:")
     lines += [f"  - {quote(color)}: {quote(text)}" for color, text in moves]
@@ -398,7 +399,7 @@ def _move_comment(rest: str, annotation: MoveAnnotation) -> str:
     """What follows a move on its line: the mark first in its comment, the rest kept."""
     at = rest.find("#")
     blanks, comment = (rest, "") if at == -1 else (rest[:at], rest[at + 1:].strip())
-    old = WRITTEN_MARK.match(comment)
+    old = re.match(WRITTEN_MARK, comment)
     if old is not None:
         comment = comment[old.end():].strip()
     said = annotation.said()

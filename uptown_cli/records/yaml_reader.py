@@ -22,7 +22,6 @@ the same checks but no node per item.  A record keeps the tree of its one parse
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import gc
 import re
@@ -54,10 +53,10 @@ MAX_DEPTH_UNDER_X = 100
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: A lone UTF-16 surrogate: Python text can hold one, but it is not a character.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"
 
 #: A carriage return that is not part of ``\r\n``: a line break for YAML, not for an editor.
-_LONE_CR = re.compile("\r(?!\n)")
+_LONE_CR = "\r(?!\n)"
 
 
 @contextlib.contextmanager
@@ -154,14 +153,16 @@ class _Composer:
         # editor shows, so where the text holds those, lines are counted from the offsets.
         self.line_starts: list[int] | None = None
         if ("\x85" in text or "\u2028" in text or "\u2029" in text
-                or ("\r" in text and _LONE_CR.search(text))):
+                or ("\r" in text and re.search(_LONE_CR, text))):
             self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(self, mark: yaml.Mark | yaml._yaml.Mark) -> int:
         """The 1-based line of a parser mark, counting ``\\n`` only."""
         if self.line_starts is None:
             return mark.line + 1
-        return bisect.bisect_right(self.line_starts, mark.index)
+        from bisect import bisect_right  # here: only text with such line breaks needs it
+
+        return bisect_right(self.line_starts, mark.index)
 
     def error(self, message: str, event: Any) -> RecordError:
         return RecordError(message, path=self.path, line=self.line(event.start_mark))
@@ -220,7 +221,7 @@ class _Composer:
                     self.refuse_properties(event)
                 style = event.style
                 if style == '"' and self.pure:
-                    surrogate = _SURROGATE.search(event.value)
+                    surrogate = re.search(_SURROGATE, event.value)
                     if surrogate:
                         raise self.error(_not_a_character(surrogate.group()), event)
                 mark = event.start_mark
@@ -289,7 +290,7 @@ class _Composer:
                 if event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
                 if pure and event.style == '"':
-                    surrogate = _SURROGATE.search(event.value)
+                    surrogate = re.search(_SURROGATE, event.value)
                     if surrogate:
                         raise self.error(_not_a_character(surrogate.group()), event)
                 item = event.value
