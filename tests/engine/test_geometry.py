@@ -5,9 +5,13 @@ import pytest
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.geometry import (
     FIT,
+    NEIGHBOURS,
+    RING,
     REGION_NAMES,
     SQUARE_NAMES,
     TILE_NAMES,
+    flood,
+    joined_around,
     parse_square,
     parse_tile,
     region_of,
@@ -151,6 +155,28 @@ def test_every_square_takes_exactly_four_tiles():
         fitting = {tile_name(t) for t in range(28) if FIT[t] >> sq & 1}
         name = square_name(sq)
         assert fitting == {name[0], name[1], REGION_NAMES[region_of(sq)], "$"}
+
+
+def test_neighbours_and_ring_are_the_squares_edge_to_edge_and_all_around():
+    for sq in range(81):
+        row, column = divmod(sq, 9)
+        around = {(row + dr) * 9 + column + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                  if (dr or dc) and 0 <= row + dr < 9 and 0 <= column + dc < 9}
+        assert set(squares_of(RING[sq])) == around
+        assert set(squares_of(NEIGHBOURS[sq])) == {n for n in around if n // 9 == row or n % 9 == column}
+
+
+@pytest.mark.parametrize("square", ["E5", "A1", "A5", "E9", "I9"])
+def test_joined_around_is_whether_the_edge_neighbours_meet_within_the_ring(square):
+    """The 256-entry table of ``joined_around`` against a flood fill, for every set of squares
+    around a square in the middle, in a corner and on each kind of edge."""
+    sq = parse_square(square)
+    ring = squares_of(RING[sq])
+    for pattern in range(1 << len(ring)):
+        mask = sum(1 << n for i, n in enumerate(ring) if pattern >> i & 1)
+        near = mask & NEIGHBOURS[sq]
+        joined = flood(near & -near, mask) & near == near
+        assert joined_around(sq, mask) == joined, (square, pattern)
 
 
 # -- tile names ---------------------------------------------------------------------------

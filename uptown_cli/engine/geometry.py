@@ -6,8 +6,6 @@ Tiles are ints 0..27: letters ``A``..``I`` (0..8), numbers ``1``..``9`` (9..17),
 symbols in region order (18..26) and the wild ``$`` (27).
 """
 
-from collections.abc import Iterable
-
 from ..errors import NotationError as NotationError  # raised here, exported
 
 ROWS = "ABCDEFGHI"
@@ -86,37 +84,24 @@ def tile_name(tile: int) -> str:
     return TILE_NAMES[tile]
 
 
-def _mask(squares: Iterable[int]) -> int:
-    m = 0
-    for sq in squares:
-        m |= 1 << sq
-    return m
-
-
-ROW_MASKS = tuple(_mask(sq for sq in range(81) if row_of(sq) == r) for r in range(9))
-COLUMN_MASKS = tuple(_mask(sq for sq in range(81) if column_of(sq) == c) for c in range(9))
-REGION_MASKS = tuple(_mask(sq for sq in range(81) if region_of(sq) == g) for g in range(9))
+# The tables below are made with shifts, not square by square: they are made every time a
+# command starts, and square by square took a millisecond (tests/engine/test_geometry.py
+# checks them square by square).
+ROW_MASKS = tuple(0b111111111 << (9 * r) for r in range(9))
+COLUMN_MASKS = tuple(sum(1 << (9 * r) for r in range(9)) << c for c in range(9))
+REGION_MASKS = tuple((0b111 | 0b111 << 9 | 0b111 << 18) << (27 * (g // 3) + 3 * (g % 3))
+                     for g in range(9))
 
 FIT = ROW_MASKS + COLUMN_MASKS + REGION_MASKS + (ALL_SQUARES,)
 """FIT[tile]: the squares that tile may be placed on."""
 
-NEIGHBOURS = tuple(
-    _mask(
-        n
-        for n, ok in (
-            (sq - 9, sq >= 9),
-            (sq + 9, sq < 72),
-            (sq - 1, sq % 9 != 0),
-            (sq + 1, sq % 9 != 8),
-        )
-        if ok
-    )
-    for sq in range(81)
-)
-"""NEIGHBOURS[sq]: the squares edge to edge with ``sq``."""
-
 NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
 NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
+
+NEIGHBOURS = tuple(((1 << sq << 9) & ALL_SQUARES) | (1 << sq >> 9)
+                   | ((1 << sq << 1) & NOT_FIRST_COLUMN) | ((1 << sq >> 1) & NOT_LAST_COLUMN)
+                   for sq in range(81))
+"""NEIGHBOURS[sq]: the squares edge to edge with ``sq``."""
 _EDGE = ROW_MASKS[0] | ROW_MASKS[8] | COLUMN_MASKS[0] | COLUMN_MASKS[8]
 
 
@@ -189,15 +174,13 @@ def crowded(mask: int) -> int:
     return mask & ((up & down) | ((up | down) & (left | right)) | (left & right))
 
 
-RING = tuple(
-    _mask(
-        r * 9 + c
-        for r in range(sq // 9 - 1, sq // 9 + 2)
-        for c in range(sq % 9 - 1, sq % 9 + 2)
-        if 0 <= r < 9 and 0 <= c < 9 and r * 9 + c != sq
-    )
-    for sq in range(81)
-)
+def _ring(sq: int) -> int:
+    square = 1 << sq
+    across = square | ((square << 1) & NOT_FIRST_COLUMN) | ((square >> 1) & NOT_LAST_COLUMN)
+    return (across | ((across << 9) & ALL_SQUARES) | (across >> 9)) & ~square
+
+
+RING = tuple(_ring(sq) for sq in range(81))
 """RING[sq]: the squares around ``sq``, edge to edge or corner to corner."""
 
 _AROUND = (-9, -8, 1, 10, 9, 8, -1, -10)
@@ -209,14 +192,23 @@ def _joined_windows() -> frozenset[int]:
     """Every set of squares around a square (as a mask with the square at bit 10) in which the
     edge neighbours lie on one unbroken stretch of the ring, a corner joining the two edge
     neighbours either side of it."""
-    windows: set[int] = set()
-    for pattern in range(256):
-        on = [pattern >> i & 1 for i in range(8)]
-        edges = on[0] + on[2] + on[4] + on[6]
-        links = sum(on[i] & on[i - 1] & on[i - 2] for i in (0, 2, 4, 6))
-        if edges - links <= 1:
-            windows.add(sum(1 << (10 + offset) for offset, bit in zip(_AROUND, on) if bit))
-    return frozenset(windows)
+    # A pattern has bit i set when the square at _AROUND[i] is in; window[pattern] is its mask.
+    window = [0] * 256
+    for pattern in range(1, 256):
+        low = pattern & -pattern
+        window[pattern] = window[pattern ^ low] | 1 << (10 + _AROUND[low.bit_length() - 1])
+    edges = 0b01010101
+    # Bit i of a pattern turned by k: whether the square k places before the i-th is in, so an
+    # edge neighbour joined to the one before it (by the corner between) is a bit of ``links``.
+    return frozenset(
+        window[pattern] for pattern in range(256)
+        if (pattern & edges).bit_count() - (pattern & _turned(pattern, 1) & _turned(pattern, 2)
+                                            & edges).bit_count() <= 1)
+
+
+def _turned(pattern: int, places: int) -> int:
+    """The 8 bits of ``pattern`` turned ``places`` higher, the top ones coming in at the bottom."""
+    return ((pattern << places) | (pattern >> (8 - places))) & 0xFF
 
 
 _JOINED_WINDOWS = _joined_windows()
