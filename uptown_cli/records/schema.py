@@ -102,7 +102,7 @@ class Record:
 
     def new_game(self) -> Game:
         """A game at move 0, with the seed's bags when there is a seed (the bags of a game
-        with hidden racks come from its revealed keys: ``replay.new_game``)."""
+        with hidden racks come from its revealed keys: ``replay.replay``)."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
         return Game(self.game_players(), bags)
 
