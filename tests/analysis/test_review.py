@@ -153,6 +153,37 @@ def test_the_same_seed_gives_the_same_review_whatever_the_jobs(uptown):
     assert other["moves"] != one["moves"]
 
 
+def test_one_job_plays_the_game_once_not_from_the_start_for_every_move(monkeypatch):
+    """Outside the evaluation of each position, each move of the game is played once: the
+    review goes through the game in turn (not from the start for every move: O(moves**2))."""
+    from uptown_cli.cli.options import replay_valid
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.engine.game import Game
+
+    record = load_record(RECORDS / "in-progress.yaml")
+    game = replay_valid(record)
+    plays = {"outside": 0, "evaluating": 0}
+    where = ["outside"]
+    real_play, real_review = Game.play, analysis.review_position
+
+    def play(self, *args):
+        plays[where[-1]] += 1
+        return real_play(self, *args)
+
+    def review_position(*args, **kwargs):
+        where.append("evaluating")
+        try:
+            return real_review(*args, **kwargs)
+        finally:
+            where.pop()
+
+    monkeypatch.setattr(Game, "play", play)
+    monkeypatch.setattr(analysis, "review_position", review_position)
+    result = analysis.review(game, seeded_bags(record.seed, record.colors), seed="1", deals=2)
+    assert len(result.moves) == 17 and plays["evaluating"] > 0
+    assert plays["outside"] == len(result.moves) - 1
+
+
 def test_without_a_seed_one_is_drawn_and_printed(uptown):
     result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
     assert result.exit_code == 0, result.output

@@ -264,10 +264,12 @@ class Task:
     seconds: float | None
 
 
-def review_move(task: Task) -> MoveReview:
-    """Review move ``task.number`` (from 1) of the game."""
-    game = Game(task.players, task.bags)
-    for color, text in task.moves[:task.number - 1]:
+def review_move(task: Task, game: Game | None = None) -> MoveReview:
+    """Review move ``task.number`` (from 1) of the game: on ``game``, that game at an earlier
+    position, played on to the move, when given; else from the start."""
+    if game is None or game.ply >= task.number:
+        game = Game(task.players, task.bags)
+    for color, text in task.moves[game.ply:task.number - 1]:
         game.play(parse_move(text), color)
     color, text = task.moves[task.number - 1]
     return review_position(game, color, parse_move(text), task.number, task.seed, task.bot,
@@ -340,10 +342,12 @@ def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: 
 
 
 def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
-    """Each move's review, in order (the same for any ``jobs``)."""
+    """Each move's review, in order (the same for any ``jobs``), of one game's tasks in
+    turn (as ``tasks`` makes them): with one job, the game is played once, move by move."""
     if jobs <= 1 or len(work) <= 1:
-        for task in work:
-            yield review_move(task)
+        game = Game(work[0].players, work[0].bags) if work else None
+        for task in work:  # one game's moves in turn: each played once
+            yield review_move(task, game)
         return
     with multiprocessing.Pool(min(jobs, len(work)), initializer=_worker_signals) as pool:
         yield from pool.imap(review_move, work)
