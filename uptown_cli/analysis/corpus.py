@@ -8,8 +8,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TextIO, TypedDict
 
-from ..engine.game import Game, Turn
+from ..engine.game import Game
 from ..engine.geometry import square_name, tile_name
+from ..engine.rewind import rewind
 from ..engine.scoring import standings
 from ..errors import SetupError
 
@@ -101,15 +102,6 @@ def corpus_stats(games: Iterable[RecordedGame]) -> dict[str, list[dict[str, int 
             for players, f in sorted(tables.items())
         ],
     }
-
-
-def rewind(game: Game) -> list[Turn]:
-    """Take every move of ``game`` back; returns them (as Turns) in the order played."""
-    turns = []
-    while game.ply:
-        turns.append(game.pop())
-    turns.reverse()
-    return turns
 
 
 def move_rows(games: Iterable[RecordedGame]) -> Iterator[dict[str, str | int | bool | None]]:
