@@ -19,8 +19,9 @@ from typing import NoReturn
 
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
-from ..engine.game import COLORS, Game, Player
+from ..engine.game import Game, Player
 from ..engine.scoring import standings
+from ..engine.seating import seat_colors
 from ..errors import SetupError
 
 
@@ -59,13 +60,6 @@ class BotResult:
     """The 95% (Wilson) interval of the win rate."""
     mean_score: float
     mean_captures: float
-
-
-def seat_colors(players: int) -> list[tuple[str, ...]]:
-    """The colours of each seat, dealt in the SPEC's order."""
-    if players == 2:
-        return [("red", "green"), ("blue", "yellow")]
-    return [(color,) for color in COLORS[:players]]
 
 
 def lineup(bots: list[str], players: int, number: int) -> list[str]:
