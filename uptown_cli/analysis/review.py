@@ -40,6 +40,7 @@ from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
 from ..engine.playout import QUICK, MoveClass, Playout
+from ..engine.scoring import win_share
 from ..errors import SetupError
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -131,10 +132,7 @@ DEFAULT_EVALUATOR = "mc"
 def outcome(results: Sequence[tuple[int, int]], seat: int) -> tuple[int, float]:
     """Seat ``seat``'s final score and share of first place, from every seat's ``(score,
     captures)`` (ties broken by fewer captures, as ``scoring.standings`` ranks)."""
-    mine = results[seat]
-    if any(other < mine for other in results):
-        return mine[0], 0.0
-    return mine[0], 1.0 / sum(other == mine for other in results)
+    return results[seat][0], win_share(results[seat], results)
 
 
 def mark(loss: float) -> str | None:

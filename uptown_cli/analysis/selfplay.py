@@ -20,7 +20,7 @@ from typing import NoReturn
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
 from ..engine.game import Game, Player
-from ..engine.scoring import standings
+from ..engine.scoring import standings, win_shares
 from ..engine.seating import seat_colors
 from ..errors import SetupError
 
@@ -98,11 +98,8 @@ def play_game(bots: list[str], number: int, seed: str, variant: str = "standard"
         turn = game.play(move, color)
         moves.append((turn.color, str(turn.move)))
     table = standings(game, variant)
-    winners = sum(1 for s in table if s.rank == 1)
-    seats = tuple(
-        Seat(bot, s.score, s.captures, 1 / winners if s.rank == 1 else 0.0)
-        for bot, s in zip(bots, table)
-    )
+    seats = tuple(Seat(bot, s.score, s.captures, share)
+                  for bot, s, share in zip(bots, table, win_shares(table)))
     return GameResult(number, own_seed, tuple(players), tuple(moves), seats)
 
 
