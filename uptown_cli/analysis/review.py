@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
 import random
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from .bots import ColoredMove, greedy_choices, mc_candidates
+from .pool import in_pool
 from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
@@ -347,14 +346,7 @@ def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
         for task in work:  # one game's moves in turn: each played once
             yield review_move(task, game)
         return
-    with multiprocessing.Pool(min(jobs, len(work)), initializer=_worker_signals) as pool:
-        yield from pool.imap(review_move, work)
-
-
-def _worker_signals() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the pool; end on SIGTERM."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield from in_pool(review_move, work, jobs)
 
 
 def summarize(moves: Sequence[MoveReview], players: Sequence[Player]) -> list[PlayerReview]:
