@@ -71,6 +71,7 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
 
 
 def _all_revealed(record: Record) -> bool:
+    """Whether every player of a hidden game has revealed their key."""
     assert record.hidden is not None
     return len(record.hidden.revealed) == len(record.players)
 
