@@ -24,12 +24,19 @@ def alive(pid):
         return False
 
 
+def _default_signals():
+    """In the command: SIGTERM and SIGHUP as a new terminal session has them, even when the
+    tests run under ``nohup`` (which the command would rightly honour)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def stopped_with_its_workers(command, signum, workers=2):
     """Run ``command`` (a list), send it ``signum`` once ``workers`` of its worker processes
     run, and wait, each wait bounded, for it and them to end: ``(return code, standard
     output, standard error)``. Fails when the workers never start or are left running."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+                               text=True, start_new_session=True, preexec_fn=_default_signals)
     running = []
     try:
         deadline = time.monotonic() + 60
