@@ -55,7 +55,8 @@ from tabulate import tabulate
 import uptown_cli
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import choose_move
-from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.seating import seat_colors
 from uptown_cli.records.text import render_record
 from uptown_cli.analysis.selfplay import play_games, summarize
 
@@ -162,8 +163,7 @@ GROUPS_BASELINE = "6cbfd7b"
 
 def seats(count):
     """``count`` players named P1, P2, ... with colours dealt in the default order."""
-    dealt = (("red", "green"), ("blue", "yellow")) if count == 2 else [(c,) for c in COLORS[:count]]
-    return [Player(f"P{i + 1}", colors) for i, colors in enumerate(dealt)]
+    return [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(count))]
 
 
 def bags_for(players, seed):

@@ -82,7 +82,8 @@ class MailError(UptownError):
 
 
 class OutputError(UptownError):
-    """An output file that was refused or could not be written; the old file is unchanged."""
+    """An output file that was refused or could not be written; the old file is unchanged
+    (unless the message says the file was written and only its folder could not be synced)."""
 
 
 class RecordError(UptownError):

@@ -2,12 +2,15 @@
 marks and accuracy, the same output whatever the parallelism, and annotated records."""
 
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 from support.positions import build
+from support.processes import stopped_with_its_workers
 
 from uptown_cli.analysis import review as analysis
+from uptown_cli.analysis.pool import stopped_by_signals
 from uptown_cli.analysis.review import (
     BLUNDER,
     INACCURACY,
@@ -153,6 +156,37 @@ def test_the_same_seed_gives_the_same_review_whatever_the_jobs(uptown):
     assert other["moves"] != one["moves"]
 
 
+def test_one_job_plays_the_game_once_not_from_the_start_for_every_move(monkeypatch):
+    """Outside the evaluation of each position, each move of the game is played once: the
+    review goes through the game in turn (not from the start for every move: O(moves**2))."""
+    from uptown_cli.cli.options import replay_valid
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.engine.game import Game
+
+    record = load_record(RECORDS / "in-progress.yaml")
+    game = replay_valid(record)
+    plays = {"outside": 0, "evaluating": 0}
+    where = ["outside"]
+    real_play, real_review = Game.play, analysis.review_position
+
+    def play(self, *args):
+        plays[where[-1]] += 1
+        return real_play(self, *args)
+
+    def review_position(*args, **kwargs):
+        where.append("evaluating")
+        try:
+            return real_review(*args, **kwargs)
+        finally:
+            where.pop()
+
+    monkeypatch.setattr(Game, "play", play)
+    monkeypatch.setattr(analysis, "review_position", review_position)
+    result = analysis.review(game, seeded_bags(record.seed, record.colors), seed="1", deals=2)
+    assert len(result.moves) == 17 and plays["evaluating"] > 0
+    assert plays["outside"] == len(result.moves) - 1
+
+
 def test_without_a_seed_one_is_drawn_and_printed(uptown):
     result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
     assert result.exit_code == 0, result.output
@@ -193,27 +227,28 @@ def test_usage_errors(uptown, args, message):
     assert result.exit_code == 2 and message in result.output
 
 
-def test_sigterm_ends_the_workers_too(uptown, tmp_path):
-    import os
-    import signal
-    import subprocess
-    import time
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_analyze_stopped_by_sigterm_or_sighup_ends_its_workers(uptown, signum):
+    """As self-play (the one pool of ``analysis.pool``): the workers end with the run, which
+    says what it had done and ends as the signal ends a program; no wait is unbounded."""
+    code, out, err = stopped_with_its_workers(
+        [str(uptown.path), "analyze", str(RECORDS / "3p-blockers.yaml"), "--jobs", "2",
+         "--seed", "1"], signum)
+    assert code == -signum
+    assert "Interrupted after" in err and "nothing was written" in err
+    assert "Traceback" not in err and out == ""
 
 
-    process = subprocess.Popen([str(uptown.path), "analyze", str(RECORDS / "3p-blockers.yaml"),
-                                "--jobs", "2", "--seed", "1"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(3)
-    os.kill(process.pid, signal.SIGTERM)
-    process.wait(timeout=30)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        alive = subprocess.run(["pgrep", "-s", str(process.pid)], capture_output=True, text=True)
-        if not alive.stdout.strip():
-            break
-        time.sleep(0.2)
-    assert not alive.stdout.strip(), "workers left running"
-    assert process.returncode == -signal.SIGTERM  # ended as SIGTERM ends a program
+def test_a_stop_signal_ignored_by_nohup_stays_ignored():
+    """``nohup uptown selfplay`` goes on when the terminal hangs up."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with stopped_by_signals():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 # -- annotated records --------------------------------------------------------------------

@@ -1,12 +1,10 @@
 """Self-play: seats rotated, results reproducible for a seed whatever --jobs, records valid."""
 
 import json
-import os
 import signal
-import subprocess
-import time
 
 import pytest
+from support.processes import stopped_with_its_workers
 
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import replay, validate_file
@@ -133,47 +131,10 @@ def test_selfplay_with_seconds_gives_the_bots_a_time_per_move(uptown, tmp_path):
     assert refused.exit_code == 2 and "Traceback" not in refused.output
 
 
-def _children(pid):
-    """The process ids of ``pid``'s children (Linux)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as listing:
-            return [int(child) for child in listing.read().split()]
-    except FileNotFoundError:
-        return []
-
-
-def _alive(pid):
-    """Whether ``pid`` still runs (a zombie waiting for its parent does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as status:
-            return status.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_selfplay_stopped_by_sigterm_or_sighup_ends_its_workers(uptown, signum):
-    process = subprocess.Popen(
+    code, _, err = stopped_with_its_workers(
         [str(uptown.path), "selfplay", "--bots", "mc", "--games", "400", "--playouts", "64",
-         "--jobs", "2", "--seed", "s"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    workers = []
-    try:
-        deadline = time.monotonic() + 60
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
-            workers = [pid for pid in _children(process.pid) if _alive(pid)]
-        assert len(workers) >= 2, "the workers never started"
-        process.send_signal(signum)
-        out, err = process.communicate(timeout=60)
-        assert process.returncode == 128 + signum
-        assert "Interrupted:" in err and "Traceback" not in err
-        deadline = time.monotonic() + 20
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(map(_alive, workers)), "workers left running"
-    finally:
-        for pid in [process.pid, *workers]:
-            if _alive(pid):
-                os.kill(pid, signal.SIGKILL)
-        process.wait(timeout=10)
+         "--jobs", "2", "--seed", "s"], signum)
+    assert code == 128 + signum
+    assert "Interrupted:" in err and "Traceback" not in err

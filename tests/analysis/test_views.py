@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from support.engine_games import assert_same_games, random_game, replayed
 
 from uptown_cli.analysis import views
-from uptown_cli.analysis.selfplay import seat_colors
+from uptown_cli.engine.seating import seat_colors
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import FIT_SQUARES

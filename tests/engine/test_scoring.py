@@ -4,7 +4,7 @@ import pytest
 
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.notation import parse_move
-from uptown_cli.engine.scoring import standings
+from uptown_cli.engine.scoring import standings, win_share, win_shares
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 
@@ -69,6 +69,19 @@ def test_still_tied_players_share_the_rank_and_the_next_is_skipped():
 
 def test_everyone_tied_shares_first():
     assert [r.rank for r in standings(Tally(FOUR, [0, 0, 0, 0]))] == [1, 1, 1, 1]
+
+
+def test_a_shared_first_place_is_a_share_of_a_win_and_the_others_get_none():
+    assert win_shares(standings(Tally(FOUR, [1, 2, 1, 1]))) == [1 / 3, 0.0, 1 / 3, 1 / 3]
+    assert win_shares(standings(Tally(FOUR, [0, 0, 0, 0]))) == [0.25] * 4
+
+
+def test_the_win_share_follows_the_ranks_tie_break_by_fewer_captures():
+    tally = Tally(FOUR, [2, 2, 2, 3], {("red", "blue"): 1})
+    rows = standings(tally)
+    assert [r.rank for r in rows] == [3, 1, 1, 4]
+    assert win_shares(rows) == [0.0, 0.5, 0.5, 0.0]
+    assert win_share((2, 0), [(2, 1), (2, 0), (2, 0)]) == 0.5
 
 
 def test_captures_are_counted_per_opponent_by_name():

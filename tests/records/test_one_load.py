@@ -119,6 +119,66 @@ def test_a_move_parses_the_file_once_and_only_the_new_text_again(uptown, counted
     assert counts["plays"] == MOVES + 1
 
 
+def revealed_game(uptown, tmp_path):
+    """A finished hidden game of Ana and Bo whose keys are both revealed."""
+    path, _, _ = hidden_game(uptown, tmp_path)
+    env = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
+           for name in ("Ana", "Bo")}
+    while True:
+        _, data = uptown.json("show", path, "--json")
+        if data["finished"]:
+            break
+        name = data["to_move"]
+        result = uptown.invoke("move", path, "--bot", "greedy", "--as", name, env=env[name])
+        assert result.exit_code == 0, result.output
+    for name in ("Ana", "Bo"):
+        assert uptown.invoke("reveal", path, "--as", name, env=env[name]).exit_code == 0
+    return path
+
+
+def test_a_revealed_hidden_game_is_replayed_once_and_dealt_its_revealed_bags(
+        uptown, counted, tmp_path):
+    """Every key revealed, the moves are played once (with the check), then the position is
+    re-dealt the bags the keys drew (``Game.redealt``), not played again on them; a position
+    before the end (``--at``) is taken back from that one replay."""
+    path = revealed_game(uptown, tmp_path)
+    from uptown_cli.records.reading import load_record
+
+    moves = len(load_record(path).moves)
+    counts, _ = run(uptown, counted, "validate", path)
+    assert counts["plays"] == moves
+    counts, _ = run(uptown, counted, "show", path, "--json")
+    assert counts["plays"] == moves
+    _, data = uptown.json("show", path, "--json", "--at", str(moves - 1))
+    assert data["racks"] is not None  # dealt, though the last draws come after
+    counts, _ = run(uptown, counted, "show", path, "--json", "--at", str(moves - 1))
+    assert counts["plays"] == moves
+
+
+def test_a_revealed_hidden_game_checks_its_variations_against_the_racks_the_keys_drew(
+        uptown, tmp_path):
+    """Dealt once the whole game checks, the variations are checked against the racks too:
+    one playing a tile its colour did not hold is reported at its line."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, TILE_NAMES, parse_tile, square_name
+    from uptown_cli.records.reading import load_record
+
+    path = revealed_game(uptown, tmp_path)
+    first = load_record(path).moves[0]
+    _, data = uptown.json("show", path, "--json", "--at", "0")
+    other = next(name for name in TILE_NAMES if name not in data["racks"][first.color])
+    lines = path.read_text().splitlines(keepends=True)
+    lines.insert(first.line, f"    variations:\n      - [{first.color} {other} "
+                             f"{square_name(FIT_SQUARES[parse_tile(other)][0])}]\n")
+    path.write_text("".join(lines))
+    result = uptown.invoke("validate", path)
+    assert result.exit_code == 1
+    assert (f"hidden.yaml:{first.line + 2}: move 1: variation 1, move 1 ({first.color} {other} "
+            in result.stdout)
+    assert f"{first.color} has no {other} on its rack" in result.stdout
+    _, data = uptown.json("show", path, "--json", "--at", "0")
+    assert data["racks"] is not None
+
+
 def views(path, name, key, public_first):
     """(errors, moves played, the deal's racks and draws, digest) of ``name``'s view of the
     record at ``path``: checked on a public replay's moves, or replayed with their key alone."""

@@ -102,6 +102,27 @@ def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(uptown, tmp_
     assert leftovers(tmp_path, "out.file", "records") == []
 
 
+@pytest.mark.parametrize("exists", [True, False])
+def test_an_output_whose_folder_cannot_be_synced_is_said_to_be_written_not_unchanged(
+        uptown, tmp_path, monkeypatch, exists):
+    """Only the folder's sync failed: the new file is in place, and the line says so."""
+    target = tmp_path / "board.svg"
+    if exists:
+        target.write_bytes(OLD)
+
+    def fail(*args):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(record_writer, "_sync_dir", fail)
+    result = uptown.invoke("svg", GAME, "-o", target)
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert ("board.svg was written, but its folder could not be synced to disk "
+            f"({os.strerror(errno.EIO)})") in result.stderr
+    assert "unchanged" not in result.stderr and "nothing was written" not in result.stderr
+    assert target.read_bytes().startswith(b"<svg")
+    assert leftovers(tmp_path, "board.svg") == []
+
+
 def test_a_failed_new_output_file_leaves_nothing(uptown, tmp_path, monkeypatch):
     def full(*args):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

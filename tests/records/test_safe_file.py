@@ -229,6 +229,16 @@ def test_create_record(tmp_path):
     assert os.listdir(tmp_path) == ["game.yaml"]
 
 
+def test_a_new_record_whose_folder_cannot_be_synced_is_said_to_be_created(tmp_path,
+                                                                         monkeypatch):
+    path = tmp_path / "game.yaml"
+    monkeypatch.setattr(record_writer, "_sync_dir", _fail)
+    with pytest.raises(RecordError, match="game.yaml was created, but its folder could not be "
+                                          r"synced to disk \(injected failure\)"):
+        create_record(str(path), "uptown: 1\n")
+    assert path.read_text() == "uptown: 1\n" and os.listdir(tmp_path) == ["game.yaml"]
+
+
 def test_create_record_in_a_missing_folder(tmp_path):
     with pytest.raises(RecordError):
         create_record(str(tmp_path / "nope" / "game.yaml"), "uptown: 1\n")

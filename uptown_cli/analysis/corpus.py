@@ -8,9 +8,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TextIO, TypedDict
 
-from ..engine.game import Game, Turn
+from ..engine.game import Game
 from ..engine.geometry import square_name, tile_name
-from ..engine.scoring import standings
+from ..engine.rewind import rewind
+from ..engine.scoring import standings, win_shares
 from ..errors import SetupError
 
 EXPORT_COLUMNS = (
@@ -65,10 +66,10 @@ def corpus_stats(games: Iterable[RecordedGame]) -> dict[str, list[dict[str, int 
         table = standings(game, item.variant)
         winners = sum(s.rank == 1 for s in table)
         best = min(s.score for s in table)
-        for seat, s in enumerate(table, 1):
+        for seat, (s, share) in enumerate(zip(table, win_shares(table)), 1):
             row = seats[players, seat]
             row[0] += 1
-            row[1] += 1 / winners if s.rank == 1 else 0.0
+            row[1] += share
             row[2] += s.score
         figures = tables[players]
         figures["lengths"].append(game.ply)
@@ -101,15 +102,6 @@ def corpus_stats(games: Iterable[RecordedGame]) -> dict[str, list[dict[str, int 
             for players, f in sorted(tables.items())
         ],
     }
-
-
-def rewind(game: Game) -> list[Turn]:
-    """Take every move of ``game`` back; returns them (as Turns) in the order played."""
-    turns = []
-    while game.ply:
-        turns.append(game.pop())
-    turns.reverse()
-    return turns
 
 
 def move_rows(games: Iterable[RecordedGame]) -> Iterator[dict[str, str | int | bool | None]]:

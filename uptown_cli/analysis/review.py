@@ -27,19 +27,19 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
 import random
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from .bots import ColoredMove, greedy_choices, mc_candidates
+from .pool import in_pool
 from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
 from ..engine.playout import QUICK, MoveClass, Playout
+from ..engine.scoring import win_share
 from ..errors import SetupError
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -131,10 +131,7 @@ DEFAULT_EVALUATOR = "mc"
 def outcome(results: Sequence[tuple[int, int]], seat: int) -> tuple[int, float]:
     """Seat ``seat``'s final score and share of first place, from every seat's ``(score,
     captures)`` (ties broken by fewer captures, as ``scoring.standings`` ranks)."""
-    mine = results[seat]
-    if any(other < mine for other in results):
-        return mine[0], 0.0
-    return mine[0], 1.0 / sum(other == mine for other in results)
+    return results[seat][0], win_share(results[seat], results)
 
 
 def mark(loss: float) -> str | None:
@@ -264,10 +261,12 @@ class Task:
     seconds: float | None
 
 
-def review_move(task: Task) -> MoveReview:
-    """Review move ``task.number`` (from 1) of the game."""
-    game = Game(task.players, task.bags)
-    for color, text in task.moves[:task.number - 1]:
+def review_move(task: Task, game: Game | None = None) -> MoveReview:
+    """Review move ``task.number`` (from 1) of the game: on ``game``, that game at an earlier
+    position, played on to the move, when given; else from the start."""
+    if game is None or game.ply >= task.number:
+        game = Game(task.players, task.bags)
+    for color, text in task.moves[game.ply:task.number - 1]:
         game.play(parse_move(text), color)
     color, text = task.moves[task.number - 1]
     return review_position(game, color, parse_move(text), task.number, task.seed, task.bot,
@@ -340,19 +339,14 @@ def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: 
 
 
 def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
-    """Each move's review, in order (the same for any ``jobs``)."""
+    """Each move's review, in order (the same for any ``jobs``), of one game's tasks in
+    turn (as ``tasks`` makes them): with one job, the game is played once, move by move."""
     if jobs <= 1 or len(work) <= 1:
-        for task in work:
-            yield review_move(task)
+        game = Game(work[0].players, work[0].bags) if work else None
+        for task in work:  # one game's moves in turn: each played once
+            yield review_move(task, game)
         return
-    with multiprocessing.Pool(min(jobs, len(work)), initializer=_worker_signals) as pool:
-        yield from pool.imap(review_move, work)
-
-
-def _worker_signals() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the pool; end on SIGTERM."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield from in_pool(review_move, work, jobs)
 
 
 def summarize(moves: Sequence[MoveReview], players: Sequence[Player]) -> list[PlayerReview]:

@@ -7,21 +7,18 @@ run's seed and the game's number alone, so a run gives the same games however ma
 play it.
 """
 
-import contextlib
 import hashlib
 import math
-import multiprocessing
-import signal
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn
 
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
-from ..engine.game import COLORS, Game, Player
-from ..engine.scoring import standings
+from ..engine.game import Game, Player
+from ..engine.scoring import standings, win_shares
+from ..engine.seating import seat_colors
 from ..errors import SetupError
+from .pool import in_pool
 
 
 @dataclass(frozen=True)
@@ -61,13 +58,6 @@ class BotResult:
     mean_captures: float
 
 
-def seat_colors(players: int) -> list[tuple[str, ...]]:
-    """The colours of each seat, dealt in the SPEC's order."""
-    if players == 2:
-        return [("red", "green"), ("blue", "yellow")]
-    return [(color,) for color in COLORS[:players]]
-
-
 def lineup(bots: list[str], players: int, number: int) -> list[str]:
     """The bot in each seat of game ``number`` (from 1)."""
     seats = [bots[i % len(bots)] for i in range(players)]
@@ -104,11 +94,8 @@ def play_game(bots: list[str], number: int, seed: str, variant: str = "standard"
         turn = game.play(move, color)
         moves.append((turn.color, str(turn.move)))
     table = standings(game, variant)
-    winners = sum(1 for s in table if s.rank == 1)
-    seats = tuple(
-        Seat(bot, s.score, s.captures, 1 / winners if s.rank == 1 else 0.0)
-        for bot, s in zip(bots, table)
-    )
+    seats = tuple(Seat(bot, s.score, s.captures, share)
+                  for bot, s, share in zip(bots, table, win_shares(table)))
     return GameResult(number, own_seed, tuple(players), tuple(moves), seats)
 
 
@@ -136,58 +123,7 @@ def play_games(bots: list[str], players: int, games: int, seed: str, variant: st
         for task in tasks:
             yield _play_task(task)
         return
-    in_main = threading.current_thread() is threading.main_thread()
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if in_main else None
-    try:  # the workers are made with the stop signals held back, so none is missed
-        pool = multiprocessing.Pool(min(jobs, games), initializer=_worker_signals)
-    except BaseException:
-        if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        raise
-    with pool, _stopped_by_signals(mask):
-        yield from pool.imap(_play_task, tasks)
-
-
-class Stopped(KeyboardInterrupt):
-    """A run stopped by SIGTERM or SIGHUP (``signum``), as Ctrl-C stops it: the pool's workers
-    are ended and what finished can be reported."""
-
-    def __init__(self, signum: int):
-        super().__init__(f"stopped by signal {signum}")
-        self.signum = signum
-
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-
-
-@contextlib.contextmanager
-def _stopped_by_signals(mask: set[int] | None) -> Iterator[None]:
-    """While a pool plays: SIGTERM and SIGHUP raise Stopped in this process, so that leaving
-    the pool ends its workers (by default the parent would die and leave them waiting).  The
-    signal mask is then set back to ``mask`` (None: not the main thread, nothing to do)."""
-    if mask is None:
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> NoReturn:
-        raise Stopped(signum)
-
-    before = {signum: signal.signal(signum, stop) for signum in STOP_SIGNALS}
-    try:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held back arrives here
-        yield
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
-
-
-def _worker_signals() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the pool and reports what finished;
-    SIGTERM (the pool's way to end a worker) and SIGHUP end the worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in STOP_SIGNALS:
-        signal.signal(signum, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    yield from in_pool(_play_task, tasks, jobs)
 
 
 def summarize(results: list[GameResult], bots: list[str]) -> list[BotResult]:

@@ -6,10 +6,9 @@ They parse options, call ``analysis.selfplay``, ``analysis.review`` and ``analys
 
 import os
 import secrets
-import signal
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NoReturn, cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -34,8 +33,6 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from types import FrameType
-
     from ..analysis.corpus import RecordedGame
     from ..analysis.selfplay import GameResult
     from ..engine.game import Game
@@ -106,7 +103,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
                     create_record(paths[result.number], record_text(result, variant))
                 results.append(result)
                 bar.update(1)
-        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (selfplay.Stopped)
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
             interrupted = 128 + getattr(exc, "signum", 2)
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
@@ -185,6 +182,7 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
       uptown analyze game.yaml --seed 1 --jobs 2
       uptown analyze game.yaml --annotate -o annotated.yaml
     """
+    from ..analysis.pool import Stopped, stopped_by_signals
     from ..analysis.review import review_moves, summarize, tasks
 
     if iterations is not None and seconds is not None:
@@ -199,29 +197,19 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
     work = tasks(game, bags, variant, bot, seed, deals, seconds)
     reviews = []
-    terminated: list[int] = []
-
-    def stop(signum: int, frame: "FrameType | None") -> NoReturn:
-        """On SIGTERM: stop as on Ctrl-C, so that the workers are ended too."""
-        terminated.append(signum)
-        raise KeyboardInterrupt
-
-    handler_before = signal.signal(signal.SIGTERM, stop)
-    try:
-        with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
-                               hidden=not sys.stderr.isatty()) as bar:
+    try:  # SIGTERM and SIGHUP stop it as Ctrl-C does, the workers with it
+        with stopped_by_signals(), click.progressbar(
+                length=len(work), label="Analysing", file=sys.stderr,
+                hidden=not sys.stderr.isatty()) as bar:
             for reviewed in review_moves(work, jobs):
                 reviews.append(reviewed)
                 bar.update(1)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {len(work)}; "
                    "nothing was written.", err=True)
-        if not terminated:
+        if not isinstance(exc, Stopped):
             sys.exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, handler_before)
-    if terminated:  # the workers are ended: now end as SIGTERM would have
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), exc.signum)  # the workers are ended: now end as the signal would
     if annotate:
         from ..analysis.annotate import annotate as annotated_text
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..errors import SetupError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .game import Game
 
 VARIANTS = ("standard", "blockers")
@@ -57,3 +59,18 @@ def standings(game: Game, variant: str = "standard") -> list[Standing]:
         )
         for (player, groups, captures, captured, score), key in zip(rows, order_keys)
     ]
+
+
+def win_share(mine: tuple[int, int], everyone: Sequence[tuple[int, int]]) -> float:
+    """A seat's share of first place, from its ``(score, captures)`` and every seat's (its
+    own among them), ranked as ``standings`` ranks: 0 behind anyone, else 1/k when k seats
+    share first place."""
+    if any(other < mine for other in everyone):
+        return 0.0
+    return 1.0 / sum(other == mine for other in everyone)
+
+
+def win_shares(table: Sequence[Standing]) -> list[float]:
+    """Each seat's ``win_share`` in a game's ``standings``."""
+    keys = [(s.score, s.captures) for s in table]
+    return [win_share(key, keys) for key in keys]

@@ -80,10 +80,12 @@ def mark_spent(folder: str, game_id: str, name: str) -> None:
 
 def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
                    sync: bool = True) -> None:
-    """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and
-    on disk before it is renamed into place, with ``sync``)."""
+    """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and,
+    with ``sync``, on disk before it is renamed into place, and the folder after, so that the
+    new name survives a crash too: a new file whose folder cannot be synced is taken back)."""
     text = json.dumps(data, ensure_ascii=False) + "\n"
     tmp = os.path.join(folder, f".{os.urandom(6).hex()}.tmp")
+    renamed = False
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
@@ -99,13 +101,32 @@ def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
             os.replace(tmp, path)
         else:
             os.link(tmp, path)
+        renamed = True
+        if sync:
+            _sync_folder(folder)
     except FileExistsError:
         raise
     except OSError as exc:
-        raise KeyFileError(f"cannot write {path}: {exc.strerror or exc}") from None
+        reason = exc.strerror or exc
+        if renamed and replace:
+            raise KeyFileError(f"{path} was written, but its folder could not be synced to disk "
+                               f"({reason})") from None
+        if renamed:  # a new file not known to be on disk: taken back, to be made again
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise KeyFileError(f"cannot write {path}: {reason}") from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def _sync_folder(folder: str) -> None:
+    """Put the folder's entries (a name just renamed or linked) on disk."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> bytes:

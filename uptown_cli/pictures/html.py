@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
 from .text import turn_text
+from ..engine.rewind import rewind
 from ..engine.scoring import standings
 from ..records.annotations import MARK_WORDS
 from .svg import FILLS, board_svg, face_id, square_origin, xml_text
@@ -199,9 +200,7 @@ def json_for_script(data: Any) -> str:
 def positions(game: "Game", variant: str) -> list[dict[str, Any]]:
     """For every position of ``game`` (after 0, 1, ... moves): the standings, whose turn it is
     and the racks and bag sizes when known. The game is rewound and played forward again."""
-    played = list(game.history)
-    while game.ply:
-        game.pop()
+    played = rewind(game)
     colors = game.colors
     out: list[dict[str, Any]] = []
     for index in range(len(played) + 1):

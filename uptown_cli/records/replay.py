@@ -15,6 +15,7 @@ from .yaml_reader import decode
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ..engine.game import Turn
     from .hidden_check import HiddenCheck  # loaded only for games with hidden racks
 
 
@@ -41,69 +42,107 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     Stops at the first move that cannot be read or is illegal, reporting it with its move
     number and line.  With ``strict``, also reports every move not written canonically.
     A game with hidden racks is checked by ``hidden`` (by default one that knows the keys
-    revealed in the record), whose ``deal`` then holds the racks it knows.
+    revealed in the record), whose ``deal`` then holds the racks it knows; once every key is
+    revealed and the whole game checks, its game is dealt the bags those keys drew.
 
     The moves are played once per record: a check that knows more keys (a player's view)
     after a valid replay of the same moves checks what its keys add on the game that replay
-    played (the same Game object, when nothing was played on it since).
+    played (the same Game object, when nothing was played on it since); a revealed game's
+    position before the end is taken back from the whole game's replay.
     """
     if record.hidden is None:
-        return play_moves(record, new_game(record), strict, upto, hidden)
-    if hidden is not None:
-        followed = _follow(record, upto, hidden) if not strict else None
-        return followed or play_moves(record, new_game(record), strict, upto, hidden)
-    from ..hidden.draws import bags_from_draws
+        return play_moves(record, record.new_game(), strict, upto)
     from .hidden_check import HiddenCheck
 
-    check = HiddenCheck(record)
-    result = play_moves(record, new_game(record), strict, upto, check)
+    taken_back = upto is not None and upto < len(record.moves) and _all_revealed(record)
+    if taken_back:
+        replay(record)  # kept on the record: the position is taken back from it
+    check = HiddenCheck(record) if hidden is None else hidden
+    followed = _follow(record, upto, check) if hidden is not None or taken_back else None
+    result = followed or _play_hidden(record, upto, check)
+    if strict:
+        result.errors += _not_canonical(record, result.game.history)
     moves = record.moves if upto is None else record.moves[:upto]
-    if result.moves_ok == len(moves) and all(isinstance(e, BadReveal) for e in result.errors):
+    if hidden is None and result.moves_ok == len(moves) and (
+            result.game.knows_racks or all(isinstance(e, BadReveal) for e in result.errors)):
         record.replayed[upto] = (result.game, tuple(result.game.history), check)
     return result
 
 
+def _all_revealed(record: Record) -> bool:
+    """Whether every player of a hidden game has revealed their key."""
+    assert record.hidden is not None
+    return len(record.hidden.revealed) == len(record.players)
+
+
+def _play_hidden(record: Record, upto: int | None, check: HiddenCheck) -> Replay:
+    """The moves of a hidden game played once with ``check``, racks unknown; re-dealt the
+    bags the keys drew (``Game.redealt``) when the whole game was played, every key is
+    revealed and known to ``check`` and nothing is wrong, its variations then checked against
+    the racks too."""
+    result = play_moves(record, record.new_game(), upto=upto, hidden=check)
+    bags = _drawn_bags(check)
+    if (bags is None or not _all_revealed(record) or result.errors
+            or result.moves_ok < len(record.moves)):
+        return result
+    game = result.game.redealt(bags)
+    return Replay(game, _rack_line_problems(record, game, bags), result.moves_ok)
+
+
+def _rack_line_problems(record: Record, game: Game,
+                        bags: dict[str, list[int]] | None) -> list[RecordError]:
+    """``line_problems`` of the moves played in ``game``, a position dealt ``bags`` (a copy
+    taken back move by move, so that the variations are checked against the racks)."""
+    problems: list[RecordError] = []
+    if bags is None or all(entry.notes is None for entry in record.moves[:game.ply]):
+        return problems
+    board = game.redealt(bags)
+    while board.ply:
+        number = board.ply
+        board.pop()
+        entry = record.moves[number - 1]
+        if entry.notes is not None:
+            problems[:0] = line_problems(board, record, entry, number)
+    return problems
+
+
+def _drawn_bags(check: HiddenCheck) -> dict[str, list[int]] | None:
+    """The bags the keys ``check`` knows drew, when it knows every player's key and found no
+    fault in them; else None."""
+    from ..hidden.draws import bags_from_draws
+
+    if check.errors or len(check.keys) < len(check.deal.players):
+        return None
+    return bags_from_draws(check.deal.drawn, check.deal.drawn)
+
+
 def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | None:
-    """``replay`` with ``hidden`` from the public replay kept for ``upto``, without playing
-    the moves again; None when there is none, or its game was played on since."""
+    """``replay`` with ``hidden`` from a public replay kept for ``upto`` (or, in a dealt
+    game, for the whole game, taken back to ``upto``) without playing the moves again; None
+    when there is none, or its game was played on since."""
     kept = record.replayed.get(upto)
+    whole = record.replayed.get(None)
+    if kept is None and whole is not None and whole[0].knows_racks:
+        kept = whole
     if kept is None or tuple(kept[0].history) != kept[1]:
         return None
     game, turns, checked = kept
-    if any(turn.move.is_pass and ply not in checked.passes for ply, turn in enumerate(turns)):
+    count = len(turns) if upto is None else min(upto, len(turns))
+    if any(turn.move.is_pass and ply not in checked.passes
+           for ply, turn in enumerate(turns[:count])):
         return None
-    errors = list(hidden.errors)
-    found = hidden.follow(checked, turns, record.moves)
-    if found is None:
-        return Replay(game, errors, len(turns))
-    number, problem = found
-    before = new_game(record)
-    for turn in turns[:number - 1]:
-        before.play(turn.move, turn.color)
-    errors.append(_move_error(record, record.moves[number - 1], number, problem))
-    return Replay(before, errors, number - 1)
+    found = hidden.follow(checked, turns[:count], record.moves)
+    number = count + 1 if found is None else found[0]
+    bags = _drawn_bags(checked) if game.knows_racks else None
+    if number - 1 < len(turns):
+        from ..engine.rewind import rewind
 
-
-def new_game(record: Record) -> Game:
-    """The record's game at move 0: with the seed's bags, or in a game with hidden racks the
-    bags its revealed keys drew once every key is revealed (else the racks are unknown)."""
-    if record.hidden is not None and len(record.hidden.revealed) == len(record.players):
-        return Game(record.game_players(), revealed_bags(record))
-    return record.new_game()
-
-
-def revealed_bags(record: Record) -> dict[str, list[int]] | None:
-    """Every colour's bag in the order its revealed key drew it (the tiles never drawn after),
-    when every key is revealed and the game checks; else None."""
-    from ..hidden.draws import bags_from_draws
-    from .hidden_check import HiddenCheck
-
-    check = HiddenCheck(record)
-    if check.errors or len(check.keys) < len(record.players):
-        return None
-    if not play_moves(record, Game(record.game_players()), hidden=check).valid:
-        return None
-    return bags_from_draws(check.deal.drawn, check.deal.drawn)
+        game = game.redealt(bags)
+        rewind(game, number - 1)
+    errors = list(hidden.errors) + _rack_line_problems(record, game, bags)
+    if found is not None:
+        errors.append(_move_error(record, record.moves[number - 1], number, found[1]))
+    return Replay(game, errors, number - 1)
 
 
 def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
@@ -115,36 +154,49 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
         hidden = HiddenCheck(record)
     errors = list(hidden.errors) if hidden is not None else []
     moves = record.moves if upto is None else record.moves[:upto]
+    result = Replay(game, errors, len(moves))
     for number, entry in enumerate(moves, 1):
         try:
             move = parse_move(entry.text)
         except NotationError as exc:
             message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
             errors.append(_move_error(record, entry, number, message))
-            return Replay(game, errors, number - 1)
+            result.moves_ok = number - 1
+            break
         if entry.notes is not None:
             errors += line_problems(game, record, entry, number)
         problem = hidden.problem(game, entry, move) if hidden is not None else None
         if problem is not None:
             errors.append(_move_error(record, entry, number, problem))
-            return Replay(game, errors, number - 1)
+            result.moves_ok = number - 1
+            break
         try:
             turn = game.play(move, entry.color)
         except IllegalMove as exc:
             errors.append(_move_error(record, entry, number, str(exc)))
-            return Replay(game, errors, number - 1)
+            result.moves_ok = number - 1
+            break
         if hidden is not None:
             hidden.played(turn, entry)
-        if strict:
-            first = turn.player.colors[0]
-            canonical = str(turn.move)
-            if entry.text != canonical:
-                message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
-                errors.append(_move_error(record, entry, number, message))
-            elif move.is_pass and entry.color != first:
-                message = f"a pass is recorded under the player's first colour, {first}"
-                errors.append(_move_error(record, entry, number, message))
-    return Replay(game, errors, len(moves))
+    if strict:
+        errors += _not_canonical(record, game.history)
+    return result
+
+
+def _not_canonical(record: Record, turns: list[Turn]) -> list[RecordError]:
+    """A problem for each of the moves played (``turns``) not written in canonical notation,
+    or a pass not recorded under the player's first colour."""
+    errors = []
+    for number, (turn, entry) in enumerate(zip(turns, record.moves), 1):
+        first = turn.player.colors[0]
+        canonical = str(turn.move)
+        if entry.text != canonical:
+            message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
+            errors.append(_move_error(record, entry, number, message))
+        elif turn.move.is_pass and entry.color != first:
+            message = f"a pass is recorded under the player's first colour, {first}"
+            errors.append(_move_error(record, entry, number, message))
+    return errors
 
 
 def _move_error(record: Record, entry: MoveEntry, number: int, message: str) -> RecordError:

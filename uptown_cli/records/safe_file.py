@@ -24,11 +24,13 @@ same way: a temporary file beside the target with the final mode (the old file's
 else what the umask allows), synced and renamed over the target only when complete,
 under an exclusive ``flock`` on the folder.  It never writes through a symbolic link
 nor over a folder, device, FIFO or socket, and on any failure leaves the old file
-as it was and no temporary file behind.
+as it was and no temporary file behind; only when the folder cannot be synced after
+the rename is the new file in place, and the error says so (as ``create_record``'s).
 
-The disk work is split into small step functions (``_make_temp``, ``_set_owner``,
-``_set_mode``, ``_write_all``, ``_fsync``, ``_rename``, ``_sync_dir``,
-``_read_back``) so that tests can make each one fail.
+Every temporary file is written by one function, ``_write_temp``.  The disk work is
+split into small step functions (``_make_temp``, ``_set_owner``, ``_set_mode``,
+``_write_all``, ``_fsync``, ``_rename``, ``_sync_dir``, ``_read_back``) so that tests
+can make each one fail.
 """
 
 from __future__ import annotations
@@ -61,23 +63,21 @@ def create_record(path: str, text: str) -> None:
     try:
         if not os.fstat(folder).st_mode & 0o222:
             raise RecordError(f"could not create {path}: the folder is read-only")
-        tmp = None
         try:
-            fd, tmp = _make_temp(folder, name, 0o666)  # the umask applies, as to any new file
+            tmp = _write_temp(folder, name, data, 0o666)  # the umask applies, as to any new file
             try:
-                _write_all(fd, data)
-                _fsync(fd)
+                os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
             finally:
-                os.close(fd)
-            os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
-            _sync_dir(folder)
+                _remove_quietly(folder, tmp)
         except FileExistsError:
             raise RecordError(f"{path} already exists; not overwritten") from None
         except OSError as exc:
             raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
-        finally:
-            if tmp is not None:
-                _remove_quietly(folder, tmp)
+        try:
+            _sync_dir(folder)
+        except OSError as exc:
+            raise RecordError(f"{path} was created, but its folder could not be synced to disk "
+                              f"({exc.strerror or exc})") from None
     finally:
         os.close(folder)
 
@@ -111,11 +111,16 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
                               "nothing was written (-o - writes to standard output)")
         _remove_stale_temps(folder, name)
         try:
-            _write_beside(folder, name, content, old)
-            _sync_dir(folder)
+            mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)  # new: as the umask allows
+            _write_beside(folder, name, content, mode, old)
         except OSError as exc:
             unchanged = "nothing was written" if old is None else "the old file is unchanged"
             raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; {unchanged}") from None
+        try:
+            _sync_dir(folder)
+        except OSError as exc:
+            raise OutputError(f"{shown} was written, but its folder could not be synced to disk "
+                              f"({exc.strerror or exc})") from None
     except RecordError as exc:  # the folder's lock
         raise OutputError(exc.message) from None
     finally:
@@ -134,20 +139,12 @@ def _kind(mode: int) -> str:
     return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
 
 
-def _write_beside(folder: int, name: str, data: bytes, old: os.stat_result | None) -> None:
-    """Write ``data`` to a temporary file beside ``name`` with the final mode (and group)
-    and rename it over ``name`` once complete; the temporary file is removed on failure."""
-    mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)
-    fd, tmp = _make_temp(folder, name, mode)  # a new file: as the umask allows
+def _write_beside(folder: int, name: str, data: bytes, mode: int,
+                  owner: os.stat_result | None = None, held: list[int] | None = None) -> None:
+    """Put ``data`` in ``name``'s place: a temporary file beside it, written whole as
+    ``_write_temp`` writes it, renamed over it; the temporary file is removed on failure."""
+    tmp = _write_temp(folder, name, data, mode, owner, held)
     try:
-        try:
-            if old is not None:
-                _set_owner(fd, old.st_uid, old.st_gid)
-                _set_mode(fd, mode)
-            _write_all(fd, data)
-            _fsync(fd)
-        finally:
-            os.close(fd)
         _rename(folder, tmp, name)
     except BaseException:
         _remove_quietly(folder, tmp)
@@ -231,19 +228,8 @@ def _replace(game: LockedFile, data: bytes) -> None:
     """Put a new file holding ``data``, with the game's mode and owner, in the game's place.
     It is locked before it takes the name, so that a writer who opens it waits until this
     one is done with it."""
-    mode = stat.S_IMODE(game.stat.st_mode)
-    fd, tmp = _make_temp(game.folder, game.name, mode)
-    game.held.append(fd)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else knows this file yet
-        _set_owner(fd, game.stat.st_uid, game.stat.st_gid)
-        _set_mode(fd, mode)
-        _write_all(fd, data)
-        _fsync(fd)
-        _rename(game.folder, tmp, game.name)
-    except BaseException:
-        _remove_quietly(game.folder, tmp)
-        raise
+    _write_beside(game.folder, game.name, data, stat.S_IMODE(game.stat.st_mode), game.stat,
+                  game.held)
 
 
 def _restore(game: LockedFile, data: bytes, shown: str) -> None:
@@ -286,6 +272,33 @@ def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
     tmp = _temp_name(name, os.urandom(6).hex())  # (secrets would import random)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
+
+
+def _write_temp(folder: int, name: str, data: bytes, mode: int,
+                owner: os.stat_result | None = None, held: list[int] | None = None) -> str:
+    """A new temporary file beside ``name`` holding ``data``, synced, no wider than ``mode``
+    from the start; returns its name. With ``owner`` (the file it is to replace), it gets
+    that file's owner and group and exactly ``mode``; with ``held`` (a game's descriptors),
+    it is locked before anything is written and stays open there, so that a writer who opens
+    it once it has the game's name waits until this one is done. Removed on failure."""
+    fd, tmp = _make_temp(folder, name, mode)
+    try:
+        try:
+            if held is not None:
+                held.append(fd)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else knows it yet
+            if owner is not None:
+                _set_owner(fd, owner.st_uid, owner.st_gid)
+                _set_mode(fd, mode)
+            _write_all(fd, data)
+            _fsync(fd)
+        finally:
+            if held is None:
+                os.close(fd)
+    except BaseException:
+        _remove_quietly(folder, tmp)
+        raise
+    return tmp
 
 
 def _set_owner(fd: int, uid: int, gid: int) -> None:

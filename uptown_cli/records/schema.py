@@ -100,7 +100,7 @@ class Record:
 
     def new_game(self) -> Game:
         """A game at move 0, with the seed's bags when there is a seed (the bags of a game
-        with hidden racks come from its revealed keys: ``replay.new_game``)."""
+        with hidden racks come from its revealed keys: ``replay.replay``)."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
         return Game(self.game_players(), bags)
 
@@ -115,17 +115,10 @@ def load_record_text(text: str | bytes, path: str) -> Record:
 def deal_colors(entries: list[PlayerEntry]) -> None:
     """Give the players (in place) who have no colours the colours nobody named, dealt round
     the table in the order red, blue, green, yellow, orange; two each with 2 players."""
-    per_player = 2 if len(entries) == 2 else 1
-    taken = {c for entry in entries for c in entry.colors}
-    free = [c for c in COLORS if c not in taken]
-    waiting = [i for i, entry in enumerate(entries) if not entry.colors]
-    dealt: dict[int, list[str]] = {i: [] for i in waiting}
-    for _ in range(per_player):
-        for i in waiting:
-            if free:
-                dealt[i].append(free.pop(0))
-    for i in waiting:
-        entries[i] = entries[i]._replace(colors=tuple(dealt[i]))
+    from ..engine.seating import dealt_colors
+
+    for seat, colors in enumerate(dealt_colors([entry.colors for entry in entries])):
+        entries[seat] = entries[seat]._replace(colors=colors)
 
 
 def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:

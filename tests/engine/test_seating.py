@@ -1,0 +1,29 @@
+"""The colours dealt round the table: one rule for new records, self-play and the benchmarks."""
+
+import pytest
+
+from uptown_cli.engine.seating import dealt_colors, seat_colors
+from uptown_cli.records.entries import PlayerEntry
+from uptown_cli.records.schema import deal_colors
+
+
+def test_two_players_play_two_colours_each_dealt_round_the_table():
+    assert seat_colors(2) == [("red", "green"), ("blue", "yellow")]
+
+
+def test_three_to_five_players_play_one_colour_each_in_the_specs_order():
+    assert seat_colors(5) == [("red",), ("blue",), ("green",), ("yellow",), ("orange",)]
+    assert seat_colors(3) == seat_colors(5)[:3]
+
+
+def test_seats_that_name_their_colours_keep_them_and_the_others_get_what_is_left():
+    assert dealt_colors([(), ("red",), (), ("blue",)]) == [
+        ("green",), ("red",), ("yellow",), ("blue",)]
+    assert dealt_colors([(), ("blue", "red")]) == [("green", "yellow"), ("blue", "red")]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_new_record_and_self_play_deal_the_same_colours(players):
+    entries = [PlayerEntry(f"P{seat}", (), 0) for seat in range(players)]
+    deal_colors(entries)
+    assert [entry.colors for entry in entries] == seat_colors(players)

@@ -1,0 +1,58 @@
+"""Commands stopped by a signal while their worker processes run (Linux's /proc)."""
+
+import os
+import signal
+import subprocess
+import time
+
+
+def children(pid):
+    """The process ids of ``pid``'s children."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as listing:
+            return [int(child) for child in listing.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def alive(pid):
+    """Whether ``pid`` still runs (a zombie waiting for its parent does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as status:
+            return status.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _default_signals():
+    """In the command: SIGTERM and SIGHUP as a new terminal session has them, even when the
+    tests run under ``nohup`` (which the command would rightly honour)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def stopped_with_its_workers(command, signum, workers=2):
+    """Run ``command`` (a list), send it ``signum`` once ``workers`` of its worker processes
+    run, and wait, each wait bounded, for it and them to end: ``(return code, standard
+    output, standard error)``. Fails when the workers never start or are left running."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True, preexec_fn=_default_signals)
+    running = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(running) < workers and time.monotonic() < deadline:
+            time.sleep(0.1)
+            running = [pid for pid in children(process.pid) if alive(pid)]
+        assert len(running) >= workers, "the workers never started"
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+        deadline = time.monotonic() + 20
+        while any(map(alive, running)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(map(alive, running)), "workers left running"
+        return process.returncode, out, err
+    finally:
+        for pid in [process.pid, *running]:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        process.wait(timeout=10)

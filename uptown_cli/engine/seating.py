@@ -1,0 +1,28 @@
+"""Who plays which colours: the colours dealt round the table (the SPEC's order)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .game import COLORS
+
+
+def dealt_colors(named: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Each seat's colours: those it names, or for the seats that name none the colours nobody
+    named, dealt round the table one at a time in the order red, blue, green, yellow, orange
+    (twice round with 2 players, who play two colours each), while they last."""
+    taken = {color for colors in named for color in colors}
+    free = [color for color in COLORS if color not in taken]
+    dealt = [list(colors) for colors in named]
+    waiting = [seat for seat, colors in enumerate(named) if not colors]
+    for _ in range(2 if len(named) == 2 else 1):
+        for seat in waiting:
+            if free:
+                dealt[seat].append(free.pop(0))
+    return [tuple(colors) for colors in dealt]
+
+
+def seat_colors(players: int) -> list[tuple[str, ...]]:
+    """The colours of each of ``players`` seats when nobody names theirs: ``[("red",
+    "green"), ("blue", "yellow")]`` with 2, else one each."""
+    return dealt_colors([()] * players)
