@@ -32,8 +32,12 @@ MACHINE_FORMATS = ("csv", "tsv")
 # -- options ---------------------------------------------------------------------------------
 
 
+_FILE = click.Path(readable=False)
+"""FILE's type (one for every command: click looks up a translation for each one made)."""
+
+
 def file_argument(command: F) -> F:
-    return click.argument("file", required=False, metavar="[FILE]", type=click.Path(readable=False))(command)
+    return click.argument("file", required=False, metavar="[FILE]", type=_FILE)(command)
 
 
 def _table_formats() -> list[str]:

@@ -20,7 +20,7 @@ from .svg import FILLS, board_svg, face_id, square_origin, xml_text
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..records.annotations import MoveNotes
+    from ..records.entries import MoveNotes
     from ..records.schema import Record
 
 

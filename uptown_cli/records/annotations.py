@@ -14,12 +14,12 @@ its first word: ``- red: 5 C5   # ?! inaccuracy (-7%)``. ``records/README.md`` d
 from __future__ import annotations
 
 import re
-from typing import Callable, Final, NamedTuple
+from typing import Callable, NamedTuple
 
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
 from ..errors import one_line
-from .entries import NOTE_KEYS
+from .entries import NOTE_KEYS, MoveNotes
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 
 
@@ -33,39 +33,6 @@ WRITTEN_MARK = r"(\?\?|\?!|\?|!!|!\?|!)( (blunder|mistake|inaccuracy) \(-[0-9]+%
 """A mark at the start of a comment, with the words ``MoveAnnotation.said`` gives after it."""
 _NUMBER = r"[0-9]+(\.[0-9]+)?"
 _PERCENT = r"([0-9]+(\.[0-9]+)?)%"
-
-
-class MoveNotes:
-    """What a move carries besides the move. ``eval`` is ``(score, chance to win 0..1)``;
-    ``lines`` (not compared) holds the line of each move of ``best`` (first) and of each
-    variation. Not to be changed once made."""
-
-    __slots__ = ("eval", "best", "variations", "comment", "mark", "lines")
-
-    def __init__(self, eval: tuple[float, float] | None = None, best: str | None = None,
-                 variations: tuple[tuple[str, ...], ...] = (), comment: str | None = None,
-                 mark: str | None = None, lines: tuple[tuple[int, ...], ...] = ()) -> None:
-        self.eval: Final = eval
-        self.best: Final = best
-        self.variations: Final = variations
-        self.comment: Final = comment
-        self.mark: Final = mark
-        self.lines: Final = lines
-
-    def _compared(self) -> tuple[object, ...]:
-        return self.eval, self.best, self.variations, self.comment, self.mark
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not MoveNotes:
-            return NotImplemented
-        return self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __repr__(self) -> str:
-        return (f"MoveNotes(eval={self.eval!r}, best={self.best!r}, variations={self.variations!r}, "
-                f"comment={self.comment!r}, mark={self.mark!r}, lines={self.lines!r})")
 
 
 class MoveAnnotation(NamedTuple):

@@ -4,10 +4,7 @@ records that have them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from .annotations import MoveNotes
+from typing import Final, NamedTuple
 
 
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
@@ -17,6 +14,39 @@ LINK_KEY = "link"
 NOTE_KEYS = ("eval", "best", "variations", "comment")
 """The keys a move may carry besides its colour (and ``link`` in a game with hidden racks):
 see ``records.annotations``."""
+
+
+class MoveNotes:
+    """What a move carries besides the move. ``eval`` is ``(score, chance to win 0..1)``;
+    ``lines`` (not compared) holds the line of each move of ``best`` (first) and of each
+    variation. Not to be changed once made."""
+
+    __slots__ = ("eval", "best", "variations", "comment", "mark", "lines")
+
+    def __init__(self, eval: tuple[float, float] | None = None, best: str | None = None,
+                 variations: tuple[tuple[str, ...], ...] = (), comment: str | None = None,
+                 mark: str | None = None, lines: tuple[tuple[int, ...], ...] = ()) -> None:
+        self.eval: Final = eval
+        self.best: Final = best
+        self.variations: Final = variations
+        self.comment: Final = comment
+        self.mark: Final = mark
+        self.lines: Final = lines
+
+    def _compared(self) -> tuple[object, ...]:
+        return self.eval, self.best, self.variations, self.comment, self.mark
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not MoveNotes:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return (f"MoveNotes(eval={self.eval!r}, best={self.best!r}, variations={self.variations!r}, "
+                f"comment={self.comment!r}, mark={self.mark!r}, lines={self.lines!r})")
 
 
 class PlayerEntry(NamedTuple):

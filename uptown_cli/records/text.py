@@ -4,15 +4,17 @@ without touching the rest of the file."""
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, cast
+from typing import TYPE_CHECKING, Iterable, Iterator, cast
 
 from ..errors import RecordError, SetupError
 from ..engine.game import Player
 from .schema import TEXT_FIELDS, Record, load_record_text
-from .annotations import WRITTEN_MARK, MoveAnnotation
 from .entries import PlayerEntry
 from .nodes import Free, Mapping, Node, Scalar, Sequence
 from .yaml_reader import MAX_BYTES
+
+if TYPE_CHECKING:  # loaded by the review that annotates
+    from .annotations import MoveAnnotation
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -397,6 +399,8 @@ def annotated_text(record: Record, annotations: list[MoveAnnotation]) -> str:
 
 def _move_comment(rest: str, annotation: MoveAnnotation) -> str:
     """What follows a move on its line: the mark first in its comment, the rest kept."""
+    from .annotations import WRITTEN_MARK
+
     at = rest.find("#")
     blanks, comment = (rest, "") if at == -1 else (rest[:at], rest[at + 1:].strip())
     old = re.match(WRITTEN_MARK, comment)
