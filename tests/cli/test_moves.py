@@ -1,8 +1,13 @@
 """``uptown moves``: the legal moves of the player to move, as a table or JSON."""
 
+import textwrap
+
 import pytest
+from hypothesis import given, strategies as st
 from support.games import BROKEN, TWO, UNSEEDED, finished_game, new_game
 
+from uptown_cli.cli.options import wrap_words
+from uptown_cli.engine.geometry import SQUARE_NAMES
 from uptown_cli.engine.notation import PASS
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import replay
@@ -100,3 +105,10 @@ def test_errors(uptown, tmp_path):
     assert uptown.invoke("moves", bad).exit_code == 1
     assert uptown.invoke("moves", tmp_path / "none.yaml").exit_code == 1
     assert uptown.invoke("moves", bad, "--format", "nope").exit_code == 2
+
+
+@given(st.lists(st.sampled_from(SQUARE_NAMES + tuple("x" + name for name in SQUARE_NAMES))),
+       st.integers(min_value=3, max_value=60))
+def test_the_squares_wrap_as_textwrap_would_wrap_them(squares, width):
+    text = " ".join(squares)
+    assert wrap_words(text, width) == textwrap.wrap(text, width)

@@ -7,8 +7,9 @@ from tabulate import tabulate
 
 from uptown_cli.pictures.table import simple_table
 
-WORDS = st.text(st.one_of(st.characters(min_codepoint=32, max_codepoint=0x24F),
-                          st.sampled_from("\u0301\u4e2d\uff21 \t1.e+-")), max_size=12)
+WORDS = st.one_of(st.text(st.one_of(st.characters(min_codepoint=32, max_codepoint=0x24F),
+                                    st.sampled_from("\u0301\u4e2d\uff21 \t1.e+-")), max_size=12),
+                  st.sampled_from(["inf", "-NaN", "+Infinity", "--inf", "infinite", "*", "\u0663"]))
 CELLS = st.one_of(st.integers(-10**6, 10**6), WORDS)
 
 
@@ -42,6 +43,6 @@ def test_the_tables_of_every_turn_are_drawn_without_tabulate():
         moves, ["colour", "tile", "squares"], tablefmt="simple")
 
 
-@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["a\nb"]], [[1.5]], [[""], ["7"]], [["\u4e2d"]]])
+@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["inf"]], [["-NaN"]], [["+Infinity"]], [["a\nb"]], [[1.5]], [[""], ["7"]], [["\u4e2d"]]])
 def test_what_tabulate_might_draw_otherwise_is_left_to_it(rows):
     assert simple_table(rows, ["x"]) is None

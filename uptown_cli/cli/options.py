@@ -147,6 +147,19 @@ def use_color(color: str = "auto", no_color: bool = False) -> bool:
 # -- output ----------------------------------------------------------------------------------
 
 
+def wrap_words(text: str, width: int) -> list[str]:
+    """The words of ``text`` (split at blanks) in lines of at most ``width`` characters, a longer
+    word alone on its line: what ``textwrap.wrap`` gives for words without hyphens (such as the
+    squares of ``moves``), without the cost of importing textwrap, which compiles its patterns."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 class Output:
     """Where a command's data goes: JSON, or tables in ``table_format`` (csv included)."""
 
@@ -179,15 +192,13 @@ class Output:
 
     def wrapped(self, rows: Sequence[Sequence[Any]], column: int,
                 width: int) -> Sequence[Sequence[Any]]:
-        """``rows`` with the text of ``column`` wrapped at ``width`` for people: each further line
+        """``rows`` with the words of ``column`` wrapped at ``width`` for people: each further line
         on a row of its own, blank elsewhere (machines get the rows as they are)."""
         if self.for_machines:
             return rows
-        import textwrap
-
         out = []
         for row in rows:
-            lines = textwrap.wrap(row[column], width) or [""]
+            lines = wrap_words(row[column], width) or [""]
             out.append([*row[:column], lines[0], *row[column + 1:]])
             out += [[""] * column + [line] + [""] * (len(row) - column - 1) for line in lines[1:]]
         return out

@@ -32,9 +32,13 @@ def _is_text(cell: object) -> bool:
 
 def _is_word(cell: str) -> bool:
     """Text that does not read as a number (tabulate would align a column of those as one)."""
-    if cell[:1].isalpha() and cell[0] not in "iInN":  # a letter no number begins with (inf, nan)
+    if not cell:
+        return False
+    if cell[0].isalpha() and cell[0] not in "iInN":  # no number begins so (inf and nan do)
         return True
-    return bool(cell) and re.fullmatch(_NUMBER, cell, re.IGNORECASE) is None
+    if not any(char.isdecimal() for char in cell):  # no digit: a number only if inf or nan
+        return (cell[1:] if cell[0] in "+-" else cell).lower() not in ("inf", "nan", "infinity")
+    return re.fullmatch(_NUMBER, cell, re.IGNORECASE) is None
 
 
 def _one_column(char: str) -> bool:
