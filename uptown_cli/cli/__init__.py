@@ -11,7 +11,6 @@ command imports only its own module.  Shared options, record loading and the one
 import gc
 import importlib
 import io
-import signal
 import sys
 from typing import Any, cast
 
@@ -111,7 +110,11 @@ def run(collector_paused: bool = False) -> None:
     terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is
     printed as escapes such as ``\\u5f20``, never a traceback."""
     main.collector_paused = collector_paused
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # Through _signal, the C module that signal wraps and Python loads at start: importing
+    # signal builds enums of every signal and handler, a millisecond of every command.
+    import _signal  # type: ignore[import-not-found]
+
+    _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
