@@ -23,7 +23,9 @@ _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 #: Plain scalars that some YAML 1.1 or 1.2 (core schema) reader types as other than
 #: text, drawn a little wider than the specifications (case is ignored): booleans,
 #: nulls, numbers in any base, sexagesimals, infinities and NaN, dates, merge and value.
-_TYPED = re.compile(r"""
+#: Compiled on first use (``re`` keeps it): ``_typed`` needs it only for text that begins
+#: with a digit or a sign, and compiling it costs about a millisecond.
+_TYPED = r"""
       y | n | yes | no | true | false | on | off        # booleans (1.1 and 1.2)
     | ~ | null                                          # nulls
     | [-+]? [0-9_.:]+ (e [-+]? [0-9_]+)?                # decimal ints and floats, 1_000, 12:30
@@ -31,15 +33,16 @@ _TYPED = re.compile(r"""
     | [-+]? \. (inf | nan)                              # infinities and not-a-number
     | [0-9]{4} - [0-9]{1,2} - [0-9]{1,2} ([ t] .*)?     # dates and timestamps
     | << | =                                            # YAML 1.1 merge and value keys
-""", re.VERBOSE | re.IGNORECASE | re.DOTALL)
+"""
+#: What a typed plain scalar that is a word can be (case ignored): the booleans and null.
+_TYPED_WORDS = frozenset(("y", "n", "yes", "no", "true", "false", "on", "off", "null"))
 
 
 #: Characters that may not begin a plain scalar; what may not appear in one (a colon, the
 #: start of a comment); and what may not appear in one inside a flow collection (``[a, b]``;
 #: PyYAML ends a plain scalar there at ``?`` too).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_KEY_OR_COMMENT = re.compile(r":| #")
-_FLOW = re.compile(r"[,\[\]{}?]")
+_FLOW = frozenset(",[]{}?")
 
 
 def quote(text: str, *, flow: bool = False) -> str:
@@ -67,8 +70,18 @@ def _plain_is_text(text: str, flow: bool) -> bool:
     """Whether ``text`` written plain (in a flow collection when ``flow``) is read back by
     YAML 1.1 and 1.2 readers as that very string."""
     return (bool(text) and text.isprintable() and text == text.strip()
-            and text[0] not in _INDICATORS and not _KEY_OR_COMMENT.search(text)
-            and not (flow and _FLOW.search(text)) and not _TYPED.fullmatch(text))
+            and text[0] not in _INDICATORS and ":" not in text and " #" not in text
+            and not (flow and not _FLOW.isdisjoint(text)) and not _typed(text))
+
+
+def _typed(text: str) -> bool:
+    """Whether plain ``text`` (not empty) matches ``_TYPED``. Only a boolean or null begins
+    with a letter, and nothing typed begins with a character past ASCII, ``$`` and the like."""
+    if text[0].isalpha():
+        return text.lower() in _TYPED_WORDS
+    if text[0] not in "~+-.:_<=0123456789":
+        return False
+    return re.fullmatch(_TYPED, text, re.VERBOSE | re.IGNORECASE | re.DOTALL) is not None
 
 
 def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard", seed: str | None = None,
@@ -331,7 +344,7 @@ def _source(text: str, scalar: Scalar) -> str:
     return written if "\n" not in written else quote(scalar.value)
 
 
-_COMMENT = re.compile(r"(?<![^ \t\n])#[^\n]*")
+_COMMENT = r"(?<![^ \t\n])#[^\n]*"
 """A comment: ``#`` at the start of the text or after a blank, to the end of its line."""
 
 
@@ -342,7 +355,7 @@ def _comments(text: str, start: int, end: int,
     comes with the blanks before it.  One pass over the text."""
     at = start
     for scalar_start, scalar_end in sorted((s.start, s.end) for s in scalars) + [(end, end)]:
-        for match in _COMMENT.finditer(text, at, max(at, min(scalar_start, end))):
+        for match in re.compile(_COMMENT).finditer(text, at, max(at, min(scalar_start, end))):
             lead = match.start()
             while text[lead - 1] in " \t":
                 lead -= 1
