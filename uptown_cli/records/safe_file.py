@@ -39,7 +39,6 @@ import contextlib
 import errno
 import fcntl
 import os
-import re
 import stat
 from typing import Callable
 
@@ -255,21 +254,32 @@ def _temp_name(name: str, token: str) -> str:
     return f".{name}.uptown-{token}.tmp"
 
 
+_TOKEN_DIGITS = 12
+"""Hex digits of the random part of a temporary file's name."""
+
+
+def _is_lower_hex(text: str) -> bool:
+    return all(char in "0123456789abcdef" for char in text)
+
+
 def _remove_stale_temps(folder: int, name: str) -> None:
     """Remove temporary files that a writer killed mid-write left beside the game ``name``:
     with the lock held, no other writer can be using one.  Only regular files named exactly
     as this writer names them are removed."""
     before, after = _temp_name(name, "\0").split("\0")
-    ours = re.compile(re.escape(before) + "[0-9a-f]{12}" + re.escape(after))
+    size = len(before) + _TOKEN_DIGITS + len(after)
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            token = entry.name[len(before):len(entry.name) - len(after)]
+            if (len(entry.name) == size and entry.name.startswith(before)
+                    and entry.name.endswith(after) and _is_lower_hex(token)
+                    and entry.is_file(follow_symlinks=False)):
                 _remove_quietly(folder, entry.name)
 
 
 def _make_temp(folder: int, name: str, mode: int) -> tuple[int, str]:
     """Create a new temporary file beside ``name``, no wider than ``mode``; returns (fd, name)."""
-    tmp = _temp_name(name, os.urandom(6).hex())  # (secrets would import random)
+    tmp = _temp_name(name, os.urandom(_TOKEN_DIGITS // 2).hex())  # (secrets would import random)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     return os.open(tmp, flags, mode & 0o777, dir_fd=folder), tmp
 
