@@ -115,6 +115,8 @@ def load_record_text(text: str | bytes, path: str) -> Record:
 def deal_colors(entries: list[PlayerEntry]) -> None:
     """Give the players (in place) who have no colours the colours nobody named, dealt round
     the table in the order red, blue, green, yellow, orange; two each with 2 players."""
+    if all(entry.colors for entry in entries):  # the usual record: nothing to deal
+        return
     from ..engine.seating import dealt_colors
 
     for seat, colors in enumerate(dealt_colors([entry.colors for entry in entries])):
