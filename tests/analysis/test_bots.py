@@ -308,6 +308,39 @@ def test_horizon_reads_the_scores_after_four_moves_of_every_player(players, monk
     assert runs == [None] * (2 * bots.MC_CANDIDATES)  # mc plays to the end
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, monkeypatch):
+    """All eight candidates in the first four deals; from the fifth deal on only the three
+    with the best total margin so far (the rest of the time goes to telling them apart)."""
+    game = random_game(players, f"horizoncut{players}", 24)
+    seat = game.players.index(game.to_move)
+    deals = []  # per playout: (the candidate played before it, its margin)
+    played = []
+    real_play, real_run = bots.Playout.play, bots.Playout.run
+
+    def recording_play(self, color, tile, sq):
+        played.append((color, tile, sq))
+        real_play(self, color, tile, sq)
+
+    def recording_run(self, policy, rng, plies=None):
+        candidate = played[-1]
+        results = real_run(self, policy, rng, plies)
+        deals.append((candidate, bots._margin(results, seat)))
+        return results
+
+    monkeypatch.setattr(bots.Playout, "play", recording_play)
+    monkeypatch.setattr(bots.Playout, "run", recording_run)
+    choose_move("horizon", game, seed=3, playouts=6)
+    trials = bots.HORIZON_TRIAL_DEALS * bots.HORIZON_CANDIDATES
+    assert len(deals) == trials + 2 * bots.HORIZON_FINALISTS
+    totals = {}
+    for candidate, margin in deals[:trials]:
+        totals[candidate] = totals.get(candidate, 0.0) + margin
+    kept = {candidate for candidate, _ in deals[trials:]}
+    assert len(totals) == bots.HORIZON_CANDIDATES and len(kept) == bots.HORIZON_FINALISTS
+    assert min(totals[c] for c in kept) >= max(totals[c] for c in totals if c not in kept)
+
+
 def test_horizon_joins_its_two_groups_before_an_opponent_can_block_them():
     """Ana (red) can join her two groups with A A2 now; Bo (blue), beside A2, holds tiles that
     fit it. Played out to the end, the moves differ too little for mc to see it in 16 deals

@@ -54,6 +54,12 @@ HORIZON_CANDIDATES = 8
 HORIZON_MOVES = 4
 """How many moves every player makes in a playout of ``horizon`` before the scores are read."""
 
+HORIZON_TRIAL_DEALS = 4
+"""How many deals ``horizon`` plays all its candidates out in before it keeps only the best."""
+
+HORIZON_FINALISTS = 3
+"""How many of its candidates ``horizon`` keeps playing out after ``HORIZON_TRIAL_DEALS``."""
+
 
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
@@ -189,34 +195,42 @@ def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
         raise SetupError("playouts must be at least 1")
     candidates = [move for _, move in _shuffled_ranking(game, rng, variant)[:HORIZON_CANDIDATES]]
     plies = HORIZON_MOVES * len(game.players)
-    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
+                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS))
 
 
 def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[ColoredMove],
                           variant: str, playouts: int, seconds: float | None,
-                          plies: int | None = None) -> ColoredMove:
+                          plies: int | None = None,
+                          cut: tuple[int, int] | None = None) -> ColoredMove:
     """The candidate with the best total ``_margin`` once played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
     ``playouts`` views, or as many as ``seconds`` of CPU time allow; each playout to the end of
-    the game, or for ``plies`` turns and the score read there."""
+    the game, or for ``plies`` turns and the score read there. With ``cut`` ``(deals, keep)``,
+    only the ``keep`` best after ``deals`` views are played out in the views that follow, so
+    that the time goes to telling the likely best apart."""
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
     index = {color: i for i, color in enumerate(game.colors)}
     totals = [0.0] * len(candidates)
+    playing = list(range(len(candidates)))
     playout_rng = random.Random()
     deadline = None if seconds is None else time.process_time() + seconds
     done = 0
     while done < playouts if deadline is None else (done == 0 or time.process_time() < deadline):
         playout = Playout(game, sample_bags(game, rng), variant)
         playout_seed = rng.getrandbits(64)
-        for i, (color, move) in enumerate(candidates):
+        for i in playing:
+            color, move = candidates[i]
             playout.reset()
             playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
             playout_rng.seed(playout_seed)
             totals[i] += _margin(playout.run(QUICK, playout_rng, plies), seat)
         done += 1
-    best = max(range(len(candidates)), key=lambda i: totals[i])
+        if cut is not None and done == cut[0]:
+            playing = sorted(playing, key=lambda i: -totals[i])[:cut[1]]
+    best = max(playing, key=lambda i: totals[i])
     return candidates[best]
 
 
