@@ -308,6 +308,29 @@ def test_horizon_reads_the_scores_after_four_moves_of_every_player(players, monk
     assert runs == [None] * (2 * bots.MC_CANDIDATES)  # mc plays to the end
 
 
+def test_horizon_counts_each_capture_as_a_fifth_of_a_group():
+    """Tied on groups, the seat with fewer captures is ahead (the standard tie-break), by a
+    fifth of a group per capture; mc's margin sees only the groups."""
+    tied = [(2, 5), (2, 3), (3, 0)]
+    assert bots._margin_counting_captures(tied, 1) == pytest.approx(0.4 + 0.5)
+    assert bots._margin_counting_captures(tied, 0) == pytest.approx(-0.4)
+    assert bots._margin(tied, 0) == 0.0
+    assert bots._margin_counting_captures([(1, 9), (3, 0)], 0) == pytest.approx(0.2 + 0.5)
+
+
+def test_horizon_rates_its_playouts_counting_captures(monkeypatch):
+    rated = []
+    real = bots._margin_counting_captures
+
+    def recording(results, seat):
+        rated.append(seat)
+        return real(results, seat)
+
+    monkeypatch.setattr(bots, "_margin_counting_captures", recording)
+    choose_move("horizon", random_game(4, "horizoncaptures", 20), seed=1, playouts=2)
+    assert len(rated) == 2 * bots.HORIZON_CANDIDATES
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, monkeypatch):
     """All eight candidates in the first four deals; from the fifth deal on only the three

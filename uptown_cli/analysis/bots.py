@@ -54,6 +54,10 @@ HORIZON_CANDIDATES = 8
 HORIZON_MOVES = 4
 """How many moves every player makes in a playout of ``horizon`` before the scores are read."""
 
+HORIZON_CAPTURE_COST = 0.2
+"""What each capture costs in ``horizon``'s reward, in groups: ties for the lowest score are
+common, and the fewest captures break them."""
+
 HORIZON_TRIAL_DEALS = 4
 """How many deals ``horizon`` plays all its candidates out in before it keeps only the best."""
 
@@ -164,6 +168,14 @@ def _margin(results: Sequence[tuple[int, int]], seat: int) -> float:
     return min(score for score, _ in others) - mine[0] + (0.5 if first else 0.0)
 
 
+def _margin_counting_captures(results: Sequence[tuple[int, int]], seat: int) -> float:
+    """``_margin`` with every seat's score raised by ``HORIZON_CAPTURE_COST`` per capture (and
+    first place read from those scores)."""
+    costs = [score + HORIZON_CAPTURE_COST * captures for score, captures in results]
+    best_other = min(cost for i, cost in enumerate(costs) if i != seat)
+    return best_other - costs[seat] + (0.5 if costs[seat] <= best_other else 0.0)
+
+
 def _shuffled_ranking(game: Game, rng: random.Random, variant: str) -> list[tuple[RankKey, ColoredMove]]:
     """``_rank_moves`` with equal moves in random order."""
     ranked = _rank_moves(game, variant)
@@ -196,14 +208,16 @@ def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
     candidates = [move for _, move in _shuffled_ranking(game, rng, variant)[:HORIZON_CANDIDATES]]
     plies = HORIZON_MOVES * len(game.players)
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
-                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS))
+                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures)
 
 
 def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[ColoredMove],
                           variant: str, playouts: int, seconds: float | None,
                           plies: int | None = None,
-                          cut: tuple[int, int] | None = None) -> ColoredMove:
-    """The candidate with the best total ``_margin`` once played out in the same sampled
+                          cut: tuple[int, int] | None = None,
+                          reward: Callable[[Sequence[tuple[int, int]], int], float] = _margin,
+                          ) -> ColoredMove:
+    """The candidate with the best total ``reward`` once played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
     ``playouts`` views, or as many as ``seconds`` of CPU time allow; each playout to the end of
     the game, or for ``plies`` turns and the score read there. With ``cut`` ``(deals, keep)``,
@@ -226,7 +240,7 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
             playout.reset()
             playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
             playout_rng.seed(playout_seed)
-            totals[i] += _margin(playout.run(QUICK, playout_rng, plies), seat)
+            totals[i] += reward(playout.run(QUICK, playout_rng, plies), seat)
         done += 1
         if cut is not None and done == cut[0]:
             playing = sorted(playing, key=lambda i: -totals[i])[:cut[1]]
