@@ -16,7 +16,9 @@ of the game in many sampled deals (``playout``) and keeps the one that did best.
 ``horizon`` plays greedy's best few out as ``mc`` does, in the same deals, but only for a few
 moves of every player, and compares the scores there: a playout to the end is so noisy that
 mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
-fit in the same time) and varies far less from deal to deal.
+fit in the same time) and varies far less from deal to deal. After a few deals it keeps
+playing out only the best three, and it counts a capture as a fraction of a group (the
+fewest captures break a tie).
 
 Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
 its ``seed``; sampled deals and playout seeds are drawn from it.
