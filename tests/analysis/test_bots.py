@@ -331,10 +331,11 @@ def test_horizon_rates_its_playouts_counting_captures(monkeypatch):
     assert len(rated) == 2 * bots.HORIZON_CANDIDATES
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [3, 4])
 def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, monkeypatch):
-    """All eight candidates in the first four deals; from the fifth deal on only the three
-    with the best total margin so far (the rest of the time goes to telling them apart)."""
+    """With more than two players: all eight candidates in the first four deals; from the
+    fifth deal on only the three with the best total so far (the rest of the time goes to
+    telling them apart)."""
     game = random_game(players, f"horizoncut{players}", 24)
     seat = game.players.index(game.to_move)
     deals = []  # per playout: (the candidate played before it, its margin)
@@ -348,7 +349,7 @@ def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, 
     def recording_run(self, policy, rng, plies=None):
         candidate = played[-1]
         results = real_run(self, policy, rng, plies)
-        deals.append((candidate, bots._margin(results, seat)))
+        deals.append((candidate, bots._margin_counting_captures(results, seat)))
         return results
 
     monkeypatch.setattr(bots.Playout, "play", recording_play)
@@ -362,6 +363,23 @@ def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, 
     kept = {candidate for candidate, _ in deals[trials:]}
     assert len(totals) == bots.HORIZON_CANDIDATES and len(kept) == bots.HORIZON_FINALISTS
     assert min(totals[c] for c in kept) >= max(totals[c] for c in totals if c not in kept)
+
+
+def test_horizon_with_two_players_plays_every_candidate_in_every_deal_on_the_plain_margin(monkeypatch):
+    runs = []
+    real_run = bots.Playout.run
+
+    def counting_run(self, policy, rng, plies=None):
+        runs.append(plies)
+        return real_run(self, policy, rng, plies)
+
+    def not_counting_captures(results, seat):
+        raise AssertionError("captures counted in a two-player game")
+
+    monkeypatch.setattr(bots.Playout, "run", counting_run)
+    monkeypatch.setattr(bots, "_margin_counting_captures", not_counting_captures)
+    choose_move("horizon", random_game(2, "horizontwo", 24), seed=3, playouts=6)
+    assert len(runs) == 6 * bots.HORIZON_CANDIDATES
 
 
 def test_horizon_joins_its_two_groups_before_an_opponent_can_block_them():

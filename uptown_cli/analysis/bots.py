@@ -16,9 +16,9 @@ of the game in many sampled deals (``playout``) and keeps the one that did best.
 ``horizon`` plays greedy's best few out as ``mc`` does, in the same deals, but only for a few
 moves of every player, and compares the scores there: a playout to the end is so noisy that
 mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
-fit in the same time) and varies far less from deal to deal. After a few deals it keeps
-playing out only the best three, and it counts a capture as a fraction of a group (the
-fewest captures break a tie).
+fit in the same time) and varies far less from deal to deal. With more than two players,
+after a few deals it keeps playing out only the best three, and it counts a capture as a
+fraction of a group (the fewest captures break a tie).
 
 Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
 its ``seed``; sampled deals and playout seeds are drawn from it.
@@ -204,11 +204,15 @@ def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts
 def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
                   playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
     """The best of greedy's best ``HORIZON_CANDIDATES`` moves, each played out for
-    ``HORIZON_MOVES`` moves of every player (``_best_on_shared_deals``)."""
+    ``HORIZON_MOVES`` moves of every player (``_best_on_shared_deals``); with more than two
+    players, only the ``HORIZON_FINALISTS`` best after ``HORIZON_TRIAL_DEALS`` deals, and rated
+    by ``_margin_counting_captures`` (two-player games measured better without either)."""
     if playouts < 1:
         raise SetupError("playouts must be at least 1")
     candidates = [move for _, move in _shuffled_ranking(game, rng, variant)[:HORIZON_CANDIDATES]]
     plies = HORIZON_MOVES * len(game.players)
+    if len(game.players) == 2:
+        return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
                                  (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures)
 
