@@ -308,6 +308,80 @@ def test_horizon_reads_the_scores_after_four_moves_of_every_player(players, monk
     assert runs == [None] * (2 * bots.MC_CANDIDATES)  # mc plays to the end
 
 
+def test_horizon_counts_each_capture_as_a_fifth_of_a_group():
+    """Tied on groups, the seat with fewer captures is ahead (the standard tie-break), by a
+    fifth of a group per capture; mc's margin sees only the groups."""
+    tied = [(2, 5), (2, 3), (3, 0)]
+    assert bots._margin_counting_captures(tied, 1) == pytest.approx(0.4 + 0.5)
+    assert bots._margin_counting_captures(tied, 0) == pytest.approx(-0.4)
+    assert bots._margin(tied, 0) == 0.0
+    assert bots._margin_counting_captures([(1, 9), (3, 0)], 0) == pytest.approx(0.2 + 0.5)
+
+
+def test_horizon_rates_its_playouts_counting_captures(monkeypatch):
+    rated = []
+    real = bots._margin_counting_captures
+
+    def recording(results, seat):
+        rated.append(seat)
+        return real(results, seat)
+
+    monkeypatch.setattr(bots, "_margin_counting_captures", recording)
+    choose_move("horizon", random_game(4, "horizoncaptures", 20), seed=1, playouts=2)
+    assert len(rated) == 2 * bots.HORIZON_CANDIDATES
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, monkeypatch):
+    """With more than two players: all eight candidates in the first four deals; from the
+    fifth deal on only the three with the best total so far (the rest of the time goes to
+    telling them apart)."""
+    game = random_game(players, f"horizoncut{players}", 24)
+    seat = game.players.index(game.to_move)
+    deals = []  # per playout: (the candidate played before it, its margin)
+    played = []
+    real_play, real_run = bots.Playout.play, bots.Playout.run
+
+    def recording_play(self, color, tile, sq):
+        played.append((color, tile, sq))
+        real_play(self, color, tile, sq)
+
+    def recording_run(self, policy, rng, plies=None):
+        candidate = played[-1]
+        results = real_run(self, policy, rng, plies)
+        deals.append((candidate, bots._margin_counting_captures(results, seat)))
+        return results
+
+    monkeypatch.setattr(bots.Playout, "play", recording_play)
+    monkeypatch.setattr(bots.Playout, "run", recording_run)
+    choose_move("horizon", game, seed=3, playouts=6)
+    trials = bots.HORIZON_TRIAL_DEALS * bots.HORIZON_CANDIDATES
+    assert len(deals) == trials + 2 * bots.HORIZON_FINALISTS
+    totals = {}
+    for candidate, margin in deals[:trials]:
+        totals[candidate] = totals.get(candidate, 0.0) + margin
+    kept = {candidate for candidate, _ in deals[trials:]}
+    assert len(totals) == bots.HORIZON_CANDIDATES and len(kept) == bots.HORIZON_FINALISTS
+    assert min(totals[c] for c in kept) >= max(totals[c] for c in totals if c not in kept)
+
+
+def test_horizon_with_two_players_plays_every_candidate_in_every_deal_on_the_plain_margin(monkeypatch):
+    runs = []
+    real_run = bots.Playout.run
+
+    def counting_run(self, policy, rng, plies=None):
+        runs.append(plies)
+        return real_run(self, policy, rng, plies)
+
+    def not_counting_captures(results, seat):
+        raise AssertionError("captures counted in a two-player game")
+
+    monkeypatch.setattr(bots.Playout, "run", counting_run)
+    monkeypatch.setattr(bots, "_margin_counting_captures", not_counting_captures)
+    choose_move("horizon", random_game(2, "horizontwo", 24), seed=3, playouts=6)
+    assert len(runs) == 6 * bots.HORIZON_CANDIDATES
+
+
 def test_horizon_joins_its_two_groups_before_an_opponent_can_block_them():
     """Ana (red) can join her two groups with A A2 now; Bo (blue), beside A2, holds tiles that
     fit it. Played out to the end, the moves differ too little for mc to see it in 16 deals

@@ -16,7 +16,9 @@ of the game in many sampled deals (``playout``) and keeps the one that did best.
 ``horizon`` plays greedy's best few out as ``mc`` does, in the same deals, but only for a few
 moves of every player, and compares the scores there: a playout to the end is so noisy that
 mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
-fit in the same time) and varies far less from deal to deal.
+fit in the same time) and varies far less from deal to deal. With more than two players,
+after a few deals it keeps playing out only the best three, and it counts a capture as a
+fraction of a group (the fewest captures break a tie).
 
 Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
 its ``seed``; sampled deals and playout seeds are drawn from it.
@@ -53,6 +55,16 @@ HORIZON_CANDIDATES = 8
 
 HORIZON_MOVES = 4
 """How many moves every player makes in a playout of ``horizon`` before the scores are read."""
+
+HORIZON_CAPTURE_COST = 0.2
+"""What each capture costs in ``horizon``'s reward, in groups: ties for the lowest score are
+common, and the fewest captures break them."""
+
+HORIZON_TRIAL_DEALS = 4
+"""How many deals ``horizon`` plays all its candidates out in before it keeps only the best."""
+
+HORIZON_FINALISTS = 3
+"""How many of its candidates ``horizon`` keeps playing out after ``HORIZON_TRIAL_DEALS``."""
 
 
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
@@ -158,6 +170,14 @@ def _margin(results: Sequence[tuple[int, int]], seat: int) -> float:
     return min(score for score, _ in others) - mine[0] + (0.5 if first else 0.0)
 
 
+def _margin_counting_captures(results: Sequence[tuple[int, int]], seat: int) -> float:
+    """``_margin`` with every seat's score raised by ``HORIZON_CAPTURE_COST`` per capture (and
+    first place read from those scores)."""
+    costs = [score + HORIZON_CAPTURE_COST * captures for score, captures in results]
+    best_other = min(cost for i, cost in enumerate(costs) if i != seat)
+    return best_other - costs[seat] + (0.5 if costs[seat] <= best_other else 0.0)
+
+
 def _shuffled_ranking(game: Game, rng: random.Random, variant: str) -> list[tuple[RankKey, ColoredMove]]:
     """``_rank_moves`` with equal moves in random order."""
     ranked = _rank_moves(game, variant)
@@ -184,39 +204,53 @@ def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts
 def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
                   playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
     """The best of greedy's best ``HORIZON_CANDIDATES`` moves, each played out for
-    ``HORIZON_MOVES`` moves of every player (``_best_on_shared_deals``)."""
+    ``HORIZON_MOVES`` moves of every player (``_best_on_shared_deals``); with more than two
+    players, only the ``HORIZON_FINALISTS`` best after ``HORIZON_TRIAL_DEALS`` deals, and rated
+    by ``_margin_counting_captures`` (two-player games measured better without either)."""
     if playouts < 1:
         raise SetupError("playouts must be at least 1")
     candidates = [move for _, move in _shuffled_ranking(game, rng, variant)[:HORIZON_CANDIDATES]]
     plies = HORIZON_MOVES * len(game.players)
-    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
+    if len(game.players) == 2:
+        return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
+                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures)
 
 
 def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[ColoredMove],
                           variant: str, playouts: int, seconds: float | None,
-                          plies: int | None = None) -> ColoredMove:
-    """The candidate with the best total ``_margin`` once played out in the same sampled
+                          plies: int | None = None,
+                          cut: tuple[int, int] | None = None,
+                          reward: Callable[[Sequence[tuple[int, int]], int], float] = _margin,
+                          ) -> ColoredMove:
+    """The candidate with the best total ``reward`` once played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
     ``playouts`` views, or as many as ``seconds`` of CPU time allow; each playout to the end of
-    the game, or for ``plies`` turns and the score read there."""
+    the game, or for ``plies`` turns and the score read there. With ``cut`` ``(deals, keep)``,
+    only the ``keep`` best after ``deals`` views are played out in the views that follow, so
+    that the time goes to telling the likely best apart."""
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
     index = {color: i for i, color in enumerate(game.colors)}
     totals = [0.0] * len(candidates)
+    playing = list(range(len(candidates)))
     playout_rng = random.Random()
     deadline = None if seconds is None else time.process_time() + seconds
     done = 0
     while done < playouts if deadline is None else (done == 0 or time.process_time() < deadline):
         playout = Playout(game, sample_bags(game, rng), variant)
         playout_seed = rng.getrandbits(64)
-        for i, (color, move) in enumerate(candidates):
+        for i in playing:
+            color, move = candidates[i]
             playout.reset()
             playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
             playout_rng.seed(playout_seed)
-            totals[i] += _margin(playout.run(QUICK, playout_rng, plies), seat)
+            totals[i] += reward(playout.run(QUICK, playout_rng, plies), seat)
         done += 1
-    best = max(range(len(candidates)), key=lambda i: totals[i])
+        if cut is not None and done == cut[0]:
+            playing = sorted(playing, key=lambda i: -totals[i])[:cut[1]]
+    best = max(playing, key=lambda i: totals[i])
     return candidates[best]
 
 
