@@ -16,7 +16,30 @@ NOTE_KEYS = ("eval", "best", "variations", "comment")
 see ``records.annotations``."""
 
 
-class MoveNotes:
+class Settled:
+    """A value made once and never changed (a plain class with slots, cheaper to define than a
+    dataclass): equal to and hashed as another of its class by ``_compared()``, shown with
+    every slot."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _compared(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class MoveNotes(Settled):
     """What a move carries besides the move. ``eval`` is ``(score, chance to win 0..1)``;
     ``lines`` (not compared) holds the line of each move of ``best`` (first) and of each
     variation. Not to be changed once made."""
@@ -35,18 +58,6 @@ class MoveNotes:
 
     def _compared(self) -> tuple[object, ...]:
         return self.eval, self.best, self.variations, self.comment, self.mark
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not MoveNotes:
-            return NotImplemented
-        return self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __repr__(self) -> str:
-        return (f"MoveNotes(eval={self.eval!r}, best={self.best!r}, variations={self.variations!r}, "
-                f"comment={self.comment!r}, mark={self.mark!r}, lines={self.lines!r})")
 
 
 class PlayerEntry(NamedTuple):

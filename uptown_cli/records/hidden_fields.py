@@ -26,9 +26,8 @@ from ..hidden.draws import (
     LATEST,
     PROTOCOLS,
 )
+from .entries import HIDDEN_KEYS, Settled
 from .nodes import Mapping, Node, Scalar, Sequence, describe
-
-from .entries import HIDDEN_KEYS
 
 if TYPE_CHECKING:
     from .entries import MoveEntry, PlayerEntry
@@ -42,7 +41,7 @@ class _Problem(Protocol):
 
 
 
-class HiddenFields:
+class HiddenFields(Settled):
     """The hidden-draw fields of a record: game id and (name, value) pairs, all hex text.
     ``lines`` (not compared) gives the line of each commitment and revealed key, by (list
     name, player). Not to be changed once made."""
@@ -60,18 +59,6 @@ class HiddenFields:
 
     def _compared(self) -> tuple[object, ...]:
         return self.game_id, self.commitments, self.version, self.revealed
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not HiddenFields:
-            return NotImplemented
-        return self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __repr__(self) -> str:
-        return (f"HiddenFields(game_id={self.game_id!r}, commitments={self.commitments!r}, "
-                f"version={self.version!r}, revealed={self.revealed!r}, lines={self.lines!r})")
 
     def appended(self, list_name: str, name: str, value: str) -> HiddenFields:
         """These fields with ``name: value`` added at the end of ``list_name`` (``commitments``
