@@ -332,15 +332,21 @@ def replay_valid(record: "Record", upto: int | None = None) -> "Game":
     return result.game
 
 
-def check_seen_as(record: "Record", as_name: str | None, keys: str | None) -> str | None:
+def check_seen_as(record: "Record", as_name: str | None, keys: str | None) -> None:
     """With ``--as NAME``, ``records.viewer.check_seen``: refuse ``record`` unless it extends what
-    NAME last saw of it, and give NAME as the record writes it; None without ``--as`` (the
-    viewer's modules are then not loaded)."""
-    if as_name is None:
-        return None
-    from ..records.viewer import check_seen
+    NAME last saw of it (without ``--as``, the viewer's modules are not even loaded)."""
+    if as_name is not None:
+        from ..records.viewer import check_seen
 
-    return check_seen(record, as_name, keys)
+        check_seen(record, as_name, keys)
+
+
+def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
+    """With ``--as NAME``, keep ``record`` as what NAME has seen (``records.viewer.remember``)."""
+    if as_name is not None:
+        from ..records.viewer import player_named, remember
+
+        remember(record, player_named(record.players, as_name), keys)
 
 
 def read_game(file: str | None, upto: int | None = None, as_name: str | None = None,

@@ -25,6 +25,7 @@ from .options import (
     plural,
     read_game,
     read_record,
+    remember_seen,
     replay_valid,
     F,
     sendmail_option,
@@ -320,15 +321,6 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     click.echo(f"{bot} suggests for {player.name}: {text}")
     who = f" --as {player.name}" if record.hidden is not None else ""
     click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
-
-
-def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
-    """Keep ``record`` as what the player ``as_name`` names has seen (nothing without
-    ``--as``)."""
-    if as_name is not None:
-        from ..records.viewer import player_named, remember
-
-        remember(record, player_named(record.players, as_name), keys)
 
 
 COMMANDS = {command.name: command for command in (move, moves, hint)}
