@@ -35,6 +35,7 @@ from ..engine.game import Game, Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
 from ..engine.notation import Move
 from ..engine.playout import QUICK, Playout
+from ..engine.scoring import win_share
 from ..errors import SetupError
 from .views import sample_bags
 
@@ -164,10 +165,8 @@ def _tile_reach(tile: int) -> int:
 def _margin(results: Sequence[tuple[int, int]], seat: int) -> float:
     """How well seat ``seat`` did by the ``(score, captures)`` of every seat: the best other
     score minus its own, and half a point more when it finished first (even shared)."""
-    mine = results[seat]
-    others = [r for i, r in enumerate(results) if i != seat]
-    first = not any(other < mine for other in others)
-    return min(score for score, _ in others) - mine[0] + (0.5 if first else 0.0)
+    best_other = min(score for i, (score, _) in enumerate(results) if i != seat)
+    return best_other - results[seat][0] + (0.5 if win_share(results[seat], results) else 0.0)
 
 
 def _margin_counting_captures(results: Sequence[tuple[int, int]], seat: int) -> float:
@@ -186,17 +185,17 @@ def _shuffled_ranking(game: Game, rng: random.Random, variant: str) -> list[tupl
     return ranked
 
 
-def mc_candidates(game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
-    """``mc``'s candidates: greedy's best ``MC_CANDIDATES`` moves."""
-    return [move for _, move in _shuffled_ranking(game, rng, variant)[:MC_CANDIDATES]]
+def mc_candidates(game: Game, rng: random.Random, variant: str,
+                  count: int = MC_CANDIDATES) -> list[ColoredMove]:
+    """``mc``'s candidates: greedy's best ``count`` moves (``MC_CANDIDATES``), equal ones in
+    random order."""
+    return [move for _, move in _shuffled_ranking(game, rng, variant)[:count]]
 
 
 def _mc_move(game: Game, rng: random.Random, variant: str = "standard", playouts: int = MC_PLAYOUTS,
              seconds: float | None = None) -> ColoredMove:
     """The best of greedy's best ``MC_CANDIDATES`` moves, each played out to the end of the
     game (``_best_on_shared_deals``)."""
-    if playouts < 1:
-        raise SetupError("playouts must be at least 1")
     candidates = mc_candidates(game, rng, variant)
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds)
 
@@ -207,9 +206,7 @@ def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
     ``HORIZON_MOVES`` moves of every player (``_best_on_shared_deals``); with more than two
     players, only the ``HORIZON_FINALISTS`` best after ``HORIZON_TRIAL_DEALS`` deals, and rated
     by ``_margin_counting_captures`` (two-player games measured better without either)."""
-    if playouts < 1:
-        raise SetupError("playouts must be at least 1")
-    candidates = [move for _, move in _shuffled_ranking(game, rng, variant)[:HORIZON_CANDIDATES]]
+    candidates = mc_candidates(game, rng, variant, HORIZON_CANDIDATES)
     plies = HORIZON_MOVES * len(game.players)
     if len(game.players) == 2:
         return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
@@ -229,6 +226,8 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     the game, or for ``plies`` turns and the score read there. With ``cut`` ``(deals, keep)``,
     only the ``keep`` best after ``deals`` views are played out in the views that follow, so
     that the time goes to telling the likely best apart."""
+    if playouts < 1:
+        raise SetupError("playouts must be at least 1")
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
