@@ -14,7 +14,8 @@ import sys
 from uptown_cli.analysis.bots import greedy_choices
 from uptown_cli.analysis.views import sample_view
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.seating import seat_colors
 from uptown_cli.engine.geometry import tile_name
 from uptown_cli.records.text import render_record
 
@@ -39,9 +40,7 @@ SEED_ANNOTATED = "a770a7ed"
 
 
 def players_for(count):
-    if count == 2:
-        return [Player(NAMES[0], (COLORS[0], COLORS[2])), Player(NAMES[1], (COLORS[1], COLORS[3]))]
-    return [Player(NAMES[i], (COLORS[i],)) for i in range(count)]
+    return [Player(NAMES[i], colors) for i, colors in enumerate(seat_colors(count))]
 
 
 def play_game(players, seed, bots, length, variant):

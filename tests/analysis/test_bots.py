@@ -5,6 +5,7 @@ import random
 import pytest
 
 from uptown_cli.analysis import bots, views
+from uptown_cli.engine.seating import seat_colors
 from uptown_cli.errors import SetupError
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import BOT_NAMES, choose_move, greedy_choices
@@ -14,7 +15,6 @@ from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
 from support.engine_games import random_game
 from support.positions import build
-from uptown_cli.analysis.selfplay import seat_colors
 
 FAST = {"playouts": 2}
 

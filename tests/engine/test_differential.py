@@ -14,7 +14,8 @@ from functools import cache
 import pytest
 
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.seating import seat_colors
 from uptown_cli.engine.groups import count_groups, cut_points, is_cut_point
 from uptown_cli.errors import IllegalMove
 from uptown_cli.engine.notation import Move
@@ -168,8 +169,7 @@ def random_positions(rng, count):
     seen = 0
     while True:
         seats = rng.randint(2, 5)
-        dealt = (("red", "green"), ("blue", "yellow")) if seats == 2 else [(c,) for c in COLORS[:seats]]
-        players = [Player(f"P{i}", colors) for i, colors in enumerate(dealt)]
+        players = [Player(f"P{i}", colors) for i, colors in enumerate(seat_colors(seats))]
         bags = seeded_bags(str(rng.random()), [c for p in players for c in p.colors])
         game = Game(players, bags)
         while True:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import COLORS, Game, Player
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.seating import seat_colors
 from uptown_cli.errors import IllegalMove
 from uptown_cli.engine.geometry import TILE_NAMES
 from uptown_cli.engine.notation import PASS, Move
@@ -59,20 +60,13 @@ def cut_points(squares):
     return {sq for sq in squares if count_groups(squares - {sq}) > groups}
 
 
-def seats_for(players):
-    """The SPEC's dealing: two players get red+green and blue+yellow, else one colour each."""
-    if players == 2:
-        return [("red", "green"), ("blue", "yellow")]
-    return [(c,) for c in COLORS[:players]]
-
-
 class RandomGames(RuleBasedStateMachine):
     """Plays random legal moves; ``teardown`` plays every game out to its end."""
 
     @initialize(players=st.integers(2, 5), seed=st.text("0123456789abcdef", min_size=1, max_size=8))
     def start(self, players, seed):
         self.seed = seed
-        seats = seats_for(players)
+        seats = seat_colors(players)
         self.bags = seeded_bags(seed, [c for s in seats for c in s])
         self.game = Game([Player(f"P{i + 1}", s) for i, s in enumerate(seats)], self.bags)
         self.racks = {c: list(order[:5]) for c, order in self.bags.items()}

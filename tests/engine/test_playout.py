@@ -23,7 +23,7 @@ from uptown_cli.engine.playout import (
     Playout,
 )
 from uptown_cli.engine.scoring import standings
-from uptown_cli.analysis.selfplay import seat_colors
+from uptown_cli.engine.seating import seat_colors
 
 
 def new_game(players, seed):
