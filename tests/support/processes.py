@@ -42,6 +42,8 @@ def stopped_with_its_workers(command, signum, workers=2):
         deadline = time.monotonic() + 60
         while len(running) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
+            if process.poll() is not None:  # ended before its workers ran: say why
+                raise AssertionError(f"the command ended first: {process.communicate()[1]}")
             running = [pid for pid in children(process.pid) if alive(pid)]
         assert len(running) >= workers, "the workers never started"
         process.send_signal(signum)
