@@ -13,15 +13,10 @@ from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_view
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
-from support.engine_games import random_game
+from support.engine_games import random_game, seeded_game
 from support.positions import build
 
 FAST = {"playouts": 2}
-
-
-def new_game(players, seed):
-    table = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(players))]
-    return Game(table, seeded_bags(seed, [c for p in table for c in p.colors]))
 
 
 def game_length(players):
@@ -45,7 +40,7 @@ def test_bots_only_play_legal_moves(bot, players, seed, plies):
 
 def test_bots_play_whole_games_legally():
     for players in (2, 5):
-        game = new_game(players, f"whole{players}")
+        game = seeded_game(players, f"whole{players}")[0]
         while not game.finished:
             bot = BOT_NAMES[game.ply % len(BOT_NAMES)]
             color, move = choose_move(bot, game, seed=game.ply, **FAST)

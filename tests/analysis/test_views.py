@@ -6,12 +6,11 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.engine_games import assert_same_games, random_game, replayed
+from support.engine_games import assert_same_games, random_game, replayed, table_of
 
 from uptown_cli.analysis import views
-from uptown_cli.engine.seating import seat_colors
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.game import Game
 from uptown_cli.engine.geometry import FIT_SQUARES
 from uptown_cli.engine.notation import PASS, Move
 from uptown_cli.hidden.draws import can_place, stuck_tiles
@@ -60,7 +59,7 @@ def public_game_with_passes(players, seed, plies):
     """A game with racks unknown, as the public replays a hidden game, after about ``plies``
     random moves, in which every player but the one to move at the end (seat ``seed`` modulo
     ``players``) sometimes passes, forced or not (the public cannot tell)."""
-    table = [Player(f"P{seat + 1}", colors) for seat, colors in enumerate(seat_colors(players))]
+    table = table_of(players)
     game, rng, me = Game(table), random.Random(seed), table[seed % players]
     while not game.finished and (game.ply < plies or game.to_move != me):
         player = game.to_move

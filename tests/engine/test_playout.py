@@ -4,9 +4,8 @@ final scores are those the rules give."""
 import random
 
 import pytest
+from support.engine_games import seeded_game
 
-from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import NEIGHBOURS
 from uptown_cli.engine.notation import PASS, Move
 from uptown_cli.engine.playout import (
@@ -23,13 +22,6 @@ from uptown_cli.engine.playout import (
     Playout,
 )
 from uptown_cli.engine.scoring import standings
-from uptown_cli.engine.seating import seat_colors
-
-
-def new_game(players, seed):
-    table = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(players))]
-    bags = seeded_bags(seed, [c for p in table for c in p.colors])
-    return Game(table, bags), bags
 
 
 def class_of(policy, game, color, move):
@@ -57,7 +49,7 @@ before symbols before ``$``."""
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(policy, players):
     for seed in range(3):
-        game, bags = new_game(players, f"playout-{players}-{seed}")
+        game, bags = seeded_game(players, f"playout-{players}-{seed}")
         rng = random.Random(seed)
         while game.ply < 10 * seed:  # start some playouts mid-game
             color, move = rng.choice(game.legal_moves())
@@ -83,7 +75,7 @@ def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(p
 
 
 def test_reset_goes_back_to_the_start_and_a_seeded_run_repeats():
-    game, bags = new_game(3, "reset")
+    game, bags = seeded_game(3, "reset")
     playout = Playout(game, bags, "blockers")
     first = playout.run(CLOSER, random.Random(4))
     playout.reset()
@@ -92,7 +84,7 @@ def test_reset_goes_back_to_the_start_and_a_seeded_run_repeats():
 
 
 def test_a_playout_after_a_round_of_passes_is_over():
-    game, bags = new_game(3, "passes")
+    game, bags = seeded_game(3, "passes")
     playout = Playout(game, bags)
     for _ in range(3):
         playout.pass_turn()
@@ -100,7 +92,7 @@ def test_a_playout_after_a_round_of_passes_is_over():
 
 
 def test_a_playout_given_some_turns_plays_that_many_and_scores_where_it_stopped():
-    game, bags = new_game(2, "turns")
+    game, bags = seeded_game(2, "turns")
     playout = Playout(game, bags)
     rng = random.Random(3)
     results = playout.run(QUICK, rng, plies=6)

@@ -8,11 +8,22 @@ from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 
 
+def table_of(players):
+    """``players`` players, P1, P2, ..., with the colours dealt round the table."""
+    return [Player(f"P{seat + 1}", colors) for seat, colors in enumerate(seat_colors(players))]
+
+
+def seeded_game(players, seed):
+    """``(game, bags)``: a new game of ``players`` players dealt the bags of ``seed``."""
+    table = table_of(players)
+    bags = seeded_bags(str(seed), game_colors(table))
+    return Game(table, bags), bags
+
+
 def random_game(players, seed, plies):
     """A seeded game of ``players`` players after ``plies`` random legal moves (fewer when it
     ends first)."""
-    table = [Player(f"P{seat + 1}", colors) for seat, colors in enumerate(seat_colors(players))]
-    game = Game(table, seeded_bags(str(seed), game_colors(table)))
+    game = seeded_game(players, seed)[0]
     rng = random.Random(seed)
     while game.ply < plies and not game.finished:
         color, move = rng.choice(game.legal_moves())
