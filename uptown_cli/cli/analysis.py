@@ -265,12 +265,10 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
         result = replay(record, hidden=check)
         if result.errors:
             raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
-        missing = [c for c in record.colors if c not in check.deal.drawn]
-        if not missing:
+        if result.game.knows_racks:  # every key revealed: replay dealt it the bags they drew
             from ..hidden.draws import bags_from_draws
 
-            bags = bags_from_draws(check.deal.drawn, record.colors)
-            return result.game.redealt(bags), bags
+            return result.game, bags_from_draws(check.deal.drawn, record.colors)
     raise click.ClickException(
         f"{record.path}: the racks are unknown (a game without a seed, or with hidden racks "
         "not all revealed), so the moves cannot be judged from their players' view")

@@ -9,7 +9,6 @@ import click
 
 from ..engine.scoring import VARIANTS
 from .options import (
-    F,
     Output,
     as_option,
     display_path,

@@ -213,7 +213,7 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
     path = game_path(file)
     record = _hidden_record(path)
     assert record.hidden is not None  # _hidden_record refuses a record without
-    name = cast(str, check_seen(record, as_name, keys))  # --as is required
+    name = check_seen(record, as_name, keys)
     game = replay_valid(record)
     if not game.finished:
         raise click.ClickException("the game is not over: a key is revealed only at the end "

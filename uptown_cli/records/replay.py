@@ -55,7 +55,7 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     from .hidden_check import HiddenCheck
 
     taken_back = upto is not None and upto < len(record.moves) and _all_revealed(record)
-    if taken_back:
+    if taken_back and None not in record.replayed:
         replay(record)  # kept on the record: the position is taken back from it
     check = HiddenCheck(record) if hidden is None else hidden
     followed = _follow(record, upto, check) if hidden is not None or taken_back else None
@@ -81,9 +81,10 @@ def _play_hidden(record: Record, upto: int | None, check: HiddenCheck) -> Replay
     revealed and known to ``check`` and nothing is wrong, its variations then checked against
     the racks too."""
     result = play_moves(record, record.new_game(), upto=upto, hidden=check)
+    if not _all_revealed(record) or result.errors or result.moves_ok < len(record.moves):
+        return result
     bags = _drawn_bags(check)
-    if (bags is None or not _all_revealed(record) or result.errors
-            or result.moves_ok < len(record.moves)):
+    if bags is None:
         return result
     game = result.game.redealt(bags)
     return Replay(game, _rack_line_problems(record, game, bags), result.moves_ok)
@@ -113,7 +114,7 @@ def _drawn_bags(check: HiddenCheck) -> dict[str, list[int]] | None:
 
     if check.errors or len(check.keys) < len(check.deal.players):
         return None
-    return bags_from_draws(check.deal.drawn, check.deal.drawn)
+    return bags_from_draws(check.deal.drawn, check.deal.drawn.keys())
 
 
 def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | None:

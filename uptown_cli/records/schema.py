@@ -76,10 +76,11 @@ class Record:
         self.hidden = hidden
         self.tree = tree
         self.replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = {}
-        """``records.replay``'s own: the public replays of a game with hidden racks, by
-        ``upto`` (the game, its turns and the ``records.hidden_check.HiddenCheck`` that
-        checked them), from which a player's view is checked without playing the moves
-        again."""
+        """``records.replay``'s own: the replays of a game with hidden racks, by ``upto`` (the
+        game, its turns and the ``records.hidden_check.HiddenCheck`` that checked them): the
+        public replay, or once every key is revealed the whole game dealt the bags they drew.
+        A player's view is checked on them, and an earlier position of a revealed game taken
+        back from the whole game, without playing the moves again."""
 
     def parsed(self) -> Mapping:
         """``tree``, parsing ``text`` when the record was made without it."""
@@ -380,7 +381,7 @@ class SchemaReader:
                          value, number)
             return None
         notes = None
-        if len(pairs) > 1 or "#" in rest_of_line(self.text, value.end):  # notes, or a mark
+        if len(pairs) > (1 if link is None else 2) or "#" in rest_of_line(self.text, value.end):  # notes, or a mark
             from .annotations import read_notes  # here: most records have no notes
 
             notes = read_notes(number, self.text, value, pairs[1:], self.problem)

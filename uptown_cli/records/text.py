@@ -354,8 +354,9 @@ def _comments(text: str, start: int, end: int,
     (offset, whether it is alone on its line, text); a comment that follows something
     comes with the blanks before it.  One pass over the text."""
     at = start
+    pattern = re.compile(_COMMENT)
     for scalar_start, scalar_end in sorted((s.start, s.end) for s in scalars) + [(end, end)]:
-        for match in re.compile(_COMMENT).finditer(text, at, max(at, min(scalar_start, end))):
+        for match in pattern.finditer(text, at, max(at, min(scalar_start, end))):
             lead = match.start()
             while text[lead - 1] in " \t":
                 lead -= 1

@@ -42,13 +42,11 @@ def player_named(players: list[Any], as_name: str) -> str:
     raise ViewerError(f"no player is named {as_name!r} (players: {', '.join(names)})")
 
 
-def check_seen(record: Record, as_name: str | None, keys: str | None) -> str | None:
+def check_seen(record: Record, as_name: str, keys: str | None) -> str:
     """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
-    memory beside their keys); returns the player's name, or None without a name."""
+    memory beside their keys); returns the player's name as the record writes it."""
     from .seen import first_change, game_ident
 
-    if as_name is None:
-        return None
     name = player_named(record.players, as_name)
     seen = load_seen(keys_folder(keys), game_ident(record), name)
     change = seen and first_change(seen, record, name)
