@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..engine.game import Game, Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
 from ..engine.notation import Move
-from ..engine.playout import QUICK, Playout
+from ..engine.playout import QUICK, MoveClass, Playout
 from ..engine.scoring import win_share
 from ..errors import SetupError
 from .views import sample_bags
@@ -231,26 +231,48 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     if len(candidates) == 1:
         return candidates[0]
     seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
-    index = {color: i for i, color in enumerate(game.colors)}
     totals = [0.0] * len(candidates)
     playing = list(range(len(candidates)))
-    playout_rng = random.Random()
-    deadline = None if seconds is None else time.process_time() + seconds
-    done = 0
-    while done < playouts if deadline is None else (done == 0 or time.process_time() < deadline):
-        playout = Playout(game, sample_bags(game, rng), variant)
-        playout_seed = rng.getrandbits(64)
+    for done, play_out in enumerate(shared_deals(game, rng, variant, playouts, seconds, QUICK, plies), 1):
         for i in playing:
-            color, move = candidates[i]
-            playout.reset()
-            playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
-            playout_rng.seed(playout_seed)
-            totals[i] += reward(playout.run(QUICK, playout_rng, plies), seat)
-        done += 1
+            totals[i] += reward(play_out(candidates[i]), seat)
         if cut is not None and done == cut[0]:
             playing = sorted(playing, key=lambda i: -totals[i])[:cut[1]]
     best = max(playing, key=lambda i: totals[i])
     return candidates[best]
+
+
+PlayOut = Callable[[ColoredMove], list[tuple[int, int]]]
+"""A move played out in one sampled deal: every seat's ``(score, captures)`` at the end."""
+
+
+def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, seconds: float | None,
+                 policy: Sequence[MoveClass] = QUICK, plies: int | None = None) -> Iterator[PlayOut]:
+    """For each sampled deal of what the player to move cannot see (``deals`` of them, or as
+    many as ``seconds`` of CPU time allow, at least one), a function that plays a move out in
+    it with ``policy`` (to the end, or for ``plies`` turns): every move asked of one deal is
+    played out with the same playout seed, so that moves are compared on the same luck."""
+    index = {color: i for i, color in enumerate(game.colors)}
+    playout_rng = random.Random()
+    deadline = None if seconds is None else time.process_time() + seconds
+    done = 0
+    while done < deals if deadline is None else (done == 0 or time.process_time() < deadline):
+        playout = Playout(game, sample_bags(game, rng), variant)
+        playout_seed = rng.getrandbits(64)
+
+        def play_out(colored: ColoredMove, playout: Playout = playout,
+                     playout_seed: int = playout_seed) -> list[tuple[int, int]]:
+            color, move = colored
+            playout.reset()
+            if move.is_pass:
+                playout.pass_turn()
+            else:
+                playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
+            playout_rng.seed(playout_seed)
+            return playout.run(policy, playout_rng, plies)
+
+        yield play_out
+        done += 1
 
 
 _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {

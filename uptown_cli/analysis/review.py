@@ -28,17 +28,15 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from .bots import ColoredMove, greedy_choices, mc_candidates
+from .bots import ColoredMove, greedy_choices, mc_candidates, shared_deals
 from .pool import in_pool
-from .views import sample_bags
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
-from ..engine.playout import QUICK, MoveClass, Playout
+from ..engine.playout import QUICK, MoveClass
 from ..engine.scoring import win_share
 from ..errors import SetupError
 
@@ -97,26 +95,15 @@ class PlayoutEvaluator:
         mover = game.to_move
         assert mover is not None
         seat = game.players.index(mover)
-        index = {color: i for i, color in enumerate(game.colors)}
         scores = [0.0] * len(moves)
         wins = [0.0] * len(moves)
-        playout_rng = random.Random()
-        deadline = None if seconds is None else time.process_time() + seconds
         done = 0
-        while (done < (deals or 1)) if deadline is None else (done == 0 or time.process_time() < deadline):
-            playout = Playout(game, sample_bags(game, rng), variant)
-            playout_seed = rng.getrandbits(64)
-            for i, (color, move) in enumerate(moves):
-                playout.reset()
-                if move.is_pass:
-                    playout.pass_turn()
-                else:
-                    playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
-                playout_rng.seed(playout_seed)
-                score, win = outcome(playout.run(self.policy, playout_rng), seat)
+        for done, play_out in enumerate(shared_deals(game, rng, variant, deals or 1, seconds,
+                                                     self.policy), 1):
+            for i, colored in enumerate(moves):
+                score, win = outcome(play_out(colored), seat)
                 scores[i] += score
                 wins[i] += win
-            done += 1
         return [Evaluation(s / done, w / done) for s, w in zip(scores, wins)]
 
 
