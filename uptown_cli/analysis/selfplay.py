@@ -119,10 +119,6 @@ def play_games(bots: list[str], players: int, games: int, seed: str, variant: st
     if not 2 <= players <= 5:
         raise SetupError(f"a game has 2 to 5 players, not {players}")
     tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
-    if jobs <= 1 or games <= 1:
-        for task in tasks:
-            yield _play_task(task)
-        return
     yield from in_pool(_play_task, tasks, jobs)
 
 
