@@ -24,12 +24,8 @@ _NAMES_AS_BYTES = [name.encode("utf-8") for name in TILE_NAMES]
 
 def bag_order(seed: str, color: str) -> list[int]:
     """Colour ``color``'s 28 tiles in the order seed ``seed`` draws them."""
-    prefix = sha256(f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8"))
-    keys = []
-    for name in _NAMES_AS_BYTES:
-        digest = prefix.copy()
-        digest.update(name)
-        keys.append(digest.digest())
+    prefix = f"uptown-bag-1\n{seed}\n{color}\n".encode("utf-8")
+    keys = [sha256(prefix + name).digest() for name in _NAMES_AS_BYTES]
     return sorted(range(len(keys)), key=keys.__getitem__)
 
 

@@ -323,7 +323,7 @@ class Game:
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
         return the colour it is played with otherwise (a pass counts as the player's first
         colour's, whichever colour names it). Never changes the game."""
-        if self.finished:
+        if self._passes >= len(self.players) or self._exhausted == len(self._owner):  # finished
             raise IllegalMove("game_over", "the game is over")
         player = self.players[self._turn]
         if color is None:
@@ -335,7 +335,8 @@ class Game:
                 "wrong_turn",
                 f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
             )
-        if move.tile is None:
+        tile = move.tile
+        if tile is None:
             if self._racks is not None and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
@@ -343,7 +344,6 @@ class Game:
                     f"{player.name} may not pass: {example_color} {example} is legal",
                 )
             return player.colors[0]
-        tile = move.tile
         sq: int = move.square  # type: ignore[assignment]
         if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
             raise IllegalMove("exhausted", f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
@@ -387,13 +387,14 @@ class Game:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
         when only one of the player's colours could play the tile). Returns the Turn."""
         color = self.check(move, color)
-        player = self.players[self._turn]
-        undo = (self._turn, self._passes)
-        if move.tile is None:
+        seat = self._turn
+        player = self.players[seat]
+        undo = (seat, self._passes)
+        tile = move.tile
+        if tile is None:
             turn = Turn(len(self.history) + 1, player, color, PASS)
             self._passes += 1
         else:
-            tile = move.tile
             sq: int = move.square  # type: ignore[assignment]
             victim = self._color_at[sq]
             captured: tuple[str, int] | None = None
@@ -406,8 +407,8 @@ class Game:
             self._color_at[sq] = color
             self._tile_at[sq] = tile
             self._played[color] |= 1 << tile
-            self._played_count[color] += 1
-            if self._played_count[color] == TILES_PLAYED_PER_COLOR:
+            count = self._played_count[color] = self._played_count[color] + 1
+            if count == TILES_PLAYED_PER_COLOR:
                 self._exhausted += 1
             drawn = None
             if self._racks is not None:
@@ -423,7 +424,7 @@ class Game:
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
-        self._turn = (self._turn + 1) % len(self.players)
+        self._turn = (seat + 1) % len(self.players)
         return turn
 
     def pop(self) -> Turn:

@@ -16,7 +16,7 @@ from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
 from ..engine.scoring import VARIANTS
 from ..errors import RecordError
-from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry
+from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry, new_move_entry
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
 
@@ -365,27 +365,29 @@ class SchemaReader:
                              "records)", extra, number)
                 return None
             link = self.link(number, item)
-        if extra is not None or (link is None and item.get(LINK_KEY) is not None):
+        key, value = pairs[0]
+        if extra is not None or (link is None and (key.value == LINK_KEY or len(pairs) > 1
+                                                   and item.get(LINK_KEY) is not None)):
             self.problem(_ONE_MOVE, item, number)
             return None
-        key, value = pairs[0]
         if key.value not in COLORS:
             self.problem(_unknown_color(key.value), key, number)
             return None
         if in_game is not None and key.value not in in_game:
             self.problem(f"{key.value} does not play in this game", key, number)
             return None
-        if not isinstance(value, Scalar) or value.empty:
+        if not isinstance(value, Scalar) or not value.value and value.empty:  # (text first: cheaper)
             got = describe(value)
             self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
                          value, number)
             return None
         notes = None
-        if len(pairs) > (1 if link is None else 2) or "#" in rest_of_line(self.text, value.end):  # notes, or a mark
+        if len(pairs) > (1 if link is None else 2) or (  # notes, or a mark after the move
+                not self.text.startswith("\n", value.end) and "#" in rest_of_line(self.text, value.end)):
             from .annotations import read_notes  # here: most records have no notes
 
             notes = read_notes(number, self.text, value, pairs[1:], self.problem)
-        return MoveEntry(key.value, value.value, value.line, link, notes)
+        return new_move_entry(MoveEntry, (key.value, value.value, value.line, link, notes))
 
     def link(self, number: int, item: Node) -> str | None:
         """The text of a move's ``link`` (hidden racks), when it has one."""

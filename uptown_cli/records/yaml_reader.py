@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, cast
 
 import yaml
-from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent
+from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent
 
 from ..errors import RecordError
 from .nodes import Free, Mapping, Node, Scalar, Sequence, describe
@@ -208,9 +208,12 @@ class _Composer:
 
     def node(self, event: Any) -> Node:
         """The node that ``event`` starts.  The collections still open wait on a list, not on
-        Python's stack, so that no nesting can exhaust it.  (The hot loop of validation.)"""
-        stack: list[_Open] = []
-        frame: _Open | None = None  # the innermost collection still open: stack[-1]
+        Python's stack, so that no nesting can exhaust it; the innermost is held in local
+        names, as it is the one each event concerns.  (The hot loop of validation.)"""
+        around: list[tuple[Sequence | Mapping, dict[str, int] | None, Scalar | None]] = []
+        into: Sequence | Mapping | None = None  # the innermost collection still open
+        seen: dict[str, int] | None = None  # its keys so far and their lines (None: a list)
+        key: Scalar | None = None  # the key read in it, waiting for its value
         next_event = self.next
         shift = self.shift
         lines_as_parsed = self.line_starts is None
@@ -226,34 +229,45 @@ class _Composer:
                         raise self.error(_not_a_character(surrogate.group()), event)
                 mark = event.start_mark
                 node: Node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
-                              mark.index + shift, event.end_mark.index + shift,
-                              event.value, style is None or style == "")
+                                    mark.index + shift, event.end_mark.index + shift,
+                                    event.value, style is None or style == "")
             elif kind is SequenceEndEvent or kind is MappingEndEvent:
-                node = stack.pop().node
+                node = into  # type: ignore[assignment]  # an end event ends an open collection
                 node.end = event.end_mark.index + shift
-                if not stack:
+                if not around:
                     return node
-                frame = stack[-1]
+                into, seen, key = around.pop()
             else:
                 if kind is AliasEvent or event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
-                if frame is None or frame.key is None or not frame.key.value.startswith("x-"):
-                    frame = self.open(stack, event)
+                if key is None or not key.value.startswith("x-"):
+                    if into is not None:
+                        if len(around) + 1 >= MAX_DEPTH:
+                            raise self.error("nested deeper than a record can be", event)
+                        around.append((into, seen, key))
+                    mark = event.start_mark
+                    line = mark.line + 1 if lines_as_parsed else self.line(mark)
+                    start = mark.index + shift
+                    if kind is SequenceStartEvent:
+                        into, seen = Sequence(line, start, start, [], bool(event.flow_style)), None
+                    else:
+                        into, seen = Mapping(line, start, start, [], bool(event.flow_style)), {}
+                    key = None
                     event = next_event()
                     continue
-                node = self.free_value(event, len(stack))
-            if frame is None:
+                node = self.free_value(event, len(around) + 1)
+            if into is None:
                 return node
-            if frame.seen is None:
-                frame.node.items.append(node)  # type: ignore[union-attr]  # seen is None: a Sequence
-            elif frame.key is not None:
-                frame.node.pairs.append((frame.key, node))  # type: ignore[union-attr]  # a Mapping
-                frame.key = None
+            if seen is None:
+                into.items.append(node)  # type: ignore[union-attr]  # seen is None: a Sequence
+            elif key is not None:
+                into.pairs.append((key, node))  # type: ignore[union-attr]  # a Mapping
+                key = None
             else:
-                if node.__class__ is not Scalar or node.value in frame.seen:
-                    self.refuse_key(frame, node)
-                frame.seen[node.value] = node.line
-                frame.key = node
+                if node.__class__ is not Scalar or node.value in seen:
+                    self.refuse_key(seen, node)
+                seen[node.value] = node.line
+                key = node
             event = next_event()
 
     def free_value(self, event: Any, depth: int) -> Free:
@@ -265,7 +279,7 @@ class _Composer:
         mark = event.start_mark
         line = self.line(mark)
         start = mark.index + shift
-        root: list[Any] | dict[str, Any] = [] if event.__class__ is yaml.SequenceStartEvent else {}
+        root: list[Any] | dict[str, Any] = [] if event.__class__ is SequenceStartEvent else {}
         open_items: list[Any] = [root]  # the collections open, innermost last
         flows = [bool(event.flow_style)]
         waiting: list[Any] = [None]  # per mapping: the key read, waiting for its value
@@ -298,7 +312,7 @@ class _Composer:
             else:
                 if kind is AliasEvent or event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
-                item = [] if kind is yaml.SequenceStartEvent else {}
+                item = [] if kind is SequenceStartEvent else {}
             into = open_items[-1]
             if into.__class__ is list:
                 into.append(item)
@@ -330,39 +344,13 @@ class _Composer:
         if event.tag is not None:
             raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
 
-    def open(self, stack: list[_Open], event: Any) -> _Open:
-        """Push and return the collection that ``event`` starts, unless it is nested too deep
-        (the collections under an x- key are ``free_value``'s)."""
-        if len(stack) >= MAX_DEPTH:
-            raise self.error("nested deeper than a record can be", event)
-        mark = event.start_mark
-        line = mark.line + 1 if self.line_starts is None else self.line(mark)
-        start = mark.index + self.shift
-        if event.__class__ is yaml.SequenceStartEvent:
-            frame = _Open(Sequence(line, start, start, [], bool(event.flow_style)), None)
-        else:
-            frame = _Open(Mapping(line, start, start, [], bool(event.flow_style)), {})
-        stack.append(frame)
-        return frame
-
-    def refuse_key(self, frame: _Open, key: Node) -> NoReturn:
-        """Refuse a key that is not text, or that its mapping already has."""
+    def refuse_key(self, seen: dict[str, int], key: Node) -> NoReturn:
+        """Refuse a key that is not text, or that its mapping already has (``seen``: its keys
+        so far and their lines)."""
         if not isinstance(key, Scalar):
             raise RecordError(f"a key must be text, not {describe(key)}",
                               path=self.path, line=key.line)
-        assert frame.seen is not None  # only a mapping's keys are refused
         raise RecordError(f"the key '{key.value}' is given twice "
-                          f"(first on line {frame.seen[key.value]})",
+                          f"(first on line {seen[key.value]})",
                           path=self.path, line=key.line)
 
-
-class _Open:
-    """A collection being built: its node, and for a mapping the keys seen so far (None for a
-    list) and the key waiting for its value."""
-
-    __slots__ = ("node", "seen", "key")
-
-    def __init__(self, node: Sequence | Mapping, seen: dict[str, int] | None) -> None:
-        self.node = node
-        self.seen = seen
-        self.key: Scalar | None = None
