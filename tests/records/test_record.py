@@ -188,6 +188,8 @@ def test_empty_optional_keys_count_as_missing():
      (11, 2, "a move is one colour and its move, like '- red: 7 B7'")),
     (HEADER + "moves:\n  - {red: woman B8, blue: I I9}\n",
      (10, 1, "a move is one colour and its move, like '- red: 7 B7'")),
+    (HEADER + "moves:\n  - link: " + "a" * 64 + "\n",
+     (10, 1, "a move is one colour and its move, like '- red: 7 B7'")),
     (HEADER + "moves:\n  - red: woman B8\n  - purple: I I9\n",
      (11, 2, "unknown colour 'purple' (the colours are red, blue, green, yellow, orange)")),
     (HEADER + "moves:\n  - yellow: I I9\n", (10, 1, "yellow does not play in this game")),
