@@ -25,7 +25,6 @@ rng, variant, deals, seconds)`` (one ``Evaluation`` per move, on shared deals).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -38,6 +37,7 @@ from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
 from ..engine.playout import QUICK, MoveClass
 from ..engine.scoring import win_share
+from ..engine.sha256 import sha256
 from ..errors import SetupError
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -221,7 +221,7 @@ class Review:
 
 def move_seed(seed: str, number: int) -> int:
     """The seed of move ``number``'s evaluation in a review with seed ``seed``."""
-    digest = hashlib.sha256(f"uptown-analyze\n{seed}\n{number}".encode()).digest()
+    digest = sha256(f"uptown-analyze\n{seed}\n{number}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 

@@ -7,7 +7,6 @@ run's seed and the game's number alone, so a run gives the same games however ma
 play it.
 """
 
-import hashlib
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from .bots import BOT_NAMES, choose_move
 from ..engine.game import Game, Player
 from ..engine.scoring import standings, win_shares
 from ..engine.seating import seat_colors
+from ..engine.sha256 import sha256
 from ..errors import SetupError
 from .pool import in_pool
 
@@ -67,7 +67,7 @@ def lineup(bots: list[str], players: int, number: int) -> list[str]:
 
 def game_seed(seed: str, number: int) -> str:
     """The seed of game ``number`` of a run with seed ``seed``."""
-    return hashlib.sha256(f"uptown-selfplay\n{seed}\n{number}".encode("utf-8")).hexdigest()[:12]
+    return sha256(f"uptown-selfplay\n{seed}\n{number}".encode("utf-8")).hexdigest()[:12]
 
 
 def check_bots(bots: list[str]) -> None:

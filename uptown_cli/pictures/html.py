@@ -7,7 +7,6 @@ SVG defines. Every text from the record is escaped. Pure functions; nothing here
 """
 
 import base64
-import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
 from .text import turn_text
 from ..engine.rewind import rewind
 from ..engine.scoring import standings
+from ..engine.sha256 import sha256
 from ..records.annotations import MARK_WORDS
 from .svg import FILLS, board_svg, face_id, square_origin, xml_text
 
@@ -29,7 +29,7 @@ def content_policy(style: str, script: str) -> str:
     script (named by their hashes) apply, so even a stray script in the page could not run."""
 
     def digest(text: str) -> str:
-        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+        return "'sha256-" + base64.b64encode(sha256(text.encode()).digest()).decode() + "'"
 
     return (
         f"default-src 'none'; style-src {digest(style)}; script-src {digest(script)}; "
