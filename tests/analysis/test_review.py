@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.positions import build
-from support.processes import stopped_with_its_workers
+from support.processes import stopped_at_work, stopped_with_its_workers
 
 from uptown_cli.analysis import review as analysis
 from uptown_cli.analysis.pool import stopped_by_signals
@@ -235,6 +235,15 @@ def test_analyze_stopped_by_sigterm_or_sighup_ends_its_workers(uptown, signum):
         [str(uptown.path), "analyze", str(RECORDS / "3p-blockers.yaml"), "--jobs", "2",
          "--seed", "1"], signum)
     assert code == -signum
+    assert "Interrupted after" in err and "nothing was written" in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_analyze_in_one_process_stopped_by_sigterm_ends_as_the_signal_would(uptown):
+    code, out, err = stopped_at_work(
+        [str(uptown.path), "analyze", str(RECORDS / "3p-blockers.yaml"), "--jobs", "1",
+         "--seed", "1"], signal.SIGTERM)
+    assert code == -signal.SIGTERM
     assert "Interrupted after" in err and "nothing was written" in err
     assert "Traceback" not in err and out == ""
 

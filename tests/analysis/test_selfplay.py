@@ -4,7 +4,7 @@ import json
 import signal
 
 import pytest
-from support.processes import stopped_with_its_workers
+from support.processes import stopped_at_work, stopped_with_its_workers
 
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import replay, validate_file
@@ -138,3 +138,13 @@ def test_selfplay_stopped_by_sigterm_or_sighup_ends_its_workers(uptown, signum):
          "--jobs", "2", "--seed", "s"], signum)
     assert code == 128 + signum
     assert "Interrupted:" in err and "Traceback" not in err
+
+
+def test_selfplay_in_one_process_stopped_by_sigterm_says_what_finished(uptown):
+    """``--jobs 1`` stops as a pool does (``analysis.pool.in_pool``): the games finished are
+    reported, then it exits 128 + the signal."""
+    code, out, err = stopped_at_work(
+        [str(uptown.path), "selfplay", "--bots", "mc", "--games", "400", "--playouts", "64",
+         "--jobs", "1", "--seed", "s"], signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM
+    assert "Interrupted:" in err and "Traceback" not in err and "mc" in out

@@ -31,6 +31,37 @@ def _default_signals():
         signal.signal(signum, signal.SIG_DFL)
 
 
+def cpu_seconds(pid):
+    """The processor time ``pid`` has used so far, in seconds (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as status:
+            user, system = status.read().rsplit(")", 1)[1].split()[11:13]
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(user) + int(system)) / os.sysconf("SC_CLK_TCK")
+
+
+def stopped_at_work(command, signum, busy=1.0):
+    """Run ``command`` (a list) in one process, send it ``signum`` once it has used ``busy``
+    seconds of processor time (well past its start-up), and wait, bounded, for it to end:
+    ``(return code, standard output, standard error)``."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True, preexec_fn=_default_signals)
+    try:
+        deadline = time.monotonic() + 60
+        while cpu_seconds(process.pid) < busy and time.monotonic() < deadline:
+            time.sleep(0.05)
+            if process.poll() is not None:
+                raise AssertionError(f"the command ended first: {process.communicate()[1]}")
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+        return process.returncode, out, err
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+
+
 def stopped_with_its_workers(command, signum, workers=2):
     """Run ``command`` (a list), send it ``signum`` once ``workers`` of its worker processes
     run, and wait, each wait bounded, for it and them to end: ``(return code, standard

@@ -30,9 +30,10 @@ def in_pool(function: Callable[[_Task], _Result], tasks: Sequence[_Task],
     """``function`` of each task, in order, worked out by a pool of ``jobs`` worker processes
     (no more than there are tasks; in this process alone for one job or one task). Ctrl-C
     (KeyboardInterrupt) or a stop signal (``Stopped``) in this process ends the workers before
-    it goes on."""
+    it goes on; in this process alone, a stop signal is raised as ``Stopped`` too."""
     if jobs <= 1 or len(tasks) <= 1:
-        yield from map(function, tasks)
+        with stopped_by_signals():
+            yield from map(function, tasks)
         return
     in_main = threading.current_thread() is threading.main_thread()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if in_main else None

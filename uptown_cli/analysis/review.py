@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from .bots import ColoredMove, greedy_choices, mc_candidates, shared_deals
-from .pool import in_pool
+from .pool import in_pool, stopped_by_signals
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
 from ..engine.playout import QUICK, MoveClass
@@ -330,8 +330,9 @@ def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
     turn (as ``tasks`` makes them): with one job, the game is played once, move by move."""
     if jobs <= 1 or len(work) <= 1:
         game = Game(work[0].players, work[0].bags) if work else None
-        for task in work:  # one game's moves in turn: each played once
-            yield review_move(task, game)
+        with stopped_by_signals():  # as in_pool stops: SIGTERM or SIGHUP raise Stopped
+            for task in work:  # one game's moves in turn: each played once
+                yield review_move(task, game)
         return
     yield from in_pool(review_move, work, jobs)
 

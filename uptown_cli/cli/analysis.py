@@ -197,10 +197,9 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
     work = tasks(game, bags, variant, bot, seed, deals, seconds)
     reviews = []
-    try:  # SIGTERM and SIGHUP stop it as Ctrl-C does, the workers with it
-        with stopped_by_signals(), click.progressbar(
-                length=len(work), label="Analysing", file=sys.stderr,
-                hidden=not sys.stderr.isatty()) as bar:
+    try:  # SIGTERM and SIGHUP stop it as Ctrl-C does, the workers with it (analysis.pool)
+        with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
+                               hidden=not sys.stderr.isatty()) as bar:
             for reviewed in review_moves(work, jobs):
                 reviews.append(reviewed)
                 bar.update(1)
@@ -210,6 +209,7 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
         if not isinstance(exc, Stopped):
             sys.exit(130)
         os.kill(os.getpid(), exc.signum)  # the workers are ended: now end as the signal would
+        sys.exit(128 + exc.signum)  # (when something had set the signal a handler that returns)
     if annotate:
         from ..analysis.annotate import annotate as annotated_text
 
