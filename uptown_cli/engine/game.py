@@ -323,7 +323,7 @@ class Game:
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
         return the colour it is played with otherwise (a pass counts as the player's first
         colour's, whichever colour names it). Never changes the game."""
-        if self._passes >= len(self.players) or self._exhausted == len(self._owner):  # self.finished, uncalled
+        if self.finished:
             raise IllegalMove("game_over", "the game is over")
         player = self.players[self._turn]
         if color is None:

@@ -39,6 +39,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import stat
 from typing import Callable
 
@@ -258,22 +259,15 @@ _TOKEN_DIGITS = 12
 """Hex digits of the random part of a temporary file's name."""
 
 
-def _is_lower_hex(text: str) -> bool:
-    return all(char in "0123456789abcdef" for char in text)
-
-
 def _remove_stale_temps(folder: int, name: str) -> None:
     """Remove temporary files that a writer killed mid-write left beside the game ``name``:
     with the lock held, no other writer can be using one.  Only regular files named exactly
     as this writer names them are removed."""
     before, after = _temp_name(name, "\0").split("\0")
-    size = len(before) + _TOKEN_DIGITS + len(after)
+    ours = re.compile(re.escape(before) + f"[0-9a-f]{{{_TOKEN_DIGITS}}}" + re.escape(after))
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            token = entry.name[len(before):len(entry.name) - len(after)]
-            if (len(entry.name) == size and entry.name.startswith(before)
-                    and entry.name.endswith(after) and _is_lower_hex(token)
-                    and entry.is_file(follow_symlinks=False)):
+            if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
                 _remove_quietly(folder, entry.name)
 
 

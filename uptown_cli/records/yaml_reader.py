@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, cast
 
@@ -160,8 +161,6 @@ class _Composer:
         """The 1-based line of a parser mark, counting ``\\n`` only."""
         if self.line_starts is None:
             return mark.line + 1
-        from bisect import bisect_right  # here: only text with such line breaks needs it
-
         return bisect_right(self.line_starts, mark.index)
 
     def error(self, message: str, event: Any) -> RecordError:
