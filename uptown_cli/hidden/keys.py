@@ -114,6 +114,8 @@ def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
         if renamed:  # a new file not known to be on disk: taken back, to be made again
             with contextlib.suppress(OSError):
                 os.unlink(path)
+            raise KeyFileError(f"cannot write {path}: {reason} (its folder could not be synced "
+                               "to disk, so the new key was not kept)") from None
         raise KeyFileError(f"cannot write {path}: {reason}") from None
     finally:
         with contextlib.suppress(OSError):
