@@ -27,11 +27,12 @@ def _is_text(cell: object) -> bool:
     """Text that tabulate prints as it is: one printable line with no blanks around it, each
     character one column wide."""
     return (isinstance(cell, str) and cell == cell.strip() and cell.isprintable()
-            and (cell.isascii() or all(_one_column(char) for char in cell)))
+            and (cell.isascii() or _one_column_each(cell)))
 
 
 def _is_word(cell: str) -> bool:
-    """Text that does not read as a number (tabulate would align a column of those as one)."""
+    """Text (``_is_text``: no blanks around it) that does not read as a number (tabulate would
+    align a column of those as one)."""
     if not cell:
         return False
     if cell[0].isalpha() and cell[0] not in "iInN":  # no number begins so (inf and nan do)
@@ -41,11 +42,13 @@ def _is_word(cell: str) -> bool:
     return re.fullmatch(_NUMBER, cell, re.IGNORECASE) is None
 
 
-def _one_column(char: str) -> bool:
-    """Whether a character takes one column on a terminal (not wide, not combining)."""
+def _one_column_each(text: str) -> bool:
+    """Whether each character of ``text`` takes one column on a terminal (not wide, not
+    combining)."""
     import unicodedata  # here: only text past ASCII needs it
 
-    return unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
+    return all(unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
+               for char in text)
 
 
 def simple_table(rows: Sequence[Sequence[object]], headers: list[str]) -> str | None:
