@@ -71,6 +71,6 @@ def win_share(mine: tuple[int, int], everyone: Sequence[tuple[int, int]]) -> flo
 
 
 def win_shares(table: Sequence[Standing]) -> list[float]:
-    """Each seat's ``win_share`` in a game's ``standings``."""
-    keys = [(s.score, s.captures) for s in table]
-    return [win_share(key, keys) for key in keys]
+    """Each seat's ``win_share`` in a game's ``standings``, read from their ranks."""
+    firsts = sum(s.rank == 1 for s in table)
+    return [1.0 / firsts if s.rank == 1 else 0.0 for s in table]
