@@ -208,10 +208,10 @@ def _horizon_move(game: Game, rng: random.Random, variant: str = "standard",
     by ``_margin_counting_captures`` (two-player games measured better without either)."""
     candidates = mc_candidates(game, rng, variant, HORIZON_CANDIDATES)
     plies = HORIZON_MOVES * len(game.players)
-    if len(game.players) == 2:
-        return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies)
-    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
-                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures)
+    cut, reward = ((None, _margin) if len(game.players) == 2 else
+                   ((HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures))
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies, cut,
+                                 reward)
 
 
 def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[ColoredMove],
