@@ -259,16 +259,15 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
         return game, seeded_bags(record.seed, record.colors)
     if record.hidden is not None:
         from ..records.hidden_check import HiddenCheck
-        from ..records.replay import replay
+        from ..records.replay import drawn_bags, replay
 
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
         if result.errors:
             raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
-        if result.game.knows_racks:  # every key revealed: replay dealt it the bags they drew
-            from ..hidden.draws import bags_from_draws
-
-            return result.game, bags_from_draws(check.deal.drawn, record.colors)
+        bags = drawn_bags(check)
+        if bags is not None:  # every key revealed and sound: replay dealt the game these bags
+            return result.game, bags
     raise click.ClickException(
         f"{record.path}: the racks are unknown (a game without a seed, or with hidden racks "
         "not all revealed), so the moves cannot be judged from their players' view")

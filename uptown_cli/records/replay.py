@@ -83,7 +83,7 @@ def _play_hidden(record: Record, upto: int | None, check: HiddenCheck) -> Replay
     result = play_moves(record, record.new_game(), upto=upto, hidden=check)
     if not _all_revealed(record) or result.errors or result.moves_ok < len(record.moves):
         return result
-    bags = _drawn_bags(check)
+    bags = drawn_bags(check)
     if bags is None:
         return result
     game = result.game.redealt(bags)
@@ -107,7 +107,7 @@ def _rack_line_problems(record: Record, game: Game,
     return problems
 
 
-def _drawn_bags(check: HiddenCheck) -> dict[str, list[int]] | None:
+def drawn_bags(check: HiddenCheck) -> dict[str, list[int]] | None:
     """The bags the keys ``check`` knows drew, when it knows every player's key and found no
     fault in them; else None."""
     from ..hidden.draws import bags_from_draws
@@ -134,7 +134,7 @@ def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | N
         return None
     found = hidden.follow(checked, turns[:count], record.moves)
     number = count + 1 if found is None else found[0]
-    bags = _drawn_bags(checked) if game.knows_racks else None
+    bags = drawn_bags(checked) if game.knows_racks else None
     if number - 1 < len(turns):
         from ..engine.rewind import rewind
 
