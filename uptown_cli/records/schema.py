@@ -382,7 +382,9 @@ class SchemaReader:
                          value, number)
             return None
         notes = None
-        if len(pairs) > (1 if link is None else 2) or "#" in rest_of_line(self.text, value.end):  # notes, or a mark
+        if len(pairs) > (1 if link is None else 2) or (  # notes, or a mark after the move
+                not self.text.startswith("\n", value.end)  # (most moves end their line)
+                and "#" in rest_of_line(self.text, value.end)):
             from .annotations import read_notes  # here: most records have no notes
 
             notes = read_notes(number, self.text, value, pairs[1:], self.problem)
