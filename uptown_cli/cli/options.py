@@ -149,8 +149,9 @@ def use_color(color: str = "auto", no_color: bool = False) -> bool:
 
 def wrap_words(text: str, width: int) -> list[str]:
     """The words of ``text`` (split at blanks) in lines of at most ``width`` characters, a longer
-    word alone on its line: what ``textwrap.wrap`` gives for words without hyphens (such as the
-    squares of ``moves``), without the cost of importing textwrap, which compiles its patterns."""
+    word alone on its line, unbroken: what ``textwrap.wrap`` gives for words without hyphens and
+    no longer than ``width`` (such as the squares of ``moves``), without the cost of importing
+    textwrap, which compiles its patterns."""
     lines: list[str] = []
     for word in text.split():
         if lines and len(lines[-1]) + 1 + len(word) <= width:
