@@ -2,7 +2,7 @@
 
 import pytest
 
-from uptown_cli.engine.seating import dealt_colors, seat_colors
+from uptown_cli.engine.seating import dealt_colors, name_key, same_name, seat_colors
 from uptown_cli.records.entries import PlayerEntry
 from uptown_cli.records.schema import deal_colors
 
@@ -27,3 +27,12 @@ def test_a_new_record_and_self_play_deal_the_same_colours(players):
     entries = [PlayerEntry(f"P{seat}", (), 0) for seat in range(players)]
     deal_colors(entries)
     assert [entry.colors for entry in entries] == seat_colors(players)
+
+
+def test_names_are_one_players_whatever_their_case_blanks_or_accents_spelling():
+    composed, decomposed = "Gr\u00e9edy", "Gre\u0301edy"
+    assert composed != decomposed
+    assert same_name(composed, decomposed)
+    assert same_name(" Ana", "ANA ") and same_name("Stra\u00dfe", "STRASSE")
+    assert name_key(" Ana") == name_key("ana") == "ana"
+    assert not same_name("Ana", "Anna") and not same_name("Bo", "Bö")

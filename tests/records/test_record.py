@@ -171,6 +171,8 @@ def test_empty_optional_keys_count_as_missing():
     ('uptown: 1\nplayers:\n  - name: "A\\nB"\n  - name: Bo\n',
      (3, None, "a player's name must be one line of printable text, not 'A\\nB'")),
     ("uptown: 1\nplayers:\n  - name: Ana\n  - name: ana\n", (4, None, "two players are named 'ana' (lines 3 and 4)")),
+    ("uptown: 1\nplayers:\n  - name: Gr\u00e9edy\n  - name: Gre\u0301edy\n",
+     (4, None, "two players are named 'Gre\u0301edy' (lines 3 and 4)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colours: [red]\n  - name: Bo\n",
      (4, None, "unknown key 'colours' for a player (name, colors, email)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colors: [Red, green]\n  - name: Bo\n",

@@ -18,6 +18,7 @@ from ..records.schema import Record
 from ..records.replay import validate_file
 from ..records.replay import replay
 from ..engine.scoring import Standing, standings
+from ..engine.seating import name_key
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ def rate(games: list[RatedGame], model: Any = None) -> list[PlayerRating]:
     played: dict[str, int] = {}
     won: dict[str, int] = {}
     for rated in games:
-        keys = [s.name.casefold() for s in rated.standings]
+        keys = [name_key(s.name) for s in rated.standings]
         for key, standing in zip(keys, rated.standings):
             names[key] = standing.name
             ratings.setdefault(key, model.rating(name=standing.name))
@@ -103,4 +104,4 @@ def rate(games: list[RatedGame], model: Any = None) -> list[PlayerRating]:
             ratings[key] = team[0]
     table = [PlayerRating(names[key], ratings[key].mu, ratings[key].sigma, played[key], won[key])
              for key in ratings]
-    return sorted(table, key=lambda r: (-r.ordinal, r.name.casefold()))
+    return sorted(table, key=lambda r: (-r.ordinal, name_key(r.name)))

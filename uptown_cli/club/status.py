@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
+from ..engine.seating import same_name
 
 TO_MOVE = "to-move"
 TO_JOIN = "to-join"
@@ -32,7 +33,7 @@ class GameStatus:
 
     def waits_for(self, name: str | None) -> bool:
         return (name is not None and self.waiting_for is not None
-                and self.waiting_for.casefold() == name.casefold())
+                and same_name(self.waiting_for, name))
 
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""

@@ -1,7 +1,9 @@
-"""Who plays which colours: the colours dealt round the table (the SPEC's order)."""
+"""Who sits at the table: the colours dealt round it (the SPEC's order), and when two names
+are one player's."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from .game import COLORS
@@ -26,3 +28,16 @@ def seat_colors(players: int) -> list[tuple[str, ...]]:
     """The colours of each of ``players`` seats when nobody names theirs: ``[("red",
     "green"), ("blue", "yellow")]`` with 2, else one each."""
     return dealt_colors([()] * players)
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one player's name share: the name without blanks round it, in
+    Unicode's composed form (NFC), case folded. ``" Ana"``, ``"ana"`` and ``"ANA "`` are one
+    player; so are the composed and decomposed spellings of ``"Gréedy"``."""
+    folded = unicodedata.normalize("NFC", name.strip()).casefold()
+    return unicodedata.normalize("NFC", folded)
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` name the same player (see ``name_key``)."""
+    return name_key(first) == name_key(second)

@@ -126,20 +126,22 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
 
 def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
     """``(entry, message)`` for each reason the players cannot sit at one table: the same
-    name twice (ignoring case), a colour named twice, or the wrong number of colours for the
+    name twice (as ``seating.name_key`` compares them), a colour named twice, or the wrong number of colours for the
     number of players (players who name none are dealt theirs, see ``deal_colors``); the
     colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
     named with their lines."""
+    from ..engine.seating import name_key
+
     problems: list[tuple[PlayerEntry, str]] = []
     names: dict[str, PlayerEntry] = {}
     for entry in entries:
-        key = entry.name.strip().casefold()
+        key = name_key(entry.name)
         first = names.setdefault(key, entry)
         if first is not entry:
             problems.append((entry, f"two players are named '{entry.name}' (lines {first.line} "
                              f"and {entry.line})" if entry.line else
                              f"two players are named {first.name!r} and {entry.name!r}; names "
-                             "must differ (ignoring case)"))
+                             "must differ (ignoring case, accents' spelling and blanks round them)"))
     if not 2 <= len(entries) <= 5:
         return problems
     owners: dict[str, str] = {}

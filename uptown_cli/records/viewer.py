@@ -34,10 +34,12 @@ class HiddenView(NamedTuple):
 
 
 def player_named(players: list[Any], as_name: str) -> str:
-    """The name of the player ``as_name`` names (any case)."""
+    """The name of the player ``as_name`` names (as records compare names: seating.name_key)."""
+    from ..engine.seating import same_name
+
     names: list[str] = [p.name for p in players]
     for name in names:
-        if name.casefold() == as_name.casefold():
+        if same_name(name, as_name):
             return name
     raise ViewerError(f"no player is named {as_name!r} (players: {', '.join(names)})")
 
