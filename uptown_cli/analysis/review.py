@@ -325,16 +325,18 @@ def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: 
             for n in range(1, len(moves) + 1)]
 
 
-def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
-    """Each move's review, in order (the same for any ``jobs``), of one game's tasks in
-    turn (as ``tasks`` makes them): with one job, the game is played once, move by move."""
-    if jobs <= 1 or len(work) <= 1:
+def review_moves(work: Sequence[Task], jobs: int = 1,
+                 cluster: str | None = None) -> Iterator[MoveReview]:
+    """Each move's review, in order (the same for any ``jobs``, or on the Dask scheduler at
+    ``cluster``), of one game's tasks in turn (as ``tasks`` makes them): with one job, the
+    game is played once, move by move."""
+    if cluster is None and (jobs <= 1 or len(work) <= 1):
         game = Game(work[0].players, work[0].bags) if work else None
         with stopped_by_signals():  # as in_pool stops: SIGTERM or SIGHUP raise Stopped
             for task in work:  # one game's moves in turn: each played once
                 yield review_move(task, game)
         return
-    yield from in_pool(review_move, work, jobs)
+    yield from in_pool(review_move, work, jobs, cluster)
 
 
 def summarize(moves: Sequence[MoveReview], players: Sequence[Player]) -> list[PlayerReview]:
