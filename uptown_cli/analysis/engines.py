@@ -86,12 +86,12 @@ class EngineProcess:
         if answer.get("type") != "pong" or answer.get("id") != self._pings:
             raise EngineError("garbage", f"answered {answer['type']!r} to ping {self._pings}")
 
-    def ask(self, request: Mapping[str, Any], timeout: float) -> dict[str, Any]:
+    def ask(self, request: Mapping[str, Any], allowed: float, margin: float = 0.0) -> dict[str, Any]:
         """Send ``request`` and return the next message (``info`` messages skipped); ``time``
-        when none comes within ``timeout`` seconds."""
+        when none comes within ``allowed`` seconds and the ``margin``."""
         self.send(request)
-        return self._receive(time.monotonic() + timeout, "time",
-                             f"no move within {timeout:g} s")
+        return self._receive(time.monotonic() + allowed + margin, "time",
+                             f"no move within {allowed:.3g} s and a margin of {margin:.3g} s")
 
     def send(self, message: Mapping[str, Any]) -> None:
         try:
@@ -138,18 +138,20 @@ class EngineProcess:
         group (SIGTERM, then SIGKILL), and reap it. Safe to call more than once."""
         if not self._ended:
             self._ended = True
-            with contextlib.suppress(EngineError):
-                self.send({"type": "quit"})
-            with contextlib.suppress(OSError):
-                self.process.stdin.close()  # type: ignore[union-attr]
-            # The leader is waited for without being reaped, so its process group cannot be
-            # another's by the time it is signalled.
-            if not _exited(self.process.pid, grace):
-                _signal_group(self.process.pid, signal.SIGTERM)
-                _exited(self.process.pid, TERM_GRACE)
-            _signal_group(self.process.pid, signal.SIGTERM)  # what it left behind
-            _signal_group(self.process.pid, signal.SIGKILL)
-            self.process.wait()  # reaped only now
+            try:  # a signal that stops the host while it waits still ends the group below
+                with contextlib.suppress(EngineError):
+                    self.send({"type": "quit"})
+                with contextlib.suppress(OSError):
+                    self.process.stdin.close()  # type: ignore[union-attr]
+                # The leader is waited for without being reaped, so its process group cannot
+                # be another's by the time it is signalled.
+                if not _exited(self.process.pid, grace):
+                    _signal_group(self.process.pid, signal.SIGTERM)
+                    _exited(self.process.pid, TERM_GRACE)
+            finally:
+                _signal_group(self.process.pid, signal.SIGTERM)  # what it left behind
+                _signal_group(self.process.pid, signal.SIGKILL)
+                self.process.wait()  # reaped only now
         self._selector.close()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):

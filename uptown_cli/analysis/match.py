@@ -214,7 +214,7 @@ def _play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask
     allowed = (limits.move if left is None else left) or 0.0
     request = move_request(game, bags, clock, seed, task.variant, game.ply + 1)
     started = time.monotonic()
-    answer = engine.ask(request, allowed + limits.margin)
+    answer = engine.ask(request, allowed, limits.margin)
     spent = time.monotonic() - started
     played: tuple[str | None, Move] = answered_move(answer, game.ply + 1)
     try:

@@ -66,15 +66,18 @@ def expected_score(elo: float) -> float:
 def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     """The log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) after these results,
     by the generalised SPRT on the mean score: N (s1 - s0)(2 x - s0 - s1) / (2 var), where
-    x is the mean score, var its per-game variance and s the expected scores. 0 while the
-    variance is 0 (no game yet, or every game the same result)."""
+    x is the mean score, var its per-game variance and s the expected scores (logistic).
+    While every game has had the same result the variance is 0: one draw more is counted
+    then, so that a match won (or lost) game after game still stops. 0 before any game."""
     games = wins + draws + losses
     if games == 0:
         return 0.0
+    if games in (wins, draws, losses):
+        draws, games = draws + 1, games + 1
     w, d = wins / games, draws / games
     x = w + d / 2
     var = w + d / 4 - x * x
-    if var <= 0:
+    if var <= 0:  # only draws: no evidence either way
         return 0.0
     s0, s1 = expected_score(elo0), expected_score(elo1)
     return games * (s1 - s0) * (2 * x - s0 - s1) / (2 * var)

@@ -192,8 +192,6 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
         run = Tournament.create(out, _settings(entrants, gauntlet, seats, deals, seed, variant,
                                                move_time, game_time, margin, start_time, option,
                                                playouts, seconds, sprt))
-    if cluster is None:
-        _check_engines(run)
     _play(run, jobs, cluster, as_json, table_format)
 
 
@@ -223,9 +221,10 @@ def _check_engines(run: "Tournament") -> None:
     """Start each engine once and shake hands: one clear line, before any game, for an
     engine that cannot play at all."""
     from ..analysis.engines import EngineProcess, engine_signals
+    from ..analysis.pool import stopped_by_signals
     from ..errors import EngineError
 
-    with engine_signals():
+    with stopped_by_signals(), engine_signals():
         for entrant in run.settings.entrants:
             if entrant.bot is None:
                 try:
@@ -236,13 +235,16 @@ def _check_engines(run: "Tournament") -> None:
 
 
 def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, table_format: str) -> None:
-    """Play the games left with a progress bar (on a terminal), then print the table."""
+    """Check the engines (here, without a cluster) and play the games left with a progress bar
+    (on a terminal), then print the table."""
     total = run.games()
     interrupted = 0
     with click.progressbar(length=total, label="Playing", file=sys.stderr,
                            hidden=not sys.stderr.isatty()) as bar:
         bar.update(len(run.results))
         try:
+            if cluster is None:
+                _check_engines(run)
             for _ in run.run(jobs, cluster):
                 bar.update(1)
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
@@ -283,7 +285,7 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
     if settings.seats == 2:
         headers = ["entrant", "games", "firsts", "mean\nscore", "W-D-L", "Elo", "95%\n+-", "forfeits"]
         rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", f"{f.wins}-{f.draws}-{f.losses}",
-                 _number(f.elo), _number(f.elo_error), forfeits[f.name]] for f in table]
+                 _elo(f.elo, f.wins, f.games), _number(f.elo_error), forfeits[f.name]] for f in table]
     else:
         headers = ["entrant", "games", "firsts", "mean\nscore", "mu", "sigma", "forfeits"]
         rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", _number(f.mu, 2),
@@ -299,7 +301,15 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
 
 
 def _number(value: float | None, digits: int = 1) -> str:
-    return "inf" if value is None else f"{value:.{digits}f}"
+    """A figure, ``inf`` for None (a bound out of reach)."""
+    return "inf" if value is None else f"{value + 0.0:.{digits}f}"
+
+
+def _elo(elo: float | None, wins: int | None, games: int) -> str:
+    """The Elo difference; ``+inf`` or ``-inf`` when every game was won or lost."""
+    if elo is None:
+        return "" if not games else "+inf" if wins else "-inf"
+    return f"{elo + 0.0:.1f}" if round(elo, 1) else "0.0"
 
 
 COMMANDS = {command.name: command for command in (engine, tournament)}
