@@ -24,10 +24,6 @@ LOCAL = "local"
 """The address that starts a cluster on this machine instead: ``local`` (a worker per core)
 or ``local:N`` (N workers), each a process with one thread."""
 
-CONNECT_TIMEOUT = 30
-"""Seconds to reach the scheduler before giving up."""
-
-
 def on_cluster(function: Callable[[_Task], _Result], tasks: Sequence[_Task],
                address: str) -> Iterator[_Result]:
     """``function`` of each task, in order, worked out by the workers of the Dask scheduler at
@@ -62,7 +58,8 @@ def _client(address: str) -> Iterator[Any]:
         else:
             target = address
         try:
-            client = stack.enter_context(distributed.Client(target, timeout=CONNECT_TIMEOUT))
+            # how long to try to reach it: Dask's setting (30 s; $DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)
+            client = stack.enter_context(distributed.Client(target))
         except (OSError, TimeoutError) as exc:
             raise SetupError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         yield client

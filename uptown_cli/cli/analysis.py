@@ -17,6 +17,7 @@ from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
     BOT_NAMES,
+    cluster_option,
     MC_PLAYOUTS,
     Output,
     file_argument,
@@ -59,6 +60,7 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option("--out", type=click.Path(file_okay=False), help="Write each game as a record into this folder.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
+@cluster_option
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @playouts_option(default=MC_PLAYOUTS)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
@@ -66,8 +68,8 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
                    "(equal time for every bot; the games then depend on the machine).")
 @output_options
 def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: str | None,
-             jobs: int, variant: str, playouts: int, seconds: float | None, as_json: bool,
-             table_format: str) -> None:
+             jobs: int, cluster: str | None, variant: str, playouts: int, seconds: float | None,
+             as_json: bool, table_format: str) -> None:
     """Let bots play one another and compare them.
 
     Per bot: games, wins (a shared win counts as a fraction), win rate with its 95% interval,
@@ -98,7 +100,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
         try:
             options: dict[str, object] = ({"playouts": playouts} if seconds is None
                                           else {"playouts": playouts, "seconds": seconds})
-            for result in play_games(bots, players, games, seed, variant, jobs, options):
+            for result in play_games(bots, players, games, seed, variant, jobs, options, cluster):
                 if out is not None:
                     create_record(paths[result.number], record_text(result, variant))
                 results.append(result)
@@ -161,14 +163,15 @@ DEFAULT_DEALS = 256
                    "the machine).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to analyse in (the output does not depend on it).")
+@cluster_option
 @click.option("--seed", help="Fixes every deal (default: a random one, printed).")
 @click.option("--variant", type=click.Choice(VARIANTS), help="Judge moves this way instead of by the file's variant.")
 @click.option("--annotate", is_flag=True, help="Write the record with the review under its moves.")
 @output_file_option("annotated.yaml")
 @output_options
 def analyze(file: str | None, bot: str, iterations: int | None, seconds: float | None, jobs: int,
-            seed: str | None, variant: str | None, annotate: bool, output: str | None,
-            as_json: bool, table_format: str) -> None:
+            cluster: str | None, seed: str | None, variant: str | None, annotate: bool,
+            output: str | None, as_json: bool, table_format: str) -> None:
     """Evaluate every move with a bot, mark the mistakes, sum up per player.
 
     Each move is judged from its mover's point of view, with only what they could know: the
@@ -200,7 +203,7 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
     try:  # SIGTERM and SIGHUP stop it as Ctrl-C does, the workers with it (analysis.pool)
         with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
                                hidden=not sys.stderr.isatty()) as bar:
-            for reviewed in review_moves(work, jobs):
+            for reviewed in review_moves(work, jobs, cluster):
                 reviews.append(reviewed)
                 bar.update(1)
     except KeyboardInterrupt as exc:

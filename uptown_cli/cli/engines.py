@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..engine.scoring import VARIANTS
-from .options import BOT_NAMES, MC_PLAYOUTS, Output, display_path, output_options, playouts_option, plural
+from .options import (BOT_NAMES, MC_PLAYOUTS, Output, cluster_option, display_path, output_options,
+                      playouts_option, plural)
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
@@ -154,8 +155,7 @@ SETUP_OPTIONS = ("entrants", "gauntlet", "seats", "deals", "seed", "variant", "m
               help="A match of two: stop once the SPRT decides (alpha, beta 0.05 by default).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once (the results do not depend on it).")
-@click.option("--cluster", metavar="ADDRESS",
-              help="Play on the Dask scheduler at ADDRESS (tcp://HOST:8786), or 'local:N'.")
+@cluster_option
 @output_options
 def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool, seats: int,
                deals: int, seed: str | None, variant: str, move_time: float | None,
