@@ -64,8 +64,9 @@ def test_the_commands_take_cluster_and_print_what_jobs_print(tmp_path, uptown, g
     address = cluster
     selfplay = ["selfplay", "--bots", "mc,random", "--games", "4", "--playouts", "2", "--seed", "c", "--json"]
     assert uptown.run(*selfplay, "--cluster", address).stdout == uptown.run(*selfplay, "--jobs", "2").stdout
-    game = game_file(moves=6)
-    analyze = ["analyze", game, "--iterations", "8", "--seed", "c", "--json"]
+    game_file(moves=6)
+    game_file(name="other.yaml", moves=4, players=2)
+    analyze = ["analyze", tmp_path, "--iterations", "8", "--seed", "c", "--json"]
     on_cluster = uptown.run(*analyze, "--cluster", address)
     assert on_cluster.returncode == 0, on_cluster.stderr
     assert on_cluster.stdout == uptown.run(*analyze, "--jobs", "2").stdout

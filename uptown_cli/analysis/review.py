@@ -339,6 +339,18 @@ def review_moves(work: Sequence[Task], jobs: int = 1,
     yield from in_pool(review_move, work, jobs, cluster)
 
 
+def review_games(games: Sequence[Sequence[Task]], jobs: int = 1,
+                 cluster: str | None = None) -> Iterator[MoveReview]:
+    """Every move's review of several games (each its ``tasks``), game after game, in order:
+    with one job each game as ``review_moves`` reviews it; with more, or on a cluster, the
+    moves of all the games shared out at once."""
+    if cluster is None and jobs <= 1:
+        for work in games:
+            yield from review_moves(work)
+        return
+    yield from in_pool(review_move, [task for work in games for task in work], jobs, cluster)
+
+
 def summarize(moves: Sequence[MoveReview], players: Sequence[Player]) -> list[PlayerReview]:
     """Every player's figures over their moves that had a choice."""
     out = []
