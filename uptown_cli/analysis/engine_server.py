@@ -1,9 +1,10 @@
 """uptown's bots served over the engine protocol (``uptown engine``): read a message a line,
 answer each, until ``quit`` or the end of the input.
 
-The engine keeps no game between requests: each move request is made back into a game
-(``protocol.engine_view``) and the bot chooses on it with the request's seed, so the same
-request always gets the same answer (unless the bot thinks for a time, ``seconds``).
+Each move request is made back into a game (``protocol.engine_view``) and the bot chooses on
+it with the request's seed, so the same request always gets the same answer (unless the bot
+thinks for a time, ``seconds``); the public game of the last request is kept only to play the
+next one's moves sooner (``protocol.Replay``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, BinaryIO
 from .. import __version__
 from ..errors import UptownError
 from .bots import MC_PLAYOUTS, choose_move
-from .protocol import MAX_LINE, PROTOCOL, Clock, decode, encode, engine_view
+from .protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, engine_view
 
 CLOCK_SHARE = 0.6
 """The share of its time for this move that the engine thinks for when it thinks by time:
@@ -40,6 +41,7 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
     input, choosing moves with ``bot`` (``seconds``, ``playouts``: its options to start with;
     the host may change them with ``option``)."""
     settings: dict[str, Any] = {"seconds": seconds, "playouts": playouts or MC_PLAYOUTS}
+    replay = Replay()
     accepted = engine_options(bot)
 
     def send(message: dict[str, Any]) -> None:
@@ -51,7 +53,7 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
                                   "author": "uptown", "version": __version__, "options": accepted},
         "ping": lambda message: {"type": "pong", "id": message.get("id")},
         "option": lambda message: _set_option(settings, accepted, message),
-        "move": lambda message: _move(bot, settings, message),
+        "move": lambda message: _move(bot, settings, message, replay),
     }
     while True:
         line = stdin.readline(MAX_LINE + 1)
@@ -88,10 +90,11 @@ def _set_option(settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
     return None
 
 
-def _move(bot: str, settings: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+def _move(bot: str, settings: dict[str, Any], message: dict[str, Any],
+          replay: Replay) -> dict[str, Any]:
     """The answer to a move request."""
     try:
-        view = engine_view(message)
+        view = engine_view(message, replay)
         options: dict[str, Any] = {"variant": view.variant, "playouts": settings["playouts"]}
         think = _thinking_time(settings["seconds"], view.clock, view.game)
         if think is not None:

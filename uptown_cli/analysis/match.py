@@ -155,6 +155,7 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
     bags = seeded_bags(task.seed, [c for p in players for c in p.colors])
     game = Game(players, bags)
     clocks = [task.limits.game for _ in players]
+    moves: list[list[str]] = []
     forfeit: tuple[int, EngineError] | None = None
     logs: dict[int, IO[bytes]] = {}
     engines: dict[int, EngineProcess] = {}
@@ -170,7 +171,7 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
         while forfeit is None and not game.finished:
             seat = game.players.index(cast(Player, game.to_move))
             try:
-                _play_move(game, bags, seat, task, engines.get(seat), clocks)
+                _play_move(game, bags, seat, task, engines.get(seat), clocks, moves)
             except EngineError as exc:
                 forfeit = _failed(seat, exc, last_try)
                 engines.pop(seat).end(grace=0)
@@ -199,28 +200,30 @@ def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> EngineProcess:
 
 
 def _play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
-               engine: EngineProcess | None, clocks: list[float | None]) -> None:
-    """The move of the player to move (seat ``seat``), chosen and played; EngineError when
-    its engine fails or plays an illegal move."""
+               engine: EngineProcess | None, clocks: list[float | None], moves: list[list[str]]) -> None:
+    """The move of the player to move (seat ``seat``), chosen, played and added to ``moves``
+    (``[colour, text]``); EngineError when its engine fails or plays an illegal move."""
     seed = move_seed(task.seed, game.ply)
     limits = task.limits
     if engine is None:
         bot = cast(str, task.lineup[seat].bot)
         color, move = choose_move(bot, game, seed=seed, variant=task.variant, **dict(limits.bot_options))
-        game.play(move, color)
+        turn = game.play(move, color)
+        moves.append([turn.color, str(turn.move)])
         return
     left = clocks[seat]
     clock = Clock(move=limits.move) if left is None else Clock(left=left, increment=limits.increment)
     allowed = (limits.move if left is None else left) or 0.0
-    request = move_request(game, bags, clock, seed, task.variant, game.ply + 1)
+    request = move_request(game, bags, clock, seed, task.variant, game.ply + 1, moves)
     started = time.monotonic()
     answer = engine.ask(request, allowed, limits.margin)
     spent = time.monotonic() - started
     played: tuple[str | None, Move] = answered_move(answer, game.ply + 1)
     try:
-        game.play(played[1], played[0])
+        turn = game.play(played[1], played[0])
     except IllegalMove as exc:
         raise EngineError("illegal", f"played {played[1]}: {exc}") from None
+    moves.append([turn.color, str(turn.move)])
     if left is not None:
         clocks[seat] = max(0.0, left - spent) + limits.increment
 

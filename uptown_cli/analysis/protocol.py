@@ -4,13 +4,13 @@ and read here for both sides, the host that runs a game and the engine that choo
 A move request carries what the player to move may know and nothing more: the players, the
 moves played, their own racks and the tiles they drew, how many tiles each bag holds, their
 legal moves and the clock, so that an engine needs no memory between requests.
-``engine_view`` makes such a request back into a game that uptown's bots can play on.
+``engine_view`` makes such a request back into a game that uptown's bots can play on (they
+sample what they cannot see themselves, from what the player may know).
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -21,13 +21,20 @@ from ..engine.notation import Move, parse_move
 from ..engine.sha256 import sha256
 from ..errors import EngineError, NotationError, SetupError, UptownError
 from ..hidden.draws import bags_from_draws
-from .views import imagined_game
 
 PROTOCOL = "uptown-engine-1"
 """The protocol's name and version, said by both sides in the handshake."""
 
 MAX_LINE = 1 << 20
 """The longest line either side reads (1 MiB): a longer one is garbage."""
+
+_TILES = {name: tile for tile, name in enumerate(TILE_NAMES)}
+"""Tiles by their canonical names, as requests write them."""
+
+
+def _tile(text: str) -> int:
+    """The tile named ``text`` (any name ``parse_tile`` reads; the canonical ones sooner)."""
+    return _TILES[text] if text in _TILES else parse_tile(text)
 
 
 @dataclass(frozen=True)
@@ -87,9 +94,10 @@ def move_seed(game_seed: str, ply: int) -> str:
 
 
 def move_request(game: Game, bags: Mapping[str, list[int]], clock: Clock | None, seed: str,
-                 variant: str, number: int) -> dict[str, Any]:
+                 variant: str, number: int, moves: list[list[str]] | None = None) -> dict[str, Any]:
     """Request ``number`` of a game: the move of the player to move in ``game`` (dealt
-    ``bags``), with what that player may know."""
+    ``bags``), with what that player may know. ``moves``: the game's moves as
+    ``[colour, text]``, when the caller keeps them (else they are written out here)."""
     me = cast(Player, game.to_move)
     racks = cast("dict[str, list[int]]", game.racks)
     sizes = cast("dict[str, int]", game.bag_sizes)
@@ -100,7 +108,7 @@ def move_request(game: Game, bags: Mapping[str, list[int]], clock: Clock | None,
         "variant": variant,
         "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
         "you": me.name,
-        "moves": [[turn.color, str(turn.move)] for turn in game.history],
+        "moves": moves if moves is not None else [[t.color, str(t.move)] for t in game.history],
         "racks": {color: [TILE_NAMES[t] for t in racks[color]] for color in me.colors},
         "drawn": {color: [TILE_NAMES[t] for t in bags[color][:drawn[color]]] for color in me.colors},
         "bags": dict(sizes),
@@ -132,9 +140,10 @@ def answered_move(answer: Mapping[str, Any], number: int) -> tuple[str | None, M
 
 @dataclass(frozen=True)
 class EngineView:
-    """A move request made back into a game: ``game`` as its player to move may imagine it
-    (their own racks as they are, the hidden tiles dealt at random to fit the moves), the
-    request's ``seed``, ``variant`` and ``clock``."""
+    """A move request made back into a game: ``game`` as its player to move may see it (their
+    own racks as they are; every other bag dealt its tiles played, in order, then the rest, a
+    deal that fits the moves and that bots never read), the request's ``seed``, ``variant``
+    and ``clock``."""
 
     game: Game
     seed: str
@@ -142,27 +151,55 @@ class EngineView:
     clock: Clock | None
 
 
-def engine_view(request: Mapping[str, Any]) -> EngineView:
-    """The ``EngineView`` of a move request; SetupError (one line) when it is not a sound one."""
+class Replay:
+    """The public game of the last request an engine answered (racks unknown), so that the next
+    request's moves are played on it instead of from the start when they extend it: the answer
+    is the same, only sooner."""
+
+    def __init__(self) -> None:
+        self.players: list[Player] = []
+        self.moves: list[Any] = []
+        self.game: Game | None = None
+
+    def game_for(self, players: list[Player], moves: list[Any]) -> Game:
+        """The game of ``players`` after ``moves`` (IllegalMove, NotationError as they come)."""
+        if self.game is None or players != self.players or moves[:len(self.moves)] != self.moves:
+            self.players, self.moves, self.game = players, [], Game(players, None)
+        game = self.game
+        try:
+            for color, text in moves[len(self.moves):]:
+                game.play(parse_move(text), color)
+                self.moves.append([color, text])
+        except BaseException:
+            self.game = None
+            raise
+        return game
+
+
+def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> EngineView:
+    """The ``EngineView`` of a move request (its public game played on ``replay`` when given);
+    SetupError (one line) when it is not a sound one."""
     try:
         players = [Player(p["name"], tuple(p["colors"])) for p in request["players"]]
-        game = Game(players, None)
-        for color, text in request["moves"]:
-            game.play(parse_move(text), color)
+        game = (replay or Replay()).game_for(players, request["moves"])
         me = game.to_move
         if me is None or me.name != request["you"]:
             raise SetupError(f"it is not {request['you']}'s turn")
-        drawn = {color: [parse_tile(t) for t in request["drawn"][color]] for color in me.colors}
-        seed = str(request.get("seed", ""))
-        view, _ = imagined_game(game, me, bags_from_draws(drawn, me.colors), random.Random(seed))
+        drawn: dict[str, list[int]] = {color: [] for color in game.colors}
+        for turn in game.history:
+            if not turn.move.is_pass:
+                drawn[turn.color].append(cast(int, turn.move.tile))
+        drawn.update({color: [_tile(t) for t in request["drawn"][color]] for color in me.colors})
+        view = game.redealt(bags_from_draws(drawn, game.colors))
         racks = cast("dict[str, list[int]]", view.racks)
         for color in me.colors:
-            if sorted(parse_tile(t) for t in request["racks"][color]) != racks[color]:
+            if sorted(_tile(t) for t in request["racks"][color]) != racks[color]:
                 raise SetupError(f"the {color} rack does not follow from the tiles drawn and played")
     except UptownError as exc:
         raise SetupError(f"a move request that is not sound: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SetupError(f"a move request that is not sound: missing or wrong {exc}") from None
     variant = request.get("variant", "standard")
-    return EngineView(view, seed, variant if isinstance(variant, str) else "standard",
+    return EngineView(view, str(request.get("seed", "")),
+                      variant if isinstance(variant, str) else "standard",
                       Clock.from_json(request.get("clock")))
