@@ -4,10 +4,11 @@ fewer runs; ``--json``). Times on the wall (three processes take part), each run
 right after the run it is compared with, the median of several runs with the smallest and
 largest beside it:
 
-- the protocol's cost per move: a whole game between two ``uptown engine --bot random``
+- the protocol's cost per move: whole games between two ``uptown engine --bot random``
   processes (started and past their handshake before the clock starts) against the same
-  game in this process (target: at most 2 ms a move more), and what starting the two engines
-  and their handshake costs a game;
+  games in this process (target: at most 2 ms a move more), on the wall and in the CPU time
+  of the three processes (which a busy machine disturbs less), and what starting the two
+  engines and their handshake costs a game;
 - a tournament's throughput (games of uptown's bots in the tournament's own processes): with
   ``--jobs 2`` against ``--jobs 1`` (target 1.8x), and on a Dask ``LocalCluster`` of two
   worker processes, started before the clock starts, against ``--jobs 1`` (target 1.6x).
@@ -32,44 +33,67 @@ from uptown_cli.engine.seating import seat_colors
 ENGINE = (sys.executable, "-m", "uptown_cli", "engine", "--bot", "random")
 
 
+GAMES_PER_RUN = 4
+"""Games a run plays through the same two engine processes (they keep no state)."""
+
+
 def one_game(seed, engines):
-    """Wall seconds and moves of a random-against-random game of ``seed``, its moves chosen by
-    ``engines`` (one per seat) or, with None, in this process."""
+    """Moves of a random-against-random game of ``seed``, its moves chosen by ``engines``
+    (one per seat) or, with None, in this process."""
     lineup = tuple(Entrant(f"p{i}", bot="random") for i in range(2))
     task = GameTask(1, 0, seed, lineup, "standard", Limits(move=30.0))
     players = [Player(e.name, c) for e, c in zip(lineup, seat_colors(2))]
     bags = seeded_bags(seed, [c for p in players for c in p.colors])
     game, clocks, moves = Game(players, bags), [None, None], []
-    started = time.perf_counter()
     while not game.finished:
         seat = game.players.index(game.to_move)
         _play_move(game, bags, seat, task, None if engines is None else engines[seat], clocks, moves)
-    return time.perf_counter() - started, game.ply
+    return game.ply
+
+
+def process_seconds(pids):
+    """The CPU time (user + system) the processes ``pids`` have used so far."""
+    ticks = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as status:
+            ticks += sum(map(int, status.read().rsplit(")", 1)[1].split()[11:13]))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def games_timed(run, engines):
+    """(wall seconds, CPU seconds of this process and the engines, moves) of
+    ``GAMES_PER_RUN`` games."""
+    pids = [engine.process.pid for engine in engines or ()]
+    wall, cpu, engines_cpu = time.perf_counter(), time.process_time(), process_seconds(pids)
+    moves = sum(one_game(f"bench-protocol-{run}-{n}", engines) for n in range(GAMES_PER_RUN))
+    return (time.perf_counter() - wall,
+            time.process_time() - cpu + process_seconds(pids) - engines_cpu, moves)
 
 
 def bench_protocol(runs):
-    """Milliseconds a move more through two engine processes than in this process, and the
-    start-up of the two engines."""
-    more, startups = [], []
+    """Milliseconds a move more through two engine processes than in this process (on the
+    wall, and in CPU time of all three processes), and the start-up of the two engines."""
+    wall, cpu, startups = [], [], []
     with engine_signals():
         for run in range(runs):
-            seed = f"bench-protocol-{run}"
             started = time.perf_counter()
             engines = [EngineProcess(ENGINE) for _ in range(2)]
             try:
                 for engine in engines:
                     engine.handshake(30)
                 startups.append((time.perf_counter() - started) * 1000)
-                through, moves = one_game(seed, engines)
+                through = games_timed(run, engines)
             finally:
                 for engine in engines:
                     engine.end()
-            inside, same = one_game(seed, None)
-            assert same == moves
-            more.append((through - inside) / moves * 1000)
+            inside = games_timed(run, None)
+            assert inside[2] == through[2]
+            wall.append((through[0] - inside[0]) / through[2] * 1000)
+            cpu.append((through[1] - inside[1]) / through[2] * 1000)
     return {
-        "protocol: a move through 2 uptown engine processes, more than in one process":
-            summary(more, "ms", 2.0),
+        "protocol: a move through 2 uptown engine processes, more than in one process (wall)":
+            summary(wall, "ms", 2.0),
+        "protocol: the same in CPU time of the 3 processes": summary(cpu, "ms", 2.0),
         "protocol: starting 2 engines and their handshake, a game": summary(startups, "ms"),
     }
 
