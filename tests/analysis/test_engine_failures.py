@@ -174,3 +174,21 @@ def running_with(word):
             except OSError:
                 pass
     return found
+
+
+def test_an_engine_that_never_answers_loses_on_its_game_clock_too():
+    outcome = against_random(faulty("silent"), limits=Limits(move=None, game=1.5, increment=0.1, margin=0.5))
+    loser = lost(outcome)
+    assert loser.forfeit == "time" and "a margin of 0.5 s" in loser.detail
+
+
+def test_an_engine_option_it_does_not_offer_is_one_line_before_any_game(tmp_path, uptown):
+    engine = f"mine={sys.executable} -m uptown_cli engine --bot mc"
+    result = uptown.run("tournament", engine, "random", "--option", "mine.depth=3", "--out", tmp_path / "run")
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: engine mine: answered an error: no option 'depth' takes 3")
+    taken = uptown.run("tournament", engine, "random", "--option", "mine.playouts=2", "--deals", "1",
+                       "--seed", "o", "--out", tmp_path / "taken", "--json")
+    assert taken.returncode == 0, taken.stderr
+    settings = json.loads((tmp_path / "taken" / "tournament.json").read_text())
+    assert settings["entrants"][0]["options"] == {"playouts": 2}

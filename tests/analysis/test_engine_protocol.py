@@ -151,3 +151,18 @@ def test_an_engine_written_in_javascript_plays_uptown_bots(uptown, tmp_path):
     assert neighbour["firsts"] >= 3  # it beats random on most deals
     checked = uptown.run("validate", *sorted(out.glob("game-*.yaml")))
     assert checked.returncode == 0, checked.stdout
+
+
+def test_a_game_clock_is_sent_with_the_time_left():
+    from uptown_cli.analysis.engine_server import _thinking_time
+    from uptown_cli.analysis.protocol import Clock
+
+    game, bags = a_game(10, players=2)
+    request = move_request(game, bags, Clock(left=12.25, increment=0.5), "s", "standard", 11)
+    assert request["clock"] == {"left": 12.25, "increment": 0.5}
+    assert engine_view(request).clock == Clock(left=12.25, increment=0.5)
+    # uptown's engine with --seconds thinks within a share of its time
+    assert _thinking_time(5.0, Clock(move=1.0), game) == pytest.approx(0.6)
+    assert _thinking_time(0.01, Clock(move=1.0), game) == 0.01
+    assert _thinking_time(None, Clock(move=1.0), game) is None
+    assert _thinking_time(5.0, Clock(left=12.25, increment=0.5), game) < 0.6 * (12.25 / 10 + 0.5)
