@@ -69,6 +69,8 @@ def test_a_game_played_again_after_a_crash_counts_when_the_engine_recovers(tmp_p
     outcome = against_random(faulty("crash-once", tmp_path / "crashed"))
     assert outcome.replayed and outcome.finished
     assert all(seat.forfeit is None for seat in outcome.seats)
+    log = outcome.logs["faulty-crash-once"]  # both tries kept
+    assert log.index("failing at my move 2") < log.index("--- the game played again ---")
 
 
 def test_an_engine_that_stalls_has_the_game_played_again_then_loses_before_moving():

@@ -137,16 +137,26 @@ class GameOutcome:
 
 
 class _PlayAgain(Exception):
-    """An engine crashed or stalled on the first try: the game is played again."""
+    """An engine crashed or stalled on the first try: the game is played again (``logs``: what
+    the engines wrote on the first try)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.logs: dict[str, str] = {}
 
 
 def play_game(task: GameTask) -> GameOutcome:
-    """Play ``task``'s game (again once if an engine crashes or stalls)."""
+    """Play ``task``'s game (again once if an engine crashes or stalls; the logs of both tries
+    are kept)."""
     with engine_signals():
         try:
             return _play(task, last_try=False)
-        except _PlayAgain:
-            return _play(task, last_try=True)
+        except _PlayAgain as again:
+            first = again.logs
+            outcome = _play(task, last_try=True)
+    for name, text in first.items():
+        outcome.logs[name] = f"{text}--- the game played again ---\n{outcome.logs.get(name, '')}"
+    return outcome
 
 
 def _play(task: GameTask, last_try: bool) -> GameOutcome:
@@ -175,10 +185,20 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
             except EngineError as exc:
                 forfeit = _failed(seat, exc, last_try)
                 engines.pop(seat).end(grace=0)
+        for engine in engines.values():
+            engine.end()
+        tails = {names[s]: _tail(f) for s, f in logs.items()}
+    except _PlayAgain as again:
+        for engine in engines.values():
+            engine.end(grace=0)
+        again.logs = {names[s]: _tail(f) for s, f in logs.items()}
+        raise
     finally:
         for engine in engines.values():
             engine.end()
-    return _outcome(task, game, players, forfeit, last_try, {names[s]: _tail(f) for s, f in logs.items()})
+        for log in logs.values():
+            log.close()
+    return _outcome(task, game, players, forfeit, last_try, tails)
 
 
 def _failed(seat: int, error: EngineError, last_try: bool) -> tuple[int, EngineError]:
@@ -252,11 +272,10 @@ def _outcome(task: GameTask, game: Game, players: list[Player],
 
 
 def _tail(log: IO[bytes]) -> str:
-    """The end of a log file (at most ``LOG_TAIL`` bytes), as text; the file is closed."""
-    with log:
-        size = log.seek(0, 2)
-        log.seek(max(0, size - LOG_TAIL))
-        return log.read().decode("utf-8", "replace")
+    """The end of a log file (at most ``LOG_TAIL`` bytes), as text."""
+    size = log.seek(0, 2)
+    log.seek(max(0, size - LOG_TAIL))
+    return log.read().decode("utf-8", "replace")
 
 
 def record_text(outcome: GameOutcome, variant: str, event: str) -> str:

@@ -49,6 +49,7 @@ for line in sys.stdin:
         moves += 1
         color, move = message["legal"][0]
         if moves == 2:
+            print(f"{mode}: failing at my move 2", file=sys.stderr, flush=True)
             if mode == "illegal" and move != "pass":
                 move = "pass"
             elif mode == "silent":
