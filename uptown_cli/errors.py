@@ -81,6 +81,16 @@ class MailError(UptownError):
         super().__init__(one_line(message))
 
 
+class EngineError(UptownError):
+    """An engine (a program speaking docs/ENGINE_PROTOCOL.md) that failed: ``reason`` is what
+    happened (``crash``, ``stall``, ``time``, ``garbage``, ``illegal``, ``refused``), the message
+    says it in one line."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(one_line(message))
+        self.reason = reason
+
+
 class OutputError(UptownError):
     """An output file that was refused or could not be written; the old file is unchanged
     (unless the message says the file was written and only its folder could not be synced)."""

@@ -2,9 +2,9 @@
 
 Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
-html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings) and are registered
-here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
-command imports only its own module.  Shared options, record loading and the one output path
+html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``engines``: engine,
+tournament) and are registered here by name with their one-line summaries, so that ``uptown
+--help`` imports none of them and a command imports only its own module.  Shared options, record loading and the one output path
 (text, tables, csv, JSON) are in ``options``.
 """
 
@@ -35,6 +35,8 @@ COMMANDS = {
     "analyze": ("analysis", "Evaluate every move with a bot, mark the mistakes, sum up per player."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
+    "engine": ("engines", "Serve a bot over the engine protocol on standard input and output."),
+    "tournament": ("engines", "Play engines and bots against one another and rate them."),
     "send": ("club", "Email the game file, attached as it is, to the player to move."),
     "receive": ("club", "Save the game attached to an email when it carries yours further."),
     "status": ("club", "Every game in the folders (default: this one), one line each."),
