@@ -1,0 +1,114 @@
+"""The tiles' names in the players' language: shown, on the board, and as typed.
+
+The words are in each language's catalog (``po/LANG.po``), in three contexts: "tile" (the
+name shown in racks, lists and the board's region borders: at most 14 characters), "tile on
+the board" (the face in a board's cell: at most 3) and "tile typed" (other names a player may
+type, separated by ``|``); "move typed" holds the words for a pass. Letters, digits and ``$``
+are the same in every language. Records keep the canonical English names whatever the
+language: ``canonical_move`` turns what a player typed into them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine.geometry import REGION_NAMES, TILE_NAMES
+from ..i18n import ENGLISH, current_language, pgettext
+
+
+class Symbol(NamedTuple):
+    """A symbol tile's words in one language."""
+
+    shown: str
+    face: str
+    typed: str
+    """Other names a player may type, separated by ``|`` (empty: none)."""
+
+
+def _symbols() -> dict[str, Symbol]:
+    """Each symbol (and the wild ``$``) by its canonical name, in the language in use. (Written
+    out call by call so that the catalogs' extraction finds every word.)"""
+    return {
+        "man": Symbol(pgettext("tile", "man"), pgettext("tile on the board", "man"),
+                      pgettext("tile typed", "man")),
+        "ring": Symbol(pgettext("tile", "ring"), pgettext("tile on the board", "rng"),
+                       pgettext("tile typed", "ring")),
+        "woman": Symbol(pgettext("tile", "woman"), pgettext("tile on the board", "wom"),
+                        pgettext("tile typed", "woman")),
+        "sign": Symbol(pgettext("tile", "sign"), pgettext("tile on the board", "sgn"),
+                       pgettext("tile typed", "sign")),
+        "skyline": Symbol(pgettext("tile", "skyline"), pgettext("tile on the board", "sky"),
+                          pgettext("tile typed", "skyline")),
+        "sax": Symbol(pgettext("tile", "sax"), pgettext("tile on the board", "sax"),
+                      pgettext("tile typed", "sax")),
+        "car": Symbol(pgettext("tile", "car"), pgettext("tile on the board", "car"),
+                      pgettext("tile typed", "car")),
+        "cards": Symbol(pgettext("tile", "cards"), pgettext("tile on the board", "crd"),
+                        pgettext("tile typed", "cards")),
+        "champagne": Symbol(pgettext("tile", "champagne"), pgettext("tile on the board", "chp"),
+                            pgettext("tile typed", "champagne")),
+        "$": Symbol("$", "$", pgettext("tile typed", "$")),
+    }
+
+
+_TABLES: dict[str, tuple[dict[str, Symbol], dict[str, str]]] = {}
+
+
+def _table() -> tuple[dict[str, Symbol], dict[str, str]]:
+    """(the symbols' words, ``{folded name a player may type: canonical name}``) in the
+    language in use, made once per language."""
+    code = current_language()
+    if code not in _TABLES:
+        symbols = _symbols()
+        words = [("pass", pgettext("move typed", "pass"))]
+        words += [(name, f"{symbol.shown}|{symbol.typed}") for name, symbol in symbols.items()]
+        typed = {fold(word): name for name, names in words for word in names.split("|")
+                 if word.strip()}
+        _TABLES[code] = (symbols, typed)
+    return _TABLES[code]
+
+
+def fold(text: str) -> str:
+    """``text`` as names are compared: without accents, case folded, blanks as one space
+    (``Saxofón`` and ``saxofon`` are one name)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
+
+def tile_label(tile: int) -> str:
+    """The name of ``tile`` as players of the language in use read it: ``saxofón``, ``7``."""
+    name = TILE_NAMES[tile]
+    symbol = _table()[0].get(name)
+    return name if symbol is None else symbol.shown
+
+
+def tile_face(tile: int) -> str:
+    """The face of ``tile`` in a board's cell (at most three characters): ``sax``, ``7``."""
+    name = TILE_NAMES[tile]
+    symbol = _table()[0].get(name)
+    return name if symbol is None else symbol.face
+
+
+def region_label(region: int) -> str:
+    """The name of a region (its symbol's) on the board's border: ``horizonte``."""
+    return _table()[0][REGION_NAMES[region]].shown
+
+
+def canonical_move(text: str) -> str:
+    """A move as a player typed it in the language in use, in the canonical notation that
+    records keep: ``saxofón E8`` and ``Saxofon e8`` give ``sax E8``/``sax e8``, ``pasar`` gives
+    ``pass``. Words it does not know (English names, letters, squares, mistakes) are left as
+    they are, for the notation's parser to read or refuse."""
+    if current_language() == ENGLISH:
+        return text
+    typed = _table()[1]
+    words = text.split()
+    whole = typed.get(fold(text))
+    if whole is not None:
+        return whole
+    if len(words) > 1 and (tile := typed.get(fold(" ".join(words[:-1])))) is not None:
+        return f"{tile} {words[-1]}"
+    return text
