@@ -25,7 +25,7 @@ class Symbol(NamedTuple):
     """Other names a player may type, separated by ``|`` (empty: none)."""
 
 
-def _symbols() -> dict[str, Symbol]:
+def symbol_words() -> dict[str, Symbol]:
     """Each symbol (and the wild ``$``) by its canonical name, in the language in use. (Written
     out call by call so that the catalogs' extraction finds every word.)"""
     return {
@@ -59,7 +59,7 @@ def _table() -> tuple[dict[str, Symbol], dict[str, str]]:
     language in use, made once per language."""
     code = current_language()
     if code not in _TABLES:
-        symbols = _symbols()
+        symbols = symbol_words()
         words = [("pass", pgettext("move typed", "pass"))]
         words += [(name, f"{symbol.shown}|{symbol.typed}") for name, symbol in symbols.items()]
         typed = {fold(word): name for name, names in words for word in names.split("|")
