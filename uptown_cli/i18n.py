@@ -24,7 +24,20 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Translations(Protocol):
+        """What a catalog gives (gettext's ``NullTranslations`` and ``GNUTranslations`` do)."""
+
+        def gettext(self, message: str, /) -> str: ...
+
+        def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+        def pgettext(self, context: str, message: str, /) -> str: ...
+
 
 DOMAIN = "uptown"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
@@ -32,16 +45,6 @@ ENGLISH = "en"
 VARIABLES = ("UPTOWN_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is read from when none is given, first found first; each may hold a list
 separated by colons (gettext reads the last four, in this order)."""
-
-
-class Translations(Protocol):
-    """What a catalog gives (gettext's ``NullTranslations`` and ``GNUTranslations`` do)."""
-
-    def gettext(self, message: str, /) -> str: ...
-
-    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
-
-    def pgettext(self, context: str, message: str, /) -> str: ...
 
 
 class English:
