@@ -5,14 +5,15 @@
     python scripts/catalogs.py stats       # translated, fuzzy and untranslated entries of each
     python build_backend/mo_files.py       # compile them in place (a build does it too)
 
-The template holds uptown's messages (``_``, ``ngettext``, ``pgettext``, ``N_`` in uptown_cli)
-and click's own ("Usage:", "Error: No such option", ...: click marks them for gettext and
+The template holds uptown's messages (``_``, ``ngettext``, ``pgettext``, ``N_`` in uptown_cli;
+the tiles' words from the table of ``uptown_cli.pictures.tile_names``) and click's own ("Usage:", "Error: No such option", ...: click marks them for gettext and
 leaves their translation to the application), each located by file, without line numbers
 (so that a change elsewhere in a file leaves the catalogs alone).
 """
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -20,6 +21,9 @@ import click
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
+
+from uptown_cli import __version__
+from uptown_cli.pictures import tile_names
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "po"
@@ -35,7 +39,7 @@ SKIPPED = ["testing.py", "_winconsole.py"]
 
 def extract() -> Catalog:
     """The template's catalog: every message marked in SOURCES."""
-    catalog = Catalog(project="uptown", fuzzy=False)
+    catalog = Catalog(project="uptown", version=__version__, fuzzy=False)
     method_map = [(name, "ignore") for name in SKIPPED] + [("**.py", "python")]
     for prefix, folder in SOURCES.items():
         for filename, _line, message, comments, context in extract_from_dir(
@@ -44,6 +48,8 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(f"{prefix}/{filename}", None)],
                         auto_comments=comments, context=context)
+    for context, word in tile_names.WORDS:
+        catalog.add(word, None, [("uptown_cli/pictures/tile_names.py", None)], context=context)
     return catalog
 
 
@@ -52,16 +58,24 @@ def read(path: Path) -> Catalog:
         return read_po(file)
 
 
+def text(catalog: Catalog) -> bytes:
+    file = io.BytesIO()
+    write_po(file, catalog, width=100, sort_output=True, include_lineno=False, ignore_obsolete=True)
+    return file.getvalue()
+
+
 def write(catalog: Catalog, path: Path) -> None:
-    with path.open("wb") as file:
-        write_po(file, catalog, width=100, sort_output=True, include_lineno=False,
-                 ignore_obsolete=True)
+    path.write_bytes(text(catalog))
 
 
 def update() -> None:
     """The template made again from the code, and every catalog brought up to it: new
     messages untranslated, changed ones fuzzy (a translator checks them), gone ones dropped."""
     template = extract()
+    made = template.creation_date
+    template.creation_date = read(TEMPLATE).creation_date
+    if text(template) != TEMPLATE.read_bytes():  # dated anew only when its messages change
+        template.creation_date = made
     write(template, TEMPLATE)
     for path in sorted(PO.glob("*.po")):
         catalog = read(path)

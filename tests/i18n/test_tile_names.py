@@ -105,3 +105,9 @@ def test_every_language_names_each_tile_once_and_within_the_board(lang):
 def test_fold_drops_accents_case_and_extra_blanks():
     assert fold("  Champán  de  la CALLE ") == "champan de la calle" == fold("champan de la calle")
     assert fold("SAXOFÓN") == "saxofon"
+
+
+def test_the_english_faces_are_the_symbols_in_region_order():
+    from uptown_cli.pictures.tile_names import ENGLISH_FACES
+
+    assert list(ENGLISH_FACES) == list(REGION_NAMES) == list(TILE_NAMES[18:27])

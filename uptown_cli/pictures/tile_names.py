@@ -25,30 +25,23 @@ class Symbol(NamedTuple):
     """Other names a player may type, separated by ``|`` (empty: none)."""
 
 
+ENGLISH_FACES = {"man": "man", "ring": "rng", "woman": "wom", "sign": "sgn", "skyline": "sky",
+                 "sax": "sax", "car": "car", "cards": "crd", "champagne": "chp"}
+"""Each symbol's face on an English board. The catalogs' template takes the words to translate
+from here (``scripts/catalogs.py``: WORDS), as a call written out would give them."""
+WORDS = [("tile", name) for name in ENGLISH_FACES]
+WORDS += [("tile on the board", face) for face in ENGLISH_FACES.values()]
+WORDS += [("tile typed", name) for name in [*ENGLISH_FACES, "$"]] + [("move typed", "pass")]
+"""(context, English word) of every word of this module that the catalogs translate."""
+
+
 def symbol_words() -> dict[str, Symbol]:
-    """Each symbol (and the wild ``$``) by its canonical name, in the language in use. (Written
-    out call by call so that the catalogs' extraction finds every word.)"""
-    return {
-        "man": Symbol(pgettext("tile", "man"), pgettext("tile on the board", "man"),
-                      pgettext("tile typed", "man")),
-        "ring": Symbol(pgettext("tile", "ring"), pgettext("tile on the board", "rng"),
-                       pgettext("tile typed", "ring")),
-        "woman": Symbol(pgettext("tile", "woman"), pgettext("tile on the board", "wom"),
-                        pgettext("tile typed", "woman")),
-        "sign": Symbol(pgettext("tile", "sign"), pgettext("tile on the board", "sgn"),
-                       pgettext("tile typed", "sign")),
-        "skyline": Symbol(pgettext("tile", "skyline"), pgettext("tile on the board", "sky"),
-                          pgettext("tile typed", "skyline")),
-        "sax": Symbol(pgettext("tile", "sax"), pgettext("tile on the board", "sax"),
-                      pgettext("tile typed", "sax")),
-        "car": Symbol(pgettext("tile", "car"), pgettext("tile on the board", "car"),
-                      pgettext("tile typed", "car")),
-        "cards": Symbol(pgettext("tile", "cards"), pgettext("tile on the board", "crd"),
-                        pgettext("tile typed", "cards")),
-        "champagne": Symbol(pgettext("tile", "champagne"), pgettext("tile on the board", "chp"),
-                            pgettext("tile typed", "champagne")),
-        "$": Symbol("$", "$", pgettext("tile typed", "$")),
-    }
+    """Each symbol (and the wild ``$``) by its canonical name, in the language in use."""
+    words = {name: Symbol(pgettext("tile", name), pgettext("tile on the board", face),
+                          pgettext("tile typed", name))
+             for name, face in ENGLISH_FACES.items()}
+    words["$"] = Symbol("$", "$", pgettext("tile typed", "$"))
+    return words
 
 
 _TABLES: dict[str, tuple[dict[str, Symbol], dict[str, str]]] = {}
