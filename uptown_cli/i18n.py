@@ -75,7 +75,7 @@ def _candidates(name: str) -> list[str]:
     return [f"{language}_{territory.upper()}", language] if territory else [language]
 
 
-def requested(lang: str | None = None, environ: Mapping[str, str] | None = None) -> list[str]:
+def _requested(lang: str | None = None, environ: Mapping[str, str] | None = None) -> list[str]:
     """The languages asked for, in order: ``lang`` when given (not empty), else those of the
     first variable of VARIABLES that is set."""
     if not lang:
@@ -92,7 +92,7 @@ def choose(lang: str | None = None, environ: Mapping[str, str] | None = None,
            locale_dir: str = LOCALE_DIR) -> str:
     """The code of the catalog to use for ``lang`` (or the environment), ``en`` for English
     (asked for, or no catalog for what was asked)."""
-    for name in requested(lang, environ):
+    for name in _requested(lang, environ):
         for code in _candidates(name):
             if code in ("C", "POSIX") or code.split("_")[0] == ENGLISH:
                 return ENGLISH
