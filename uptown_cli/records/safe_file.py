@@ -2,7 +2,7 @@
 and every other file uptown writes.
 
 ``append_move`` adds one move to a record (with its ``link`` in a game with hidden racks),
-``append_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``): the new
+``write_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``): the new
 text comes from ``records.text``, which leaves every other byte as it was and reads it back
 before the file is touched.
 
@@ -47,7 +47,8 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
-from .text import read_new_text, record_with_entry, record_with_move
+from .hidden_text import record_with_entry
+from .text import read_new_text, record_with_move
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -167,10 +168,11 @@ def append_move(path: str, color: str, move_text: str, expected: str | Record,
     return new
 
 
-def append_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
-                 on_wait: Callable[[], None] | None = None) -> Record:
-    """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
-    ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
+def write_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
+                on_wait: Callable[[], None] | None = None) -> Record:
+    """Write ``- NAME: VALUE`` in the hidden-racks list ``list_name`` (``commitments``,
+    ``revealed`` or ``withdrawn``) of the record at ``path`` (over the value of ``name``'s
+    entry when there is one: ``text.record_with_entry``), as ``append_move`` appends a move."""
     new = record_with_entry(expected, list_name, name, value, path)
     _replace_record(path, _text(expected), new.text, on_wait)
     return new
