@@ -214,6 +214,9 @@ def email_line(record: Record, index: int) -> int:
 
 
 def _key_line(record: Record, key: str) -> int:
-    """The line of top-level ``key:`` in ``record`` (1 when it is not there)."""
-    pair = record.parsed().get(_KEYS.get(key, key))
+    """The line of top-level ``key:`` in ``record``; when it is not there, of the list it
+    belongs with (``commitments`` for ``withdrawn``), else 1."""
+    root = record.parsed()
+    pair = root.get(_KEYS.get(key, key)) or (root.get("commitments") if key == "withdrawn"
+                                             else None)
     return pair[0].line if pair is not None else 1
