@@ -3,7 +3,6 @@ are one player's."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from .game import COLORS
@@ -33,7 +32,13 @@ def seat_colors(players: int) -> list[tuple[str, ...]]:
 def name_key(name: str) -> str:
     """What two spellings of one player's name share: the name without blanks round it, in
     Unicode's composed form (NFC), case folded. ``" Ana"``, ``"ana"`` and ``"ANA "`` are one
-    player; so are the composed and decomposed spellings of ``"Gréedy"``."""
+    player; so are the composed and decomposed spellings of ``"Gréedy"``. (An ASCII name is
+    its own composed form: ``unicodedata``, which builds tables as it loads, is loaded only for
+    the others.)"""
+    if name.isascii():
+        return name.strip().casefold()
+    import unicodedata
+
     folded = unicodedata.normalize("NFC", name.strip()).casefold()
     return unicodedata.normalize("NFC", folded)
 
