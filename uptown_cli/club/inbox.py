@@ -8,9 +8,11 @@ attachment name that is a path.  ``newest_in_mailbox`` picks, from an mbox or a 
 newest message (by its Date) that carries the game wanted.  ``receive`` compares the game
 with the local copy (``compare.compare_records``, as ``uptown diff`` does) and writes only a
 copy that extends it (``records.safe_file.replace_record``, locked and atomic as ``move``
-writes), or a new game that validates (``records.safe_file.create_record``); a copy that
-rewrites the history or is another game is refused and kept beside the local one
-(``kept_path``, as a new record is written).
+writes), the local copy with the received revealed keys of a hidden game merged into it
+(``compare.hidden_progress``), or a new game that validates
+(``records.safe_file.create_record``); a copy that rewrites the history, changes an address or
+is another game is refused and kept beside the local one (``kept_path``, as a new record is
+written).
 """
 
 from __future__ import annotations
