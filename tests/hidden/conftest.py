@@ -2,10 +2,9 @@
 
 import pytest
 from support.cli import Uptown
+from support.players import play_to_end
 
 PLAYED = ("Ana", "Bo", "Cy")
-MAX_TURNS = 200
-"""More turns than any three-player game has."""
 
 
 @pytest.fixture(scope="session")
@@ -23,15 +22,7 @@ def played_hidden_game(tmp_path_factory):
            for name in PLAYED}
     for name in PLAYED:
         assert uptown.invoke("join", path, "--as", name, env=env[name]).exit_code == 0
-    for _ in range(MAX_TURNS):
-        result, data = uptown.json("show", path, "--json")
-        if data["finished"]:
-            break
-        name = data["to_move"]
-        result = uptown.invoke("move", path, "--bot", "random", "--as", name, env=env[name])
-        assert result.exit_code == 0, result.output
-    else:
-        pytest.fail("the game did not end")
+    play_to_end(path, env)
     for seen in folder.glob("keys-*/*.seen"):
         seen.unlink()
     return folder

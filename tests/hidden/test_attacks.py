@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from support.players import PLAYERS, as_player as env, uptown_as
+from support.players import PLAYERS, as_player as env, refused, uptown_as
 
 from uptown_cli.hidden.draws import new_key
 from uptown_cli.records.reading import load_record
@@ -85,16 +85,6 @@ def write_pass(tmp_path, path, name):
     color = next(p.colors[0] for p in record.players if p.name == name)
     link = own_link(record, name, key, 1, color, "pass", check.digest)
     path.write_text(path.read_text() + f"  - {color}: pass\n    link: {link}\n")
-
-
-def refused(result, *words):
-    assert result.exit_code == 1, result.output
-    assert "Traceback" not in result.output
-    line = result.stderr.strip()
-    assert "\n" not in line, line
-    for word in words:
-        assert word in line, line
-    return line
 
 
 def test_a_reused_game_id_is_refused_at_join_and_a_revealed_key_is_spent(uptown, tmp_path):

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from support.club import CLUB, Club, smtp_server  # noqa: F401 (a fixture)
-from support.players import copy_keys, prepared_copy
+from support.players import copy_keys, prepared_copy, refused
 
 from uptown_cli.records.reading import load_record
 
@@ -64,16 +64,6 @@ def all_validate(club):
     for name in CLUB:
         result = club.attempt(name, "validate", "club.yaml")
         assert result.exit_code == 0, (name, result.output)
-
-
-def refused(result, *words):
-    assert result.exit_code == 1, result.output
-    assert "Traceback" not in result.output
-    line = result.output.strip()
-    assert "\n" not in line, line
-    for word in words:
-        assert word in line, line
-    return line
 
 
 def test_a_made_up_key_for_bo_is_not_taken_and_his_real_key_replaces_it(

@@ -3,6 +3,7 @@ the command line."""
 
 import shutil
 
+import pytest
 from support.cli import Uptown
 
 uptown = Uptown()
@@ -60,3 +61,27 @@ def copy_keys(played, name, folder):
     folder.chmod(0o700)
     for key in (played / f"keys-{name}").glob("*.key"):
         shutil.copy2(key, folder / key.name)
+
+
+def play_to_end(path, env, bot="random", turns=200):
+    """The players of the hidden game at ``path`` move in turn with ``bot``, each on their own
+    computer (``env[name]``), until the game ends (within ``turns``)."""
+    for _ in range(turns):
+        _, data = uptown.json("show", path, "--json")
+        if data["finished"]:
+            return
+        name = data["to_move"]
+        result = uptown.invoke("move", path, "--bot", bot, "--as", name, env=env[name])
+        assert result.exit_code == 0, result.output
+    pytest.fail("the game did not end")
+
+
+def refused(result, *words):
+    """``result`` is a refusal in one line on standard error, with ``words`` in it: that line."""
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    line = result.stderr.strip()
+    assert "\n" not in line, line
+    for word in words:
+        assert word in line, line
+    return line
