@@ -107,6 +107,7 @@ def test_a_made_up_key_passed_by_copy_is_replaced_by_reveal(uptown, tmp_path, pl
         copy_keys(played_hidden_game, name, tmp_path / f"keys-{name}")
         env[name] = {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
         assert uptown.invoke("show", path, "--as", name, env=env[name]).exit_code == 0
+    assert uptown.json("show", path, "--json")[1]["to_reveal"] == list(CLUB)  # Bo too
     result = uptown.invoke("reveal", path, "--as", "Bo", env=env["Bo"])
     assert result.exit_code == 0, result.output
     assert (f"It replaces the entry at line {line}, which did not give Bo's commitment: Bo did "

@@ -202,7 +202,7 @@ def _state_line(record: "Record", game: "Game") -> str:
                 f"  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
         return f"{game.to_move.name} to move."
-    left = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
+    left = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
     if left:
         return (f"The game is over. Still to reveal: {', '.join(left)}, each with\n"
                 f"  uptown reveal {shown} --as NAME")
@@ -281,7 +281,7 @@ def _hidden_position_data(game: "Game", view: "HiddenView") -> dict[str, Any]:
     hidden = cast("HiddenFields", view.record.hidden)
     data["waiting_to_join"] = [p.name for p in view.record.players
                                if p.name not in hidden.joined()]
-    data["to_reveal"] = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
+    data["to_reveal"] = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
     if data["waiting_to_join"]:
         data["to_move"] = None
     return data
