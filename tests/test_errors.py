@@ -24,7 +24,7 @@ def library_trees():
 def test_every_error_is_an_uptown_error_and_a_value_error():
     assert ERROR_CLASSES >= {
         "UptownError", "NotationError", "IllegalMove", "RacksUnknown", "SetupError", "RecordError",
-        "BadReveal", "KeyFileError", "MailError", "OutputError"}
+        "KeyFileError", "MailError", "OutputError"}
     assert all(issubclass(getattr(errors, name), errors.UptownError) for name in ERROR_CLASSES)
     assert issubclass(errors.UptownError, ValueError)
 

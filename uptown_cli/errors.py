@@ -7,7 +7,6 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
 - ``SetupError``: a game, a bot or an option that cannot be set up as asked (players,
   colours, bags, variant, bot, export format), or a view no deal of the unseen tiles fits;
 - ``RecordError``: a problem with a record, located by path, line and move (``records``);
-  ``BadReveal``, one of them: a revealed key that does not match its commitment;
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
 - ``ViewerError``: a player who cannot view or act as asked (``records.viewer``);
 - ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``);
@@ -131,7 +130,3 @@ class RecordError(UptownError):
         """The error as ``{"line", "move", "message"}``."""
         return {"line": self.line, "move": self.move, "message": self.message}
 
-
-class BadReveal(RecordError):
-    """A revealed key that does not match its commitment: reported by validation, not used,
-    and no obstacle to the moves (the game goes on without it)."""

@@ -153,9 +153,10 @@ def test_receive_refuses_in_one_line_when_the_copy_cannot_be_kept(game, tmp_path
     assert snapshot(receiver) == before
 
 
-def test_receive_keeps_a_hidden_copy_whose_reveals_diverge(uptown, tmp_path):
+def test_receive_merges_hidden_copies_whose_reveals_differ(uptown, tmp_path):
     """A finished game with hidden racks: Ana's copy has her key revealed, the received one
-    Bo's. Each lacks a key the other has: refused, both kept."""
+    Bo's. Revealed keys are a set: the copies merge, Ana's copy gains Bo's key, and the
+    game validates."""
 
     path = tmp_path / "duel.yaml"
     keys = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}")} for name in ("Ana", "Bo")}
@@ -179,12 +180,13 @@ def test_receive_keeps_a_hidden_copy_whose_reveals_diverge(uptown, tmp_path):
     mine = path.read_bytes()
     message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana")
     result = receive(tmp_path, message.as_bytes(), "--into", "duel.yaml")
-    assert result.exit_code == 1
-    assert result.output.strip() == (
-        "Error: duel.yaml: each copy has revealed keys the other lacks; refused: your copy is "
-        "unchanged, the received one is kept as duel.received-1.yaml")
-    assert path.read_bytes() == mine
-    assert (tmp_path / "duel.received-1.yaml").read_bytes() == (theirs / "duel.yaml").read_bytes()
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == ("Saved duel.yaml: Bo revealed their key (merged with the "
+                                     "keys of your copy); the game is over.")
+    merged = path.read_text()
+    assert merged.startswith(mine.decode()) and merged.count("\n") == mine.count(b"\n") + 1
+    assert uptown.invoke("validate", path).exit_code == 0
+    assert not list(tmp_path.glob("duel.received-*"))
 
 
 def test_receive_refuses_an_illegal_extension(game):

@@ -9,7 +9,7 @@ from support.hidden import legal_from_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.game import RACK_SIZE, Game, Player
 from uptown_cli.engine.geometry import TILES_PER_COLOR
 from uptown_cli.hidden.draws import (
     CHAIN_LENGTH,
@@ -23,7 +23,7 @@ from uptown_cli.hidden.draws import (
     history_step,
     seal,
 )
-from uptown_cli.engine.notation import PASS
+from uptown_cli.engine.notation import PASS, Move
 
 GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 KEYS = {name: hashlib.sha256(name.encode()).digest() for name in ("Ana", "Bo", "Cy")}
@@ -263,3 +263,101 @@ def test_version_2_every_tile_left_in_the_bag_can_be_drawn(left, number, salt):
     seen = {draw_index(GAME_ID, "green", number, KEYS["Cy"], v, left, 2)
             for v in _values(40 * left, salt)}
     assert seen == set(range(left))
+
+
+# -- version 3: no coalition short of everyone steers a draw --------------------------------
+
+SEATS = [Player(n, (c,)) for n, c in zip(("Ana", "Bo", "Cy", "Di", "Ed"),
+                                          ("red", "blue", "green", "yellow", "orange"))]
+
+
+def _first_round(keys, version, seats, moves=None):
+    """The deal of a game whose players (``seats``) joined with ``keys`` and each played once
+    (their first tile, or ``moves[seat]``, an index into their rack), knowing every key: every
+    colour's draws so far."""
+    game_id = GAME_ID
+    names = [p.name for p in seats]
+    deal = HiddenDeal(game_id, seats, dict(zip(names, keys)), version)
+    made = []
+    for player, key in zip(seats, keys):
+        made.append(commitment(game_id, player.name, head(game_id, player.name, key, version),
+                               made, version))
+        deal.join(made[-1])
+    for turn in range(2):
+        for seat, (player, key) in enumerate(zip(seats, keys)):
+            link = chain(game_id, player.name, key, version)[CHAIN_LENGTH - 1 - turn]
+            color = player.colors[0]
+            rack = sorted(deal.racks[color])
+            pick = 0 if moves is None else moves[seat][turn] % len(rack)
+            deal.act(player, color, Move(rack[pick], 0), link)
+    return deal
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(players=st.integers(3, 5), honest=st.integers(0, 4), data=st.data())
+def test_version_3_a_coalition_of_all_but_one_cannot_change_that_ones_draws(players, honest,
+                                                                            data):
+    """Everyone has joined (the coalition's keys are whatever it chose): whatever the others
+    then play, the honest player's draws are the same."""
+    seats, honest = SEATS[:players], honest % players
+    keys = [data.draw(st.binary(min_size=32, max_size=32)) for _ in seats]
+    plays = [data.draw(st.lists(st.integers(0, 4), min_size=2, max_size=2)) for _ in seats]
+    other = [list(p) for p in plays]
+    for seat in range(players):
+        if seat != honest:
+            other[seat] = [(x + 1) % 5 for x in other[seat]]
+    color = seats[honest].colors[0]
+    assert (_first_round(keys, 3, seats, plays).drawn[color]
+            == _first_round(keys, 3, seats, other).drawn[color])
+
+
+def _draws_over_honest_keys(version, colluder, honest, count):
+    """The first draw after a move of ``colluder``'s colour (its sixth), as its place in the
+    bag it was drawn from (tile order), over ``count`` keys of ``honest`` (the others' keys
+    fixed, as a coalition of all but ``honest`` would choose them), in a three-player game."""
+    seats = SEATS[:3]
+    fixed = [hashlib.sha256(b"coalition" + bytes([i])).digest() for i in range(3)]
+    color = seats[colluder].colors[0]
+    found = []
+    for i in range(count):
+        keys = list(fixed)
+        keys[honest] = hashlib.sha256(b"honest" + i.to_bytes(4, "big")).digest()
+        drawn = _first_round(keys, version, seats).drawn[color]
+        bag = [t for t in range(TILES_PER_COLOR) if t not in drawn[:RACK_SIZE]]
+        found.append(bag.index(drawn[RACK_SIZE]))
+    return found
+
+
+@pytest.mark.parametrize("colluder", [0, 1])
+def test_version_3_a_coalition_of_all_but_one_cannot_choose_its_own_draws(colluder):
+    """Ana and Bo collude against Cy: each of their draws after a move depends on Cy's next
+    link, so over Cy's key (unknown to them) it is uniform over the bag (chi-square on 20 keys
+    per tile left): whatever keys they chose, they cannot pick their tiles."""
+    left = TILES_PER_COLOR - RACK_SIZE
+    counts = Counter(_draws_over_honest_keys(3, colluder, honest=2, count=20 * left))
+    chi_square = sum((counts[t] - 20) ** 2 / 20 for t in range(left))
+    assert len(counts) == left and chi_square < 60  # 0.9999 quantile, 22 dof: about 57
+
+
+def test_version_2_let_a_coalition_choose_a_draw():
+    """What version 3 changes: in version 2 Ana's draw after a move depends only on Bo's
+    link, so Ana and Bo together fix it whatever Cy's key."""
+    assert len(set(_draws_over_honest_keys(2, colluder=0, honest=2, count=20))) == 1
+    assert len(set(_draws_over_honest_keys(3, colluder=0, honest=2, count=20))) > 1
+
+
+def test_version_3_the_last_seat_can_still_steer_seat_0s_starting_rack():
+    """What remains (docs/HIDDEN_DRAWS.md): seat 0's starting rack is drawn with the
+    commitments of the others, so Cy, joining last, colluding with Ana (knowing her key) and
+    seeing Bo's commitment, can try keys until Ana's first tile is the one they want; Bo's
+    starting rack, drawn after Ana's first link, and every draw after a move, are beyond them."""
+    seats = SEATS[:3]
+    ana, bo = hashlib.sha256(b"Ana").digest(), hashlib.sha256(b"Bo").digest()
+    wanted = 27  # the wild $
+    tries = 0
+    for tries in range(1, 2000):
+        cy = hashlib.sha256(b"try" + tries.to_bytes(4, "big")).digest()
+        deal = _first_round([ana, bo, cy], 3, seats)
+        if deal.drawn["red"][0] == wanted:
+            break
+    assert deal.drawn["red"][0] == wanted and tries < 2000

@@ -30,7 +30,8 @@ def test_a_whole_three_player_game_by_email_then_revealed_validates_clean(uptown
     assert data[0]["status"] == "unchecked" and data[0]["unchecked_players"] == list(PLAYERS)
     result = uptown_as(tmp_path, "Ana", "reveal", game, "--as", "Ana")
     assert result.exit_code == 0, result.output
-    assert "Still to reveal: Bo, Cy." in result.stdout
+    assert "Still to reveal: Bo, Cy, each with" in result.stdout
+    assert "Anyone can check" not in result.stdout
     for name in ("Cy", "Bo"):
         assert uptown_as(tmp_path, name, "reveal", game, "--as", name).exit_code == 0
     result, data = uptown.json("validate", game, "--json")
@@ -101,12 +102,13 @@ def test_a_player_cannot_read_another_rack_from_the_file(uptown, tmp_path, game)
 
 def test_a_player_cannot_foresee_their_own_next_draw(tmp_path, game):
     """(c) Right after her move, Ana's own view has 4 tiles and a draw still to come, made
-    only when Bo publishes his next link."""
+    only when Bo and Cy have published their next links (version 3: every other seat's)."""
     play_bot(tmp_path, game)
-    ana = position(tmp_path, game, "Ana")
-    assert len(ana["racks"]["red"]) == 4
-    assert "+?" in uptown_as(tmp_path, "Ana", "show", game, "--as", "Ana").stdout
-    play_bot(tmp_path, game)
+    for _ in ("Bo", "Cy"):
+        ana = position(tmp_path, game, "Ana")
+        assert len(ana["racks"]["red"]) == 4 and ana["to_come"] == {"red": 1}
+        assert "+?" in uptown_as(tmp_path, "Ana", "show", game, "--as", "Ana").stdout
+        play_bot(tmp_path, game)
     assert len(position(tmp_path, game, "Ana")["racks"]["red"]) == 5
 
 
@@ -119,15 +121,16 @@ def test_re_running_a_move_draws_the_same_tile(tmp_path, game):
     drawn = []
     for choice in (legal[0], legal[-1]):
         game.write_bytes(copy)
-        for name in ("Ana", "Bo"):  # fresh tools: remembering would refuse the restored copy
+        for name in PLAYERS:  # fresh tools: remembering would refuse the restored copy
             for seen in (tmp_path / f"keys-{name}").glob("*.seen"):
                 seen.unlink()
         assert uptown_as(tmp_path, "Ana", "move", game, choice, "--as", "Ana").exit_code == 0
         again = uptown_as(tmp_path, "Ana", "move", game, choice, "--as", "Ana")
         assert again.exit_code == 1 and "Bo's turn" in again.output
         assert uptown_as(tmp_path, "Bo", "move", game, "pass", "--as", "Bo").exit_code == 1
-        bo_move = first_legal(tmp_path, game)[1][0]
-        assert uptown_as(tmp_path, "Bo", "move", game, bo_move, "--as", "Bo").exit_code == 0
+        for name in ("Bo", "Cy"):
+            other = first_legal(tmp_path, game)[1][0]
+            assert uptown_as(tmp_path, name, "move", game, other, "--as", name).exit_code == 0
         rack = list(position(tmp_path, game, "Ana")["racks"]["red"])
         for tile in start:
             if tile != choice.split()[0]:
@@ -202,9 +205,10 @@ def test_a_revealed_key_other_than_the_committed_one_is_reported(uptown, tmp_pat
     game.write_text(text[:cut] + re.sub(r"(  - Bo: )[0-9a-f]{64}", lambda m: m.group(1) + "1" * 64,
                                         text[cut:]))
     result = uptown.invoke("validate", game)
-    assert result.exit_code == 1
-    assert f"g.yaml:{bo_line}: the key revealed for Bo does not match Bo's commitment" \
-        in result.stdout
+    assert result.exit_code == 3  # unchecked, not invalid: Bo's key counts as not revealed
+    assert (f"g.yaml: the key at line {bo_line} does not give Bo's commitment: that entry was "
+            "not written by Bo, and counts as not revealed\n") in result.stdout
+    assert "the draws of Bo are unchecked" in result.stdout
 
 
 def test_reveal_waits_for_the_end_of_the_game(tmp_path, game):
@@ -359,7 +363,8 @@ def test_join_and_reveal_take_json_and_the_end_says_how_to_reveal(uptown, tmp_pa
         result = play_bot(tmp_path, path)
     assert f"uptown reveal {path} --as NAME" in result.stdout
     result, data = uptown.json("reveal", path, "--as", "Bo", "--json", env=as_player(tmp_path, "Bo"))
-    assert result.exit_code == 0 and data == {"path": str(path), "player": "Bo", "to_reveal": ["Ana"]}
+    assert result.exit_code == 0 and data == {"path": str(path), "player": "Bo", "to_reveal": ["Ana"],
+                                          "replaced_line": None}
 
 
 def test_after_every_reveal_every_command_knows_the_racks(uptown, tmp_path):

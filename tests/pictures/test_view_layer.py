@@ -1,6 +1,8 @@
 """One view layer: ``pictures.text`` renders turns, racks and draws for open and hidden games
 with the viewer as an argument; ``records.viewer`` knows who the viewer is (no click)."""
 
+import re
+
 import pytest
 from support.games import new_game
 
@@ -50,13 +52,17 @@ def test_a_player_sees_their_own_racks_and_no_one_elses(hidden_game):
 
 
 def test_a_hidden_draw_is_told_as_coming_later(uptown, hidden_game, tmp_path):
-    """move renders the mover's turn with the public's view: the tile drawn is not told."""
+    """move renders the mover's turn with the mover's view: the tile drawn is not told yet,
+    and the mover's racks left are shown with the draw to come."""
     result = uptown.invoke("move", hidden_game, "--bot", "greedy", "--as", "Ana")
     assert result.exit_code == 0, result.output
     assert "draws a tile once the next player has moved;\nthen uptown show --as Ana shows it." in (
         result.stdout)
-    assert result.stdout.endswith("Bo to move.\nRacks are hidden (with --as NAME, a player sees "
-                                  "their own).\n")
+    rack = re.search(r"\nBo to move\.\nAna's rack: red (.+); green (.+)\n"
+                     r"\(\+\? is drawn when the next player has moved\.\)\n$", result.stdout)
+    assert rack is not None, result.stdout
+    racks = sorted(part.split() for part in rack.groups())
+    assert sorted(len(r) for r in racks) == [5, 5] and sum(r[-1] == "+?" for r in racks) == 1
     seeded = replay(load_record(new_game(tmp_path / "open.yaml"))).game
     color, move = seeded.legal_moves()[0]
     turn = seeded.play(move, color)

@@ -63,7 +63,10 @@ def mailbox(uptown, tmp_path):
     answer = copy(POSITION, tmp_path / "answer.yaml")
     older = copy(POSITION, tmp_path / "older.yaml")
     play(uptown, answer, "H", "H1", "--as", "Cy")
-    play(uptown, older, "6", "A6", "--as", "Cy")
+    refused = uptown.invoke("move", older, "6", "A6", "--as", "Cy")  # Cy's tool remembers H H1
+    assert refused.exit_code == 1 and "move 18 (Cy's green) is gone since Cy saw it" in (
+        refused.stderr)
+    play(uptown, older, "6", "A6")  # played without --as: nothing remembers
     return game, answer, older
 
 

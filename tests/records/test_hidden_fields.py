@@ -13,7 +13,8 @@ from uptown_cli.hidden.draws import HiddenDeal, chain, head
 from uptown_cli.records.hidden_check import HiddenCheck
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.replay import replay, validate_text
-from uptown_cli.records.text import insert_entry, insert_move, render_record
+from uptown_cli.records.hidden_text import insert_entry
+from uptown_cli.records.text import insert_move, render_record
 from uptown_cli.errors import RecordError
 
 GAME_ID = "00112233445566778899aabbccddeeff"

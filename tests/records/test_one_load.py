@@ -6,6 +6,7 @@ that do the work."""
 from collections import Counter
 
 import pytest
+from support.players import play_to_end
 
 from uptown_cli.engine.game import Game
 from uptown_cli.hidden import draws
@@ -124,15 +125,7 @@ def revealed_game(uptown, tmp_path):
     path, _, _ = hidden_game(uptown, tmp_path)
     env = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
            for name in ("Ana", "Bo")}
-    for _ in range(200):  # more turns than a two-player game has
-        _, data = uptown.json("show", path, "--json")
-        if data["finished"]:
-            break
-        name = data["to_move"]
-        result = uptown.invoke("move", path, "--bot", "greedy", "--as", name, env=env[name])
-        assert result.exit_code == 0, result.output
-    else:
-        pytest.fail("the game never finished")
+    play_to_end(path, env, "greedy")
     for name in ("Ana", "Bo"):
         assert uptown.invoke("reveal", path, "--as", name, env=env[name]).exit_code == 0
     return path

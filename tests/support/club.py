@@ -1,9 +1,13 @@
 """Helpers shared by the club-play tests (``from support.club import ...``): a test certificate
 authority, a real SMTP server (aiosmtpd) with STARTTLS and AUTH that keeps what it is sent,
-and players who each keep their copy of a game in their own folder."""
+and players who each keep their copy of a game (and their keys) in their own folder
+(``Club``)."""
 
 import datetime
+import email
+import email.policy
 import ipaddress
+import json
 import os
 import socket
 import ssl
@@ -160,3 +164,63 @@ def run(args, env=None, input=None, cwd=None):
 def ok(result):
     assert result.exit_code == 0, result.output
     return result
+
+
+CLUB = ("Ana", "Bo", "Cy")
+
+
+class Club:
+    """Players who each have a folder (their copy of the game is ``club.yaml`` there) and a
+    key folder of their own (``keys`` in it), and mail each other through ``server``."""
+
+    def __init__(self, tmp_path, server, names=CLUB):
+        self.server = server
+        self.folders = {}
+        for name in names:
+            folder = tmp_path / name.lower()
+            (folder / "keys").mkdir(parents=True, exist_ok=True)
+            self.folders[name] = folder
+        self.address = {f"{name.lower()}@example.org": name for name in names}
+        self.received = []
+
+    def game(self, name):
+        return self.folders[name] / "club.yaml"
+
+    def keys(self, name):
+        return self.folders[name] / "keys"
+
+    def attempt(self, name, *args, input=None):
+        """``uptown ARGS`` run by ``name`` in their folder with their keys: click's result."""
+        env = dict(self.server.env, UPTOWN_KEYS=str(self.keys(name)), UPTOWN_GAME=None)
+        return run(args, env=env, input=input, cwd=self.folders[name])
+
+    def uptown(self, name, *args, input=None):
+        """``attempt``, which must succeed."""
+        return ok(self.attempt(name, *args, input=input))
+
+    def deliver(self, strict=True):
+        """Each captured message, received by each of its recipients in their folder (with
+        --into the first time, when they have no copy yet); returns the (name, result) of each
+        ``receive``. ``strict``: each must succeed."""
+        done = []
+        for recipients, data in self.server.capture.take():
+            parsed = email.message_from_bytes(data, policy=email.policy.default)
+            assert parsed["Subject"].startswith("[uptown] club.yaml: ")
+            for address in recipients:
+                name = self.address[address]
+                into = [] if self.game(name).exists() else ["--into", "club.yaml"]
+                result = self.attempt(name, "receive", "-", *into, input=data)
+                if strict:
+                    ok(result)
+                self.received.append((name, result.output))
+                done.append((name, result))
+        return done
+
+    def show(self, name):
+        """What ``show --json`` says of ``name``'s copy."""
+        return json.loads(self.uptown(name, "show", "club.yaml", "--json").output)
+
+    def options(self):
+        """``-p "NAME <address>"`` for every player."""
+        return [arg for address, name in self.address.items()
+                for arg in ("-p", f"{name} <{address}>")]

@@ -14,7 +14,7 @@ import click
 
 from ..errors import display_path
 from ..engine.sha256 import sha256
-from ..hidden.draws import LATEST, PROTOCOLS, bags_from_draws, new_game_id
+from ..hidden.draws import JOINABLE, PROTOCOLS, bags_from_draws, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .options import (
     Output,
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..records.hidden_check import HiddenCheck
     from ..records.schema import Record
     from ..records.entries import PlayerEntry
+    from ..records.viewer import HiddenView
 
 
 # -- new --hidden, and the view of the player to move --------------------------------------
@@ -66,6 +67,14 @@ class MoverView:
         self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
         self.warning = warning
         self.bot_seed = sha256(key + record.text.encode("utf-8")).hexdigest()
+
+    def view_after(self, turn: "Turn", link: str) -> "HiddenView":
+        """What the mover sees once their move (``turn``, written with ``link``) is played:
+        their racks, with the draw still to come."""
+        from ..records.viewer import HiddenView
+
+        self.check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
+        return HiddenView(self.record, self.name, self.check.deal)
 
     def link(self, color: str, move_text: str) -> str:
         from ..records.hidden_check import own_link
@@ -128,23 +137,29 @@ def _hidden_record(path: str) -> "Record":
     return record
 
 
-def _append(path: str, list_name: str, name: str, value: str, record: "Record") -> "Record":
-    """The record with one entry more, written to ``path`` (``records.safe_file``)."""
-    from ..records.safe_file import append_entry
+def _write_entry(path: str, list_name: str, name: str, value: str,
+                 record: "Record") -> "Record":
+    """The record with ``name``'s entry in ``list_name`` written (added, or its value
+    replaced), written to ``path`` (``records.safe_file``)."""
+    from ..records.safe_file import write_entry
 
-    return append_entry(path, list_name, name, value, record, lock_notice(path))
+    return write_entry(path, list_name, name, value, record, lock_notice(path))
 
 
 @click.command()
 @file_argument
 @as_option(required=True)
+@click.option("--undo", is_flag=True, help="Undo a join made by mistake (before the first "
+              "move): its key is published under withdrawn:, and NAME can join again.")
 @keys_option
 @json_option
-def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> None:
+def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: bool) -> None:
     """Join a game with hidden racks: make your secret key and commit to it.
 
     The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
-    Players join in turn order; the game starts when all have joined.
+    Players join in turn order; the game starts when all have joined. With --undo, the last
+    join is taken back before the first move by whoever made it (their key file proves it):
+    for a join made as the wrong player.
     """
     from ..records.hidden_check import commitment_of
     from ..records.viewer import check_seen, holds_key, not_your_commitment, player_named, remember
@@ -152,7 +167,10 @@ def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> Non
     path = game_path(file)
     record = _hidden_record(path)
     assert record.hidden is not None  # _hidden_record refuses a record without
-    if record.hidden.version < LATEST:
+    if undo:
+        _undo_join(path, record, as_name, keys, as_json)
+        return
+    if record.hidden.version < JOINABLE:
         raise click.ClickException(
             f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
             "can re-roll their starting rack; it can be played and checked, but not joined: "
@@ -177,7 +195,8 @@ def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> Non
     game_id = record.hidden.game_id
     key, key_file = create_key(folder, game_id, name)
     try:
-        written = _append(path, "commitments", name, commitment_of(record, name, key), record)
+        written = _write_entry(path, "commitments", name, commitment_of(record, name, key),
+                               record)
     except Exception:  # the commitment was not written: the key made for it is not kept
         remove_key(folder, game_id, name)
         raise
@@ -197,6 +216,47 @@ def join(file: str | None, as_name: str, keys: str | None, as_json: bool) -> Non
         click.echo(f"Everyone has joined: {names[0]} to move.")
 
 
+def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
+               as_json: bool) -> None:
+    """``join --undo``: take back the last join before the first move, publishing its key
+    under ``withdrawn:`` so that every player's tool sees who made the change (only whoever
+    made the join holds its key); the key file is removed (the key is public now)."""
+    from ..records.safe_file import replace_record
+    from ..records.hidden_text import record_with_entry, record_without_entry
+    from ..records.viewer import check_seen, player_key, remember
+
+    hidden = record.hidden
+    assert hidden is not None
+    name = check_seen(record, as_name, keys)
+    joined = hidden.joined()
+    if name not in joined:
+        raise click.ClickException(f"{name} has not joined {record.path}: there is no join to "
+                                   "undo; nothing was written")
+    if record.moves:
+        raise click.ClickException(f"the first move of {record.path} is played: a join cannot "
+                                   "be undone any more (it would deal new racks); nothing was "
+                                   "written")
+    if joined[-1] != name:
+        raise click.ClickException(f"{joined[-1]} joined after {name}: only the last join can "
+                                   f"be undone ({joined[-1]} undoes theirs first); nothing was "
+                                   "written")
+    key = player_key(record, name, keys)
+    line = hidden.lines["commitments", name]
+    without = record_without_entry(record, "commitments", name)
+    written = record_with_entry(without, "withdrawn", name, key.hex(), record.path)
+    replace_record(path, written.text, record.text, lock_notice(path))
+    folder = keys_folder(keys)
+    remove_key(folder, hidden.game_id, name)
+    remember(written, name, keys)
+    if as_json:
+        Output(True).json({"path": display_path(path), "player": name, "undone_line": line,
+                           "next_to_join": name})
+        return
+    click.echo(f"{name}'s join (line {line}) is undone in {record.path}: its key is published "
+               "under withdrawn:, so every player can see that whoever made it took it back.")
+    click.echo(f"Next to join: uptown join {record.path} --as {name}")
+
+
 @click.command()
 @file_argument
 @as_option(required=True)
@@ -206,33 +266,47 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
     """Publish your key once the game is over, so all can check your draws.
 
     When every key is revealed, uptown validate checks every draw and every tile played. The
-    key file is then marked spent: it is never used again.
+    key file is then marked spent: it is never used in another game, but may be published
+    again in this one (in another copy of it). An entry for you that does not give your
+    commitment was not written by you: your key replaces it.
     """
     from ..records.viewer import check_seen, own_view, player_key, remember
 
     path = game_path(file)
     record = _hidden_record(path)
-    assert record.hidden is not None  # _hidden_record refuses a record without
-    name = check_seen(record, as_name, keys)
+    hidden = record.hidden
+    assert hidden is not None  # _hidden_record refuses a record without
+    name = check_seen(record, as_name, keys, rewrites_own_key=True)
     game = replay_valid(record)
     if not game.finished:
         raise click.ClickException("the game is not over: a key is revealed only at the end "
-                                   "(it shows every rack and draw of its player)")
-    if name in dict(record.hidden.revealed):
-        raise click.ClickException(f"{name} has already revealed their key in {record.path}")
-    key = player_key(record, name, keys)
+                                   "(it shows every rack and draw of its player); nothing was "
+                                   "written")
+    if name in hidden.valid_reveals():
+        raise click.ClickException(f"{name} has already revealed their key in {record.path}; "
+                                   "nothing was written")
+    key = player_key(record, name, keys, spent_ok=True)
     own_view(record, name, key)
-    written = _append(path, "revealed", name, key.hex(), record)
-    mark_spent(keys_folder(keys), record.hidden.game_id, name)
+    replaced = hidden.lines.get(("revealed", name))
+    written = _write_entry(path, "revealed", name, key.hex(), record)
+    mark_spent(keys_folder(keys), hidden.game_id, name)
     remember(written, name, keys)
-    revealed = dict(record.hidden.revealed)
-    left = [n for n in record.hidden.joined() if n != name and n not in revealed]
+    left = [n for n in hidden.joined() if n != name and n not in hidden.valid_reveals()]
     if as_json:
-        Output(True).json({"path": display_path(path), "player": name, "to_reveal": left})
+        Output(True).json({"path": display_path(path), "player": name, "to_reveal": left,
+                           "replaced_line": replaced})
         return
     click.echo(f"{name}'s key is revealed in {record.path}.")
-    click.echo(f"Anyone can check the draws: uptown validate {record.path}")
-    click.echo(f"Still to reveal: {', '.join(left)}." if left else "Every key is revealed.")
+    if replaced is not None:
+        click.echo(f"It replaces the entry at line {replaced}, which did not give {name}'s "
+                   f"commitment: {name} did not write it.")
+    if left:
+        click.echo(f"{name}'s draws can now be checked; the game's draws are checked once "
+                   f"every key is revealed. Still to reveal: {', '.join(left)}, each with\n"
+                   f"  uptown reveal {record.path} --as NAME")
+    else:
+        click.echo(f"Every key is revealed: anyone can check every draw: uptown validate "
+                   f"{record.path}")
 
 
 COMMANDS = {command.name: command for command in (join, reveal)}

@@ -331,23 +331,20 @@ def replay_valid(record: "Record", upto: int | None = None) -> "Game":
     from ..records.replay import replay
 
     result = replay(record, upto=upto)
-    errors = result.errors
-    if record.hidden is not None:  # a bad revealed key is not used, and stops nothing
-        from ..errors import BadReveal
-
-        errors = [e for e in errors if not isinstance(e, BadReveal)]
-    if errors:
-        raise click.ClickException(f"{errors[0].report_line()} (the record is invalid)")
+    if result.errors:
+        raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
     return result.game
 
 
-def check_seen_as(record: "Record", as_name: str | None, keys: str | None) -> None:
+def check_seen_as(record: "Record", as_name: str | None, keys: str | None,
+                  writes: bool = True) -> None:
     """With ``--as NAME``, ``records.viewer.check_seen``: refuse ``record`` unless it extends what
-    NAME last saw of it (without ``--as``, the viewer's modules are not even loaded)."""
+    NAME last saw of it (without ``--as``, the viewer's modules are not even loaded); ``writes``:
+    whether the command would have written the file."""
     if as_name is not None:
         from ..records.viewer import check_seen
 
-        check_seen(record, as_name, keys)
+        check_seen(record, as_name, keys, writes)
 
 
 def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
@@ -364,7 +361,7 @@ def read_game(file: str | None, upto: int | None = None, as_name: str | None = N
     With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
     path = game_path(file)
     record = read_record(path)
-    check_seen_as(record, as_name, keys)
+    check_seen_as(record, as_name, keys, writes=False)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")

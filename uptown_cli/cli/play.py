@@ -239,10 +239,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     view = None
-    if link is not None:  # a game with hidden racks: what everyone knows
-        from ..records.viewer import HiddenView
-
-        view = HiddenView(record)
+    if mover is not None:  # a game with hidden racks: the mover's view after the move
+        view = mover.view_after(turn, cast(str, link))
     out.text(drawn_text(game, turn, view))
     out.text(to_move_text(game, view))
     if game.finished:

@@ -194,6 +194,13 @@ def _validate_one(path: str, strict: bool) -> "Validation":
     return validate_file(path, strict, shown)
 
 
+def _bad_reveals(result: "Validation") -> list[str]:
+    """The sentences of ``hidden_check.bad_reveals`` for a validated hidden game."""
+    from ..records.hidden_check import bad_reveals
+
+    return [note for _, note in bad_reveals(result.record)] if result.record else []
+
+
 EXIT_UNCHECKED = 3
 """validate's exit status when no record is invalid but a finished hidden game is unchecked."""
 
@@ -237,6 +244,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                 for error in result.errors:
                     click.echo(error.report_line())
                 if result.unrevealed:
+                    for note in _bad_reveals(result):
+                        click.echo(f"{result.path}: {note}")
                     click.echo(f"{result.path}: the game is over, but the draws of "
                                f"{', '.join(result.unrevealed)} are unchecked: each must run "
                                f"uptown reveal {result.path} --as NAME")

@@ -8,9 +8,11 @@ attachment name that is a path.  ``newest_in_mailbox`` picks, from an mbox or a 
 newest message (by its Date) that carries the game wanted.  ``receive`` compares the game
 with the local copy (``compare.compare_records``, as ``uptown diff`` does) and writes only a
 copy that extends it (``records.safe_file.replace_record``, locked and atomic as ``move``
-writes), or a new game that validates (``records.safe_file.create_record``); a copy that
-rewrites the history or is another game is refused and kept beside the local one
-(``kept_path``, as a new record is written).
+writes), the local copy with the received revealed keys of a hidden game merged into it
+(``compare.hidden_progress``), or a new game that validates
+(``records.safe_file.create_record``); a copy that rewrites the history, changes an address or
+is another game is refused and kept beside the local one (``kept_path``, as a new record is
+written).
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Callable
 
-from ..records.compare import DIFFERENT_GAMES, EXTENDS, IDENTICAL, compare_records
+from ..records.compare import (
+    DIFFERENT_GAMES,
+    EXTENDS,
+    IDENTICAL,
+    OLDER,
+    SAME,
+    compare_records,
+    hidden_progress,
+)
 from ..errors import MailError, RecordError
 from ..records.schema import Record, load_record_text
 from ..records.reading import load_record
@@ -187,9 +197,6 @@ def carries(local_path: str) -> Callable[[Attached], bool]:
 
 SAVED_NEW = "saved-new"
 EXTENDED = "extended"
-SAME = "same"
-OLDER = "older"
-DIVERGED = "diverged"
 
 MAX_KEPT = 100
 """How many refused copies of one game ``receive`` keeps beside it (``kept_path``)."""
@@ -230,20 +237,19 @@ def receive(game: Attached, local_path: str, shown: str,
     comparison = compare_records(local, received)
     if comparison.relation not in (IDENTICAL, EXTENDS):
         raise _refused(comparison.message(), received, local_path, shown)
-    progress, news = _hidden_progress(local, received)
-    if progress == DIVERGED:
-        raise _refused(news, received, local_path, shown)
-    if comparison.relation == IDENTICAL and progress == SAME:
+    progress = hidden_progress(local, received)
+    news = progress.news
+    if comparison.relation == IDENTICAL and progress.state == SAME:
         return Received(SAME, shown, f"{shown} already holds this copy of the game "
                         f"({_moves(len(local.moves))}); nothing was written.")
-    if comparison.longer == "a" or progress == OLDER:
+    if comparison.longer == "a" or progress.state == OLDER:
         return Received(OLDER, shown, f"{shown} is newer than the received copy; "
                         "nothing was written.")
     if comparison.relation == EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
     from ..records.safe_file import replace_record
 
-    replace_record(local_path, received.text, local.text, on_wait)
+    replace_record(local_path, progress.text or received.text, local.text, on_wait)
     return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.")
 
 
@@ -304,26 +310,6 @@ def _check_valid(record: Record) -> None:
     result = validate_text(record.text, record.path)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
         raise MailError(f"the attached game is invalid: {result.errors[0]}; nothing was written")
-
-
-def _hidden_progress(local: Record, received: Record) -> tuple[str, str]:
-    """In a game with hidden racks: (``SAME``, ``OLDER`` or ``EXTENDED``, what the received
-    copy adds: players joined, keys revealed), or (``DIVERGED``, what differs) when the copies
-    reveal different keys, or each has revealed keys the other lacks."""
-    if local.hidden is None or received.hidden is None:
-        return SAME, ""
-    mine, theirs = dict(local.hidden.revealed), dict(received.hidden.revealed)
-    if any(theirs.get(name, value) != value for name, value in mine.items()):
-        return DIVERGED, f"{local.path}: the received copy reveals another key for a player"
-    joined = received.hidden.joined()[len(local.hidden.commitments):]
-    revealed = [name for name in theirs if name not in mine]
-    lacking = len(received.hidden.commitments) < len(local.hidden.commitments) or set(mine) - set(theirs)
-    if lacking and revealed:
-        return DIVERGED, f"{local.path}: each copy has revealed keys the other lacks"
-    if lacking:
-        return OLDER, ""
-    said = [f"{name} joined" for name in joined] + [f"{name} revealed their key" for name in revealed]
-    return (EXTENDED, ", ".join(said)) if said else (SAME, "")
 
 
 def _new_moves(local: Record, received: Record) -> str:

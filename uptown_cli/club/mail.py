@@ -107,7 +107,7 @@ class GameFile:
         if self.joining is not None:
             return f"uptown join {self.name} --as {self.joining.name}"
         if self.game.to_move is None:
-            revealed = dict(self.record.hidden.revealed) if self.record.hidden else None
+            revealed = self.record.hidden.valid_reveals() if self.record.hidden else None
             if (revealed is not None and recipient is not None
                     and recipient.name not in revealed):
                 return f"uptown reveal {self.name} --as {recipient.name}"

@@ -21,7 +21,7 @@ This module is engine-level: no YAML, files or terminals.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
 from ..errors import IllegalMove
@@ -30,9 +30,12 @@ from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
 from ..engine.notation import Move
 from ..engine.sha256 import sha256
 
-PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2")
-"""The protocol versions, by number (1, 2); new games use the last."""
+PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3")
+"""The protocol versions, by number (1, 2, 3); new games use the last."""
 LATEST = len(PROTOCOLS)
+JOINABLE = 2
+"""The oldest version a player may still join (in version 1 a player can re-roll their
+starting rack)."""
 CHAIN_LENGTH = 256
 """Links in each chain past its start: more turns than any player can take (a round without a
 tile placed ends the game, so a player has at most one turn more than there are tiles to place:
@@ -101,25 +104,32 @@ def commitment(game_id: bytes, name: str, chain_head: bytes, earlier: Iterable[b
 
 
 def history_start(game_id: bytes, variant: str, players: Iterable[Player],
-                  commitments: Iterable[bytes]) -> bytes:
-    """Version 2: the digest of a record before its first move (variant, players, colours,
+                  commitments: Iterable[bytes], version: int = 2,
+                  addresses: Iterable[str | None] = ()) -> bytes:
+    """Versions 2 and 3: the digest of a record before its first move (variant, players,
+    colours, in version 3 each player's e-mail address, ``addresses`` in seat order, and the
     commitments), which the seal of move 1 binds."""
     fields = [variant.encode("utf-8")]
-    for player in players:
+    emails = list(addresses)
+    for seat, player in enumerate(players):
         fields += [player.name.encode("utf-8"), " ".join(player.colors).encode("ascii")]
-    return framed_hash(tag(2, "history"), game_id, *fields, *commitments)
+        if version > 2:
+            fields.append(((emails[seat] if seat < len(emails) else None) or "").encode("utf-8"))
+    return framed_hash(tag(version, "history"), game_id, *fields, *commitments)
 
 
-def history_step(digest: bytes, color: str, move_text: str, link: bytes) -> bytes:
-    """Version 2: the digest after one more move (its colour, its text as written, its link)."""
-    return framed_hash(tag(2, "history"), digest, color.encode("ascii"),
+def history_step(digest: bytes, color: str, move_text: str, link: bytes,
+                 version: int = 2) -> bytes:
+    """Versions 2 and 3: the digest after one more move: its colour, its text as written and
+    its chain link (what a move's seal covers; a later version adds its fields after these)."""
+    return framed_hash(tag(version, "history"), digest, color.encode("ascii"),
                        move_text.encode("utf-8"), link)
 
 
-def seal(game_id: bytes, key: bytes, digest: bytes) -> bytes:
-    """Version 2: the mover's seal of the record up to and with their move (``digest``): made
-    with their key, so nobody else can make it for another history."""
-    return framed_hash(tag(2, "seal"), game_id, key, digest)
+def seal(game_id: bytes, key: bytes, digest: bytes, version: int = 2) -> bytes:
+    """Versions 2 and 3: the mover's seal of the record up to and with their move
+    (``digest``): made with their key, so nobody else can make it for another history."""
+    return framed_hash(tag(version, "seal"), game_id, key, digest)
 
 
 def follows(link: bytes, previous: bytes) -> bool:
@@ -128,12 +138,15 @@ def follows(link: bytes, previous: bytes) -> bool:
     return sha256(link).digest() == previous
 
 
-def draw_index(game_id: bytes, color: str, number: int, key: bytes, value: bytes,
-               left: int, version: int = 1) -> int:
+def draw_index(game_id: bytes, color: str, number: int, key: bytes,
+               values: bytes | Sequence[bytes], left: int, version: int = 1) -> int:
     """Which of the ``left`` tiles still in ``color``'s bag (in tile order) its draw number
-    ``number`` (0-based, the starting rack's included) takes, given the public ``value``."""
+    ``number`` (0-based, the starting rack's included) takes, given the public value it waited
+    for (versions 1 and 2), or the values of every other seat, in the order they were published
+    (version 3)."""
+    mixed = [values] if isinstance(values, bytes) else list(values)
     digest = framed_hash(tag(version, "draw"), game_id, color.encode("ascii"), number.to_bytes(4, "big"),
-                         key, value)
+                         key, *mixed)
     return int.from_bytes(digest, "big") % left
 
 
@@ -144,8 +157,9 @@ class HiddenDeal:
     ``players`` are engine Players in seat order; ``keys`` maps some of their names to keys.
     Feed it the joins (``join``) then the moves (``act``), in record order; ``link_problem``
     and ``move_problem`` say what is wrong with a move before it is fed. ``racks`` and
-    ``drawn`` hold the known colours' racks and draws so far; a draw that waits for the next
-    public value is ``pending``.
+    ``drawn`` hold the known colours' racks and draws so far; a draw that waits for public
+    values still to come is ``pending``: in versions 1 and 2 it waits for the next value, in
+    version 3 for the next value of every other seat.
     """
 
     def __init__(self, game_id: bytes, players: Iterable[Player],
@@ -164,7 +178,7 @@ class HiddenDeal:
         self._bags = {c: list(range(TILES_PER_COLOR)) for c in self._owner_key}
         self.racks: dict[str, list[int]] = {c: [] for c in self._owner_key}
         self.drawn: dict[str, list[int]] = {c: [] for c in self._owner_key}
-        self._waiting: list[str] = []
+        self._waiting: list[_Waiting] = []
 
     @property
     def started(self) -> bool:
@@ -172,17 +186,19 @@ class HiddenDeal:
         return self.joined == len(self.players)
 
     def pending(self, color: str) -> int:
-        """How many of ``color``'s draws wait for the next public value."""
-        return self._waiting.count(color)
+        """How many of ``color``'s draws wait for public values still to come."""
+        return sum(w.colors.count(color) for w in self._waiting)
 
     def join(self, commitment: bytes) -> None:
-        """The next seat joins with its chain head; its starting racks wait for the next value."""
-        player = self.players[self.joined]
-        self._publish(commitment)
+        """The next seat joins with its commitment; its starting racks wait for the values
+        to come."""
+        seat = self.joined
+        player = self.players[seat]
+        self._publish(seat, commitment)
         self.commitments.append(commitment)
         self._last[player.name] = commitment
         self.joined += 1
-        self._waiting = [c for c in player.colors for _ in range(RACK_SIZE)]
+        self._wait(seat, [c for c in player.colors for _ in range(RACK_SIZE)])
 
     def link_problem(self, player: Player, link: bytes) -> str | None:
         """Why ``link`` cannot be ``player``'s next link, or None."""
@@ -229,29 +245,61 @@ class HiddenDeal:
 
     def act(self, player: Player, color: str, move: Move, link: bytes) -> None:
         """Feed a move (checked) with the link published with it."""
-        self._publish(link)
+        seat = self.players.index(player)
+        self._publish(seat, link)
         self._last[player.name] = link
         self.turns[player.name] += 1
         if move.is_pass:
             return
         if color in self.racks:
             self.racks[color].remove(cast(int, move.tile))
-        if self._draws[color] < TILES_PER_COLOR:
-            self._waiting = [color]
+        if self._draws[color] + self.pending(color) < TILES_PER_COLOR:
+            self._wait(seat, [color])
 
-    def _publish(self, value: bytes) -> None:
-        """A public value appears: the draws waiting for it are made."""
-        for color in self._waiting:
-            number = self._draws[color]
-            self._draws[color] += 1
-            if color in self._bags:
-                bag = self._bags[color]
-                key = self._owner_key[color]
-                tile = bag.pop(draw_index(self.game_id, color, number, key, value, len(bag),
-                                          self.version))
-                self.drawn[color].append(tile)
-                self.racks[color].append(tile)
-        self._waiting = []
+    def _wait(self, seat: int, colors: list[str]) -> None:
+        """Draws of ``seat``'s ``colors`` that wait for the values to come: the next one
+        (versions 1 and 2), or the next of every other seat (version 3)."""
+        needs = len(self.players) - 1 if self.version > 2 else 1
+        self._waiting.append(_Waiting(seat, colors, needs))
+
+    def _publish(self, seat: int, value: bytes) -> None:
+        """Seat ``seat`` publishes a value: the draws waiting for it take it, and those that
+        have every value they wait for are made."""
+        still = []
+        for waiting in self._waiting:
+            if waiting.seat != seat:
+                waiting.values.append(value)
+            if len(waiting.values) < waiting.needs:
+                still.append(waiting)
+                continue
+            for color in waiting.colors:
+                self._draw(color, waiting.values)
+        self._waiting = still
+
+    def _draw(self, color: str, values: list[bytes]) -> None:
+        """Make ``color``'s next draw with the public ``values`` it waited for."""
+        number = self._draws[color]
+        self._draws[color] += 1
+        if color in self._bags:
+            bag = self._bags[color]
+            key = self._owner_key[color]
+            tile = bag.pop(draw_index(self.game_id, color, number, key, values, len(bag),
+                                      self.version))
+            self.drawn[color].append(tile)
+            self.racks[color].append(tile)
+
+
+class _Waiting:
+    """Draws of one seat's colours that wait for public values: how many they need, and those
+    published so far (by the other seats)."""
+
+    __slots__ = ("seat", "colors", "needs", "values")
+
+    def __init__(self, seat: int, colors: list[str], needs: int) -> None:
+        self.seat = seat
+        self.colors = colors
+        self.needs = needs
+        self.values: list[bytes] = []
 
 
 def bags_from_draws(drawn: Mapping[str, list[int]], colors: Iterable[str]) -> dict[str, list[int]]:

@@ -197,16 +197,24 @@ def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
     if not os.path.lexists(path):
         return None
     data = _read_private(path, path)
-    if not all(isinstance(entries := data.get(key), list) and all(
-            isinstance(entry, list) and len(entry) == size and isinstance(entry[0], str)
-            for entry in entries) for key, size in _SEEN_ENTRIES.items()):
+    if not all(isinstance(entries := data.get(key, [] if key in _SEEN_LATER else None), list)
+               and all(isinstance(entry, list) and len(entry) == size
+                       and isinstance(entry[0], str) for entry in entries)
+               for key, size in _SEEN_ENTRIES.items()) or not all(
+                   isinstance(entry[1], str) and re.fullmatch("[0-9a-f]{64}", entry[1])
+                   for key in _SEEN_HEX for entry in data.get(key, [])):
         raise KeyFileError(f"{path} is not an uptown memory file (it was damaged or edited): "
                            "move it away to start remembering afresh")
     return data
 
 
-_SEEN_ENTRIES = {"players": 2, "commitments": 2, "moves": 3, "revealed": 2}
+_SEEN_ENTRIES = {"players": 2, "addresses": 2, "commitments": 2, "withdrawn": 2, "moves": 3,
+                 "revealed": 2}
 """The lists of a memory file, and how many fields each entry of them has."""
+_SEEN_HEX = ("commitments", "withdrawn", "revealed")
+"""The lists whose entries are ``[name, 64 hex digits]``."""
+_SEEN_LATER = ("addresses", "withdrawn")
+"""The lists a memory file kept by an older uptown lacks (nothing to compare yet)."""
 
 
 def save_seen(folder: str, game: str, name: str, snapshot: dict[str, Any]) -> None:

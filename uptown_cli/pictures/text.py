@@ -127,7 +127,7 @@ def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> 
     if turn.drawn is None:
         return f"{turn.color} draws nothing: its bag is empty."
     if view is not None:
-        return (f"{turn.color} draws a tile once the next player has moved;\n"
+        return (f"{turn.color} draws a tile once {_draw_waits_for(view)} moved;\n"
                 f"then uptown show --as {turn.player.name} shows it.")
     return f"{turn.color} draws {tile_name(turn.drawn)}."
 
@@ -179,8 +179,16 @@ def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
         me = next(p for p in game.players if p.name == view.name)
         lines.append(f"{me.name}'s rack: {own_racks_text(game, view.deal, me)}")
         if any(view.deal.pending(c) for c in me.colors):
-            lines.append("(+? is drawn when the next player has moved.)")
+            lines.append(f"(+? is drawn when {_draw_waits_for(view)} moved.)")
     return "\n".join(lines)
+
+
+def _draw_waits_for(view: "HiddenView") -> str:
+    """Whose moves a draw of a hidden game waits for: the next player's (protocol versions 1
+    and 2), every other player's (version 3), as the subject of "has moved"."""
+    if cast("HiddenFields", view.record.hidden).version < 3 or len(view.record.players) == 2:
+        return "the next player has"
+    return "every other player has"
 
 
 def _state_line(record: "Record", game: "Game") -> str:
@@ -194,7 +202,7 @@ def _state_line(record: "Record", game: "Game") -> str:
                 f"  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
         return f"{game.to_move.name} to move."
-    left = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
+    left = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
     if left:
         return (f"The game is over. Still to reveal: {', '.join(left)}, each with\n"
                 f"  uptown reveal {shown} --as NAME")
@@ -273,7 +281,7 @@ def _hidden_position_data(game: "Game", view: "HiddenView") -> dict[str, Any]:
     hidden = cast("HiddenFields", view.record.hidden)
     data["waiting_to_join"] = [p.name for p in view.record.players
                                if p.name not in hidden.joined()]
-    data["to_reveal"] = [n for n in hidden.joined() if n not in dict(hidden.revealed)]
+    data["to_reveal"] = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
     if data["waiting_to_join"]:
         data["to_move"] = None
     return data

@@ -14,20 +14,31 @@ copy, or someone edits one by hand.  ``compare_records`` tells which case it is:
   move, ``line_a`` or ``line_b`` its line, and ``reason`` what is wrong with it);
 - ``diverging``: the same game, but move ``move`` differs (``line_a`` and
   ``line_b`` are its lines in each file);
+- ``address-changed``: the same game, but a player's e-mail address differs
+  (``detail`` names the player and both addresses, ``line_a`` and ``line_b`` locate
+  it): mail for that player would go elsewhere;
 - ``different-games``: the players, the seed or the variant differ (``fields``
   names them, ``line_a`` and ``line_b`` locate the first of them); with hidden
-  racks, also the game id, or the commitments when neither copy's are the start
-  of the other's (a commitment rewritten after the next player joined).
+  racks, also the game id, or the commitments when neither copy's can follow the
+  other's (a commitment rewritten after the next player joined; a join undone
+  before the first move, its key under ``withdrawn``, is a step forward).
 
-Moves are compared as moves, not as text: ``7 b7`` equals ``7 B7`` and a capture's
-``x`` may be left out.  Comments, layout and the optional text fields (event,
-date, ...) do not matter; ``same_text`` says whether the files are byte-identical.
+In an open game moves are compared as moves, not as text: ``7 b7`` equals ``7 B7``
+and a capture's ``x`` may be left out.  In a game with hidden racks they are
+compared as written, with their links, as the seals and the players' memories
+cover them: a move respelled is a change (``detail`` names the move, its mover and
+both spellings).  Comments, layout and the optional text fields (event, date, ...)
+do not matter; ``same_text`` says whether the files are byte-identical.
+
+``hidden_progress`` tells, for two copies of a hidden game with the same moves,
+which has more joins or revealed keys, and merges copies that each hold keys the
+other lacks (revealed keys are a set).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..engine.notation import parse_move
 from ..errors import NotationError
@@ -35,12 +46,18 @@ from .reading import load_record
 from .replay import replay
 from .schema import Record
 from .entries import MoveEntry
+from .seen import email_line
+from .hidden_text import record_with_entry
+
+if TYPE_CHECKING:
+    from .hidden_fields import HiddenFields
 
 IDENTICAL = "identical"
 EXTENDS = "extends"
 ILLEGAL_EXTENSION = "illegal-extension"
 DIVERGING = "diverging"
 DIFFERENT_GAMES = "different-games"
+ADDRESS_CHANGED = "address-changed"
 
 
 @dataclass(frozen=True)
@@ -59,6 +76,7 @@ class Comparison:
     line_b: int | None = None
     fields: tuple[str, ...] = ()
     reason: str | None = None
+    detail: str | None = None
 
     @property
     def consistent(self) -> bool:
@@ -86,8 +104,11 @@ class Comparison:
                     f"{self.reason}")
         where = f"{a}:{self.line_a} and {b}:{self.line_b}"
         if self.relation == DIVERGING:
+            detail = f": {self.detail}" if self.detail else ""
             return (f"{where}: the games diverge at move {self.move} "
-                    f"({_count(cast(int, self.move) - 1)} in common before it)")
+                    f"({_count(cast(int, self.move) - 1)} in common before it){detail}")
+        if self.relation == ADDRESS_CHANGED:
+            return f"{where}: {self.detail}"
         return f"{where}: not the same game ({', '.join(self.fields)} differ)"
 
     def to_json(self) -> dict[str, object]:
@@ -96,7 +117,8 @@ class Comparison:
                 "a": {"path": self.path_a, "moves": self.moves_a, "line": self.line_a},
                 "b": {"path": self.path_b, "moves": self.moves_b, "line": self.line_b},
                 "longer": self.longer, "move": self.move, "fields": list(self.fields),
-                "same_text": self.same_text, "reason": self.reason, "message": self.message()}
+                "same_text": self.same_text, "reason": self.reason, "detail": self.detail,
+                "message": self.message()}
 
 
 class _Common(TypedDict):
@@ -121,16 +143,25 @@ def compare_records(a: Record, b: Record) -> Comparison:
                            moves_b=len(b.moves), same_text=a.text == b.text)
     fields = tuple(name for name in ("players", "seed", "variant", "hidden")
                    if _header(a)[name] != _header(b)[name])
-    if not fields and a.hidden is not None and b.hidden is not None and not _one_starts_other(
-            a.hidden.commitments, b.hidden.commitments):
+    if not fields and a.hidden is not None and b.hidden is not None and not (
+            _follows(a.hidden, b.hidden) or _follows(b.hidden, a.hidden)):
         fields = ("commitments",)
     if fields:
         return Comparison(DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
                           line_b=_header_line(b, a, fields[0]), **common)
+    for index, (player_a, player_b) in enumerate(zip(a.players, b.players)):
+        if player_a.email != player_b.email:
+            changed = (f"{player_a.name}'s e-mail address differs ({player_a.email or 'none'} "
+                       f"in {a.path}, {player_b.email or 'none'} in {b.path}): an address was "
+                       f"changed, and mail for {player_a.name} would go elsewhere")
+            return Comparison(ADDRESS_CHANGED, line_a=email_line(a, index),
+                              line_b=email_line(b, index), detail=changed, **common)
+    key = _key if a.hidden is None else _written
     for number, (move_a, move_b) in enumerate(zip(a.moves, b.moves), 1):
-        if _key(move_a) != _key(move_b):
+        if key(move_a) != key(move_b):
+            detail = None if a.hidden is None else _respelled(a, b, number)
             return Comparison(DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
-                              **common)
+                              detail=detail, **common)
     if len(a.moves) == len(b.moves):
         moved = [(e, e.move) for e in replay(a).errors if e.move is not None]
         if moved:  # the same moves, but not a game: neither copy can be trusted
@@ -159,19 +190,49 @@ def _header(record: Record) -> dict[str, object]:
             "hidden": record.hidden and record.hidden.game_id}
 
 
-def _one_starts_other(first: tuple[object, ...], second: tuple[object, ...]) -> bool:
-    shorter = min(len(first), len(second))
-    return first[:shorter] == second[:shorter]
+def _follows(newer: HiddenFields, older: HiddenFields) -> bool:
+    """Whether the joins of ``newer`` can come after those of ``older``: each commitment of
+    ``older`` is at its seat in ``newer``, or was withdrawn there (a ``withdrawn`` key gives
+    it), and every join ``older`` withdrew is withdrawn in ``newer`` too."""
+    earlier: list[str] = []
+    for seat, (name, value) in enumerate(older.commitments):
+        kept = seat < len(newer.commitments) and newer.commitments[seat][1] == value
+        if not kept and not newer.withdraws(name, value, earlier):
+            return False
+        earlier.append(value)
+    return newer.withdrawn[:len(older.withdrawn)] == older.withdrawn
 
 
 def _key(entry: MoveEntry) -> tuple[object, ...]:
-    """A move as compared: colour, tile and square (the capture mark aside), and its link
-    (hidden racks)."""
+    """A move of an open game as compared: colour, tile and square (the capture mark
+    aside)."""
     try:
         move = parse_move(entry.text)
     except NotationError:
-        return entry.color, entry.text.strip(), entry.link
-    return entry.color, move.tile, move.square, entry.link
+        return entry.color, entry.text.strip()
+    return entry.color, move.tile, move.square
+
+
+def _written(entry: MoveEntry) -> tuple[object, ...]:
+    """A move of a hidden game as compared: exactly as written, with its link (what its seal
+    covers)."""
+    return entry.color, entry.text, entry.link
+
+
+def _respelled(a: Record, b: Record, number: int) -> str:
+    """What differs in move ``number`` of two copies of a hidden game: the move, its mover,
+    and how each copy writes it."""
+    move_a, move_b = a.moves[number - 1], b.moves[number - 1]
+    owner = {c: p.name for p in a.players for c in p.colors}
+    what = f"move {number} ({owner.get(move_a.color, '?')}'s {move_a.color})"
+    if (move_a.color, move_a.text) == (move_b.color, move_b.text):
+        return f"{what} has another link in each copy"
+    said = (f"{what} is {move_a.color}: {move_a.text!r} in {a.path}, {move_b.color}: "
+            f"{move_b.text!r} in {b.path}")
+    if _key(move_a) == _key(move_b):
+        said += (" (the same move respelled: in a game with hidden racks a move is compared as "
+                 "written, as its seal covers it)")
+    return said
 
 
 def _header_line(record: Record, other: Record, name: str) -> int:
@@ -187,3 +248,50 @@ def _header_line(record: Record, other: Record, name: str) -> int:
 
 def _count(moves: int) -> str:
     return f"{moves} move{'' if moves == 1 else 's'}"
+
+
+SAME = "same"
+OLDER = "older"
+NEWER = "newer"
+MERGED = "merged"
+
+
+@dataclass(frozen=True)
+class HiddenProgress:
+    """How the joins and revealed keys of a received copy of a hidden game relate to the
+    local copy's (their moves being the same, or one's the start of the other's): ``state``
+    is ``same``, ``older`` (it lacks some and adds none), ``newer`` (it adds some and lacks
+    none) or ``merged`` (each holds keys the other lacks: ``text`` is the local copy with the
+    received keys added); ``news`` says what the received copy adds."""
+
+    state: str
+    news: str = ""
+    text: str | None = None
+
+
+def hidden_progress(local: Record, received: Record) -> HiddenProgress:
+    """``HiddenProgress`` of ``received`` against ``local`` (a copy of the same game, its
+    commitments one's start of the other's, or withdrawn: ``compare_records``). A revealed key
+    that does not give its player's commitment counts as not revealed: a copy with the real key
+    replaces it."""
+    if local.hidden is None or received.hidden is None:
+        return HiddenProgress(SAME)
+    mine, theirs = local.hidden, received.hidden
+    newer_joins, older_joins = not _follows(mine, theirs), not _follows(theirs, mine)
+    keys, their_keys = mine.valid_reveals(), theirs.valid_reveals()
+    added = [name for name in their_keys if name not in keys]
+    lacking = [name for name in keys if name not in their_keys]
+    joined = [name for seat, (name, value) in enumerate(theirs.commitments)
+              if seat >= len(mine.commitments) or mine.commitments[seat][1] != value]
+    undone = [name for name, _ in theirs.withdrawn[len(mine.withdrawn):]]
+    said = ([f"{name}'s join was undone" for name in undone] + [f"{name} joined" for name in joined]
+            + [f"{name} revealed their key" for name in added])
+    if not added and not newer_joins:
+        return HiddenProgress(OLDER if lacking or older_joins else SAME)
+    if not lacking and not older_joins:
+        return HiddenProgress(NEWER, ", ".join(said))
+    merged = local
+    for name in added:
+        merged = record_with_entry(merged, "revealed", name, their_keys[name], local.path)
+    return HiddenProgress(MERGED, ", ".join(said) + " (merged with the keys of your copy)",
+                          merged.text)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple, Optional
 
 
-HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed")
+HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
 """The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""

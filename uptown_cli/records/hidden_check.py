@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import BadReveal, RecordError
+from ..errors import RecordError
 from ..hidden.draws import (
     CHAIN_LENGTH,
     HiddenDeal,
     Stuck,
     chain,
-    commitment,
-    head,
     history_start,
     history_step,
     seal,
@@ -31,9 +29,10 @@ if TYPE_CHECKING:
 class HiddenCheck:
     """Checks the moves of a hidden game as a replay plays them: the game has started, each
     link follows its player's chain, and, when the mover's key is known (revealed in the
-    record, or given for a player's own view), each move fits the mover's rack and (version 2)
-    its seal is the mover's. ``errors`` holds the revealed keys that do not match their
-    commitments (``BadReveal``: reported, not used)."""
+    record, or given for a player's own view), each move fits the mover's rack and (from
+    version 2) its seal is the mover's. ``errors`` holds the commitments that do not fit
+    their first links. A revealed key that does not give its player's commitment is not used:
+    it counts as not revealed (``unchecked`` says so)."""
 
     def __init__(self, record: Record, own: tuple[str, bytes] | None = None) -> None:
         hidden = record.hidden
@@ -43,17 +42,7 @@ class HiddenCheck:
         self.link_digits = hidden.link_digits
         self.errors: list[RecordError] = []
         values = [bytes.fromhex(value) for _, value in hidden.commitments]
-        keys: dict[str, bytes] = {}
-        for name, value in hidden.revealed:
-            key = bytes.fromhex(value)
-            if key_matches(record, name, key):
-                keys[name] = key
-            else:
-                self.errors.append(BadReveal(
-                    f"the key revealed for {name} does not match {name}'s commitment: "
-                    f"written by hand or by someone else, or {name}'s commitment was changed; "
-                    f"{name}'s draws stay unchecked", path=record.path,
-                    line=hidden.lines["revealed", name]))
+        keys = {name: bytes.fromhex(value) for name, value in hidden.valid_reveals().items()}
         if own is not None:
             keys[own[0]] = own[1]
         self.keys = keys
@@ -63,7 +52,8 @@ class HiddenCheck:
             self.deal.join(joined)
         self.passes: dict[int, Stuck] = {}
         """What each pass was checked against, by the number of moves before it."""
-        self.digest = history_start(self.game_id, record.variant, players, values)
+        self.digest = history_start(self.game_id, record.variant, players, values,
+                                    self.version, [p.email for p in record.players])
         self._next_digest = self.digest
         if self.version > 1:
             self.errors[:0] = _binding_errors(record, self.deal)
@@ -96,9 +86,10 @@ class HiddenCheck:
         """Version 2: what is wrong with the seal of a move whose mover's key is known."""
         if self.version == 1:
             return None
-        self._next_digest = history_step(self.digest, entry.color, entry.text, link)
+        self._next_digest = history_step(self.digest, entry.color, entry.text, link, self.version)
         key = self.keys.get(player.name)
-        if key is not None and seal(self.game_id, key, self._next_digest).hex() != entry.link[64:]:  # type: ignore[index]
+        if key is not None and seal(self.game_id, key, self._next_digest,
+                                    self.version).hex() != entry.link[64:]:  # type: ignore[index]
             return (f"the seal is not {player.name}'s: this move or an entry before it was "
                     f"changed after {player.name} played it (compare copies with uptown diff)")
         return None
@@ -146,11 +137,10 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
 
 
 def unrevealed_players(record: Record) -> list[str]:
-    """The players whose draws nobody can check: no revealed key matching their commitment."""
+    """The players whose draws nobody can check: no revealed key that gives their commitment."""
     assert record.hidden is not None
-    revealed = dict(record.hidden.revealed)
-    return [name for name in record.hidden.joined()
-            if name not in revealed or not key_matches(record, name, bytes.fromhex(revealed[name]))]
+    revealed = record.hidden.valid_reveals()
+    return [name for name in record.hidden.joined() if name not in revealed]
 
 
 def unchecked(record: Record) -> list[str]:
@@ -163,12 +153,37 @@ def unchecked(record: Record) -> list[str]:
     waiting = [p.name for p in record.players if p.name not in joined]
     if waiting:
         notes.append(f"not started: {', '.join(waiting)} must join (uptown join)")
-    revealed = dict(hidden.revealed)
-    hidden_racks = [p for p in record.players if p.name in joined and p.name not in revealed]
-    for player in hidden_racks:
-        notes.append(f"{player.name}'s draws ({', '.join(player.colors)}), until "
-                     f"{player.name} reveals")
+    revealed = hidden.valid_reveals()
+    bad = dict(bad_reveals(record))
+    for player in record.players:
+        if player.name in joined and player.name not in revealed:
+            note = (f"{player.name}'s draws ({', '.join(player.colors)}), until {player.name} "
+                    "reveals")
+            notes.append(note + (f" ({bad[player.name]})" if player.name in bad else ""))
     return notes
+
+
+def bad_reveals(record: Record) -> list[tuple[str, str]]:
+    """``(name, sentence)`` for each ``revealed`` entry that does not give its player's
+    commitment: it counts as not revealed; the sentence names its line and says that the
+    entry was not written by that player."""
+    hidden = record.hidden
+    assert hidden is not None
+    return [(name, f"the key at line {hidden.lines['revealed', name]} does not give {name}'s "
+                   f"commitment: that entry was not written by {name}, and counts as not "
+                   "revealed") for name in hidden.bad_reveals()]
+
+
+def early_reveals(record: Record) -> list[RecordError]:
+    """A problem for each ``revealed`` entry of a game that is not over: a key is revealed
+    only once its player's part of the game is over (the end of the game), so such an entry
+    was written by hand. Called with a replay of the whole record that found it not over."""
+    hidden = record.hidden
+    assert hidden is not None
+    return [RecordError(f"{name}'s key is revealed before the game is over: a key is revealed "
+                        f"only at the end (uptown reveal), so this entry was written by hand; "
+                        "remove it", path=record.path, line=hidden.lines["revealed", name])
+            for name, _ in hidden.revealed]
 
 
 def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_text: str,
@@ -184,30 +199,12 @@ def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
     if hidden.version == 1:
         return link.hex()
-    after = history_step(digest, color, move_text, link)
-    return link.hex() + seal(game_id, key, after).hex()
+    after = history_step(digest, color, move_text, link, hidden.version)
+    return link.hex() + seal(game_id, key, after, hidden.version).hex()
 
 
 def commitment_of(record: Record, name: str, key: bytes) -> str:
     """The commitment ``name`` publishes with ``key`` when joining ``record`` now (hex)."""
     hidden = record.hidden
     assert hidden is not None
-    game_id = bytes.fromhex(hidden.game_id)
-    earlier = [bytes.fromhex(value) for _, value in hidden.commitments]
-    return commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
-                      hidden.version).hex()
-
-
-def key_matches(record: Record, name: str, key: bytes) -> bool:
-    """Whether ``key`` is the one ``name`` committed to in ``record``."""
-    hidden = record.hidden
-    assert hidden is not None
-    names = hidden.joined()
-    if name not in names:
-        return False
-    seat = names.index(name)
-    game_id = bytes.fromhex(hidden.game_id)
-    earlier = [bytes.fromhex(value) for _, value in hidden.commitments[:seat]]
-    made = commitment(game_id, name, head(game_id, name, key, hidden.version), earlier,
-                      hidden.version)
-    return made == bytes.fromhex(hidden.commitments[seat][1])
+    return hidden.commitment_of(name, key, [value for _, value in hidden.commitments])

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Final, Protocol
 from ..hidden.draws import (
     LATEST,
     PROTOCOLS,
+    commitment,
+    head,
 )
 from .entries import HIDDEN_KEYS, Settled
 from .nodes import Mapping, Node, Scalar, Sequence, describe
@@ -43,38 +45,98 @@ class _Problem(Protocol):
 
 class HiddenFields(Settled):
     """The hidden-draw fields of a record: game id and (name, value) pairs, all hex text.
-    ``lines`` (not compared) gives the line of each commitment and revealed key, by (list
-    name, player). Not to be changed once made."""
+    ``withdrawn`` lists the keys of joins undone before the first move (``join --undo``), a
+    name possibly more than once. ``lines`` (not compared) gives the line of each commitment
+    and revealed key, by (list name, player). Not to be changed once made."""
 
-    __slots__ = ("game_id", "commitments", "version", "revealed", "lines")
+    __slots__ = ("game_id", "commitments", "version", "revealed", "withdrawn", "lines",
+                 "_valid")
 
     def __init__(self, game_id: str, commitments: tuple[tuple[str, str], ...] = (),
                  version: int = 1, revealed: tuple[tuple[str, str], ...] = (),
-                 lines: dict[tuple[str, str], int] | None = None) -> None:
+                 lines: dict[tuple[str, str], int] | None = None,
+                 withdrawn: tuple[tuple[str, str], ...] = ()) -> None:
         self.game_id: Final = game_id
         self.commitments: Final = commitments
         self.version: Final = version
         self.revealed: Final = revealed
+        self.withdrawn: Final = withdrawn
         self.lines: Final[dict[tuple[str, str], int]] = {} if lines is None else lines
+        self._valid: dict[str, str] | None = None
 
     def _compared(self) -> tuple[object, ...]:
-        return self.game_id, self.commitments, self.version, self.revealed
+        return self.game_id, self.commitments, self.version, self.revealed, self.withdrawn
 
-    def appended(self, list_name: str, name: str, value: str) -> HiddenFields:
-        """These fields with ``name: value`` added at the end of ``list_name`` (``commitments``
-        or ``revealed``)."""
-        pairs = {"commitments": self.commitments, "revealed": self.revealed}
-        pairs[list_name] += ((name, value),)
-        return HiddenFields(self.game_id, pairs["commitments"], self.version, pairs["revealed"],
-                            self.lines)
+    def _lists(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        return {"commitments": self.commitments, "revealed": self.revealed,
+                "withdrawn": self.withdrawn}
+
+    def _with(self, lists: dict[str, tuple[tuple[str, str], ...]]) -> HiddenFields:
+        return HiddenFields(self.game_id, lists["commitments"], self.version, lists["revealed"],
+                            self.lines, lists["withdrawn"])
+
+    def with_entry(self, list_name: str, name: str, value: str) -> HiddenFields:
+        """These fields with ``name: value`` in ``list_name`` (``commitments``, ``revealed``
+        or ``withdrawn``): in the place of ``name``'s entry when there is one (not in
+        ``withdrawn``, where a name may come again), else added at the end."""
+        lists = self._lists()
+        pairs = lists[list_name]
+        if list_name != "withdrawn" and name in dict(pairs):
+            lists[list_name] = tuple((n, value if n == name else v) for n, v in pairs)
+        else:
+            lists[list_name] = pairs + ((name, value),)
+        return self._with(lists)
+
+    def without_entry(self, list_name: str, name: str) -> HiddenFields:
+        """These fields without ``name``'s entry in ``list_name``."""
+        lists = self._lists()
+        lists[list_name] = tuple(pair for pair in lists[list_name] if pair[0] != name)
+        return self._with(lists)
 
     def joined(self) -> list[str]:
         return [name for name, _ in self.commitments]
 
     @property
     def link_digits(self) -> int:
-        """Hex digits of a move's link: 64, or 128 in version 2 (link and seal)."""
+        """Hex digits of a move's link: 64, or 128 from version 2 on (link and seal)."""
         return 64 if self.version == 1 else 128
+
+    def commitment_of(self, name: str, key: bytes, earlier: list[str]) -> str:
+        """The commitment (hex) that ``name`` makes with ``key`` after the commitments
+        ``earlier`` (hex, those of the seats before, as they were)."""
+        game_id = bytes.fromhex(self.game_id)
+        made = commitment(game_id, name, head(game_id, name, key, self.version),
+                          [bytes.fromhex(value) for value in earlier], self.version)
+        return made.hex()
+
+    def key_gives(self, name: str, key: bytes) -> bool:
+        """Whether ``key`` gives ``name``'s commitment, with the commitments before it as they
+        are: whether it is the key ``name`` joined with."""
+        names = self.joined()
+        if name not in names:
+            return False
+        seat = names.index(name)
+        earlier = [value for _, value in self.commitments[:seat]]
+        return self.commitment_of(name, key, earlier) == self.commitments[seat][1]
+
+    def valid_reveals(self) -> dict[str, str]:
+        """The revealed keys that give their player's commitment (hex, by name). Any other
+        ``revealed`` entry was not written by that player and counts as not revealed."""
+        if self._valid is None:
+            self._valid = {name: value for name, value in self.revealed
+                           if self.key_gives(name, bytes.fromhex(value))}
+        return self._valid
+
+    def bad_reveals(self) -> list[str]:
+        """The players whose ``revealed`` entry does not give their commitment."""
+        valid = self.valid_reveals()
+        return [name for name, _ in self.revealed if name not in valid]
+
+    def withdraws(self, name: str, value: str, earlier: list[str]) -> bool:
+        """Whether a ``withdrawn`` key of ``name`` gives the commitment ``value`` made after
+        the commitments ``earlier`` (hex): that join was undone by whoever made it."""
+        return any(who == name and self.commitment_of(name, bytes.fromhex(key), earlier) == value
+                   for who, key in self.withdrawn)
 
 
 def is_hex(text: str, digits: int) -> bool:
@@ -112,7 +174,9 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
     for name, _ in revealed:
         if name not in dict(commitments):
             problem(f"{name} reveals a key without having joined", lines["revealed", name])
-    return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines)
+    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False)
+    return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines,
+                        tuple(withdrawn))
 
 
 def _version(root: Mapping, problem: _Problem) -> int:
@@ -129,8 +193,9 @@ def _version(root: Mapping, problem: _Problem) -> int:
 
 
 def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
-           lines: dict[tuple[str, str], int]) -> list[tuple[str, str]]:
-    """The ``- NAME: HEX`` items of list ``key``, checked."""
+           lines: dict[tuple[str, str], int], once: bool = True) -> list[tuple[str, str]]:
+    """The ``- NAME: HEX`` items of list ``key``, checked: each name ``once`` unless told
+    otherwise (``lines`` then keeps the first line of a name)."""
     pair = root.get(key)
     if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
         return []
@@ -150,12 +215,12 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
         name = name_node.value
         if name not in names:
             problem(f"'{name}' in '{key}' is not a player of this game", name_node)
-        elif (key, name) in lines:
+        elif once and (key, name) in lines:
             problem(f"{name} appears twice in '{key}'", name_node)
         elif not is_hex(value.value, 64):
             problem(f"{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f)", value)
         else:
-            lines[key, name] = name_node.line
+            lines.setdefault((key, name), name_node.line)
             found.append((name, value.value))
     return found
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game
 from ..engine.notation import parse_move
-from ..errors import BadReveal, IllegalMove, NotationError, RecordError
+from ..errors import IllegalMove, NotationError, RecordError
 from .entries import MoveEntry
 from .reading import read_file
 from .schema import Record, SchemaReader, file_order
@@ -60,19 +60,25 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     check = HiddenCheck(record) if hidden is None else hidden
     followed = _follow(record, upto, check) if hidden is not None or taken_back else None
     result = followed or _play_hidden(record, upto, check)
-    if strict:
-        result.errors += _not_canonical(record, result.game.history)
     moves = record.moves if upto is None else record.moves[:upto]
     if hidden is None and result.moves_ok == len(moves) and (
-            result.game.knows_racks or all(isinstance(e, BadReveal) for e in result.errors)):
+            result.game.knows_racks or not result.errors):
         record.replayed[upto] = (result.game, tuple(result.game.history), check)
+    if (record.hidden.revealed and result.moves_ok == len(record.moves)
+            and not result.game.finished):
+        from .hidden_check import early_reveals
+
+        result.errors += early_reveals(record)
+    if strict:
+        result.errors += _not_canonical(record, result.game.history)
     return result
 
 
 def _all_revealed(record: Record) -> bool:
-    """Whether every player of a hidden game has revealed their key."""
+    """Whether every player of a hidden game has revealed their key (a key that does not give
+    its player's commitment counts as not revealed)."""
     assert record.hidden is not None
-    return len(record.hidden.revealed) == len(record.players)
+    return len(record.hidden.valid_reveals()) == len(record.players)
 
 
 def _play_hidden(record: Record, upto: int | None, check: HiddenCheck) -> Replay:

@@ -2,9 +2,9 @@
 and every other file uptown writes.
 
 ``append_move`` adds one move to a record (with its ``link`` in a game with hidden racks),
-``append_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``): the new
-text comes from ``records.text``, which leaves every other byte as it was and reads it back
-before the file is touched.
+``write_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``,
+``withdrawn``): the new text comes from ``records.text`` or ``records.hidden_text``, which leave
+every other byte as it was and read it back before the file is touched.
 
 On disk, a path that is a symbolic link is resolved once; from then on everything
 happens relative to a descriptor of the real file's folder, and the game is opened
@@ -47,7 +47,7 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
-from .text import read_new_text, record_with_entry, record_with_move
+from .text import read_new_text, record_with_move
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -167,10 +167,14 @@ def append_move(path: str, color: str, move_text: str, expected: str | Record,
     return new
 
 
-def append_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
-                 on_wait: Callable[[], None] | None = None) -> Record:
-    """Append ``- NAME: VALUE`` to the hidden-racks list ``list_name`` (``commitments`` or
-    ``revealed``) of the record at ``path``, as ``append_move`` appends a move."""
+def write_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
+                on_wait: Callable[[], None] | None = None) -> Record:
+    """Write ``- NAME: VALUE`` in the hidden-racks list ``list_name`` (``commitments``,
+    ``revealed`` or ``withdrawn``) of the record at ``path`` (over the value of ``name``'s
+    entry when there is one: ``hidden_text.record_with_entry``), as ``append_move`` appends a
+    move. (``hidden_text`` is loaded here: an open game never needs it.)"""
+    from .hidden_text import record_with_entry
+
     new = record_with_entry(expected, list_name, name, value, path)
     _replace_record(path, _text(expected), new.text, on_wait)
     return new

@@ -1,82 +1,180 @@
 """What a player has seen of a game: a snapshot of the public record, and the first change.
 
 Each player's tool keeps, beside their key, the public part of the record as they last saw it
-(game id, protocol, variant, seed, players, commitments, moves with their links, revealed keys).
-A file they run a command on must *extend* it: the same entries, more of them at the end. The
-first entry that differs is named with its line and whose entry it is, so that a rewritten
-move, a swapped commitment or an older copy played differently is refused before anything is
-written. This module knows records, not files or terminals.
+(game id, protocol, variant, seed, players with their colours and e-mail addresses,
+commitments, withdrawn joins, moves with their links, revealed keys). A file they run a
+command on must *extend* it: the same entries, more of them at the end. The first entry that
+differs is named with its line and whose entry it is, so that a rewritten move, a swapped
+commitment, a redirected address or an older copy played differently is refused before
+anything is written.
+
+Two kinds of entry may change without being refused, because the record proves who made the
+change: a join undone before the first move (``withdrawn`` holds the key of the commitment it
+takes back: only whoever made that commitment holds it), and revealed keys, which are a set
+that copies merge: a key seen is only remembered when it gives its player's commitment, a key
+missing from a copy is not a change (another copy holds it), and a key that no longer gives
+the commitment is refused as an entry its player did not write. This module knows records,
+not files or terminals.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from ..engine.sha256 import sha256
+from .nodes import Mapping, Sequence
 from .schema import Record
 
 
 def game_ident(record: Record) -> str:
     """The name a game's memory is kept under: its game id (hidden racks), else a digest of
-    its file's full path, seed, variant and players (so a game whose seed is changed, or a new
-    game, reads as another game)."""
+    its seed, variant and players (so that a game whose seed is changed, or a new game, reads
+    as another game, and every copy of a game, under any file name, as the same one)."""
     if record.hidden is not None:
         return record.hidden.game_id
-    lineup = [os.path.realpath(record.path), record.seed, record.variant,
-              [[p.name, list(p.colors)] for p in record.players]]
+    lineup = [record.seed, record.variant, [[p.name, list(p.colors)] for p in record.players]]
     text = json.dumps(lineup, ensure_ascii=False)
     return "open-" + sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def snapshot(record: Record) -> dict[str, Any]:
-    """The public part of ``record``, as JSON-ready data."""
+def snapshot(record: Record, seen: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The public part of ``record``, as JSON-ready data. With ``seen`` (what was remembered
+    before, which ``record`` extends), the revealed keys remembered are both's valid ones."""
     hidden = record.hidden
+    revealed = [] if hidden is None else [list(r) for r in hidden.valid_reveals().items()]
+    if hidden is not None and seen is not None:
+        revealed += [list(r) for r in _seen_reveals(seen, record) if r[0] not in dict(revealed)]
     return {
         "game": None if hidden is None else hidden.game_id,
         "protocol": None if hidden is None else hidden.version,
         "variant": record.variant,
         "seed": record.seed,
         "players": [[p.name, list(p.colors)] for p in record.players],
+        "addresses": [[p.name, p.email] for p in record.players],
         "commitments": [] if hidden is None else [list(c) for c in hidden.commitments],
+        "withdrawn": [] if hidden is None else [list(w) for w in hidden.withdrawn],
         "moves": [[m.color, m.text, m.link] for m in record.moves],
-        "revealed": [] if hidden is None else [list(r) for r in hidden.revealed],
+        "revealed": revealed,
     }
 
 
-def first_change(seen: dict[str, Any], record: Record, viewer: str) -> tuple[int, str] | None:
+def first_change(seen: dict[str, Any], record: Record, viewer: str,
+                 rewrites_own_key: bool = False) -> tuple[int, str] | None:
     """``(line, message)`` for the first entry of what ``viewer`` saw (``seen``, a snapshot)
-    that ``record`` does not hold as it was; None when ``record`` extends it."""
+    that ``record`` does not hold as it was; None when ``record`` extends it.
+    ``rewrites_own_key``: the command writes the viewer's own revealed key, so whatever entry
+    stands there now is not a change (``reveal``)."""
     now = snapshot(record)
     since = f"since {viewer} saw it"
     for key in ("game", "protocol", "variant", "seed"):
         if seen.get(key) != now[key]:
-            return (_key_line(record.text, key), f"the {_WORDS[key]} changed {since} (was "
+            return (_key_line(record, key), f"the {_WORDS[key]} changed {since} (was "
                     f"{seen.get(key)!r}, now {now[key]!r}): the file was edited by hand")
-    for index, (was, new) in enumerate(zip(seen["players"], now["players"])):
-        if was != new:
-            return (record.players[index].line, f"player {index + 1} changed {since} (was "
-                    f"{was[0]}, now {new[0]}): the players were edited by hand")
-    if len(seen["players"]) != len(now["players"]):
-        return (1, f"the players changed {since}: the file was edited by hand")
-    owner = {c: p.name for p in record.players for c in p.colors}
-    for list_name in ("commitments", "moves", "revealed"):
-        old, new = seen[list_name], now[list_name]
-        for index, was in enumerate(old):
-            line = _line_of(record, list_name, index)
-            if index >= len(new):
-                return (line, f"{_entry(list_name, index, was, owner)} is gone {since}: this is "
-                        "an older copy, or entries were removed")
-            if was != new[index]:
-                what = f"{_entry(list_name, index, was, owner)} changed {since}"
-                if list_name == "moves" and was[:2] != new[index][:2]:
-                    current = new[index][1] if was[0] == new[index][0] else " ".join(new[index][:2])
-                    what += f": was {was[1]!r}, now {current!r}"
-                elif list_name == "moves":
-                    what += " (its link)"
-                return (line, what)
+    return (_player_change(seen, record, since) or _address_change(seen, record, since)
+            or _commitment_change(seen, record, since)
+            or _list_change(seen, record, since, "withdrawn")
+            or _list_change(seen, record, since, "moves")
+            or _reveal_change(seen, record, since, viewer if rewrites_own_key else None))
+
+
+def _player_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int, str] | None:
+    """A player renamed, their colours changed, a player added or gone."""
+    was_players, players = seen["players"], record.players
+    for index, ((was, colors), player) in enumerate(zip(was_players, players)):
+        if was != player.name:
+            return (player.line, f"player {index + 1} ({was}) changed {since}: now "
+                    f"{player.name}: the players were edited by hand")
+        if colors != list(player.colors):
+            return (player.line, f"{was}'s colours changed {since} (were {' '.join(colors)}, "
+                    f"now {' '.join(player.colors)}): the players were edited by hand")
+    if len(players) > len(was_players):
+        added = players[len(was_players)]
+        return (added.line, f"player {len(was_players) + 1} ({added.name}) was added {since}: "
+                "the players were edited by hand")
+    if len(players) < len(was_players):
+        gone = was_players[len(players)][0]
+        return (_key_line(record, "players"), f"player {len(players) + 1} ({gone}) is gone "
+                f"{since}: the players were edited by hand")
     return None
+
+
+def _address_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int, str] | None:
+    """A player whose e-mail address changed (a memory kept before addresses were remembered
+    has none to compare)."""
+    for index, ((name, was), player) in enumerate(zip(seen.get("addresses", []), record.players)):
+        if was != player.email:
+            return (email_line(record, index), f"{name}'s e-mail address changed {since} (was "
+                    f"{was or 'none'}, now {player.email or 'none'}): mail for {name} would go "
+                    "elsewhere; the address was edited by hand")
+    return None
+
+
+def _commitment_change(seen: dict[str, Any], record: Record,
+                       since: str) -> tuple[int, str] | None:
+    """A commitment changed or gone, unless a join undone before the first move accounts for
+    it (a ``withdrawn`` key gives the commitment seen)."""
+    hidden = record.hidden
+    now = [] if hidden is None else list(hidden.commitments)
+    earlier: list[str] = []
+    for index, (name, was) in enumerate(seen["commitments"]):
+        same = index < len(now) and now[index][1] == was
+        if not same and not (hidden is not None and not seen["moves"]
+                             and hidden.withdraws(name, was, earlier)):
+            line = _line_of(record, "commitments", index)
+            if index >= len(now):
+                return (line, f"{name}'s commitment is gone {since}: this is an older copy, or "
+                        "entries were removed")
+            return (line, f"{name}'s commitment changed {since}")
+        earlier.append(was)
+    return None
+
+
+def _list_change(seen: dict[str, Any], record: Record, since: str,
+                 list_name: str) -> tuple[int, str] | None:
+    """The first entry of ``list_name`` (``moves`` or ``withdrawn``) seen that ``record`` does
+    not hold as it was."""
+    owner = {c: p.name for p in record.players for c in p.colors}
+    new = snapshot(record)[list_name]
+    for index, was in enumerate(seen.get(list_name, [])):
+        line = _line_of(record, list_name, index)
+        what = _entry(list_name, index, was, owner)
+        if index >= len(new):
+            return (line, f"{what} is gone {since}: this is an older copy, or entries were "
+                    "removed")
+        if was != new[index]:
+            changed = f"{what} changed {since}"
+            if list_name == "moves" and was[:2] != new[index][:2]:
+                current = new[index][1] if was[0] == new[index][0] else " ".join(new[index][:2])
+                changed += f": was {was[1]!r}, now {current!r}"
+            elif list_name == "moves":
+                changed += " (its link)"
+            return (line, changed)
+    return None
+
+
+def _reveal_change(seen: dict[str, Any], record: Record, since: str,
+                   rewriter: str | None) -> tuple[int, str] | None:
+    """A revealed key seen (one that gives its player's commitment) whose entry now holds
+    another key, which cannot be that player's. A key missing is no change: copies merge."""
+    hidden = record.hidden
+    now = {} if hidden is None else dict(hidden.revealed)
+    for name, key in _seen_reveals(seen, record):
+        if name in now and now[name] != key and name != rewriter:
+            return (_line_of(record, "revealed", name), f"the key revealed for {name} changed "
+                    f"{since}: it no longer gives {name}'s commitment, so the entry was not "
+                    f"written by {name} (uptown reveal --as {name} writes the key again)")
+    return None
+
+
+def _seen_reveals(seen: dict[str, Any], record: Record) -> list[tuple[str, str]]:
+    """The revealed keys remembered that give their player's commitment in ``record`` (a
+    memory kept by an older uptown may hold others)."""
+    hidden = record.hidden
+    if hidden is None:
+        return []
+    return [(name, key) for name, key in seen["revealed"]
+            if hidden.key_gives(name, bytes.fromhex(key))]
 
 
 _WORDS = {"game": "game id", "protocol": "protocol", "variant": "variant", "seed": "seed"}
@@ -84,30 +182,41 @@ _KEYS = {"game": "hidden", "protocol": "protocol", "variant": "variant", "seed":
 
 
 def _entry(list_name: str, index: int, was: list[Any], owner: dict[str, str]) -> str:
-    """Names an entry and whose it is: ``move 3 (Bo's, blue)``."""
+    """Names an entry and whose it is: ``move 3 (Bo's blue)``, ``Cy's withdrawn join``."""
     if list_name == "moves":
         return f"move {index + 1} ({owner.get(was[0], '?')}'s {was[0]})"
-    noun = "commitment" if list_name == "commitments" else "revealed key"
-    return f"{was[0]}'s {noun}"
+    return f"{was[0]}'s withdrawn join"
 
 
-def _line_of(record: Record, list_name: str, index: int) -> int:
-    """The line of entry ``index`` of ``list_name`` in ``record`` (its list's line past the end)."""
+def _line_of(record: Record, list_name: str, index: int | str) -> int:
+    """The line of entry ``index`` (a number, or for ``revealed`` a player's name) of
+    ``list_name`` in ``record`` (its list's line past the end)."""
+    if isinstance(index, str):
+        assert record.hidden is not None  # a revealed key: a game with hidden racks
+        return record.hidden.lines.get((list_name, index), _key_line(record, list_name))
     if list_name == "moves":
-        if index < len(record.moves):
-            return record.moves[index].line
-        return _key_line(record.text, "moves")
-    pairs = getattr(record.hidden, list_name, ()) if record.hidden is not None else ()
-    if index < len(pairs):
-        line: int = record.hidden.lines[list_name, pairs[index][0]]  # type: ignore[union-attr]
-        return line
-    return _key_line(record.text, list_name)
+        return record.moves[index].line if index < len(record.moves) else _key_line(record, "moves")
+    pair = record.parsed().get(list_name)
+    if pair is not None and isinstance(pair[1], Sequence) and index < len(pair[1].items):
+        return pair[1].items[index].line
+    return _key_line(record, list_name)
 
 
-def _key_line(text: str, key: str) -> int:
-    """The line of top-level ``key:`` in ``text`` (1 when it is not there)."""
-    key = _KEYS.get(key, key)
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith(f"{key}:"):
-            return number
-    return 1
+def email_line(record: Record, index: int) -> int:
+    """The line of player ``index``'s ``email:`` (their entry's line when it has none)."""
+    pair = record.parsed().get("players")
+    if pair is not None and isinstance(pair[1], Sequence) and index < len(pair[1].items):
+        item = pair[1].items[index]
+        email = item.get("email") if isinstance(item, Mapping) else None
+        if email is not None:
+            return email[0].line
+    return record.players[index].line
+
+
+def _key_line(record: Record, key: str) -> int:
+    """The line of top-level ``key:`` in ``record``; when it is not there, of the list it
+    belongs with (``commitments`` for ``withdrawn``), else 1."""
+    root = record.parsed()
+    pair = root.get(_KEYS.get(key, key)) or (root.get("commitments") if key == "withdrawn"
+                                             else None)
+    return pair[0].line if pair is not None else 1

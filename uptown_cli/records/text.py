@@ -1,5 +1,5 @@
-"""The text of a record: new records, and moves, entries or a review's annotations added
-without touching the rest of the file."""
+"""The text of a record: new records, and moves or a review's annotations added without
+touching the rest of the file (the hidden-racks entries: ``records.hidden_text``)."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     text = "\n".join(lines) + "\n"
     record = load_record_text(text, "<new record>")
     wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
-    if _summary(record) != wanted:
+    if summary(record) != wanted:
         raise RecordError("the record would not read back as written")
     return text
 
@@ -136,7 +136,7 @@ def _check_utf8(label: str, value: str) -> None:
         raise RecordError(f"the {label} '{shown}' is not UTF-8 text") from None
 
 
-def _summary(record: Record) -> tuple[object, ...]:
+def summary(record: Record) -> tuple[object, ...]:
     return ([(p.name, p.colors) for p in record.players], record.variant, record.seed,
             record.fields, [(m.color, m.text) for m in record.moves])
 
@@ -153,16 +153,16 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
     hidden racks) appended (see the module docstring).  A Record is edited at the place its
     parsed tree gives, without parsing its text again; the new text is read back, and must be
     the same record with exactly this one move more."""
-    old = _readable(old, path)
+    old = readable(old, path)
     item = [f"{quote(color)}: {quote(move_text)}"] + ([f"link: {quote(link)}"] if link else [])
     what = f"{color}: {move_text}"
-    new = _insert_item(old, "moves", item, path, what)
+    new = insert_item(old, "moves", item, path, what)
     refused = f"appending {what} to {path} would not read back as that one move more"
     record = read_new_text(new, refused)
-    expected = _summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
+    expected = summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
     links = [m.link for m in old.moves] + [link]
     notes = [m.notes for m in old.moves] + [None]
-    if (_summary(record) != expected or record.extras != old.extras
+    if (summary(record) != expected or record.extras != old.extras
             or record.hidden != old.hidden or [m.link for m in record.moves] != links
             or [m.notes for m in record.moves] != notes):
         raise RecordError(f"{refused}; nothing was written")
@@ -170,29 +170,7 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
     return record
 
 
-def insert_entry(old: str | Record, list_name: str, name: str, value: str,
-                 path: str = "<record>") -> str:
-    """The text of ``record_with_entry``."""
-    return record_with_entry(old, list_name, name, value, path).text
-
-
-def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
-                      path: str = "<record>") -> Record:
-    """The record ``old`` (a Record, or a record's text) with ``- NAME: VALUE`` appended to
-    the hidden-racks list ``list_name``, checked by reading it back as that one entry more."""
-    old = _readable(old, path)
-    what = f"{name}'s {list_name} entry"
-    new = _insert_item(old, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
-    refused = f"adding {what} to {path} would not read back as that one entry more"
-    record = read_new_text(new, refused)
-    if (_summary(record) != _summary(old) or record.extras != old.extras
-            or old.hidden is None or record.hidden != old.hidden.appended(list_name, name, value)):
-        raise RecordError(f"{refused}; nothing was written")
-    record.path = old.path  # read back as "<new text>": named as its file again
-    return record
-
-
-def _readable(old: str | Record, path: str) -> Record:
+def readable(old: str | Record, path: str) -> Record:
     """The record ``old`` (read from it when it is text), when lines can be added to its text
     safely."""
     text = old.text if isinstance(old, Record) else old
@@ -202,7 +180,7 @@ def _readable(old: str | Record, path: str) -> Record:
     return old if isinstance(old, Record) else load_record_text(text, path)
 
 
-def _insert_item(record: Record, key: str, item: list[str], path: str, what: str) -> str:
+def insert_item(record: Record, key: str, item: list[str], path: str, what: str) -> str:
     """The text of ``record`` with an item (its lines: ``- `` goes before the first) appended
     to the top-level list ``key``, which is added at the end when missing; ``what`` names the
     item in errors."""
@@ -264,6 +242,11 @@ def _last_end(node: Node) -> int:
         return node.end
     children = node.items if isinstance(node, Sequence) else [v for _, v in node.pairs]
     return _last_end(children[-1]) if children else node.end
+
+
+def end_of_lines(text: str, node: Node) -> int:
+    """The offset just past the line break of the last line of ``node``."""
+    return _line_end(text, _last_end(node))
 
 
 def _line_end(text: str, index: int) -> int:

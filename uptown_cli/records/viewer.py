@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import BadReveal, KeyFileError, RecordError, ViewerError
+from ..errors import KeyFileError, RecordError, ViewerError
 from ..hidden.keys import check_folder, has_key, keys_folder, load_key, load_seen, save_seen
 from .reading import read_file
 from .schema import Record
@@ -44,20 +44,24 @@ def player_named(players: list[Any], as_name: str) -> str:
     raise ViewerError(f"no player is named {as_name!r} (players: {', '.join(names)})")
 
 
-def check_seen(record: Record, as_name: str, keys: str | None) -> str:
+def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = True,
+               rewrites_own_key: bool = False) -> str:
     """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
-    memory beside their keys); returns the player's name as the record writes it."""
+    memory beside their keys); returns the player's name as the record writes it. ``writes``:
+    whether the command would write the file (the refusal says that nothing was);
+    ``rewrites_own_key``: the command writes the player's own revealed key (``reveal``)."""
     from .seen import first_change, game_ident
 
     name = player_named(record.players, as_name)
     seen = load_seen(keys_folder(keys), game_ident(record), name)
-    change = seen and first_change(seen, record, name)
+    change = seen and first_change(seen, record, name, rewrites_own_key)
+    unwritten = "; nothing was written" if writes else ""
     if change and _moved_on(record):
-        raise ViewerError(f"{record.path} changed since it was read (the game moved on); "
-                          "nothing was written")
+        raise ViewerError(f"{record.path} changed since it was read (the game moved on)"
+                          f"{unwritten}")
     if change:
         line, message = change
-        raise ViewerError(f"{record.path}:{line}: {message}; nothing was written")
+        raise ViewerError(f"{record.path}:{line}: {message}{unwritten}")
     return name
 
 
@@ -77,7 +81,8 @@ def remember(record: Record, name: str | None, keys: str | None) -> None:
     if name is None:
         return
     try:
-        save_seen(keys_folder(keys), game_ident(record), name, snapshot(record))
+        folder, game = keys_folder(keys), game_ident(record)
+        save_seen(folder, game, name, snapshot(record, load_seen(folder, game, name)))
     except (KeyFileError, RecordError) as exc:
         raise KeyFileError(f"cannot remember what {name} saw: {exc}") from None
 
@@ -100,26 +105,26 @@ def not_your_commitment(record: Record, name: str, folder: str) -> str:
     line = _hidden(record).lines["commitments", name]
     return (f"{record.path}:{line}: {name}'s commitment was not made with a key of yours (no "
             f"key for this game in {folder}): if you did not join, someone else joined as "
-            f"{name}; if you lost your key, {name} cannot play on. Start a new game (uptown new "
-            "--hidden), or give the folder of your key with --keys")
+            f"{name}, and before the first move they can undo it (uptown join --undo --as "
+            f"{name}, with their keys); if you lost your key, {name} cannot play on. Start a "
+            "new game (uptown new --hidden), or give the folder of your key with --keys")
 
 
-def player_key(record: Record, name: str, keys: str | None) -> bytes:
-    """``name``'s key for this game: revealed in the record, else from their key file; checked
-    against their commitment."""
-    from .hidden_check import key_matches
-
+def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = False) -> bytes:
+    """``name``'s key for this game: revealed in the record, else from their key file (a
+    spent one too with ``spent_ok``: to reveal it again); checked against their
+    commitment."""
     hidden = _hidden(record)
     if name not in hidden.joined():
         raise ViewerError(f"{name} has not joined {record.path} yet (uptown join)")
-    revealed = dict(hidden.revealed).get(name)
-    if revealed is not None and key_matches(record, name, bytes.fromhex(revealed)):
+    revealed = hidden.valid_reveals().get(name)
+    if revealed is not None:
         return bytes.fromhex(revealed)
     folder = keys_folder(keys)
     if not holds_key(folder, hidden.game_id, name):
         raise KeyFileError(not_your_commitment(record, name, folder))
-    key: bytes = load_key(folder, hidden.game_id, name)
-    if not key_matches(record, name, key):
+    key: bytes = load_key(folder, hidden.game_id, name, spent_ok)
+    if not hidden.key_gives(name, key):
         line = hidden.lines["commitments", name]
         names = hidden.joined()
         earlier = " or ".join(f"{n}'s" for n in names[:names.index(name)])
@@ -139,9 +144,8 @@ def own_view(record: Record, name: str, key: bytes,
 
     check = HiddenCheck(record, own=(name, key))
     result = replay(record, upto=upto, hidden=check)
-    errors = [e for e in result.errors if not isinstance(e, BadReveal)]
-    if errors:
-        raise RecordError(f"{errors[0].report_line()} (the record is invalid)")
+    if result.errors:
+        raise RecordError(f"{result.errors[0].report_line()} (the record is invalid)")
     return result.game, check
 
 

@@ -1,0 +1,394 @@
+"""Whole games with hidden racks, written by a second implementation of the protocol made from
+docs/HIDDEN_DRAWS.md alone (version 3: its own hashes, chains, commitments, seals and draws;
+the engine only says which placements the rules allow), then checked by the tool through the
+command line: every draw, rack, pass, link and seal must agree. Each test here fails when one
+of the checks of ``hidden.draws`` is broken (the draw number off by one, a revealed player's
+rack not checked, the tiles never drawn dealt in another order, a pass judged unforced or
+forced at the wrong count, a link equal to the one before it accepted)."""
+
+import hashlib
+import random
+
+import pytest
+
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, tile_name
+from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.errors import IllegalMove
+
+TAG = "uptown-hidden-3"
+TILES = 28
+RACK = 5
+FIVE = (("Ana", ("red",), "ana@example.org"), ("Bo", ("blue",), None),
+        ("Cy", ("green",), "cy@example.org"), ("Di", ("yellow",), "di@example.org"),
+        ("Ed", ("orange",), None))
+TWO = (("Ana", ("red", "green"), "ana@example.org"), ("Bo", ("blue", "yellow"), None))
+SEED = 7
+
+
+def framed(*fields):
+    """H(f1, ..., fn): SHA-256 over each field preceded by its length, 4 bytes big-endian."""
+    return hashlib.sha256(b"".join(len(f).to_bytes(4, "big") + f for f in fields)).digest()
+
+
+def tag(what):
+    return f"{TAG} {what}".encode()
+
+
+class Seated:
+    """The players of a game (``seats``: (name, colours, address) in turn order) with keys,
+    chains and commitments made from ``rng``, and the record of ``moves`` ((colour, Move,
+    chain link)) as the docs write it."""
+
+    def __init__(self, rng, seats):
+        self.seats = seats
+        self.names = [name for name, _, _ in seats]
+        self.owner = {c: seat for seat, (_, colours, _) in enumerate(seats) for c in colours}
+        self.game_id = rng.randbytes(16)
+        self.keys = [rng.randbytes(32) for _ in seats]
+        self.chains, self.commitments = [], []
+        for name, key in zip(self.names, self.keys):
+            links = [framed(tag("chain"), self.game_id, name.encode(), key)]
+            for _ in range(256):
+                links.append(hashlib.sha256(links[-1]).digest())
+            self.chains.append(links)
+            self.commitments.append(framed(tag("commit"), self.game_id, name.encode(), links[256],
+                                           *self.commitments))
+        self.moves = []  # (colour, Move, chain link, the racks before it or None)
+        self.turns = [0] * len(seats)
+
+    def new_game(self):
+        return Game([Player(name, colours) for name, colours, _ in self.seats])
+
+    def add(self, colour, move, racks=None):
+        """Move ``move`` of ``colour`` joins the record with its player's next chain link;
+        returns the link."""
+        seat = self.owner[colour]
+        self.turns[seat] += 1
+        link = self.chains[seat][256 - self.turns[seat]]
+        self.moves.append((colour, move, link, racks))
+        return link
+
+    def text(self, moves=None, revealed=True):
+        """The record: ``moves`` as (colour, move text, chain link) (default: those played),
+        each with its seal; every key revealed, or none."""
+        moves = self.played() if moves is None else moves
+        lines = ["uptown: 1", "variant: standard", "players:"]
+        fields = [b"standard"]
+        for name, colours, address in self.seats:
+            lines += [f"  - name: {name}", f"    colors: [{', '.join(colours)}]"]
+            lines += [f"    email: {address}"] if address else []
+            fields += [name.encode(), " ".join(colours).encode(), (address or "").encode()]
+        lines += [f"hidden: {self.game_id.hex()}", f"protocol: {TAG}", "commitments:"]
+        lines += [f"  - {n}: {c.hex()}" for n, c in zip(self.names, self.commitments)]
+        digest = framed(tag("history"), self.game_id, *fields, *self.commitments)
+        lines.append("moves:")
+        for colour, text, link in moves:
+            digest = framed(tag("history"), digest, colour.encode(), text.encode(), link)
+            seal = framed(tag("seal"), self.game_id, self.keys[self.owner[colour]], digest)
+            lines += [f"  - {colour}: {text}", f"    link: {link.hex()}{seal.hex()}"]
+        if revealed:
+            lines.append("revealed:")
+            lines += [f"  - {n}: {k.hex()}" for n, k in zip(self.names, self.keys)]
+        return "\n".join(lines) + "\n"
+
+    def played(self):
+        """The moves as ``text`` takes them."""
+        return [(c, str(m), link) for c, m, link, _ in self.moves]
+
+
+class Written(Seated):
+    """A game the second implementation plays to its end, drawing every tile as the docs
+    say (each player's move chosen by ``choose`` among the placements their racks allow):
+    every move with the racks before it, every draw."""
+
+    def __init__(self, seed, seats=FIVE, choose=random.Random.choice):
+        rng = random.Random(seed)
+        super().__init__(rng, seats)
+        self.bags = {c: list(range(TILES)) for c in self.owner}
+        self.drawn = {c: [] for c in self.owner}
+        self.racks = {c: [] for c in self.owner}
+        self.waiting = []  # [seat, colours, values so far]
+        for seat, (_, colours, _) in enumerate(seats):
+            self.publish(seat, self.commitments[seat])
+            self.waiting.append([seat, [c for c in colours for _ in range(RACK)], []])
+        game = self.new_game()
+        while not game.finished:
+            seat = self.names.index(game.to_move.name)
+            colours = seats[seat][1]
+            options = [(c, Move(t, sq)) for c in colours if game.playable(c)
+                       for t in sorted(self.racks[c]) for sq in FIT_SQUARES[t]
+                       if allowed(game, c, Move(t, sq))]
+            colour, move = choose(rng, options) if options else (colours[0], PASS)
+            move = game.play(move, colour).move
+            link = self.add(colour, move, {c: list(r) for c, r in self.racks.items()})
+            self.publish(seat, link)
+            if not move.is_pass:
+                self.racks[colour].remove(move.tile)
+                if len(self.drawn[colour]) < TILES:
+                    self.waiting.append([seat, [colour], []])
+        self.game = game
+
+    def publish(self, seat, value):
+        """The draws waiting for the next value of every other seat take this one; those
+        that have them all are made."""
+        others = len(self.seats) - 1
+        for waiting in self.waiting:
+            if waiting[0] != seat:
+                waiting[2].append(value)
+        for owner, colours, values in [w for w in self.waiting if len(w[2]) == others]:
+            for colour in colours:
+                number = len(self.drawn[colour])
+                digest = framed(tag("draw"), self.game_id, colour.encode(),
+                                number.to_bytes(4, "big"), self.keys[owner], *values)
+                tile = self.bags[colour].pop(int.from_bytes(digest, "big") % (TILES - number))
+                self.drawn[colour].append(tile)
+                self.racks[colour].append(tile)
+        self.waiting = [w for w in self.waiting if len(w[2]) < others]
+
+    def dealt(self, number):
+        """Each colour's rack (tile names, sorted) after the first ``number`` moves, its
+        draws in order, then the tiles never drawn, in tile order."""
+        racks = {}
+        for colour in self.owner:
+            order = self.drawn[colour] + sorted(set(range(TILES)) - set(self.drawn[colour]))
+            placed = [m.tile for c, m, _, _ in self.moves[:number] if c == colour and not m.is_pass]
+            held = [t for t in order[:min(TILES, RACK + len(placed))] if t not in placed]
+            racks[colour] = sorted(tile_name(t) for t in held)
+        return racks
+
+
+LAYOUT = {
+    "red": "1 B1, 2 A2, 3 A3, 4 B4, 5 A5, 6 A6, 7 B7, 8 A8, 9 A9, $ B5, woman C9",
+    "green": "1 C1, 2 C2, 3 B3, 4 C4, 5 C5, 6 B6, 7 C7, 8 C8, 9 B9, man A1, B B2, C C3, $ C6, "
+             "A A7, woman B8",
+}
+"""Rows A to C filled with Ana's tiles (the two-player game ``crowded``), but A4."""
+
+
+class Crowded(Seated):
+    """A two-player game (``TWO``) scripted so that Ana's tiles fill rows A to C: red then
+    holds five tiles left, A, B, C and man (which fit only there) and one more: ``ring`` (it
+    fits only there too, so all five fit nowhere) or ``sign`` (which fits in rows D to F: four
+    fit nowhere). Green has played all its tiles. Bo places his tiles away from Ana's rows,
+    or alone among them (Ana takes them back). The keys are never revealed: only the file is
+    checked, so the tiles need not be those the keys draw. Ana passes at the end."""
+
+    def __init__(self, left):
+        rng = random.Random(left)
+        super().__init__(rng, TWO)
+        red_a4 = left == "sign"
+        top = [(c, *item.split()) for c, items in LAYOUT.items() for item in items.split(", ")]
+        top.append(("red" if red_a4 else "green", "ring", "A4"))
+        below = [("red", t) for t in "D E F G H I skyline sax car cards champagne".split()]
+        below += [("green", t) for t in "D E F G H I sign skyline".split()]
+        below.append(("green", "sax") if red_a4 else ("red", "sign"))
+        game = self.new_game()
+        plan = [(c, parse_tile(t), None) for c, t in below]
+        plan += [(c, parse_tile(t), parse_square(sq)) for c, t, sq in top]
+        while plan or game.to_move.name == "Bo":
+            colour, move = self.ana(game, plan) if game.to_move.name == "Ana" else self.bo(game)
+            self.add(colour, game.play(move, colour).move)
+        self.add("red", game.play(PASS, "red").move)
+        self.game = game
+
+    @staticmethod
+    def ana(game, plan):
+        """Ana's next placement of ``plan`` that the board allows now (taken off the plan)."""
+        for index, (colour, tile, square) in enumerate(plan):
+            squares = FIT_SQUARES[tile] if square is None else (square,)
+            moves = [Move(tile, sq) for sq in squares if allowed(game, colour, Move(tile, sq))]
+            moves.sort(key=lambda m: game.at(m.square) is not None)
+            if moves:
+                del plan[index]
+                return colour, moves[0]
+        raise AssertionError("Ana cannot play her plan")
+
+    @staticmethod
+    def bo(game):
+        """Bo's placement: on an empty square of rows D to I, else alone on an empty square of
+        rows A to C (so that Ana can take it back), else taking one of Ana's tiles in rows D to
+        I; tiles that fit in fewer squares first."""
+        own = {sq for sq, (c, _) in game.board.items() if c in ("blue", "yellow")}
+        options = []
+        for colour in ("blue", "yellow"):
+            for tile in game.unplayed_tiles(colour) if game.playable(colour) else ():
+                for sq in FIT_SQUARES[tile]:
+                    low, empty = sq >= 27, game.at(sq) is None
+                    alone = not any(n in own for n in neighbours(sq))
+                    if (low or alone and empty) and allowed(game, colour, Move(tile, sq)):
+                        options.append((not empty, not low, len(FIT_SQUARES[tile]), sq, colour,
+                                        tile))
+        assert options, "Bo has no placement away from Ana's rows"
+        *_, sq, colour, tile = min(options)
+        return colour, Move(tile, sq)
+
+
+def neighbours(sq):
+    row, column = divmod(sq, 9)
+    return [r * 9 + c for r, c in ((row - 1, column), (row + 1, column), (row, column - 1),
+                                   (row, column + 1)) if 0 <= r < 9 and 0 <= c < 9]
+
+
+def allowed(game, colour, move):
+    try:
+        game.check(move, colour)
+        return True
+    except IllegalMove:
+        return False
+
+
+@pytest.fixture(scope="module")
+def written():
+    """A five-player game played to its end."""
+    return Written(SEED)
+
+
+def write(tmp_path, text, name="g.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def line_of(text, entry):
+    return text.splitlines().index(entry) + 1
+
+
+def test_the_tool_checks_every_draw_of_a_game_written_from_the_docs(uptown, tmp_path, written):
+    """Every key revealed, every tile played on its rack as the docs draw it: valid."""
+    result = uptown.invoke("validate", write(tmp_path, written.text()))
+    assert result.exit_code == 0, result.output
+    assert written.game.finished
+
+
+def test_the_racks_shown_are_those_the_docs_deal(uptown, tmp_path, written):
+    """At positions of the revealed game, every colour's rack is what the docs' draws give
+    (a tile is shown on the rack from the move that draws it, though it is drawn when the
+    values it waits for are published); at the end, a draw still to come is dealt the first
+    tile never drawn, in tile order."""
+    path = write(tmp_path, written.text())
+    for number in list(range(0, len(written.moves), 7)) + [len(written.moves)]:
+        shown = uptown.json("show", path, "--json", "--at", number)[1]["racks"]
+        assert {c: sorted(r) for c, r in shown.items()} == written.dealt(number), number
+
+
+def test_a_pass_at_the_limit_is_not_called_unforced_before_the_keys_are_known(uptown, tmp_path):
+    """Ana passes when red holds five tiles and all five fit nowhere: the file alone cannot
+    disprove it (her rack, unknown, may be those five): nothing is invalid."""
+    crowded = Crowded("ring")
+    result = uptown.invoke("validate", write(tmp_path, crowded.text(revealed=False)))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("1 record, 1 valid, 0 invalid\n")
+
+
+def test_a_pass_one_tile_short_of_forced_is_refused_before_the_keys_are_known(uptown, tmp_path):
+    """Ana passes when red holds five tiles and only four of them fit nowhere: one of the
+    five she holds fits somewhere, so the file alone shows that the pass, written by hand
+    with the right link and seal, was not forced."""
+    crowded = Crowded("sign")
+    text = crowded.text(revealed=False)
+    result = uptown.invoke("validate", write(tmp_path, text))
+    assert result.exit_code == 1, result.output
+    line = len(text.splitlines()) - 1
+    assert result.stdout.startswith(
+        f"{tmp_path / 'g.yaml'}:{line}: move {len(crowded.moves)}: Ana's pass cannot be forced: "
+        "red holds 5 tiles and only 4 of its tiles left fit nowhere; Ana's entry was written by "
+        "hand\n"), result.stdout
+
+
+def test_a_tile_not_on_a_revealed_rack_is_reported_at_its_move(uptown, tmp_path, written):
+    """A move rewritten with another tile of that colour, one it never drew by then, on the
+    same square, every later seal made again (the keys are public): the rest of the game
+    still follows the rules, and validate names the tile and the rack."""
+    played, number, moves = written.moves, None, None
+    for number, (colour, move, link, racks) in enumerate(played, 1):
+        if move.is_pass:
+            continue
+        used = {m.tile for c, m, _, _ in played if c == colour and not m.is_pass}
+        for tile in sorted(set(range(TILES)) - used - set(racks[colour])):
+            other = Move(tile, move.square)
+            moves = [(c, m if n != number else other) for n, (c, m, _, _) in
+                     enumerate(played, 1)]
+            if replays(written.new_game(), moves):
+                break
+            moves = None
+        if moves is not None:
+            break
+    assert moves is not None, "no move could be rewritten"
+    game = written.new_game()
+    texts = [(c, str(game.play(m, c).move), link) for (c, m), (_, _, link, _) in zip(moves, played)]
+    text = written.text(texts)
+    colour, changed = texts[number - 1][:2]
+    result = uptown.invoke("validate", write(tmp_path, text))
+    assert result.exit_code == 1
+    line = line_of(text, f"  - {colour}: {changed}")
+    assert result.stdout.startswith(f"{tmp_path / 'g.yaml'}:{line}: move {number}: {colour} has "
+                                    f"no {changed.split()[0]} on its rack ("), result.stdout
+
+
+def replays(game, moves):
+    """Whether the moves ((colour, Move)) follow the rules on ``game``, racks aside."""
+    for colour, move in moves:
+        if not allowed(game, colour, move):
+            return False
+        game.play(move, colour)
+    return True
+
+
+def test_a_link_written_twice_is_refused(uptown, tmp_path, written):
+    """A player's second link written equal to their first (every seal made again): it is
+    not the link below the first, and validate says so at that move."""
+    texts = written.played()
+    seats = len(written.seats)
+    colour, text, _ = texts[seats]  # Ana's second move, its link her first one again
+    assert colour == "red"
+    texts[seats] = (colour, text, texts[0][2])
+    result = uptown.invoke("validate", write(tmp_path, written.text(texts)))
+    assert result.exit_code == 1
+    assert f"move {seats + 1}: the link is not the one below Ana's previous link" \
+        in result.stdout
+
+
+def test_the_bags_dealt_from_draws_hold_the_rest_in_tile_order():
+    from uptown_cli.hidden.draws import bags_from_draws
+
+    assert bags_from_draws({"red": [27, 3]}, ["red"]) == {"red": [27, 3] + [0, 1, 2] + list(
+        range(4, 27))}
+
+
+def test_the_version_3_example_values_are_pinned():
+    """docs/HIDDEN_DRAWS.md, "Version 3 example values": recomputed here. Never change them:
+    other values mean that every game of version 3 replays differently."""
+    seats = FIVE[:3]
+    keys = {n: hashlib.sha256(n.encode()).digest() for n, _, _ in seats}
+    game_id = bytes.fromhex("00112233445566778899aabbccddeeff")
+    made, chains = [], {}
+    for name in keys:
+        links = [framed(tag("chain"), game_id, name.encode(), keys[name])]
+        for _ in range(256):
+            links.append(hashlib.sha256(links[-1]).digest())
+        chains[name] = links
+        made.append(framed(tag("commit"), game_id, name.encode(), links[256], *made))
+    assert [c.hex() for c in made] == [
+        "a93a3d859753a363c08a655fd8bc600fd7865cf80590904cb0ce1eba5c53b2ab",
+        "fb5c5531ad8436a7e655e08e178e42edc73a1dc8c060104fe4395ca484c0141c",
+        "a44dc3f4577ff41dd99379ee6e60f0bb43c6c6751276e4d937ad4d0fbeb7aa2f"]
+    start = framed(tag("history"), game_id, b"standard", b"Ana", b"red", b"ana@example.org",
+                   b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org", *made)
+    assert start.hex() == "b2f696866843305522754c666b4241becb429dd1214dbe464d602cb40dd5f7af"
+    after = framed(tag("history"), start, b"red", b"7 B7", chains["Ana"][255])
+    assert framed(tag("seal"), game_id, keys["Ana"], after).hex() == (
+        "5b9b7502f5b8cfa87e7a8842755b0ac127ff803452879f6162ab37e177cd0947")
+    values = (bytes(range(32)), bytes(range(32, 64)))
+    assert [int.from_bytes(framed(tag("draw"), game_id, b"red", n.to_bytes(4, "big"),
+                                  keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
+        == [0, 9, 6, 21, 1, 20]
+    from uptown_cli.hidden import draws
+
+    players = [Player(n, c) for n, c, _ in seats]
+    assert [draws.commitment(game_id, n, draws.head(game_id, n, keys[n], 3), made[:i], 3)
+            for i, n in enumerate(keys)] == made
+    assert draws.history_start(game_id, "standard", players, made, 3,
+                               [address for _, _, address in seats]) == start
+    assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 3)
+            for n in range(6)] == [0, 9, 6, 21, 1, 20]
