@@ -34,7 +34,7 @@ def game(tmp_path):
 
 def message_of(folder, name="club.yaml", date=None):
     """The message ``send`` would write for the game in ``folder``."""
-    message = game_message(GameFile.read(str(folder / name), name), "Ana", "Bo")
+    message = game_message(GameFile.read(str(folder / name), name), "Ana", "Bo").message
     if date is not None:
         del message["Date"]
         message["Date"] = date
@@ -177,7 +177,7 @@ def test_receive_keeps_a_hidden_copy_whose_reveals_diverge(uptown, tmp_path):
     path.write_bytes(finished)
     ok(uptown.invoke("reveal", path, "--as", "Ana", env=keys["Ana"]))
     mine = path.read_bytes()
-    message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana")
+    message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana").message
     result = receive(tmp_path, message.as_bytes(), "--into", "duel.yaml")
     assert result.exit_code == 1
     assert result.output.strip() == (

@@ -160,3 +160,67 @@ def run(args, env=None, input=None, cwd=None):
 def ok(result):
     assert result.exit_code == 0, result.output
     return result
+
+
+class ScriptedServer:
+    """A small SMTP server on 127.0.0.1 for one connection, answering each command as
+    ``answers`` says: a command's first word (EHLO, AUTH, MAIL, RCPT, DATA, QUIT; ``.`` for the
+    end of the message) to a reply, or to a function of the command's line giving one; None
+    hangs up. What it was told is in ``lines``, the messages it took in ``messages``. Every wait
+    is bounded (``SERVER_WAIT``), so that no test hangs on it."""
+
+    DEFAULTS = {"EHLO": "250-test\r\n250 AUTH PLAIN", "HELO": "250 test", "AUTH": "235 ok",
+                "MAIL": "250 ok", "RCPT": "250 ok", "DATA": "354 go on", ".": "250 queued",
+                "RSET": "250 ok", "NOOP": "250 ok", "QUIT": "221 bye"}
+
+    def __init__(self, **answers):
+        import threading
+
+        self.answers = {**self.DEFAULTS, **{k.replace("END", "."): v for k, v in answers.items()}}
+        self.lines, self.messages = [], []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(SERVER_WAIT)
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self):
+        return f"smtp://127.0.0.1:{self.port}"
+
+    def _reply(self, connection, word, line):
+        """Send the answer to ``line`` and return it (None: hang up)."""
+        answer = self.answers.get(word, "500 unknown")
+        answer = answer(line) if callable(answer) else answer
+        if answer is not None:
+            connection.sendall(answer.encode() + b"\r\n")
+        return answer
+
+    def _serve(self):
+        try:
+            connection, _ = self.listener.accept()
+        except OSError:
+            return
+        with connection, connection.makefile("rb") as stream:
+            connection.settimeout(SERVER_WAIT)
+            connection.sendall(b"220 test ESMTP\r\n")
+            try:
+                while line := stream.readline().decode("utf-8", "replace"):
+                    self.lines.append(line.rstrip("\r\n"))
+                    word = line.split()[0].upper() if line.split() else ""
+                    answer = self._reply(connection, word, line)
+                    if answer is None:
+                        return
+                    if word == "DATA" and answer.startswith("354"):
+                        data = []
+                        while (part := stream.readline()) not in (b".\r\n", b""):
+                            data.append(part)
+                        self.messages.append(b"".join(data))
+                        if self._reply(connection, ".", ".") is None:
+                            return
+            except OSError:
+                return
+
+    def stop(self):
+        self.listener.close()
+        self.thread.join(SERVER_WAIT)

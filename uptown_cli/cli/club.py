@@ -26,22 +26,25 @@ from .options import (
 
 def check_smtp_settings() -> None:
     """A UsageError when $UPTOWN_SMTP is not set (mail would have no way to go)."""
-    from ..club.mail import SMTP_ENV
+    from ..club.transport import SMTP_ENV
 
     if not os.environ.get(SMTP_ENV):
-        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587), "
-                               "or give --sendmail or -o FILE.eml")
+        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587, or "
+                               "smtp://localhost:PORT for a server on this computer), or give "
+                               "--sendmail or -o FILE.eml")
 
 
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
-    from ..errors import MailError, UptownError
+    from ..errors import MailError, NotAllSent, UptownError
 
     saved = f" (the move is saved: send it with uptown send {display_path(path)} --as {as_name})"
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:
         raise click.ClickException(exc.message + saved) from None
+    except NotAllSent:
+        raise
     except UptownError as exc:
         raise MailError(f"{exc}{saved}") from None
 
@@ -50,24 +53,37 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
               sendmail: bool = False, output: str | None = None) -> str | None:
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
-    one-line ClickException."""
-    from ..club.mail import SMTP_ENV, GameFile, game_message, send_sendmail, send_smtp
+    one-line error (``NotAllSent`` when some recipients were refused)."""
+    import email.policy
+
+    from ..club.mail import GameFile, game_message
+    from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
+    from ..errors import NotAllSent, one_line
 
     shown = display_path(path)
     url = os.environ.get(SMTP_ENV)
     if output is None and not sendmail:
         check_smtp_settings()
     game = GameFile.read(path, shown)
-    message = game_message(game, as_name, to)
+    outgoing = game_message(game, as_name, to)
+    data = outgoing.message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
     if output is not None:
-        write_output(message.as_string(), output, inputs=(path,))
+        write_output(data.replace(b"\r\n", b"\n").decode("utf-8"), output, inputs=(path,))
         return None
+    refused: dict[str, str] = {}
     if sendmail:
-        send_sendmail(message)
+        send_sendmail(data, outgoing.addresses)
     else:
-        send_smtp(message, url)  # type: ignore[arg-type]  # check_smtp_settings: set
+        refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
     how = "sendmail" if sendmail else "SMTP"
-    return f"Sent {shown} to {message['To']} ({how}): {game.subject()}"
+    sent = [a for a in outgoing.addresses if a not in refused]
+    line = one_line(f"Sent {shown} to {outgoing.named(sent)} ({how}): {game.subject()}")
+    if refused:
+        whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
+        sender = f" --as {as_name}" if as_name else ""
+        raise NotAllSent(f"{line}; but the server refused {whom}: not sent to them (send it "
+                         f"with uptown send {shown} --to NAME{sender})")
+    return line
 
 
 @click.command()
@@ -81,11 +97,13 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
          output: str | None) -> None:
     """Email the game file, attached as it is, to the player to move.
 
-    The body shows the board and standings and the command the recipient runs next. Mail
-    goes through $UPTOWN_SMTP (smtp://USER@HOST:587 with STARTTLS, or smtps://USER@HOST:465),
-    the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail; or -o
-    writes the message to a file for any mail client. It is from the email of the player
-    --as names in the record (default: $UPTOWN_FROM).
+    The body shows the board, the recipient's rack (open games), the standings and the
+    command the recipient runs next. Mail goes through $UPTOWN_SMTP (smtp://USER@HOST:587
+    with STARTTLS, smtps://USER@HOST:465, or smtp://localhost:PORT for a server on this
+    computer), the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail;
+    or -o writes the message to a file for any mail client. It is from the email of the
+    player --as names in the record (default: $UPTOWN_FROM). Exit status 1 when it was not
+    sent to everyone (each recipient the server refused is named).
 
     \b
     Examples:
