@@ -162,6 +162,51 @@ def ok(result):
     return result
 
 
+# -- a game and its messages ---------------------------------------------------------------
+
+
+PLAYERS = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>", "-p", "Cy <cy@example.org>"]
+
+
+@pytest.fixture
+def game(tmp_path):
+    """The sender's folder with a game of two moves, and the receiver's folder with the first."""
+    sender, receiver = tmp_path / "ana", tmp_path / "bo"
+    sender.mkdir()
+    receiver.mkdir()
+    ok(run(["new", "club.yaml", *PLAYERS, "--seed", "7"], cwd=sender))
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=sender))
+    (receiver / "club.yaml").write_bytes((sender / "club.yaml").read_bytes())
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=sender))
+    return sender, receiver
+
+
+def message_of(folder, name="club.yaml", date=None):
+    """The message ``send`` would write for the game in ``folder``, from the player who made
+    its newest move (Ana before any) to Bo."""
+    from uptown_cli.club.mail import GameFile, game_message
+
+    game = GameFile.read(str(folder / name), name)
+    moves = game.record.moves
+    sender = next((p.name for p in game.record.players if moves and moves[-1].color in p.colors),
+                  "Ana")
+    message = game_message(game, sender, "Bo").message
+    if date is not None:
+        del message["Date"]
+        message["Date"] = date
+    return message
+
+
+def receive(folder, data, *args):
+    return run(["receive", "-", *args], input=data, cwd=folder)
+
+
+def snapshot(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+
+
 class ScriptedServer:
     """A small SMTP server on 127.0.0.1 for one connection, answering each command as
     ``answers`` says: a command's first word (EHLO, AUTH, MAIL, RCPT, DATA, QUIT; ``.`` for the

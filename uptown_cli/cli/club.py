@@ -126,10 +126,9 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
 @click.argument("message", required=False, metavar="[MESSAGE|-]")
 @click.option("--into", metavar="FILE", help="The local copy of the game (default: the "
               "attachment's name in this folder); a new game is saved there.")
-@click.option("--mbox", metavar="PATH", help="Read the newest message carrying the game from "
-              "this mbox file.")
-@click.option("--maildir", metavar="PATH", help="Read the newest message carrying the game "
-              "from this Maildir folder.")
+@click.option("--mbox", metavar="PATH", help="Take the copy of the game that carries yours "
+              "furthest from the messages of this mbox file.")
+@click.option("--maildir", metavar="PATH", help="The same, from this Maildir folder.")
 @json_option
 def receive(message: str | None, into: str | None, mbox: str | None, maildir: str | None,
             as_json: bool) -> None:
@@ -137,57 +136,50 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
 
     MESSAGE is an .eml file, or - (the default) for standard input, so that a mail client can
     pipe a message to it. The game is compared with the local copy: saved when it extends it,
-    or when there is none yet (--into, after validating); refused when it rewrites the history
-    or is another game, your copy unchanged and the received one kept beside it as
-    NAME.received-N.yaml.
+    or when there is none yet (under --into FILE, or the attachment's name in this folder,
+    after validating; never over a file); refused when it rewrites the history or is another
+    game, your copy unchanged and the received one kept beside it as NAME.received-N.yaml.
+    From a mailbox, the copy that carries yours furthest is taken (never by its Date); each
+    message that cannot be read is passed by with one line. A warning says when the message
+    is not from the player who made the newest move.
     """
-    from ..club.inbox import (
-        GAME_SUFFIXES,
-        MAX_MESSAGE_BYTES,
-        carries,
-        message_game,
-        newest_in_mailbox,
-        receive as take,
-    )
-    from ..errors import MailError
+    from ..club.boxes import best_copy, maildir_messages, mbox_messages, read_message_file
+    from ..club.inbox import receive as take
+    from ..club.mime import MAX_MESSAGE_BYTES, message_game
+    from ..errors import MailError, one_line
 
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
         raise click.UsageError("give one of MESSAGE, --mbox and --maildir")
     if (mbox or maildir) and into is None:
         raise click.UsageError("--mbox and --maildir need --into FILE (the game to look for)")
+    skipped: list[str] = []
     if mbox or maildir:
-        kind, path = ("mbox", mbox) if mbox else ("maildir", maildir)
-        game = newest_in_mailbox(path, kind, carries(into))  # type: ignore[arg-type]  # both given
+        letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
+        try:
+            game = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
+        finally:
+            for line in skipped:
+                click.echo(f"Skipped {line}", err=True)
     elif message in (None, "-"):
+        if sys.stdin is None:
+            raise MailError("standard input is closed: give the message's file "
+                            "(uptown receive FILE.eml)")
+        if sys.stdin.isatty():
+            raise click.UsageError("pipe a message to uptown receive, or give its file")
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
-        game = message_game(_read_message(message), display_path(message))
-    local = into
+        game = message_game(read_message_file(message), display_path(message))
+    local = into or game.file_name
     if local is None:
-        if game.name is None or not game.name.lower().endswith(GAME_SUFFIXES):
-            raise MailError("the attached game has no .yaml file name: give --into FILE")
-        local = game.name
-        if not os.path.lexists(local):
-            raise MailError(f"no local copy of {display_path(local)} in this folder: "
-                            "give --into FILE to save a new game")
+        raise MailError("the attached game has no .yaml file name: give --into FILE")
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
-        Output(True).json(result.to_json())
-    else:
-        click.echo(result.message)
-
-
-def _read_message(path: str) -> bytes:
-    """The bytes of the message file ``path`` (at most what a message may hold, plus one)."""
-    from ..club.inbox import MAX_MESSAGE_BYTES
-    from ..errors import MailError
-
-    try:
-        with open(path, "rb") as stream:
-            return stream.read(MAX_MESSAGE_BYTES + 1)
-    except OSError as exc:
-        raise MailError(f"cannot read {display_path(path)}: {exc.strerror or exc}") from None
+        Output(True).json({**result.to_json(), "skipped": skipped})
+        return
+    click.echo(one_line(result.message))
+    for warning in result.warnings:
+        click.echo(f"Warning: {one_line(warning)}", err=True)
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
