@@ -202,7 +202,6 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
     an invalid record; NAME's turns first, then the longest waiting.
     """
     import textwrap
-    from datetime import datetime
 
     from ..club.status import game_status, order
 
@@ -213,30 +212,35 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
         Output(True).json([s.to_json() for s in statuses])
     width = min(max([len(s.path) for s in statuses] + [4]), 30)
     for s in statuses if not as_json else ():
-        since = datetime.fromtimestamp(s.since).strftime("%Y-%m-%d %H:%M")
         mark = "*" if s.waits_for(as_name) else " "
         path = s.path if len(s.path) <= width else "..." + s.path[-width + 3:]
-        head = f"{mark} {path:<{width}}  {since}  "
+        head = f"{mark} {path:<{width}}  {s.since_text():<16}  "
         click.echo(head + textwrap.shorten(s.text(), 80 - len(head), placeholder="..."))
     if unread:
         sys.exit(1)
 
 
+NAME_WIDTH = 24
+"""The widest a player's name is shown in the ratings table (a longer one is cut, ``...``)."""
+
+
 @click.command()
-@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
-                type=click.Path(exists=True))
+@click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
 @click.option("--variant", type=click.Choice(VARIANTS), help="Only the games of this variant.")
 @output_options
 def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
             table_format: str) -> None:
-    """A rating for every player over the finished games, in date order.
+    """A rating for every player over the finished games in the folders (default: this one),
+    in date order.
 
     openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
-    uncertainty). A game's date is its record's date, else the file's time.
+    uncertainty). A game's date is its record's date, else the file's time. Names are one
+    player's when they are the same but for blanks round them, case or Unicode's composed
+    and decomposed forms.
     """
     from ..club.ratings import finished_games, rate
 
-    files, unread = games_listed(folders)
+    files, unread = games_listed(list(folders) or ["."])
     games, invalid = finished_games(files, variant)
     table = rate(games)
     out = Output(as_json, table_format)
@@ -244,7 +248,11 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
         out.json({"games": len(games), "skipped_invalid": [display_path(p) for p in invalid],
                   "ratings": [r.to_json() for r in table]})
         sys.exit(1 if unread else 0)
-    rows = [[rank, r.name, f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
+    def shown(name: str) -> str:
+        cut = len(name) > NAME_WIDTH and not out.for_machines
+        return name[:NAME_WIDTH - 3] + "..." if cut else name
+
+    rows = [[rank, shown(r.name), f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
             for rank, r in enumerate(table, 1)]
     out.table(rows, ["rank", "player", "rating", "sigma", "games", "wins"],
               title=f"Ratings over {len(games)} finished game{'' if len(games) == 1 else 's'} "
