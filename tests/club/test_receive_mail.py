@@ -12,6 +12,15 @@ from support.club import game, message_of, ok, receive, run, snapshot  # noqa: F
 
 
 
+def another_game(tmp_path, name="club.yaml", seed="8"):
+    """The folder of another game of Ana and Bo, as ``name``."""
+    other = tmp_path / "other"
+    other.mkdir()
+    ok(run(["new", name, "-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>", "--seed", seed],
+           cwd=other))
+    return other
+
+
 def one_line_error(result):
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()
@@ -157,10 +166,7 @@ def test_closed_standard_input_is_one_line(game):
 
 def test_a_folder_where_the_kept_copy_would_go_is_passed_by(game, tmp_path):
     sender, receiver = game
-    other = tmp_path / "other"
-    other.mkdir()
-    ok(run(["new", "club.yaml", "-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>",
-            "--seed", "8"], cwd=other))
+    other = another_game(tmp_path)
     (receiver / "club.received-1.yaml").mkdir()
     line = one_line_error(receive(receiver, message_of(other).as_bytes()))
     assert line.endswith("the received one is kept as club.received-2.yaml")
@@ -210,10 +216,7 @@ def test_an_mbox_as_an_mta_writes_it_gives_the_game_back_byte_for_byte(latin1_ga
 
 def test_a_first_receive_from_a_mailbox_takes_the_game_named_by_into_never_another(game, tmp_path):
     sender, receiver = game
-    other = tmp_path / "other"
-    other.mkdir()
-    ok(run(["new", "g3.yaml", "-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>",
-            "--seed", "9"], cwd=other))
+    other = another_game(tmp_path, "g3.yaml", "9")
     ok(run(["move", "g3.yaml", "--bot", "random"], cwd=other))
     box = mailbox.mbox(tmp_path / "bo.mbox")
     box.add(message_of(sender))
@@ -231,10 +234,7 @@ def test_a_first_receive_from_a_mailbox_takes_the_game_named_by_into_never_anoth
 
 def test_two_different_games_under_one_name_in_a_mailbox_are_refused(game, tmp_path):
     sender, _ = game
-    other = tmp_path / "other"
-    other.mkdir()
-    ok(run(["new", "club.yaml", "-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>",
-            "--seed", "9"], cwd=other))
+    other = another_game(tmp_path, seed="9")
     box = mailbox.mbox(tmp_path / "bo.mbox")
     box.add(message_of(sender))
     box.add(message_of(other))

@@ -1,6 +1,7 @@
 """Helpers shared by the club-play tests (``from support.club import ...``): a test certificate
-authority, a real SMTP server (aiosmtpd) with STARTTLS and AUTH that keeps what it is sent,
-and players who each keep their copy of a game in their own folder."""
+authority, a real SMTP server (aiosmtpd) with STARTTLS and AUTH that keeps what it is sent, a
+scripted SMTP server that answers each command as a test says, and a game of two copies (the
+``game`` fixture) with the messages ``send`` writes for it."""
 
 import datetime
 import ipaddress
