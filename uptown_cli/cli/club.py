@@ -230,10 +230,9 @@ NAME_WIDTH = 24
 @output_options
 def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
             table_format: str) -> None:
-    """A rating for every player over the finished games in the folders (default: this one),
-    in date order.
+    """A rating for every player over the finished games, in date order.
 
-    openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
+    The games are those of the folders (default: this one). openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
     uncertainty). A game's date is its record's date, else the file's time. Names are one
     player's when they are the same but for blanks round them, case or Unicode's composed
     and decomposed forms.

@@ -3,7 +3,6 @@ are one player's."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from .game import COLORS
@@ -34,6 +33,10 @@ def name_key(name: str) -> str:
     """What two spellings of one player's name share: the name without blanks round it, in
     Unicode's composed form (NFC), case folded. ``" Ana"``, ``"ana"`` and ``"ANA "`` are one
     player; so are the composed and decomposed spellings of ``"Gréedy"``."""
+    if name.isascii():  # the usual case, without loading unicodedata's tables
+        return name.strip().casefold()
+    import unicodedata
+
     folded = unicodedata.normalize("NFC", name.strip()).casefold()
     return unicodedata.normalize("NFC", folded)
 
