@@ -87,7 +87,7 @@ def test_a_latin1_text_attachment_as_mutt_sends_it_is_stored_as_utf8(latin1_game
     ("attachment; filename*=utf-8''partie-%C3%A9t%C3%A9.yaml", "partie-été.yaml"),
     ('attachment; filename="=?UTF-8?Q?partie-=C3=A9t=C3=A9.yaml?="', "partie-été.yaml"),
     ("attachment; filename*0*=iso-8859-1''partie-%E9; filename*1*=t%E9.yaml", "partie-été.yaml"),
-    ('attachment; filename="../../tmp/club.yaml"', "club.yaml"),
+    ('attachment; filename="../../elsewhere/club.yaml"', "club.yaml"),
     ('attachment; filename="C:\\\\Users\\\\bo\\\\club.yaml"', "club.yaml"),
     ('attachment; filename=".club.yaml"', "club.yaml"),
     ("attachment; filename*=utf-8''club%1B%5B31m.yaml", "club_[31m.yaml"),
@@ -107,7 +107,7 @@ def test_a_first_receive_saves_the_game_under_its_attachment_name_made_plain(gam
     assert result.output.startswith(f"Saved {saved}: a new game, 2 moves")
     assert os.listdir(folder / "inner") == [saved] and os.listdir(folder) == ["inner"]
     assert (folder / "inner" / saved).read_bytes() == data
-    assert not os.path.exists(tmp_path / "tmp")
+    assert not os.path.exists(tmp_path / "elsewhere")
 
 
 @pytest.mark.parametrize("disposition, said", [
@@ -162,6 +162,20 @@ def test_closed_standard_input_is_one_line(game):
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == ("Error: standard input is closed: give the message's file "
                            "(uptown receive FILE.eml)\n")
+
+
+def test_receive_from_a_terminal_is_a_usage_error_not_a_wait(game):
+    _, receiver = game
+    terminal, other_end = os.openpty()
+    try:
+        done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "uptown"), "receive"],
+                              cwd=receiver, stdin=other_end, capture_output=True, text=True,
+                              timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(other_end)
+    assert done.returncode == 2
+    assert done.stderr.endswith("Error: pipe a message to uptown receive, or give its file\n")
 
 
 def test_a_folder_where_the_kept_copy_would_go_is_passed_by(game, tmp_path):
@@ -331,3 +345,21 @@ def test_receive_of_a_message_file_that_is_a_fifo_does_not_wait(game, tmp_path):
     os.mkfifo(tmp_path / "m.eml")
     line = one_line_error(run(["receive", tmp_path / "m.eml"], cwd=receiver))
     assert line.endswith("it is a FIFO, not a regular file; nothing was written")
+
+
+def test_a_first_receive_from_a_mailbox_finds_a_hidden_game_by_its_id(tmp_path):
+    from uptown_cli.records.reading import load_record
+
+    ana = tmp_path / "ana"
+    ana.mkdir()
+    ok(run(["new", "duel.yaml", "--hidden", "-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>"],
+           cwd=ana))
+    game_id = load_record(ana / "duel.yaml").hidden.game_id
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    box.add(message_of(ana, "duel.yaml"))
+    box.close()
+    bo = tmp_path / "bo"
+    bo.mkdir()
+    result = ok(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", f"{game_id}.yaml"], cwd=bo))
+    assert result.output.startswith(f"Saved {game_id}.yaml: a new game, 0 moves; Ana to join.")
+    assert (bo / f"{game_id}.yaml").read_bytes() == (ana / "duel.yaml").read_bytes()
