@@ -10,7 +10,8 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
 - ``ViewerError``: a player who cannot view or act as asked (``records.viewer``);
 - ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``);
-- ``MailError``: a message that cannot be sent, or a received one that is refused (``club``).
+- ``MailError``: a message that cannot be sent, or a received one that is refused (``club``);
+  ``NotAllSent``, one of them: a message sent, but refused for some of its recipients.
 
 The command line turns every ``UptownError`` into one line on standard error and exit status 1,
 in one place (``cli.UptownGroup.invoke``).
@@ -88,6 +89,11 @@ class EngineError(UptownError):
     def __init__(self, reason: str, message: str):
         super().__init__(one_line(message))
         self.reason = reason
+
+
+class NotAllSent(MailError):
+    """A message the server took for some recipients and refused for others (named in the
+    line); those it took got it, so it is not to be sent to everyone again."""
 
 
 class OutputError(UptownError):

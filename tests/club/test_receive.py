@@ -10,44 +10,11 @@ from email.message import EmailMessage
 from email.utils import formatdate
 
 import pytest
-from support.club import ok, run
+from support.club import PLAYERS, game, message_of, ok, receive, run, snapshot  # noqa: F401
 
-from uptown_cli.club.inbox import message_game
 from uptown_cli.club.mail import GameFile, game_message
+from uptown_cli.club.mime import message_game
 from uptown_cli.records.reading import load_record
-
-PLAYERS = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>", "-p", "Cy <cy@example.org>"]
-
-
-@pytest.fixture
-def game(tmp_path):
-    """The sender's folder with a game of two moves, and the receiver's folder with the first."""
-    sender, receiver = tmp_path / "ana", tmp_path / "bo"
-    sender.mkdir()
-    receiver.mkdir()
-    ok(run(["new", "club.yaml", *PLAYERS, "--seed", "7"], cwd=sender))
-    ok(run(["move", "club.yaml", "--bot", "random"], cwd=sender))
-    (receiver / "club.yaml").write_bytes((sender / "club.yaml").read_bytes())
-    ok(run(["move", "club.yaml", "--bot", "random"], cwd=sender))
-    return sender, receiver
-
-
-def message_of(folder, name="club.yaml", date=None):
-    """The message ``send`` would write for the game in ``folder``."""
-    message = game_message(GameFile.read(str(folder / name), name), "Ana", "Bo")
-    if date is not None:
-        del message["Date"]
-        message["Date"] = date
-    return message
-
-
-def receive(folder, data, *args):
-    return run(["receive", "-", *args], input=data, cwd=folder)
-
-
-def snapshot(folder):
-    return {p.name: p.read_bytes() for p in folder.iterdir()}
-
 
 # -- the four cases ------------------------------------------------------------------------
 
@@ -178,7 +145,7 @@ def test_receive_merges_hidden_copies_whose_reveals_differ(uptown, tmp_path):
     path.write_bytes(finished)
     ok(uptown.invoke("reveal", path, "--as", "Ana", env=keys["Ana"]))
     mine = path.read_bytes()
-    message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana")
+    message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana").message
     result = receive(tmp_path, message.as_bytes(), "--into", "duel.yaml")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == ("Saved duel.yaml: Bo revealed their key (merged with the "
@@ -206,13 +173,15 @@ def test_receive_into_saves_a_new_game_after_validating(game, tmp_path):
     assert (new / "games.yaml").read_bytes() == (sender / "club.yaml").read_bytes()
 
 
-def test_receive_without_a_local_copy_needs_into(game, tmp_path):
+def test_a_first_receive_into_an_empty_folder_saves_the_game_under_its_attachment_name(
+        game, tmp_path):
     sender, _ = game
     empty = tmp_path / "empty"
     empty.mkdir()
-    result = receive(empty, message_of(sender).as_bytes())
-    assert result.exit_code == 1 and "give --into FILE" in result.output
-    assert os.listdir(empty) == []
+    result = ok(receive(empty, message_of(sender).as_bytes()))
+    assert result.output == "Saved club.yaml: a new game, 2 moves; Cy to move.\n"
+    assert os.listdir(empty) == ["club.yaml"]
+    assert (empty / "club.yaml").read_bytes() == (sender / "club.yaml").read_bytes()
 
 
 def test_receive_into_refuses_an_invalid_game(game, tmp_path):
@@ -264,7 +233,7 @@ def no_game(game_data):
 
 
 def two_games(game_data):
-    return attach(attach(plain(), game_data), game_data, "other.yaml").as_bytes()
+    return attach(attach(plain(), game_data), game_data + b"# another\n", "other.yaml").as_bytes()
 
 
 def game_over_1_mib(game_data):
@@ -285,11 +254,29 @@ def bad_base64(game_data):
             b"dXB0b3du=Oi=AxC*\n--B--\n")
 
 
-def nested_message(game_data):
-    inner = attach(plain(), game_data)
-    outer = plain("Forwarded.")
-    outer.add_attachment(inner)
-    return outer.as_bytes()
+def nested_too_deep(game_data):
+    """1,000 multiparts, one in the other, in 65 KB: the parser would recurse 1,000 deep."""
+    head = b"From: ana@example.org\nMIME-Version: 1.0\n"
+    nested = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (n, n)
+                      for n in range(1000))
+    return head + nested + b"Content-Type: text/plain\n\nhi\n"
+
+
+def bad_file_name_charset(game_data):
+    return mime_part(game_data, "application/yaml", "filename*=undefined''club.yaml")
+
+
+def bad_text_charset(game_data):
+    return mime_part(game_data, "text/x-yaml; charset=undefined", 'filename="club.yaml"')
+
+
+def mime_part(data, content_type, disposition, encoding="8bit", sender="bo@example.org"):
+    """A message as a mail program writes it by hand: a plain body and one part."""
+    return (f"From: Bo <{sender}>\nTo: cy@example.org\nSubject: game\nMIME-Version: 1.0\n"
+            'Content-Type: multipart/mixed; boundary="XYZ"\n\n--XYZ\n'
+            "Content-Type: text/plain; charset=us-ascii\n\nYour move.\n\n--XYZ\n"
+            f"Content-Type: {content_type}\nContent-Disposition: attachment; {disposition}\n"
+            f"Content-Transfer-Encoding: {encoding}\n\n").encode() + data + b"\n--XYZ--\n"
 
 
 def compressed(game_data):
@@ -305,25 +292,17 @@ def html_only(game_data):
     return attach(message, game_data).as_bytes()
 
 
-def parent_folder_name(game_data):
-    return attach(plain(), game_data, "../club.yaml").as_bytes()
-
-
-def absolute_name(game_data):
-    return attach(plain(), game_data, "/tmp/club.yaml").as_bytes()
-
-
 HOSTILE = {
     no_game: "no game is attached",
     two_games: "2 games are attached ('club.yaml', 'other.yaml')",
     game_over_1_mib: "the attached game is over 1 MiB",
     malformed_mime: "malformed MIME (CloseBoundaryNotFound",
     bad_base64: "malformed MIME (",
-    nested_message: "a nested message (message/rfc822) is not read",
     compressed: "'club.yaml.gz' is compressed",
     html_only: "HTML-only mail is not read",
-    parent_folder_name: "the attachment name '../club.yaml' is not a plain file name",
-    absolute_name: "the attachment name '/tmp/club.yaml' is not a plain file name",
+    nested_too_deep: "the message has more than 100 MIME parts",
+    bad_file_name_charset: "the attachment's file name is not readable as its charset says",
+    bad_text_charset: "the attached game is not readable as its charset says ('undefined')",
 }
 
 
@@ -358,11 +337,13 @@ def test_an_oversized_message_is_refused_unread(game):
 
 
 def fill(box, sender, other):
-    """An older copy, the newest copy, another game newer than both, and a message with no
-    game, in an order that is not their date order."""
+    """The newest copy, a message with no game, another game, and an older copy re-sent with
+    a forged Date (Fri, 01 Jan 2100): the newest by its Date is the older copy."""
     newest = message_of(sender, date=formatdate(2_000_000_000))
-    (sender / "old.yaml").write_bytes((sender / "club.yaml").read_bytes())
-    older = message_of(sender, date=formatdate(1_000_000_000))
+    (sender / "old").mkdir()
+    text = (sender / "club.yaml").read_text()
+    (sender / "old" / "club.yaml").write_text(text[:text.rindex("  - ")])  # move 1 only
+    older = message_of(sender / "old", date="Fri, 01 Jan 2100 00:00:00 +0000")
     box.add(newest)
     box.add(plain())
     box.add(message_of(other, date=formatdate(2_100_000_000)))
@@ -379,7 +360,7 @@ def other_game(tmp_path):
     return other
 
 
-def test_receive_mbox_takes_the_newest_message_with_this_game(game, other_game, tmp_path):
+def test_receive_mbox_takes_the_copy_that_carries_the_game_furthest_never_by_date(game, other_game, tmp_path):
     sender, receiver = game
     box = mailbox.mbox(tmp_path / "inbox.mbox")
     fill(box, sender, other_game)
@@ -390,7 +371,7 @@ def test_receive_mbox_takes_the_newest_message_with_this_game(game, other_game, 
     assert (receiver / "club.yaml").read_bytes() == (sender / "club.yaml").read_bytes()
 
 
-def test_receive_maildir_takes_the_newest_message_with_this_game(game, other_game, tmp_path):
+def test_receive_maildir_takes_the_copy_that_carries_the_game_furthest_never_by_date(game, other_game, tmp_path):
     sender, receiver = game
     box = mailbox.Maildir(tmp_path / "Maildir")
     fill(box, sender, other_game)
@@ -405,7 +386,8 @@ def test_receive_mailbox_without_this_game_is_one_line(game, tmp_path):
     box.add(plain())
     box.close()
     result = run(["receive", "--mbox", tmp_path / "inbox.mbox", "--into", "club.yaml"], cwd=receiver)
-    assert result.exit_code == 1 and "no message carries this game" in result.output
+    assert result.exit_code == 1
+    assert result.output == "Error: club.yaml: no message in the mailbox carries this game\n"
     missing = run(["receive", "--maildir", tmp_path / "nowhere", "--into", "club.yaml"],
                   cwd=receiver)
     assert missing.exit_code == 1 and "no such Maildir folder" in missing.output

@@ -4,12 +4,14 @@ server with STARTTLS or TLS and AUTH, a stub sendmail, ``-o`` to a file)."""
 import email
 import email.policy
 import os
+import re
 import stat
 
 import pytest
 from support.club import PASSWORD, USER, _folder, ok, run, smtp_server, start_server  # noqa: F401
 
-from uptown_cli.club.mail import GameFile, SmtpServer, game_message
+from uptown_cli.club.mail import GameFile, game_message
+from uptown_cli.club.transport import SmtpServer
 from uptown_cli.errors import MailError
 from uptown_cli.records.reading import load_record
 
@@ -79,8 +81,17 @@ def test_send_o_writes_a_message_the_standard_library_parses_with_the_game_attac
     assert data == (club / "club.yaml").read_bytes()
     body = message.get_body(("plain",)).get_content()
     assert "uptown move club.yaml TILE SQUARE --as Ana --send" in body
-    assert "Standings:" in body and " A |" in body
-    assert max(len(line) for line in body.splitlines()) <= 80
+    assert " A |" in body and max(len(line) for line in body.splitlines()) <= 80
+    assert "Standings:" not in body  # no table of zero scores before the first move
+
+
+def test_the_mail_of_an_open_game_shows_the_recipient_their_rack(club):
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=club))  # Bo to move
+    rack = ok(run(["show", "club.yaml"], cwd=club)).output.split("Bo to move, rack: ")[1].split("\n")[0]
+    ok(run(["send", "club.yaml", "--as", "Ana", "-o", "m.eml"], cwd=club))
+    body = parse((club / "m.eml").read_bytes()).get_body(("plain",)).get_content()
+    assert f"\nYour rack: {rack}\n" in body
+    assert "Standings:" in body
 
 
 RECORDS = os.path.join(os.path.dirname(__file__), "..", "..", "records")
@@ -225,16 +236,47 @@ def test_a_wrong_password_is_one_line_without_the_password(club, smtp_server):
     assert smtp_server.capture.take() == []
 
 
-def test_a_server_refusing_tls_is_one_line_and_nothing_is_sent(club, tmp_path):
+@pytest.fixture
+def plain_server(tmp_path):
+    """An SMTP server on 127.0.0.1 that offers no STARTTLS (AUTH without TLS allowed)."""
     controller, server = start_server(_folder(tmp_path, "plain-server"), tls=False)
     try:
-        result = run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=server.env)
-        assert result.exit_code == 1
-        assert result.output.strip() == (f"Error: 127.0.0.1:{server.port} does not offer STARTTLS; "
-                                         "nothing was sent (uptown sends only over TLS)")
-        assert PASSWORD not in result.output and server.capture.take() == []
+        yield server
     finally:
         controller.stop()
+
+
+def test_a_server_on_this_computer_is_used_without_tls(club, plain_server):
+    env = {**plain_server.env, "UPTOWN_SMTP": f"smtp://127.0.0.1:{plain_server.port}",
+           "UPTOWN_SMTP_CAFILE": None}
+    result = ok(run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=env))
+    assert result.output.startswith("Sent club.yaml to Ana <ana@example.org> (SMTP)")
+    [(recipients, _)] = plain_server.capture.take()
+    assert recipients == ["ana@example.org"]
+    localhost = {**env, "UPTOWN_SMTP": f"smtp://{USER}@localhost:{plain_server.port}"}
+    ok(run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=localhost))
+    assert len(plain_server.capture.take()) == 1
+
+
+def test_a_server_elsewhere_without_starttls_is_refused_unless_asked(club, plain_server,
+                                                                     monkeypatch):
+    """Another computer's server (here 127.0.0.1 taken for one) without STARTTLS: refused in
+    one line, nothing sent; with ?tls=no it is used, but never with a password."""
+    monkeypatch.setattr(SmtpServer, "local", property(lambda self: False))
+    result = run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=plain_server.env)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"Error: 127.0.0.1:{plain_server.port} does not offer STARTTLS; nothing was sent (uptown "
+        "sends without TLS only to this computer, or with ?tls=no in $UPTOWN_SMTP)")
+    url = f"smtp://{USER}@127.0.0.1:{plain_server.port}?tls=no"
+    result = run(["send", "club.yaml", "--as", "Ana"], cwd=club,
+                 env={**plain_server.env, "UPTOWN_SMTP": url})
+    assert result.exit_code == 1 and "sends no password without TLS" in result.output
+    assert PASSWORD not in result.output and plain_server.capture.take() == []
+    url = f"smtp://127.0.0.1:{plain_server.port}?tls=no"
+    ok(run(["send", "club.yaml", "--as", "Ana"], cwd=club,
+           env={**plain_server.env, "UPTOWN_SMTP": url}))
+    assert len(plain_server.capture.take()) == 1
 
 
 def test_an_untrusted_certificate_is_refused(club, smtp_server):
@@ -267,18 +309,24 @@ def test_a_closed_port_is_one_line(club, smtp_server):
 @pytest.mark.parametrize("url, said", [
     ("http://example.org", "must be smtp://"),
     (f"smtp://{USER}:{PASSWORD}@example.org", "must not hold the password"),
+    ("smtp://example.org:99999", "its port or host name is not one"),
+    ("smtp://" + "é" * 70 + ".example.org", "its port or host name is not one"),
+    ("smtp://jürgen@example.org", "the user name must be printable ASCII"),
+    ("smtp://example.org?tls=maybe", "the one setting after ? is tls=no"),
+    ("smtps://example.org?tls=no", "smtps:// is TLS"),
 ])
 def test_smtp_settings_are_checked(url, said):
-    with pytest.raises(MailError, match=said) as caught:
+    with pytest.raises(MailError, match=re.escape(said)) as caught:
         SmtpServer.parse(url)
     assert PASSWORD not in str(caught.value)
 
 
 def test_the_message_is_built_in_python(club):
     game = GameFile.read(str(club / "club.yaml"), "club.yaml")
-    message = game_message(game, "Ana", "Bo")
-    assert message["To"] == "Bo <bo@example.org>"
-    assert message.get_content_type() == "multipart/mixed"
+    outgoing = game_message(game, "Ana", "Bo")
+    assert outgoing.message["To"] == "Bo <bo@example.org>"
+    assert outgoing.message.get_content_type() == "multipart/mixed"
+    assert (outgoing.sender, outgoing.addresses) == ("ana@example.org", ["bo@example.org"])
 
 
 def test_move_send_without_a_transport_is_refused_before_the_move(club):

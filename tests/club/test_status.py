@@ -11,6 +11,7 @@ from support.club import ok, run
 from openskill.models import PlackettLuce
 
 from uptown_cli.club.ratings import finished_games, rate
+from uptown_cli.engine.seating import name_key
 
 RECORDS = os.path.join(os.path.dirname(__file__), "..", "..", "records")
 
@@ -150,3 +151,69 @@ def test_a_folder_that_is_not_there_is_a_usage_error_not_an_invalid_game(tmp_pat
     result = run([command, tmp_path / "nope"])
     assert result.exit_code == 2
     assert "does not exist" in result.output and "Traceback" not in result.output
+
+
+# -- names, long names, odd file times, the default folder ------------------------------------
+
+
+def rated(folder, *args):
+    return json.loads(ok(run(["ratings", *args, "--json"], cwd=folder)).output)["ratings"]
+
+
+@pytest.mark.parametrize("spellings", [(" Ana", "Ana "), ("Gr\u00e9edy", "Gre\u0301edy"),
+                                       ("ANA", " ana")], ids=["blanks", "nfc-nfd", "case"])
+def test_ratings_count_two_spellings_of_one_name_as_one_player(tmp_path, spellings):
+    """The rule of records (engine.seating.name_key): blanks round a name, case and Unicode's
+    composed or decomposed forms do not make another player."""
+    for name, spelling in zip(("3p-blockers.yaml", "4p-standard.yaml"), spellings):
+        text = open(os.path.join(RECORDS, name)).read()
+        (tmp_path / name).write_text(text.replace("name: Ana", f"name: {json.dumps(spelling)}"))
+    table = rated(tmp_path)
+    [one] = [r for r in table if name_key(r["player"]) == name_key(spellings[0])]
+    assert one["games"] == 2
+    assert len(table) == 4  # Ana, Bo, Cy and Dee: nobody twice
+
+
+def test_ratings_default_to_this_folder_as_status_does(folder):
+    assert rated(folder) == rated(folder.parent, folder)
+
+
+def test_a_very_long_name_is_cut_in_the_ratings_table_not_in_json(tmp_path):
+    long = "A" + "n" * 10_000
+    text = open(os.path.join(RECORDS, "3p-blockers.yaml")).read()
+    (tmp_path / "g.yaml").write_text(text.replace("name: Ana", f"name: {long}"))
+    lines = ok(run(["ratings"], cwd=tmp_path)).stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), [len(line) for line in lines]
+    assert any("Annnnnnnnnnnnnnnnnnnn..." in line for line in lines)
+    assert long in [r["player"] for r in rated(tmp_path)]
+
+
+def test_a_file_time_past_the_year_9999_is_shown_not_a_traceback():
+    from uptown_cli.club.status import TO_MOVE, GameStatus
+
+    status = GameStatus("g.yaml", TO_MOVE, 0, 253_436_860_800.0, waiting_for="Ana")
+    assert status.since_text() == "after year 9999"
+    assert status.to_json()["since"] is None
+
+
+TMPFS = "/dev/shm"
+"""A tmpfs (where a file's time may be past the year 9999), when the system has one."""
+
+
+@pytest.mark.skipif(not os.access(TMPFS, os.W_OK), reason="no writable tmpfs at /dev/shm")
+def test_status_and_ratings_of_files_dated_in_the_year_10000(tmp_path):
+    import tempfile
+
+    with tempfile.TemporaryDirectory(dir=TMPFS) as shm:
+        for name in ("3p-blockers.yaml", "in-progress.yaml"):
+            path = os.path.join(shm, name)
+            text = open(os.path.join(RECORDS, name)).read()
+            with open(path, "w") as out:
+                out.write("\n".join(line for line in text.splitlines() if not line.startswith("date:")))
+            os.utime(path, (253_436_860_800,) * 2)
+        if os.stat(path).st_mtime < 253_402_300_800:
+            pytest.skip("this tmpfs does not keep times past the year 9999")
+        lines = ok(run(["status"], cwd=shm)).output.splitlines()
+        assert all("after year 9999" in line for line in lines) and len(lines) == 2
+        assert [s["since"] for s in json.loads(ok(run(["status", "--json"], cwd=shm)).output)] == [None, None]
+        assert rated(shm)[0]["games"] == 1

@@ -1,7 +1,7 @@
 """Helpers shared by the club-play tests (``from support.club import ...``): a test certificate
-authority, a real SMTP server (aiosmtpd) with STARTTLS and AUTH that keeps what it is sent,
-and players who each keep their copy of a game (and their keys) in their own folder
-(``Club``)."""
+authority, a real SMTP server (aiosmtpd) with STARTTLS and AUTH that keeps what it is sent, a
+scripted SMTP server that answers each command as a test says, and a game of two copies (the
+``game`` fixture) with the messages ``send`` writes for it."""
 
 import datetime
 import email
@@ -224,3 +224,110 @@ class Club:
         """``-p "NAME <address>"`` for every player."""
         return [arg for address, name in self.address.items()
                 for arg in ("-p", f"{name} <{address}>")]
+# -- a game and its messages ---------------------------------------------------------------
+
+
+PLAYERS = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>", "-p", "Cy <cy@example.org>"]
+
+
+@pytest.fixture
+def game(tmp_path):
+    """The sender's folder with a game of two moves, and the receiver's folder with the first."""
+    sender, receiver = tmp_path / "ana", tmp_path / "bo"
+    sender.mkdir()
+    receiver.mkdir()
+    ok(run(["new", "club.yaml", *PLAYERS, "--seed", "7"], cwd=sender))
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=sender))
+    (receiver / "club.yaml").write_bytes((sender / "club.yaml").read_bytes())
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=sender))
+    return sender, receiver
+
+
+def message_of(folder, name="club.yaml", date=None):
+    """The message ``send`` would write for the game in ``folder``, from the player who made
+    its newest move (Ana before any) to Bo."""
+    from uptown_cli.club.mail import GameFile, game_message
+
+    game = GameFile.read(str(folder / name), name)
+    moves = game.record.moves
+    sender = next((p.name for p in game.record.players if moves and moves[-1].color in p.colors),
+                  "Ana")
+    message = game_message(game, sender, "Bo").message
+    if date is not None:
+        del message["Date"]
+        message["Date"] = date
+    return message
+
+
+def receive(folder, data, *args):
+    return run(["receive", "-", *args], input=data, cwd=folder)
+
+
+def snapshot(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+
+
+class ScriptedServer:
+    """A small SMTP server on 127.0.0.1 for one connection, answering each command as
+    ``answers`` says: a command's first word (EHLO, AUTH, MAIL, RCPT, DATA, QUIT; ``.`` for the
+    end of the message) to a reply, or to a function of the command's line giving one; None
+    hangs up. What it was told is in ``lines``, the messages it took in ``messages``. Every wait
+    is bounded (``SERVER_WAIT``), so that no test hangs on it."""
+
+    DEFAULTS = {"EHLO": "250-test\r\n250 AUTH PLAIN", "HELO": "250 test", "AUTH": "235 ok",
+                "MAIL": "250 ok", "RCPT": "250 ok", "DATA": "354 go on", ".": "250 queued",
+                "RSET": "250 ok", "NOOP": "250 ok", "QUIT": "221 bye"}
+
+    def __init__(self, **answers):
+        import threading
+
+        self.answers = {**self.DEFAULTS, **{k.replace("END", "."): v for k, v in answers.items()}}
+        self.lines, self.messages = [], []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(SERVER_WAIT)
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self):
+        return f"smtp://127.0.0.1:{self.port}"
+
+    def _reply(self, connection, word, line):
+        """Send the answer to ``line`` and return it (None: hang up)."""
+        answer = self.answers.get(word, "500 unknown")
+        answer = answer(line) if callable(answer) else answer
+        if answer is not None:
+            connection.sendall(answer.encode() + b"\r\n")
+        return answer
+
+    def _serve(self):
+        try:
+            connection, _ = self.listener.accept()
+        except OSError:
+            return
+        with connection, connection.makefile("rb") as stream:
+            connection.settimeout(SERVER_WAIT)
+            connection.sendall(b"220 test ESMTP\r\n")
+            try:
+                while line := stream.readline().decode("utf-8", "replace"):
+                    self.lines.append(line.rstrip("\r\n"))
+                    word = line.split()[0].upper() if line.split() else ""
+                    answer = self._reply(connection, word, line)
+                    if answer is None:
+                        return
+                    if word == "DATA" and answer.startswith("354"):
+                        data = []
+                        while (part := stream.readline()) not in (b".\r\n", b""):
+                            data.append(part)
+                        self.messages.append(b"".join(data))
+                        if self._reply(connection, ".", ".") is None:
+                            return
+            except OSError:
+                return
+
+    def stop(self):
+        self.listener.close()
+        self.thread.join(SERVER_WAIT)

@@ -26,22 +26,25 @@ from .options import (
 
 def check_smtp_settings() -> None:
     """A UsageError when $UPTOWN_SMTP is not set (mail would have no way to go)."""
-    from ..club.mail import SMTP_ENV
+    from ..club.transport import SMTP_ENV
 
     if not os.environ.get(SMTP_ENV):
-        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587), "
-                               "or give --sendmail or -o FILE.eml")
+        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587, or "
+                               "smtp://localhost:PORT for a server on this computer), or give "
+                               "--sendmail or -o FILE.eml")
 
 
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
-    from ..errors import MailError, UptownError
+    from ..errors import MailError, NotAllSent, UptownError
 
     saved = f" (the move is saved: send it with uptown send {display_path(path)} --as {as_name})"
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:
         raise click.ClickException(exc.message + saved) from None
+    except NotAllSent:
+        raise
     except UptownError as exc:
         raise MailError(f"{exc}{saved}") from None
 
@@ -50,24 +53,37 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
               sendmail: bool = False, output: str | None = None) -> str | None:
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
-    one-line ClickException."""
-    from ..club.mail import SMTP_ENV, GameFile, game_message, send_sendmail, send_smtp
+    one-line error (``NotAllSent`` when some recipients were refused)."""
+    import email.policy
+
+    from ..club.mail import GameFile, game_message
+    from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
+    from ..errors import NotAllSent, one_line
 
     shown = display_path(path)
     url = os.environ.get(SMTP_ENV)
     if output is None and not sendmail:
         check_smtp_settings()
     game = GameFile.read(path, shown)
-    message = game_message(game, as_name, to)
+    outgoing = game_message(game, as_name, to)
+    data = outgoing.message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
     if output is not None:
-        write_output(message.as_string(), output, inputs=(path,))
+        write_output(data.replace(b"\r\n", b"\n").decode("utf-8"), output, inputs=(path,))
         return None
+    refused: dict[str, str] = {}
     if sendmail:
-        send_sendmail(message)
+        send_sendmail(data, outgoing.addresses)
     else:
-        send_smtp(message, url)  # type: ignore[arg-type]  # check_smtp_settings: set
+        refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
     how = "sendmail" if sendmail else "SMTP"
-    return f"Sent {shown} to {message['To']} ({how}): {game.subject()}"
+    sent = [a for a in outgoing.addresses if a not in refused]
+    line = one_line(f"Sent {shown} to {outgoing.named(sent)} ({how}): {game.subject()}")
+    if refused:
+        whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
+        sender = f" --as {as_name}" if as_name else ""
+        raise NotAllSent(f"{line}; but the server refused {whom}: not sent to them (send it "
+                         f"with uptown send {shown} --to NAME{sender})")
+    return line
 
 
 @click.command()
@@ -81,11 +97,13 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
          output: str | None) -> None:
     """Email the game file, attached as it is, to the player to move.
 
-    The body shows the board and standings and the command the recipient runs next. Mail
-    goes through $UPTOWN_SMTP (smtp://USER@HOST:587 with STARTTLS, or smtps://USER@HOST:465),
-    the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail; or -o
-    writes the message to a file for any mail client. It is from the email of the player
-    --as names in the record (default: $UPTOWN_FROM).
+    The body shows the board, the recipient's rack (open games), the standings and the
+    command the recipient runs next. Mail goes through $UPTOWN_SMTP (smtp://USER@HOST:587
+    with STARTTLS, smtps://USER@HOST:465, or smtp://localhost:PORT for a server on this
+    computer), the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail;
+    or -o writes the message to a file for any mail client. It is from the email of the
+    player --as names in the record (default: $UPTOWN_FROM). Exit status 1 when it was not
+    sent to everyone (each recipient the server refused is named).
 
     \b
     Examples:
@@ -108,10 +126,9 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
 @click.argument("message", required=False, metavar="[MESSAGE|-]")
 @click.option("--into", metavar="FILE", help="The local copy of the game (default: the "
               "attachment's name in this folder); a new game is saved there.")
-@click.option("--mbox", metavar="PATH", help="Read the newest message carrying the game from "
-              "this mbox file.")
-@click.option("--maildir", metavar="PATH", help="Read the newest message carrying the game "
-              "from this Maildir folder.")
+@click.option("--mbox", metavar="PATH", help="Take the copy of the game that carries yours "
+              "furthest from the messages of this mbox file.")
+@click.option("--maildir", metavar="PATH", help="The same, from this Maildir folder.")
 @json_option
 def receive(message: str | None, into: str | None, mbox: str | None, maildir: str | None,
             as_json: bool) -> None:
@@ -119,57 +136,50 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
 
     MESSAGE is an .eml file, or - (the default) for standard input, so that a mail client can
     pipe a message to it. The game is compared with the local copy: saved when it extends it,
-    or when there is none yet (--into, after validating); refused when it rewrites the history
-    or is another game, your copy unchanged and the received one kept beside it as
-    NAME.received-N.yaml.
+    or when there is none yet (under --into FILE, or the attachment's name in this folder,
+    after validating; never over a file); refused when it rewrites the history or is another
+    game, your copy unchanged and the received one kept beside it as NAME.received-N.yaml.
+    From a mailbox, the copy that carries yours furthest is taken (never by its Date); each
+    message that cannot be read is passed by with one line. A warning says when the message
+    is not from the player who made the newest move.
     """
-    from ..club.inbox import (
-        GAME_SUFFIXES,
-        MAX_MESSAGE_BYTES,
-        carries,
-        message_game,
-        newest_in_mailbox,
-        receive as take,
-    )
-    from ..errors import MailError
+    from ..club.boxes import best_copy, maildir_messages, mbox_messages, read_message_file
+    from ..club.inbox import receive as take
+    from ..club.mime import MAX_MESSAGE_BYTES, message_game
+    from ..errors import MailError, one_line
 
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
         raise click.UsageError("give one of MESSAGE, --mbox and --maildir")
     if (mbox or maildir) and into is None:
         raise click.UsageError("--mbox and --maildir need --into FILE (the game to look for)")
+    skipped: list[str] = []
     if mbox or maildir:
-        kind, path = ("mbox", mbox) if mbox else ("maildir", maildir)
-        game = newest_in_mailbox(path, kind, carries(into))  # type: ignore[arg-type]  # both given
+        letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
+        try:
+            game = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
+        finally:
+            for line in skipped:
+                click.echo(f"Skipped {line}", err=True)
     elif message in (None, "-"):
+        if sys.stdin is None:
+            raise MailError("standard input is closed: give the message's file "
+                            "(uptown receive FILE.eml)")
+        if sys.stdin.isatty():
+            raise click.UsageError("pipe a message to uptown receive, or give its file")
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
-        game = message_game(_read_message(message), display_path(message))
-    local = into
+        game = message_game(read_message_file(message), display_path(message))
+    local = into or game.file_name
     if local is None:
-        if game.name is None or not game.name.lower().endswith(GAME_SUFFIXES):
-            raise MailError("the attached game has no .yaml file name: give --into FILE")
-        local = game.name
-        if not os.path.lexists(local):
-            raise MailError(f"no local copy of {display_path(local)} in this folder: "
-                            "give --into FILE to save a new game")
+        raise MailError("the attached game has no .yaml file name: give --into FILE")
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
-        Output(True).json(result.to_json())
-    else:
-        click.echo(result.message)
-
-
-def _read_message(path: str) -> bytes:
-    """The bytes of the message file ``path`` (at most what a message may hold, plus one)."""
-    from ..club.inbox import MAX_MESSAGE_BYTES
-    from ..errors import MailError
-
-    try:
-        with open(path, "rb") as stream:
-            return stream.read(MAX_MESSAGE_BYTES + 1)
-    except OSError as exc:
-        raise MailError(f"cannot read {display_path(path)}: {exc.strerror or exc}") from None
+        Output(True).json({**result.to_json(), "skipped": skipped})
+        return
+    click.echo(one_line(result.message))
+    for warning in result.warnings:
+        click.echo(f"Warning: {one_line(warning)}", err=True)
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
@@ -192,7 +202,6 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
     an invalid record; NAME's turns first, then the longest waiting.
     """
     import textwrap
-    from datetime import datetime
 
     from ..club.status import game_status, order
 
@@ -203,30 +212,34 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
         Output(True).json([s.to_json() for s in statuses])
     width = min(max([len(s.path) for s in statuses] + [4]), 30)
     for s in statuses if not as_json else ():
-        since = datetime.fromtimestamp(s.since).strftime("%Y-%m-%d %H:%M")
         mark = "*" if s.waits_for(as_name) else " "
         path = s.path if len(s.path) <= width else "..." + s.path[-width + 3:]
-        head = f"{mark} {path:<{width}}  {since}  "
+        head = f"{mark} {path:<{width}}  {s.since_text():<16}  "
         click.echo(head + textwrap.shorten(s.text(), 80 - len(head), placeholder="..."))
     if unread:
         sys.exit(1)
 
 
+NAME_WIDTH = 24
+"""The widest a player's name is shown in the ratings table (a longer one is cut, ``...``)."""
+
+
 @click.command()
-@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
-                type=click.Path(exists=True))
+@click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
 @click.option("--variant", type=click.Choice(VARIANTS), help="Only the games of this variant.")
 @output_options
 def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
             table_format: str) -> None:
     """A rating for every player over the finished games, in date order.
 
-    openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
-    uncertainty). A game's date is its record's date, else the file's time.
+    The games are those of the folders (default: this one). openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
+    uncertainty). A game's date is its record's date, else the file's time. Names are one
+    player's when they are the same but for blanks round them, case or Unicode's composed
+    and decomposed forms.
     """
     from ..club.ratings import finished_games, rate
 
-    files, unread = games_listed(folders)
+    files, unread = games_listed(list(folders) or ["."])
     games, invalid = finished_games(files, variant)
     table = rate(games)
     out = Output(as_json, table_format)
@@ -234,7 +247,11 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
         out.json({"games": len(games), "skipped_invalid": [display_path(p) for p in invalid],
                   "ratings": [r.to_json() for r in table]})
         sys.exit(1 if unread else 0)
-    rows = [[rank, r.name, f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
+    def shown(name: str) -> str:
+        cut = len(name) > NAME_WIDTH and not out.for_machines
+        return name[:NAME_WIDTH - 3] + "..." if cut else name
+
+    rows = [[rank, shown(r.name), f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
             for rank, r in enumerate(table, 1)]
     out.table(rows, ["rank", "player", "rating", "sigma", "games", "wins"],
               title=f"Ratings over {len(games)} finished game{'' if len(games) == 1 else 's'} "

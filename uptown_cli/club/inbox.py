@@ -1,32 +1,28 @@
-"""Receiving a game by email: take the game out of a message, compare it with the local copy,
-and save it when it is the same game carried further.
+"""Receiving a game by email: compare the game a message carries (``club.mime``) with the
+local copy, and save it when it is the same game carried further.
 
-``attached_game`` reads one message with the standard library's ``email`` and refuses, in one
-line, anything but one game file attached to plain-text mail: no game, several, one over
-1 MiB, malformed MIME, a nested message, a compressed attachment, HTML-only mail, or an
-attachment name that is a path.  ``newest_in_mailbox`` picks, from an mbox or a Maildir, the
-newest message (by its Date) that carries the game wanted.  ``receive`` compares the game
-with the local copy (``compare.compare_records``, as ``uptown diff`` does) and writes only a
-copy that extends it (``records.safe_file.replace_record``, locked and atomic as ``move``
-writes), the local copy with the received revealed keys of a hidden game merged into it
-(``compare.hidden_progress``), or a new game that validates
-(``records.safe_file.create_record``); a copy that rewrites the history, changes an address or
-is another game is refused and kept beside the local one (``kept_path``, as a new record is
-written).
+``receive`` compares the game with the local copy (``compare.compare_records``, as ``uptown
+diff`` does) and writes only a copy that extends it (``records.safe_file.replace_record``,
+locked and atomic as ``move`` writes), the local copy with the received revealed keys of a
+hidden game merged into it (``compare.hidden_progress``), or a new game that validates, never
+over a file (``records.safe_file.create_record``); a copy that rewrites the history, changes an
+address or is another game is refused and kept beside the local one (``kept_path``, as a new
+record is written). It says
+when the message is not from the player who made the newest entry of the copy it takes
+(``sender_warning``): a warning, not a refusal, since anyone can write any From header.
+``progress`` ranks the copies of a mailbox (``club.boxes.best_copy``).
 """
 
 from __future__ import annotations
 
-import email
-import mailbox
 import os
 import re
 import stat
-from dataclasses import dataclass
-from email.message import Message
-from email.utils import parsedate_to_datetime
+from dataclasses import dataclass, field
 from typing import Callable
 
+from ..engine.seating import same_name
+from ..errors import MailError, RecordError
 from ..records.compare import (
     DIFFERENT_GAMES,
     EXTENDS,
@@ -36,161 +32,10 @@ from ..records.compare import (
     compare_records,
     hidden_progress,
 )
-from ..errors import MailError, RecordError
-from ..records.schema import Record, load_record_text
 from ..records.reading import load_record
 from ..records.replay import replay, validate_text
-from ..records.yaml_reader import MAX_BYTES
-
-MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-"""A message larger than this is refused unread (a game is at most 1 MiB)."""
-GAME_SUFFIXES = (".yaml", ".yml")
-GAME_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
-COMPRESSED_SUFFIXES = (".gz", ".tgz", ".zip", ".bz2", ".xz", ".7z", ".tar", ".zst", ".rar",
-                       ".z", ".lz", ".lzma")
-COMPRESSED_TYPES = ("application/gzip", "application/x-gzip", "application/zip",
-                    "application/x-zip-compressed", "application/x-bzip2", "application/x-xz",
-                    "application/x-7z-compressed", "application/x-tar", "application/zstd",
-                    "application/x-rar-compressed", "application/vnd.rar",
-                    "application/x-compress")
-
-
-@dataclass(frozen=True)
-class Attached:
-    """The game a message carries: its attachment's file name (None if it has none), its
-    bytes, and the message's Date as a timestamp (None when missing or unreadable)."""
-
-    name: str | None
-    data: bytes
-    sent: float | None
-    where: str
-
-    def record(self) -> Record:
-        """The attached game as a record; MailError when it is not one."""
-        shown = f"{self.where} ({self.name or 'attached game'})"
-        try:
-            return load_record_text(self.data, shown)
-        except RecordError as exc:
-            raise MailError(f"the attached game is not a valid record: {exc}") from None
-
-
-def read_message(data: bytes, where: str) -> Message:
-    """The message in ``data`` (``where`` names it in errors), parsed with the ``compat32``
-    policy: it keeps every defect found, as the newer policies do, and loads in a tenth of
-    the time, which a command run on every turn notices."""
-    if len(data) > MAX_MESSAGE_BYTES:
-        raise MailError(f"{where}: the message is over {MAX_MESSAGE_BYTES // 2**20} MiB; "
-                        "nothing was written")
-    return email.message_from_bytes(data)
-
-
-def attached_game(message: Message, where: str) -> Attached:
-    """The one game attached to ``message``; MailError (one line) for anything else."""
-    def refuse(what: str) -> MailError:
-        return MailError(f"{where}: {what}; nothing was written")
-
-    games, plain, html = [], False, False
-    for part in message.walk():
-        if part.defects:
-            raise refuse(f"malformed MIME ({_defect_text(part.defects[0])})")
-        kind = part.get_content_type()
-        if part.get_content_maintype() == "message":
-            raise refuse(f"a nested message ({kind}) is not read: attach the game itself")
-        if part.is_multipart():
-            continue
-        name = part.get_filename()
-        if name is not None:
-            _check_name(name, refuse)
-            if name.lower().endswith(COMPRESSED_SUFFIXES) or kind in COMPRESSED_TYPES:
-                raise refuse(f"{name!r} is compressed: attach the game file itself")
-        if (name or "").lower().endswith(GAME_SUFFIXES) or kind in GAME_TYPES:
-            games.append(part)
-        elif name is None and kind == "text/plain":
-            plain = True
-        elif name is None and kind == "text/html":
-            html = True
-    if html and not plain:
-        raise refuse("HTML-only mail is not read: send plain text with the game attached")
-    if not games:
-        raise refuse("no game is attached (uptown send attaches it)")
-    if len(games) > 1:
-        names = ", ".join(repr(p.get_filename() or "unnamed") for p in games)
-        raise refuse(f"{len(games)} games are attached ({names}): send one game per message")
-    part = games[0]
-    data = part.get_payload(decode=True)
-    if part.defects:  # found while decoding (bad base64)
-        raise refuse(f"malformed MIME ({_defect_text(part.defects[0])})")
-    if not isinstance(data, bytes):
-        raise refuse("the attached game cannot be decoded")
-    if len(data) > MAX_BYTES:
-        raise refuse(f"the attached game is over 1 MiB ({len(data):,} bytes)")
-    return Attached(part.get_filename(), data, _sent(message), where)
-
-
-def _check_name(name: str, refuse: Callable[[str], MailError]) -> None:
-    """Refuse an attachment name that is not a plain file name (a path, ``..``, hidden)."""
-    if (not name or "/" in name or "\\" in name or ".." in name or name.startswith(".")
-            or not name.isprintable()):
-        raise refuse(f"the attachment name {name!r} is not a plain file name")
-
-
-def _defect_text(defect: Exception) -> str:
-    return type(defect).__name__.removesuffix("Defect") + (f": {defect}" if str(defect) else "")
-
-
-def _sent(message: Message) -> float | None:
-    try:
-        return parsedate_to_datetime(str(message["Date"])).timestamp()
-    except (TypeError, ValueError, IndexError):
-        return None
-
-
-def message_game(data: bytes, where: str) -> Attached:
-    """The game attached to the message in ``data``."""
-    return attached_game(read_message(data, where), where)
-
-
-def newest_in_mailbox(path: str, kind: str, wanted: Callable[[Attached], bool]) -> Attached:
-    """The game of the newest message (by Date, then by place) in the mbox or Maildir at
-    ``path`` that carries a game ``wanted`` accepts; messages that carry none are passed by."""
-    if kind == "maildir" and not os.path.isdir(path) or kind == "mbox" and not os.path.isfile(path):
-        raise MailError(f"{path}: no such {'Maildir folder' if kind == 'maildir' else 'mbox file'}")
-    box: mailbox.Mailbox
-    box = mailbox.Maildir(path, factory=None, create=False) if kind == "maildir" else \
-        mailbox.mbox(path, create=False)
-    found: list[tuple[float, int, Attached]] = []
-    try:
-        for place, key in enumerate(box.keys()):
-            where = f"{path} message {place + 1}"
-            try:
-                game = message_game(box.get_bytes(key), where)
-                if wanted(game):
-                    found.append((game.sent or 0.0, place, game))
-            except MailError:
-                continue
-    except OSError as exc:
-        raise MailError(f"cannot read {path}: {exc.strerror or exc}") from None
-    finally:
-        box.close()
-    if not found:
-        raise MailError(f"{path}: no message carries this game")
-    return max(found, key=lambda item: item[:2])[2]
-
-
-def carries(local_path: str) -> Callable[[Attached], bool]:
-    """Whether a message's game is the game at ``local_path`` (any game, when there is no
-    local copy yet)."""
-    if not os.path.exists(local_path):
-        return lambda game: True
-    local = load_record(local_path)
-
-    def same_game(game: Attached) -> bool:
-        try:
-            return compare_records(local, game.record()).relation != DIFFERENT_GAMES
-        except MailError:
-            return False
-
-    return same_game
+from ..records.schema import Record
+from .mime import Attached
 
 
 # -- comparing and saving ------------------------------------------------------------------
@@ -204,11 +49,13 @@ MAX_KEPT = 100
 
 @dataclass(frozen=True)
 class Received:
-    """What ``receive`` did: ``outcome`` (one of the names above), where, and what it says."""
+    """What ``receive`` did: ``outcome`` (one of the names above), where, what it says, and
+    what it warns of (``sender_warning``)."""
 
     outcome: str
     path: str
     message: str
+    warnings: tuple[str, ...] = field(default=())
 
     @property
     def written(self) -> bool:
@@ -216,7 +63,7 @@ class Received:
 
     def to_json(self) -> dict[str, object]:
         return {"outcome": self.outcome, "path": self.path, "written": self.written,
-                "message": self.message}
+                "message": self.message, "warnings": list(self.warnings)}
 
 
 def receive(game: Attached, local_path: str, shown: str,
@@ -232,25 +79,102 @@ def receive(game: Attached, local_path: str, shown: str,
 
         create_record(local_path, received.text)
         return Received(SAVED_NEW, shown, f"Saved {shown}: a new game, "
-                        f"{_moves(len(received.moves))}; {_waiting(received)}.")
+                        f"{_moves(len(received.moves))}; {_waiting(received)}.",
+                        _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
     comparison = compare_records(local, received)
     if comparison.relation not in (IDENTICAL, EXTENDS):
         raise _refused(comparison.message(), received, local_path, shown)
-    progress = hidden_progress(local, received)
-    news = progress.news
-    if comparison.relation == IDENTICAL and progress.state == SAME:
+    hidden = hidden_progress(local, received)
+    news = hidden.news
+    if comparison.relation == IDENTICAL and hidden.state == SAME:
         return Received(SAME, shown, f"{shown} already holds this copy of the game "
                         f"({_moves(len(local.moves))}); nothing was written.")
-    if comparison.longer == "a" or progress.state == OLDER:
+    if comparison.longer == "a" or hidden.state == OLDER:
         return Received(OLDER, shown, f"{shown} is newer than the received copy; "
                         "nothing was written.")
     if comparison.relation == EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
     from ..records.safe_file import replace_record
 
-    replace_record(local_path, progress.text or received.text, local.text, on_wait)
-    return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.")
+    replace_record(local_path, hidden.text or received.text, local.text, on_wait)
+    return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.",
+                    _warned(sender_warning(game, local, received)))
+
+
+def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
+    """How far ``received`` carries ``local``, to rank the copies in a mailbox: ``(3, N)`` for
+    a copy that extends it (N: its moves, players joined and keys revealed; any copy when there
+    is no local one; a copy whose revealed keys merge with the local ones extends it too),
+    ``(2, 0)`` the same copy, ``(1, 0)`` an older one, ``(0, 0)`` one that rewrites the history
+    or changes an address; None for another game."""
+    hidden = received.hidden
+    size = len(received.moves) + (len(hidden.commitments) + len(hidden.valid_reveals())
+                                  if hidden else 0)
+    if local is None:
+        return 3, size
+    comparison = compare_records(local, received)
+    if comparison.relation == DIFFERENT_GAMES:
+        return None
+    if not comparison.consistent:
+        return 0, 0
+    progressed = hidden_progress(local, received).state
+    if comparison.longer == "a" or progressed == OLDER:
+        return 1, 0
+    if comparison.relation == IDENTICAL and progressed == SAME:
+        return 2, 0
+    return 3, size
+
+
+def sender_warning(game: Attached, local: Record | None, received: Record) -> str | None:
+    """What to say when the message is not from the player who made the newest entry the
+    received copy adds (a move, else a join, else a revealed key), by their address in the
+    local copy (the received one's, for a new game); None when it is, or cannot be told."""
+    from .headers import checked_address
+
+    newest = _newest_entry(local, received)
+    if newest is None:
+        return None
+    what, name = newest
+    book = (local or received).players
+    entry = next((p for p in book if same_name(p.name, name)), None)
+    if entry is None or entry.email is None:
+        return None
+
+    def plain(address: str) -> str:
+        try:
+            return checked_address(address, "").lower()
+        except MailError:
+            return address.lower()
+
+    if game.sender == plain(entry.email):
+        return None
+    known = next((p.name for p in book if p.email and plain(p.email) == game.sender), None)
+    sender = f"{game.sender} ({known})" if known else game.sender or "no address"
+    return (f"the message is from {sender}, but {what} is {name}'s ({entry.email}): check with "
+            f"{name} that it is theirs")
+
+
+def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | None:
+    """(what, whose) of the newest entry ``received`` adds to ``local``: ``move N``, else the
+    newest join, else the newest key revealed; None when it adds none."""
+    if len(received.moves) > (len(local.moves) if local else 0):
+        color = received.moves[-1].color
+        owner = next(p.name for p in received.players if color in p.colors)
+        return f"move {len(received.moves)}", owner
+    hidden, before = received.hidden, local.hidden if local else None
+    if hidden is None:
+        return None
+    joined = hidden.joined()[len(before.commitments) if before else 0:]
+    if joined:
+        return "the newest join", joined[-1]
+    known = before.valid_reveals() if before else {}
+    revealed = [name for name in hidden.valid_reveals() if name not in known]
+    return ("the newest key revealed", revealed[-1]) if revealed else None
+
+
+def _warned(warning: str | None) -> tuple[str, ...]:
+    return () if warning is None else (warning,)
 
 
 def _refused(what: str, received: Record, local_path: str, shown: str) -> MailError:
@@ -299,11 +223,15 @@ def _holds(path: str, data: bytes) -> bool:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return False
-    with os.fdopen(fd, "rb") as stream:
-        try:
-            return stat.S_ISREG(os.fstat(fd).st_mode) and stream.read(len(data) + 1) == data
-        except OSError:
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder or a FIFO is not a copy
             return False
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            return stream.read(len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _check_valid(record: Record) -> None:

@@ -51,12 +51,15 @@ class PlayerRating:
 
 
 def game_date(record: Record, path: str) -> datetime:
-    """The record's ``date`` when it reads as an ISO date, else the file's time (UTC)."""
+    """The record's ``date`` when it reads as an ISO date, else the file's time (UTC; the
+    latest date there is, for a time past the year 9999)."""
+    from .status import file_time
+
     text = record.fields.get("date", "").strip()
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
-        return datetime.fromtimestamp(os.stat(path).st_mtime, timezone.utc)
+        return file_time(os.stat(path).st_mtime, utc=True) or datetime.max.replace(tzinfo=timezone.utc)
     return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
 
 

@@ -17,6 +17,15 @@ FINISHED = "finished"
 INVALID = "invalid"
 
 
+def file_time(seconds: float, utc: bool = False) -> datetime | None:
+    """A file's time as a date (local, or UTC), or None when it is none ``datetime`` can hold
+    (a file may claim the year 10000: tmpfs allows it)."""
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc if utc else None)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
 @dataclass(frozen=True)
 class GameStatus:
     """Where one game stands: ``state`` (one of the names above), the player it waits for
@@ -35,6 +44,11 @@ class GameStatus:
         return (name is not None and self.waiting_for is not None
                 and same_name(self.waiting_for, name))
 
+    def since_text(self) -> str:
+        """``2026-12-01 15:36`` (local time), or ``after year 9999`` for a time past it."""
+        when = file_time(self.since)
+        return when.strftime("%Y-%m-%d %H:%M") if when is not None else "after year 9999"
+
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
         if self.state == TO_MOVE:
@@ -46,8 +60,9 @@ class GameStatus:
         return f"invalid: {self.problem}"
 
     def to_json(self) -> dict[str, object]:
+        when = file_time(self.since, utc=True)
         return {"path": self.path, "state": self.state, "moves": self.moves,
-                "since": datetime.fromtimestamp(self.since, timezone.utc).isoformat(),
+                "since": when.isoformat() if when is not None else None,
                 "waiting_for": self.waiting_for, "winners": list(self.winners),
                 "problem": self.problem}
 

@@ -1,0 +1,220 @@
+"""Message files and mailboxes, read so that nothing waits for ever or fills the memory, and
+the copy of a game to take from a mailbox.
+
+``read_message_file`` reads one message file; ``mbox_messages`` and ``maildir_messages`` give
+each message of an mbox file or a Maildir folder in turn, each read with the limit of one
+message (``mime.MAX_MESSAGE_BYTES``). Only regular files are read, opened without waiting: a
+FIFO, a device, a folder, a link that leads nowhere or in a loop, or a file that cannot be read
+is a ``Letter`` with its problem, said in one line and passed by. An mbox is read line by line
+(``>From`` unescaped, as mboxrd writes it). ``best_copy`` takes, among the messages that carry
+the game, the copy that carries the local one furthest, never by the Date header.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..errors import MailError, display_path
+from ..records.compare import DIFFERENT_GAMES, compare_records
+from ..records.schema import Record
+from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
+
+READ_CHUNK = 1024 * 1024
+"""Bytes asked for by one read of a message file, or one piece of a long mbox line."""
+_ESCAPED_FROM = re.compile(rb">+From ")
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One message of a mailbox: where it is, and its bytes or why it was not read."""
+
+    where: str
+    data: bytes = b""
+    problem: str | None = None
+
+
+def _kind(mode: int) -> str | None:
+    """What a file that is not a regular file is, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+
+
+def _open_regular(path: str) -> int | str:
+    """A descriptor of the regular file at ``path`` (links followed), opened without waiting,
+    or what the file is instead (a FIFO or a device is told by its type before it is opened,
+    and again once open); OSError when it cannot be opened."""
+    kind = _kind(os.stat(path).st_mode)
+    if kind is None:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        kind = _kind(os.fstat(descriptor).st_mode)
+        if kind is None:
+            return descriptor
+        os.close(descriptor)
+    return f"it is {kind}, not a regular file"
+
+
+def _why(exc: OSError, path: str) -> str:
+    if exc.errno == errno.ENOENT and os.path.islink(path):
+        return "it is a link that leads nowhere"
+    if exc.errno == errno.ELOOP:
+        return "it is a link in a loop"
+    return f"it cannot be read ({exc.strerror or exc})"
+
+
+def _letter(path: str, where: str) -> Letter:
+    """The message file at ``path``, read whole up to the limit of one message."""
+    try:
+        descriptor = _open_regular(path)
+    except OSError as exc:
+        return Letter(where, problem=_why(exc, path))
+    if isinstance(descriptor, str):
+        return Letter(where, problem=descriptor)
+    try:
+        chunks, size = [], 0
+        while size <= MAX_MESSAGE_BYTES:
+            chunk = os.read(descriptor, min(READ_CHUNK, MAX_MESSAGE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return Letter(where, problem=_why(exc, path))
+    finally:
+        os.close(descriptor)
+    if size > MAX_MESSAGE_BYTES:
+        return Letter(where, problem=f"it is over {MAX_MESSAGE_BYTES // 2**20} MiB")
+    return Letter(where, b"".join(chunks))
+
+
+def read_message_file(path: str) -> bytes:
+    """The bytes of the message file ``path``; MailError (one line) for anything else."""
+    letter = _letter(path, display_path(path))
+    if letter.problem is not None:
+        raise MailError(f"cannot read {letter.where}: {letter.problem}; nothing was written")
+    return letter.data
+
+
+def maildir_messages(path: str) -> Iterator[Letter]:
+    """Every message of the Maildir folder ``path`` (``new/`` and ``cur/``, in the order of
+    their names, which start with the time of delivery)."""
+    shown = display_path(path)
+    names = []
+    for sub in ("new", "cur"):
+        try:
+            names += [(entry.name, os.path.join(path, sub, entry.name))
+                      for entry in os.scandir(os.path.join(path, sub))
+                      if not entry.name.startswith(".")]
+        except OSError as exc:
+            reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
+            raise MailError(f"{shown}: {reason} (a Maildir holds new/ and cur/)") from None
+    for _, file in sorted(names):
+        yield _letter(file, display_path(file))
+
+
+def mbox_messages(path: str) -> Iterator[Letter]:
+    """Every message of the mbox file ``path``: each starts at a line ``From ...``, which is
+    left out; a message over the limit is a ``Letter`` with that problem, read no further."""
+    shown = display_path(path)
+    try:
+        descriptor = _open_regular(path)
+    except OSError as exc:
+        reason = "no such mbox file" if exc.errno == errno.ENOENT else _why(exc, path)
+        raise MailError(f"{shown}: {reason}") from None
+    if isinstance(descriptor, str):
+        raise MailError(f"{shown}: {descriptor}")
+    with os.fdopen(descriptor, "rb") as stream:
+        number, size, at_line_start = 0, 0, True
+        lines: list[bytes] | None = None
+        try:
+            while piece := stream.readline(READ_CHUNK):
+                starts, at_line_start = at_line_start, piece.endswith(b"\n")
+                if starts and piece.startswith(b"From "):
+                    if lines is not None:
+                        yield _mbox_letter(f"{shown} message {number}", lines, size)
+                    number, lines, size = number + 1, [], 0
+                    continue
+                if lines is None:
+                    raise MailError(f"{shown}: not an mbox file (it does not start with a "
+                                    "'From ' line)")
+                if starts and _ESCAPED_FROM.match(piece):
+                    piece = piece[1:]
+                size += len(piece)
+                if size <= MAX_MESSAGE_BYTES:
+                    lines.append(piece)
+        except OSError as exc:
+            raise MailError(f"cannot read {shown}: {exc.strerror or exc}") from None
+        if lines is not None:
+            yield _mbox_letter(f"{shown} message {number}", lines, size)
+
+
+def _mbox_letter(where: str, lines: list[bytes], size: int) -> Letter:
+    if size > MAX_MESSAGE_BYTES:
+        return Letter(where, problem=f"it is over {MAX_MESSAGE_BYTES // 2**20} MiB")
+    data = b"".join(lines)
+    return Letter(where, data[:-1] if data.endswith(b"\n\n") else data)
+
+
+def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) -> Attached:
+    """Of the messages that carry the game at ``local_path``, the copy that carries it
+    furthest (see ``inbox.progress``; the later message when two go as far); with no local
+    copy, the furthest of those whose attachment has the local file's name (or, in a game
+    with hidden racks, whose game id is that name without ``.yaml``). A message that cannot be
+    read, or whose game cannot, is added to ``skipped`` in one line; messages with no game or
+    another game are passed by. MailError when none carries it."""
+    from ..records.reading import load_record
+    from .inbox import progress
+
+    local = load_record(local_path) if os.path.lexists(local_path) else None
+    name = os.path.basename(local_path)
+    found: list[tuple[tuple[int, ...], Attached]] = []
+    read: dict[bytes, tuple[Record, tuple[int, ...] | None]] = {}
+    for place, letter in enumerate(letters):
+        try:
+            if letter.problem is not None:
+                raise MailError(f"{letter.where}: {letter.problem}")
+            game = find_game(read_message(letter.data, letter.where), letter.where)
+            if game is None or local is None and not _named(game, name):
+                continue
+            if game.data not in read:
+                record = game.record()
+                read[game.data] = record, progress(local, record)
+        except MailError as exc:
+            skipped.append(f"{str(exc).removesuffix('; nothing was written')}; skipped")
+            continue
+        key = read[game.data][1]
+        if key is not None:
+            found.append(((*key, place), game))
+    if not found:
+        raise MailError(f"{display_path(local_path)}: no message in the mailbox carries this game"
+                        if local is not None else
+                        f"no message in the mailbox carries a game named {name}")
+    best = max(found, key=lambda item: item[0])[1]
+    if local is None:
+        chosen = read[best.data][0]
+        others = [data for data, (record, _) in read.items()
+                  if compare_records(chosen, record).relation == DIFFERENT_GAMES]
+        if others:
+            raise MailError(f"{len(others) + 1} different games in the mailbox are attached as "
+                            f"{name}: receive the one you want from its message "
+                            "(uptown receive FILE.eml)")
+    return best
+
+
+def _named(game: Attached, name: str) -> bool:
+    """Whether ``game`` is attached as ``name``, or is the hidden game whose id it names."""
+    if game.file_name == name:
+        return True
+    stem = os.path.splitext(name)[0]
+    try:
+        hidden = game.record().hidden
+    except MailError:
+        return False
+    return hidden is not None and hidden.game_id == stem

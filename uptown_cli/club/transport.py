@@ -1,0 +1,292 @@
+"""How a message goes: ``send_smtp`` through the server ``$UPTOWN_SMTP`` names, or
+``send_sendmail`` through the local sendmail program.
+
+SMTP goes over TLS (``smtps://``) or STARTTLS (``smtp://``), certificates verified by ``ssl``'s
+default context (``$UPTOWN_SMTP_CAFILE`` names other trusted certificates). Without TLS it goes
+only to this computer (``localhost``, ``127.0.0.0/8``, ``::1``) when the server offers no
+STARTTLS, or anywhere when the URL asks for it with ``?tls=no`` (never with a password, unless
+to this computer). The envelope is sent step by step, so that each recipient the server refuses
+is named (``Delivery.refused``) and a message the server has taken (250 to DATA) counts as sent,
+whatever happens after. The password comes from ``$UPTOWN_SMTP_PASSWORD`` or ``~/.netrc``; it
+is in no message, error or file: a reply of the server that holds it is not shown.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import netrc
+import os
+import re
+import shutil
+import smtplib
+import ssl
+import subprocess
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from ..errors import MailError
+
+SMTP_ENV = "UPTOWN_SMTP"
+"""``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
+from the start; port 465); ``?tls=no`` sends without TLS."""
+PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
+CAFILE_ENV = "UPTOWN_SMTP_CAFILE"
+"""A PEM file of certificates to trust instead of the system's (a club's own server)."""
+TIMEOUT = 30.0
+"""Seconds to wait for the mail server or the sendmail program at each step."""
+NO_TLS = "no"
+"""The value of the URL's ``tls`` parameter that sends without TLS."""
+
+
+@dataclass(frozen=True)
+class SmtpServer:
+    """Where ``$UPTOWN_SMTP`` says to send: TLS from the start or not, user (may be empty),
+    host and port, and whether TLS is left out on purpose (``?tls=no``)."""
+
+    tls: bool
+    user: str
+    host: str
+    port: int
+    plain: bool = False
+
+    @classmethod
+    def parse(cls, url: str) -> SmtpServer:
+        usage = (f"${SMTP_ENV} must be smtp://[USER@]HOST[:PORT] (STARTTLS) or "
+                 "smtps://[USER@]HOST[:PORT] (TLS)")
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname or parts.path not in ("", "/"):
+            raise MailError(usage)
+        if parts.password is not None:
+            raise MailError(f"${SMTP_ENV} must not hold the password: use ${PASSWORD_ENV} "
+                            "or ~/.netrc")
+        query = parse_qs(parts.query, keep_blank_values=True)
+        if set(query) - {"tls"} or query.get("tls", [NO_TLS]) != [NO_TLS]:
+            raise MailError(f"{usage}; the one setting after ? is tls=no (send without TLS)")
+        plain = "tls" in query
+        if plain and parts.scheme == "smtps":
+            raise MailError(f"${SMTP_ENV}: smtps:// is TLS; give smtp://...?tls=no to send "
+                            "without it")
+        try:
+            port = parts.port or (465 if parts.scheme == "smtps" else 587)
+            parts.hostname.encode("idna")
+        except ValueError:  # UnicodeError is one
+            raise MailError(f"{usage}: its port or host name is not one") from None
+        user = unquote(parts.username or "", errors="strict")
+        if not user.isascii() or not user.isprintable():
+            raise MailError(f"${SMTP_ENV}: the user name must be printable ASCII (the SMTP "
+                            "login sends no other)")
+        return cls(parts.scheme == "smtps", user, parts.hostname, port, plain)
+
+    @property
+    def where(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def local(self) -> bool:
+        """Whether the server is on this computer (a loopback address or ``localhost``)."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+    def password(self) -> str:
+        """``$UPTOWN_SMTP_PASSWORD``, else the ``~/.netrc`` entry for the host; printable
+        ASCII (the SMTP login sends no other)."""
+        password = os.environ.get(PASSWORD_ENV) or self._netrc_password()
+        if not password.isascii() or not password.isprintable():
+            raise MailError("the SMTP password holds a character that is not printable ASCII, "
+                            "which the SMTP login cannot send; nothing was sent")
+        return password
+
+    def _netrc_password(self) -> str:
+        try:
+            entry = netrc.netrc().authenticators(self.host)
+        except FileNotFoundError:
+            entry = None
+        except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
+            reason = ("it is not UTF-8 text" if isinstance(exc, UnicodeError)
+                      else getattr(exc, "msg", None) or getattr(exc, "strerror", None) or exc)
+            raise MailError(f"~/.netrc cannot be read ({reason})") from None
+        if entry is None or not entry[2] or entry[0] not in ("", self.user):
+            raise MailError(f"no password for {self.user}@{self.host}: set ${PASSWORD_ENV} "
+                            f"or add 'machine {self.host} login {self.user} password ...' "
+                            "to ~/.netrc")
+        return entry[2]
+
+
+@dataclass
+class Delivery:
+    """What the server did with a message it took: the recipients it refused, each with its
+    reply (the others got the message)."""
+
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+def send_smtp(data: bytes, sender: str, recipients: list[str], url: str) -> Delivery:
+    """Send the message ``data`` from ``sender`` to ``recipients`` through the server ``url``
+    names (see ``SmtpServer``), logging in when the URL names a user. MailError (one line)
+    when nothing was sent; the recipients refused are in the ``Delivery``."""
+    server = SmtpServer.parse(url)
+    password = server.password() if server.user else ""
+    return _Session(server, password).deliver(data, sender, recipients)
+
+
+class _Session:
+    """One conversation with the server, its errors told in one line without the password."""
+
+    def __init__(self, server: SmtpServer, password: str) -> None:
+        self.server = server
+        self.password = password
+
+    def said(self, reply: bytes | str) -> str:
+        """The server's reply as one line, or a note that it is not shown when it holds the
+        password (masking the password in it would show the rest, and so the password)."""
+        text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply
+        text = " ".join(text.split())
+        if self.password and self.password in text:
+            return "its reply is not shown"
+        return text
+
+    def deliver(self, data: bytes, sender: str, recipients: list[str]) -> Delivery:
+        where = self.server.where
+        client: smtplib.SMTP | None = None
+        try:
+            client = self.connect()
+            delivery = self.transmit(client, data, sender, recipients)
+        except smtplib.SMTPAuthenticationError as exc:
+            raise MailError(f"{where} refused the login of {self.server.user} ({exc.smtp_code}: "
+                            f"{self.said(exc.smtp_error)}); nothing was sent") from None
+        except smtplib.SMTPNotSupportedError:
+            raise MailError(f"{where} does not offer to log in (AUTH); nothing was sent") from None
+        except ssl.SSLCertVerificationError as exc:
+            raise MailError(f"{where}: the server's certificate is not trusted "
+                            f"({exc.verify_message}); nothing was sent") from None
+        except ssl.SSLError as exc:
+            raise MailError(f"{where}: TLS failed ({exc.reason or type(exc).__name__}); "
+                            "nothing was sent") from None
+        except smtplib.SMTPResponseException as exc:
+            raise MailError(f"{where} refused the message ({exc.smtp_code}: "
+                            f"{self.said(exc.smtp_error)}); nothing was sent") from None
+        except (smtplib.SMTPException, OSError, UnicodeError) as exc:
+            reason = ("the server hung up" if isinstance(exc, smtplib.SMTPServerDisconnected)
+                      else getattr(exc, "strerror", None) or self.said(str(exc))
+                      or type(exc).__name__)
+            raise MailError(f"cannot send through {where}: {reason}; nothing was sent") from None
+        finally:
+            if client is not None:
+                _close(client)
+        return delivery
+
+    def connect(self) -> smtplib.SMTP:
+        """A client connected, under TLS when it should be, and logged in."""
+        server = self.server
+        client: smtplib.SMTP
+        if server.tls:
+            client = smtplib.SMTP_SSL(server.host, server.port, timeout=TIMEOUT,
+                                      context=_tls_context())
+        else:
+            client = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
+        try:
+            encrypted = server.tls
+            client.ehlo_or_helo_if_needed()
+            if not server.tls and not server.plain:
+                if client.has_extn("starttls"):
+                    client.starttls(context=_tls_context())
+                    client.ehlo()
+                    encrypted = True
+                elif not server.local:
+                    raise MailError(f"{server.where} does not offer STARTTLS; nothing was sent "
+                                    "(uptown sends without TLS only to this computer, or with "
+                                    f"?tls=no in ${SMTP_ENV})")
+            if server.user:
+                if not encrypted and not server.local:
+                    raise MailError(f"{server.where}: uptown sends no password without TLS "
+                                    "except to this computer; nothing was sent")
+                client.login(server.user, self.password)
+        except BaseException:
+            _close(client)
+            raise
+        return client
+
+    def transmit(self, client: smtplib.SMTP, data: bytes, sender: str,
+                 recipients: list[str]) -> Delivery:
+        """The envelope and the message, step by step: each recipient refused is kept with
+        its reply; once the server answers 250 to the message, it is sent."""
+        where = self.server.where
+        code, reply = client.mail(sender)
+        if code != 250:
+            raise MailError(f"{where} refused the sender {sender} ({code}: {self.said(reply)}); "
+                            "nothing was sent")
+        delivery = Delivery()
+        for address in recipients:
+            code, reply = client.rcpt(address)
+            if code not in (250, 251):
+                delivery.refused[address] = f"{code}: {self.said(reply)}"
+        if len(delivery.refused) == len(recipients):
+            refused = "; ".join(f"{a} ({why})" for a, why in delivery.refused.items())
+            raise MailError(f"{where} refused every recipient: {refused}; nothing was sent")
+        code, reply = client.docmd("DATA")
+        if code != 354:
+            raise MailError(f"{where} refused the message ({code}: {self.said(reply)}); "
+                            "nothing was sent")
+        try:
+            client.send(_dot_stuffed(data))
+            code, reply = client.getreply()
+        except OSError:  # smtplib's errors are OSErrors too
+            raise MailError(f"{where} stopped answering while the message went out: it may or "
+                            "may not have been delivered (ask the recipients before sending it "
+                            "again)") from None
+        if code != 250:
+            raise MailError(f"{where} refused the message ({code}: {self.said(reply)}); "
+                            "nothing was sent")
+        return delivery
+
+
+def _dot_stuffed(data: bytes) -> bytes:
+    """The message as DATA sends it (RFC 5321): each line that starts with a dot given one
+    more, CR LF at the end, and the line with one dot after it."""
+    data = re.sub(rb"(?m)^\.", b"..", data)
+    return data + (b"" if data.endswith(b"\r\n") else b"\r\n") + b".\r\n"
+
+
+def _close(client: smtplib.SMTP) -> None:
+    """End the conversation politely if the server still listens; a failure here changes
+    nothing (the message, if any, is sent)."""
+    try:
+        client.quit()
+    except (smtplib.SMTPException, OSError):
+        client.close()
+
+
+def _tls_context() -> ssl.SSLContext:
+    """The default context (certificates and host names verified), trusting the
+    certificates of ``$UPTOWN_SMTP_CAFILE`` instead of the system's when it is set."""
+    cafile = os.environ.get(CAFILE_ENV) or None
+    try:
+        return ssl.create_default_context(cafile=cafile)
+    except (OSError, ssl.SSLError) as exc:
+        reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+        raise MailError(f"${CAFILE_ENV} {cafile}: cannot read certificates from it "
+                        f"({reason}); nothing was sent") from None
+
+
+def send_sendmail(data: bytes, recipients: list[str]) -> None:
+    """Hand the message ``data`` to the local sendmail program (the first ``sendmail`` on
+    PATH, else /usr/sbin/sendmail), addressed to ``recipients``."""
+    program = shutil.which("sendmail") or shutil.which("sendmail", path="/usr/sbin:/usr/lib")
+    if program is None:
+        raise MailError("no sendmail program found (on PATH or in /usr/sbin); nothing was sent")
+    try:
+        done = subprocess.run([program, "-oi", "--", *recipients], input=data,
+                              capture_output=True, timeout=TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        raise MailError(f"sendmail did not finish within {TIMEOUT:.0f} s") from None
+    except OSError as exc:
+        raise MailError(f"cannot run {program}: {exc.strerror or exc}") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise MailError(f"sendmail failed (exit status {done.returncode})"
+                        + (f": {said[0]}" if said else ""))
+
