@@ -8,9 +8,11 @@ record never needs: duplicate keys, anchors, aliases, tags, ``%TAG``
 directives, a second document, deep nesting (the user's own ``x-`` keys may nest
 deeper), files over 1 MiB, bytes that are not UTF-8 and lone surrogates (text
 that no UTF-8 file can hold).  Refusals happen as soon as the offending event is
-seen, before anything is expanded.  Every node keeps its 1-based line (as an
-editor counts lines) and its character offsets in the text, which the record
-writer uses to edit the file in place.  Only regular files and pipes are read.
+seen, before anything is expanded.  Where PyYAML's two parsers (libyaml's and its own
+pure-Python one) read a text differently, the pure one's reading is the one, with what it
+alone accepts refused (``yaml_parsers``): a file reads the same on every computer.  Every node
+keeps its 1-based line (as an editor counts lines) and its character offsets in the text,
+which the record writer uses to edit the file in place.  Only regular files and pipes are read.
 
 The work is linear in the size of the text: the tree is built without recursion and
 without Python's cyclic garbage collector running over it (a tree holds no cycles, and
@@ -34,6 +36,17 @@ from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent, Seq
 
 from ..errors import RecordError
 from .nodes import Free, Mapping, Node, Scalar, Sequence, describe
+from .yaml_parsers import (
+    REFERENCE,
+    TAB_MESSAGE,
+    ReadOtherwise,
+    after_colon,
+    block_difference,
+    directive_problem,
+    flow_difference,
+    parser_for,
+    stray_byte_order_mark,
+)
 
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
@@ -50,7 +63,9 @@ MAX_DEPTH = 5
 #: PyYAML's own parser takes time that grows with the square of the depth of ``[[[...``.)
 MAX_DEPTH_UNDER_X = 100
 
-#: The loader whose parser produces the events: libyaml's when available.
+#: The loader whose parser produces the events: libyaml's when available, but the reference
+#: (``yaml_parsers.REFERENCE``) where they might differ.  Set it to ``yaml.SafeLoader`` to read
+#: as a computer without libyaml does (the tests do).
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: A lone UTF-16 surrogate: Python text can hold one, but it is not a character.
@@ -131,8 +146,19 @@ def parse(text: str, path: str | None = None) -> Node | None:
         raise RecordError("the file is larger than 1 MiB; refused", path=path)
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
+    body = text[shift:] if shift else text
+    stray = stray_byte_order_mark(body)
+    if stray is not None:
+        raise RecordError("a byte order mark (U+FEFF) may only begin the file, not stand inside it",
+                          path=path, line=body.count("\n", 0, stray) + 1)
     with _without_collection():
-        return _Composer(text[shift:], path, shift).guarded_document()
+        try:
+            return _Composer(body, path, shift, parser_for(body, LOADER)).guarded_document()
+        except ReadOtherwise as otherwise:
+            tree = _Composer(body, path, shift, REFERENCE).guarded_document()
+            if otherwise.refusal is not None:  # refused by libyaml alone: refused all the same
+                raise otherwise.refusal from None
+            return tree
 
 
 def _not_a_character(surrogate: str) -> str:
@@ -142,18 +168,20 @@ def _not_a_character(surrogate: str) -> str:
 class _Composer:
     """Builds nodes from parser events, refusing what records never contain."""
 
-    def __init__(self, text: str, path: str | None, shift: int) -> None:
+    def __init__(self, text: str, path: str | None, shift: int, loader: type) -> None:
         self.text = text
         self.path = path
         self.shift = shift
+        self.loader = loader
         self.next: Callable[[], Any] = None  # type: ignore[assignment]  # set by guarded_document
-        # PyYAML's own parser, not libyaml's: it counts offsets in characters (libyaml
-        # in bytes) and lets an escape such as "\udc80" through (libyaml refuses it).
-        self.pure = issubclass(LOADER, yaml.reader.Reader)
+        # PyYAML's own parser, not libyaml's: it lets an escape such as "\udc80" through
+        # (libyaml refuses it), and its reading is the reference.
+        self.pure = issubclass(loader, yaml.reader.Reader)
         # YAML also breaks lines at \x85, \u2028, \u2029 and a lone \r; a line here is what an
-        # editor shows, so where the text holds those, lines are counted from the offsets.
+        # editor shows, so where the text holds those, lines are counted from the offsets (and
+        # where it does not end a line: the two parsers count the end of the text differently).
         self.line_starts: list[int] | None = None
-        if ("\x85" in text or "\u2028" in text or "\u2029" in text
+        if (not text.endswith("\n") or "\x85" in text or "\u2028" in text or "\u2029" in text
                 or ("\r" in text and re.search(_LONE_CR, text))):
             self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
@@ -163,33 +191,50 @@ class _Composer:
             return mark.line + 1
         return bisect_right(self.line_starts, mark.index)
 
+    def line_at(self, offset: int) -> int:
+        """The 1-based line of an offset in the text, counting ``\\n`` only."""
+        return self.text.count("\n", 0, offset) + 1
+
     def error(self, message: str, event: Any) -> RecordError:
         return RecordError(message, path=self.path, line=self.line(event.start_mark))
 
     def guarded_document(self) -> Node | None:
-        """The document, with PyYAML's errors turned into RecordErrors with their line."""
+        """The document, with PyYAML's errors turned into RecordErrors with their line; with
+        libyaml's parser, ``ReadOtherwise`` where the reference reading must decide."""
+        parser = None
         try:
-            parser = LOADER(self.text)
+            parser = self.loader(self.text)  # (the pure one checks the characters here)
             self.next = parser.get_event
-            try:
-                return self.document()
-            finally:
-                parser.dispose()
+            return self.document()
+        except RecordError:  # a refusal of this module's own
+            raise
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             detail = exc.problem or "not valid YAML"
-            if exc.context and exc.problem:
+            if mark is not None and self.text.startswith("\t", mark.index):
+                detail = TAB_MESSAGE
+            elif exc.context and exc.problem:
                 detail = f"{exc.problem} ({exc.context})"
-            raise RecordError(f"invalid YAML: {detail}", path=self.path,
-                              line=self.line(mark) if mark else None) from None
+            refusal = RecordError(f"invalid YAML: {detail}", path=self.path,
+                                  line=self.line(mark) if mark else None)
         except yaml.YAMLError as exc:  # a ReaderError: a character YAML forbids
             position = getattr(exc, "position", None)
             if position is not None and not self.pure:  # an offset in UTF-8 bytes
                 before = self.text.encode("utf-8")[:position]
                 position = len(before.decode("utf-8", "ignore"))
-            line = None if position is None else self.text.count("\n", 0, position) + 1
             reason = getattr(exc, "reason", None) or "not valid YAML"
-            raise RecordError(f"invalid YAML: {reason}", path=self.path, line=line) from None
+            refusal = RecordError(f"invalid YAML: {reason}", path=self.path,
+                                  line=None if position is None else self.line_at(position))
+        except ValueError:  # the pure parser's chr() on an escape past U+10FFFF
+            assert parser is not None  # made without a chr()
+            refusal = RecordError("invalid YAML: an escape past the last Unicode character "
+                                  "(\\U0010ffff)", path=self.path, line=self.line(parser.get_mark()))
+        finally:
+            if parser is not None:
+                parser.dispose()
+        if not self.pure:
+            raise ReadOtherwise(refusal)
+        raise refusal from None
 
     def document(self) -> Node | None:
         root = None
@@ -201,9 +246,18 @@ class _Composer:
                 if root is not None:
                     raise self.error("a record is a single YAML document, "
                                      "but a second one starts here", event)
-                if event.tags:
-                    raise self.error("%TAG directives are not allowed in a record", event)
+                if event.explicit:
+                    self.refuse_directives(event)
                 root = self.node(self.next())
+
+    def refuse_directives(self, start: Any) -> None:
+        """Refuse the directives before ``---`` but ``%YAML 1.1`` and ``%YAML 1.2``."""
+        if start.tags:
+            raise self.error("%TAG directives are not allowed in a record", start)
+        first = start.start_mark.index
+        problem = directive_problem(self.text[first:start.end_mark.index], start.version)
+        if problem is not None:
+            raise RecordError(problem[0], path=self.path, line=self.line_at(first + problem[1]))
 
     def node(self, event: Any) -> Node:
         """The node that ``event`` starts.  The collections still open wait on a list, not on
@@ -221,15 +275,17 @@ class _Composer:
             if kind is ScalarEvent:
                 if event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
-                style = event.style
-                if style == '"' and self.pure:
-                    surrogate = re.search(_SURROGATE, event.value)
-                    if surrogate:
-                        raise self.error(_not_a_character(surrogate.group()), event)
                 mark = event.start_mark
                 node: Node = Scalar(mark.line + 1 if lines_as_parsed else self.line(mark),
                                     mark.index + shift, event.end_mark.index + shift,
-                                    event.value, style is None or style == "")
+                                    event.value, not event.style)
+                style = event.style
+                if (style == '"' and self.pure or style == "|" or style == ">"
+                        or not style and into is not None and into.flow):
+                    self.check_scalar(event, into is not None and into.flow,
+                                      seen is not None and key is None)
+                    if not self.pure and key is not None and not event.value and not style:
+                        self.place_empty_value(node, key)  # type: ignore[arg-type]  # a Scalar
             elif kind is SequenceEndEvent or kind is MappingEndEvent:
                 node = into  # type: ignore[assignment]  # an end event ends an open collection
                 node.end = event.end_mark.index + shift
@@ -302,10 +358,10 @@ class _Composer:
             if kind is ScalarEvent:
                 if event.anchor is not None or event.tag is not None:
                     self.refuse_properties(event)
-                if pure and event.style == '"':
-                    surrogate = re.search(_SURROGATE, event.value)
-                    if surrogate:
-                        raise self.error(_not_a_character(surrogate.group()), event)
+                style = event.style
+                if pure and style == '"' or style == "|" or style == ">" or not style and flows[-1]:
+                    self.check_scalar(event, flows[-1],
+                                      open_items[-1].__class__ is dict and waiting[-1] is None)
                 item = event.value
                 last_end = event.end_mark.index + shift
             else:
@@ -334,8 +390,37 @@ class _Composer:
                 waiting.append(None)
                 marks.append({})
 
+    def check_scalar(self, event: Any, in_flow: bool, is_key: bool) -> None:
+        """Refuse a lone surrogate in a double-quoted scalar (the pure parser lets one through)
+        and what the two parsers read differently in a block scalar, or a plain one in
+        ``[...]`` or ``{...}`` (``in_flow``; a key when ``is_key``); with libyaml's parser,
+        hand what the pure one might read otherwise to it (``ReadOtherwise``)."""
+        style = event.style
+        if style == '"':
+            surrogate = re.search(_SURROGATE, event.value)
+            if surrogate:
+                raise self.error(_not_a_character(surrogate.group()), event)
+            return
+        if style == "|" or style == ">":
+            problem = block_difference(self.text, event.start_mark.index, self.pure)
+        else:
+            problem = flow_difference(self.text, event.value, event.end_mark.index, is_key,
+                                      self.pure)
+        if problem is not None:
+            raise RecordError(problem[0], path=self.path, line=self.line_at(problem[1]))
+
+    def place_empty_value(self, value: Scalar, key: Scalar) -> None:
+        """Put an empty value in ``[...]`` or ``{...}`` where the pure parser does."""
+        colon = after_colon(self.text, key.end - self.shift, value.start - self.shift)
+        if colon is not None:
+            value.start = value.end = colon + self.shift
+            value.line = self.line_at(colon)
+
     def refuse_properties(self, event: ScalarEvent | yaml.CollectionStartEvent | AliasEvent) -> None:
-        """Refuse an alias, an anchor or a tag."""
+        """Refuse an alias, an anchor or a tag (as the pure parser reads it, with libyaml's: the
+        two end a tag at different characters)."""
+        if not self.pure:
+            raise ReadOtherwise()
         if isinstance(event, AliasEvent):
             raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
         if event.anchor is not None:
