@@ -125,10 +125,10 @@ class RecordError(UptownError):
         where = self._where()
         return f"{where}: {self.message}" if where else self.message
 
-    def report_line(self) -> str:
+    def report_line(self, warning: bool = False) -> str:
         """The error as ``validate`` reports it: ``PATH:LINE: move N: message`` (the move
-        number when there is one)."""
-        move = f"move {self.move}: " if self.move is not None else ""
+        number when there is one); a ``warning``, ``PATH:LINE: warning: move N: message``."""
+        move = ("warning: " if warning else "") + (f"move {self.move}: " if self.move is not None else "")
         where = self._where()
         return f"{where}: {move}{self.message}" if where else f"{move}{self.message}"
 

@@ -379,33 +379,37 @@ def test_replay_and_show_print_the_comment_the_mark_and_the_better_move(uptown, 
     assert data[0]["comment"] == "Two lines\nof comment.\n"
 
 
-def test_an_illegal_variation_is_reported_at_its_line(uptown, tmp_path):
+def test_an_illegal_variation_is_a_warning_at_its_line(uptown, tmp_path):
     _, legal = notes_record(tmp_path)
     path, _ = notes_record(tmp_path, variation=f"[{legal[2]}, skyline A1]")  # blue holds skyline
     result = uptown.invoke("validate", path)
-    assert result.exit_code == 1
-    assert result.output.splitlines()[0].startswith(
-        f"{path}:13: move 1: variation 2, move 2 (skyline A1): blue plays skyline on A1, but ")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0].startswith(f"{path}:13: warning: move 1: variation 2, "
+                                                    "move 2 (skyline A1): blue plays skyline on A1, but ")
 
 
-def test_an_illegal_best_move_is_reported_at_its_line(uptown, tmp_path):
+def test_an_illegal_best_move_is_a_warning_at_its_line(uptown, tmp_path):
     path, _ = notes_record(tmp_path, best="sax A1")
     result = uptown.invoke("validate", path)
-    assert result.exit_code == 1
-    assert result.output.splitlines()[0].startswith(f"{path}:10: move 1: best (sax A1): red has no sax")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0].startswith(
+        f"{path}:10: warning: move 1: best (sax A1): red has no sax")
 
 
-@pytest.mark.parametrize("bad, message", [
-    ("eval: {score: 3.5, win: 25%}", "eval: {score: many, win: 25%}"),
-    ("eval: {score: 3.5, win: 25%}", "eval: {score: 3.5, win: 125%}"),
-    ("variations:\n      - [", "variations: 7 B7\n    x: [\n      - ["),
-])
-def test_badly_written_notes_are_reported_at_their_line(uptown, tmp_path, bad, message):
+@pytest.mark.parametrize("bad, message, status", [
+    ("eval: {score: 3.5, win: 25%}", "eval: {score: many, win: 25%}", 0),
+    ("eval: {score: 3.5, win: 25%}", "eval: {score: 3.5, win: 125%}", 0),
+    ("variations:\n", "variations: 7 B7\n    x-lines:\n", 0),
+    ("variations:\n      - [", "variations: 7 B7\n    x: [\n      - [", 1),
+], ids=["eval score", "eval win", "variations", "unknown key"])
+def test_badly_written_notes_are_warnings_at_their_line(uptown, tmp_path, bad, message, status):
+    """A note that does not read as one is a warning; a key that is no note is an error."""
     path, _ = notes_record(tmp_path)
     path.write_text(path.read_text().replace(bad, message, 1))
     result = uptown.invoke("validate", path)
-    assert result.exit_code == 1
-    assert ":" in result.output.splitlines()[0]
+    assert result.exit_code == status, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith(f"{path}:") and ("warning: move 1: " in first) == (status == 0)
 
 
 def test_the_readme_documents_the_four_keys():

@@ -354,13 +354,15 @@ def test_strict_wants_a_pass_under_the_first_colour():
 def test_validate_text_and_file(tmp_path):
     bad = validate_text(HEADER + "moves:\n  - red: 7 B7\n  - blue: 7 B8\n", "g.yaml")
     assert bad.to_json() == {"path": "g.yaml", "valid": False, "moves": 1, "errors": [
-        {"line": 11, "move": 2, "message": "blue plays 7 on B8, but 7 goes in column 7"}]}
+        {"line": 11, "move": 2, "message": "blue plays 7 on B8, but 7 goes in column 7"}],
+        "warnings": []}
     schema = validate_text("uptown: 1\n", "g.yaml")
     assert (schema.valid, schema.moves, schema.record) == (False, 0, None)
     path = tmp_path / "g.yaml"
     path.write_text(THREE)
     good = validate_file(path, shown="shown.yaml")
-    assert good.to_json() == {"path": "shown.yaml", "valid": True, "moves": 4, "errors": []}
+    assert good.to_json() == {"path": "shown.yaml", "valid": True, "moves": 4, "errors": [],
+                              "warnings": []}
     missing = validate_file(tmp_path / "missing.yaml")
     assert not missing.valid and missing.errors[0].line is None
 

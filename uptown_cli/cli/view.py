@@ -213,7 +213,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     """Check records and report every problem.
 
     Folders are searched for *.yaml. Each problem is one line, PATH:LINE: message, followed by
-    a summary. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
+    a summary. A note under a move (best, variations, eval, comment) that does not fit the
+    rules or the racks is a warning, PATH:LINE: warning: message, and never makes a record
+    invalid. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
     finished game with hidden racks whose draws stay unchecked (a key not revealed).
     """
     from ..records.replay import Validation
@@ -222,7 +224,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
-    invalid = unchecked = 0
+    invalid = unchecked = warned = 0
     out = Output(as_json)
     folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
                                                      "records were not read", path=folder)], 0)
@@ -234,6 +236,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
             unchecked += result.status == "unchecked"
+            warned += len(result.warnings)
             if as_json:
                 import json
 
@@ -243,6 +246,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
             else:
                 for error in result.errors:
                     click.echo(error.report_line())
+                for warning in result.warnings:
+                    click.echo(warning.report_line(warning=True))
                 if result.unrevealed:
                     for note in _bad_reveals(result):
                         click.echo(f"{result.path}: {note}")
@@ -256,7 +261,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         click.echo("]")
     else:
         bad = invalid - len(folders)
-        more = f", {unchecked} unchecked" if unchecked else ""
+        more = (f", {unchecked} unchecked" if unchecked else "") + (
+            f", {plural(warned, 'warning')}" if warned else "")
         unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
         valid = len(files) - bad - unchecked
         out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")

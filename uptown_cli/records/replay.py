@@ -21,14 +21,18 @@ if TYPE_CHECKING:
 
 class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,
-    and how many moves were played legally before the first illegal one."""
+    how many moves were played legally before the first illegal one, and the warnings: the
+    notes under the moves (``best``, ``variations``) that do not fit the rules or the racks,
+    which never make a record invalid."""
 
-    __slots__ = ("game", "errors", "moves_ok")
+    __slots__ = ("game", "errors", "moves_ok", "warnings")
 
-    def __init__(self, game: Game, errors: list[RecordError], moves_ok: int) -> None:
+    def __init__(self, game: Game, errors: list[RecordError], moves_ok: int,
+                 warnings: list[RecordError] | None = None) -> None:
         self.game = game
         self.errors = errors
         self.moves_ok = moves_ok
+        self.warnings: list[RecordError] = [] if warnings is None else warnings
 
     @property
     def valid(self) -> bool:
@@ -93,7 +97,7 @@ def _play_hidden(record: Record, upto: int | None, check: HiddenCheck) -> Replay
     if bags is None:
         return result
     game = result.game.redealt(bags)
-    return Replay(game, _rack_line_problems(record, game, bags), result.moves_ok)
+    return Replay(game, [], result.moves_ok, _rack_line_problems(record, game, bags))
 
 
 def _rack_line_problems(record: Record, game: Game,
@@ -146,10 +150,10 @@ def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | N
 
         game = game.redealt(bags)
         rewind(game, number - 1)
-    errors = list(hidden.errors) + _rack_line_problems(record, game, bags)
+    errors = list(hidden.errors)
     if found is not None:
         errors.append(_move_error(record, record.moves[number - 1], number, found[1]))
-    return Replay(game, errors, number - 1)
+    return Replay(game, errors, number - 1, _rack_line_problems(record, game, bags))
 
 
 def play_moves(record: Record, game: Game, strict: bool = False, upto: int | None = None,
@@ -171,7 +175,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
             result.moves_ok = number - 1
             break
         if entry.notes is not None:
-            errors += line_problems(game, record, entry, number)
+            result.warnings += line_problems(game, record, entry, number)
         problem = hidden.problem(game, entry, move) if hidden is not None else None
         if problem is not None:
             errors.append(_move_error(record, entry, number, problem))
@@ -214,16 +218,20 @@ class Validation:
     """A record checked from end to end: its schema, then a replay of the moves before the
     first that breaks the format.  ``record`` is None unless the schema holds; ``moves``
     counts the moves replayed legally before the first problem with a move; ``errors`` are
-    in file order, so the earliest move's problem comes before those of later moves."""
+    in file order, so the earliest move's problem comes before those of later moves;
+    ``warnings`` (in file order too) are the notes under the moves that do not read as notes
+    or do not fit the rules or the racks: notes are not the game, and never make it invalid."""
 
-    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed")
+    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings")
 
     def __init__(self, path: str, record: Record | None, errors: list[RecordError], moves: int,
-                 unchecked: list[str] | None = None, unrevealed: list[str] | None = None) -> None:
+                 unchecked: list[str] | None = None, unrevealed: list[str] | None = None,
+                 warnings: list[RecordError] | None = None) -> None:
         self.path = path
         self.record = record
         self.errors = errors
         self.moves = moves
+        self.warnings: list[RecordError] = [] if warnings is None else warnings
         self.unchecked: list[str] = [] if unchecked is None else unchecked
         """What cannot be checked yet (hidden racks whose keys are not revealed)."""
         self.unrevealed: list[str] = [] if unrevealed is None else unrevealed
@@ -242,11 +250,13 @@ class Validation:
         return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
 
     def to_json(self) -> dict[str, Any]:
-        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}]}``, and for a
-        game with hidden racks ``"status"``, ``"unchecked": [sentence, ...]`` and
-        ``"unchecked_players": [name, ...]`` (those of a finished game who did not reveal)."""
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
+        [the same]}``, and for a game with hidden racks ``"status"``, ``"unchecked": [sentence,
+        ...]`` and ``"unchecked_players": [name, ...]`` (those of a finished game who did not
+        reveal)."""
         data = {"path": self.path, "valid": self.valid, "moves": self.moves,
-                "errors": [e.to_json() for e in self.errors]}
+                "errors": [e.to_json() for e in self.errors],
+                "warnings": [w.to_json() for w in self.warnings]}
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
                         unchecked_players=self.unrevealed)
@@ -263,16 +273,17 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
     except RecordError as exc:
         return Validation(path, None, exc.problems, 0)
     if record is None:
-        return Validation(path, None, schema.problems, 0)
+        return Validation(path, None, schema.problems, 0, warnings=schema.warnings)
     result = replay(record, strict)
     errors = sorted(schema.problems + result.errors, key=file_order)
+    warnings = sorted(schema.warnings + result.warnings, key=file_order)
     unrevealed = []
     if record.hidden is not None and result.game.finished and not errors:
         from .hidden_check import unrevealed_players
 
         unrevealed = unrevealed_players(record)
     return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      _unchecked(record), unrevealed)
+                      _unchecked(record), unrevealed, warnings)
 
 
 def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:

@@ -170,11 +170,18 @@ class SchemaReader:
         self.text = text
         self.path = path
         self.problems: list[RecordError] = []
+        self.warnings: list[RecordError] = []
+        """What is wrong with the notes under the moves: never a problem of the record."""
 
     def problem(self, message: str, where: Node | int | None, move: int | None = None) -> None:
         """Note a problem at a node or a line (line 1 when there is neither)."""
         line = where.line if isinstance(where, Node) else where or 1
         self.problems.append(RecordError(message, path=self.path, line=line, move=move))
+
+    def warning(self, message: str, where: Node | int | None, move: int | None = None) -> None:
+        """Note a warning (a note that does not read as one) at a node or a line."""
+        line = where.line if isinstance(where, Node) else where or 1
+        self.warnings.append(RecordError(message, path=self.path, line=line, move=move))
 
     def read(self) -> Record:
         record = self.check()
@@ -359,12 +366,13 @@ class SchemaReader:
         pairs = item.pairs
         link = extra = None
         if len(pairs) > 1:  # a link or notes under the move
-            extra = next((key for key, _ in pairs[1:] if key.value not in MOVE_KEYS), None)
+            extra = next((key for key, _ in pairs[1:] if key.value not in MOVE_KEYS
+                          and not key.value.startswith("x-")), None)
             if extra is not None and extra.value not in COLORS:
                 self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and "
                              f"its move, '- red: 7 B7', with '{LINK_KEY}:' under it in games "
-                             f"with hidden racks, and {', '.join(NOTE_KEYS)} in annotated "
-                             "records)", extra, number)
+                             f"with hidden racks, and {', '.join(NOTE_KEYS)} or x- keys of your "
+                             "own as notes)", extra, number)
                 return None
             link = self.link(number, item)
         key, value = pairs[0]
@@ -389,7 +397,7 @@ class SchemaReader:
                 and "#" in rest_of_line(self.text, value.end)):
             from .annotations import read_notes  # here: most records have no notes
 
-            notes = read_notes(number, self.text, value, pairs[1:], self.problem)
+            notes = read_notes(number, self.text, value, pairs[1:], self.warning)
         return new_move_entry(MoveEntry, (key.value, value.value, value.line, link, notes))
 
     def link(self, number: int, item: Node) -> str | None:
