@@ -217,6 +217,8 @@ class _Composer:
                 detail = f"{exc.problem} ({exc.context})"
             refusal = RecordError(f"invalid YAML: {detail}", path=self.path,
                                   line=self.line(mark) if mark else None)
+            if exc.problem == "exceeded maximum nesting depth":  # libyaml's 1000 levels:
+                raise refusal from None  # past MAX_DEPTH_UNDER_X, refused by both (and slow in one)
         except yaml.YAMLError as exc:  # a ReaderError: a character YAML forbids
             position = getattr(exc, "position", None)
             if position is not None and not self.pure:  # an offset in UTF-8 bytes
