@@ -1,6 +1,7 @@
 """The command that starts a game: ``new`` (players, colours, variant, seed; hidden racks)."""
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 import click
@@ -21,24 +22,35 @@ if TYPE_CHECKING:
 
 def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
-    saying what is wrong."""
-    from ..records.schema import address_problem
+    saying what is wrong: a NAME holding ``<`` or ``>`` must be ``NAME <ADDRESS>`` with an
+    address that ``records.names.address_problem`` takes; a name is what a record may hold, and
+    no MIME encoded word (``records.names``)."""
+    from ..errors import RecordError
+    from ..records.names import address_problem, encoded_word_warning, name_problem
+    from ..records.text import check_utf8
 
+    try:
+        check_utf8("name", text)
+    except RecordError as exc:
+        raise click.BadParameter(exc.message, param_hint="--player") from None
     name, sep, colors = text.rpartition(":")
     if not sep or ">" in colors:
         name, colors = text, ""
     email = None
-    before, bracket, address = name.rstrip().removesuffix(">").rpartition("<")
-    if name.rstrip().endswith(">") and bracket and "@" in address:
-        problem = address_problem(address.strip())
+    if "<" in name or ">" in name:
+        found = re.fullmatch(r"([^<>]*)<([^<>]*)>\s*", name)
+        problem = ("a player is NAME or NAME <ADDRESS>" if found is None
+                   else address_problem(found.group(2).strip()))
         if problem is not None:
             raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
-        name, email = before.strip(), address.strip()
+        assert found is not None  # no problem found
+        name, email = found.group(1).strip(), found.group(2).strip()
     if "," in name:
         raise click.BadParameter(f"{text!r}: give --player once for each player "
                                  "(-p Ana -p Bo), not a list", param_hint="--player")
-    if not name.strip():
-        raise click.BadParameter(f"{text!r}: a player needs a name", param_hint="--player")
+    problem = name_problem(name) or encoded_word_warning("the name", name)
+    if problem is not None:
+        raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
     wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
     for color in wanted:
         if color not in COLORS:

@@ -308,16 +308,15 @@ NO_SUCH_FILE = "no such file (uptown new creates a game)"
 
 def read_record(path: str) -> "Record":
     """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
-    from ..records.reading import load_record
+    from ..records.reading import load_record, read_standard_input
     from ..records.schema import load_record_text
-    from ..records.yaml_reader import MAX_BYTES
     from ..errors import RecordError
 
     if path != "-" and not os.path.lexists(path):
         raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
     try:
         if path == "-":
-            return load_record_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>")
+            return load_record_text(read_standard_input(), "<stdin>")
         return load_record(path, display_path(path))
     except RecordError as exc:
         more = len(exc.problems) - 1

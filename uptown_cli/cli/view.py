@@ -182,12 +182,16 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
 
 
 def _validate_one(path: str, strict: bool) -> "Validation":
+    from ..records.reading import read_standard_input
     from ..records.replay import Validation, validate_file, validate_text
-    from ..records.yaml_reader import MAX_BYTES
     from ..errors import RecordError
 
     if path == "-":
-        return validate_text(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>", strict)
+        try:
+            data = read_standard_input()
+        except RecordError as exc:
+            return Validation("<stdin>", None, [exc], 0)
+        return validate_text(data, "<stdin>", strict)
     shown = display_path(path)
     if not os.path.lexists(path):
         return Validation(shown, None, [RecordError(NO_SUCH_FILE, path=shown)], 0)

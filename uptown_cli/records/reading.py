@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from typing import TYPE_CHECKING
 
 from ..errors import RecordError
@@ -47,6 +48,18 @@ def read_file(path: str | Path, shown: str | None = None) -> str:
     finally:
         os.close(descriptor)
     return decode(data, shown)
+
+
+def read_standard_input(shown: str = "<stdin>") -> bytes:
+    """Standard input's bytes, no more than ``MAX_BYTES + 1`` of them (``decode`` then refuses
+    a larger record); a RecordError when it cannot be read, closed (``<&-``) or a folder."""
+    try:
+        if sys.stdin is None:  # Python's standard input when descriptor 0 is closed
+            raise OSError("it is closed")
+        return sys.stdin.buffer.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a closed file object
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is closed"
+        raise RecordError(f"cannot read standard input: {reason}", path=shown) from None
 
 
 def _check_kind(mode: int, shown: str) -> None:

@@ -9,7 +9,6 @@ validating are ``records.replay``'s. The format is described for users in
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
@@ -17,6 +16,8 @@ from ..engine.game import COLORS, Game, Player
 from ..engine.scoring import VARIANTS
 from ..errors import RecordError
 from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry, new_move_entry
+from .names import address_problem as address_problem  # (the mail imports it from here)
+from .names import encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
 
@@ -30,26 +31,6 @@ MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
 PLAYER_KEYS = ("name", "colors", "email")
-
-
-_ATOM = r"""[^\x00-\x20"(),.:;<>@\[\\\]\x7f]+"""
-"""Letters, digits, ``!#$%&'*+/=?^_`{|}~-`` and every character past ASCII, written as what
-it is not: a class that reaches U+10FFFF takes re tens of milliseconds to compile."""
-_LABEL = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]"
-"""A letter, a digit or a character past ASCII."""
-_INNER = r"[^\x00-\x2c\x2e\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]"
-"""The same, or a hyphen."""
-_ADDRESS = (rf"{_ATOM}(\.{_ATOM})*@{_LABEL}({_INNER}*{_LABEL})?"
-            rf"(\.{_LABEL}({_INNER}*{_LABEL})?)+")
-"""One plain address, ``local@domain``: a dot-atom local part (RFC 5322, no quoting) and a
-domain of two labels or more (letters, digits, inner hyphens; non-ASCII allowed, RFC 6531)."""
-
-
-def address_problem(text: str) -> str | None:
-    """Why ``text`` is not one plain email address (``ana@example.org``), or None when it is."""
-    if text.isprintable() and re.fullmatch(_ADDRESS, text):
-        return None
-    return f"{text!r} is not an email address like ana@example.org"
 
 
 class Record:
@@ -171,17 +152,26 @@ class SchemaReader:
         self.path = path
         self.problems: list[RecordError] = []
         self.warnings: list[RecordError] = []
-        """What is wrong with the notes under the moves: never a problem of the record."""
+        """What is wrong with the notes under the moves, and names or an event that mail
+        programs may misread: never a problem of the record."""
 
     def problem(self, message: str, where: Node | int | None, move: int | None = None) -> None:
         """Note a problem at a node or a line (line 1 when there is neither)."""
-        line = where.line if isinstance(where, Node) else where or 1
-        self.problems.append(RecordError(message, path=self.path, line=line, move=move))
+        self.problems.append(self.located(message, where, move))
 
     def warning(self, message: str, where: Node | int | None, move: int | None = None) -> None:
-        """Note a warning (a note that does not read as one) at a node or a line."""
+        """Note a warning (a note that does not read as one, a name that mail may misread)
+        at a node or a line."""
+        self.warnings.append(self.located(message, where, move))
+
+    def located(self, message: str, where: Node | int | None, move: int | None) -> RecordError:
         line = where.line if isinstance(where, Node) else where or 1
-        self.warnings.append(RecordError(message, path=self.path, line=line, move=move))
+        return RecordError(message, path=self.path, line=line, move=move)
+
+    def warn_of_encoded_words(self, what: str, text: str, where: Node) -> None:
+        warning = encoded_word_warning(what, text)
+        if warning is not None:
+            self.warning(warning, where)
 
     def read(self) -> Record:
         record = self.check()
@@ -221,6 +211,14 @@ class SchemaReader:
             value = self.text_value(root, name)
             if value is not None:
                 fields[name] = value
+        if "event" in fields:
+            where = root.get("event")[1]  # type: ignore[index]  # text_value found it
+            problem = event_problem(fields["event"])
+            if problem is not None:
+                self.problem(problem, where)
+                del fields["event"]
+            else:
+                self.warn_of_encoded_words("the event", fields["event"], where)
         before_game = len(self.problems)
         version = self.version(root)
         seed = self.text_value(root, "seed")
@@ -306,13 +304,11 @@ class SchemaReader:
                          node if name_pair is None else name_pair[1])
             return None
         name = name_pair[1].value
-        if not name.strip():
-            self.problem("a player's name must not be empty", name_pair[1])
+        problem = name_problem(name)
+        if problem is not None:
+            self.problem(problem, name_pair[1])
             return None
-        if not name.isprintable():
-            self.problem(f"a player's name must be one line of printable text, not {name!r}",
-                         name_pair[1])
-            return None
+        self.warn_of_encoded_words("the name", name, name_pair[1])
         email = self.email(node)
         colors_pair = node.get("colors")
         if colors_pair is None or (isinstance(colors_pair[1], Scalar) and colors_pair[1].empty):

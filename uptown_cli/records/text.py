@@ -101,7 +101,7 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     moves = [(color, text) for color, text in moves]
     for label, value in ([("name", p.name) for p in players] + [("seed", seed or "")]
                          + [(name, fields[name]) for name in fields]):
-        _check_utf8(label, value)
+        check_utf8(label, value)
     lines = ["uptown: 1", f"variant: {quote(variant)}"]
     lines += [f"{name}: {quote(fields[name])}" for name in TEXT_FIELDS if name in fields]
     lines.append("players:")
@@ -126,7 +126,7 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     return text
 
 
-def _check_utf8(label: str, value: str) -> None:
+def check_utf8(label: str, value: str) -> None:
     """Refuse text that no UTF-8 file can hold: bytes that were not UTF-8 on the command line
     (kept by Python as lone surrogates)."""
     try:
