@@ -16,8 +16,7 @@ from ..engine.game import COLORS, Game, Player
 from ..engine.scoring import VARIANTS
 from ..errors import RecordError
 from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry, new_move_entry
-from .names import address_problem as address_problem  # (the mail imports it from here)
-from .names import encoded_word_warning, event_problem, name_problem
+from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
 
