@@ -5,7 +5,7 @@ import random
 import pytest
 
 from uptown_cli.analysis import bots, views
-from uptown_cli.engine.seating import seat_colors
+from uptown_cli.engine.game import seat_colors
 from uptown_cli.errors import SetupError
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import BOT_NAMES, choose_move, greedy_choices

@@ -13,6 +13,8 @@ class Tally:
     """A stand-in for a game holding just what standings read: the players, each player's
     groups and the tiles each colour captured from each colour."""
 
+    variant = "standard"
+
     def __init__(self, seats, groups, captured=None):
         self.players = [Player(name, colors) for name, colors in zip(NAMES, seats)]
         self._groups = dict(zip(NAMES, groups))

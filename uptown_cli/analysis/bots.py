@@ -33,7 +33,7 @@ from typing import Any
 
 from ..engine.game import Game, Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
-from ..engine.notation import Move
+from ..engine.notation import Move, Placement
 from ..engine.playout import QUICK, MoveClass, Playout
 from ..engine.scoring import win_share
 from ..errors import SetupError
@@ -119,16 +119,16 @@ def _rank_moves(game: Game, variant: str) -> list[tuple[RankKey, ColoredMove]]:
             key = (0, False, 0)
         else:
             key = (_score_after(game, player, color, move, variant), move.capture,
-                   _tile_reach(move.tile))  # type: ignore[arg-type]  # a placement has a tile
+                   _tile_reach(move.tile))
         ranked.append((key, (color, move)))
     ranked.sort(key=lambda pair: pair[0])
     return ranked
 
 
-def _score_after(game: Game, player: Player, color: str, move: Move, variant: str) -> int:
+def _score_after(game: Game, player: Player, color: str, move: Placement, variant: str) -> int:
     """``player``'s score once ``color`` has played ``move`` (a placement): its groups (only
     ``color``'s change), plus in Blockers! the most tiles it has taken from one opponent."""
-    sq: int = move.square  # type: ignore[assignment]  # a placement has a square
+    sq = move.square
     score = game.player_groups(player) + 1 - _groups_touching(sq, game.mask(color))
     if variant == "blockers":
         victim = game.at(sq)
@@ -267,7 +267,7 @@ def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, secon
             if move.is_pass:
                 playout.pass_turn()
             else:
-                playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
+                playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
             return playout.run(policy, playout_rng, plies)
 

@@ -15,7 +15,7 @@ from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
 from ..engine.game import Game, Player
 from ..engine.scoring import standings, win_shares
-from ..engine.seating import seat_colors
+from ..engine.game import seat_colors
 from ..engine.sha256 import sha256
 from ..errors import SetupError
 from .pool import in_pool

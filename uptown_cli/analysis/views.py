@@ -90,7 +90,7 @@ def _played(game: Game) -> dict[str, list[int]]:
     played: dict[str, list[int]] = {color: [] for color in game.colors}
     for turn in game.history:
         if not turn.move.is_pass:
-            played[turn.color].append(cast(int, turn.move.tile))
+            played[turn.color].append(turn.move.tile)
     return played
 
 

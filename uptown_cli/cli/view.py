@@ -115,10 +115,8 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
         raise click.BadParameter(f"{record.path} has {plural(count, 'move')}, not {last}", param_hint="--to")
     if first > max(last, 1):
         raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
-    from ..engine.rewind import rewind
-
     game = replay_valid(record, upto=last)
-    played = rewind(game)
+    played = game.rewind()
     if as_json:
         from ..records.annotations import notes_data
 

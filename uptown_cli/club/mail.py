@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..errors import MailError
 from ..engine.game import Game
-from ..engine.seating import same_name
+from ..engine.game import same_name
 from ..records.schema import Record, address_problem, load_record_text
 from ..records.entries import PlayerEntry
 from ..records.replay import replay
@@ -84,7 +84,7 @@ class GameFile:
         return None if mover is None else self.player(mover.name)
 
     def player(self, name: str) -> PlayerEntry:
-        """The player ``name`` names (as records compare names: seating.name_key); MailError when there is none."""
+        """The player ``name`` names (as records compare names: game.name_key); MailError when there is none."""
         for entry in self.record.players:
             if same_name(entry.name, name):
                 return entry

@@ -24,10 +24,9 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import cast
 
-from ..errors import IllegalMove
 from ..engine.game import RACK_SIZE, Game, Player
 from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
-from ..engine.notation import Move
+from ..engine.notation import Move, Placement
 from ..engine.sha256 import sha256
 
 PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2")
@@ -217,7 +216,7 @@ class HiddenDeal:
             if move.tile in self.racks[color]:
                 return None
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
-            return (f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack}); "
+            return (f"{color} has no {tile_name(move.tile)} on its rack ({rack}); "
                     f"{player.name}'s move")
         if stuck is None:
             stuck = stuck_tiles(cast(Game, game), player)
@@ -235,7 +234,7 @@ class HiddenDeal:
         if move.is_pass:
             return
         if color in self.racks:
-            self.racks[color].remove(cast(int, move.tile))
+            self.racks[color].remove(move.tile)
         if self._draws[color] < TILES_PER_COLOR:
             self._waiting = [color]
 
@@ -290,8 +289,4 @@ def surely_unforced(game: Game, player: Player) -> str | None:
 
 def can_place(game: Game, color: str, tile: int, square: int) -> bool:
     """Whether ``color`` could place ``tile`` on ``square`` now, its rack aside."""
-    try:
-        game.check(Move(tile, square), color)
-        return True
-    except IllegalMove:
-        return False
+    return game.is_legal(Placement(tile, square), color)

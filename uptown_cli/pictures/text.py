@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..engine.game import Game, Player, Turn
-    from ..engine.notation import Move
+    from ..engine.notation import Move, Placement
     from ..engine.scoring import Standing
     from ..hidden.draws import HiddenDeal
     from ..records.hidden_fields import HiddenFields
@@ -230,14 +230,16 @@ def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[s
     """Legal moves as (rows, headers): one row per rack and tile, its squares in one cell."""
     rows: dict[tuple[str, str], list[str]] = {}
     for color, move in legal:
-        key = (color, "pass" if move.is_pass else tile_name(cast(int, move.tile)))
-        rows.setdefault(key, []).append("" if move.is_pass else _square_text(move))
+        if move.is_pass:
+            rows.setdefault((color, "pass"), []).append("")
+        else:
+            rows.setdefault((color, tile_name(move.tile)), []).append(_square_text(move))
     table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
     return table, ["colour", "tile", "squares"]
 
 
-def _square_text(move: "Move") -> str:
-    return ("x" if move.capture else "") + square_name(cast(int, move.square))
+def _square_text(move: "Placement") -> str:
+    return ("x" if move.capture else "") + square_name(move.square)
 
 
 def position_data(game: "Game", view: "HiddenView | None" = None) -> dict[str, Any]:

@@ -171,6 +171,8 @@ def _key(entry: MoveEntry) -> tuple[object, ...]:
         move = parse_move(entry.text)
     except NotationError:
         return entry.color, entry.text.strip(), entry.link
+    if move.is_pass:
+        return entry.color, None, None, entry.link
     return entry.color, move.tile, move.square, entry.link
 
 

@@ -136,10 +136,8 @@ def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | N
     number = count + 1 if found is None else found[0]
     bags = drawn_bags(checked) if game.knows_racks else None
     if number - 1 < len(turns):
-        from ..engine.rewind import rewind
-
         game = game.redealt(bags)
-        rewind(game, number - 1)
+        game.rewind(number - 1)
     errors = list(hidden.errors) + _rack_line_problems(record, game, bags)
     if found is not None:
         errors.append(_move_error(record, record.moves[number - 1], number, found[1]))

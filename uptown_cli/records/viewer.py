@@ -34,8 +34,8 @@ class HiddenView(NamedTuple):
 
 
 def player_named(players: list[Any], as_name: str) -> str:
-    """The name of the player ``as_name`` names (as records compare names: seating.name_key)."""
-    from ..engine.seating import same_name
+    """The name of the player ``as_name`` names (as records compare names: game.name_key)."""
+    from ..engine.game import same_name
 
     names: list[str] = [p.name for p in players]
     for name in names:
