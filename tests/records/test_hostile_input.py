@@ -34,7 +34,8 @@ from uptown_cli.pictures.text import (
     position_data,
     standings_data,
 )
-from uptown_cli.engine.scoring import VARIANTS, standings
+from uptown_cli.engine.game import VARIANTS
+from uptown_cli.engine.scoring import standings
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = sorted((ROOT / "records").glob("*.yaml"))

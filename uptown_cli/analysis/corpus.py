@@ -13,6 +13,8 @@ from ..engine.geometry import square_name, tile_name
 from ..engine.scoring import standings, win_shares
 from ..errors import SetupError
 
+__all__ = ["RecordedGame", "corpus_stats", "move_rows", "write_rows"]
+
 EXPORT_COLUMNS = (
     "game", "move", "player", "color", "tile", "square", "capture", "captured_color", "captured_tile",
     "groups_after",

@@ -40,6 +40,8 @@ from ..engine.scoring import win_share
 from ..engine.sha256 import sha256
 from ..errors import SetupError
 
+__all__ = ["tasks", "review_moves", "summarize"]
+
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
 

@@ -19,6 +19,8 @@ import click
 from .. import __version__
 from ..errors import UptownError
 
+__all__ = ["main", "run"]
+
 COMMANDS = {
     "new": ("new", "Create a new game record (never overwrites a file)."),
     "move": ("play", "Play a move and append it to FILE."),

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from ..records.schema import Record
     from ..records.entries import PlayerEntry
 
+__all__: list[str] = []
+
 
 # -- new --hidden, and the view of the player to move --------------------------------------
 

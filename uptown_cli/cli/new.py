@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from .options import (
     Output,
     display_path,
@@ -17,6 +17,8 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..records.entries import PlayerEntry
+
+__all__: list[str] = []
 
 
 def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from ..records.schema import Record
     from .hidden import MoverView
 
+__all__: list[str] = []
+
 
 def hidden_mover_view(record: "Record", game: "Game", as_name: str | None, keys: str | None,
                       warn: bool = True) -> "tuple[Game, MoverView | None]":

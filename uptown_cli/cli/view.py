@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from ..records.replay import Validation
     from ..records.schema import Record
     from ..records.viewer import HiddenView
+
+__all__: list[str] = []
 
 
 @click.command()

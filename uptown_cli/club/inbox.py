@@ -32,9 +32,15 @@ from ..records.reading import load_record
 from ..records.replay import replay, validate_text
 from ..records.yaml_reader import MAX_BYTES
 
+__all__ = [
+    "MAX_MESSAGE_BYTES", "GAME_SUFFIXES", "message_game", "newest_in_mailbox", "carries",
+    "receive", "KEPT_COPY"
+]
+
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 """A message larger than this is refused unread (a game is at most 1 MiB)."""
 GAME_SUFFIXES = (".yaml", ".yml")
+"""The endings of a game file's name."""
 GAME_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 COMPRESSED_SUFFIXES = (".gz", ".tgz", ".zip", ".bz2", ".xz", ".7z", ".tar", ".zst", ".rar",
                        ".z", ".lz", ".lzma")

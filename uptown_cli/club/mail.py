@@ -31,6 +31,8 @@ from ..records.schema import Record, address_problem, load_record_text
 from ..records.entries import PlayerEntry
 from ..records.replay import replay
 
+__all__ = ["SMTP_ENV", "GameFile", "game_message", "send_smtp", "send_sendmail"]
+
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://USER@HOST:587`` (STARTTLS) or ``smtps://USER@HOST:465`` (TLS from the start)."""
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
@@ -65,6 +67,7 @@ class GameFile:
 
     @property
     def name(self) -> str:
+        """The file's name, without its folder."""
         return os.path.basename(self.path)
 
     @property

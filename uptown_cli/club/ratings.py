@@ -20,6 +20,8 @@ from ..records.replay import replay
 from ..engine.scoring import Standing, standings
 from ..engine.game import name_key
 
+__all__ = ["finished_games", "rate"]
+
 
 @dataclass(frozen=True)
 class RatedGame:

@@ -11,6 +11,8 @@ from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
 
+__all__ = ["game_status", "order"]
+
 TO_MOVE = "to-move"
 TO_JOIN = "to-join"
 FINISHED = "finished"

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ..errors import SetupError
 from .game import VARIANTS, Game
 
-__all__ = ["VARIANTS", "Standing", "standings", "win_share", "win_shares"]
+__all__ = ["Standing", "standings", "win_share", "win_shares"]
 
 
 class Standing(NamedTuple):

@@ -29,9 +29,16 @@ from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
 from ..engine.notation import Move, Placement
 from ..engine.sha256 import sha256
 
+__all__ = [
+    "PROTOCOLS", "LATEST", "CHAIN_LENGTH", "new_game_id", "chain", "head", "commitment",
+    "history_start", "history_step", "seal", "HiddenDeal", "bags_from_draws", "Stuck",
+    "stuck_tiles", "surely_unforced"
+]
+
 PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2")
 """The protocol versions, by number (1, 2); new games use the last."""
 LATEST = len(PROTOCOLS)
+"""The protocol version of new games."""
 CHAIN_LENGTH = 256
 """Links in each chain past its start: more turns than any player can take (a round without a
 tile placed ends the game, so a player has at most one turn more than there are tiles to place:

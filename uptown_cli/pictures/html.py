@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from ..records.entries import MoveNotes
     from ..records.schema import Record
 
+__all__ = ["replay_html"]
+
 
 def content_policy(style: str, script: str) -> str:
     """The page's Content-Security-Policy: it may load nothing, and only its own style and

@@ -18,6 +18,8 @@ from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_na
 from .text import turn_text
 from ..engine.scoring import standings
 
+__all__ = ["board_svg"]
+
 CELL = 60
 """Side of a square, in SVG units."""
 TILE = 54

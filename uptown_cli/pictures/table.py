@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+__all__ = ["simple_table"]
+
 MIN_PADDING = 2
 """The blanks tabulate adds to each header's width."""
 SEPARATOR = "  "

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from ..records.schema import Record
     from ..records.viewer import HiddenView
 
+__all__ = [
+    "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "players_rows",
+    "standings_rows", "moves_rows", "position_data", "standings_data", "moves_data", "turn_data"
+]
+
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
 FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
 """Each tile's face on the board: at most three characters."""

@@ -36,10 +36,15 @@ from .replay import replay
 from .schema import Record
 from .entries import MoveEntry
 
+__all__ = ["IDENTICAL", "EXTENDS", "DIFFERENT_GAMES", "compare_records"]
+
+#: The two copies hold the same game, move for move.
 IDENTICAL = "identical"
+#: The second copy carries the first further.
 EXTENDS = "extends"
 ILLEGAL_EXTENSION = "illegal-extension"
 DIVERGING = "diverging"
+#: The copies are of two different games.
 DIFFERENT_GAMES = "different-games"
 
 

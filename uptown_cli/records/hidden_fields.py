@@ -32,6 +32,8 @@ from .nodes import Mapping, Node, Scalar, Sequence, describe
 if TYPE_CHECKING:
     from .entries import MoveEntry, PlayerEntry
 
+__all__ = ["HiddenFields"]
+
 
 class _Problem(Protocol):
     """Notes a problem: ``SchemaReader.problem``."""
@@ -69,6 +71,7 @@ class HiddenFields(Settled):
                             self.lines)
 
     def joined(self) -> list[str]:
+        """The names of the players who have joined, in turn order."""
         return [name for name, _ in self.commitments]
 
     @property

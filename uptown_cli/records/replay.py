@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from ..engine.game import Turn
     from .hidden_check import HiddenCheck  # loaded only for games with hidden racks
 
+__all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file"]
+
 
 class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,

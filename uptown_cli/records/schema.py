@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from ..errors import RecordError
 from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry, new_move_entry
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
@@ -23,6 +23,8 @@ from .yaml_reader import decode, parse, to_plain
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
     from .hidden_fields import HiddenFields
+
+__all__ = ["address_problem", "Record", "load_record_text", "deal_colors", "lineup_problems"]
 
 FORMAT_VERSION = 1
 MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)

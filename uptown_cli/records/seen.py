@@ -17,6 +17,8 @@ from typing import Any
 from ..engine.sha256 import sha256
 from .schema import Record
 
+__all__: list[str] = []
+
 
 def game_ident(record: Record) -> str:
     """The name a game's memory is kept under: its game id (hidden racks), else a digest of

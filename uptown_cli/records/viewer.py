@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from .hidden_fields import HiddenFields
     from .hidden_check import HiddenCheck
 
+__all__ = [
+    "HiddenView", "player_named", "check_seen", "remember", "holds_key", "not_your_commitment",
+    "player_key", "own_view", "player_view"
+]
+
 
 class HiddenView(NamedTuple):
     """What a viewer knows of a game with hidden racks: the ``record`` (who joined, who

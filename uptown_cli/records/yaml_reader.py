@@ -35,6 +35,8 @@ from yaml import AliasEvent, MappingEndEvent, ScalarEvent, SequenceEndEvent, Seq
 from ..errors import RecordError
 from .nodes import Free, Mapping, Node, Scalar, Sequence, describe
 
+__all__ = ["MAX_BYTES"]
+
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
 
