@@ -86,6 +86,13 @@ def test_the_win_share_follows_the_ranks_tie_break_by_fewer_captures():
     assert win_share((2, 0), [(2, 1), (2, 0), (2, 0)]) == 0.5
 
 
+def test_a_seat_behind_anyone_has_no_share_of_the_win():
+    """Behind on the score, or level and behind on the captures: no share, whatever the rest."""
+    assert win_share((3, 0), [(2, 0), (3, 0)]) == 0.0
+    assert win_share((2, 1), [(2, 1), (2, 0), (2, 1)]) == 0.0
+    assert win_share((2, 0), [(2, 0), (5, 0)]) == 1.0
+
+
 def test_captures_are_counted_per_opponent_by_name():
     tally = Tally(FOUR, [1, 1, 1, 1], {("red", "blue"): 2, ("red", "yellow"): 1, ("green", "red"): 4})
     ana, bo, cy, di = standings(tally)
