@@ -4,6 +4,7 @@ The tests keep their own shape too: what many test files share is a fixture, not
 module."""
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
@@ -55,8 +56,9 @@ def imports(name, path):
     return found
 
 
+@functools.cache
 def graph():
-    """``{module: the package's modules it imports}``."""
+    """``{module: the package's modules it imports}`` (read once for all the tests here)."""
     known = modules()
     return {name: {t for t in imports(name, path) if t in known and t != name}
             for name, path in known.items()}
@@ -122,8 +124,9 @@ def test_no_helper_module_of_the_tests_is_imported_by_many_test_files():
     importers = {path.stem: [] for path in (TESTS / "support").glob("*.py")}
     for path in TESTS.rglob("*.py"):
         if "support" not in path.relative_to(TESTS).parts:
-            for helper in importers:
-                if f"support.{helper}" in imports(path.stem, path):
-                    importers[helper].append(path.name)
+            imported = imports(path.stem, path)  # each file read once
+            for helper, files in importers.items():
+                if f"support.{helper}" in imported:
+                    files.append(path.name)
     many = {helper: len(files) for helper, files in importers.items() if len(files) > MOST_IMPORTERS}
     assert not many, many
