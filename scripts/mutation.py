@@ -26,11 +26,12 @@ import copy
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,25 +187,58 @@ def checkout_copy() -> Path:
     return folder
 
 
-def run(mutant: Mutant, folder: Path, timeout: float) -> str:
-    """``killed``, ``survived`` or ``timeout``: the module's tests run against ``mutant`` in
-    ``folder`` (a copy of the checkout, put back as it was afterwards)."""
-    target = folder / mutant.path
-    original = target.read_text(encoding="utf-8")
-    target.write_text(mutant_source(mutant), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"}
-    try:
-        for stage in tests_for(mutant.path):
-            done = subprocess.run(
-                [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
-                 "no:xdist", *stage], cwd=folder, env=env, capture_output=True, timeout=timeout)
-            if done.returncode != 0:
-                return "killed"
-        return "survived"
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    finally:
-        target.write_text(original, encoding="utf-8")
+def serve(folder: str) -> None:
+    """A worker: reads ``PATH INDEX TIMEOUT`` lines, writes ``killed``, ``survived`` or
+    ``timeout`` for each. It loads pytest and hypothesis once; each stage of tests runs in a
+    child forked from it, which loads the package and the tests from ``folder`` (a copy of
+    the checkout, the mutant's module changed in it for the while)."""
+    os.chdir(folder)
+    sys.path.insert(0, folder)
+    os.environ["PYTHONPATH"] = folder  # for the processes the tests start
+    import hypothesis  # noqa: F401  loaded once for every mutant
+    import pytest
+
+    for line in sys.stdin:
+        path, index, timeout = line.split()
+        mutant = Mutant(path, int(index), 0, "")
+        target = Path(folder) / path
+        original = target.read_text(encoding="utf-8")
+        target.write_text(mutant_source(mutant), encoding="utf-8")
+        try:
+            outcome = "survived"
+            for stage in tests_for(path):
+                outcome = _forked(lambda: pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p",
+                                                       "no:xdist", *stage]), float(timeout))
+                if outcome != "survived":
+                    break
+        finally:
+            target.write_text(original, encoding="utf-8")
+        print(outcome, flush=True)
+
+
+def _forked(test: Callable[[], object], timeout: float) -> str:
+    """Run ``test`` in a child process, quiet: ``survived`` when it returns 0, ``killed``
+    otherwise, ``timeout`` when it has not finished in ``timeout`` seconds."""
+    child = os.fork()
+    if child == 0:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        try:
+            code = int(test())  # type: ignore[call-overload]
+        except BaseException:
+            code = 1
+        os._exit(code)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(child, os.WNOHANG)
+        if done:
+            return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
+        if time.monotonic() > deadline:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            return "timeout"
+        time.sleep(0.02)
 
 
 def equivalents() -> dict[str, str]:
@@ -235,7 +269,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one mutant's tests may take")
     parser.add_argument("--list", action="store_true", help="list the mutants without running them")
+    parser.add_argument("--serve", metavar="FOLDER", help=argparse.SUPPRESS)  # a worker (see serve)
     args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return 0
     everything = [m for path in modules(args.targets) for m in mutants(path)]
     if args.list:
         for mutant in everything:
@@ -244,16 +282,21 @@ def main() -> int:
         return 0
     known = equivalents()
     folders = [checkout_copy() for _ in range(max(1, args.jobs))]
-    free = list(folders)
+    workers = [subprocess.Popen([sys.executable, __file__, "--serve", str(folder)], text=True,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE) for folder in folders]
+    free = list(workers)
     start = time.monotonic()
     results: dict[Mutant, str] = {}
 
     def one(mutant: Mutant) -> None:
-        folder = free.pop()
+        worker = free.pop()
         try:
-            results[mutant] = run(mutant, folder, args.timeout)
+            assert worker.stdin is not None and worker.stdout is not None
+            worker.stdin.write(f"{mutant.path} {mutant.index} {args.timeout}\n")
+            worker.stdin.flush()
+            results[mutant] = worker.stdout.readline().strip() or "killed"
         finally:
-            free.append(folder)
+            free.append(worker)
         done = len(results)
         if results[mutant] == "survived":
             print(f"survived: {mutant.path}:{mutant.line}: {mutant.key}", flush=True)
@@ -261,9 +304,13 @@ def main() -> int:
             print(f"{done}/{len(everything)} mutants in {time.monotonic() - start:.0f} s", flush=True)
 
     try:
-        with ThreadPoolExecutor(max_workers=len(folders)) as pool:
+        with ThreadPoolExecutor(max_workers=len(workers)) as pool:
             list(pool.map(one, everything))
     finally:
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.close()
+            worker.wait()
         for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
     survivors = [m for m in everything if results.get(m) == "survived"]

@@ -1,6 +1,7 @@
 """The names used most import from the top of the package, loaded only when first used."""
 
 import importlib
+import pkgutil
 import re
 import subprocess
 import sys
@@ -24,13 +25,9 @@ def test_the_names_used_most_import_from_the_top(tmp_path):
 def test_every_top_level_name_is_a_public_name_of_the_module_below_that_defines_it():
     """``uptown_cli.Game`` is ``uptown_cli.engine.game.Game`` itself, and public there."""
     below = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        if len(parts) > 1 and parts[-1] != "__main__":
-            module = importlib.import_module(".".join(parts))
-            below.update({id(getattr(module, name)): f"{module.__name__}.{name}" for name in module.__all__})
+    for found in pkgutil.walk_packages(uptown_cli.__path__, "uptown_cli."):
+        module = importlib.import_module(found.name)
+        below.update({id(getattr(module, name)): f"{module.__name__}.{name}" for name in module.__all__})
     names = [name for name in uptown_cli.__all__ if name != "__version__"]
     assert len(names) > 20
     homeless = [name for name in names if id(getattr(uptown_cli, name)) not in below]

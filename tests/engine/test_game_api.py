@@ -24,6 +24,16 @@ def test_a_new_game_deals_the_colours_as_the_rules_do(players):
     assert [p.colors for p in game.players] == seat_colors(players)
 
 
+@pytest.mark.parametrize("seats, message", [
+    ([("Ana", ["red", "green"]), ("Bo", ["blue"]), ("Cy", ["yellow"])], "Ana needs 1 colour"),
+    ([("Ana", ["red"]), ("Bo", ["blue", "yellow"])], "Ana needs 2 colours"),
+])
+def test_a_player_with_the_wrong_number_of_colours_is_told_how_many(seats, message):
+    with pytest.raises(SetupError) as refused:
+        Game(seats)
+    assert str(refused.value) == message
+
+
 def test_a_player_who_names_colours_keeps_them_and_the_others_are_dealt_the_rest():
     game = Game.new(["Ana", Player("Bo", ["red"]), "Cy"])
     assert [p.colors for p in game.players] == [("blue",), ("red",), ("green",)]
