@@ -269,12 +269,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one mutant's tests may take")
     parser.add_argument("--list", action="store_true", help="list the mutants without running them")
+    parser.add_argument("--match", action="append", default=[], metavar="TEXT",
+                        help="only the mutants whose name holds TEXT (again for more)")
     parser.add_argument("--serve", metavar="FOLDER", help=argparse.SUPPRESS)  # a worker (see serve)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
         return 0
-    everything = [m for path in modules(args.targets) for m in mutants(path)]
+    everything = [m for path in modules(args.targets) for m in mutants(path)
+                  if not args.match or any(text in m.key for text in args.match)]
     if args.list:
         for mutant in everything:
             print(f"{mutant.path}:{mutant.line}: {mutant.key}")

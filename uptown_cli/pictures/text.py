@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, cast
 from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
 from ..engine.geometry import (
     COLUMNS,
+    FACES,
     REGION_NAMES,
     ROWS,
-    TILE_NAMES,
     TILES_PER_COLOR,
     square_name,
     tile_name,
@@ -36,8 +36,6 @@ __all__ = [
 ]
 
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
-FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
-"""Each tile's face on the board: at most three characters."""
 
 ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33", "orange": "38;5;208"}
 CELL = 6
