@@ -58,6 +58,7 @@ def players_option():
     return [arg for name in NAMES for arg in ("-p", f"{name} <{name.lower()}@example.org>")]
 
 
+@pytest.mark.slow
 def test_a_whole_seeded_game_is_played_by_move_send_and_receive(tmp_path, smtp_server):
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", *players_option(), "--seed", "club-7")
@@ -77,6 +78,7 @@ def test_a_whole_seeded_game_is_played_by_move_send_and_receive(tmp_path, smtp_s
     assert any("are new" in said or "is new" in said for _, said in club.received)
 
 
+@pytest.mark.slow
 def test_a_whole_hidden_game_is_played_by_send_move_send_and_receive(tmp_path, smtp_server):
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", "--hidden", *players_option())

@@ -8,6 +8,7 @@ captures and the end of the game are tracked from the moves played.
 import random
 from collections import Counter, deque
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -269,4 +270,4 @@ RandomGames.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_random_games = RandomGames.TestCase
+test_random_games = pytest.mark.slow(RandomGames.TestCase)

@@ -104,3 +104,12 @@ def test_two_players_go_on_with_the_other_colour_and_end_when_all_four_are_done(
         game.play(move, color)
     assert all(game.played_count(c) == TILES_PLAYED_PER_COLOR for c in game.colors)
     assert game.ply >= 96 and game.to_move is None
+
+
+def test_a_pass_that_is_not_forced_is_refused_naming_the_first_legal_move():
+    game = Game.new(["Ana", "Bo"], seed="club-7")
+    color, move = game.legal_moves()[0]
+    with pytest.raises(IllegalMove) as refused:
+        game.play(parse_move("pass"))
+    assert str(refused.value) == f"Ana may not pass: {color} {move} is legal"
+    assert refused.value.reason is Reason.NOT_FORCED

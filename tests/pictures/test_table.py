@@ -23,6 +23,7 @@ def tables(draw):
     return rows, headers
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(tables())
 def test_simple_table_is_tabulates_simple_format_when_it_draws_one(table):

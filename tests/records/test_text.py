@@ -343,6 +343,7 @@ def layouts(draw):
     return before.replace("\n", nl), moves.replace("\n", nl), after.replace("\n", nl), style
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layouts(), st.sampled_from(["red", "blue", "green"]), MOVE_TEXT)
 def test_append_never_changes_an_earlier_byte(layout, color, move):
