@@ -29,6 +29,10 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   often it finished first, with its 95% (Wilson) interval.
 - Analysis (only with ``--only analysis``): the CPU time of ``uptown analyze`` over a 72-move
   three-player game at the default budget, with one and two jobs (target: 60 s).
+- Engines (only with ``--only engines``; ``scripts/bench_engines.py``): the engine protocol's
+  cost per move against the same game in one process (target: 2 ms more at most), and a
+  tournament's throughput with ``--jobs 2`` (target 1.8x) and on a two-worker Dask
+  ``LocalCluster`` (target 1.6x) against ``--jobs 1``, on the wall.
 
 Processes are timed by their CPU time (user + system), and work in this process by its CPU
 time, so that other work on a shared machine disturbs the figures less. A ratio is taken run by
@@ -712,7 +716,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="fewer runs and games (a smoke test)")
-    parser.add_argument("--only", choices=PARTS + ("strength", "analysis"), action="append",
+    parser.add_argument("--only", choices=PARTS + ("strength", "analysis", "engines"), action="append",
                         help="run only this part")
     parser.add_argument("--baseline", default="07dad68",
                         help="git revision whose mc the bots part compares with (default: before issue 13)")
@@ -747,6 +751,10 @@ def main():
         results.update(bench_strength(args.bot, args.games, args.seconds, args.jobs, args.players))
     if uptown and "analysis" in parts:
         results.update(bench_analysis(uptown, 1 if args.quick else 3))
+    if "engines" in parts:
+        from bench_engines import bench_engines
+
+        results.update(bench_engines(2 if args.quick else 5))
     machine = {
         "date": datetime.date.today().isoformat(),
         "cores": os.cpu_count(),

@@ -79,3 +79,10 @@ def private_key_folder(tmp_path_factory, monkeypatch):
     """Each test keeps key files and players' memories (hidden racks, --as) in a folder of its
     own, never in the user's config folder."""
     monkeypatch.setenv("UPTOWN_KEYS", str(tmp_path_factory.mktemp("keys")))
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """Every test runs in English whatever the machine's locale (``UPTOWN_LANG`` wins over
+    LANGUAGE, LC_ALL and LANG); tests of other languages set their own."""
+    monkeypatch.setenv("UPTOWN_LANG", "en")

@@ -11,6 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
 TESTS = Path(__file__).resolve().parent
 
 LAYERS = {
+    "i18n": -1,
     "errors": 0,
     "engine": 1,
     "hidden": 2,

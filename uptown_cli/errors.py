@@ -24,8 +24,8 @@ from enum import Enum
 
 __all__ = [
     "UptownError", "NotationError", "IllegalMove", "Reason", "RacksUnknown", "SetupError",
-    "KeyFileError", "ViewerError", "MailError", "OutputError", "RecordError", "BadReveal",
-    "one_line", "display_path",
+    "KeyFileError", "ViewerError", "MailError", "EngineError", "OutputError", "RecordError",
+    "BadReveal", "one_line", "display_path",
 ]
 
 
@@ -114,6 +114,16 @@ class MailError(UptownError):
 
     def __init__(self, message: str):
         super().__init__(one_line(message))
+
+
+class EngineError(UptownError):
+    """An engine (a program speaking docs/ENGINE_PROTOCOL.md) that failed: ``reason`` is what
+    happened (``crash``, ``stall``, ``time``, ``garbage``, ``illegal``, ``refused``), the message
+    says it in one line."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(one_line(message))
+        self.reason = reason
 
 
 class OutputError(UptownError):

@@ -28,11 +28,18 @@ class Stopped(KeyboardInterrupt):
 
 
 def in_pool(function: Callable[[_Task], _Result], tasks: Sequence[_Task],
-            jobs: int) -> Iterator[_Result]:
+            jobs: int, cluster: str | None = None) -> Iterator[_Result]:
     """``function`` of each task, in order, worked out by a pool of ``jobs`` worker processes
-    (no more than there are tasks; in this process alone for one job or one task). Ctrl-C
+    (no more than there are tasks; in this process alone for one job or one task), or by the
+    workers of the Dask scheduler at ``cluster`` (``analysis.cluster``). Ctrl-C
     (KeyboardInterrupt) or a stop signal (``Stopped``) in this process ends the workers before
     it goes on; in this process alone, a stop signal is raised as ``Stopped`` too."""
+    if cluster is not None:
+        from .cluster import on_cluster
+
+        with stopped_by_signals():
+            yield from on_cluster(function, tasks, cluster)
+        return
     if jobs <= 1 or len(tasks) <= 1:
         with stopped_by_signals():
             yield from map(function, tasks)

@@ -40,7 +40,7 @@ from ..engine.scoring import win_share
 from ..engine.sha256 import sha256
 from ..errors import SetupError
 
-__all__ = ["tasks", "review_moves", "summarize"]
+__all__ = ["MoveReview", "tasks", "review_games", "summarize"]
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
@@ -185,6 +185,7 @@ class MoveReview:
     followed by greedy's replies on the real racks."""
 
     def to_json(self) -> dict[str, Any]:
+        """The move's review as JSON data."""
         return asdict(self)
 
 
@@ -327,16 +328,30 @@ def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: 
             for n in range(1, len(moves) + 1)]
 
 
-def review_moves(work: Sequence[Task], jobs: int = 1) -> Iterator[MoveReview]:
-    """Each move's review, in order (the same for any ``jobs``), of one game's tasks in
-    turn (as ``tasks`` makes them): with one job, the game is played once, move by move."""
-    if jobs <= 1 or len(work) <= 1:
+def review_moves(work: Sequence[Task], jobs: int = 1,
+                 cluster: str | None = None) -> Iterator[MoveReview]:
+    """Each move's review, in order (the same for any ``jobs``, or on the Dask scheduler at
+    ``cluster``), of one game's tasks in turn (as ``tasks`` makes them): with one job, the
+    game is played once, move by move."""
+    if cluster is None and (jobs <= 1 or len(work) <= 1):
         game = Game(work[0].players, work[0].bags) if work else None
         with stopped_by_signals():  # as in_pool stops: SIGTERM or SIGHUP raise Stopped
             for task in work:  # one game's moves in turn: each played once
                 yield review_move(task, game)
         return
-    yield from in_pool(review_move, work, jobs)
+    yield from in_pool(review_move, work, jobs, cluster)
+
+
+def review_games(games: Sequence[Sequence[Task]], jobs: int = 1,
+                 cluster: str | None = None) -> Iterator[MoveReview]:
+    """Every move's review of several games (each its ``tasks``), game after game, in order:
+    with one job each game as ``review_moves`` reviews it; with more, or on a cluster, the
+    moves of all the games shared out at once."""
+    if cluster is None and jobs <= 1:
+        for work in games:
+            yield from review_moves(work)
+        return
+    yield from in_pool(review_move, [task for work in games for task in work], jobs, cluster)
 
 
 def summarize(moves: Sequence[MoveReview], players: Sequence[Player]) -> list[PlayerReview]:

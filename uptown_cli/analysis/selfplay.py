@@ -84,7 +84,7 @@ def check_bots(bots: list[str]) -> None:
 def play_game(bots: list[str], number: int, seed: str, variant: str = "standard",
               options: dict[str, object] | None = None) -> GameResult:
     """Game ``number`` of a run: ``bots`` are the bots in seat order."""
-    names = _player_names(bots)
+    names = player_names(bots)
     players = [Player(name, colors) for name, colors in zip(names, seat_colors(len(bots)))]
     own_seed = game_seed(seed, number)
     game = Game(players, seeded_bags(own_seed, [c for p in players for c in p.colors]))
@@ -101,13 +101,10 @@ def play_game(bots: list[str], number: int, seed: str, variant: str = "standard"
     return GameResult(number, own_seed, tuple(players), tuple(moves), seats)
 
 
-def _player_names(bots: list[str]) -> list[str]:
+def player_names(bots: list[str]) -> list[str]:
     """Each seat's player name: the bot's name, numbered when it sits more than once."""
-    names = []
-    for i, bot in enumerate(bots):
-        count = bots.count(bot)
-        names.append(bot if count == 1 else f"{bot}-{bots[:i + 1].count(bot)}")
-    return names
+    return [bot if bots.count(bot) == 1 else f"{bot}-{bots[:i + 1].count(bot)}"
+            for i, bot in enumerate(bots)]
 
 
 def _play_task(task: tuple[list[str], int, str, str, dict[str, object] | None]) -> GameResult:
@@ -115,13 +112,15 @@ def _play_task(task: tuple[list[str], int, str, str, dict[str, object] | None]) 
 
 
 def play_games(bots: list[str], players: int, games: int, seed: str, variant: str = "standard",
-               jobs: int = 1, options: dict[str, object] | None = None) -> Iterator[GameResult]:
-    """Play a run; yields each GameResult in game order (the same for any ``jobs``)."""
+               jobs: int = 1, options: dict[str, object] | None = None,
+               cluster: str | None = None) -> Iterator[GameResult]:
+    """Play a run; yields each GameResult in game order (the same for any ``jobs``, or on the
+    Dask scheduler at ``cluster``)."""
     check_bots(bots)
     if not 2 <= players <= 5:
         raise SetupError(f"a game has 2 to 5 players, not {players}")
     tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
-    yield from in_pool(_play_task, tasks, jobs)
+    yield from in_pool(_play_task, tasks, jobs, cluster)
 
 
 def summarize(results: list[GameResult], bots: list[str]) -> list[BotResult]:

@@ -2,9 +2,9 @@
 
 Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
-html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings) and are registered
-here by name with their one-line summaries, so that ``uptown --help`` imports none of them and a
-command imports only its own module.  Shared options, record loading and the one output path
+html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``engines``: engine,
+tournament) and are registered here by name with their one-line summaries, so that ``uptown
+--help`` imports none of them and a command imports only its own module.  Shared options, record loading and the one output path
 (text, tables, csv, JSON) are in ``options``.
 """
 
@@ -12,12 +12,14 @@ import gc
 import importlib
 import io
 import sys
+from collections.abc import Sequence
 from typing import Any, cast
 
 import click
 
 from .. import __version__
 from ..errors import UptownError
+from ..i18n import _, process_language
 
 __all__ = ["main", "run"]
 
@@ -37,6 +39,8 @@ COMMANDS = {
     "analyze": ("analysis", "Evaluate every move with a bot, mark the mistakes, sum up per player."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
+    "engine": ("engines", "Serve a bot over the engine protocol on standard input and output."),
+    "tournament": ("engines", "Play engines and bots against one another and rate them."),
     "send": ("club", "Email the game file, attached as it is, to the player to move."),
     "receive": ("club", "Save the game attached to an email when it carries yours further."),
     "status": ("club", "Every game in the folders (default: this one), one line each."),
@@ -85,18 +89,44 @@ class UptownGroup(click.Group):
             import difflib
 
             near = difflib.get_close_matches(name, COMMANDS, n=1)
-            hint = f" Did you mean '{near[0]}'?" if near else ""
-            ctx.fail(f"No such command '{name}'.{hint} (uptown -h lists them)")
+            if near:
+                ctx.fail(_("No such command '{name}'. Did you mean '{near}'? (uptown -h lists them)")
+                         .format(name=name, near=near[0]))
+            ctx.fail(_("No such command '{name}'. (uptown -h lists them)").format(name=name))
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
-        with formatter.section("Commands"):
+        with formatter.section(_("Commands")):
             formatter.write_dl(rows)
+
+    def main(self, args: Sequence[str] | None = None, *more: Any, **options: Any) -> Any:
+        """As click does, in the language ``--lang`` names (read before click parses anything,
+        so that even a mistake in the arguments is told in it), else the environment's
+        (``i18n``); as before once done."""
+        args = sys.argv[1:] if args is None else list(args)
+        with process_language(lang_option(args)):
+            return super().main(args, *more, **options)
+
+
+def lang_option(args: Sequence[str]) -> str | None:
+    """The value of ``--lang`` among ``uptown``'s own options (those before the command)."""
+    words = iter(args)
+    for word in words:
+        if word == "--lang":
+            return next(words, None)
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+        if word == "--" or not word.startswith("-"):
+            break
+    return None
 
 
 @click.group(cls=UptownGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="uptown")
+@click.option("--lang", metavar="LANG", expose_value=False,
+              help="The language of messages (es, en); default: $UPTOWN_LANG, else LANGUAGE, "
+                   "LC_ALL, LC_MESSAGES, LANG.")
 def main() -> None:
     """Records of the tile game Uptown (Board Game Arena rules): create and play games by
     email, show, replay, validate and score them, and analyse many.

@@ -8,7 +8,7 @@ import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -17,6 +17,7 @@ from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
     BOT_NAMES,
+    cluster_option,
     MC_PLAYOUTS,
     Output,
     file_argument,
@@ -34,6 +35,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame
+    from ..analysis.review import MoveReview
     from ..analysis.selfplay import GameResult
     from ..engine.game import Game
     from ..records.schema import Record
@@ -61,6 +63,7 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option("--out", type=click.Path(file_okay=False), help="Write each game as a record into this folder.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
+@cluster_option
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
 @playouts_option(default=MC_PLAYOUTS)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
@@ -68,8 +71,8 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
                    "(equal time for every bot; the games then depend on the machine).")
 @output_options
 def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: str | None,
-             jobs: int, variant: str, playouts: int, seconds: float | None, as_json: bool,
-             table_format: str) -> None:
+             jobs: int, cluster: str | None, variant: str, playouts: int, seconds: float | None,
+             as_json: bool, table_format: str) -> None:
     """Let bots play one another and compare them.
 
     Per bot: games, wins (a shared win counts as a fraction), win rate with its 95% interval,
@@ -100,7 +103,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
         try:
             options: dict[str, object] = ({"playouts": playouts} if seconds is None
                                           else {"playouts": playouts, "seconds": seconds})
-            for result in play_games(bots, players, games, seed, variant, jobs, options):
+            for result in play_games(bots, players, games, seed, variant, jobs, options, cluster):
                 if out is not None:
                     create_record(paths[result.number], record_text(result, variant))
                 results.append(result)
@@ -152,7 +155,7 @@ DEFAULT_DEALS = 256
 
 
 @click.command()
-@file_argument
+@click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
 @click.option("--bot", type=click.Choice(EVALUATING_BOTS), default="mc", show_default=True,
               help="The bot that evaluates the moves.")
 @click.option("--iterations", type=click.IntRange(min=2), metavar="N",
@@ -163,50 +166,57 @@ DEFAULT_DEALS = 256
                    "the machine).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to analyse in (the output does not depend on it).")
+@cluster_option
 @click.option("--seed", help="Fixes every deal (default: a random one, printed).")
 @click.option("--variant", type=click.Choice(VARIANTS), help="Judge moves this way instead of by the file's variant.")
 @click.option("--annotate", is_flag=True, help="Write the record with the review under its moves.")
 @output_file_option("annotated.yaml")
 @output_options
-def analyze(file: str | None, bot: str, iterations: int | None, seconds: float | None, jobs: int,
-            seed: str | None, variant: str | None, annotate: bool, output: str | None,
-            as_json: bool, table_format: str) -> None:
+def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: float | None,
+            jobs: int, cluster: str | None, seed: str | None, variant: str | None,
+            annotate: bool, output: str | None, as_json: bool, table_format: str) -> None:
     """Evaluate every move with a bot, mark the mistakes, sum up per player.
 
     Each move is judged from its mover's point of view, with only what they could know: the
     chance to win and the expected final score before and after it, the best move found, the
     chance lost, and ?! (inaccuracy), ? (mistake) or ?? (blunder). Then per player: the mean
     loss, the marks and an accuracy. --annotate writes the record with all of it under its
-    moves (-o FILE, or standard output).
+    moves (-o FILE, or standard output). Several files or folders are reviewed one after
+    another (--json: a list), their moves shared out by --jobs or --cluster; records that
+    cannot be judged are reported and left out (exit 1).
 
     \b
     Example:
       uptown analyze game.yaml --seed 1 --jobs 2
       uptown analyze game.yaml --annotate -o annotated.yaml
+      uptown analyze games/ --seed 1 --cluster tcp://scheduler:8786 --json
     """
-    from ..analysis.pool import Stopped, stopped_by_signals
-    from ..analysis.review import review_moves, summarize, tasks
+    from ..analysis.pool import Stopped
+    from ..analysis.review import review_games, tasks
 
     if iterations is not None and seconds is not None:
         raise click.UsageError("give --iterations or --seconds, not both")
     if output is not None and not annotate:
         raise click.UsageError("-o writes the annotated record: add --annotate")
-    path = game_path(file)
-    record = read_record(path)
-    game, bags = _known_game(record)
-    variant = variant or record.variant
+    several = len(paths) > 1 or any(os.path.isdir(p) for p in paths)
+    if annotate and several:
+        raise click.UsageError("--annotate writes one record: give one FILE")
+    skipped: list[str] = []
     seed = secrets.token_hex(4) if seed is None else seed
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
-    work = tasks(game, bags, variant, bot, seed, deals, seconds)
+    games = []
+    for record, game, bags in _judged_games(paths, several, skipped):
+        games.append((record, game, tasks(game, bags, variant or record.variant, bot, seed, deals, seconds)))
+    total = sum(len(work) for _, _, work in games)
     reviews = []
     try:  # SIGTERM and SIGHUP stop it as Ctrl-C does, the workers with it (analysis.pool)
-        with click.progressbar(length=len(work), label="Analysing", file=sys.stderr,
+        with click.progressbar(length=total, label="Analysing", file=sys.stderr,
                                hidden=not sys.stderr.isatty()) as bar:
-            for reviewed in review_moves(work, jobs):
+            for reviewed in review_games([work for _, _, work in games], jobs, cluster):
                 reviews.append(reviewed)
                 bar.update(1)
     except KeyboardInterrupt as exc:
-        click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {len(work)}; "
+        click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {total}; "
                    "nothing was written.", err=True)
         if not isinstance(exc, Stopped):
             sys.exit(130)
@@ -215,21 +225,59 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
     if annotate:
         from ..analysis.annotate import annotate as annotated_text
 
-        text = annotated_text(record, reviews)
-        write_output(text, output, [path], record=True)
+        record = games[0][0]
+        write_output(annotated_text(record, reviews), output, [record.path], record=True)
         return
-    players = summarize(reviews, game.players)
-    budget = f"{deals} deals a move" if seconds is None else f"{seconds:g} s a move"
     out = Output(as_json, table_format)
+    reports = []
+    for record, game, work in games:
+        own, reviews = reviews[:len(work)], reviews[len(work):]
+        how = {"variant": variant or record.variant, "bot": bot, "seed": seed, "deals": deals,
+               "seconds": seconds}
+        reports.append(_review_report(out, record, game, own, how))
     if as_json:
-        out.json({"path": record.path, "variant": variant, "bot": bot, "seed": seed,
-                  "deals": deals, "seconds": seconds,
-                  "moves": [m.to_json() for m in reviews],
-                  "players": [vars(p) | {"colors": list(p.colors)} for p in players]})
+        out.json(reports if several else reports[0])
+    if skipped:
+        sys.exit(1)
+
+
+def _judged_games(paths: tuple[str, ...], several: bool,
+                  skipped: list[str]) -> "Iterator[tuple[Record, Game, dict[str, list[int]]]]":
+    """(record, game, bags) to analyse: of FILE (or the default game) alone, or of every record
+    of the files and folders given, those that cannot be judged reported and added to
+    ``skipped``."""
+    if not several:
+        record = read_record(game_path(paths[0] if paths else None))
+        yield (record, *_known_game(record))
         return
+    unreadable: list[tuple[str, str]] = []
+    for path in record_files(paths, unreadable):
+        try:
+            record = read_record(path)
+            yield (record, *_known_game(record))
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.message} (skipped)", err=True)
+            skipped.append(path)
+    for folder, reason in unreadable:
+        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were "
+                   "not read (skipped)", err=True)
+        skipped.append(folder)
+
+
+def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[MoveReview]",
+                   how: dict[str, Any]) -> dict[str, Any]:
+    """One game's review: printed as text (unless --json), and as the JSON object returned."""
+    from ..analysis.review import summarize
+
+    players = summarize(reviews, game.players)
+    report = {"path": record.path, **how, "moves": [m.to_json() for m in reviews],
+              "players": [vars(p) | {"colors": list(p.colors)} for p in players]}
+    if out.as_json:
+        return report
     state = "finished" if game.finished else "not finished"
-    out.text(f"{record.path}: {variant}, {plural(game.ply, 'move')}, {state}")
-    out.text(f"Evaluated by {bot}, {budget}, seed {seed}.")
+    budget = f"{how['deals']} deals a move" if how["seconds"] is None else f"{how['seconds']:g} s a move"
+    out.text(f"{record.path}: {how['variant']}, {plural(game.ply, 'move')}, {state}")
+    out.text(f"Evaluated by {how['bot']}, {budget}, seed {how['seed']}.")
     rows = [[m.number, m.player, m.move + (m.mark or ""),
              f"{_pct(m.before.win)}->{_pct(m.after.win)}",
              f"{m.before.score:.1f}->{m.after.score:.1f}", m.best or "",
@@ -245,6 +293,7 @@ def analyze(file: str | None, bot: str, iterations: int | None, seconds: float |
                for p in players]
     out.table(summary, ["player", "colours", "moves", "mean\nloss", "?!", "?", "??", "accuracy"],
               widths=[10, 11, None, None, None, None, None, None])
+    return report
 
 
 def _pct(rate: float) -> str:

@@ -99,6 +99,14 @@ def playouts_option(default: int | None = None) -> Callable[[F], F]:
         "out in.")
 
 
+def cluster_option(command: F) -> F:
+    """``--cluster ADDRESS``, given to the command as ``cluster`` (``analysis.cluster``)."""
+    return click.option(
+        "--cluster", metavar="ADDRESS",
+        help="Work on the Dask scheduler at ADDRESS (tcp://HOST:8786), or on 'local:N' workers "
+             "started here; the output is that of --jobs (pip install 'uptown[cluster]').")(command)
+
+
 def check_playouts(playouts: int | None, bot: str | None) -> None:
     """A UsageError for ``--playouts`` with a bot that plays nothing out."""
     if playouts and bot not in PLAYOUT_BOTS:

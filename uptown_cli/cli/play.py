@@ -97,8 +97,9 @@ def bot_move(bot: str, game: "Game", record: "Record", playouts: int | None,
 def typed_move(words: Sequence[str]) -> "Move":
     """The Move written as ``words``, or a one-line ClickException."""
     from ..engine.notation import parse_move
+    from ..pictures.tile_names import canonical_move
 
-    return parse_move(" ".join(words))
+    return parse_move(canonical_move(" ".join(words)))
 
 
 def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":

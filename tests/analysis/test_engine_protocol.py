@@ -1,0 +1,168 @@
+"""The engine protocol (docs/ENGINE_PROTOCOL.md): the handshake, a whole game through it, what
+a move request tells an engine (all it may know, nothing more), and uptown's engine answers."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from uptown_cli.analysis.engine_server import serve
+from uptown_cli.analysis.engines import EngineProcess
+from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_game
+from uptown_cli.analysis.protocol import PROTOCOL, engine_view, move_request, move_seed
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.geometry import TILE_NAMES
+from uptown_cli.errors import SetupError
+
+ROOT = Path(__file__).resolve().parents[2]
+JS_ENGINE = ROOT / "examples" / "engines" / "neighbour.js"
+
+
+def uptown_engine(bot, *options):
+    return (sys.executable, "-m", "uptown_cli", "engine", "--bot", bot, *options)
+
+
+def talk(*messages, bot="greedy"):
+    """uptown's engine's answers to ``messages``, each a line."""
+    done = subprocess.run(uptown_engine(bot), input="".join(json.dumps(m) + "\n" for m in messages),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def a_game(moves, players=3, seed="proto"):
+    names = ["Ana", "Bo", "Cy", "Di", "Ed"][:players]
+    from uptown_cli.engine.game import seat_colors
+
+    people = [Player(n, c) for n, c in zip(names, seat_colors(players))]
+    bags = seeded_bags(seed, [c for p in people for c in p.colors])
+    game = Game(people, bags)
+    for _ in range(moves):
+        color, move = game.legal_moves()[0]
+        game.play(move, color)
+    return game, bags
+
+
+def test_the_handshake_names_the_engine_its_protocol_and_its_options():
+    with EngineProcess(uptown_engine("horizon")) as engine:
+        hello = engine.handshake(30, {"playouts": 4})
+        engine.ping(30)
+    assert hello["type"] == "hello" and hello["protocol"] == PROTOCOL == "uptown-engine-1"
+    assert hello["name"] == "uptown horizon" and hello["author"] == "uptown"
+    assert set(hello["options"]) == {"playouts", "seconds"}
+    assert engine.name == "uptown horizon"
+
+
+def test_uptown_engine_answers_ping_and_refuses_what_it_does_not_know():
+    answers = talk({"type": "ping", "id": 7}, {"type": "castle", "id": 8},
+                   {"type": "option", "name": "depth", "value": 3}, {"type": "quit"},
+                   {"type": "ping", "id": 9})
+    assert answers[0] == {"type": "pong", "id": 7}
+    assert answers[1]["type"] == "error" and answers[1]["id"] == 8
+    assert answers[2]["type"] == "error" and "depth" in answers[2]["message"]
+    assert len(answers) == 3  # nothing after quit
+
+
+def test_a_move_request_carries_what_the_player_may_know_and_no_more():
+    game, bags = a_game(7)
+    request = move_request(game, bags, None, move_seed("proto", game.ply), "standard", 8)
+    me = game.to_move
+    assert request["you"] == me.name and set(request["racks"]) == set(me.colors)
+    assert request["racks"] == {c: [TILE_NAMES[t] for t in game.racks[c]] for c in me.colors}
+    assert request["bags"] == game.bag_sizes
+    assert [tuple(m) for m in request["moves"]] == [(t.color, str(t.move)) for t in game.history]
+    assert {tuple(m) for m in request["legal"]} == {(c, str(m)) for c, m in game.legal_moves()}
+    text = json.dumps(request)
+    assert "proto" not in text  # the seed that fixes every bag is never sent
+    others = [c for c in game.colors if c not in me.colors]
+    assert not any(c in request["racks"] or c in request["drawn"] for c in others)
+
+
+def test_an_engine_view_holds_the_board_and_the_own_racks_of_the_request():
+    game, bags = a_game(11)
+    view = engine_view(move_request(game, bags, None, "s", "standard", 12)).game
+    assert view.board == game.board and view.to_move == game.to_move
+    assert all(view.racks[c] == game.racks[c] for c in game.to_move.colors)
+    assert sorted(map(tuple, view.legal_moves())) == sorted(map(tuple, game.legal_moves()))
+
+
+@pytest.mark.parametrize("broken", [
+    lambda r: r.update(you="Cy"),
+    lambda r: r["moves"].append(["red", "7 Z9"]),
+    lambda r: r["racks"].update({r["players"][1]["colors"][0]: ["A", "B", "C", "D", "E"]}),
+    lambda r: r.pop("drawn"),
+])
+def test_a_request_that_is_not_sound_is_one_error_line(broken):
+    game, bags = a_game(4)
+    request = move_request(game, bags, None, "s", "standard", 5)
+    broken(request)
+    with pytest.raises(SetupError, match="not sound"):
+        engine_view(request)
+
+
+def test_uptown_engine_answers_a_move_request_with_a_legal_move(tmp_path):
+    game, bags = a_game(9)
+    request = move_request(game, bags, None, "s", "standard", 10)
+    answer = talk({"type": "hello", "protocol": PROTOCOL}, request)[1]
+    assert answer["type"] == "move" and answer["id"] == 10
+    assert [answer["color"], answer["move"]] in request["legal"]
+
+
+def test_the_same_request_gets_the_same_answer_so_an_engine_can_be_stateless(tmp_path):
+    import io
+
+    game, bags = a_game(20, players=2)
+    line = json.dumps(move_request(game, bags, None, "seed", "standard", 21)) + "\n"
+    answers = []
+    for _ in range(2):
+        out = io.BytesIO()
+        serve("mc", io.BytesIO(line.encode()), out, playouts=2)
+        answers.append(out.getvalue())
+    assert answers[0] == answers[1] and b'"move"' in answers[0]
+
+
+def test_a_whole_game_through_the_protocol_is_the_game_the_bot_plays_in_process():
+    """The request tells greedy all it uses: through two engine processes, the game is move for
+    move the one the same bots play in this process."""
+    limits = Limits(move=30.0, start=30.0)
+    through = GameTask(1, 0, "whole", (Entrant("a", command=uptown_engine("greedy")),
+                                       Entrant("b", command=uptown_engine("random"))), "standard", limits)
+    inside = GameTask(1, 0, "whole", (Entrant("a", bot="greedy"), Entrant("b", bot="random")),
+                      "standard", limits)
+    played = play_game(through)
+    assert played.finished and not played.replayed and len(played.moves) == 96
+    assert all(seat.forfeit is None for seat in played.seats)
+    assert played == play_game(inside)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (.ci/run installs it)")
+def test_an_engine_written_in_javascript_plays_uptown_bots(uptown, tmp_path):
+    out = tmp_path / "js"
+    result = uptown.run("tournament", f"neighbour=node {JS_ENGINE}", "random", "greedy",
+                        "--deals", "2", "--seed", "js", "--out", out, "--json")
+    assert result.returncode == 0, result.stderr
+    table = json.loads(result.stdout)
+    neighbour = next(e for e in table["entrants"] if e["name"] == "neighbour")
+    assert neighbour["games"] == 8 and neighbour["forfeits"] == 0
+    assert neighbour["firsts"] >= 3  # it beats random on most deals
+    checked = uptown.run("validate", *sorted(out.glob("game-*.yaml")))
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_a_game_clock_is_sent_with_the_time_left():
+    from uptown_cli.analysis.engine_server import _thinking_time
+    from uptown_cli.analysis.protocol import Clock
+
+    game, bags = a_game(10, players=2)
+    request = move_request(game, bags, Clock(left=12.25, increment=0.5), "s", "standard", 11)
+    assert request["clock"] == {"left": 12.25, "increment": 0.5}
+    assert engine_view(request).clock == Clock(left=12.25, increment=0.5)
+    # uptown's engine with --seconds thinks within a share of its time
+    assert _thinking_time(5.0, Clock(move=1.0), game) == pytest.approx(0.6)
+    assert _thinking_time(0.01, Clock(move=1.0), game) == 0.01
+    assert _thinking_time(None, Clock(move=1.0), game) is None
+    assert _thinking_time(5.0, Clock(left=12.25, increment=0.5), game) < 0.6 * (12.25 / 10 + 0.5)

@@ -1,0 +1,119 @@
+"""uptown's bots served over the engine protocol (``uptown engine``): read a message a line,
+answer each, until ``quit`` or the end of the input.
+
+Each move request is made back into a game (``protocol.engine_view``) and the bot chooses on
+it with the request's seed, so the same request always gets the same answer (unless the bot
+thinks for a time, ``seconds``); the public game of the last request is kept only to play the
+next one's moves sooner (``protocol.Replay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+from .. import __version__
+from ..errors import UptownError
+from .bots import MC_PLAYOUTS, choose_move
+from .protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, engine_view
+
+__all__ = ["serve"]
+
+CLOCK_SHARE = 0.6
+"""The share of its time for this move that the engine thinks for when it thinks by time:
+the rest is left for the host's and the system's work (the bots count CPU time, the host
+the time on the wall)."""
+
+
+def engine_options(bot: str) -> dict[str, dict[str, Any]]:
+    """The options the engine serving ``bot`` accepts, as its handshake lists them."""
+    if bot not in ("mc", "horizon"):
+        return {}
+    return {
+        "playouts": {"type": "integer", "default": MC_PLAYOUTS, "min": 1,
+                     "help": "sampled deals each candidate move is played out in"},
+        "seconds": {"type": "number", "default": None, "min": 0,
+                    "help": "think this long per move (CPU time) instead, within the clock"},
+    }
+
+
+def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = None,
+          playouts: int | None = None) -> None:
+    """Answer the messages read from ``stdin`` on ``stdout`` until ``quit`` or the end of the
+    input, choosing moves with ``bot`` (``seconds``, ``playouts``: its options to start with;
+    the host may change them with ``option``)."""
+    settings: dict[str, Any] = {"seconds": seconds, "playouts": playouts or MC_PLAYOUTS}
+    replay = Replay()
+    accepted = engine_options(bot)
+
+    def send(message: dict[str, Any]) -> None:
+        stdout.write(encode(message))
+        stdout.flush()
+
+    handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+        "hello": lambda message: {"type": "hello", "protocol": PROTOCOL, "name": f"uptown {bot}",
+                                  "author": "uptown", "version": __version__, "options": accepted},
+        "ping": lambda message: {"type": "pong", "id": message.get("id")},
+        "option": lambda message: _set_option(settings, accepted, message),
+        "move": lambda message: _move(bot, settings, message, replay),
+    }
+    while True:
+        line = stdin.readline(MAX_LINE + 1)
+        if not line or len(line) > MAX_LINE:
+            return
+        if not line.strip():
+            continue
+        try:
+            message = decode(line)
+        except UptownError as exc:
+            send({"type": "error", "message": str(exc)})
+            continue
+        if message["type"] == "quit":
+            return
+        handler = handlers.get(message["type"])
+        answer = (handler(message) if handler is not None else
+                  {"type": "error", "id": message.get("id"),
+                   "message": f"unknown message type {message['type']!r}"})
+        if answer is not None:
+            send(answer)
+
+
+def _set_option(settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
+                message: dict[str, Any]) -> dict[str, Any] | None:
+    """Set an option; no answer unless it is refused."""
+    name, value = message.get("name"), message.get("value")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and name in accepted \
+            and value >= accepted[name]["min"]:
+        settings[name] = int(value) if name == "playouts" else value
+    elif value is None and name == "seconds" and name in accepted:
+        settings[name] = None
+    else:
+        return {"type": "error", "message": f"no option {name!r} takes {value!r}"}
+    return None
+
+
+def _move(bot: str, settings: dict[str, Any], message: dict[str, Any],
+          replay: Replay) -> dict[str, Any]:
+    """The answer to a move request."""
+    try:
+        view = engine_view(message, replay)
+        options: dict[str, Any] = {"variant": view.variant, "playouts": settings["playouts"]}
+        think = _thinking_time(settings["seconds"], view.clock, view.game)
+        if think is not None:
+            options["seconds"] = think
+        color, move = choose_move(bot, view.game, seed=view.seed, **options)
+    except UptownError as exc:
+        return {"type": "error", "id": message.get("id"), "message": str(exc)}
+    return {"type": "move", "id": message.get("id"), "move": str(move), "color": color}
+
+
+def _thinking_time(seconds: float | None, clock: Clock | None, game: Any) -> float | None:
+    """How long to think: ``seconds`` (None: by playouts), within a share of the clock."""
+    if seconds is None or clock is None:
+        return seconds
+    if clock.move is not None:
+        return min(seconds, CLOCK_SHARE * clock.move)
+    me = game.to_move
+    turns_left = max(1, sum(len(game.unplayed_tiles(c)) - 4 for c in me.colors))
+    left = max(0.0, clock.left or 0.0)
+    return min(seconds, CLOCK_SHARE * (left / turns_left + clock.increment))

@@ -1,0 +1,295 @@
+"""One game of a tournament: entrants (uptown's bots in this process, or engine programs over
+the protocol) in their seats, the clock, and what happens when an engine fails.
+
+An engine that plays an illegal move, answers too late, writes garbage or refuses loses the
+game at once: the game stops there, that seat is last, and the others are ranked by their
+standings at that point. An engine that crashes or stalls has the game played again once from
+the start, every engine started afresh; if it fails again it loses the same way. Every engine
+process (its whole process group) is ended before the game's result is returned.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any, cast
+
+from ..engine.bags import seeded_bags
+from ..engine.game import Game, Player
+from ..engine.notation import Move
+from ..engine.scoring import standings
+from ..engine.game import seat_colors
+from ..errors import EngineError, IllegalMove
+from .bots import choose_move
+from .engines import EngineProcess, engine_signals
+from .selfplay import player_names
+from .protocol import Clock, answered_move, move_request, move_seed
+
+__all__ = ["Entrant", "Limits", "GameTask"]
+
+LOG_TAIL = 65536
+"""The most of an engine's standard error kept for each game (its end)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player of a tournament: uptown's ``bot`` by name, or an engine program (``command``,
+    with ``options`` set through the protocol)."""
+
+    name: str
+    bot: str | None = None
+    command: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The entrant as the tournament's file keeps it."""
+        if self.bot is not None:
+            return {"name": self.name, "bot": self.bot}
+        return {"name": self.name, "command": list(self.command), "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Entrant:
+        """An entrant read back from ``to_json``'s form."""
+        return cls(data["name"], data.get("bot"), tuple(data.get("command", ())),
+                   tuple(sorted(data.get("options", {}).items())))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The time control: ``move`` seconds a move, or ``game`` seconds a game with
+    ``increment`` added after each move; ``margin`` more before an engine loses on time;
+    ``start`` seconds for an engine to answer its handshake and ping. ``bot_options`` go to
+    uptown's bots played in this process (``playouts``, ``seconds``)."""
+
+    move: float | None = 10.0
+    game: float | None = None
+    increment: float = 0.0
+    margin: float = 1.0
+    start: float = 10.0
+    bot_options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """What a worker needs to play game ``number``: its entrants in seat order, the ``seed``
+    that deals it (the task's, never the worker's), the variant and the limits."""
+
+    number: int
+    deal: int
+    seed: str
+    lineup: tuple[Entrant, ...]
+    variant: str
+    limits: Limits
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How a seat did: its entrant and player name, colours, score, captures, rank (1 is best),
+    its share of first place, and why it lost if it forfeited (``forfeit`` a reason of
+    ``EngineError``, ``detail`` one line)."""
+
+    entrant: str
+    player: str
+    colors: tuple[str, ...]
+    score: int
+    captures: int
+    rank: int
+    first: float
+    forfeit: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """A game played: its number, deal and seed, the moves (``(colour, text)``), each seat's
+    result, whether it was ``finished`` (not stopped by a forfeit), whether it was played
+    again after a crash or stall (``replayed``), and the end of each engine's standard error
+    by player name (``logs``, kept apart from the results)."""
+
+    number: int
+    deal: int
+    seed: str
+    moves: tuple[tuple[str, str], ...]
+    seats: tuple[SeatResult, ...]
+    finished: bool
+    replayed: bool
+    logs: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return tuple(Player(s.player, s.colors) for s in self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game's line in the results (no times, no logs: the same wherever it is played)."""
+        return {"game": self.number, "deal": self.deal, "seed": self.seed,
+                "moves": len(self.moves), "finished": self.finished, "replayed": self.replayed,
+                "seats": [{"entrant": s.entrant, "player": s.player, "colors": list(s.colors),
+                           "score": s.score, "captures": s.captures, "rank": s.rank,
+                           "first": s.first, "forfeit": s.forfeit, "detail": s.detail}
+                          for s in self.seats]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameOutcome:
+        """A line of the results read back (its moves are in the record, not here)."""
+        seats = tuple(SeatResult(s["entrant"], s["player"], tuple(s["colors"]), s["score"],
+                                 s["captures"], s["rank"], s["first"], s["forfeit"], s["detail"])
+                      for s in data["seats"])
+        return cls(data["game"], data["deal"], data["seed"], (), seats, data["finished"],
+                   data["replayed"])
+
+
+class _PlayAgain(Exception):
+    """An engine crashed or stalled on the first try: the game is played again (``logs``: what
+    the engines wrote on the first try)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.logs: dict[str, str] = {}
+
+
+def play_game(task: GameTask) -> GameOutcome:
+    """Play ``task``'s game (again once if an engine crashes or stalls; the logs of both tries
+    are kept)."""
+    with engine_signals():
+        try:
+            return _play(task, last_try=False)
+        except _PlayAgain as again:
+            first = again.logs
+            outcome = _play(task, last_try=True)
+    for name, text in first.items():
+        outcome.logs[name] = f"{text}--- the game played again ---\n{outcome.logs.get(name, '')}"
+    return outcome
+
+
+def _play(task: GameTask, last_try: bool) -> GameOutcome:
+    names = player_names([e.name for e in task.lineup])
+    players = [Player(name, colors) for name, colors in zip(names, seat_colors(len(names)))]
+    bags = seeded_bags(task.seed, [c for p in players for c in p.colors])
+    game = Game(players, bags)
+    clocks = [task.limits.game for _ in players]
+    moves: list[list[str]] = []
+    forfeit: tuple[int, EngineError] | None = None
+    logs: dict[int, IO[bytes]] = {}
+    engines: dict[int, EngineProcess] = {}
+    try:
+        for seat, entrant in enumerate(task.lineup):
+            if entrant.bot is None:
+                logs[seat] = tempfile.TemporaryFile()
+                try:
+                    engines[seat] = _started(entrant, logs[seat], task.limits)
+                except EngineError as exc:
+                    forfeit = _failed(seat, exc, last_try)
+                    break
+        while forfeit is None and not game.finished:
+            seat = game.players.index(cast(Player, game.to_move))
+            try:
+                _play_move(game, bags, seat, task, engines.get(seat), clocks, moves)
+            except EngineError as exc:
+                forfeit = _failed(seat, exc, last_try)
+                engines.pop(seat).end(grace=0)
+        for engine in engines.values():
+            engine.end()
+        tails = {names[s]: _tail(f) for s, f in logs.items()}
+    except _PlayAgain as again:
+        for engine in engines.values():
+            engine.end(grace=0)
+        again.logs = {names[s]: _tail(f) for s, f in logs.items()}
+        raise
+    finally:
+        for engine in engines.values():
+            engine.end()
+        for log in logs.values():
+            log.close()
+    return _outcome(task, game, players, forfeit, last_try, tails)
+
+
+def _failed(seat: int, error: EngineError, last_try: bool) -> tuple[int, EngineError]:
+    """``(seat, error)``: the seat that forfeits; _PlayAgain instead for a first crash or stall."""
+    if error.reason in ("crash", "stall") and not last_try:
+        raise _PlayAgain() from None
+    return seat, error
+
+
+def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> EngineProcess:
+    """The entrant's engine, started and past its handshake (ended again if it fails)."""
+    engine = EngineProcess(entrant.command, log)
+    try:
+        engine.handshake(limits.start, dict(entrant.options))
+    except BaseException:
+        engine.end(grace=0)
+        raise
+    return engine
+
+
+def _play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
+               engine: EngineProcess | None, clocks: list[float | None], moves: list[list[str]]) -> None:
+    """The move of the player to move (seat ``seat``), chosen, played and added to ``moves``
+    (``[colour, text]``); EngineError when its engine fails or plays an illegal move."""
+    seed = move_seed(task.seed, game.ply)
+    limits = task.limits
+    if engine is None:
+        bot = cast(str, task.lineup[seat].bot)
+        color, move = choose_move(bot, game, seed=seed, variant=task.variant, **dict(limits.bot_options))
+        turn = game.play(move, color)
+        moves.append([turn.color, str(turn.move)])
+        return
+    left = clocks[seat]
+    clock = Clock(move=limits.move) if left is None else Clock(left=left, increment=limits.increment)
+    allowed = (limits.move if left is None else left) or 0.0
+    request = move_request(game, bags, clock, seed, task.variant, game.ply + 1, moves)
+    started = time.monotonic()
+    answer = engine.ask(request, allowed, limits.margin)
+    spent = time.monotonic() - started
+    played: tuple[str | None, Move] = answered_move(answer, game.ply + 1)
+    try:
+        turn = game.play(played[1], played[0])
+    except IllegalMove as exc:
+        raise EngineError("illegal", f"played {played[1]}: {exc}") from None
+    moves.append([turn.color, str(turn.move)])
+    if left is not None:
+        clocks[seat] = max(0.0, left - spent) + limits.increment
+
+
+def _outcome(task: GameTask, game: Game, players: list[Player],
+             forfeit: tuple[int, EngineError] | None, replayed: bool,
+             logs: dict[str, str]) -> GameOutcome:
+    """The result of each seat: a forfeiting seat last, the others by their standings."""
+    table = standings(game, task.variant)
+    lost = None if forfeit is None else forfeit[0]
+    keys = [(s.score, s.captures) for i, s in enumerate(table) if i != lost]
+    seats = []
+    for i, (entrant, standing) in enumerate(zip(task.lineup, table)):
+        mine = (standing.score, standing.captures)
+        if i == lost:
+            rank, first, reason, detail = len(table), 0.0, forfeit[1].reason, str(forfeit[1])  # type: ignore[index]
+        else:
+            rank = 1 + sum(key < mine for key in keys)
+            first = 0.0 if rank > 1 else 1.0 / sum(key == mine for key in keys)
+            reason = detail = None
+        seats.append(SeatResult(entrant.name, players[i].name, players[i].colors, standing.score,
+                                standing.captures, rank, first, reason, detail))
+    moves = tuple((turn.color, str(turn.move)) for turn in game.history)
+    return GameOutcome(task.number, task.deal, task.seed, moves, tuple(seats), forfeit is None,
+                       replayed, logs)
+
+
+def _tail(log: IO[bytes]) -> str:
+    """The end of a log file (at most ``LOG_TAIL`` bytes), as text."""
+    size = log.seek(0, 2)
+    log.seek(max(0, size - LOG_TAIL))
+    return log.read().decode("utf-8", "replace")
+
+
+def record_text(outcome: GameOutcome, variant: str, event: str) -> str:
+    """The record of a tournament game (format 1); a forfeit is told in ``notes``."""
+    from ..records.text import render_record
+
+    fields = {"event": event}
+    lost = next((s for s in outcome.seats if s.forfeit is not None), None)
+    if lost is not None:
+        fields["notes"] = (f"{lost.player} lost by forfeit after move {len(outcome.moves)}: "
+                           f"{lost.forfeit}: {lost.detail}")
+    return render_record(outcome.players, variant=variant, seed=outcome.seed, fields=fields,
+                         moves=outcome.moves)

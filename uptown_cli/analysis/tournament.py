@@ -1,0 +1,204 @@
+"""Tournaments: who plays whom, on which deals, from which seats, written to a folder as it
+goes so that a stopped run continues exactly where it stopped.
+
+A round-robin seats every set of ``seats`` entrants at a table (every pair with two seats;
+with fewer entrants than seats, one table of them all, cycled to fill it); a gauntlet seats
+the first entrant against each other one, who fills the other seats. Each table plays every
+deal once from each rotation of its seats, so every entrant plays every deal from every seat.
+Game ``n``'s deal and rotation follow from ``n`` alone, and its seed from the run's seed and
+its deal alone, so the games are the same however many processes or machines play them.
+
+The folder holds ``tournament.json`` (the settings), ``results.jsonl`` (one line per game, in
+game order, written after the game's record), ``game-NNNN.yaml`` (every game as a record) and
+``logs/`` (what engines wrote on their standard error).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.sha256 import sha256
+from ..errors import SetupError
+from ..records.safe_file import write_file
+from .match import Entrant, GameOutcome, GameTask, Limits, play_game, record_text
+from .pool import in_pool
+from .rating import Sprt, sprt_decision
+
+__all__ = ["Settings", "Tournament"]
+
+MODES = ("round-robin", "gauntlet")
+SETTINGS_FILE = "tournament.json"
+RESULTS_FILE = "results.jsonl"
+FORMAT = 1
+"""The version of ``tournament.json`` and ``results.jsonl``."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a tournament is: its entrants, ``mode`` (one of ``MODES``), seats per game,
+    ``deals`` per table (each played from every rotation of the seats), ``seed``, variant,
+    time control (``Limits``) and, for a match of two, an optional SPRT that stops it early."""
+
+    entrants: tuple[Entrant, ...]
+    mode: str = "round-robin"
+    seats: int = 2
+    deals: int = 10
+    seed: str = "0"
+    variant: str = "standard"
+    limits: Limits = Limits()
+    sprt: Sprt | None = None
+
+    def check(self) -> None:
+        """Raise SetupError unless these settings make a tournament."""
+        names = [e.name for e in self.entrants]
+        if len(names) < 2:
+            raise SetupError("a tournament needs two or more entrants")
+        if len({name.casefold() for name in names}) < len(names):
+            raise SetupError("two entrants have the same name")
+        if self.mode not in MODES:
+            raise SetupError(f"unknown mode {self.mode!r} ({', '.join(MODES)})")
+        if not 2 <= self.seats <= 5:
+            raise SetupError(f"a game has 2 to 5 seats, not {self.seats}")
+        if self.sprt is not None and (len(names) != 2 or self.seats != 2):
+            raise SetupError("an SPRT is for a match of two entrants at two seats")
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as the tournament's file keeps them."""
+        limits = {k: (dict(v) if k == "bot_options" else v) for k, v in vars(self.limits).items()}
+        return {"uptown-tournament": FORMAT, "mode": self.mode, "seats": self.seats,
+                "deals": self.deals, "seed": self.seed, "variant": self.variant,
+                "entrants": [e.to_json() for e in self.entrants], "limits": limits,
+                "sprt": None if self.sprt is None else vars(self.sprt)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """Settings read back from ``to_json``'s form."""
+        limits = dict(data["limits"])
+        limits["bot_options"] = tuple(sorted(limits.get("bot_options", {}).items()))
+        return cls(tuple(Entrant.from_json(e) for e in data["entrants"]), data["mode"],
+                   data["seats"], data["deals"], data["seed"], data["variant"], Limits(**limits),
+                   None if data.get("sprt") is None else Sprt(**data["sprt"]))
+
+
+def tables(settings: Settings) -> list[tuple[Entrant, ...]]:
+    """Each table's entrants, in seat order before rotation."""
+    entrants, seats = settings.entrants, settings.seats
+    if settings.mode == "gauntlet":
+        return [(entrants[0],) + (other,) * (seats - 1) for other in entrants[1:]]
+    if len(entrants) >= seats:
+        return list(itertools.combinations(entrants, seats))
+    return [tuple(entrants[i % len(entrants)] for i in range(seats))]
+
+
+def deal_seed(seed: str, deal: int) -> str:
+    """The seed of deal ``deal`` (from 0) of a tournament with seed ``seed``."""
+    return sha256(f"uptown-tournament\n{seed}\n{deal}".encode("utf-8")).hexdigest()[:12]
+
+
+def schedule(settings: Settings) -> list[GameTask]:
+    """Every game of the tournament, in order: deal by deal, table by table, rotation by
+    rotation."""
+    games: list[GameTask] = []
+    for deal in range(settings.deals):
+        for table in tables(settings):
+            for turn in range(settings.seats):
+                games.append(GameTask(len(games) + 1, deal, deal_seed(settings.seed, deal),
+                                      table[turn:] + table[:turn], settings.variant, settings.limits))
+    return games
+
+
+class Tournament:
+    """A tournament in its folder: ``settings``, the ``results`` so far (in game order), and
+    ``run`` to play the rest."""
+
+    def __init__(self, folder: str, settings: Settings, results: list[GameOutcome]):
+        self.folder, self.settings, self.results = folder, settings, results
+
+    @classmethod
+    def create(cls, folder: str, settings: Settings) -> Tournament:
+        """A new tournament in ``folder`` (made if need be; SetupError if it holds one)."""
+        settings.check()
+        if os.path.exists(os.path.join(folder, SETTINGS_FILE)):
+            raise SetupError(f"{folder} holds a tournament already: --resume continues it")
+        try:
+            os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
+        except OSError as exc:
+            raise SetupError(f"cannot create {folder}: {exc.strerror or exc}") from None
+        write_file(os.path.join(folder, SETTINGS_FILE), json.dumps(settings.to_json(), indent=2) + "\n")
+        write_file(os.path.join(folder, RESULTS_FILE), "")
+        return cls(folder, settings, [])
+
+    @classmethod
+    def resume(cls, folder: str) -> Tournament:
+        """The tournament in ``folder``, with the results written so far; a last line cut
+        short by a kill is dropped (its game is played again)."""
+        path = os.path.join(folder, SETTINGS_FILE)
+        try:
+            with open(path, encoding="utf-8") as file:
+                settings = Settings.from_json(json.load(file))
+            with open(os.path.join(folder, RESULTS_FILE), "rb") as file:
+                data = file.read()
+        except FileNotFoundError:
+            raise SetupError(f"{folder} holds no tournament (no {SETTINGS_FILE} and {RESULTS_FILE})") from None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SetupError(f"{path}: not a tournament's settings ({exc})") from None
+        whole = data[:data.rfind(b"\n") + 1]
+        results = []
+        for number, line in enumerate(whole.splitlines(), 1):
+            try:
+                results.append(GameOutcome.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError):
+                raise SetupError(f"{os.path.join(folder, RESULTS_FILE)}:{number}: not a game's result") from None
+        if len(whole) < len(data):
+            with open(os.path.join(folder, RESULTS_FILE), "r+b") as file:
+                file.truncate(len(whole))
+        return cls(folder, settings, results)
+
+    def games(self) -> int:
+        """How many games the whole tournament has (an SPRT may stop it before)."""
+        return len(schedule(self.settings))
+
+    def decided(self) -> str | None:
+        """The SPRT's decision on the results so far (None without one, or while undecided)."""
+        if self.settings.sprt is None:
+            return None
+        return sprt_decision(self.settings.sprt, self.results, self.settings.entrants[0].name)
+
+    def run(self, jobs: int = 1, cluster: str | None = None) -> Iterator[GameOutcome]:
+        """Play the games not played yet, by ``jobs`` processes or on the Dask scheduler at
+        ``cluster``; yields each outcome once written, in game order. Stops when the SPRT
+        decides."""
+        done = {outcome.number for outcome in self.results}
+        tasks = [task for task in schedule(self.settings) if task.number not in done]
+        if not tasks or self.decided() is not None:
+            return
+        with open(os.path.join(self.folder, RESULTS_FILE), "ab") as results:
+            for outcome in in_pool(play_game, tasks, jobs, cluster):
+                self._write(outcome, results)
+                self.results.append(outcome)
+                yield outcome
+                if self.decided() is not None:
+                    return
+
+    def _write(self, outcome: GameOutcome, results: Any) -> None:
+        """The game's record and logs, then its line of results (synced)."""
+        names = " vs ".join(seat.entrant for seat in outcome.seats)
+        event = f"uptown tournament, game {outcome.number}: {names}"
+        write_file(os.path.join(self.folder, f"game-{outcome.number:04d}.yaml"),
+                   record_text(outcome, self.settings.variant, event))
+        for player, text in outcome.logs.items():
+            if text:
+                write_file(os.path.join(self.folder, "logs", f"game-{outcome.number:04d}-{_safe(player)}.log"), text)
+        results.write(json.dumps(outcome.to_json(), separators=(",", ":")).encode("utf-8") + b"\n")
+        results.flush()
+        os.fsync(results.fileno())
+
+
+def _safe(name: str) -> str:
+    """A player's name as part of a file name."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "_"

@@ -1,0 +1,197 @@
+"""The players' language: which one is chosen, and the text in it (gettext).
+
+Every message for people is written in English in the code and marked where it is made:
+``_("Bo to move")``; ``ngettext("{n} group", "{n} groups", n).format(n=n)`` for the plural
+forms of the language in use; ``pgettext("tile", "sign")`` for a word whose meaning needs a
+context; ``N_("text")`` marks text made when a module is imported (a table of summaries), to
+be translated with ``_`` where it is shown.
+
+The language is the one ``use_language`` was given (the command line's ``--lang``), else
+``UPTOWN_LANG``, else the first of gettext's variables that is set, in gettext's order:
+``LANGUAGE`` (a list: ``es:fr``), ``LC_ALL``, ``LC_MESSAGES``, ``LANG``. In the list the value
+gives, the first language with a catalog wins; ``en``, ``C`` or ``POSIX`` (the code's own
+English) ends the search, and so does the end of the list: a language without a catalog is
+English, never an error. A library function needs no argument for it: ``_`` reads the
+language chosen for the process, from the environment on first use.
+
+Catalogs are compiled from ``po/LANG.po`` when the package is built or installed, into
+``locale/LANG/LC_MESSAGES/uptown.mo`` beside this module; one is read only when its language
+is chosen, so English costs a look at the environment and nothing more (start-up).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Translations(Protocol):
+        """What a catalog gives (gettext's ``NullTranslations`` and ``GNUTranslations`` do)."""
+
+        def gettext(self, message: str, /) -> str: ...
+
+        def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+        def pgettext(self, context: str, message: str, /) -> str: ...
+
+__all__ = ["ENGLISH", "current_language", "process_language", "pgettext"]
+
+
+DOMAIN = "uptown"
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
+ENGLISH = "en"
+"""The language of the messages as written in the code."""
+VARIABLES = ("UPTOWN_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""Where the language is read from when none is given, first found first; each may hold a list
+separated by colons (gettext reads the last four, in this order)."""
+
+
+class English:
+    """The code's own text, without reading a catalog (nor importing gettext)."""
+
+    def gettext(self, message: str, /) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str, /) -> str:
+        return message
+
+
+_chosen: tuple[str, Translations] | None = None
+"""(the language's code, its translations) once chosen."""
+
+
+def _candidates(name: str) -> list[str]:
+    """The catalog names to try for a language as people write it, most precise first:
+    ``es_ES.UTF-8@euro`` and ``es-ES`` give ``es_ES`` then ``es``; ``C.UTF-8`` gives ``C``."""
+    base = name.strip().replace("-", "_").split(".")[0].split("@")[0]
+    language, _sep, territory = base.partition("_")
+    if language in ("C", "POSIX"):
+        return [language]
+    language = language.lower()
+    return [f"{language}_{territory.upper()}", language] if territory else [language]
+
+
+def _requested(lang: str | None = None, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The languages asked for, in order: ``lang`` when given (not empty), else those of the
+    first variable of VARIABLES that is set."""
+    if not lang:
+        env = os.environ if environ is None else environ
+        lang = next((env[name] for name in VARIABLES if env.get(name)), "")
+    return [part for part in lang.split(":") if part.strip()]
+
+
+def catalog_path(code: str, locale_dir: str = LOCALE_DIR) -> str:
+    return os.path.join(locale_dir, code, "LC_MESSAGES", f"{DOMAIN}.mo")
+
+
+def choose(lang: str | None = None, environ: Mapping[str, str] | None = None,
+           locale_dir: str = LOCALE_DIR) -> str:
+    """The code of the catalog to use for ``lang`` (or the environment), ``en`` for English
+    (asked for, or no catalog for what was asked)."""
+    for name in _requested(lang, environ):
+        for code in _candidates(name):
+            if code in ("C", "POSIX") or code.split("_")[0] == ENGLISH:
+                return ENGLISH
+            if os.path.isfile(catalog_path(code, locale_dir)):
+                return code
+    return ENGLISH
+
+
+def _load(code: str) -> Translations:
+    if code == ENGLISH:
+        return English()
+    import gettext
+
+    with open(catalog_path(code), "rb") as catalog:
+        return gettext.GNUTranslations(catalog)
+
+
+def use_language(lang: str | None = None) -> str:
+    """Use ``lang`` (``es``, ``es_MX.UTF-8``; None: the environment's) for this package's text
+    from now on; its code (``en`` when there is no catalog for it)."""
+    global _chosen
+    code = choose(lang)
+    _chosen = (code, _load(code))
+    return code
+
+
+def _translations() -> Translations:
+    if _chosen is None:
+        use_language()
+    assert _chosen is not None
+    return _chosen[1]
+
+
+def current_language() -> str:
+    """The code of the language in use: ``en``, ``es``, ..."""
+    _translations()
+    assert _chosen is not None
+    return _chosen[0]
+
+
+@contextmanager
+def language(lang: str | None) -> Iterator[str]:
+    """This package's text in ``lang`` while the block runs (a test, a page made for one
+    player); the language before is back after it. Yields the code in use."""
+    global _chosen
+    before = _chosen
+    try:
+        yield use_language(lang)
+    finally:
+        _chosen = before
+
+
+@contextmanager
+def process_language(lang: str | None) -> Iterator[str]:
+    """``language(lang)`` for the whole process while the block runs: gettext's own functions,
+    which other libraries use for their text (click's "Usage:", "Error:"), read this package's
+    catalog in the same language, and the programs it starts inherit the choice
+    (``UPTOWN_LANG``, ``LANGUAGE``). Everything is as before after the block."""
+    import gettext
+
+    saved = {name: os.environ.get(name) for name in ("UPTOWN_LANG", "LANGUAGE")}
+    domain = gettext.textdomain()
+    with language(lang) as code:
+        if lang:
+            os.environ["UPTOWN_LANG"] = lang
+        if code != ENGLISH:
+            gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
+            gettext.textdomain(DOMAIN)
+            os.environ["LANGUAGE"] = code
+        try:
+            yield code
+        finally:
+            gettext.textdomain(domain)
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use."""
+    return _translations().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` in the language in use (Spanish, like English, has two; other
+    languages have one, three or more: the catalog says which to use)."""
+    return _translations().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, as meant in ``context``."""
+    return _translations().pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """``message`` itself, marked for the catalogs: translate it with ``_`` where it is shown."""
+    return message

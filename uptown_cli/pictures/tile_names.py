@@ -1,0 +1,109 @@
+"""The tiles' names in the players' language: shown, on the board, and as typed.
+
+The words are in each language's catalog (``po/LANG.po``), in three contexts: "tile" (the
+name shown in racks, lists and the board's region borders: at most 14 characters), "tile on
+the board" (the face in a board's cell: at most 3) and "tile typed" (other names a player may
+type, separated by ``|``); "move typed" holds the words for a pass. Letters, digits and ``$``
+are the same in every language. Records keep the canonical English names whatever the
+language: ``canonical_move`` turns what a player typed into them.
+"""
+
+from __future__ import annotations
+
+from ..engine.geometry import REGION_NAMES, TILE_NAMES
+from ..i18n import ENGLISH, current_language, pgettext
+
+__all__ = ["canonical_move"]
+
+
+class Symbol:
+    """A symbol tile's words in one language: the name ``shown``, the ``face`` on the board and
+    the other names a player may type (``typed``, separated by ``|``). (A plain class: a named
+    tuple's class takes a tenth of a millisecond to make, on the path of every ``move``.)"""
+
+    __slots__ = ("shown", "face", "typed")
+
+    def __init__(self, shown: str, face: str, typed: str) -> None:
+        self.shown, self.face, self.typed = shown, face, typed
+
+
+ENGLISH_FACES = {"man": "man", "ring": "rng", "woman": "wom", "sign": "sgn", "skyline": "sky",
+                 "sax": "sax", "car": "car", "cards": "crd", "champagne": "chp"}
+"""Each symbol's face on an English board. The catalogs' template takes the words to translate
+from here (``scripts/catalogs.py``: WORDS), as a call written out would give them."""
+WORDS = [("tile", name) for name in ENGLISH_FACES]
+WORDS += [("tile on the board", face) for face in ENGLISH_FACES.values()]
+WORDS += [("tile typed", name) for name in [*ENGLISH_FACES, "$"]] + [("move typed", "pass")]
+"""(context, English word) of every word of this module that the catalogs translate."""
+
+
+def symbol_words() -> dict[str, Symbol]:
+    """Each symbol (and the wild ``$``) by its canonical name, in the language in use."""
+    words = {name: Symbol(pgettext("tile", name), pgettext("tile on the board", face),
+                          pgettext("tile typed", name))
+             for name, face in ENGLISH_FACES.items()}
+    words["$"] = Symbol("$", "$", pgettext("tile typed", "$"))
+    return words
+
+
+_TABLES: dict[str, tuple[dict[str, Symbol], dict[str, str]]] = {}
+
+
+def _table() -> tuple[dict[str, Symbol], dict[str, str]]:
+    """(the symbols' words, ``{folded name a player may type: canonical name}``) in the
+    language in use, made once per language."""
+    code = current_language()
+    if code not in _TABLES:
+        symbols = symbol_words()
+        words = [("pass", pgettext("move typed", "pass"))]
+        words += [(name, f"{symbol.shown}|{symbol.typed}") for name, symbol in symbols.items()]
+        typed = {fold(word): name for name, names in words for word in names.split("|")
+                 if word.strip()}
+        _TABLES[code] = (symbols, typed)
+    return _TABLES[code]
+
+
+def fold(text: str) -> str:
+    """``text`` as names are compared: without accents, case folded, blanks as one space
+    (``Saxofón`` and ``saxofon`` are one name)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
+
+def tile_label(tile: int) -> str:
+    """The name of ``tile`` as players of the language in use read it: ``saxofón``, ``7``."""
+    name = TILE_NAMES[tile]
+    symbol = _table()[0].get(name)
+    return name if symbol is None else symbol.shown
+
+
+def tile_face(tile: int) -> str:
+    """The face of ``tile`` in a board's cell (at most three characters): ``sax``, ``7``."""
+    name = TILE_NAMES[tile]
+    symbol = _table()[0].get(name)
+    return name if symbol is None else symbol.face
+
+
+def region_label(region: int) -> str:
+    """The name of a region (its symbol's) on the board's border: ``horizonte``."""
+    return _table()[0][REGION_NAMES[region]].shown
+
+
+def canonical_move(text: str) -> str:
+    """A move as a player typed it in the language in use, in the canonical notation that
+    records keep: ``saxofón E8`` and ``Saxofon e8`` give ``sax E8``/``sax e8``, ``pasar`` gives
+    ``pass``. Words it does not know (English names, letters, squares, mistakes) are left as
+    they are, for the notation's parser to read or refuse."""
+    if current_language() == ENGLISH:
+        return text
+    typed = _table()[1]
+    words = text.split()
+    whole = typed.get(fold(text))
+    if whole is not None:
+        return whole
+    if len(words) > 1 and (tile := typed.get(fold(" ".join(words[:-1])))) is not None:
+        return f"{tile} {words[-1]}"
+    return text
