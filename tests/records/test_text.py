@@ -384,6 +384,7 @@ def played_games(draw):
     return players, seed, game
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_games(), st.sampled_from(["standard", "blockers"]))
 def test_written_then_read_game_is_the_same_game(played, variant):
