@@ -95,6 +95,28 @@ def test_a_game_prints_as_its_board():
     assert all(len(face) <= 3 for face in FACES)
 
 
+DIAGRAM = """\
+    1    2    3      4    5    6      7    8    9
+A  rman  .    .      .    .    .      .    .    .
+B   .    .    .      .    .    .      .    .    .
+C   .    .    .      .    .    .      .    .    .
+D   .    .    .      .    .    .      .    .    .
+E   .    .    .      .    gE   .      .   bsax  .
+F   .    .    .      .    .    .      .    .    .
+G   .    .    .      .    .    .      .    .    .
+H   .    .    .      .    .    .      .    .    .
+I   .    .    .      .    .    .      .    .    ."""
+"""The board after E E5, sax E8, E xE5 and man A1: five columns a square, a wider gap
+between regions, blanks at the end of no line."""
+
+
+def test_the_board_diagram_is_nine_rows_of_nine_squares_five_columns_each():
+    game = Game.new(["Ana", "Bo", "Cy"], seed="club-7")
+    for text in ["E E5", "sax E8", "E xE5", "man A1"]:
+        game.play_text(text)
+    assert str(game) == DIAGRAM
+
+
 def test_a_copy_is_a_game_of_its_own_in_the_same_position():
     game = random_game(2, 8, 25)
     trial = game.copy()
