@@ -102,3 +102,24 @@ def test_a_playout_given_some_turns_plays_that_many_and_scores_where_it_stopped(
     assert sum(playout.played) == 6
     end = playout.run(QUICK, rng, plies=10_000)
     assert all(p == 24 for p in playout.played) and end == playout.results()
+
+
+def test_a_round_of_passes_ends_a_playout_and_a_placement_breaks_one():
+    """Two of three players pass: the playout goes on. A placement starts the count again;
+    three passes in a row end it, with no move more."""
+    game, bags = seeded_game(3, "passes")
+    playout = Playout(game, bags)
+    playout.pass_turn()
+    playout.pass_turn()
+    assert (playout.passes, playout.turn) == (2, 2)
+    playout.play(*playout.choose(QUICK, random.Random(1).random))
+    assert (playout.passes, playout.turn) == (0, 0)
+    playout.pass_turn()
+    playout.pass_turn()
+    played = sum(playout.played)
+    playout.run(QUICK, random.Random(2), plies=5)
+    assert sum(playout.played) > played
+    for _ in range(3):
+        playout.pass_turn()
+    played = list(playout.played)
+    assert playout.run(QUICK, random.Random(3)) == playout.results() and playout.played == played
