@@ -12,6 +12,7 @@ from uptown_cli.engine.playout import (
     APART,
     CAPTURE,
     EMPTY,
+    NOT_WILD,
     QUICK,
     TOUCHING,
     WILD,
@@ -52,7 +53,8 @@ def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(p
         while game.ply < 10 * seed:  # start some playouts mid-game
             color, move = rng.choice(game.legal_moves())
             game.play(move, color)
-        playout = Playout(game, bags)
+        variant = ("standard", "blockers")[seed % 2]
+        playout = Playout(game, bags, variant)
         colors = game.colors
         while not game.finished:
             legal = game.legal_moves()
@@ -69,7 +71,31 @@ def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(p
             assert class_of(policy, game, color, move) == best
             playout.play(c, tile, sq)
             game.play(move, color)
-        assert playout.results() == [(s.score, s.captures) for s in standings(game)]
+        assert playout.results() == [(s.score, s.captures) for s in standings(game, variant)]
+
+
+def test_quick_plays_the_wild_tile_only_when_no_other_tile_of_the_class_can_go():
+    """``$`` goes anywhere: ``QUICK`` keeps it for when nothing else of its class fits."""
+    assert list(WILD) == [27] and list(NOT_WILD) == list(range(27))
+    assert [tiles for _, _, tiles in QUICK] == [NOT_WILD, WILD] * 4
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_playout_can_draw_each_move_of_the_best_class_once_for_each_share_of_chance(seed):
+    """``choose`` draws the move numbered by its random number among the moves of the best
+    class: the numbers spread evenly give each of those moves once."""
+    game, bags = seeded_game(3, f"shares-{seed}")
+    rng = random.Random(seed)
+    while game.ply < 4 * seed:
+        color, move = rng.choice(game.legal_moves())
+        game.play(move, color)
+    legal = game.legal_moves()
+    best = min(class_of(QUICK, game, c, m) for c, m in legal)
+    expected = sorted((game.colors.index(c), m.tile, m.square) for c, m in legal
+                      if class_of(QUICK, game, c, m) == best)
+    playout = Playout(game, bags)
+    drawn = [playout.choose(QUICK, lambda i=i: (i + 0.5) / len(expected)) for i in range(len(expected))]
+    assert sorted(drawn) == expected
 
 
 def test_reset_goes_back_to_the_start_and_a_seeded_run_repeats():
