@@ -242,13 +242,20 @@ def _forked(test: Callable[[], object], timeout: float) -> str:
 
 
 def equivalents() -> dict[str, str]:
-    """``{mutant key: why it is equivalent}`` from docs/MUTATION.md (lines ``- `KEY`: why``)."""
-    found = {}
+    """``{mutant key: why it is equivalent}`` from docs/MUTATION.md (items ``- `KEY`: why``,
+    the why going on over the indented lines that follow)."""
+    found: dict[str, str] = {}
     if EQUIVALENTS.exists():
+        key = None
         for line in EQUIVALENTS.read_text(encoding="utf-8").splitlines():
-            match = re.match(r"- `(.+)`: (.+)", line)
+            match = re.match(r"- `(.+)`:(.*)", line)
             if match:
-                found[match.group(1)] = match.group(2)
+                key = match.group(1)
+                found[key] = match.group(2).strip()
+            elif key is not None and line.startswith("  "):
+                found[key] = f"{found[key]} {line.strip()}".strip()
+            else:
+                key = None
     return found
 
 
