@@ -9,6 +9,7 @@ import subprocess
 import time
 
 import pytest
+from support.processes import _default_signals
 from support.games import new_game
 
 from uptown_cli.records.compare import EXTENDS, ILLEGAL_EXTENSION, compare_files
@@ -101,19 +102,13 @@ def test_a_closed_pipe_ends_the_output_quietly(uptown):
     assert errors == b""
 
 
-def as_from_a_terminal():
-    """In the child before it starts: Ctrl-C does what it does in a terminal. A suite started
-    as a background job has SIGINT ignored, and a Python started so keeps ignoring it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_stops_selfplay_quietly_with_the_finished_games(uptown, tmp_path):
     out = tmp_path / "games"
     process = subprocess.Popen(
         [str(uptown.path), "selfplay", "--players", "2", "--bots", "random", "--games", "400",
          "--jobs", "2", "--seed", "1", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=as_from_a_terminal)
+        preexec_fn=_default_signals)  # Ctrl-C works even if the suite started in the background
     try:
         deadline = time.monotonic() + 60
         while len(list(out.glob("*.yaml"))) < 3 and time.monotonic() < deadline:
