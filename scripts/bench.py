@@ -60,7 +60,7 @@ import uptown_cli
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import choose_move
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.seating import seat_colors
+from uptown_cli.engine.game import seat_colors
 from uptown_cli.records.text import render_record
 from uptown_cli.analysis.selfplay import play_games, summarize
 
@@ -91,11 +91,24 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """Run a command and print its peak resident set in KiB (Linux); run in a fresh process, so
 that no earlier child counts."""
 
-MC_GAMES = """\
+LAYOUTS = """\
+try:
+    from uptown_cli.engine.bags import seeded_bags
+    from uptown_cli.engine.game import COLORS, Game, Player
+    from uptown_cli.engine.groups import count_groups, cut_points
+except ImportError:  # a baseline from before the packages: one flat package
+    from uptown_cli.bags import seeded_bags
+    from uptown_cli.game import COLORS, Game, Player, count_groups, cut_points
+"""
+"""The imports the scripts run against a baseline share, from this code's layout or the flat
+one of the baselines (``6cbfd7b``, ``07dad68``)."""
+
+MC_GAMES = LAYOUTS + """\
 import sys, time
-from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.analysis.bots import choose_move
-from uptown_cli.engine.game import Game, Player
+try:
+    from uptown_cli.analysis.bots import choose_move
+except ImportError:
+    from uptown_cli.bots import choose_move
 for seed in sys.argv[1:]:
     players = [Player("A", ("red", "green")), Player("B", ("blue", "yellow"))]
     game = Game(players, seeded_bags(seed, ["red", "green", "blue", "yellow"]))
@@ -110,10 +123,8 @@ for seed in sys.argv[1:]:
 run with the code to time first on ``sys.path``."""
 
 
-ENGINE_RUN = """\
+ENGINE_RUN = LAYOUTS + """\
 import random, sys, time
-from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import COLORS, Game, Player
 players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
 games = int(sys.argv[1])
 bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
@@ -143,9 +154,8 @@ print(rate, per_move)
 per move replaying the same games; run like ``MC_GAMES``."""
 
 
-GROUPS_RUN = """\
+GROUPS_RUN = LAYOUTS + """\
 import json, sys, time
-from uptown_cli.engine.groups import count_groups, cut_points
 with open(sys.argv[1], encoding="utf-8") as f:
     positions = json.load(f)
 repeats = int(sys.argv[2])
@@ -511,6 +521,11 @@ def bench_groups(runs, games):
     }
     with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
         old = baseline_package(GROUPS_BASELINE, folder)
+        probe = os.path.join(folder, "probe.json")
+        with open(probe, "w", encoding="utf-8") as f:
+            json.dump([[0]], f)
+        if old is not None and baseline_run(old, GROUPS_BASELINE, GROUPS_RUN, probe, "1") is None:
+            old = None
         for name, choose in sets.items():
             positions = game_positions(games, choose)
             data = os.path.join(folder, f"{name}.json")
@@ -526,23 +541,34 @@ def bench_groups(runs, games):
             label = f"groups + cut points, {len(positions)} positions of {name} games"
             results[label] = summary(now, "us")
             if old is None:
-                results[f"{label}, vs {GROUPS_BASELINE}"] = {"error": "no such git revision here", "target": 4.0}
+                results[f"{label}, vs {GROUPS_BASELINE}"] = {"error": "baseline skipped", "target": 4.0}
             else:
                 results[f"{label}, {GROUPS_BASELINE} / this code"] = summary(ratios, "x faster", 4.0)
     return results
 
 
 def baseline_package(revision, folder):
-    """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None when this
-    is not a git checkout or the revision is unknown."""
+    """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None, with one
+    line on standard error, when this is not a git checkout or the revision is unknown."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
     archive = subprocess.run(["git", "-C", root, "archive", revision, "uptown_cli"], capture_output=True)
     if archive.returncode != 0:
+        print(f"bench: skipping the baseline {revision}: not in this checkout's history", file=sys.stderr)
         return None
     folder = os.path.join(folder, revision)
     os.makedirs(folder, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
     return folder
+
+
+def baseline_run(path, revision, script, *args):
+    """``run_with`` for the code of a baseline: None, with one line on standard error saying
+    why, when that code cannot run the script (too old, or broken there)."""
+    try:
+        return run_with(path, script, *args)
+    except RuntimeError as exc:
+        print(f"bench: skipping the baseline {revision}: {exc}", file=sys.stderr)
+        return None
 
 
 def run_with(path, script, *args):
@@ -569,8 +595,10 @@ def bench_bots(runs, games, baseline, engine_games):
     here = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
     with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
         old = baseline_package(baseline, folder)
+        if old is not None and baseline_run(old, baseline, ENGINE_RUN, "1") is None:
+            old = None
         if old is None:
-            results[f"code at {baseline}"] = {"error": "no such git revision here", "target": 2.0}
+            results[f"code at {baseline}"] = {"error": "baseline skipped", "target": 2.0}
         rates, speed_ups = [], []
         for _ in range(runs if old else 0):
             rate, per_move = run_with(here, ENGINE_RUN, str(engine_games))

@@ -28,7 +28,7 @@ from uptown_cli.analysis.match import Entrant, GameTask, Limits, _play_move
 from uptown_cli.analysis.tournament import Settings, Tournament
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.seating import seat_colors
+from uptown_cli.engine.game import seat_colors
 
 ENGINE = (sys.executable, "-m", "uptown_cli", "engine", "--bot", "random")
 

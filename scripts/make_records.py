@@ -15,7 +15,7 @@ from uptown_cli.analysis.bots import greedy_choices
 from uptown_cli.analysis.views import sample_view
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.seating import seat_colors
+from uptown_cli.engine.game import seat_colors
 from uptown_cli.engine.geometry import tile_name
 from uptown_cli.records.text import render_record
 

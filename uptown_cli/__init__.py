@@ -1,8 +1,13 @@
 """uptown: records and analysis of the tile game Uptown (Blockers!).
 
 The names used most are here, each loaded on first use (so that ``uptown --help`` stays
-light): ``from uptown_cli import Game, read_record, replay``. The layers below are described
-in docs/ARCHITECTURE.md.
+light)::
+
+    >>> from uptown_cli import Game
+    >>> game = Game.new(["Ana", "Bo"], seed="club-7")
+
+docs/ENGINE_API.md is a short guide; each module's ``__all__`` lists its public names, each
+documented where it is defined. The layers are described in docs/ARCHITECTURE.md.
 """
 
 from __future__ import annotations
@@ -16,9 +21,17 @@ _NAMES = {
     "Game": ("engine.game", "Game"),
     "Player": ("engine.game", "Player"),
     "Turn": ("engine.game", "Turn"),
+    "Color": ("engine.game", "Color"),
+    "COLORS": ("engine.game", "COLORS"),
+    "Variant": ("engine.game", "Variant"),
+    "VARIANTS": ("engine.game", "VARIANTS"),
     "Move": ("engine.notation", "Move"),
+    "Placement": ("engine.notation", "Placement"),
+    "Pass": ("engine.notation", "Pass"),
+    "PASS": ("engine.notation", "PASS"),
     "parse_move": ("engine.notation", "parse_move"),
     "standings": ("engine.scoring", "standings"),
+    "Standing": ("engine.scoring", "Standing"),
     "Record": ("records.schema", "Record"),
     "read_record": ("records.reading", "load_record"),
     "load_record_text": ("records.schema", "load_record_text"),
@@ -28,6 +41,9 @@ _NAMES = {
     "UptownError": ("errors", "UptownError"),
     "NotationError": ("errors", "NotationError"),
     "IllegalMove": ("errors", "IllegalMove"),
+    "Reason": ("errors", "Reason"),
+    "RacksUnknown": ("errors", "RacksUnknown"),
+    "SetupError": ("errors", "SetupError"),
     "RecordError": ("errors", "RecordError"),
 }
 """Each name of the top level: (its module below ``uptown_cli``, its name there)."""
@@ -36,13 +52,30 @@ __all__ = ["__version__", *_NAMES]
 
 if TYPE_CHECKING:
     from .analysis.bots import choose_move as choose_move
-    from .engine.game import Game as Game, Player as Player, Turn as Turn
-    from .engine.notation import Move as Move, parse_move as parse_move
-    from .engine.scoring import standings as standings
+    from .engine.game import (
+        COLORS as COLORS,
+        VARIANTS as VARIANTS,
+        Color as Color,
+        Game as Game,
+        Player as Player,
+        Turn as Turn,
+        Variant as Variant,
+    )
+    from .engine.notation import (
+        PASS as PASS,
+        Move as Move,
+        Pass as Pass,
+        Placement as Placement,
+        parse_move as parse_move,
+    )
+    from .engine.scoring import Standing as Standing, standings as standings
     from .errors import (
         IllegalMove as IllegalMove,
         NotationError as NotationError,
+        RacksUnknown as RacksUnknown,
+        Reason as Reason,
         RecordError as RecordError,
+        SetupError as SetupError,
         UptownError as UptownError,
     )
     from .records.reading import load_record as read_record

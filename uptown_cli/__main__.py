@@ -9,8 +9,12 @@ set aside for good (``gc.freeze``), so a long command collects as usual.
 
 import gc
 
+__all__ = ["main"]
+
 
 def main() -> None:
+    """The ``uptown`` program: the command line run with the cyclic garbage collector paused
+    until the command is imported."""
     gc.disable()
     from .cli import run
 

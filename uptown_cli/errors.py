@@ -2,7 +2,7 @@
 kinds, each saying in one line what is wrong (and, for records, where). Import them from here.
 
 - ``NotationError``: text that is not a square, a tile or a move (``engine.geometry``, ``notation``);
-- ``IllegalMove``: a move the rules do not allow here, with a short ``reason`` code (``engine.game``);
+- ``IllegalMove``: a move the rules do not allow here, with its ``Reason`` (``engine.game``);
 - ``RacksUnknown``: asked for what needs the racks in a game whose bags are unknown;
 - ``SetupError``: a game, a bot or an option that cannot be set up as asked (players,
   colours, bags, variant, bot, export format), or a view no deal of the unseen tiles fits;
@@ -20,6 +20,13 @@ in one place (``cli.UptownGroup.invoke``).
 from __future__ import annotations
 
 import os
+from enum import Enum
+
+__all__ = [
+    "UptownError", "NotationError", "IllegalMove", "Reason", "RacksUnknown", "SetupError",
+    "KeyFileError", "ViewerError", "MailError", "NotAllSent", "EngineError", "OutputError", "RecordError",
+    "one_line", "display_path",
+]
 
 
 def one_line(text: str) -> str:
@@ -45,10 +52,38 @@ class NotationError(UptownError):
     """Text that is not a square, a tile or a move."""
 
 
-class IllegalMove(UptownError):
-    """A move the rules do not allow here; ``reason`` is a short code, the message says why."""
+class Reason(Enum):
+    """Why a move is illegal (``IllegalMove.reason``); each value is the reason's code."""
 
-    def __init__(self, reason: str, message: str):
+    GAME_OVER = "game_over"
+    """The game is over."""
+    UNKNOWN_COLOR = "unknown_color"
+    """The colour named does not play in this game."""
+    WRONG_TURN = "wrong_turn"
+    """The colour is not the player to move's."""
+    AMBIGUOUS_COLOR = "ambiguous_color"
+    """Both of the player's colours could play the tile: the move must say which."""
+    NOT_FORCED = "not_forced"
+    """A pass while the player could place a tile."""
+    EXHAUSTED = "exhausted"
+    """The colour has played all its 24 tiles."""
+    REUSED = "reused"
+    """The tile has been played already."""
+    NOT_ON_RACK = "not_on_rack"
+    """The tile is not on the colour's rack (known racks only)."""
+    WRONG_SQUARE = "wrong_square"
+    """The tile does not go on that square (its row, column or region)."""
+    OWN_TILE = "own_tile"
+    """The square holds one of the player's own tiles."""
+    SPLIT = "split"
+    """Capturing that tile would split its colour's group."""
+
+
+class IllegalMove(UptownError):
+    """A move the rules do not allow here: ``reason`` says which rule (a ``Reason``), the
+    message says why in words."""
+
+    def __init__(self, reason: Reason, message: str):
         super().__init__(message)
         self.reason = reason
 

@@ -38,10 +38,13 @@ if TYPE_CHECKING:
 
         def pgettext(self, context: str, message: str, /) -> str: ...
 
+__all__ = ["ENGLISH", "current_language", "process_language", "pgettext"]
+
 
 DOMAIN = "uptown"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 ENGLISH = "en"
+"""The language of the messages as written in the code."""
 VARIABLES = ("UPTOWN_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is read from when none is given, first found first; each may hold a list
 separated by colons (gettext reads the last four, in this order)."""

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from uptown_cli.analysis import bots, views
-from uptown_cli.engine.seating import seat_colors
+from uptown_cli.engine.game import seat_colors
 from uptown_cli.errors import SetupError
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import BOT_NAMES, choose_move, greedy_choices
@@ -39,13 +39,17 @@ def test_bots_only_play_legal_moves(bot, players, seed, plies):
 
 
 def test_bots_play_whole_games_legally():
+    """Each bot in turn plays every move of whole games, each one of the legal moves, to an
+    end the rules give: every colour down to its last 4 tiles, or a round of passes."""
     for players in (2, 5):
         game = seeded_game(players, f"whole{players}")[0]
         while not game.finished:
             bot = BOT_NAMES[game.ply % len(BOT_NAMES)]
             color, move = choose_move(bot, game, seed=game.ply, **FAST)
-            game.play(move, color)  # raises on an illegal move
-        assert game.finished
+            assert (color, move) in game.legal_moves(), (bot, game.ply)
+            game.play(move, color)
+        assert (all(game.played_count(c) == 24 for c in game.colors)
+                or game.passes == len(game.players))
 
 
 def scrambled(game, game_seed, seed):

@@ -128,6 +128,7 @@ def test_an_engine_that_cannot_start_is_one_line_before_any_game(tmp_path, uptow
                                      "No such file or directory")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_tournament_stopped_by_a_signal_ends_its_engines(tmp_path, uptown, signum, jobs):

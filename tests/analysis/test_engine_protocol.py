@@ -36,7 +36,7 @@ def talk(*messages, bot="greedy"):
 
 def a_game(moves, players=3, seed="proto"):
     names = ["Ana", "Bo", "Cy", "Di", "Ed"][:players]
-    from uptown_cli.engine.seating import seat_colors
+    from uptown_cli.engine.game import seat_colors
 
     people = [Player(n, c) for n, c in zip(names, seat_colors(players))]
     bags = seeded_bags(seed, [c for p in people for c in p.colors])

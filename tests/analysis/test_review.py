@@ -418,6 +418,7 @@ def test_the_readme_documents_the_four_keys():
         assert key in text
 
 
+@pytest.mark.slow
 def test_a_hidden_game_is_analysed_once_every_key_is_revealed(uptown, tmp_path):
     from support.players import PLAYERS, play_bot, position, uptown_as
 

@@ -70,6 +70,7 @@ def tournament_args(out):
             "--deals", "3", "--seed", "resume", "--out", str(out), "--json"]
 
 
+@pytest.mark.slow
 def test_a_run_killed_and_resumed_ends_as_a_run_never_stopped(tmp_path, uptown):
     whole = uptown.run(*tournament_args(tmp_path / "whole"))
     assert whole.returncode == 0, whole.stderr

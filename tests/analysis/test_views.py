@@ -12,7 +12,7 @@ from uptown_cli.analysis import views
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.geometry import FIT_SQUARES
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 from uptown_cli.hidden.draws import can_place, stuck_tiles
 
 GAMES = {"players": st.integers(2, 5), "seed": st.integers(0, 10**6),
@@ -63,7 +63,7 @@ def public_game_with_passes(players, seed, plies):
     game, rng, me = Game(table), random.Random(seed), table[seed % players]
     while not game.finished and (game.ply < plies or game.to_move != me):
         player = game.to_move
-        placements = [(color, Move(tile, square)) for color in player.colors
+        placements = [(color, Placement(tile, square)) for color in player.colors
                       if game.playable(color) for tile in game.unplayed_tiles(color)
                       for square in FIT_SQUARES[tile] if can_place(game, color, tile, square)]
         if not placements or (player != me and rng.random() < 0.1):

@@ -21,7 +21,11 @@ def cjk_game(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("command", ["show", "score", "replay", "moves", "analyze", "validate"])
+ANALYZE = pytest.param("analyze", marks=pytest.mark.slow)
+"""``analyze`` reviews every move with a bot: seconds of work for each run."""
+
+
+@pytest.mark.parametrize("command", ["show", "score", "replay", "moves", ANALYZE, "validate"])
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
 def test_cjk_names_on_a_terminal_that_cannot_show_them_never_raise(uptown, cjk_game, command, encoding):
     result = uptown.run(command, cjk_game, env={"PYTHONIOENCODING": encoding})
@@ -34,7 +38,7 @@ def test_a_name_a_latin1_terminal_cannot_show_is_printed_as_escapes(uptown, cjk_
     assert "\\u5f20\\u4f1f" in result.stdout
 
 
-@pytest.mark.parametrize("command", ["score", "show", "analyze"])
+@pytest.mark.parametrize("command", ["score", "show", ANALYZE])
 def test_wide_characters_keep_table_columns_aligned(uptown, cjk_game, command):
     lines = uptown.invoke(command, cjk_game).stdout.splitlines()
     rows = [line for line in lines  # a row per player in a table

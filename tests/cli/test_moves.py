@@ -100,11 +100,19 @@ def test_without_a_seed(uptown, tmp_path):
 
 
 def test_errors(uptown, tmp_path):
+    """A broken record and a missing one: one line naming the file, status 1; a bad option:
+    click's usage error, status 2; nothing on standard output."""
     bad = tmp_path / "bad.yaml"
     bad.write_text(BROKEN)
-    assert uptown.invoke("moves", bad).exit_code == 1
-    assert uptown.invoke("moves", tmp_path / "none.yaml").exit_code == 1
-    assert uptown.invoke("moves", bad, "--format", "nope").exit_code == 2
+    broken = uptown.invoke("moves", bad)
+    assert (broken.exit_code, broken.stdout) == (1, "")
+    assert broken.stderr.startswith(f"Error: {bad}:") and broken.stderr.count("\n") == 1
+    missing = uptown.invoke("moves", tmp_path / "none.yaml")
+    assert (missing.exit_code, missing.stdout) == (1, "")
+    assert missing.stderr == f"Error: {tmp_path / 'none.yaml'}: no such file (uptown new creates a game)\n"
+    option = uptown.invoke("moves", bad, "--format", "nope")
+    assert (option.exit_code, option.stdout) == (2, "")
+    assert "Invalid value for '--format': 'nope'" in option.stderr
 
 
 @given(st.lists(st.sampled_from(SQUARE_NAMES + tuple("x" + name for name in SQUARE_NAMES))),

@@ -128,7 +128,9 @@ def test_a_missing_folder_is_one_line(uptown, tmp_path):
 
 def test_standard_input_is_refused(uptown, tmp_path):
     result = uptown.invoke("new", "-", "-p", "Ana", "-p", "Bo")
-    assert result.exit_code == 2
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.endswith("Error: new writes a file; give its name, not -\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("colors, message", [

@@ -9,6 +9,7 @@ import subprocess
 import time
 
 import pytest
+from support.processes import _default_signals
 from support.games import new_game
 
 from uptown_cli.records.compare import EXTENDS, ILLEGAL_EXTENSION, compare_files
@@ -106,7 +107,8 @@ def test_ctrl_c_stops_selfplay_quietly_with_the_finished_games(uptown, tmp_path)
     process = subprocess.Popen(
         [str(uptown.path), "selfplay", "--players", "2", "--bots", "random", "--games", "400",
          "--jobs", "2", "--seed", "1", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_default_signals)  # Ctrl-C works even if the suite started in the background
     try:
         deadline = time.monotonic() + 60
         while len(list(out.glob("*.yaml"))) < 3 and time.monotonic() < deadline:

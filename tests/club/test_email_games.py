@@ -14,6 +14,7 @@ MAX_MOVES = 200
 """More moves than any 3-player game has: a game that does not end fails the test."""
 
 
+@pytest.mark.slow
 def test_a_whole_seeded_game_is_played_by_move_send_and_receive(tmp_path, smtp_server):
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", *club.options(), "--seed", "club-7")
@@ -33,6 +34,7 @@ def test_a_whole_seeded_game_is_played_by_move_send_and_receive(tmp_path, smtp_s
     assert any("are new" in said or "is new" in said for _, said in club.received)
 
 
+@pytest.mark.slow
 def test_a_whole_hidden_game_is_played_by_send_move_send_and_receive(tmp_path, smtp_server):
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())

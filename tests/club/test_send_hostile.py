@@ -18,7 +18,7 @@ from support.club import PASSWORD, USER, ScriptedServer, ok, run, smtp_server  #
 from uptown_cli.club.headers import checked_address, plain_file_name
 from uptown_cli.club.mail import GameFile, game_message
 from uptown_cli.engine.game import COLORS
-from uptown_cli.engine.seating import same_name
+from uptown_cli.engine.game import same_name
 from uptown_cli.errors import MailError
 from uptown_cli.records.entries import PlayerEntry
 from uptown_cli.records.schema import Record

@@ -11,7 +11,7 @@ from support.club import ok, run
 from openskill.models import PlackettLuce
 
 from uptown_cli.club.ratings import finished_games, rate
-from uptown_cli.engine.seating import name_key
+from uptown_cli.engine.game import name_key
 
 RECORDS = os.path.join(os.path.dirname(__file__), "..", "..", "records")
 
@@ -163,7 +163,7 @@ def rated(folder, *args):
 @pytest.mark.parametrize("spellings", [(" Ana", "Ana "), ("Gr\u00e9edy", "Gre\u0301edy"),
                                        ("ANA", " ana")], ids=["blanks", "nfc-nfd", "case"])
 def test_ratings_count_two_spellings_of_one_name_as_one_player(tmp_path, spellings):
-    """The rule of records (engine.seating.name_key): blanks round a name, case and Unicode's
+    """The rule of records (engine.game.name_key): blanks round a name, case and Unicode's
     composed or decomposed forms do not make another player."""
     for name, spelling in zip(("3p-blockers.yaml", "4p-standard.yaml"), spellings):
         text = open(os.path.join(RECORDS, name)).read()

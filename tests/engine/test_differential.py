@@ -15,10 +15,10 @@ import pytest
 
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.seating import seat_colors
+from uptown_cli.engine.game import seat_colors
 from uptown_cli.engine.groups import count_groups, cut_points, is_cut_point
-from uptown_cli.errors import IllegalMove
-from uptown_cli.engine.notation import Move
+from uptown_cli.errors import IllegalMove, Reason
+from uptown_cli.engine.notation import Placement
 
 POSITIONS = 3000
 
@@ -101,9 +101,9 @@ class Reference:
         if occupant is None:
             return None
         if occupant[0] in self.player.colors:
-            return "own_tile"
+            return Reason.OWN_TILE
         if sq in reference_cut_points(self.squares(occupant[0])):
-            return "split"
+            return Reason.SPLIT
         return None
 
     def legal_moves(self):
@@ -156,7 +156,7 @@ def agree_on_checks(game, ref):
                 if not fits(tile, sq):
                     continue
                 try:
-                    game.check(Move(tile, sq), color)
+                    game.check(Placement(tile, sq), color)
                     refused = None
                 except IllegalMove as exc:
                     refused = exc.reason

@@ -8,16 +8,17 @@ captures and the end of the game are tracked from the moves played.
 import random
 from collections import Counter, deque
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.seating import seat_colors
-from uptown_cli.errors import IllegalMove
+from uptown_cli.engine.game import seat_colors
+from uptown_cli.errors import IllegalMove, Reason
 from uptown_cli.engine.geometry import TILE_NAMES
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 from uptown_cli.engine.scoring import standings
 
 ROWS = "ABCDEFGHI"
@@ -171,14 +172,14 @@ class RandomGames(RuleBasedStateMachine):
         color = colors[second % len(colors)]
         before = self.snapshot()
         try:
-            self.game.check(Move(tile, square), color)
+            self.game.check(Placement(tile, square), color)
             accepted = True
         except IllegalMove:
             accepted = False
         assert accepted == ((color, tile, square) in self.expected_moves(self.recount()))
         if not accepted:
             try:
-                self.game.play(Move(tile, square), color)
+                self.game.play(Placement(tile, square), color)
             except IllegalMove:
                 pass
             assert self.snapshot() == before
@@ -193,7 +194,7 @@ class RandomGames(RuleBasedStateMachine):
             accepted = True
         except IllegalMove as refused:
             accepted = False
-            assert refused.reason == "not_forced"
+            assert refused.reason is Reason.NOT_FORCED
         assert accepted == (not self.expected_moves(self.recount()))
         assert self.snapshot() == before
 
@@ -269,4 +270,4 @@ RandomGames.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_random_games = RandomGames.TestCase
+test_random_games = pytest.mark.slow(RandomGames.TestCase)

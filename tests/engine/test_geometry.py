@@ -7,6 +7,7 @@ from uptown_cli.engine.geometry import (
     FIT,
     NEIGHBOURS,
     RING,
+    REGION_MASKS,
     REGION_NAMES,
     SQUARE_NAMES,
     TILE_NAMES,
@@ -14,14 +15,13 @@ from uptown_cli.engine.geometry import (
     joined_around,
     parse_square,
     parse_tile,
-    region_of,
     square_name,
     squares_of,
     tile_fit_text,
     tile_name,
 )
 from uptown_cli.errors import NotationError
-from uptown_cli.engine.notation import PASS, Move, parse_move
+from uptown_cli.engine.notation import PASS, Placement, parse_move
 
 ROWS = "ABCDEFGHI"
 
@@ -37,6 +37,12 @@ REGION_TABLE = {
     ("GHI", "456"): "cards",
     ("GHI", "789"): "champagne",
 }
+
+
+def region_in_table(name):
+    """The symbol of the region holding the square named ``name``, read from the table."""
+    return next(symbol for (rows, columns), symbol in REGION_TABLE.items()
+                if name[0] in rows and name[1] in columns)
 
 
 def names(squares):
@@ -99,7 +105,8 @@ def test_tile_names_are_ascii_only():
 def test_regions_are_exactly_the_spec_table():
     for (rows, columns), symbol in REGION_TABLE.items():
         squares = {r + c for r in rows for c in columns}
-        assert {SQUARE_NAMES[sq] for sq in range(81) if REGION_NAMES[region_of(sq)] == symbol} == squares
+        region = REGION_MASKS[REGION_NAMES.index(symbol)]
+        assert {SQUARE_NAMES[sq] for sq in squares_of(region)} == squares
 
 
 def test_region_names_are_the_nine_symbols_in_reading_order():
@@ -115,7 +122,7 @@ def test_region_names_are_the_nine_symbols_in_reading_order():
      ("I9", "champagne")],
 )
 def test_region_of_corner_and_centre_squares(square, symbol):
-    assert REGION_NAMES[region_of(parse_square(square))] == symbol
+    assert REGION_MASKS[REGION_NAMES.index(symbol)] >> parse_square(square) & 1
 
 
 # -- tiles --------------------------------------------------------------------------------
@@ -154,7 +161,7 @@ def test_every_square_takes_exactly_four_tiles():
     for sq in range(81):
         fitting = {tile_name(t) for t in range(28) if FIT[t] >> sq & 1}
         name = square_name(sq)
-        assert fitting == {name[0], name[1], REGION_NAMES[region_of(sq)], "$"}
+        assert fitting == {name[0], name[1], region_in_table(name), "$"}
 
 
 def test_neighbours_and_ring_are_the_squares_edge_to_edge_and_all_around():
@@ -259,8 +266,8 @@ def test_move_is_written_canonically(text, canonical):
 
 
 def test_parsed_move_fields():
-    assert parse_move("4 xB4") == Move(parse_tile("4"), parse_square("B4"), True)
-    assert parse_move("7 B7") == Move(parse_tile("7"), parse_square("B7"), False)
+    assert parse_move("4 xB4") == Placement(parse_tile("4"), parse_square("B4"), True)
+    assert parse_move("7 B7") == Placement(parse_tile("7"), parse_square("B7"), False)
     assert parse_move("pass") == PASS
     assert PASS.is_pass and not parse_move("7 B7").is_pass
 
@@ -269,7 +276,7 @@ def test_every_move_round_trips_through_its_text():
     for tile in range(28):
         for sq in range(81):
             for capture in (False, True):
-                move = Move(tile, sq, capture)
+                move = Placement(tile, sq, capture)
                 assert parse_move(str(move)) == move
 
 

@@ -4,6 +4,7 @@ leaves more groups. Masks of every density, so that loops round enclosed squares
 
 from collections import deque
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from uptown_cli.engine.groups import count_groups, cut_points, is_cut_point
@@ -66,6 +67,7 @@ def masks(draw):
     return sum(1 << sq for sq, x in enumerate(bits) if x < density)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(masks())
 def test_groups_cut_points_and_holes_agree_with_the_reference(mask):

@@ -7,20 +7,20 @@ import pytest
 from support.engine_games import seeded_game
 
 from uptown_cli.engine.geometry import NEIGHBOURS
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 from uptown_cli.engine.playout import (
     APART,
     CAPTURE,
     EMPTY,
-    LINE,
-    ONE,
+    NOT_WILD,
     QUICK,
-    SYMBOL,
     TOUCHING,
-    TWO,
     WILD,
     Playout,
 )
+
+LINE, SYMBOL = range(0, 18), range(18, 27)
+"""Letters and numbers; the symbols."""
 from uptown_cli.engine.scoring import standings
 
 
@@ -29,23 +29,22 @@ def class_of(policy, game, color, move):
     the class definitions, square by square)."""
     touching = (NEIGHBOURS[move.square] & game.mask(color)).bit_count()
     for index, (closeness, target, tiles) in enumerate(policy):
-        close = {TWO: touching >= 2, ONE: touching == 1, TOUCHING: touching >= 1, APART: touching == 0}
+        close = {TOUCHING: touching >= 1, APART: touching == 0}
         if close[closeness] and (target == CAPTURE) == move.capture and move.tile in tiles:
             return index
     raise AssertionError(f"{move} is in no class")
 
 
-CLOSER = [
+MIXED = [
     (closeness, target, tiles)
-    for closeness, target in ((TWO, EMPTY), (ONE, EMPTY), (TWO, CAPTURE), (ONE, CAPTURE),
-                              (APART, EMPTY), (APART, CAPTURE))
+    for closeness, target in ((TOUCHING, CAPTURE), (APART, EMPTY), (TOUCHING, EMPTY), (APART, CAPTURE))
     for tiles in (LINE, SYMBOL, WILD)
 ]
-"""A policy that uses every kind of class: join two tiles before one, letters and numbers
-before symbols before ``$``."""
+"""A policy that uses every kind of class, in another order than ``QUICK``: captures that join
+first, letters and numbers before symbols before ``$``."""
 
 
-@pytest.mark.parametrize("policy", [QUICK, CLOSER], ids=["quick", "closer"])
+@pytest.mark.parametrize("policy", [QUICK, MIXED], ids=["quick", "mixed"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(policy, players):
     for seed in range(3):
@@ -54,7 +53,8 @@ def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(p
         while game.ply < 10 * seed:  # start some playouts mid-game
             color, move = rng.choice(game.legal_moves())
             game.play(move, color)
-        playout = Playout(game, bags)
+        variant = ("standard", "blockers")[seed % 2]
+        playout = Playout(game, bags, variant)
         colors = game.colors
         while not game.finished:
             legal = game.legal_moves()
@@ -65,22 +65,46 @@ def test_a_playout_draws_legal_moves_of_the_best_class_and_scores_by_the_rules(p
                 game.play(PASS)
                 continue
             c, tile, sq = chosen
-            color, move = colors[c], Move(tile, sq, game.at(sq) is not None)
+            color, move = colors[c], Placement(tile, sq, game.at(sq) is not None)
             assert (color, move) in legal
             best = min(class_of(policy, game, col, m) for col, m in legal)
             assert class_of(policy, game, color, move) == best
             playout.play(c, tile, sq)
             game.play(move, color)
-        assert playout.results() == [(s.score, s.captures) for s in standings(game)]
+        assert playout.results() == [(s.score, s.captures) for s in standings(game, variant)]
+
+
+def test_quick_plays_the_wild_tile_only_when_no_other_tile_of_the_class_can_go():
+    """``$`` goes anywhere: ``QUICK`` keeps it for when nothing else of its class fits."""
+    assert list(WILD) == [27] and list(NOT_WILD) == list(range(27))
+    assert [tiles for _, _, tiles in QUICK] == [NOT_WILD, WILD] * 4
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_playout_can_draw_each_move_of_the_best_class_once_for_each_share_of_chance(seed):
+    """``choose`` draws the move numbered by its random number among the moves of the best
+    class: the numbers spread evenly give each of those moves once."""
+    game, bags = seeded_game(3, f"shares-{seed}")
+    rng = random.Random(seed)
+    while game.ply < 4 * seed:
+        color, move = rng.choice(game.legal_moves())
+        game.play(move, color)
+    legal = game.legal_moves()
+    best = min(class_of(QUICK, game, c, m) for c, m in legal)
+    expected = sorted((game.colors.index(c), m.tile, m.square) for c, m in legal
+                      if class_of(QUICK, game, c, m) == best)
+    playout = Playout(game, bags)
+    drawn = [playout.choose(QUICK, lambda i=i: (i + 0.5) / len(expected)) for i in range(len(expected))]
+    assert sorted(drawn) == expected
 
 
 def test_reset_goes_back_to_the_start_and_a_seeded_run_repeats():
     game, bags = seeded_game(3, "reset")
     playout = Playout(game, bags, "blockers")
-    first = playout.run(CLOSER, random.Random(4))
+    first = playout.run(MIXED, random.Random(4))
     playout.reset()
     assert playout.masks == [0, 0, 0] and playout.passes == 0
-    assert playout.run(CLOSER, random.Random(4)) == first
+    assert playout.run(MIXED, random.Random(4)) == first
 
 
 def test_a_playout_after_a_round_of_passes_is_over():
@@ -104,3 +128,24 @@ def test_a_playout_given_some_turns_plays_that_many_and_scores_where_it_stopped(
     assert sum(playout.played) == 6
     end = playout.run(QUICK, rng, plies=10_000)
     assert all(p == 24 for p in playout.played) and end == playout.results()
+
+
+def test_a_round_of_passes_ends_a_playout_and_a_placement_breaks_one():
+    """Two of three players pass: the playout goes on. A placement starts the count again;
+    three passes in a row end it, with no move more."""
+    game, bags = seeded_game(3, "passes")
+    playout = Playout(game, bags)
+    playout.pass_turn()
+    playout.pass_turn()
+    assert (playout.passes, playout.turn) == (2, 2)
+    playout.play(*playout.choose(QUICK, random.Random(1).random))
+    assert (playout.passes, playout.turn) == (0, 0)
+    playout.pass_turn()
+    playout.pass_turn()
+    played = sum(playout.played)
+    playout.run(QUICK, random.Random(2), plies=5)
+    assert sum(playout.played) > played
+    for _ in range(3):
+        playout.pass_turn()
+    played = list(playout.played)
+    assert playout.run(QUICK, random.Random(3)) == playout.results() and playout.played == played

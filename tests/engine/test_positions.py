@@ -12,9 +12,9 @@ from typing import Optional
 import pytest
 from support.positions import build, parse_diagram, render
 
-from uptown_cli.errors import IllegalMove
+from uptown_cli.errors import IllegalMove, Reason
 from uptown_cli.engine.geometry import FIT, parse_square, square_name, tile_name
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 
 
 @dataclass
@@ -262,11 +262,11 @@ def test_cut_points_are_exactly_the_tiles_that_may_not_be_captured(position):
         if victim in game.to_move.colors or not fitting:
             continue
         try:
-            game.check(Move(fitting[0], sq), color)
+            game.check(Placement(fitting[0], sq), color)
             refused = None
         except IllegalMove as error:
             refused = error.reason
-        assert refused == ("split" if square_name(sq) in position.cuts else None)
+        assert refused is (Reason.SPLIT if square_name(sq) in position.cuts else None)
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ import pytest
 import uptown_cli.engine.game as engine
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.errors import IllegalMove
+from uptown_cli.errors import IllegalMove, Reason
 from uptown_cli.engine.geometry import FIT, parse_square, parse_tile, squares_of
-from uptown_cli.engine.notation import PASS, Move, parse_move
+from uptown_cli.engine.notation import PASS, Placement, parse_move
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 THREE = (("red",), ("blue",), ("green",))
@@ -188,12 +188,12 @@ def test_no_draw_once_the_bag_is_empty():
 @both_bags
 def test_tile_is_played_only_once(known):
     game = chain_game(known)
-    assert refusal(game, "I I5") == "reused"
+    assert refusal(game, "I I5") is Reason.REUSED
 
 
 def test_tile_must_be_on_the_rack():
     game = new_game(THREE, {})
-    assert refusal(game, "7 B7") == "not_on_rack"
+    assert refusal(game, "7 B7") is Reason.NOT_ON_RACK
     with pytest.raises(IllegalMove, match=r"red has no 7 on its rack \(A B C D E\)"):
         game.play(parse_move("7 B7"))
 
@@ -205,14 +205,14 @@ def test_letter_goes_in_its_row():
     game = new_game()
     game.check(parse_move("B B1"))
     game.check(parse_move("B B9"))
-    assert refusal(game, "B C2") == "wrong_square"
+    assert refusal(game, "B C2") is Reason.WRONG_SQUARE
 
 
 def test_number_goes_in_its_column():
     game = new_game()
     game.check(parse_move("7 A7"))
     game.check(parse_move("7 I7"))
-    assert refusal(game, "7 B8") == "wrong_square"
+    assert refusal(game, "7 B8") is Reason.WRONG_SQUARE
     with pytest.raises(IllegalMove, match="^red plays 7 on B8, but 7 goes in column 7$"):
         game.play(parse_move("7 B8"))
 
@@ -222,18 +222,18 @@ def test_symbol_goes_in_its_region():
     game.check(parse_move("sax D7"))
     game.check(parse_move("sax F9"))
     for square in ["C7", "D6", "G9", "E5"]:
-        assert refusal(game, f"sax {square}") == "wrong_square"
+        assert refusal(game, f"sax {square}") is Reason.WRONG_SQUARE
 
 
 def test_wild_goes_anywhere():
     game = new_game()
     for sq in range(81):
-        game.check(Move(parse_tile("$"), sq))
+        game.check(Placement(parse_tile("$"), sq))
 
 
 @both_bags
 def test_tile_that_does_not_fit_is_refused(known):
-    assert refusal(chain_game(known), "B C2") == "wrong_square"
+    assert refusal(chain_game(known), "B C2") is Reason.WRONG_SQUARE
 
 
 # -- captures -----------------------------------------------------------------------------
@@ -254,25 +254,25 @@ def test_placing_on_an_opponents_tile_captures_it(known):
 def test_captured_tile_leaves_the_board_for_good(known):
     game = chain_game(known)
     play(game, "3 xB3")
-    assert refusal(game, "3 C3") == "reused"
+    assert refusal(game, "3 C3") is Reason.REUSED
 
 
 @both_bags
 def test_no_placing_on_own_tile(known):
     game = chain_game(known)
-    assert refusal(game, "$ G9") == "own_tile"
+    assert refusal(game, "$ G9") is Reason.OWN_TILE
 
 
 @both_bags
 def test_capture_may_not_split_a_group(known):
     game = chain_game(known)
-    assert refusal(game, "2 xB2") == "split"
+    assert refusal(game, "2 xB2") is Reason.SPLIT
     assert game.cut_points("blue") == 1 << parse_square("B2")
 
 
 @both_bags
 def test_wild_can_not_capture_a_cut_point_either(known):
-    assert refusal(chain_game(known), "$ xB2") == "split"
+    assert refusal(chain_game(known), "$ xB2") is Reason.SPLIT
 
 
 @both_bags
@@ -356,16 +356,16 @@ def test_two_players_may_play_either_rack():
 
 def test_two_players_choose_the_rack_when_both_hold_the_tile():
     game = new_game(TWO, {"red": ["7"], "green": ["7"]})
-    assert refusal(game, "7 B7") == "ambiguous_color"
+    assert refusal(game, "7 B7") is Reason.AMBIGUOUS_COLOR
     assert play(game, "green: 7 B7").color == "green"
 
 
 def test_two_player_colours_never_capture_each_other():
     game = new_game(TWO)
     play(game, "red: 1 A1", "blue: 9 I9", "green: A A2", "blue: I I1")
-    assert refusal(game, "red: A xA2") == "own_tile"
-    assert refusal(game, "green: 1 xA1") == "own_tile"
-    assert refusal(game, "$ A1", "green") == "own_tile"
+    assert refusal(game, "red: A xA2") is Reason.OWN_TILE
+    assert refusal(game, "green: 1 xA1") is Reason.OWN_TILE
+    assert refusal(game, "$ A1", "green") is Reason.OWN_TILE
 
 
 def test_two_player_colours_are_not_each_others_groups():
@@ -402,13 +402,13 @@ def test_colour_that_played_24_is_exhausted():
         color, move = ([m for m in moves if m[0] == "red"] or moves)[0]
         game.play(move, color)
     tile = game.racks["red"][0]
-    assert refusal(game, str(Move(tile, squares_of(FIT[tile])[0])), "red") == "exhausted"
+    assert refusal(game, str(Placement(tile, squares_of(FIT[tile])[0])), "red") is Reason.EXHAUSTED
     assert {c for c, _ in game.legal_moves()} == {"green"}
 
 
 def test_colour_that_played_24_is_exhausted_with_unknown_bags():
     game, text, color = exhausted_case()
-    assert refusal(game, text, color) == "exhausted"
+    assert refusal(game, text, color) is Reason.EXHAUSTED
     play(game, "green: car I3")
 
 
@@ -432,14 +432,14 @@ def blocked_game():
 
 def test_pass_only_when_forced():
     game = new_game(THREE, {})
-    assert refusal(game, "pass") == "not_forced"
+    assert refusal(game, "pass") is Reason.NOT_FORCED
     game = blocked_game()
     assert game.racks["red"] == sorted(parse_tile(t) for t in ["A", "B", "C", "man", "ring"])
     assert game.legal_moves() == [("red", PASS)]
     turn = play(game, "pass")
     assert turn.move == PASS and turn.color == "red" and turn.drawn is None
     assert game.played_count("red") == 13
-    assert refusal(game, "pass") == "not_forced"
+    assert refusal(game, "pass") is Reason.NOT_FORCED
 
 
 def test_cut_points_and_own_tiles_block_every_placement():
@@ -448,9 +448,9 @@ def test_cut_points_and_own_tiles_block_every_placement():
     for tile in game.racks["red"]:
         for sq in squares_of(FIT[tile]):
             with pytest.raises(IllegalMove) as refused:
-                game.check(Move(tile, sq))
+                game.check(Placement(tile, sq))
             reasons.add(refused.value.reason)
-    assert reasons == {"own_tile", "split"}
+    assert reasons == {Reason.OWN_TILE, Reason.SPLIT}
 
 
 def test_forced_pass_is_recorded_under_the_first_colour():
@@ -507,8 +507,8 @@ def test_no_move_once_the_game_is_over(known):
         play_out(game)
     else:
         play(game, "pass", "pass", "pass")
-    assert refusal(game, "pass") == "game_over"
-    assert refusal(game, "$ E5") == "game_over"
+    assert refusal(game, "pass") is Reason.GAME_OVER
+    assert refusal(game, "$ E5") is Reason.GAME_OVER
 
 
 # -- turn and colour ----------------------------------------------------------------------
@@ -516,14 +516,14 @@ def test_no_move_once_the_game_is_over(known):
 
 @both_bags
 def test_only_the_player_to_move_plays(known):
-    assert refusal(chain_game(known), "1 A1", "blue") == "wrong_turn"
-    assert refusal(chain_game(known), "pass", "green") == "wrong_turn"
+    assert refusal(chain_game(known), "1 A1", "blue") is Reason.WRONG_TURN
+    assert refusal(chain_game(known), "pass", "green") is Reason.WRONG_TURN
 
 
 @both_bags
 @pytest.mark.parametrize("color", ["orange", "purple"])
 def test_colour_must_be_in_the_game(known, color):
-    assert refusal(chain_game(known), "1 A1", color) == "unknown_color"
+    assert refusal(chain_game(known), "1 A1", color) is Reason.UNKNOWN_COLOR
 
 
 # -- an illegal move changes nothing ------------------------------------------------------
@@ -535,8 +535,8 @@ def exhausted_case():
     symbols = ["$", "man", "ring", "woman", "sign", "skyline", "sax", "cards", "champagne"]
     for name in symbols + list("123456789") + list("IHGFED"):
         tile = parse_tile(name)
-        game.play(Move(tile, free_square(game, tile)), "red")
-        game.play(Move(tile, free_square(game, tile)), "blue")
+        game.play(Placement(tile, free_square(game, tile)), "red")
+        game.play(Placement(tile, free_square(game, tile)), "blue")
     return game, "car I3", "red"
 
 
@@ -548,29 +548,30 @@ def finished_case():
 
 
 REFUSALS = {
-    "game_over": finished_case,
-    "wrong_turn": lambda: (chain_game(), "1 A1", "blue"),
-    "unknown_color": lambda: (chain_game(), "1 A1", "orange"),
-    "exhausted": exhausted_case,
-    "reused": lambda: (chain_game(), "I I5", None),
-    "not_on_rack": lambda: (chain_game(), "7 B7", None),
-    "wrong_square": lambda: (chain_game(), "B C2", None),
-    "own_tile": lambda: (chain_game(), "$ G9", None),
-    "split": lambda: (chain_game(), "2 xB2", None),
-    "not_forced": lambda: (chain_game(), "pass", None),
-    "ambiguous_color": lambda: (new_game(TWO, {"red": ["7"], "green": ["7"]}), "7 B7", None),
+    Reason.GAME_OVER: finished_case,
+    Reason.WRONG_TURN: lambda: (chain_game(), "1 A1", "blue"),
+    Reason.UNKNOWN_COLOR: lambda: (chain_game(), "1 A1", "orange"),
+    Reason.EXHAUSTED: exhausted_case,
+    Reason.REUSED: lambda: (chain_game(), "I I5", None),
+    Reason.NOT_ON_RACK: lambda: (chain_game(), "7 B7", None),
+    Reason.WRONG_SQUARE: lambda: (chain_game(), "B C2", None),
+    Reason.OWN_TILE: lambda: (chain_game(), "$ G9", None),
+    Reason.SPLIT: lambda: (chain_game(), "2 xB2", None),
+    Reason.NOT_FORCED: lambda: (chain_game(), "pass", None),
+    Reason.AMBIGUOUS_COLOR: lambda: (new_game(TWO, {"red": ["7"], "green": ["7"]}), "7 B7", None),
 }
 
 
-@pytest.mark.parametrize("reason", sorted(REFUSALS))
+@pytest.mark.parametrize("reason", REFUSALS, ids=lambda reason: reason.value)
 def test_illegal_move_leaves_the_state_exactly_as_it_was(reason):
     game, text, color = REFUSALS[reason]()
-    assert refusal(game, text, color) == reason
+    assert refusal(game, text, color) is reason
 
 
-def test_every_refusal_reason_is_covered():
+def test_every_refusal_reason_is_covered_and_raised():
     source = inspect.getsource(engine)
-    assert set(re.findall(r'IllegalMove\(\s*"(\w+)"', source)) == set(REFUSALS)
+    assert set(REFUSALS) == set(Reason)
+    assert set(re.findall(r'IllegalMove\(\s*Reason\.(\w+)', source)) == {r.name for r in REFUSALS}
 
 
 # -- pop ----------------------------------------------------------------------------------

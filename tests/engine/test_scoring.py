@@ -13,6 +13,8 @@ class Tally:
     """A stand-in for a game holding just what standings read: the players, each player's
     groups and the tiles each colour captured from each colour."""
 
+    variant = "standard"
+
     def __init__(self, seats, groups, captured=None):
         self.players = [Player(name, colors) for name, colors in zip(NAMES, seats)]
         self._groups = dict(zip(NAMES, groups))
@@ -82,6 +84,13 @@ def test_the_win_share_follows_the_ranks_tie_break_by_fewer_captures():
     assert [r.rank for r in rows] == [3, 1, 1, 4]
     assert win_shares(rows) == [0.0, 0.5, 0.5, 0.0]
     assert win_share((2, 0), [(2, 1), (2, 0), (2, 0)]) == 0.5
+
+
+def test_a_seat_behind_anyone_has_no_share_of_the_win():
+    """Behind on the score, or level and behind on the captures: no share, whatever the rest."""
+    assert win_share((3, 0), [(2, 0), (3, 0)]) == 0.0
+    assert win_share((2, 1), [(2, 1), (2, 0), (2, 1)]) == 0.0
+    assert win_share((2, 0), [(2, 0), (5, 0)]) == 1.0
 
 
 def test_captures_are_counted_per_opponent_by_name():

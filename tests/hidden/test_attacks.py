@@ -87,6 +87,7 @@ def write_pass(tmp_path, path, name):
     path.write_text(path.read_text() + f"  - {color}: pass\n    link: {link}\n")
 
 
+@pytest.mark.slow
 def test_a_reused_game_id_is_refused_at_join_and_a_revealed_key_is_spent(uptown, tmp_path):
     """(1) The creator copies the id of a finished, revealed game into a new game: joining it
     would commit again to a key already public. join refuses; the old key is marked spent."""
@@ -155,6 +156,7 @@ def test_a_rewritten_earlier_move_is_refused_by_the_players_who_saw_it(uptown, t
     assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(uptown, tmp_path):
     """(4) Without anyone's memory, once the keys are revealed, the rewritten move no longer
     carries its mover's seal: validate names it."""

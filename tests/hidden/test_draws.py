@@ -155,7 +155,8 @@ def _replayed(moves, keys=KEYS):
     return deal
 
 
-@settings(max_examples=5, deadline=None, derandomize=True)
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6))
 def test_a_whole_game_draws_each_tile_once_and_replays_the_same(seed):
     game, deal, played = _play_out(seed)

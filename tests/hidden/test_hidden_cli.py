@@ -219,6 +219,7 @@ def test_reveal_waits_for_the_end_of_the_game(tmp_path, game):
     assert game.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_two_player_game_draws_for_both_colours_of_each_player(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     assert uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
@@ -367,6 +368,7 @@ def test_join_and_reveal_take_json_and_the_end_says_how_to_reveal(uptown, tmp_pa
                                           "replaced_line": None}
 
 
+@pytest.mark.slow
 def test_after_every_reveal_every_command_knows_the_racks(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")

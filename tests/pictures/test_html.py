@@ -158,8 +158,13 @@ def test_html_and_svg_listed_in_help(uptown):
 
 
 def test_record_in_the_records_folder_all_render(uptown):
+    """Every sample record's page holds each of its moves, and after the last the board
+    ``show`` shows."""
     for record in sorted((ROOT / "records").glob("*.yaml")):
-        assert page_data(page_of(uptown, record))["turns"] is not None
+        data = page_data(page_of(uptown, record))
+        _, shown = uptown.json("show", record, "--json")
+        assert len(data["turns"]) == shown["moves"] > 0, record.name
+        assert board_at(data, len(data["turns"])) == shown["board"], record.name
 
 
 def test_without_script_the_page_shows_the_final_board_and_standings(uptown):

@@ -1,4 +1,4 @@
-"""``plain_table.simple_table`` draws what tabulate's ``simple`` format draws, byte for byte."""
+"""``pictures.table.simple_table`` draws what tabulate's ``simple`` format draws, byte for byte."""
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +23,7 @@ def tables(draw):
     return rows, headers
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(tables())
 def test_simple_table_is_tabulates_simple_format_when_it_draws_one(table):
@@ -30,6 +31,17 @@ def test_simple_table_is_tabulates_simple_format_when_it_draws_one(table):
     drawn = simple_table(rows, headers)
     if drawn is not None:
         assert drawn == tabulate(rows, headers, tablefmt="simple")
+
+
+@pytest.mark.parametrize("rows", [
+    [[0, 0, "", "0"], [0, 0, "", "False"]],  # found by the property test: "False" is a boolean
+    [[0, "x"], [1, "False"]],                 # to tabulate, and a column of it and "0" numbers
+    [[0, "True"], [1, "False"]],
+])
+def test_true_and_false_are_aligned_as_tabulate_aligns_them(rows):
+    headers = [""] * len(rows[0])
+    assert (simple_table(rows, headers) or tabulate(rows, headers, tablefmt="simple")) == tabulate(
+        rows, headers, tablefmt="simple")
 
 
 def test_the_tables_of_every_turn_are_drawn_without_tabulate():
@@ -43,6 +55,8 @@ def test_the_tables_of_every_turn_are_drawn_without_tabulate():
         moves, ["colour", "tile", "squares"], tablefmt="simple")
 
 
-@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["inf"]], [["-NaN"]], [["+Infinity"]], [["a\nb"]], [[1.5]], [[""], ["7"]], [["\u4e2d"]]])
+@pytest.mark.parametrize("rows", [[["1.5"]], [["007"], ["1"]], [["inf"]], [["-NaN"]], [["+Infinity"]],
+                                  [["a\nb"]], [[1.5]], [[""], ["7"]], [["\u4e2d"]], [["0"], ["False"]],
+                                  [["True"], ["False"]]])
 def test_what_tabulate_might_draw_otherwise_is_left_to_it(rows):
     assert simple_table(rows, ["x"]) is None

@@ -104,6 +104,7 @@ def test_killed_at_each_point_of_the_write(uptown, game, step, when, written):
     assert len(leftovers) == (1 if mid_write else 0)
 
 
+@pytest.mark.slow
 def test_killed_at_random_moments(uptown, tmp_path, game_file):
     """The real console script, killed at moments spread over its whole run, many times."""
     path = game_file(START, mode=0o640)

@@ -98,7 +98,8 @@ def test_an_entry_the_record_would_refuse_is_not_written():
         insert_entry(PLAYERS, "commitments", "Ana", HEADS["Ana"])
 
 
-@settings(max_examples=4, deadline=None, derandomize=True)
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
 def test_a_game_saved_with_its_links_and_keys_reloads_and_replays_the_same(seed, players):
     """Play a random hidden game on the engine, write every join, move and key into a record,

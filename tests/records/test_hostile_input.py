@@ -34,7 +34,8 @@ from uptown_cli.pictures.text import (
     position_data,
     standings_data,
 )
-from uptown_cli.engine.scoring import VARIANTS, standings
+from uptown_cli.engine.game import VARIANTS
+from uptown_cli.engine.scoring import standings
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = sorted((ROOT / "records").glob("*.yaml"))
@@ -195,7 +196,7 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("hostile")
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_records())
 def test_commands_on_mutated_records(uptown, folder, data):
     check_commands(uptown, folder / "m.yaml", data)
@@ -270,7 +271,7 @@ def test_generated_yaml_is_accepted_or_refused_with_a_line(data):
     check_library(data)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(yaml_texts())
 def test_commands_on_generated_yaml(uptown, folder, data):
     check_commands(uptown, folder / "g.yaml", data)

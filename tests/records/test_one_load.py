@@ -1,53 +1,74 @@
 """One load per command: ``move``, ``show`` and ``validate`` read the file once, parse it once
 and replay its moves once for the viewer they serve (open, or a hidden game as NAME); a move
-parses only the new text again, to read it back.  Counted in process, around the functions
-that do the work."""
+parses only the new text again, to read it back.  Counted in a process of its own, by a
+profile hook that sees each call of the public functions that do the work (nothing patched)."""
 
-from collections import Counter
+import json
+import os
+import subprocess
+import sys
 
 import pytest
 from support.players import play_to_end
 
+MOVES = 6
+"""Moves played before the command counted."""
+
+COUNTER = """
+import collections, json, sys
 from uptown_cli.engine.game import Game
 from uptown_cli.hidden import draws
 from uptown_cli.records import reading, schema, yaml_reader
 
-MOVES = 6
-"""Moves played before the command counted."""
+WORK = {reading.read_file.__code__: "reads", yaml_reader.parse.__code__: "parses",
+        schema.SchemaReader.check.__code__: "schema", Game.play.__code__: "plays",
+        draws.framed_hash.__code__: "hashes"}
+counts, texts = collections.Counter(), collections.Counter()
+
+def seen(frame, event, arg):
+    key = WORK.get(frame.f_code) if event == "call" else None
+    if key == "parses":
+        texts[frame.f_locals["text"]] += 1
+    elif key == "hashes":  # a chain starts with one hash tagged "chain"
+        key = "chains" if frame.f_locals["fields"][0].endswith(b" chain") else None
+    if key:
+        counts[key] += 1
+
+from uptown_cli.cli import main
+sys.setprofile(seen)
+try:
+    main(sys.argv[2:], prog_name="uptown")
+except SystemExit as done:
+    status = done.code
+sys.setprofile(None)
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump({"status": status, "counts": counts, "texts": list(texts.items())}, out)
+"""
+"""Runs ``uptown ARGS`` (argv: the file for the counts, then ARGS) with the hook on: ``reads``
+of a record file, ``parses`` (and the texts parsed), ``schema`` checks of a record,
+``plays`` (``Game.play``) and ``chains`` (hash chains built: each starts with a hash tagged
+``chain``)."""
 
 
 @pytest.fixture
-def counted(monkeypatch):
-    """The work done from here on: ``reads`` of a record file, ``parses`` (by the text
-    parsed), ``schema`` checks, ``plays`` (``Game.play``) and ``chains`` (hash chains built)."""
-    counts: Counter = Counter()
-    texts: Counter = Counter()
+def counted(tmp_path):
+    """``run(*args, env=)``: ``(counts, {text parsed: times})`` of ``uptown ARGS``."""
+    out = tmp_path / "counts.json"
 
-    def count(owner, name, key, texts_of=None):
-        real = getattr(owner, name)
+    def run(*args, env=None):
+        environment = {**os.environ, **{k: v for k, v in (env or {}).items() if v is not None}}
+        for name, value in (env or {}).items():
+            if value is None:
+                environment.pop(name, None)
+        done = subprocess.run([sys.executable, "-c", COUNTER, str(out), *map(str, args)],
+                              env=environment, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        found = json.loads(out.read_text(encoding="utf-8"))
+        assert found["status"] in (0, None), done.stderr
+        return {"reads": 0, "parses": 0, "schema": 0, "plays": 0, "chains": 0,
+                **found["counts"]}, dict(found["texts"])
 
-        def counting(*args, **kwargs):
-            counts[key] += 1
-            if texts_of is not None:
-                texts[texts_of(*args)] += 1
-            return real(*args, **kwargs)
-
-        monkeypatch.setattr(owner, name, counting)
-
-    count(reading, "_read_to_limit", "reads")
-    count(yaml_reader._Composer, "guarded_document", "parses", lambda composer: composer.text)
-    count(schema.SchemaReader, "check", "schema")
-    count(Game, "play", "plays")
-
-    def start():
-        counts.clear()
-        texts.clear()
-        draws._chain.cache_clear()
-
-    def result():
-        return {**counts, "chains": draws._chain.cache_info().misses}, texts
-
-    return start, result
+    return run
 
 
 def open_game(record_after):
@@ -78,17 +99,9 @@ def game(uptown, request, record_after, tmp_path):
     return hidden_game(uptown, tmp_path)
 
 
-def run(uptown, counted, *args, env=None):
-    start, result = counted
-    start()
-    outcome = uptown.invoke(*args, env=env)
-    assert outcome.exit_code == 0, outcome.output
-    return result()
-
-
 def test_show_reads_parses_and_replays_the_file_once(uptown, counted, game):
     path, env, viewer = game
-    counts, texts = run(uptown, counted, "show", path, *viewer, env=env)
+    counts, texts = counted("show", path, *viewer, env=env)
     assert (counts["reads"], counts["parses"], counts["schema"]) == (1, 1, 1)
     assert list(texts.values()) == [1]
     assert counts["plays"] == MOVES
@@ -97,7 +110,7 @@ def test_show_reads_parses_and_replays_the_file_once(uptown, counted, game):
 
 def test_validate_reads_parses_and_replays_the_file_once(uptown, counted, game):
     path, env, _ = game
-    counts, _ = run(uptown, counted, "validate", path, env=env)
+    counts, _ = counted("validate", path, env=env)
     assert (counts["reads"], counts["parses"], counts["schema"], counts["plays"]) == (
         1, 1, 1, MOVES)
 
@@ -110,7 +123,7 @@ def test_a_move_parses_the_file_once_and_only_the_new_text_again(uptown, counted
     name = viewer[1] if viewer else None
     _, data = uptown.json("moves", path, "--json", *viewer, env=env)
     move = data["moves"][0]
-    counts, texts = run(uptown, counted, "move", path, *move.split(), *viewer, env=env)
+    counts, texts = counted("move", path, *move.split(), *viewer, env=env)
     assert counts["reads"] == 1
     assert texts == {before: 1, path.read_text(): 1}
     assert counts["schema"] == 2
@@ -140,13 +153,13 @@ def test_a_revealed_hidden_game_is_replayed_once_and_dealt_its_revealed_bags(
     from uptown_cli.records.reading import load_record
 
     moves = len(load_record(path).moves)
-    counts, _ = run(uptown, counted, "validate", path)
+    counts, _ = counted("validate", path)
     assert counts["plays"] == moves
-    counts, _ = run(uptown, counted, "show", path, "--json")
+    counts, _ = counted("show", path, "--json")
     assert counts["plays"] == moves
     _, data = uptown.json("show", path, "--json", "--at", str(moves - 1))
     assert data["racks"] is not None  # dealt, though the last draws come after
-    counts, _ = run(uptown, counted, "show", path, "--json", "--at", str(moves - 1))
+    counts, _ = counted("show", path, "--json", "--at", str(moves - 1))
     assert counts["plays"] == moves
 
 

@@ -343,6 +343,7 @@ def layouts(draw):
     return before.replace("\n", nl), moves.replace("\n", nl), after.replace("\n", nl), style
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layouts(), st.sampled_from(["red", "blue", "green"]), MOVE_TEXT)
 def test_append_never_changes_an_earlier_byte(layout, color, move):
@@ -383,6 +384,7 @@ def played_games(draw):
     return players, seed, game
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_games(), st.sampled_from(["standard", "blockers"]))
 def test_written_then_read_game_is_the_same_game(played, variant):

@@ -3,9 +3,8 @@ shows of them, now and after every move that follows."""
 
 import random
 
-from uptown_cli.engine.seating import seat_colors
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import Game, Player
+from uptown_cli.engine.game import Game, Player, seat_colors
 
 
 def table_of(players):

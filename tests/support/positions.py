@@ -7,7 +7,7 @@ tile of its colour that fits its square and places them through the engine, in t
 
 from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.engine.geometry import FIT, parse_tile, square_name
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 
 LETTERS = {c[0]: c for c in COLORS}
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
@@ -71,7 +71,7 @@ def build(diagram, seats=None, racks=None):
         for color in player.colors:
             rack = [parse_tile(t) for t in (racks or {}).get(color, ())]
             tiles = assign_tiles(sorted(sq for sq, c in placed.items() if c == color), set(rack))
-            queues[player.name] += [(color, Move(tile, sq)) for sq, tile in tiles.items()]
+            queues[player.name] += [(color, Placement(tile, sq)) for sq, tile in tiles.items()]
             head = list(tiles.values()) + rack
             bags[color] = head + [t for t in range(28) if t not in head]
     game = Game(players, bags if racks is not None else None)

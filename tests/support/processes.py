@@ -25,9 +25,11 @@ def alive(pid):
 
 
 def _default_signals():
-    """In the command: SIGTERM and SIGHUP as a new terminal session has them, even when the
-    tests run under ``nohup`` (which the command would rightly honour)."""
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    """In the command: SIGTERM, SIGHUP and SIGINT (Ctrl-C) as a new terminal session has them,
+    even when the tests run under ``nohup`` or as a background job, which ignore SIGHUP and
+    SIGINT (a command rightly honours that, and Python keeps ignoring a SIGINT it started
+    with)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(signum, signal.SIG_DFL)
 
 

@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from ..records.schema import Record
     from .review import MoveReview
 
+__all__ = ["annotate"]
+
 
 def annotate(record: Record, reviews: list[MoveReview]) -> str:
     """The text of ``record`` with ``reviews`` (one per move, in order) written under its moves

@@ -33,11 +33,13 @@ from typing import Any
 
 from ..engine.game import Game, Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
-from ..engine.notation import Move
+from ..engine.notation import Move, Placement
 from ..engine.playout import QUICK, MoveClass, Playout
 from ..engine.scoring import win_share
 from ..errors import SetupError
 from .views import sample_bags
+
+__all__ = ["choose_move", "greedy_choices"]
 
 ColoredMove = tuple[str, Move]
 """A move with the colour it is played from."""
@@ -71,8 +73,8 @@ HORIZON_FINALISTS = 3
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
-    ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``;
-    every bot but ``random`` plays to it), ``playouts`` (``mc``, ``horizon``: how many sampled
+    ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``,
+    the game's own by default; every bot but ``random`` plays to it), ``playouts`` (``mc``, ``horizon``: how many sampled
     views each candidate move is played out in) and ``seconds`` (the same two:
     think for this much CPU time instead, playing out as many views as it allows; the choice
     is then no longer reproducible); a bot ignores the options it has no use for.
@@ -87,6 +89,7 @@ def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> C
     if not game.knows_racks:
         raise SetupError("the racks are unknown (a game without a seed), so a bot cannot play")
     bot, takes = _BOTS[name]
+    options = {"variant": game.variant, **options}
     return bot(game, random.Random(seed),  # type: ignore[arg-type]
                **{k: v for k, v in options.items() if k in takes})
 
@@ -119,16 +122,16 @@ def _rank_moves(game: Game, variant: str) -> list[tuple[RankKey, ColoredMove]]:
             key = (0, False, 0)
         else:
             key = (_score_after(game, player, color, move, variant), move.capture,
-                   _tile_reach(move.tile))  # type: ignore[arg-type]  # a placement has a tile
+                   _tile_reach(move.tile))
         ranked.append((key, (color, move)))
     ranked.sort(key=lambda pair: pair[0])
     return ranked
 
 
-def _score_after(game: Game, player: Player, color: str, move: Move, variant: str) -> int:
+def _score_after(game: Game, player: Player, color: str, move: Placement, variant: str) -> int:
     """``player``'s score once ``color`` has played ``move`` (a placement): its groups (only
     ``color``'s change), plus in Blockers! the most tiles it has taken from one opponent."""
-    sq: int = move.square  # type: ignore[assignment]  # a placement has a square
+    sq = move.square
     score = game.player_groups(player) + 1 - _groups_touching(sq, game.mask(color))
     if variant == "blockers":
         victim = game.at(sq)
@@ -230,7 +233,8 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
         raise SetupError("playouts must be at least 1")
     if len(candidates) == 1:
         return candidates[0]
-    seat = game.players.index(game.to_move)  # type: ignore[arg-type]  # the game is not over
+    assert game.to_move is not None  # the game is not over
+    seat = game.players.index(game.to_move)
     totals = [0.0] * len(candidates)
     playing = list(range(len(candidates)))
     for done, play_out in enumerate(shared_deals(game, rng, variant, playouts, seconds, QUICK, plies), 1):
@@ -267,7 +271,7 @@ def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, secon
             if move.is_pass:
                 playout.pass_turn()
             else:
-                playout.play(index[color], move.tile, move.square)  # type: ignore[arg-type]
+                playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
             return playout.run(policy, playout_rng, plies)
 

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 from ..errors import SetupError
 
+__all__: list[str] = []
+
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
 

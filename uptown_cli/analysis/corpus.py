@@ -10,9 +10,10 @@ from typing import TextIO, TypedDict
 
 from ..engine.game import Game
 from ..engine.geometry import square_name, tile_name
-from ..engine.rewind import rewind
 from ..engine.scoring import standings, win_shares
 from ..errors import SetupError
+
+__all__ = ["RecordedGame", "corpus_stats", "move_rows", "write_rows"]
 
 EXPORT_COLUMNS = (
     "game", "move", "player", "color", "tile", "square", "capture", "captured_color", "captured_tile",
@@ -109,17 +110,17 @@ def move_rows(games: Iterable[RecordedGame]) -> Iterator[dict[str, str | int | b
     played forward again to know the groups after every move."""
     for item in games:
         game = item.game
-        for turn in rewind(game):
+        for turn in game.rewind():
             game.play(turn.move, turn.color)
-            tile, square = turn.move.tile, turn.move.square
+            move = turn.move
             captured = turn.captured or (None, None)
             yield {
                 "game": item.path,
                 "move": turn.number,
                 "player": turn.player.name,
                 "color": turn.color,
-                "tile": tile_name(tile) if tile is not None else None,
-                "square": square_name(square) if square is not None else None,
+                "tile": None if move.is_pass else tile_name(move.tile),
+                "square": None if move.is_pass else square_name(move.square),
                 "capture": turn.captured is not None,
                 "captured_color": captured[0],
                 "captured_tile": tile_name(captured[1]) if captured[1] is not None else None,

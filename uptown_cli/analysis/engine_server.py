@@ -17,6 +17,8 @@ from ..errors import UptownError
 from .bots import MC_PLAYOUTS, choose_move
 from .protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, engine_view
 
+__all__ = ["serve"]
+
 CLOCK_SHARE = 0.6
 """The share of its time for this move that the engine thinks for when it thinks by time:
 the rest is left for the host's and the system's work (the bots count CPU time, the host

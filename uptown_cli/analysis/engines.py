@@ -23,6 +23,8 @@ from typing import IO, Any
 from ..errors import EngineError
 from .protocol import MAX_LINE, PROTOCOL, decode, encode
 
+__all__ = ["EngineProcess", "engine_signals"]
+
 QUIT_GRACE = 2.0
 """Seconds an engine has to exit after ``quit`` before its process group is ended."""
 
@@ -94,6 +96,7 @@ class EngineProcess:
                              f"no move within {allowed:.3g} s and a margin of {margin:.3g} s")
 
     def send(self, message: Mapping[str, Any]) -> None:
+        """Write ``message`` to the engine, one line of the protocol."""
         try:
             self.process.stdin.write(encode(message))  # type: ignore[union-attr]
         except (BrokenPipeError, ValueError, OSError):

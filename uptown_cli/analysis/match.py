@@ -20,12 +20,14 @@ from ..engine.bags import seeded_bags
 from ..engine.game import Game, Player
 from ..engine.notation import Move
 from ..engine.scoring import standings
-from ..engine.seating import seat_colors
+from ..engine.game import seat_colors
 from ..errors import EngineError, IllegalMove
 from .bots import choose_move
 from .engines import EngineProcess, engine_signals
 from .selfplay import player_names
 from .protocol import Clock, answered_move, move_request, move_seed
+
+__all__ = ["Entrant", "Limits", "GameTask"]
 
 LOG_TAIL = 65536
 """The most of an engine's standard error kept for each game (its end)."""
@@ -42,12 +44,14 @@ class Entrant:
     options: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        """The entrant as the tournament's file keeps it."""
         if self.bot is not None:
             return {"name": self.name, "bot": self.bot}
         return {"name": self.name, "command": list(self.command), "options": dict(self.options)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Entrant:
+        """An entrant read back from ``to_json``'s form."""
         return cls(data["name"], data.get("bot"), tuple(data.get("command", ())),
                    tuple(sorted(data.get("options", {}).items())))
 

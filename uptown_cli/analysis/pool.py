@@ -10,6 +10,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NoReturn, TypeVar
 
+__all__ = ["Stopped", "stopped_by_signals"]
+
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
 

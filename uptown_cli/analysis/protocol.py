@@ -22,6 +22,8 @@ from ..engine.sha256 import sha256
 from ..errors import EngineError, NotationError, SetupError, UptownError
 from ..hidden.draws import bags_from_draws
 
+__all__: list[str] = []
+
 PROTOCOL = "uptown-engine-1"
 """The protocol's name and version, said by both sides in the handshake."""
 
@@ -188,7 +190,7 @@ def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> Eng
         drawn: dict[str, list[int]] = {color: [] for color in game.colors}
         for turn in game.history:
             if not turn.move.is_pass:
-                drawn[turn.color].append(cast(int, turn.move.tile))
+                drawn[turn.color].append(turn.move.tile)
         drawn.update({color: [_tile(t) for t in request["drawn"][color]] for color in me.colors})
         view = game.redealt(bags_from_draws(drawn, game.colors))
         racks = cast("dict[str, list[int]]", view.racks)

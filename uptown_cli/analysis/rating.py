@@ -17,6 +17,8 @@ from typing import Any
 
 from .match import GameOutcome
 
+__all__ = ["Sprt", "sprt_llr", "results_of", "figures"]
+
 Z95 = NormalDist().inv_cdf(0.975)
 """The normal quantile of a two-sided 95% interval (1.95996...)."""
 

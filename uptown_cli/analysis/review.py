@@ -40,6 +40,8 @@ from ..engine.scoring import win_share
 from ..engine.sha256 import sha256
 from ..errors import SetupError
 
+__all__ = ["MoveReview", "tasks", "review_games", "summarize"]
+
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
 
@@ -183,6 +185,7 @@ class MoveReview:
     followed by greedy's replies on the real racks."""
 
     def to_json(self) -> dict[str, Any]:
+        """The move's review as JSON data."""
         return asdict(self)
 
 

@@ -15,10 +15,12 @@ from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
 from ..engine.game import Game, Player
 from ..engine.scoring import standings, win_shares
-from ..engine.seating import seat_colors
+from ..engine.game import seat_colors
 from ..engine.sha256 import sha256
 from ..errors import SetupError
 from .pool import in_pool
+
+__all__ = ["GameResult", "check_bots", "play_games", "summarize", "record_text"]
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,8 @@ def play_game(bots: list[str], number: int, seed: str, variant: str = "standard"
     own_seed = game_seed(seed, number)
     game = Game(players, seeded_bags(own_seed, [c for p in players for c in p.colors]))
     moves: list[tuple[str, str]] = []
-    while not game.finished:
-        bot = bots[game.players.index(game.to_move)]  # type: ignore[arg-type]  # not finished
+    while game.to_move is not None:  # until the game is over
+        bot = bots[game.players.index(game.to_move)]
         color, move = choose_move(bot, game, seed=f"{own_seed}:{game.ply}", variant=variant,
                                   **(options or {}))
         turn = game.play(move, color)

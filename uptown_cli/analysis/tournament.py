@@ -29,6 +29,8 @@ from .match import Entrant, GameOutcome, GameTask, Limits, play_game, record_tex
 from .pool import in_pool
 from .rating import Sprt, sprt_decision
 
+__all__ = ["Settings", "Tournament"]
+
 MODES = ("round-robin", "gauntlet")
 SETTINGS_FILE = "tournament.json"
 RESULTS_FILE = "results.jsonl"
@@ -66,6 +68,7 @@ class Settings:
             raise SetupError("an SPRT is for a match of two entrants at two seats")
 
     def to_json(self) -> dict[str, Any]:
+        """The settings as the tournament's file keeps them."""
         limits = {k: (dict(v) if k == "bot_options" else v) for k, v in vars(self.limits).items()}
         return {"uptown-tournament": FORMAT, "mode": self.mode, "seats": self.seats,
                 "deals": self.deals, "seed": self.seed, "variant": self.variant,
@@ -74,6 +77,7 @@ class Settings:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
+        """Settings read back from ``to_json``'s form."""
         limits = dict(data["limits"])
         limits["bot_options"] = tuple(sorted(limits.get("bot_options", {}).items()))
         return cls(tuple(Entrant.from_json(e) for e in data["entrants"]), data["mode"],

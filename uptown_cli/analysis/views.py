@@ -2,12 +2,13 @@
 
 import random
 from collections.abc import Callable, Mapping
-from typing import cast
 
 from ..engine.game import RACK_SIZE, Game, Player, Turn
 from ..engine.geometry import TILES_PER_COLOR
 from ..errors import SetupError
 from ..hidden.draws import stuck_tiles
+
+__all__ = ["sample_view", "imagined_game"]
 
 _SAMPLE_ATTEMPTS = 1000
 _UNFIT_LIMIT = 64
@@ -23,13 +24,13 @@ def sample_bags(game: Game, rng: random.Random) -> dict[str, list[int]]:
     at random from the tiles that player has not seen (``{colour: 28 tiles}``, as ``Game``
     takes them). An opponent's passes that no bag fits (in a view of a hidden game where one
     was not forced) are set aside: that colour's bag fits its moves only."""
-    me = cast(Player, game.to_move)
+    me, racks = game.to_move, game.racks
+    assert me is not None and racks is not None  # a game under way, its racks known
     played = _played(game)
     own_draws: dict[str, list[int]] = {color: [] for color in me.colors}
     for turn in game.history:
         if turn.color in own_draws and turn.drawn is not None:
             own_draws[turn.color].append(turn.drawn)
-    racks = cast("dict[str, list[int]]", game.racks)
 
     def own_bag(color: str) -> list[int]:
         return _own_bag(played[color], own_draws[color], racks[color], rng)
@@ -90,7 +91,7 @@ def _played(game: Game) -> dict[str, list[int]]:
     played: dict[str, list[int]] = {color: [] for color in game.colors}
     for turn in game.history:
         if not turn.move.is_pass:
-            played[turn.color].append(cast(int, turn.move.tile))
+            played[turn.color].append(turn.move.tile)
     return played
 
 

@@ -21,6 +21,8 @@ from .. import __version__
 from ..errors import UptownError
 from ..i18n import _, process_language
 
+__all__ = ["main", "run"]
+
 COMMANDS = {
     "new": ("new", "Create a new game record (never overwrites a file)."),
     "move": ("play", "Play a move and append it to FILE."),

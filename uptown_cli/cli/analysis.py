@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from ..analysis.selfplay import GameResult
     from ..engine.game import Game
     from ..records.schema import Record
+
+__all__: list[str] = []
 
 
 def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import click
 
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from .options import (
     Output,
     as_option,
@@ -22,6 +22,8 @@ from .options import (
     sendmail_option,
     write_output,
 )
+
+__all__: list[str] = []
 
 
 def check_smtp_settings() -> None:

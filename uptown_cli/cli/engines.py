@@ -11,13 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from .options import (BOT_NAMES, MC_PLAYOUTS, Output, cluster_option, display_path, output_options,
                       playouts_option, plural)
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
     from ..analysis.tournament import Tournament
+
+__all__: list[str] = []
 
 
 @click.command()

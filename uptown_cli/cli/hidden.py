@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from ..records.entries import PlayerEntry
     from ..records.viewer import HiddenView
 
+__all__: list[str] = []
+
 
 # -- new --hidden, and the view of the player to move --------------------------------------
 

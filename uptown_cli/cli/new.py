@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from .options import (
     Output,
     display_path,
@@ -18,6 +18,8 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..records.entries import PlayerEntry
+
+__all__: list[str] = []
 
 
 def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..records.schema import Record
 
+__all__: list[str] = []
+
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function: the option decorators give it back with its type."""
 

@@ -14,6 +14,8 @@ from .options import file_argument, output_file_option, read_game, write_output
 if TYPE_CHECKING:
     from ..records.schema import Record
 
+__all__: list[str] = []
+
 
 def record_title(record: "Record") -> str:
     """The event named in the record, else the file's name."""

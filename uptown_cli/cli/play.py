@@ -2,7 +2,7 @@
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import click
 
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from ..engine.notation import Move
     from ..records.schema import Record
     from .hidden import MoverView
+
+__all__: list[str] = []
 
 
 def hidden_mover_view(record: "Record", game: "Game", as_name: str | None, keys: str | None,
@@ -172,7 +174,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     """
     from ..engine.geometry import square_name
     from ..engine.scoring import standings
-    from ..errors import IllegalMove
+    from ..errors import IllegalMove, Reason
     from ..pictures.text import (
         board_text,
         drawn_text,
@@ -213,13 +215,13 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     game, mover = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
                     else (rack, typed_move(words)))
-    if chosen.capture and game.at(cast(int, chosen.square)) is None:  # a capture has a square
-        raise click.ClickException(f"{chosen} marks a capture, but {square_name(cast(int, chosen.square))} is "
+    if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
+        raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
                                    f"empty (write {game.canonical(chosen)}); nothing was written")
     try:
         turn = game.play(chosen, rack)
     except IllegalMove as exc:
-        hint = " (name the rack: red 7 B7, or --rack)" if exc.reason == "ambiguous_color" else ""
+        hint = " (name the rack: red 7 B7, or --rack)" if exc.reason is Reason.AMBIGUOUS_COLOR else ""
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
@@ -239,8 +241,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     view = None
-    if mover is not None:  # a game with hidden racks: the mover's view after the move
-        view = mover.view_after(turn, cast(str, link))
+    if mover is not None and link is not None:  # hidden racks: the mover's view after the move
+        view = mover.view_after(turn, link)
     out.text(drawn_text(game, turn, view))
     out.text(to_move_text(game, view))
     if game.finished:

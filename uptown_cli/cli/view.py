@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from ..records.replay import Validation
     from ..records.schema import Record
     from ..records.viewer import HiddenView
+
+__all__: list[str] = []
 
 
 @click.command()
@@ -115,10 +117,8 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
         raise click.BadParameter(f"{record.path} has {plural(count, 'move')}, not {last}", param_hint="--to")
     if first > max(last, 1):
         raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
-    from ..engine.rewind import rewind
-
     game = replay_valid(record, upto=last)
-    played = rewind(game)
+    played = game.rewind()
     if as_json:
         from ..records.annotations import notes_data
 

@@ -24,6 +24,8 @@ from ..records.compare import DIFFERENT_GAMES, compare_records
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
 
+__all__ = ["best_copy", "maildir_messages", "mbox_messages", "read_message_file"]
+
 READ_CHUNK = 1024 * 1024
 """Bytes asked for by one read of a message file, or one piece of a long mbox line."""
 _ESCAPED_FROM = re.compile(rb">+From ")

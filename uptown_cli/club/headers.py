@@ -19,6 +19,10 @@ from email.utils import formataddr
 
 from ..errors import MailError, one_line
 
+__all__ = [
+    "MAX_NAME", "address_field", "checked_address", "header_text", "header_value", "plain_file_name",
+]
+
 _LOCAL_PART = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
 """A dot-atom of ASCII (RFC 5322): what uptown sends to before the ``@``."""
 _LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")

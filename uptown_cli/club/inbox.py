@@ -21,7 +21,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..engine.seating import same_name
+from ..engine.game import same_name
 from ..errors import MailError, RecordError
 from ..records.compare import (
     DIFFERENT_GAMES,
@@ -36,6 +36,8 @@ from ..records.reading import load_record
 from ..records.replay import replay, validate_text
 from ..records.schema import Record
 from .mime import Attached
+
+__all__ = ["KEPT_COPY", "progress", "receive", "Received"]
 
 
 # -- comparing and saving ------------------------------------------------------------------
@@ -59,9 +61,11 @@ class Received:
 
     @property
     def written(self) -> bool:
+        """Whether the game file was written (a new game, or a copy carried further)."""
         return self.outcome in (SAVED_NEW, EXTENDED)
 
     def to_json(self) -> dict[str, object]:
+        """What ``receive --json`` prints of it."""
         return {"outcome": self.outcome, "path": self.path, "written": self.written,
                 "message": self.message, "warnings": list(self.warnings)}
 

@@ -21,7 +21,7 @@ from email.utils import formatdate, getaddresses, make_msgid
 
 from ..errors import MailError, one_line
 from ..engine.game import Game
-from ..engine.seating import same_name
+from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
 from ..records.entries import PlayerEntry
 from ..records.replay import replay
@@ -33,6 +33,8 @@ from .headers import (
     header_value,
     plain_file_name,
 )
+
+__all__ = ["GameFile", "game_message"]
 
 FROM_ENV = "UPTOWN_FROM"
 """The sender's address when ``--as`` names no player with an email in the record."""
@@ -84,7 +86,7 @@ class GameFile:
         return None if mover is None else self.player(mover.name)
 
     def player(self, name: str) -> PlayerEntry:
-        """The player ``name`` names (as records compare names: seating.name_key); MailError
+        """The player ``name`` names (as records compare names: game.name_key); MailError
         when there is none."""
         for entry in self.record.players:
             if same_name(entry.name, name):
@@ -155,6 +157,7 @@ class GameFile:
         return "\n".join(one_line(line) for line in "\n".join(lines).split("\n")) + "\n"
 
     def standings_table(self) -> str:
+        """The standings as the body shows them (a plain text table)."""
         from ..engine.scoring import standings
         from ..pictures.table import simple_table
         from ..pictures.text import standings_rows

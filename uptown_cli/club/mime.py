@@ -24,6 +24,8 @@ from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
 from .headers import plain_file_name
 
+__all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
+
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 """A message larger than this is refused unread (a game is at most 1 MiB)."""
 MAX_PARTS = 100

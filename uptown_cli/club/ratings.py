@@ -18,7 +18,9 @@ from ..records.schema import Record
 from ..records.replay import validate_file
 from ..records.replay import replay
 from ..engine.scoring import Standing, standings
-from ..engine.seating import name_key
+from ..engine.game import name_key
+
+__all__ = ["finished_games", "rate"]
 
 
 @dataclass(frozen=True)

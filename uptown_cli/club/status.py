@@ -9,7 +9,9 @@ from datetime import datetime, timezone
 
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
-from ..engine.seating import same_name
+from ..engine.game import same_name
+
+__all__ = ["game_status", "order"]
 
 TO_MOVE = "to-move"
 TO_JOIN = "to-join"

@@ -29,6 +29,8 @@ from ..errors import MailError
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
 from the start; port 465); ``?tls=no`` sends without TLS."""
+
+__all__ = ["SMTP_ENV", "send_sendmail", "send_smtp"]
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
 CAFILE_ENV = "UPTOWN_SMTP_CAFILE"
 """A PEM file of certificates to trust instead of the system's (a club's own server)."""

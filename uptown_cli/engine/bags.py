@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from .geometry import TILE_NAMES
 from .sha256 import sha256
 
+__all__ = ["bag_order", "seeded_bags"]
+
 _NAMES_AS_BYTES = [name.encode("utf-8") for name in TILE_NAMES]
 
 

@@ -1,4 +1,10 @@
-"""The rules of Uptown: a game's state, its legal moves, and playing and undoing moves.
+"""The rules of Uptown: who plays, a game's state, its legal moves, and playing and undoing moves.
+
+A game in one call, a move from its text, and the board as text::
+
+    game = Game.new(["Ana", "Bo"], seed="club-7")
+    game.play_text("sax E8", color="green")
+    print(game)
 
 The board is kept as one 81-bit mask of occupied squares per colour (see ``geometry``), with
 the tile on each square alongside. Groups and cut points of a colour are worked out from its
@@ -9,22 +15,16 @@ change drops it, to be worked out again from the whole mask at once (``count_gro
 
 With known bags (a seeded game) the racks are known and checked; without them (a game
 transcribed from a board) everything else is checked.
-
-Types: a placed move's square, the tile on a square that holds a colour and the bags of a game
-whose racks are known are never None, though their types allow it. Where that is used on the
-path of every move, a ``type: ignore`` says so (``typing.cast`` would cost a call each time);
-elsewhere, ``cast``.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple, Optional, cast
+from typing import Literal, NamedTuple, Optional, TypeGuard
 
-from ..errors import IllegalMove as IllegalMove  # raised here, exported
-from ..errors import RacksUnknown as RacksUnknown
-from ..errors import SetupError
+from ..errors import IllegalMove, RacksUnknown, Reason, SetupError
+from .bags import seeded_bags
 from .geometry import (
     ALL_SQUARES,
     FIT,
@@ -39,14 +39,32 @@ from .geometry import (
 )
 from .groups import count_groups, cut_points, is_cut_point
 from .move_lists import ROW_SHIFTS, move_lists, tile_moves
-from .notation import PASS, Move
+from .notation import PASS, Move, board_diagram, parse_move
 
-COLORS = ("red", "blue", "green", "yellow", "orange")
+__all__ = [
+    "Color", "COLORS", "Variant", "VARIANTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR", "Player",
+    "Turn", "Game", "dealt_colors", "seat_colors", "name_key", "same_name",
+]
+
+Color = Literal["red", "blue", "green", "yellow", "orange"]
+"""A colour's name."""
+COLORS: tuple[Color, ...] = ("red", "blue", "green", "yellow", "orange")
+"""The five colours, in the order they are dealt round the table."""
+Variant = Literal["standard", "blockers"]
+"""A way of scoring: ``standard`` (Uptown) or ``blockers`` (Blockers!), see ``scoring``."""
+VARIANTS: tuple[Variant, ...] = ("standard", "blockers")
+"""The variants."""
 RACK_SIZE = 5
+"""How many tiles a rack starts with."""
 TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
 """Every colour plays exactly 24 tiles: it stops when its bag is empty and its rack is down to 4."""
 
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
+
+
+def _is_variant(name: str) -> TypeGuard[Variant]:
+    """Whether ``name`` is a variant's."""
+    return name in VARIANTS
 
 
 class _Seat(NamedTuple):
@@ -63,9 +81,49 @@ class Player(_Seat):
         return super().__new__(cls, name, tuple(colors))
 
 
+def dealt_colors(named: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Each seat's colours: those it names, or for the seats that name none the colours nobody
+    named, dealt round the table one at a time in the order red, blue, green, yellow, orange
+    (twice round with 2 players, who play two colours each), while they last."""
+    taken = {color for colors in named for color in colors}
+    free = [color for color in COLORS if color not in taken]
+    dealt = [list(colors) for colors in named]
+    waiting = [seat for seat, colors in enumerate(named) if not colors]
+    for _ in range(2 if len(named) == 2 else 1):
+        for seat in waiting:
+            if free:
+                dealt[seat].append(free.pop(0))
+    return [tuple(colors) for colors in dealt]
+
+
+def seat_colors(players: int) -> list[tuple[str, ...]]:
+    """The colours of each of ``players`` seats when nobody names theirs: ``[("red",
+    "green"), ("blue", "yellow")]`` with 2, else one each."""
+    return dealt_colors([()] * players)
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one player's name share: the name without blanks round it, in
+    Unicode's composed form (NFC), case folded. ``" Ana"``, ``"ana"`` and ``"ANA "`` are one
+    player; so are the composed and decomposed spellings of ``"Gréedy"``."""
+    if name.isascii():  # NFC leaves ASCII as it is, and folds its case as lower() does
+        return name.strip().lower()
+    import unicodedata  # its tables are loaded only for a name that needs them
+
+    folded = unicodedata.normalize("NFC", name.strip()).casefold()
+    return unicodedata.normalize("NFC", folded)
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` name the same player (see ``name_key``)."""
+    return name_key(first) == name_key(second)
+
+
 class Turn(NamedTuple):
-    """A move as it was played: who, with which colour, what it captured and drew.
-    (A named tuple: one is made for every move replayed, so it must be cheap.)"""
+    """A move as it was played: its number (from 1), who, with which colour, the move (as it
+    was on the board: a capture marked), what it captured (``(colour, tile)``) and the tile
+    drawn after it (None when none was, or the racks are unknown). (A named tuple: one is made
+    for every move replayed, so it must be cheap.)"""
 
     number: int
     player: Player
@@ -82,13 +140,22 @@ _new_turn: Callable[
 
 
 class Game:
-    """A game in progress: players in turn order, the board, racks and bags when known."""
+    """A game in progress: players in turn order, the board, and racks and bags when known.
 
-    def __init__(self, players: Iterable[Player | tuple[str, tuple[str, ...]]],
-                 bags: Mapping[str, Sequence[int]] | None = None) -> None:
+    ``Game.new(names, seed=...)`` starts one as the rules deal it; ``Game(players, bags)``
+    takes the players' colours and the bags as given (each colour's 28 tiles in the order
+    they are drawn, the first five its rack; None when they are unknown). SetupError for a
+    game that cannot be set up so.
+    """
+
+    def __init__(self, players: Iterable[Player | tuple[str, Iterable[str]]],
+                 bags: Mapping[str, Sequence[int]] | None = None, *,
+                 variant: str = "standard") -> None:
         seated = [p if isinstance(p, Player) else Player(*p) for p in players]
         if not 2 <= len(seated) <= 5:
             raise SetupError("a game has 2 to 5 players")
+        if not _is_variant(variant):
+            raise SetupError(f"unknown variant {variant!r} (standard or blockers)")
         per_player = 2 if len(seated) == 2 else 1
         seen: set[str] = set()
         for p in seated:
@@ -101,6 +168,11 @@ class Game:
                     raise SetupError(f"colour {c!r} is unknown or taken twice")
                 seen.add(c)
         self.players = seated
+        """The players, in turn order."""
+        self.variant: Variant = variant
+        """How the game is scored (``scoring.standings``)."""
+        self.seed: str | None = None
+        """The seed the bags were dealt from (``Game.new``), or None."""
         self._owner: dict[str, int] = {}
         for index, p in enumerate(seated):
             for c in p.colors:
@@ -109,17 +181,15 @@ class Game:
         self._occupied = 0
         self._exhausted = 0  # colours that have played all their tiles
         self._masks = dict.fromkeys(self._owner, 0)
-        self._tile_at: list[int | None] = [None] * 81
+        self._tile_at = [0] * 81  # read only where _color_at holds a colour
         self._color_at: list[str | None] = [None] * 81
         self._played = dict.fromkeys(self._owner, 0)
         self._played_count = dict.fromkeys(self._owner, 0)
         self._captured = {c: dict.fromkeys(self._owner, 0) for c in self._owner}
-        self._bags: dict[str, list[int]] | None
-        self._racks: dict[str, list[int]] | None
-        self._drawn: dict[str, int]
-        if bags is None:
-            self._bags = self._racks = None
-        else:
+        self._bags: dict[str, list[int]] = {}  # none while the racks are unknown
+        self._racks: dict[str, list[int]] | None = None
+        self._drawn: dict[str, int] = {}
+        if bags is not None:
             self._bags = {c: list(bags[c]) for c in self._owner}
             for c, order in self._bags.items():
                 if sorted(order) != list(range(TILES_PER_COLOR)):
@@ -129,9 +199,47 @@ class Game:
         self._turn = 0
         self._passes = 0
         self.history: list[Turn] = []
+        """Every move played, in order."""
         self._undo: list[tuple[int, int]] = []
         self._cuts: dict[str, int] = {}
         self._group_count: dict[str, int] = {}
+
+    @classmethod
+    def new(cls, players: Iterable[str | Player], seed: str | None = None,
+            variant: str = "standard") -> Game:
+        """A new game of ``players`` (names, in turn order; a ``Player`` keeps the colours it
+        names), their colours dealt as the rules deal them (``dealt_colors``), each colour's
+        bag shuffled by ``seed`` (``bags.bag_order``: the same seed gives the same game
+        everywhere); without a seed the racks are unknown, as in a game copied from a board."""
+        named = [(p, ()) if isinstance(p, str) else p for p in players]
+        colors = dealt_colors([c for _, c in named])
+        seated = [Player(name, c) for (name, _), c in zip(named, colors)]
+        bags = None if seed is None else seeded_bags(seed, [c for p in seated for c in p.colors])
+        game = cls(seated, bags, variant=variant)
+        game.seed = seed
+        return game
+
+    def __repr__(self) -> str:
+        dealt = [p.colors for p in self.players] == seat_colors(len(self.players))
+        seats = repr([p.name for p in self.players] if dealt else self.players)
+        moves = f" after {self.ply} move{'' if self.ply == 1 else 's'}" if self.ply else ""
+        variant = "" if self.variant == "standard" else f", variant={self.variant!r}"
+        if self.seed is None and self._racks is not None:
+            return f"<Game of {seats} with bags of its own{variant}{moves}>"
+        seed = "" if self.seed is None else f", seed={self.seed!r}"
+        return f"Game.new({seats}{seed}{variant}){moves}"
+
+    def __str__(self) -> str:
+        return board_diagram(self.board)
+
+    def copy(self) -> Game:
+        """A game of its own in this game's position (its moves, racks and bags)."""
+        game = Game(self.players, variant=self.variant)
+        game._take_position(self)
+        game.seed, game.history = self.seed, self.history[:]
+        game._bags, game._drawn = self._bags, dict(self._drawn)  # bags are never changed
+        game._racks = None if self._racks is None else {c: r[:] for c, r in self._racks.items()}
+        return game
 
     # -- what the position is ------------------------------------------------------------
 
@@ -147,6 +255,7 @@ class Game:
 
     @property
     def last(self) -> Turn | None:
+        """The last move played, or None before the first."""
         return self.history[-1] if self.history else None
 
     @property
@@ -156,6 +265,8 @@ class Game:
 
     @property
     def finished(self) -> bool:
+        """Whether the game is over: every colour has played its 24 tiles, or every player
+        has passed in a row."""
         return self._passes >= len(self.players) or self._exhausted == len(self._owner)
 
     @property
@@ -165,6 +276,7 @@ class Game:
 
     @property
     def knows_racks(self) -> bool:
+        """Whether the racks are known (the game has bags)."""
         return self._racks is not None
 
     @property
@@ -177,23 +289,20 @@ class Game:
     @property
     def bag_sizes(self) -> dict[str, int] | None:
         """How many tiles are left in each colour's bag, or None when unknown."""
-        if self._bags is None:
+        if self._racks is None:
             return None
         return {c: TILES_PER_COLOR - self._drawn[c] for c in self._owner}
 
     @property
     def board(self) -> dict[int, tuple[str, int]]:
         """``{square: (colour, tile)}`` for every occupied square."""
-        return cast("dict[int, tuple[str, int]]", {
-            sq: (self._color_at[sq], self._tile_at[sq])
-            for sq in range(81)
-            if self._color_at[sq] is not None
-        })
+        return {sq: (color, self._tile_at[sq]) for sq, color in enumerate(self._color_at)
+                if color is not None}
 
     def at(self, sq: int) -> tuple[str, int] | None:
         """``(colour, tile)`` on ``sq``, or None."""
         color = self._color_at[sq]
-        return None if color is None else (color, self._tile_at[sq])  # type: ignore[return-value]
+        return None if color is None else (color, self._tile_at[sq])
 
     def mask(self, color: str) -> int:
         """The squares holding ``color``'s tiles."""
@@ -204,6 +313,7 @@ class Game:
         return self.players[self._owner[color]]
 
     def played_count(self, color: str) -> int:
+        """How many tiles ``color`` has played."""
         return self._played_count[color]
 
     def unplayed_tiles(self, color: str) -> list[int]:
@@ -223,6 +333,7 @@ class Game:
         return count
 
     def player_groups(self, player: Player) -> int:
+        """How many groups ``player``'s colours form, added up."""
         return sum(self.groups(c) for c in player.colors)
 
     def cut_points(self, color: str) -> int:
@@ -301,7 +412,7 @@ class Game:
         """The colour a move without a named colour is played with, or an IllegalMove."""
         if move.is_pass or len(player.colors) == 1:
             return player.colors[0]
-        tile = cast(int, move.tile)
+        tile = move.tile
         holders = [
             c
             for c in player.colors
@@ -314,7 +425,7 @@ class Game:
         ]
         if len(holders) > 1:
             raise IllegalMove(
-                "ambiguous_color",
+                Reason.AMBIGUOUS_COLOR,
                 f"both {' and '.join(holders)} could play {tile_name(tile)}: say which colour",
             )
         return holders[0] if holders else player.colors[0]
@@ -324,82 +435,90 @@ class Game:
         return the colour it is played with otherwise (a pass counts as the player's first
         colour's, whichever colour names it). Never changes the game."""
         if self.finished:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove(Reason.GAME_OVER, "the game is over")
         player = self.players[self._turn]
         if color is None:
             color = self._color_for(move, player)
         elif color not in self._owner:
-            raise IllegalMove("unknown_color", f"{color} does not play in this game")
+            raise IllegalMove(Reason.UNKNOWN_COLOR, f"{color} does not play in this game")
         if self._owner[color] != self._turn:
             raise IllegalMove(
-                "wrong_turn",
+                Reason.WRONG_TURN,
                 f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
             )
-        tile = move.tile
-        if tile is None:
+        if move.is_pass:
             if self._racks is not None and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
-                    "not_forced",
+                    Reason.NOT_FORCED,
                     f"{player.name} may not pass: {example_color} {example} is legal",
                 )
             return player.colors[0]
-        sq: int = move.square  # type: ignore[assignment]
+        tile, sq = move.tile, move.square
         if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
-            raise IllegalMove("exhausted", f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
+            raise IllegalMove(Reason.EXHAUSTED, f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
         if self._played[color] >> tile & 1:
-            raise IllegalMove("reused", f"{color}'s {tile_name(tile)} has already been played")
+            raise IllegalMove(Reason.REUSED, f"{color}'s {tile_name(tile)} has already been played")
         if self._racks is not None and tile not in self._racks[color]:
             rack = " ".join(tile_name(t) for t in self._racks[color])
-            raise IllegalMove("not_on_rack", f"{color} has no {tile_name(tile)} on its rack ({rack})")
+            raise IllegalMove(Reason.NOT_ON_RACK, f"{color} has no {tile_name(tile)} on its rack ({rack})")
         if not FIT[tile] >> sq & 1:
             name = tile_name(tile)
             raise IllegalMove(
-                "wrong_square",
+                Reason.WRONG_SQUARE,
                 f"{color} plays {name} on {square_name(sq)}, but {name} goes in {tile_fit_text(tile)}",
             )
         victim = self._color_at[sq]
         if victim is not None:
             if self._owner[victim] == self._turn:
                 raise IllegalMove(
-                    "own_tile",
+                    Reason.OWN_TILE,
                     f"{color} plays {tile_name(tile)} on {square_name(sq)}, which holds {player.name}'s own "
-                    f"{victim} {tile_name(cast(int, self._tile_at[sq]))}",
+                    f"{victim} {tile_name(self._tile_at[sq])}",
                 )
             # Testing the one square is cheaper than finding all the victim's cut points.
             cuts = self._cuts.get(victim)
             splits = is_cut_point(sq, self._masks[victim]) if cuts is None else cuts >> sq & 1
             if splits:
                 raise IllegalMove(
-                    "split",
-                    f"{color} may not capture {victim}'s {tile_name(cast(int, self._tile_at[sq]))} on "
+                    Reason.SPLIT,
+                    f"{color} may not capture {victim}'s {tile_name(self._tile_at[sq])} on "
                     f"{square_name(sq)}: it would split {victim}'s group",
                 )
         return color
+
+    def is_legal(self, move: Move, color: str | None = None) -> bool:
+        """Whether ``move`` (by ``color``, or the colour it must be) may be played now; ``check``
+        says why not."""
+        try:
+            self.check(move, color)
+        except IllegalMove:
+            return False
+        return True
 
     def canonical(self, move: Move) -> str:
         """``move`` in canonical notation on this board (the ``x`` set by whether it captures)."""
         if move.is_pass:
             return str(PASS)
-        return str(Move(move.tile, move.square, self._color_at[cast(int, move.square)] is not None))
+        return str(tile_moves(move.tile)[move.square][self._color_at[move.square] is not None])
 
     def play(self, move: Move, color: str | None = None) -> Turn:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
-        when only one of the player's colours could play the tile). Returns the Turn."""
+        when only one of the player's colours could play the tile). Returns the Turn; an
+        IllegalMove, the game unchanged, when the move is illegal."""
         color = self.check(move, color)
         seat = self._turn
         player = self.players[seat]
         undo = (seat, self._passes)
-        tile = move.tile
-        if tile is None:
+        if move.is_pass:
             turn = Turn(len(self.history) + 1, player, color, PASS)
             self._passes += 1
         else:
-            sq: int = move.square  # type: ignore[assignment]
+            tile, sq = move.tile, move.square
             victim = self._color_at[sq]
             captured: tuple[str, int] | None = None
             if victim is not None:
-                captured = (victim, self._tile_at[sq])  # type: ignore[assignment]
+                captured = (victim, self._tile_at[sq])
                 self._take_off(victim, sq)
                 self._captured[color][victim] += 1
             self._put_down(color, sq)
@@ -415,7 +534,7 @@ class Game:
                 rack = self._racks[color]
                 rack.remove(tile)
                 if self._drawn[color] < TILES_PER_COLOR:
-                    drawn = self._bags[color][self._drawn[color]]  # type: ignore[index]
+                    drawn = self._bags[color][self._drawn[color]]
                     self._drawn[color] += 1
                     insort(rack, drawn)
             if move.capture != (victim is not None):
@@ -427,15 +546,19 @@ class Game:
         self._turn = (seat + 1) % len(self.players)
         return turn
 
+    def play_text(self, text: str, color: str | None = None) -> Turn:
+        """Play the move written as ``text`` (``sax E8``, ``4 xB4``, ``pass``: ``parse_move``),
+        as ``play`` plays it."""
+        return self.play(parse_move(text), color)
+
     def pop(self) -> Turn:
         """Take back the last move; returns its Turn."""
         turn = self.history.pop()
         self._turn, self._passes = self._undo.pop()
-        if turn.move.is_pass:
+        move = turn.move
+        if move.is_pass:
             return turn
-        color = turn.color
-        tile: int = turn.move.tile  # type: ignore[assignment]
-        sq: int = turn.move.square  # type: ignore[assignment]
+        color, tile, sq = turn.color, move.tile, move.square
         if self._racks is not None:
             rack = self._racks[color]
             if turn.drawn is not None:
@@ -449,7 +572,7 @@ class Game:
         self._take_off(color, sq)
         if turn.captured is None:
             self._occupied &= ~(1 << sq)
-            self._color_at[sq] = self._tile_at[sq] = None
+            self._color_at[sq] = None
         else:
             victim, victim_tile = turn.captured
             self._put_down(victim, sq)
@@ -457,37 +580,52 @@ class Game:
             self._color_at[sq], self._tile_at[sq] = victim, victim_tile
         return turn
 
+    def rewind(self, ply: int = 0) -> list[Turn]:
+        """Take the moves back to move ``ply`` (the start by default); returns the Turns taken
+        back, in the order they were played (to play them again)."""
+        turns = []
+        while len(self.history) > ply:
+            turns.append(self.pop())
+        turns.reverse()
+        return turns
+
     def redealt(self, bags: Mapping[str, Sequence[int]] | None) -> Game:
         """This position (board, captures, history, turn) in a new game dealt ``bags`` (as
         ``Game`` takes them; None: racks unknown), without playing the moves again: each colour
         has drawn as many tiles as here and holds those it has not placed. Passes stay as
         played (a view of a hidden game keeps one no deal fits, ``analysis.views``).
         SetupError when a bag had not drawn a tile its colour placed."""
-        game = Game(self.players, bags)
-        game._occupied, game._exhausted, game._turn, game._passes = (
-            self._occupied, self._exhausted, self._turn, self._passes)
-        game._masks, game._played, game._played_count, game._cuts, game._group_count = (
-            dict(self._masks), dict(self._played), dict(self._played_count), dict(self._cuts),
-            dict(self._group_count))
-        game._tile_at, game._color_at, game._undo = self._tile_at[:], self._color_at[:], self._undo[:]
-        game._captured = {c: dict(victims) for c, victims in self._captured.items()}
+        game = Game(self.players, bags, variant=self.variant)
+        game._take_position(self)
         game.history = game._drawn_again(self.history)
         return game
+
+    def _take_position(self, other: Game) -> None:
+        """Set this game's board, captures, turn and undo list to copies of ``other``'s (a game
+        of the same players): all but its history, racks and bags."""
+        self._occupied, self._exhausted, self._turn, self._passes = (
+            other._occupied, other._exhausted, other._turn, other._passes)
+        self._masks, self._played, self._played_count, self._cuts, self._group_count = (
+            dict(other._masks), dict(other._played), dict(other._played_count), dict(other._cuts),
+            dict(other._group_count))
+        self._tile_at, self._color_at, self._undo = other._tile_at[:], other._color_at[:], other._undo[:]
+        self._captured = {c: dict(victims) for c, victims in other._captured.items()}
 
     def _drawn_again(self, history: list[Turn]) -> list[Turn]:
         """``history`` with each tile drawn from this game's bags (None without), whose racks
         it sets."""
         bags = self._bags
-        if bags is None:
+        if self._racks is None:
             return [turn if turn.drawn is None else _new_turn(Turn, (*turn[:5], None))
                     for turn in history]
         placed = dict.fromkeys(bags, 0)
         turns = []
         for turn in history:
-            if turn.move.tile is not None:
+            move = turn.move
+            if not move.is_pass:
                 bag, count = bags[turn.color], placed[turn.color]
-                if turn.move.tile not in bag[:RACK_SIZE + count]:
-                    raise SetupError(f"{turn.color}'s bag had not drawn {tile_name(turn.move.tile)} "
+                if move.tile not in bag[:RACK_SIZE + count]:
+                    raise SetupError(f"{turn.color}'s bag had not drawn {tile_name(move.tile)} "
                                      f"by move {turn.number}")
                 placed[turn.color] += 1
                 drawn = bag[RACK_SIZE + count] if RACK_SIZE + count < TILES_PER_COLOR else None

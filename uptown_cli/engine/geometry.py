@@ -6,17 +6,35 @@ Tiles are ints 0..27: letters ``A``..``I`` (0..8), numbers ``1``..``9`` (9..17),
 symbols in region order (18..26) and the wild ``$`` (27).
 """
 
-from ..errors import NotationError as NotationError  # raised here, exported
+from ..errors import NotationError
+
+__all__ = [
+    "ROWS", "COLUMNS", "SQUARE_NAMES", "ALL_SQUARES", "REGION_NAMES", "TILE_NAMES", "FACES", "WILD",
+    "TILES_PER_COLOR", "TILE_ALIASES", "square_name", "parse_square", "parse_tile", "tile_name",
+    "tile_fit_text", "ROW_MASKS", "COLUMN_MASKS", "REGION_MASKS", "FIT", "FIT_SQUARES",
+    "NOT_FIRST_COLUMN", "NOT_LAST_COLUMN", "NEIGHBOURS", "RING", "GATHER", "spread", "flood",
+    "spread_around", "crowded", "holes", "may_enclose", "joined_around", "squares_of",
+]
 
 ROWS = "ABCDEFGHI"
+"""The rows' names, top to bottom."""
 COLUMNS = "123456789"
+"""The columns' names, left to right."""
 SQUARE_NAMES = tuple(r + c for r in ROWS for c in COLUMNS)
+"""Each square's name by its number: ``A1`` .. ``I9``."""
 ALL_SQUARES = (1 << 81) - 1
+"""The set of all 81 squares."""
 
 REGION_NAMES = ("man", "ring", "woman", "sign", "skyline", "sax", "car", "cards", "champagne")
+"""The nine 3x3 regions, in reading order, by the symbol that goes in each."""
 TILE_NAMES = tuple(ROWS) + tuple(COLUMNS) + REGION_NAMES + ("$",)
+"""Each tile's canonical name by its number."""
+FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
+"""Each tile's face on a board diagram: at most three characters."""
 WILD = 27
+"""The wild tile ``$``, which goes on any square."""
 TILES_PER_COLOR = 28
+"""How many tiles each colour has: one of each."""
 
 TILE_ALIASES = {
     "guy": "man",
@@ -29,24 +47,12 @@ TILE_ALIASES = {
     "wild": "$",
     "dollar": "$",
 }
+"""Other names a tile may be written with, and the canonical name each stands for."""
 
 
 def square_name(sq: int) -> str:
     """``B7`` for square 15."""
     return SQUARE_NAMES[sq]
-
-
-def row_of(sq: int) -> int:
-    return sq // 9
-
-
-def column_of(sq: int) -> int:
-    return sq % 9
-
-
-def region_of(sq: int) -> int:
-    """Index into REGION_NAMES of the 3x3 region holding ``sq``."""
-    return (sq // 27) * 3 + (sq % 9) // 3
 
 
 _SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
@@ -81,6 +87,7 @@ def parse_tile(text: str) -> int:
 
 
 def tile_name(tile: int) -> str:
+    """``sax`` for tile 23: the tile's canonical name."""
     return TILE_NAMES[tile]
 
 
@@ -88,15 +95,20 @@ def tile_name(tile: int) -> str:
 # command starts, and square by square took a millisecond (tests/engine/test_geometry.py
 # checks them square by square).
 ROW_MASKS = tuple(0b111111111 << (9 * r) for r in range(9))
+"""The squares of each row."""
 COLUMN_MASKS = tuple(sum(1 << (9 * r) for r in range(9)) << c for c in range(9))
+"""The squares of each column."""
 REGION_MASKS = tuple((0b111 | 0b111 << 9 | 0b111 << 18) << (27 * (g // 3) + 3 * (g % 3))
                      for g in range(9))
+"""The squares of each region."""
 
 FIT = ROW_MASKS + COLUMN_MASKS + REGION_MASKS + (ALL_SQUARES,)
 """FIT[tile]: the squares that tile may be placed on."""
 
 NOT_FIRST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[0]
+"""Every square but those of column 1 (what a shift one square right may land on)."""
 NOT_LAST_COLUMN = ALL_SQUARES & ~COLUMN_MASKS[8]
+"""Every square but those of column 9 (what a shift one square left may land on)."""
 
 NEIGHBOURS = tuple(((1 << sq << 9) & ALL_SQUARES) | (1 << sq >> 9)
                    | ((1 << sq << 1) & NOT_FIRST_COLUMN) | ((1 << sq >> 1) & NOT_LAST_COLUMN)

@@ -21,6 +21,8 @@ from .geometry import (
     squares_of,
 )
 
+__all__ = ["count_groups", "is_cut_point", "cut_points"]
+
 
 def count_groups(mask: int) -> int:
     """How many groups (edge-joined sets) the squares of ``mask`` form, by Euler's formula:

@@ -13,14 +13,16 @@ from .geometry import (
     FIT_SQUARES,
     WILD,
 )
-from .notation import Move
+from .notation import Move, Placement
+
+__all__ = ["tile_moves", "move_lists", "MoveLists", "ROW_SHIFTS"]
 
 
 @cache
-def tile_moves(tile: int) -> dict[int, tuple[Move, Move]]:
+def tile_moves(tile: int) -> dict[int, tuple[Placement, Placement]]:
     """``{square: (move, capturing move)}`` for every square ``tile`` may go on. Moves are
     immutable, so these are shared by every game rather than made anew for each list."""
-    return {sq: (Move(tile, sq, False), Move(tile, sq, True)) for sq in FIT_SQUARES[tile]}
+    return {sq: (Placement(tile, sq, False), Placement(tile, sq, True)) for sq in FIT_SQUARES[tile]}
 
 
 @cache
@@ -37,6 +39,7 @@ def move_lists(color: str) -> list[MoveLists]:
 
 
 ROW_SHIFTS = tuple(range(0, 81, 9))
+"""Where each row of the board starts in a mask of squares."""
 
 
 class MoveLists(dict[int, tuple[tuple[str, Move], ...]]):

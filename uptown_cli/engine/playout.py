@@ -8,20 +8,18 @@ be played out after each candidate move. Moves are chosen by arithmetic on masks
 objects, no lists of legal moves, no legality checks (the policy only picks legal moves).
 
 A policy is a list of *classes* of moves, best first; each class is ``(closeness, target,
-tiles)``: how close the square is to the mover's own tiles of that colour (``TWO`` squares
-touching two or more of them, ``ONE`` exactly one, ``TOUCHING`` one or more, ``APART`` none),
-whether it is empty (``EMPTY``) or a capture (``CAPTURE``), and which tiles (``LINE``: letters
-and numbers, ``SYMBOL``, ``WILD``, ``NOT_WILD``). A move is drawn at random among the moves of
-the first class that has any.
+tiles)``: whether the square touches the mover's own tiles of that colour (``TOUCHING``) or not
+(``APART``), whether it is empty (``EMPTY``) or a capture (``CAPTURE``), and which tiles (a range
+of tile numbers: ``WILD``, ``NOT_WILD``). A move is drawn at random among the moves of the first
+class that has any.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from random import Random
-from typing import cast
 
-from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, Game, Player
+from .game import RACK_SIZE, TILES_PLAYED_PER_COLOR, Game
 from .geometry import (
     ALL_SQUARES,
     FIT,
@@ -31,9 +29,15 @@ from .geometry import (
 )
 from .groups import count_groups, cut_points
 
-TWO, ONE, TOUCHING, APART = range(4)
+__all__ = ["TOUCHING", "APART", "EMPTY", "CAPTURE", "WILD", "NOT_WILD", "MoveClass", "QUICK", "Playout"]
+
+TOUCHING, APART = range(2)
+"""How close a class's squares are to the mover's own tiles of the colour: touching one or
+more of them, or none."""
 EMPTY, CAPTURE = range(2)
-LINE, SYMBOL, WILD, NOT_WILD = (range(0, 18), range(18, 27), range(27, 28), range(0, 27))
+"""Whether a class's squares are empty or hold a tile to capture."""
+WILD, NOT_WILD = range(27, 28), range(0, 27)
+"""A class's tiles: ``$``, or every tile but ``$``."""
 
 MoveClass = tuple[int, int, range]
 """``(closeness, target, tiles)``: one class of moves of a policy (see above)."""
@@ -60,7 +64,7 @@ class Playout:
         self.start_masks = [game.mask(c) for c in colors]
         self.start_played = [game.played_count(c) for c in colors]
         self.start_captured = [[game.captured(c, v) for v in colors] for c in colors]
-        self.start_turn = game.players.index(cast(Player, game.to_move)) if not game.finished else 0
+        self.start_turn = 0 if game.to_move is None else game.players.index(game.to_move)
         self.start_passes = game.passes
         self.start_racks: list[list[int]] = []
         self.bags: list[list[int]] = []  # the draws to come, read from ``draw_at`` on
@@ -205,9 +209,4 @@ def _near(mask: int, closeness: int) -> int:
     right = (mask >> 1) & NOT_LAST_COLUMN
     if closeness == TOUCHING:
         return (up | down | left | right) & ~mask
-    if closeness == APART:
-        return ALL_SQUARES & ~(up | down | left | right | mask)
-    two = (up & down) | ((up | down) & (left | right)) | (left & right)
-    if closeness == TWO:
-        return two & ~mask
-    return (up | down | left | right) & ~two & ~mask
+    return ALL_SQUARES & ~(up | down | left | right | mask)

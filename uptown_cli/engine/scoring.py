@@ -7,16 +7,13 @@ Ties are broken by fewer tiles captured in total; still tied, the rank is shared
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..errors import SetupError
+from .game import VARIANTS, Game
 
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from .game import Game
-
-VARIANTS = ("standard", "blockers")
+__all__ = ["Standing", "standings", "win_share", "win_shares"]
 
 
 class Standing(NamedTuple):
@@ -31,9 +28,12 @@ class Standing(NamedTuple):
     rank: int
 
 
-def standings(game: Game, variant: str = "standard") -> list[Standing]:
-    """Every player's standing, in seat order, as the game is now."""
-    if variant not in VARIANTS:
+def standings(game: Game, variant: str | None = None) -> list[Standing]:
+    """Every player's standing, in seat order, as the game is now, scored as ``variant`` scores
+    (the game's own variant by default)."""
+    if variant is None:
+        variant = game.variant
+    elif variant not in VARIANTS:
         raise SetupError(f"unknown variant {variant!r} (standard or blockers)")
     rows = []
     for player in game.players:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from hashlib import _Hash
 
+__all__ = ["sha256"]
+
 
 def _builtin_sha256() -> Callable[..., _Hash]:
     try:  # only the module this Python has: looking for a missing one searches every folder

@@ -24,15 +24,21 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
-from ..errors import IllegalMove
 from ..engine.game import RACK_SIZE, Game, Player
 from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
-from ..engine.notation import Move
+from ..engine.notation import Move, Placement
 from ..engine.sha256 import sha256
+
+__all__ = [
+    "PROTOCOLS", "LATEST", "JOINABLE", "CHAIN_LENGTH", "new_game_id", "chain", "head",
+    "commitment", "history_start", "history_step", "seal", "HiddenDeal", "bags_from_draws",
+    "Stuck", "stuck_tiles", "surely_unforced"
+]
 
 PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3")
 """The protocol versions, by number (1, 2, 3); new games use the last."""
 LATEST = len(PROTOCOLS)
+"""The protocol version of new games."""
 JOINABLE = 2
 """The oldest version a player may still join (in version 1 a player can re-roll their
 starting rack)."""
@@ -233,7 +239,7 @@ class HiddenDeal:
             if move.tile in self.racks[color]:
                 return None
             rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
-            return (f"{color} has no {tile_name(cast(int, move.tile))} on its rack ({rack}); "
+            return (f"{color} has no {tile_name(move.tile)} on its rack ({rack}); "
                     f"{player.name}'s move")
         if stuck is None:
             stuck = stuck_tiles(cast(Game, game), player)
@@ -252,7 +258,7 @@ class HiddenDeal:
         if move.is_pass:
             return
         if color in self.racks:
-            self.racks[color].remove(cast(int, move.tile))
+            self.racks[color].remove(move.tile)
         if self._draws[color] + self.pending(color) < TILES_PER_COLOR:
             self._wait(seat, [color])
 
@@ -338,8 +344,4 @@ def surely_unforced(game: Game, player: Player) -> str | None:
 
 def can_place(game: Game, color: str, tile: int, square: int) -> bool:
     """Whether ``color`` could place ``tile`` on ``square`` now, its rack aside."""
-    try:
-        game.check(Move(tile, square), color)
-        return True
-    except IllegalMove:
-        return False
+    return game.is_legal(Placement(tile, square), color)

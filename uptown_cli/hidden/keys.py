@@ -24,6 +24,11 @@ from ..errors import KeyFileError
 from ..engine.sha256 import sha256
 from .draws import KEY_BYTES, new_key
 
+__all__ = [
+    "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key", "load_seen",
+    "save_seen", "check_folder"
+]
+
 KEYS_ENV = "UPTOWN_KEYS"
 _SIMPLE_NAME = r"[A-Za-z0-9_-]{1,40}"  # compiled on first use (re keeps it)
 

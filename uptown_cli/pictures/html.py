@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
 from .text import turn_text
-from ..engine.rewind import rewind
 from ..engine.scoring import standings
 from ..engine.sha256 import sha256
 from ..records.annotations import MARK_WORDS
@@ -22,6 +21,8 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..records.entries import MoveNotes
     from ..records.schema import Record
+
+__all__ = ["replay_html"]
 
 
 def content_policy(style: str, script: str) -> str:
@@ -200,7 +201,7 @@ def json_for_script(data: Any) -> str:
 def positions(game: "Game", variant: str) -> list[dict[str, Any]]:
     """For every position of ``game`` (after 0, 1, ... moves): the standings, whose turn it is
     and the racks and bag sizes when known. The game is rewound and played forward again."""
-    played = rewind(game)
+    played = game.rewind()
     colors = game.colors
     out: list[dict[str, Any]] = []
     for index in range(len(played) + 1):

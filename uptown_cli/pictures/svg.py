@@ -12,12 +12,13 @@ the HTML replay places the same parts. Pure functions of a Game; nothing here re
 import re
 from collections.abc import Sequence
 from html import escape
-from typing import cast
 
 from ..engine.game import Game, Turn
 from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
 from .text import turn_text
 from ..engine.scoring import standings
+
+__all__ = ["board_svg"]
 
 CELL = 60
 """Side of a square, in SVG units."""
@@ -207,10 +208,10 @@ def position_layers(game: Game) -> str:
     marks = []
     last = game.last
     if last is not None and not last.move.is_pass:
-        marks.append(marker("mark-last", cast(int, last.move.square)))
+        marks.append(marker("mark-last", last.move.square))
     taken = last_capture(game.history)
-    if taken is not None:
-        marks.append(marker("mark-capture", cast(int, taken.move.square)))
+    if taken is not None and not taken.move.is_pass:  # a capture is a placement
+        marks.append(marker("mark-capture", taken.move.square))
     return f'<g class="tiles">{"".join(tiles)}</g><g class="marks">{"".join(marks)}</g>'
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+__all__ = ["simple_table"]
+
 MIN_PADDING = 2
 """The blanks tabulate adds to each header's width."""
 SEPARATOR = "  "
@@ -32,8 +34,9 @@ def _is_text(cell: object) -> bool:
 
 def _is_word(cell: str) -> bool:
     """Text (``_is_text``: no blanks around it) that does not read as a number (tabulate would
-    align a column of those as one)."""
-    if not cell:
+    align a column of those as one). ``True`` and ``False`` are not words: tabulate reads them
+    as booleans, and a column of booleans and numbers as numbers."""
+    if not cell or cell in ("True", "False"):
         return False
     if cell[0].isalpha() and cell[0] not in "iInN":  # no number begins so (inf and nan do)
         return True

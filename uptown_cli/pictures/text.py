@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, cast
 from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
 from ..engine.geometry import (
     COLUMNS,
+    FACES,
     REGION_NAMES,
     ROWS,
-    TILE_NAMES,
     TILES_PER_COLOR,
     square_name,
     tile_name,
@@ -23,16 +23,19 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..engine.game import Game, Player, Turn
-    from ..engine.notation import Move
+    from ..engine.notation import Move, Placement
     from ..engine.scoring import Standing
     from ..hidden.draws import HiddenDeal
     from ..records.hidden_fields import HiddenFields
     from ..records.schema import Record
     from ..records.viewer import HiddenView
 
+__all__ = [
+    "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "players_rows",
+    "standings_rows", "moves_rows", "position_data", "standings_data", "moves_data", "turn_data"
+]
+
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
-FACES = TILE_NAMES[:18] + ("man", "rng", "wom", "sgn", "sky", "sax", "car", "crd", "chp", "$")
-"""Each tile's face on the board: at most three characters."""
 
 ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33", "orange": "38;5;208"}
 CELL = 6
@@ -238,14 +241,16 @@ def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[s
     """Legal moves as (rows, headers): one row per rack and tile, its squares in one cell."""
     rows: dict[tuple[str, str], list[str]] = {}
     for color, move in legal:
-        key = (color, "pass" if move.is_pass else tile_name(cast(int, move.tile)))
-        rows.setdefault(key, []).append("" if move.is_pass else _square_text(move))
+        if move.is_pass:
+            rows.setdefault((color, "pass"), []).append("")
+        else:
+            rows.setdefault((color, tile_name(move.tile)), []).append(_square_text(move))
     table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
     return table, ["colour", "tile", "squares"]
 
 
-def _square_text(move: "Move") -> str:
-    return ("x" if move.capture else "") + square_name(cast(int, move.square))
+def _square_text(move: "Placement") -> str:
+    return ("x" if move.capture else "") + square_name(move.square)
 
 
 def position_data(game: "Game", view: "HiddenView | None" = None) -> dict[str, Any]:

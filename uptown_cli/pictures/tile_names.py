@@ -13,6 +13,8 @@ from __future__ import annotations
 from ..engine.geometry import REGION_NAMES, TILE_NAMES
 from ..i18n import ENGLISH, current_language, pgettext
 
+__all__ = ["canonical_move"]
+
 
 class Symbol:
     """A symbol tile's words in one language: the name ``shown``, the ``face`` on the board and

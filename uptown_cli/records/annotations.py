@@ -22,6 +22,8 @@ from ..errors import one_line
 from .entries import NOTE_KEYS, MoveNotes
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 
+__all__ = ["MARK_WORDS", "MoveAnnotation", "notes_lines", "notes_data"]
+
 
 MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "!?": "interesting move",
               "!": "good move", "!!": "brilliant move"}

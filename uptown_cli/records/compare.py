@@ -52,10 +52,15 @@ from .hidden_text import record_with_entry
 if TYPE_CHECKING:
     from .hidden_fields import HiddenFields
 
+__all__ = ["IDENTICAL", "EXTENDS", "DIFFERENT_GAMES", "compare_records"]
+
+#: The two copies hold the same game, move for move.
 IDENTICAL = "identical"
+#: The second copy carries the first further.
 EXTENDS = "extends"
 ILLEGAL_EXTENSION = "illegal-extension"
 DIVERGING = "diverging"
+#: The copies are of two different games.
 DIFFERENT_GAMES = "different-games"
 ADDRESS_CHANGED = "address-changed"
 
@@ -210,6 +215,8 @@ def _key(entry: MoveEntry) -> tuple[object, ...]:
         move = parse_move(entry.text)
     except NotationError:
         return entry.color, entry.text.strip()
+    if move.is_pass:
+        return entry.color, None, None
     return entry.color, move.tile, move.square
 
 

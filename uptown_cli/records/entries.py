@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, NamedTuple, Optional
 
+__all__ = ["MoveNotes", "PlayerEntry"]
+
 
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
 """The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""

@@ -13,6 +13,8 @@ from typing import Callable, Iterator
 
 from ..errors import RecordError
 
+__all__: list[str] = []
+
 #: How long to wait for another process's lock on a record, in seconds.
 LOCK_TIMEOUT = 10.0
 WAIT_NOTICE = 1.0

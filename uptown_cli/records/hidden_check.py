@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from .entries import MoveEntry
     from .schema import Record
 
+__all__ = ["HiddenCheck", "own_link", "commitment_of"]
+
 
 class HiddenCheck:
     """Checks the moves of a hidden game as a replay plays them: the game has started, each

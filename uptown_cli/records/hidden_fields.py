@@ -34,6 +34,8 @@ from .nodes import Mapping, Node, Scalar, Sequence, describe
 if TYPE_CHECKING:
     from .entries import MoveEntry, PlayerEntry
 
+__all__ = ["HiddenFields"]
+
 
 class _Problem(Protocol):
     """Notes a problem: ``SchemaReader.problem``."""
@@ -94,6 +96,7 @@ class HiddenFields(Settled):
         return self._with(lists)
 
     def joined(self) -> list[str]:
+        """The names of the players who have joined, in turn order."""
         return [name for name, _ in self.commitments]
 
     @property

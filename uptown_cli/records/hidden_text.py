@@ -10,6 +10,8 @@ from .nodes import Mapping, Sequence
 from .schema import Record
 from .text import end_of_lines, insert_item, quote, read_new_text, readable, summary
 
+__all__ = ["record_with_entry", "record_without_entry"]
+
 
 def insert_entry(old: str | Record, list_name: str, name: str, value: str,
                  path: str = "<record>") -> str:

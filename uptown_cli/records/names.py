@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["address_problem", "encoded_word_warning", "event_problem", "name_problem"]
+
 _CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"
 """A control character (C0, DEL, C1) or a line or paragraph separator."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__: list[str] = []
+
 
 class Node:
     """Where a node is: its 1-based line, and its start and end offsets in the text."""

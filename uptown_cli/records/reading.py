@@ -15,6 +15,8 @@ from .yaml_reader import MAX_BYTES, PIPE_WAIT, decode
 if TYPE_CHECKING:  # a type only: pathlib is not loaded at start-up
     from pathlib import Path
 
+__all__ = ["load_record", "read_file"]
+
 
 def load_record(path: str | Path, shown: str | None = None) -> Record:
     """Read and check the record at ``path`` (``shown`` is the name used in errors)."""

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from ..engine.game import Turn
     from .hidden_check import HiddenCheck  # loaded only for games with hidden racks
 
+__all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file"]
+
 
 class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,
@@ -146,10 +148,8 @@ def _follow(record: Record, upto: int | None, hidden: HiddenCheck) -> Replay | N
     number = count + 1 if found is None else found[0]
     bags = drawn_bags(checked) if game.knows_racks else None
     if number - 1 < len(turns):
-        from ..engine.rewind import rewind
-
         game = game.redealt(bags)
-        rewind(game, number - 1)
+        game.rewind(number - 1)
     errors = list(hidden.errors)
     if found is not None:
         errors.append(_move_error(record, record.moves[number - 1], number, found[1]))

@@ -49,6 +49,8 @@ from .reading import READ_CHUNK
 from .schema import Record
 from .text import read_new_text, record_with_move
 
+__all__ = ["create_record", "write_file", "append_move", "write_entry", "replace_record"]
+
 # -- the disk ------------------------------------------------------------------------------
 
 

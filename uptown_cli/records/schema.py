@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
-from ..engine.scoring import VARIANTS
+from ..engine.game import VARIANTS
 from ..errors import RecordError
 from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry, new_move_entry
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
@@ -23,6 +23,8 @@ from .yaml_reader import decode, parse, to_plain
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
     from .hidden_fields import HiddenFields
+
+__all__ = ["address_problem", "Record", "load_record_text", "deal_colors", "lineup_problems"]
 
 FORMAT_VERSION = 1
 MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
@@ -81,9 +83,13 @@ class Record:
 
     def new_game(self) -> Game:
         """A game at move 0, with the seed's bags when there is a seed (the bags of a game
-        with hidden racks come from its revealed keys: ``replay.replay``)."""
+        with hidden racks come from its revealed keys: ``replay.replay``), scored by the
+        record's variant (standard when it names none the rules know)."""
         bags = seeded_bags(self.seed, self.colors) if self.seed is not None else None
-        return Game(self.game_players(), bags)
+        game = Game(self.game_players(), bags,
+                    variant=self.variant if self.variant in VARIANTS else "standard")
+        game.seed = self.seed
+        return game
 
 
 def load_record_text(text: str | bytes, path: str) -> Record:
@@ -98,7 +104,7 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
     the table in the order red, blue, green, yellow, orange; two each with 2 players."""
     if all(entry.colors for entry in entries):  # the usual record: nothing to deal
         return
-    from ..engine.seating import dealt_colors
+    from ..engine.game import dealt_colors
 
     for seat, colors in enumerate(dealt_colors([entry.colors for entry in entries])):
         entries[seat] = entries[seat]._replace(colors=colors)
@@ -106,11 +112,11 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
 
 def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
     """``(entry, message)`` for each reason the players cannot sit at one table: the same
-    name twice (as ``seating.name_key`` compares them), a colour named twice, or the wrong number of colours for the
+    name twice (as ``game.name_key`` compares them), a colour named twice, or the wrong number of colours for the
     number of players (players who name none are dealt theirs, see ``deal_colors``); the
     colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
     named with their lines."""
-    from ..engine.seating import name_key
+    from ..engine.game import name_key
 
     problems: list[tuple[PlayerEntry, str]] = []
     names: dict[str, PlayerEntry] = {}

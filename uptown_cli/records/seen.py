@@ -26,6 +26,8 @@ from ..engine.sha256 import sha256
 from .nodes import Mapping, Sequence
 from .schema import Record
 
+__all__: list[str] = []
+
 
 def game_ident(record: Record) -> str:
     """The name a game's memory is kept under: its game id (hidden racks), else a digest of

@@ -16,6 +16,8 @@ from .yaml_reader import MAX_BYTES
 if TYPE_CHECKING:  # loaded by the review that annotates
     from .annotations import MoveAnnotation
 
+__all__ = ["render_record", "annotated_text"]
+
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from .hidden_fields import HiddenFields
     from .hidden_check import HiddenCheck
 
+__all__ = [
+    "HiddenView", "player_named", "check_seen", "remember", "holds_key", "not_your_commitment",
+    "player_key", "own_view", "player_view"
+]
+
 
 class HiddenView(NamedTuple):
     """What a viewer knows of a game with hidden racks: the ``record`` (who joined, who
@@ -34,8 +39,8 @@ class HiddenView(NamedTuple):
 
 
 def player_named(players: list[Any], as_name: str) -> str:
-    """The name of the player ``as_name`` names (as records compare names: seating.name_key)."""
-    from ..engine.seating import same_name
+    """The name of the player ``as_name`` names (as records compare names: game.name_key)."""
+    from ..engine.game import same_name
 
     names: list[str] = [p.name for p in players]
     for name in names:

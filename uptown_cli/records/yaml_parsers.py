@@ -24,6 +24,11 @@ import yaml
 
 from ..errors import RecordError
 
+__all__ = [
+    "REFERENCE", "ReadOtherwise", "TAB_MESSAGE", "after_colon", "block_difference",
+    "directive_problem", "flow_difference", "parser_for", "stray_byte_order_mark",
+]
+
 REFERENCE = yaml.SafeLoader
 """The pure-Python loader, whose reading (with the refusals of ``yaml_reader``) is the one."""
 

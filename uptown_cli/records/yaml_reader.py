@@ -48,6 +48,8 @@ from .yaml_parsers import (
     stray_byte_order_mark,
 )
 
+__all__ = ["MAX_BYTES"]
+
 #: The largest record file accepted, in bytes.
 MAX_BYTES = 1024 * 1024
 

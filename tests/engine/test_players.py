@@ -2,7 +2,7 @@
 
 import pytest
 
-from uptown_cli.engine.seating import dealt_colors, name_key, same_name, seat_colors
+from uptown_cli.engine.game import dealt_colors, name_key, same_name, seat_colors
 from uptown_cli.records.entries import PlayerEntry
 from uptown_cli.records.schema import deal_colors
 
