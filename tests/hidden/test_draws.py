@@ -23,7 +23,7 @@ from uptown_cli.hidden.draws import (
     history_step,
     seal,
 )
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 
 GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
 KEYS = {name: hashlib.sha256(name.encode()).digest() for name in ("Ana", "Bo", "Cy")}
@@ -290,7 +290,7 @@ def _first_round(keys, version, seats, moves=None):
             color = player.colors[0]
             rack = sorted(deal.racks[color])
             pick = 0 if moves is None else moves[seat][turn] % len(rack)
-            deal.act(player, color, Move(rack[pick], 0), link)
+            deal.act(player, color, Placement(rack[pick], 0), link)
     return deal
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, tile_name
-from uptown_cli.engine.notation import PASS, Move
+from uptown_cli.engine.notation import PASS, Placement
 from uptown_cli.errors import IllegalMove
 
 TAG = "uptown-hidden-3"
@@ -116,9 +116,9 @@ class Written(Seated):
         while not game.finished:
             seat = self.names.index(game.to_move.name)
             colours = seats[seat][1]
-            options = [(c, Move(t, sq)) for c in colours if game.playable(c)
+            options = [(c, Placement(t, sq)) for c in colours if game.playable(c)
                        for t in sorted(self.racks[c]) for sq in FIT_SQUARES[t]
-                       if allowed(game, c, Move(t, sq))]
+                       if allowed(game, c, Placement(t, sq))]
             colour, move = choose(rng, options) if options else (colours[0], PASS)
             move = game.play(move, colour).move
             link = self.add(colour, move, {c: list(r) for c, r in self.racks.items()})
@@ -197,7 +197,7 @@ class Crowded(Seated):
         """Ana's next placement of ``plan`` that the board allows now (taken off the plan)."""
         for index, (colour, tile, square) in enumerate(plan):
             squares = FIT_SQUARES[tile] if square is None else (square,)
-            moves = [Move(tile, sq) for sq in squares if allowed(game, colour, Move(tile, sq))]
+            moves = [Placement(tile, sq) for sq in squares if allowed(game, colour, Placement(tile, sq))]
             moves.sort(key=lambda m: game.at(m.square) is not None)
             if moves:
                 del plan[index]
@@ -216,12 +216,12 @@ class Crowded(Seated):
                 for sq in FIT_SQUARES[tile]:
                     low, empty = sq >= 27, game.at(sq) is None
                     alone = not any(n in own for n in neighbours(sq))
-                    if (low or alone and empty) and allowed(game, colour, Move(tile, sq)):
+                    if (low or alone and empty) and allowed(game, colour, Placement(tile, sq)):
                         options.append((not empty, not low, len(FIT_SQUARES[tile]), sq, colour,
                                         tile))
         assert options, "Bo has no placement away from Ana's rows"
         *_, sq, colour, tile = min(options)
-        return colour, Move(tile, sq)
+        return colour, Placement(tile, sq)
 
 
 def neighbours(sq):
@@ -306,7 +306,7 @@ def test_a_tile_not_on_a_revealed_rack_is_reported_at_its_move(uptown, tmp_path,
             continue
         used = {m.tile for c, m, _, _ in played if c == colour and not m.is_pass}
         for tile in sorted(set(range(TILES)) - used - set(racks[colour])):
-            other = Move(tile, move.square)
+            other = Placement(tile, move.square)
             moves = [(c, m if n != number else other) for n, (c, m, _, _) in
                      enumerate(played, 1)]
             if replays(written.new_game(), moves):
