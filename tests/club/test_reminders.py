@@ -98,6 +98,18 @@ def test_a_log_line_is_read_as_it_was_written():
     assert json.loads(entry.line())["sent"] == "2026-12-04T12:03:00Z"
 
 
+@pytest.mark.parametrize("line", [b"", b"[]", b"not json", b"\xff", b'{"sent": 1}'])
+def test_a_line_that_holds_no_entry_is_none(line):
+    assert LogEntry.from_line(line) is None
+
+
+def test_a_log_line_with_a_bad_time_or_another_key_is_no_entry():
+    good = json.loads(due([waiting()], [], T0 + 72 * H)[0].log_entry(T0 + 72 * H).line())
+    assert LogEntry.from_line(json.dumps(good).encode()) is not None
+    assert LogEntry.from_line(json.dumps({**good, "sent": "today"}).encode()) is None
+    assert LogEntry.from_line(json.dumps({**good, "extra": "x"}).encode()) is None
+
+
 def sender(sent):
     return lambda reminder: sent.append((reminder.to.name, reminder.kind, reminder.period))
 

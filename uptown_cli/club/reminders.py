@@ -88,16 +88,16 @@ class LogEntry:
         return (json.dumps(values, ensure_ascii=False) + "\n").encode("utf-8")
 
     @classmethod
-    def from_line(cls, line: bytes) -> LogEntry:
-        """The entry a log line holds; ValueError when it holds none."""
-        values = json.loads(line)
-        if not isinstance(values, dict) or set(values) != set(_LOG_KEYS) \
-                or not all(isinstance(value, str) for value in values.values()):
-            raise ValueError("not an entry")
+    def from_line(cls, line: bytes) -> LogEntry | None:
+        """The entry a log line holds; None when it holds none."""
         try:
+            values = json.loads(line)
+            if not isinstance(values, dict) or set(values) != set(_LOG_KEYS) \
+                    or not all(isinstance(value, str) for value in values.values()):
+                return None
             values.update(sent=parse_time(values["sent"]), period=parse_time(values["period"]))
-        except SetupError:
-            raise ValueError("a bad time") from None
+        except (ValueError, SetupError):
+            return None
         return cls(**values)
 
 
@@ -295,11 +295,11 @@ def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
     torn = lines.pop()
     entries = []
     for number, line in enumerate(lines, 1):
-        try:
-            entries.append(LogEntry.from_line(line))
-        except ValueError:
+        entry = LogEntry.from_line(line)
+        if entry is None:
             raise MailError(f"{path}:{number}: not a line of the reminder log (mend or remove "
-                            "it); nothing was sent") from None
+                            "it); nothing was sent")
+        entries.append(entry)
     return entries, len(data) - len(torn)
 
 
