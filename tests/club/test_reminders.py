@@ -52,21 +52,30 @@ def test_nothing_is_due_while_the_late_player_is_on_vacation():
 def test_the_reminder_has_the_board_the_command_and_the_deadline():
     reminder = next(r for r in due([waiting()], [], T0 + 77 * H) if r.kind == REMINDER)
     assert reminder.subject == "[uptown] Club night: Bo, your move 18 is late"
-    assert reminder.body.startswith(
+    assert " ".join(reminder.body.split("\n\n")[0].split()) == (
         "Bo, club.yaml has waited for your move 18 since 2026-12-01 12:00 UTC (due 2026-12-04 12:00 UTC, "
-        "late by 5h; the grace ends 2026-12-11 12:00 UTC).\n")
+        "late by 5h; the grace ends 2026-12-11 12:00 UTC). From 2026-12-11 12:00 UTC the other players "
+        "may act for you (this game's late policy).")
     assert BOARD in reminder.body and "  uptown move club.yaml MOVE --as Bo --send\n" in reminder.body
-    assert "may act for you from 2026-12-11 12:00 UTC" in reminder.body
+    reminder = next(r for r in due([waiting()], [], T0 + 241 * H) if r.kind == REMINDER)
+    assert "You are out of time: the other players may now act for you" in " ".join(reminder.body.split())
+    reminder = next(r for r in due([waiting(stand_in=None)], [], T0 + 241 * H) if r.kind == REMINDER)
+    assert "act for you" not in reminder.body
 
 
 def test_a_notice_names_the_late_player_and_once_out_of_time_the_command_to_act_for_them():
     notice = next(r for r in due([waiting()], [], T0 + 77 * H) if r.to == CY)
     assert notice.subject == "[uptown] Club night: Bo is late (move 18)"
-    assert "Once Bo is out of time (2026-12-11 12:00 UTC), you may act for them" in notice.body
+    assert "Once Bo is out of time (2026-12-11 12:00 UTC), you may act for them" in " ".join(notice.body.split())
     notice = next(r for r in due([waiting()], [], T0 + 241 * H) if r.to == CY)
-    assert "out of time since 2026-12-11 12:00 UTC" in notice.body
+    assert "out of time since 2026-12-11 12:00 UTC" in " ".join(notice.body.split())
     assert "  uptown move club.yaml pass --for Bo --send --as Cy\n" in notice.body
     assert BOARD not in notice.body
+
+
+def test_the_prose_of_a_message_fits_in_80_columns():
+    for reminder in due([waiting()], [], T0 + 77 * H) + due([waiting()], [], T0 + 241 * H):
+        assert max(len(line) for line in reminder.body.splitlines()) <= 80, reminder.body
 
 
 def test_under_the_wait_policy_nobody_is_told_they_may_act():

@@ -17,6 +17,7 @@ import fcntl
 import json
 import os
 import stat
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,6 +30,8 @@ LOG_NAME = ".uptown-reminders.jsonl"
 PERIOD = timedelta(days=1)
 """How often a late player is reminded, from their deadline on (the Diplomacy judges' daily)."""
 SUBJECT_TAG = "[uptown]"
+WIDTH = 78
+"""The width the prose of a message is wrapped to (the board and commands are left whole)."""
 REMINDER = "reminder"
 NOTICE = "notice"
 _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
@@ -159,12 +162,14 @@ def reminder_text(awaited: Awaited, now: datetime) -> tuple[str, str]:
     """The subject and body of the reminder to the late player."""
     name, deadline = awaited.player.name, awaited.deadline
     subject = f"{SUBJECT_TAG} {awaited.title}: {name}, your {awaited.action} is late"
-    lines = [f"{name}, {awaited.file} has waited for your {awaited.action} since "
-             f"{show_time(deadline.since)} ({_lateness(awaited, now)})."]
+    lines = [_prose(f"{name}, {awaited.file} has waited for your {awaited.action} since "
+                    f"{show_time(deadline.since)} ({_lateness(awaited, now)}).")]
     if awaited.stand_in is not None:
-        then = "now" if deadline.state(now) == OUT_OF_TIME else f"from {show_time(deadline.out_at)}"
-        lines.append(f"The other players may act for you {then}: this game's late policy.")
-    lines += ["", awaited.board.rstrip("\n"), "", "To play, run:", f"  {awaited.command}"]
+        lines.append(_prose("You are out of time: the other players may now act for you (this "
+                            "game's late policy)." if deadline.state(now) == OUT_OF_TIME else
+                            f"From {show_time(deadline.out_at)} the other players may act for "
+                            "you (this game's late policy)."))
+    lines += ["", awaited.board.rstrip("\n"), "", "The command to run:", f"  {awaited.command}"]
     return subject, "\n".join(lines) + "\n"
 
 
@@ -172,16 +177,21 @@ def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
     """The subject and body of the notice to ``to``, another player: who is late."""
     name = awaited.player.name
     subject = f"{SUBJECT_TAG} {awaited.title}: {name} is late ({awaited.action})"
-    lines = [f"{awaited.file} waits for {name}'s {awaited.action} ({_lateness(awaited, now)}).",
-             f"{name} has been reminded."]
+    lines = [_prose(f"{awaited.file} waits for {name}'s {awaited.action} "
+                    f"({_lateness(awaited, now)}). {name} has been reminded.")]
     if awaited.stand_in is not None:
         if awaited.deadline.state(now) == OUT_OF_TIME:
-            lines += [f"{name} is out of time: you may act for them with", "",
+            lines += [_prose(f"{name} is out of time: you may act for them with"), "",
                       f"  {awaited.stand_in} --as {to.name}"]
         else:
-            lines.append(f"Once {name} is out of time ({show_time(awaited.deadline.out_at)}), "
-                         "you may act for them; you will be told how.")
+            lines.append(_prose(f"Once {name} is out of time ({show_time(awaited.deadline.out_at)}"
+                                "), you may act for them; you will be told how."))
     return subject, "\n".join(lines) + "\n"
+
+
+def _prose(text: str) -> str:
+    """``text`` wrapped to WIDTH columns, words (times, file names) never broken."""
+    return textwrap.fill(text, WIDTH, break_long_words=False, break_on_hyphens=False)
 
 
 class ReminderLog:
