@@ -214,8 +214,8 @@ def test_vacation_days_in_a_game_are_counted_over_the_game():
     vacation = Vacation.parse("10d")
     timeline = turns(Pause("Bo", T0, 7), 1)
     assert vacation.left(timeline, "Bo", T0 + 400 * D) == 3
-    assert pause_problem(vacation, JUDGES, timeline, Pause("Bo", T0 + 8 * D, 3), "Ana") is None
-    assert "1 to 3 more days" in pause_problem(vacation, JUDGES, timeline, Pause("Bo", T0 + 8 * D, 4), "Ana")
+    assert pause_problem(vacation, JUDGES, timeline, Pause("Bo", T0 + 8 * D, 3), "Bo") is None
+    assert "1 to 3 more days" in pause_problem(vacation, JUDGES, timeline, Pause("Bo", T0 + 8 * D, 4), "Bo")
 
 
 def test_vacation_per_year_renews_on_1_january():
@@ -224,12 +224,35 @@ def test_vacation_per_year_renews_on_1_january():
     timeline = turns(Pause("Bo", T0, 10), 1)
     assert vacation.left(timeline, "Bo", T0 + 20 * D) == 0
     assert vacation.left(timeline, "Bo", new_year) == 10
-    assert "no vacation left" in pause_problem(vacation, JUDGES, timeline, Pause("Bo", T0 + 20 * D, 1), "Ana")
+    assert "no vacation left" in pause_problem(vacation, JUDGES, timeline, Pause("Bo", T0 + 15 * D, 1), "Bo")
+    booked = Pause("Bo", T0 + 15 * D, 3, start=new_year)
+    assert pause_problem(vacation, JUDGES, timeline, booked, "Bo") is None
+    with_booked = Timeline(T0, timeline.entries + (booked,))
+    assert vacation.left(with_booked, "Bo", new_year) == 7     # it counts in the year it begins
 
 
-def test_a_vacation_cannot_start_during_another():
+def test_a_vacation_cannot_overlap_another():
     timeline = turns(Pause("Bo", T0, 3))
-    assert "on vacation until" in pause_problem(Vacation(14), JUDGES, timeline, Pause("Bo", T0 + D, 1), "Ana")
+    assert "on vacation from" in pause_problem(Vacation(14), JUDGES, timeline, Pause("Bo", T0 + D, 1), "Bo")
+    ahead = turns(Pause("Bo", T0, 2, start=T0 + 5 * D))
+    assert "until 2026-12-08 12:00 UTC already" in pause_problem(
+        Vacation(14), JUDGES, ahead, Pause("Bo", T0 + D, 5), "Bo")
+    assert pause_problem(Vacation(14), JUDGES, ahead, Pause("Bo", T0 + D, 4), "Bo") is None
+
+
+def test_a_vacation_may_be_booked_ahead_but_not_back():
+    booked = turns(1, Pause("Bo", T0 + 2 * H, 2, start=T0 + 10 * H))
+    assert JUDGES.turn(booked, "Bo").late_at == T0 + (73 + 48) * H
+    back = Pause("Bo", T0 + 2 * H, 2, start=T0 + H)
+    assert "cannot begin before it is written" in pause_problem(Vacation(14), JUDGES, turns(1), back, "Bo")
+
+
+def test_only_whoever_holds_the_file_writes_a_vacation():
+    timeline = turns(1, 1)                                 # Ana, then Bo played: Cy to move
+    assert pause_problem(Vacation(14), JUDGES, timeline, Pause("Cy", T0 + 3 * H, 1), "Cy") is None
+    assert pause_problem(Vacation(14), JUDGES, timeline, Pause("Bo", T0 + 3 * H, 1), "Cy") is None
+    assert "only at their turn" in pause_problem(Vacation(14), JUDGES, timeline, Pause("Ana", T0 + 3 * H, 1), "Cy")
+    assert pause_problem(Vacation(14), JUDGES, timeline, Pause("Ana", T0 + 3 * H, 1), None) is None
 
 
 def test_a_vacation_cannot_start_once_out_of_time():
@@ -238,7 +261,7 @@ def test_a_vacation_cannot_start_once_out_of_time():
     assert pause_problem(Vacation(14), JUDGES, timeline, late, "Bo") is None
     out = Pause("Bo", T0 + 241 * H, 2)
     assert "out of time" in pause_problem(Vacation(14), JUDGES, timeline, out, "Bo")
-    assert pause_problem(Vacation(14), JUDGES, timeline, out, "Cy") is None
+    assert pause_problem(Vacation(14), JUDGES, turns(1, 1), out, "Cy") is None
 
 
 def test_a_pause_after_the_grace_ran_out_does_not_bring_back_the_time():

@@ -197,15 +197,21 @@ class TimedTurn:
 
 @dataclass(frozen=True)
 class Pause:
-    """A vacation: ``player`` stops their clock for ``days`` days from ``at``, when written."""
+    """A vacation: ``player`` stops their clock for ``days`` days from ``start`` (booked
+    ahead), or from ``at``, when it was written."""
 
     player: str
     at: datetime
     days: int
+    start: datetime | None = None
+
+    @property
+    def begins(self) -> datetime:
+        return self.at if self.start is None else self.start
 
     @property
     def end(self) -> datetime:
-        return self.at + timedelta(days=self.days)
+        return self.begins + timedelta(days=self.days)
 
 
 @dataclass(frozen=True)
@@ -230,7 +236,7 @@ class Timeline:
 
     def pauses_of(self, player: str) -> list[tuple[datetime, datetime]]:
         """``player``'s pauses as ``(from, to)`` spans, joined where they overlap, in order."""
-        spans = sorted((entry.at, entry.end) for entry in self.entries
+        spans = sorted((entry.begins, entry.end) for entry in self.entries
                        if isinstance(entry, Pause) and name_key(entry.player) == name_key(player))
         joined: list[tuple[datetime, datetime]] = []
         for begin, end in spans:

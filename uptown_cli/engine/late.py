@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..errors import SetupError
-from .clock import LONGEST, Clock, Pause, Timeline, show_time, tokens
+from .clock import LONGEST, Clock, Pause, TimedTurn, Timeline, show_time, tokens
 from .seating import name_key
 
 WAIT = "wait"
@@ -106,26 +106,36 @@ class Vacation:
         return f"{self.days}d per year" if self.per_year else f"{self.days}d"
 
     def left(self, timeline: Timeline, player: str, at: datetime) -> int:
-        """The days ``player`` may still take at ``at``: pauses count in the year they begin."""
+        """The days ``player`` may still take in a pause that begins at ``at``: pauses count in
+        the year they begin."""
         taken = sum(entry.days for entry in timeline.entries
                     if isinstance(entry, Pause) and name_key(entry.player) == name_key(player)
-                    and (not self.per_year or entry.at.year == at.year))
+                    and (not self.per_year or entry.begins.year == at.year))
         return self.days - taken
 
 
 def pause_problem(vacation: Vacation | None, clock: Clock | None, timeline: Timeline,
                   pause: Pause, to_move: str | None) -> str | None:
-    """Why ``pause`` may not follow ``timeline`` (``to_move``: the player whose turn it is);
-    None when it may."""
+    """Why ``pause`` may not follow ``timeline`` (``to_move``: the player whose turn it is, None
+    once the game is over); None when it may. Only whoever holds the file may write one: the
+    player to move, or the player of the last turn (before sending it on)."""
     who = pause.player
     if clock is None:
         return "this game has no clock: there is no time to stop"
     if vacation is None:
         return "this game allows no vacation"
-    running = [stop for start, stop in timeline.pauses_of(who) if start <= pause.at < stop]
-    if running:
-        return f"{who} is on vacation until {show_time(running[0])} already"
-    left = vacation.left(timeline, who, pause.at)
+    if pause.begins < pause.at:
+        return f"a vacation cannot begin before it is written ({show_time(pause.at)})"
+    last = [entry.player for entry in timeline.entries if isinstance(entry, TimedTurn)][-1:]
+    holders = {name_key(name) for name in [to_move or ""] + last}
+    if to_move is not None and name_key(who) not in holders:
+        return (f"{who} may write a vacation only at their turn, or right after it before "
+                "sending the game: the others may be playing on other copies")
+    overlap = [span for span in timeline.pauses_of(who) if span[0] < pause.end and pause.begins < span[1]]
+    if overlap:
+        return (f"{who} is on vacation from {show_time(overlap[0][0])} until "
+                f"{show_time(overlap[0][1])} already")
+    left = vacation.left(timeline, who, pause.begins)
     if pause.days < 1 or pause.days > left:
         return (f"{who} may take 1 to {left} more days of vacation (this game allows "
                 f"{vacation}), not {pause.days}" if left > 0 else f"{who} has no vacation left "
