@@ -1,0 +1,320 @@
+"""Reminders to late players (``uptown remind``, docs/DEADLINES.md): which are due, their text,
+and the log beside the games that makes each go out once per period.
+
+A game that waits for a player past their deadline (``Awaited``) is due a reminder to that
+player (the board and the command to run) and a notice to each other player (who is late, and
+what they may do once the player is out of time), once in each ``period`` counted from the
+deadline. The log, ``FOLDER/.uptown-reminders.jsonl``, holds one JSON line per message sent; a
+run that sends holds an exclusive lock on it from reading it to its last line, so that two runs
+at once, or 48 hourly runs from cron, send each message once. Sending itself is the caller's
+(``club.mail``).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import stat
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ..engine.clock import LATE, OUT_OF_TIME, Deadline, describe, parse_time, show_time, write_time
+from ..engine.seating import name_key
+from ..errors import MailError, SetupError
+
+LOG_NAME = ".uptown-reminders.jsonl"
+PERIOD = timedelta(days=1)
+"""How often a late player is reminded, from their deadline on (the Diplomacy judges' daily)."""
+SUBJECT_TAG = "[uptown]"
+WIDTH = 78
+"""The width the prose of a message is wrapped to (the board and commands are left whole)."""
+REMINDER = "reminder"
+NOTICE = "notice"
+_LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
+
+
+@dataclass(frozen=True)
+class Person:
+    """A player as reminders address them: their name and email (None when the record has none)."""
+
+    name: str
+    address: str | None = None
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """A game that waits for one player: ``game`` (its identity, the log's key: the hidden
+    game id or the open game's digest), ``file`` and ``title`` as shown, ``action`` (``move
+    18``, ``join``, ``reveal``), the ``player`` and the ``others``, their ``deadline``, the
+    ``command`` the player runs, the command others may run once the player is out of time
+    without its ``--as`` (``stand_in``, None under the ``wait`` policy) and the ``board``."""
+
+    game: str
+    file: str
+    title: str
+    action: str
+    player: Person
+    others: tuple[Person, ...]
+    deadline: Deadline
+    command: str
+    stand_in: str | None = None
+    board: str = ""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One message sent: when, for which game, wait and late player, to whom, which kind, and
+    the start of the period it belongs to."""
+
+    sent: datetime
+    game: str
+    file: str
+    action: str
+    late: str
+    to: str
+    kind: str
+    period: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str, datetime]:
+        """What makes two messages one: the same game, wait, late player, recipient, kind, period."""
+        return self.game, self.action, name_key(self.late), name_key(self.to), self.kind, self.period
+
+    def line(self) -> bytes:
+        """The entry as one line of the log."""
+        values = {key: getattr(self, key) for key in _LOG_KEYS}
+        values.update(sent=write_time(self.sent), period=write_time(self.period))
+        return (json.dumps(values, ensure_ascii=False) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_line(cls, line: bytes) -> LogEntry | None:
+        """The entry a log line holds; None when it holds none."""
+        try:
+            values = json.loads(line)
+            if not isinstance(values, dict) or set(values) != set(_LOG_KEYS) \
+                    or not all(isinstance(value, str) for value in values.values()):
+                return None
+            values.update(sent=parse_time(values["sent"]), period=parse_time(values["period"]))
+        except (ValueError, SetupError):
+            return None
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A message due: to whom, which kind (the late player's ``reminder``, the others'
+    ``notice``), for which wait and period, its subject and body."""
+
+    awaited: Awaited
+    to: Person
+    kind: str
+    period: datetime
+    subject: str
+    body: str
+
+    def log_entry(self, sent: datetime) -> LogEntry:
+        awaited = self.awaited
+        return LogEntry(sent, awaited.game, awaited.file, awaited.action, awaited.player.name,
+                        self.to.name, self.kind, self.period)
+
+
+def period_start(deadline: Deadline, now: datetime, period: timedelta = PERIOD) -> datetime:
+    """The start of the period ``now`` falls in, periods counted from ``deadline.late_at``."""
+    return deadline.late_at + (now - deadline.late_at) // period * period
+
+
+def due(waiting: Iterable[Awaited], log: Iterable[LogEntry], now: datetime,
+        period: timedelta = PERIOD) -> list[Reminder]:
+    """The messages due at ``now``: for each game whose player is late or out of time (not on
+    vacation), a reminder to them and a notice to each other player, unless the log holds it
+    for this period already."""
+    sent = {entry.key for entry in log}
+    found = []
+    for awaited in waiting:
+        if awaited.deadline.state(now) not in (LATE, OUT_OF_TIME):
+            continue
+        start = period_start(awaited.deadline, now, period)
+        messages = [(awaited.player, REMINDER, reminder_text(awaited, now))]
+        messages += [(other, NOTICE, notice_text(awaited, other, now)) for other in awaited.others]
+        for person, kind, (subject, body) in messages:
+            reminder = Reminder(awaited, person, kind, start, subject, body)
+            if reminder.log_entry(now).key not in sent:
+                found.append(reminder)
+    return found
+
+
+def _lateness(awaited: Awaited, now: datetime) -> str:
+    """``due 2026-12-04 15:36 UTC, late by 5h; out of time from ...``."""
+    deadline = awaited.deadline
+    text = f"due {show_time(deadline.late_at)}, late by {describe(deadline.time_left(now))}"
+    if deadline.state(now) == OUT_OF_TIME:
+        return text + f"; out of time since {show_time(deadline.out_at)}"
+    if deadline.out_at > deadline.late_at:
+        return text + f"; the grace ends {show_time(deadline.out_at)}"
+    return text
+
+
+def reminder_text(awaited: Awaited, now: datetime) -> tuple[str, str]:
+    """The subject and body of the reminder to the late player."""
+    name, deadline = awaited.player.name, awaited.deadline
+    subject = f"{SUBJECT_TAG} {awaited.title}: {name}, your {awaited.action} is late"
+    lines = [_prose(f"{name}, {awaited.file} has waited for your {awaited.action} since "
+                    f"{show_time(deadline.since)} ({_lateness(awaited, now)}).")]
+    if awaited.stand_in is not None:
+        lines.append(_prose("You are out of time: the other players may now act for you (this "
+                            "game's late policy)." if deadline.state(now) == OUT_OF_TIME else
+                            f"From {show_time(deadline.out_at)} the other players may act for "
+                            "you (this game's late policy)."))
+    lines += ["", awaited.board.rstrip("\n"), "", "The command to run:", f"  {awaited.command}"]
+    return subject, "\n".join(lines) + "\n"
+
+
+def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
+    """The subject and body of the notice to ``to``, another player: who is late."""
+    name = awaited.player.name
+    subject = f"{SUBJECT_TAG} {awaited.title}: {name} is late ({awaited.action})"
+    lines = [_prose(f"{awaited.file} waits for {name}'s {awaited.action} "
+                    f"({_lateness(awaited, now)}). {name} has been reminded.")]
+    if awaited.stand_in is not None:
+        if awaited.deadline.state(now) == OUT_OF_TIME:
+            lines += [_prose(f"{name} is out of time: you may act for them with"), "",
+                      f"  {awaited.stand_in} --as {to.name}"]
+        else:
+            lines.append(_prose(f"Once {name} is out of time ({show_time(awaited.deadline.out_at)}"
+                                "), you may act for them; you will be told how."))
+    return subject, "\n".join(lines) + "\n"
+
+
+def _prose(text: str) -> str:
+    """``text`` wrapped to WIDTH columns, words (times, file names) never broken."""
+    return textwrap.fill(text, WIDTH, break_long_words=False, break_on_hyphens=False)
+
+
+class ReminderLog:
+    """The reminder log of one folder, open and locked for a run that sends: ``entries`` as
+    read under the lock, ``append`` one more (written and synced before it returns)."""
+
+    def __init__(self, path: str, fd: int, entries: list[LogEntry]):
+        self.path = path
+        self.fd = fd
+        self.entries = entries
+
+    @classmethod
+    def locked(cls, folder: str) -> ReminderLog | None:
+        """The log of ``folder`` (made, mode 0600, when missing), locked; None when another
+        run holds it (that run sends what is due). A torn last line is cut off. MailError when
+        it cannot be used."""
+        path = os.path.join(folder, LOG_NAME)
+        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            fd = os.open(path, flags, 0o600)
+        except OSError as exc:
+            raise MailError(f"cannot open the reminder log {path}: {_why(exc)}; nothing was sent") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise MailError(f"the reminder log {path} is not a regular file; nothing was sent")
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            data = _read_all(fd, path)
+            entries, whole = _parse_log(path, data)
+            if whole < len(data):
+                os.ftruncate(fd, whole)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        except BaseException as exc:
+            os.close(fd)
+            if isinstance(exc, OSError):
+                raise MailError(f"cannot lock the reminder log {path}: {_why(exc)}; "
+                                "nothing was sent") from None
+            raise
+        return cls(path, fd, entries)
+
+    def append(self, entry: LogEntry) -> None:
+        """Add ``entry`` as the log's last line, synced."""
+        data = entry.line()
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+            os.fsync(self.fd)
+        except OSError as exc:
+            raise MailError(f"cannot write the reminder log {self.path}: {_why(exc)}") from None
+        self.entries.append(entry)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def __enter__(self) -> ReminderLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_log(folder: str) -> list[LogEntry]:
+    """The entries of ``folder``'s log, read without a lock (for ``--dry-run``); none when
+    there is no log."""
+    path = os.path.join(folder, LOG_NAME)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise MailError(f"cannot read the reminder log {path}: {_why(exc)}") from None
+    try:
+        return _parse_log(path, _read_all(fd, path))[0]
+    finally:
+        os.close(fd)
+
+
+def send_due(folder: str, waiting: Sequence[Awaited], now: datetime,
+             send: Callable[[Reminder], None], period: timedelta = PERIOD) -> list[Reminder] | None:
+    """Send what is due for ``folder``'s games with ``send``, logging each message once it is
+    sent: the messages sent, or None when another run holds the log. A message ``send`` fails
+    on (it raises) stops the run; those sent before it stay logged."""
+    log = ReminderLog.locked(folder)
+    if log is None:
+        return None
+    with log:
+        sent = []
+        for reminder in due(waiting, log.entries, now, period):
+            send(reminder)
+            log.append(reminder.log_entry(now))
+            sent.append(reminder)
+        return sent
+
+
+def _read_all(fd: int, path: str) -> bytes:
+    chunks = []
+    try:
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+    except OSError as exc:
+        raise MailError(f"cannot read the reminder log {path}: {_why(exc)}") from None
+    return b"".join(chunks)
+
+
+def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
+    """The entries of a log's bytes, and the length of its whole lines (a torn last line, with
+    no line end, is from a run stopped while writing it: it is left out). MailError naming any
+    other line that is no entry."""
+    lines = data.split(b"\n")
+    torn = lines.pop()
+    entries = []
+    for number, line in enumerate(lines, 1):
+        entry = LogEntry.from_line(line)
+        if entry is None:
+            raise MailError(f"{path}:{number}: not a line of the reminder log (mend or remove "
+                            "it); nothing was sent")
+        entries.append(entry)
+    return entries, len(data) - len(torn)
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "it is a symbolic link"
+    return exc.strerror or str(exc)
+

@@ -1,0 +1,342 @@
+"""Time controls for games by email (docs/DEADLINES.md): the clock notation, the deadline of
+the player to move, banks, the reveal (and join) deadline, and the checks on the times of a
+record's entries (``late`` holds what a game allows a late player and the others).
+
+Times are aware ``datetime`` values in UTC, written ``2026-12-01T15:36:00Z``; durations are
+whole minutes. A game is seen as a ``Timeline``: when its first turn began, then its turns and
+its players' pauses in record order. Nothing here reads a file or YAML; ``current_time`` reads
+the environment mapping it is given, and the system clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from ..errors import SetupError
+from .seating import name_key
+
+NOW_ENV = "UPTOWN_NOW"
+"""For tests only: the time every command takes as now (``2026-12-01T15:36:00Z``)."""
+TOLERANCE = timedelta(minutes=5)
+"""How far an entry's time may be ahead of the clock of the computer that reads it."""
+LONGEST = timedelta(days=366)
+"""The longest duration a clock, a grace, a window or a vacation may have."""
+
+MOVE = "move"
+BANK = "bank"
+ON_TIME = "on time"
+LATE = "late"
+OUT_OF_TIME = "out of time"
+PAUSED = "paused"
+
+_DURATION = re.compile(r"(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?")
+_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)")
+
+
+def parse_duration(text: str) -> timedelta:
+    """``72h``, ``3d``, ``1d12h``, ``90m``: a positive number of whole minutes; SetupError else."""
+    match = _DURATION.fullmatch(text.strip().lower())
+    if not text.strip() or match is None:
+        raise SetupError(f"{text!r} is not a duration: write it as 72h, 3d, 1d12h or 90m")
+    days, hours, minutes = (int(part or 0) for part in match.groups())
+    span = timedelta(days=days, hours=hours, minutes=minutes)
+    if not timedelta(0) < span <= LONGEST:
+        raise SetupError(f"{text!r}: a duration is more than 0 and at most {LONGEST.days} days")
+    return span
+
+
+def write_duration(span: timedelta) -> str:
+    """The canonical form, in hours and minutes: ``72h``, ``1h30m``, ``45m``."""
+    hours, minutes = divmod(int(span.total_seconds()) // 60, 60)
+    return (f"{hours}h" if hours else "") + (f"{minutes}m" if minutes or not hours else "")
+
+
+def describe(span: timedelta) -> str:
+    """A duration for people, to the minute: ``3d 4h``, ``5h 20m``, ``12m`` (its size: no sign)."""
+    minutes = abs(int(span.total_seconds())) // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    if hours:
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    return f"{minutes}m"
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time with its offset (``2026-12-01T15:36:00Z``, ``...+01:00``), in UTC."""
+    match = _TIME.fullmatch(text.strip())
+    if match is None:
+        raise SetupError(f"{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
+    try:
+        return datetime.fromisoformat(match.group(0).replace("Z", "+00:00")).astimezone(timezone.utc)
+    except ValueError:
+        raise SetupError(f"{text!r} is not a time: no such day or hour") from None
+
+
+def write_time(moment: datetime) -> str:
+    """``2026-12-01T15:36:00Z``: UTC, to the second, as records hold times."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def show_time(moment: datetime) -> str:
+    """``2026-12-01 15:36 UTC``: a time as messages show it."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def current_time(environ: Mapping[str, str]) -> datetime:
+    """Now: ``environ[NOW_ENV]`` when set (for tests), else the system clock, to the second."""
+    fixed = environ.get(NOW_ENV)
+    if fixed:
+        return parse_time(fixed)
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def tokens(text: str) -> list[str]:
+    """The words of a clock, a late policy or a vacation, in lower case, ``+`` and ``,`` apart."""
+    return text.replace("+", " + ").replace(",", " , ").lower().split()
+
+
+def _clock_error(text: str) -> SetupError:
+    return SetupError(f"the clock {text!r} is not one of: none, move 72h [grace 168h], "
+                      "bank 36h +12h [grace 24h], each with [reveal 48h] if wanted; or "
+                      + ", ".join(PRESETS))
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A game's time control: ``move`` (each turn has ``time``, then ``grace``) or ``bank``
+    (``time`` is the bank and its cap; each turn of the player adds ``increment``). ``reveal``
+    is the window for a join or a reveal (default: ``time``), followed by the grace too."""
+
+    kind: str
+    time: timedelta
+    increment: timedelta = timedelta(0)
+    grace: timedelta = timedelta(0)
+    reveal: timedelta | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Clock | None:
+        """The clock ``text`` writes (``none`` is None: no clock); SetupError else."""
+        words = tokens(text)
+        if words in (["none"], []):
+            return None
+        if len(words) == 1 and words[0] in PRESETS:
+            return PRESETS[words[0]]
+        if len(words) < 2 or words[0] not in (MOVE, BANK):
+            raise _clock_error(text)
+        kind, time, rest = words[0], parse_duration(words[1]), words[2:]
+        increment = timedelta(0)
+        if kind == BANK and rest[:1] == ["+"] and len(rest) > 1:
+            increment, rest = parse_duration(rest[1]), rest[2:]
+        names = rest[::2]
+        if len(rest) % 2 or len(set(names)) < len(names) or not set(names) <= {"grace", "reveal"}:
+            raise _clock_error(text)
+        options = {name: parse_duration(value) for name, value in zip(names, rest[1::2])}
+        if increment > time:
+            raise SetupError(f"the clock {text!r} adds more than its bank holds: the increment "
+                             "is at most the bank")
+        return cls(kind, time, increment, options.get("grace", timedelta(0)), options.get("reveal"))
+
+    def __str__(self) -> str:
+        """The canonical notation: ``move 72h grace 168h``, ``bank 36h +12h``."""
+        words = [self.kind, write_duration(self.time)]
+        if self.kind == BANK and self.increment:
+            words.append("+" + write_duration(self.increment))
+        if self.grace:
+            words += ["grace", write_duration(self.grace)]
+        if self.reveal is not None:
+            words += ["reveal", write_duration(self.reveal)]
+        return " ".join(words)
+
+    def turn(self, timeline: Timeline, player: str) -> Deadline:
+        """The wait for ``player``'s turn, which began with the timeline's last turn."""
+        budget = self.bank(timeline, player) if self.kind == BANK else self.time
+        return _deadline(player, timeline.turn_began(), budget, self.grace, timeline)
+
+    def window(self, timeline: Timeline, player: str, since: datetime | None = None) -> Deadline:
+        """The wait for ``player``'s join or reveal, from ``since`` (default: the timeline's
+        last turn, the end of the game): the reveal window, then the grace."""
+        since = timeline.turn_began() if since is None else since
+        return _deadline(player, since, self.reveal or self.time, self.grace, timeline)
+
+    def bank(self, timeline: Timeline, player: str) -> timedelta:
+        """What ``player``'s bank holds for their next turn: the base at first; after each of
+        their turns what was left of it (none when late) plus the increment, at most the base."""
+        bank, began, pauses = self.time, timeline.start, timeline.pauses_of(player)
+        for entry in timeline.entries:
+            if isinstance(entry, TimedTurn):
+                if name_key(entry.player) == name_key(player):
+                    used = _working(began, entry.at, pauses)
+                    bank = min(self.time, max(timedelta(0), bank - used) + self.increment)
+                began = entry.at
+        return bank
+
+
+PRESETS = {
+    "judges": Clock(MOVE, timedelta(hours=72), grace=timedelta(hours=168)),
+    "bga": Clock(BANK, timedelta(hours=36), timedelta(hours=12)),
+    "little-golem": Clock(BANK, timedelta(hours=240), timedelta(hours=36)),
+}
+"""Names ``--clock`` takes for the clocks of the services people know; the record holds the
+notation they stand for."""
+
+
+@dataclass(frozen=True)
+class TimedTurn:
+    """A turn of the timeline: whose it was, when it was written, and whether another player
+    wrote it for them (a bot move, a pass or a forfeit for a player out of time)."""
+
+    player: str
+    at: datetime
+    stand_in: bool = False
+
+
+@dataclass(frozen=True)
+class Pause:
+    """A vacation: ``player`` stops their clock for ``days`` days from ``start`` (booked
+    ahead), or from ``at``, when it was written."""
+
+    player: str
+    at: datetime
+    days: int
+    start: datetime | None = None
+
+    @property
+    def begins(self) -> datetime:
+        return self.at if self.start is None else self.start
+
+    @property
+    def end(self) -> datetime:
+        return self.begins + timedelta(days=self.days)
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A game's times: ``start`` (when its first turn began: the game made, or the last
+    join), then its turns and pauses in record order."""
+
+    start: datetime
+    entries: tuple[TimedTurn | Pause, ...] = ()
+
+    def before(self, index: int) -> Timeline:
+        """The timeline as it was before entry ``index``."""
+        return Timeline(self.start, self.entries[:index])
+
+    def last_time(self) -> datetime:
+        return self.entries[-1].at if self.entries else self.start
+
+    def turn_began(self) -> datetime:
+        """When the turn after the last began: the last turn's time (pauses start none)."""
+        turns = [entry.at for entry in self.entries if isinstance(entry, TimedTurn)]
+        return turns[-1] if turns else self.start
+
+    def pauses_of(self, player: str) -> list[tuple[datetime, datetime]]:
+        """``player``'s pauses as ``(from, to)`` spans, joined where they overlap, in order."""
+        spans = sorted((entry.begins, entry.end) for entry in self.entries
+                       if isinstance(entry, Pause) and name_key(entry.player) == name_key(player))
+        joined: list[tuple[datetime, datetime]] = []
+        for begin, end in spans:
+            if joined and begin <= joined[-1][1]:
+                joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+            else:
+                joined.append((begin, end))
+        return joined
+
+    def stood_in(self, player: str) -> int:
+        """How many of ``player``'s last turns in a row others wrote for them."""
+        count = 0
+        for entry in reversed(self.entries):
+            if isinstance(entry, TimedTurn) and name_key(entry.player) == name_key(player):
+                if not entry.stand_in:
+                    break
+                count += 1
+        return count
+
+
+def _working(begin: datetime, end: datetime, pauses: Sequence[tuple[datetime, datetime]]) -> timedelta:
+    """The time from ``begin`` to ``end`` outside ``pauses`` (joined spans); negative when
+    ``end`` is before ``begin``."""
+    if end < begin:
+        return -_working(end, begin, pauses)
+    paused = sum((min(end, stop) - max(begin, start) for start, stop in pauses
+                  if start < end and stop > begin), timedelta(0))
+    return end - begin - paused
+
+
+def _after_working(begin: datetime, budget: timedelta, pauses: Sequence[tuple[datetime, datetime]]) -> datetime:
+    """When ``budget`` of working time from ``begin`` is spent, the clock stopped in ``pauses``."""
+    moment = begin
+    for start, stop in pauses:
+        if stop <= moment:
+            continue
+        if moment + budget <= start:
+            break
+        budget -= max(start - moment, timedelta(0))
+        moment = stop
+    return moment + budget
+
+
+def _deadline(player: str, since: datetime, budget: timedelta, grace: timedelta,
+              timeline: Timeline) -> Deadline:
+    pauses = tuple(timeline.pauses_of(player))
+    late = _after_working(since, budget, pauses)
+    return Deadline(player, since, late, _after_working(late, grace, pauses), pauses)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """The wait for one player: since when, when they are late (the time allowed is spent) and
+    out of time (the grace is spent too, and others may act for them), and their pauses."""
+
+    player: str
+    since: datetime
+    late_at: datetime
+    out_at: datetime
+    pauses: tuple[tuple[datetime, datetime], ...] = ()
+
+    def paused_until(self, now: datetime) -> datetime | None:
+        """The end of the pause ``now`` falls in, if any."""
+        return next((stop for start, stop in self.pauses if start <= now < stop), None)
+
+    def state(self, now: datetime) -> str:
+        """``on time``, ``late`` (in the grace), ``out of time``, or ``paused`` (on vacation
+        and not out of time)."""
+        if now >= self.out_at:
+            return OUT_OF_TIME
+        if self.paused_until(now) is not None:
+            return PAUSED
+        return LATE if now >= self.late_at else ON_TIME
+
+    def time_left(self, now: datetime) -> timedelta:
+        """The working time until ``late_at`` (it stands still during a pause); negative once
+        late, by the working time since."""
+        return _working(now, self.late_at, self.pauses)
+
+    def to_json(self, now: datetime) -> dict[str, object]:
+        """``{"player", "since", "late_at", "out_of_time_at", "time_left" (seconds), "state",
+        "paused_until"}``, times as records write them."""
+        paused = self.paused_until(now)
+        return {"player": self.player, "since": write_time(self.since),
+                "late_at": write_time(self.late_at), "out_of_time_at": write_time(self.out_at),
+                "time_left": int(self.time_left(now).total_seconds()), "state": self.state(now),
+                "paused_until": None if paused is None else write_time(paused)}
+
+
+def check_times(times: Sequence[tuple[str, datetime]], start: datetime, now: datetime) -> tuple[int, str] | None:
+    """The first entry (index, one line) whose time is before the previous one's (or the
+    game's start), or more than TOLERANCE after ``now``; None when all hold. ``times`` are
+    ``(label, time)`` in record order: ``("move 12", ...)``."""
+    previous = ("the game's start", start)
+    for index, (label, at) in enumerate(times):
+        if at < previous[1]:
+            return index, (f"{label} is dated {write_time(at)}, before {previous[0]} "
+                           f"({write_time(previous[1])})")
+        if at > now + TOLERANCE:
+            return index, (f"{label} is dated {write_time(at)}, {describe(at - now)} after this "
+                           f"computer's clock ({write_time(now)})")
+        previous = (label, at)
+    return None

@@ -1,0 +1,148 @@
+"""What a game with a clock allows when a player is late (docs/DEADLINES.md): the late policy
+(what the others may then write for them) and vacations (pauses that stop a player's clock).
+No I/O."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..errors import SetupError
+from .clock import LONGEST, Clock, Pause, TimedTurn, Timeline, show_time, tokens
+from .seating import name_key
+
+WAIT = "wait"
+PASS = "pass"
+BOT = "bot"
+FORFEIT = "forfeit"
+DEFAULT_BOT = "greedy"
+
+
+@dataclass(frozen=True)
+class LatePolicy:
+    """What others may do for a player out of time: ``wait`` (nothing), ``pass``, ``bot``
+    (a move by ``bot``, open games only) or ``forfeit``; after ``forfeit_after`` turns in a
+    row written for them, a pass or bot policy lets others make them forfeit."""
+
+    action: str = WAIT
+    bot: str | None = None
+    forfeit_after: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> LatePolicy:
+        """``wait``, ``forfeit``, ``pass[, forfeit after N]``, ``bot [NAME][, forfeit after N]``."""
+        words = tokens(text)
+        after: int | None = None
+        if words[-4:-3] == [","] and words[-3:-1] == ["forfeit", "after"] and words[-1].isdigit():
+            after, words = int(words[-1]), words[:-4]
+        bot = words[1] if words[:1] == [BOT] and len(words) == 2 and words[1].isalpha() else None
+        known = words in ([WAIT], [FORFEIT], [PASS], [BOT]) or bot is not None
+        if not known or (after is not None and (words[0] not in (PASS, BOT) or not 0 < after < 100)):
+            raise SetupError(f"the late policy {text!r} is not one of: wait, forfeit, "
+                             "pass[, forfeit after N], bot [NAME][, forfeit after N]")
+        return cls(words[0], (bot or DEFAULT_BOT) if words[0] == BOT else None, after)
+
+    def __str__(self) -> str:
+        text = f"{BOT} {self.bot}" if self.action == BOT else self.action
+        return text if self.forfeit_after is None else f"{text}, forfeit after {self.forfeit_after}"
+
+    def check(self, hidden: bool) -> None:
+        """SetupError for a bot policy in a game with hidden racks (nobody knows the rack)."""
+        if hidden and self.action == BOT:
+            raise SetupError("a bot cannot play for a player whose rack nobody else knows: "
+                             "in a game with hidden racks the late policy is wait, pass or forfeit")
+
+    def actions(self, stood_in: int) -> tuple[str, ...]:
+        """What others may write for a player out of time whose last ``stood_in`` turns in a
+        row others wrote: ``pass``, ``bot``, ``forfeit``, or nothing."""
+        if self.action == WAIT:
+            return ()
+        forfeit = self.action == FORFEIT or (self.forfeit_after is not None
+                                             and stood_in >= self.forfeit_after)
+        return ((self.action,) if self.action != FORFEIT else ()) + ((FORFEIT,) if forfeit else ())
+
+
+def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline, player: str,
+                     at: datetime, action: str) -> str | None:
+    """Why another player may not write ``action`` (pass, bot, forfeit) for ``player`` at
+    ``at``, after ``timeline``; None when they may."""
+    if clock is None:
+        return f"this game has no clock: nobody may play for {player}"
+    allowed = policy.actions(timeline.stood_in(player))
+    if action not in allowed:
+        return (f"this game's late policy ({policy}) lets others "
+                + (f"only {' or '.join(allowed)} for a player out of time" if allowed
+                   else "do nothing for a late player"))
+    deadline = clock.turn(timeline, player)
+    if at < deadline.out_at:
+        return (f"{player} is out of time only from {show_time(deadline.out_at)}, and this "
+                f"was written at {show_time(at)}")
+    return None
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """The vacation a game allows each player: ``days`` in the whole game, or in each
+    calendar year (UTC) with ``per_year``."""
+
+    days: int
+    per_year: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Vacation | None:
+        """``14d`` (in the game), ``30d per year``, or ``none`` (None: no vacation)."""
+        words = tokens(text)
+        if words == ["none"]:
+            return None
+        match = re.fullmatch(r"(\d{1,3})d", words[0]) if words else None
+        if match is None or words[1:] not in ([], ["per", "game"], ["per", "year"]) \
+                or not 0 < int(match.group(1)) <= LONGEST.days:
+            raise SetupError(f"the vacation {text!r} is not one of: none, 14d (in the game), "
+                             "30d per year (at most 366d)")
+        return cls(int(match.group(1)), words[1:] == ["per", "year"])
+
+    def __str__(self) -> str:
+        return f"{self.days}d per year" if self.per_year else f"{self.days}d"
+
+    def left(self, timeline: Timeline, player: str, at: datetime) -> int:
+        """The days ``player`` may still take in a pause that begins at ``at``: pauses count in
+        the year they begin."""
+        taken = sum(entry.days for entry in timeline.entries
+                    if isinstance(entry, Pause) and name_key(entry.player) == name_key(player)
+                    and (not self.per_year or entry.begins.year == at.year))
+        return self.days - taken
+
+
+def pause_problem(vacation: Vacation | None, clock: Clock | None, timeline: Timeline,
+                  pause: Pause, to_move: str | None) -> str | None:
+    """Why ``pause`` may not follow ``timeline`` (``to_move``: the player whose turn it is, None
+    once the game is over); None when it may. Only whoever holds the file may write one: the
+    player to move, or the player of the last turn (before sending it on)."""
+    who = pause.player
+    if clock is None:
+        return "this game has no clock: there is no time to stop"
+    if vacation is None:
+        return "this game allows no vacation"
+    if pause.begins < pause.at:
+        return f"a vacation cannot begin before it is written ({show_time(pause.at)})"
+    last = [entry.player for entry in timeline.entries if isinstance(entry, TimedTurn)][-1:]
+    holders = {name_key(name) for name in [to_move or ""] + last}
+    if to_move is not None and name_key(who) not in holders:
+        return (f"{who} may write a vacation only at their turn, or right after it before "
+                "sending the game: the others may be playing on other copies")
+    overlap = [span for span in timeline.pauses_of(who) if span[0] < pause.end and pause.begins < span[1]]
+    if overlap:
+        return (f"{who} is on vacation from {show_time(overlap[0][0])} until "
+                f"{show_time(overlap[0][1])} already")
+    left = vacation.left(timeline, who, pause.begins)
+    if pause.days < 1 or pause.days > left:
+        return (f"{who} may take 1 to {left} more days of vacation (this game allows "
+                f"{vacation}), not {pause.days}" if left > 0 else f"{who} has no vacation left "
+                f"(this game allows {vacation})")
+    if to_move is not None and name_key(to_move) == name_key(who):
+        deadline = clock.turn(timeline, who)
+        if pause.at >= deadline.out_at:
+            return (f"{who} is out of time since {show_time(deadline.out_at)}: too late for a "
+                    "vacation on this turn")
+    return None
