@@ -23,16 +23,24 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..engine.clock import LATE, OUT_OF_TIME, Deadline, describe, parse_time, show_time, write_time
-from ..engine.seating import name_key
+from ..engine.game import name_key
 from ..errors import MailError, SetupError
 
+__all__ = [
+    "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
+    "due", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
+]
+
+#: The reminders' log, one JSON line a message, beside the games.
 LOG_NAME = ".uptown-reminders.jsonl"
 PERIOD = timedelta(days=1)
 """How often a late player is reminded, from their deadline on (the Diplomacy judges' daily)."""
 SUBJECT_TAG = "[uptown]"
 WIDTH = 78
 """The width the prose of a message is wrapped to (the board and commands are left whole)."""
+#: A message to the late player.
 REMINDER = "reminder"
+#: A message to the others, saying who is late.
 NOTICE = "notice"
 _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
 
@@ -117,6 +125,7 @@ class Reminder:
     body: str
 
     def log_entry(self, sent: datetime) -> LogEntry:
+        """The log's line for this message, sent at ``sent``."""
         awaited = self.awaited
         return LogEntry(sent, awaited.game, awaited.file, awaited.action, awaited.player.name,
                         self.to.name, self.kind, self.period)
@@ -245,6 +254,7 @@ class ReminderLog:
         self.entries.append(entry)
 
     def close(self) -> None:
+        """Let go of the log (and its lock)."""
         os.close(self.fd)
 
     def __enter__(self) -> ReminderLog:

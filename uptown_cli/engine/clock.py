@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from ..errors import SetupError
-from .seating import name_key
+from .game import name_key
+
+__all__ = [
+    "NOW_ENV", "TOLERANCE", "LONGEST", "MOVE", "BANK", "ON_TIME", "LATE", "OUT_OF_TIME", "PAUSED",
+    "parse_duration", "write_duration", "describe", "parse_time", "write_time", "show_time",
+    "current_time", "tokens", "Clock", "PRESETS", "TimedTurn", "Pause", "Timeline", "Deadline",
+    "check_times",
+]
 
 NOW_ENV = "UPTOWN_NOW"
 """For tests only: the time every command takes as now (``2026-12-01T15:36:00Z``)."""
@@ -25,11 +32,17 @@ TOLERANCE = timedelta(minutes=5)
 LONGEST = timedelta(days=366)
 """The longest duration a clock, a grace, a window or a vacation may have."""
 
+#: A clock with a limit per move (and a grace after it).
 MOVE = "move"
+#: A clock with a bank of time, refilled by an increment after each move up to its base.
 BANK = "bank"
+#: A player whose time is not spent.
 ON_TIME = "on time"
+#: A player whose time is spent, in the grace.
 LATE = "late"
+#: A player whose time and grace are spent: others may act for them (the late policy).
 OUT_OF_TIME = "out of time"
+#: A player on vacation: their clock is stopped.
 PAUSED = "paused"
 
 _DURATION = re.compile(r"(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?")
@@ -207,10 +220,12 @@ class Pause:
 
     @property
     def begins(self) -> datetime:
+        """When the pause starts: its ``start``, else when it was written."""
         return self.at if self.start is None else self.start
 
     @property
     def end(self) -> datetime:
+        """When the pause is over."""
         return self.begins + timedelta(days=self.days)
 
 
@@ -227,6 +242,7 @@ class Timeline:
         return Timeline(self.start, self.entries[:index])
 
     def last_time(self) -> datetime:
+        """The time of the newest entry (the game's start before any)."""
         return self.entries[-1].at if self.entries else self.start
 
     def turn_began(self) -> datetime:

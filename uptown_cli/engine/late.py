@@ -10,12 +10,22 @@ from datetime import datetime
 
 from ..errors import SetupError
 from .clock import LONGEST, Clock, Pause, TimedTurn, Timeline, show_time, tokens
-from .seating import name_key
+from .game import name_key
 
+__all__ = [
+    "WAIT", "PASS", "BOT", "FORFEIT", "DEFAULT_BOT", "LatePolicy", "stand_in_problem", "Vacation",
+    "pause_problem",
+]
+
+#: Nobody acts for a late player: the game waits (the default).
 WAIT = "wait"
+#: Once a player is out of time, another may pass for them.
 PASS = "pass"
+#: Once a player is out of time, another may let a bot move for them (open games).
 BOT = "bot"
+#: Once a player is out of time, another may write their forfeit.
 FORFEIT = "forfeit"
+#: The bot of the ``bot`` policy when it names none.
 DEFAULT_BOT = "greedy"
 
 
