@@ -357,7 +357,7 @@ def bench_hidden_move(uptown, folder, runs):
 
 
 def make_corpus(folder, games):
-    """``games`` finished random games of 2 to 5 players written as records (SPEC section 3)
+    """``games`` finished random games of 2 to 5 players written as records (records/README.md)
     into ``folder``."""
     rng = random.Random(2026)
     for i in range(games):

@@ -39,7 +39,7 @@ def test_json_shape(uptown, good, bad):
             "errors": [
                 {"line": 10, "move": 3, "message": "green plays 7 on B8, but 7 goes in column 7"}
             ],
-            "warnings": [],  # added to the SPEC's shape: the notes that do not fit
+            "warnings": [],  # added to the first shape: the notes that do not fit
         },
     ]
     assert uptown.json("validate", "--json", good)[0].exit_code == 0

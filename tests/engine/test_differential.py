@@ -2,8 +2,8 @@
 
 The reference knows nothing of bit masks or caches: it replays a game's history onto a dict
 board, finds groups by breadth-first search over edge neighbours, calls a tile a cut point when
-taking it off leaves more groups, and lists legal moves straight from SPEC section 1. Random
-games of 2 to 5 players, with moves taken back now and then, must agree with it exactly:
+taking it off leaves more groups, and lists legal moves straight from the rules (docs/RULES.md).
+Random games of 2 to 5 players, with moves taken back now and then, must agree with it exactly:
 legal moves in order, groups, cut points, and which placements ``check`` accepts.
 """
 

@@ -1,4 +1,4 @@
-"""Squares, regions, tiles and where they fit, and the notation of moves (SPEC sections 1-2)."""
+"""Squares, regions, tiles and where they fit, and the notation of moves (docs/RULES.md)."""
 
 import pytest
 
@@ -25,7 +25,7 @@ from uptown_cli.engine.notation import PASS, Placement, parse_move
 
 ROWS = "ABCDEFGHI"
 
-# The SPEC's table, written out: the symbol of each 3x3 block of rows and columns.
+# The table of regions of docs/RULES.md, written out: the symbol of each 3x3 block.
 REGION_TABLE = {
     ("ABC", "123"): "man",
     ("ABC", "456"): "ring",
@@ -87,7 +87,8 @@ def test_not_a_square(text):
 
 def test_square_names_are_ascii_only():
     """ENGINE BUG: parse_square upper-cases with str.upper, so the Turkish dotless
-    'ı' (U+0131) becomes 'I' and 'ı5' is read as I5; the SPEC reads only B7 and b7."""
+    'ı' (U+0131) becomes 'I' and 'ı5' is read as I5; the notation (docs/RULES.md) reads only B7
+    and b7."""
     with pytest.raises(NotationError):
         parse_square("\u01315")
 

@@ -1,4 +1,5 @@
-"""One test per rule of SPEC section 1, every refusal reason, two-player rules, pop and unknown bags."""
+"""One test per rule of the game (docs/RULES.md), every refusal reason, two-player rules, pop and
+unknown bags."""
 
 import inspect
 import re
@@ -461,8 +462,8 @@ def test_forced_pass_is_recorded_under_the_first_colour():
 
 def test_pass_named_with_second_colour_is_recorded_under_the_first():
     """ENGINE BUG: a pass played with color='green' by the red+green player is recorded
-    under green; the SPEC records a forced pass under the player's first colour, so it must
-    be either refused or recorded as red's."""
+    under green; the rules (docs/RULES.md) record a forced pass under the player's first colour,
+    so it must be either refused or recorded as red's."""
     game = new_game(TWO)
     try:
         turn = game.play(PASS, "green")

@@ -131,8 +131,9 @@ def test_blockers_example_of_the_spec():
     assert ana.rank < cy.rank
 
 
-# Ana (red) captures three lone blue tiles and ends with one group; Cy (green) captures one
-# end of a chain from each of red, blue and yellow and ends with two groups.
+# The Blockers! example of docs/RULES.md, "Scoring": Ana (red) captures three lone blue tiles
+# and ends with one group; Cy (green) captures one end of a chain from each of red, blue and
+# yellow and ends with two groups.
 SPEC_EXAMPLE = [
     "red: 1 A1", "blue: B B1", "green: I I9", "yellow: H H9",
     "red: B xB1", "blue: 2 B2", "green: H xH9", "yellow: E E5",

@@ -54,8 +54,8 @@ def assign_tiles(squares, reserved):
 def build(diagram, seats=None, racks=None):
     """A game with ``diagram`` on the board.
 
-    ``seats``: colour tuples in turn order (default: one seat per colour drawn, in SPEC order,
-    with the next colours added up to three players).
+    ``seats``: colour tuples in turn order (default: one seat per colour drawn, in the order
+    of docs/RULES.md, with the next colours added up to three players).
     ``racks``: ``{colour: five tile names}``; when given the bags are known (placed tiles first,
     then the rack, then the rest), so the drawn tiles must come out even in turn order.
     Without racks the bags are unknown and a player with nothing left to place passes.

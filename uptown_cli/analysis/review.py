@@ -15,8 +15,8 @@ set of deals and measuring on another keeps the noise of the first from making t
 better than it is (the "winner's curse"), which would mark good moves as mistakes.
 
 The *loss* of a move is the drop in the mover's chance to win, from the best move's to the
-move played (never below 0). Marks and accuracy follow lichess (see the README, "Analysing a
-game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
+move played (never below 0). Marks and accuracy follow lichess (see docs/ANALYSIS.md, "Reviewing
+a game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
 
 Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
 ``candidates(game, rng, variant)`` (the moves worth comparing) and ``evaluate(game, moves,

@@ -83,7 +83,7 @@ def as_option(required: bool = False) -> Callable[[F], F]:
 
 BOT_NAMES = ("random", "greedy", "mc", "horizon")
 """``analysis.bots.BOT_NAMES``: named here, checked equal by a test, so that ``--help`` imports
-no bots (tests/test_cli_main.py)."""
+no bots (tests/cli/test_main.py)."""
 PLAYOUT_BOTS = ("mc", "horizon")
 """The bots that play moves out and take ``--playouts``."""
 MC_PLAYOUTS = 16
@@ -246,7 +246,7 @@ def output_file_option(example: str) -> Callable[[F], F]:
 
 
 def write_output(text: str, output: str | None, inputs: Iterable[str] = (), record: bool = False) -> None:
-    """``text`` as UTF-8 to ``output``, a file (see ``record_writer.write_file``: whole or
+    """``text`` as UTF-8 to ``output``, a file (see ``records.safe_file.write_file``: whole or
     not at all, never through a link) or standard output (None or "-"), else a one-line
     ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
     nor be one of the files ``inputs``; with ``record`` (the output is a new record, made as
