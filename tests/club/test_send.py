@@ -331,6 +331,38 @@ def test_move_send_without_a_transport_is_refused_before_the_move(club):
     assert (club / "club.yaml").read_bytes() == before
 
 
+@pytest.mark.parametrize("url, said", [
+    ("http://example.org", "must be smtp://"),
+    ("smtp://example.org:99999", "its port or host name is not one"),
+    ("smtp://example.org:port", "its port or host name is not one"),
+    ("smtp://jürgen@example.org", "the user name must be printable ASCII"),
+    ("smtp://j%C3%BCrgen@example.org", "the user name must be printable ASCII"),
+    ("smtp://club@example.org", "no password for club@example.org"),
+    (f"smtp://{USER}:{PASSWORD}@example.org", "must not hold the password"),
+])
+def test_move_send_with_bad_smtp_settings_is_refused_before_the_move(club, tmp_path, url, said):
+    """The settings are read before the move is written: the file stays byte-identical."""
+    before = (club / "club.yaml").read_bytes()
+    result = run(["move", "club.yaml", "--bot", "random", "--as", "Ana", "--send"], cwd=club,
+                 env={"UPTOWN_SMTP": url, "UPTOWN_SMTP_PASSWORD": None, "HOME": str(tmp_path)})
+    assert result.exit_code == 1, result.output
+    line = result.output.strip()
+    assert "\n" not in line and said in line and PASSWORD not in line
+    assert line.endswith("; nothing was written (the move is not played)")
+    assert (club / "club.yaml").read_bytes() == before
+
+
+def test_move_send_sendmail_without_a_sendmail_is_refused_before_the_move(club, monkeypatch):
+    from uptown_cli.club import transport
+
+    monkeypatch.setattr(transport.shutil, "which", lambda *args, **kwargs: None)
+    before = (club / "club.yaml").read_bytes()
+    result = run(["move", "club.yaml", "--bot", "random", "--as", "Ana", "--send", "--sendmail"],
+                 cwd=club)
+    assert result.exit_code == 1 and "no sendmail program found" in result.output
+    assert (club / "club.yaml").read_bytes() == before
+
+
 def test_move_send_that_fails_says_the_move_is_saved(club, smtp_server):
     ok(run(["move", "club.yaml", "--bot", "random"], cwd=club))  # Bo to move, then Cy (no email)
     result = run(["move", "club.yaml", "--bot", "random", "--as", "Bo", "--send"], cwd=club,

@@ -36,6 +36,22 @@ def check_smtp_settings() -> None:
                                "--sendmail or -o FILE.eml")
 
 
+def check_mail_settings(sendmail: bool) -> None:
+    """For ``move --send``, before the move is written: ``check_smtp_settings``, then the
+    settings read as sending will read them (``club.transport.check_settings``); a
+    MailError (one line) that says nothing was written."""
+    from ..club.transport import SMTP_ENV, check_settings
+    from ..errors import MailError
+
+    if not sendmail:
+        check_smtp_settings()
+    try:
+        check_settings(os.environ.get(SMTP_ENV), sendmail)
+    except MailError as exc:
+        raise MailError(f"{str(exc).removesuffix('; nothing was sent')}; nothing was written "
+                        "(the move is not played)") from None
+
+
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, NotAllSent, UptownError
