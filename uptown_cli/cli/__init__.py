@@ -19,7 +19,7 @@ from typing import Any, cast
 import click
 
 from .. import __version__
-from ..errors import UptownError
+from ..errors import OutputError, UptownError
 from ..i18n import _, process_language
 
 __all__ = ["main", "run"]
@@ -161,16 +161,12 @@ def run(collector_paused: bool = False) -> None:
         finally:
             if sys.stdout is not None:
                 sys.stdout.flush()
-    except OutputFailed as exc:
+    except OutputError as exc:
         _stop(str(exc))
 
 
-class OutputFailed(UptownError):
-    """Standard output could not be written (a full disk, /dev/full, an I/O error)."""
-
-
 class _GuardedOutput(io.RawIOBase):
-    """Standard output's file descriptor, whose first failed write raises ``OutputFailed``
+    """Standard output's file descriptor, whose first failed write raises ``OutputError``
     (one line, exit status 1, from wherever the writing was); what is written after it is
     dropped, so that nothing fails again when the program ends."""
 
@@ -196,7 +192,7 @@ class _GuardedOutput(io.RawIOBase):
             return os.write(self.fd, data)
         except OSError as exc:
             self.failed = True
-            raise OutputFailed(_("cannot write to standard output ({reason}); what was printed "
+            raise OutputError(_("cannot write to standard output ({reason}); what was printed "
                                  "is cut short").format(reason=exc.strerror or exc)) from None
 
 
