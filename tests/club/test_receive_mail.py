@@ -210,6 +210,53 @@ def test_a_move_mailed_by_its_player_has_no_warning(game):
     assert result.stderr == "" and result.stdout.startswith("Saved club.yaml: move 2")
 
 
+def with_from(message, value):
+    """``message`` (bytes) with its From header's value replaced by ``value``."""
+    head, sep, body = message.partition(b"\n\n")
+    lines = [line for line in head.split(b"\n") if not line.lower().startswith(b"from:")]
+    return b"\n".join([f"From: {value}".encode(), *lines]) + sep + body
+
+
+@pytest.mark.parametrize("value", [
+    "Bo <bo@example.org>",
+    "bo@example.org",
+    "bo@EXAMPLE.Org",
+    "bo@example.org (Bo, <ana@example.org>)",
+    '"Ana <ana@example.org>, Bo" <bo@example.org>',
+    "=?utf-8?q?Ana_=3Cana=40example=2Eorg=3E?= <bo@example.org>",
+    "=?utf-8?b?Qm/DqQ==?= <bo@example.org>",
+    "club: Bo <bo@example.org>;",
+    '"Bo" <"bo"@example.org>',
+    "Bo <bo@example.org>,\n\tBo again <bo@example.org>",
+])
+def test_the_from_header_is_read_as_mail_programs_read_it(game, value):
+    """Comments, quoted and encoded names (even holding another player's address), groups, a
+    folded header, a domain in capitals: all are Bo, whose move this is."""
+    sender, receiver = game
+    result = ok(receive(receiver, with_from(message_of(sender).as_bytes(), value)))
+    assert result.stdout.startswith("Saved club.yaml: move 2") and result.stderr == "", value
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("Bo <ana@example.org>", "ana@example.org (Ana)"),
+    ("bo@example.org (Bo) , ana@example.org", "bo@example.org (Bo), ana@example.org (Ana)"),
+    ("club: Ana <ana@example.org>, Bo <bo@example.org>;",
+     "ana@example.org (Ana), bo@example.org (Bo)"),
+    ("Bo@example.org", "Bo@example.org"),
+    ("=?utf-8?q?bo=40example=2Eorg?= <mallory@example.net>", "mallory@example.net"),
+    ("undisclosed-recipients:;", "no address"),
+    ("<<<", "no address"),
+])
+def test_a_from_header_that_is_not_only_the_movers_warns_naming_each_address(game, value, shown):
+    """Several authors, another address in a name, a local part in other capitals (mail
+    systems may tell them apart): a warning that names what the header holds."""
+    sender, receiver = game
+    result = ok(receive(receiver, with_from(message_of(sender).as_bytes(), value)))
+    assert result.stdout.startswith("Saved club.yaml: move 2")
+    assert result.stderr == (f"Warning: the message is from {shown}, but move 2 is Bo's "
+                             "(bo@example.org): check with Bo that it is theirs\n"), value
+
+
 # -- mailboxes -------------------------------------------------------------------------------
 
 

@@ -134,7 +134,7 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
     """What to say when the message is not from the player who made the newest entry the
     received copy adds (a move, else a join, else a revealed key), by their address in the
     local copy (the received one's, for a new game); None when it is, or cannot be told."""
-    from .headers import checked_address
+    from .headers import address_key
 
     newest = _newest_entry(local, received)
     if newest is None:
@@ -144,18 +144,12 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
     entry = next((p for p in book if same_name(p.name, name)), None)
     if entry is None or entry.email is None:
         return None
-
-    def plain(address: str) -> str:
-        try:
-            return checked_address(address, "").lower()
-        except MailError:
-            return address.lower()
-
-    if game.sender == plain(entry.email):
+    if game.senders == (address_key(entry.email),):
         return None
-    known = next((p.name for p in book if p.email and plain(p.email) == game.sender), None)
-    sender = f"{game.sender} ({known})" if known else game.sender or "no address"
-    return (f"the message is from {sender}, but {what} is {name}'s ({entry.email}): check with "
+    known = {address_key(p.email): p.name for p in book if p.email}
+    senders = ", ".join(f"{a} ({known[a]})" if a in known else a for a in game.senders)
+    sender = f"from {senders}" if senders else "from no address"
+    return (f"the message is {sender}, but {what} is {name}'s ({entry.email}): check with "
             f"{name} that it is theirs")
 
 

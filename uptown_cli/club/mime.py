@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from email.errors import HeaderParseError
 from email.header import decode_header
 from email.message import Message
-from email.utils import getaddresses
 from typing import Callable, Iterator, cast
 
 from ..errors import MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
-from .headers import plain_file_name
+from .headers import address_key, plain_file_name
 
 __all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
 
@@ -55,13 +54,14 @@ NO_GAME = ("no game is attached (uptown send attaches it; a mail program that de
 @dataclass(frozen=True)
 class Attached:
     """The game a message carries: its attachment's file name as the message gives it (None
-    if it has none), its bytes (UTF-8), where it came from, and the address of the message
-    that carries it (the forwarded message's, for a forward; None when it has none)."""
+    if it has none), its bytes (UTF-8), where it came from, and the addresses of the From
+    header of the message that carries it (the forwarded message's, for a forward), each as
+    ``headers.address_key`` gives it (empty when it has none)."""
 
     name: str | None
     data: bytes
     where: str
-    sender: str | None = None
+    senders: tuple[str, ...] = ()
 
     @property
     def file_name(self) -> str | None:
@@ -149,7 +149,7 @@ def find_game(message: Message, where: str) -> Attached | None:
         names = ", ".join(repr(name or "unnamed") for _, name, _ in games)
         raise refuse(f"{len(games)} games are attached ({names}): send one game per message")
     ((data, (name, carrier)),) = found.items()
-    return Attached(name, data, where, _sender(carrier))
+    return Attached(name, data, where, _senders(carrier))
 
 
 def message_game(data: bytes, where: str) -> Attached:
@@ -213,11 +213,24 @@ def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
     return raw
 
 
-def _sender(carrier: Message) -> str | None:
-    """The address the message ``carrier`` is from (lower case), or None."""
-    found = getaddresses([str(value) for value in carrier.get_all("From", [])])
-    address = found[0][1] if found else ""
-    return one_line(address).lower() if "@" in address else None
+def _senders(carrier: Message) -> tuple[str, ...]:
+    """The addresses the message ``carrier`` is from, each once (``headers.address_key``):
+    every From header read as the standard library reads an address list (comments, quoted
+    and encoded names, groups, several addresses), not by pattern."""
+    from email.policy import default
+
+    found: list[str] = []
+    for value in carrier.get_all("From", []):
+        text = re.sub(r"\r?\n(?=[ \t])", "", str(value))
+        try:
+            addresses = default.header_factory("From", text).addresses
+        except Exception:  # noqa: BLE001  the parser's own bugs: no address can be told
+            continue
+        for address in addresses:
+            key = address_key(f"{address.username}@{address.domain}")
+            if key is not None and address.username and address.domain and key not in found:
+                found.append(one_line(key))
+    return tuple(found)
 
 
 def _defect_text(defect: Exception) -> str:
