@@ -132,8 +132,9 @@ def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
 
 def sender_warning(game: Attached, local: Record | None, received: Record) -> str | None:
     """What to say when the message is not from the player who made the newest entry the
-    received copy adds (a move, else a join, else a revealed key), by their address in the
-    local copy (the received one's, for a new game); None when it is, or cannot be told."""
+    received copy adds (``_newest_entry``: a move, a key revealed, a join, a join undone), by
+    their address in the local copy (the received one's, for a new game): the message must be
+    from that address alone (``headers.address_key``). None when it is, or cannot be told."""
     from .headers import address_key
 
     newest = _newest_entry(local, received)
@@ -154,8 +155,9 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
 
 
 def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | None:
-    """(what, whose) of the newest entry ``received`` adds to ``local``: ``move N``, else the
-    newest join, else the newest key revealed; None when it adds none."""
+    """(what, whose) of the newest entry ``received`` adds to ``local``: ``move N``; else,
+    in a game with hidden racks, the newest key revealed (keys come after the game), else the
+    newest join, else the newest join undone (``withdrawn``); None when it adds none."""
     if len(received.moves) > (len(local.moves) if local else 0):
         color = received.moves[-1].color
         owner = next(p.name for p in received.players if color in p.colors)
@@ -163,12 +165,17 @@ def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | N
     hidden, before = received.hidden, local.hidden if local else None
     if hidden is None:
         return None
-    joined = hidden.joined()[len(before.commitments) if before else 0:]
-    if joined:
-        return "the newest join", joined[-1]
     known = before.valid_reveals() if before else {}
     revealed = [name for name in hidden.valid_reveals() if name not in known]
-    return ("the newest key revealed", revealed[-1]) if revealed else None
+    if revealed:
+        return "the newest key revealed", revealed[-1]
+    mine = before.commitments if before else ()
+    joined = [name for seat, (name, value) in enumerate(hidden.commitments)
+              if seat >= len(mine) or mine[seat][1] != value]
+    if joined:
+        return "the newest join", joined[-1]
+    undone = hidden.withdrawn[len(before.withdrawn) if before else 0:]
+    return ("the newest join undone", undone[-1][0]) if undone else None
 
 
 def _warned(warning: str | None) -> tuple[str, ...]:
