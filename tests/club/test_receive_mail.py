@@ -10,6 +10,8 @@ import sys
 import pytest
 from support.club import game, message_of, ok, receive, run, snapshot  # noqa: F401 (a fixture)
 
+from uptown_cli.records.reading import load_record
+
 
 
 def another_game(tmp_path, name="club.yaml", seed="8"):
@@ -306,6 +308,86 @@ def test_two_different_games_under_one_name_in_a_mailbox_are_refused(game, tmp_p
                               cwd=empty))
     assert line.startswith("Error: 2 different games in the mailbox are attached as club.yaml")
     assert os.listdir(empty) == []
+
+
+def forked(sender, tmp_path):
+    """The folder of a copy of the sender's game whose move 2 is another move than the
+    sender's (the same player, Bo, played two moves 2)."""
+    import json
+
+    played = load_record(sender / "club.yaml").moves[-1].text
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    text = (sender / "club.yaml").read_text()
+    (fork / "club.yaml").write_text(text[:text.rindex("  - ")])
+    legal = json.loads(ok(run(["moves", "club.yaml", "--json"], cwd=fork)).output)["moves"]
+    ok(run(["move", "club.yaml", next(m for m in legal if m != played)], cwd=fork))
+    return fork, played
+
+
+@pytest.mark.parametrize("first_receive", [False, True])
+def test_two_copies_in_a_mailbox_that_carry_the_game_on_differently_are_both_refused(
+        game, tmp_path, first_receive):
+    """A fork: each copy extends the local one (or, with no local copy, each is this game),
+    but they disagree on move 2. Neither is taken, whichever is longer or newer: the line
+    names both messages and the player who wrote the two moves 2."""
+    sender, receiver = game
+    fork, played = forked(sender, tmp_path)
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=fork))  # the fork goes further
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    box.add(message_of(sender))
+    box.add(message_of(fork))
+    box.close()
+    if first_receive:
+        receiver = tmp_path / "new"
+        receiver.mkdir()
+    before = snapshot(receiver)
+    line = one_line_error(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "club.yaml"],
+                              cwd=receiver))
+    other = load_record(fork / "club.yaml").moves[1].text
+    shown = tmp_path / "bo.mbox"
+    assert line == (f"Error: club.yaml: two copies in the mailbox carry it on differently "
+                    f"({shown} message 2, {shown} message 1): move 2 is Bo's {other} in one and "
+                    f"Bo's {played} in the other; neither was taken (receive the right one "
+                    "from its message)")
+    assert snapshot(receiver) == before
+
+
+def test_copies_in_a_mailbox_that_follow_one_another_are_no_fork(game, tmp_path):
+    sender, receiver = game
+    (sender / "old").mkdir()
+    text = (sender / "club.yaml").read_text()
+    (sender / "old" / "club.yaml").write_text(text[:text.rindex("  - ")])
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    box.add(message_of(sender))
+    box.add(message_of(sender / "old"))
+    box.add(message_of(sender))
+    box.close()
+    result = ok(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "club.yaml"],
+                    cwd=receiver))
+    assert result.stdout.startswith("Saved club.yaml: move 2") and result.stderr == ""
+
+
+def test_two_joins_of_one_player_with_different_keys_in_a_mailbox_are_both_refused(tmp_path):
+    players = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>"]
+    bo = tmp_path / "bo"
+    bo.mkdir()
+    ok(run(["new", "g.yaml", "--hidden", *players], cwd=bo))
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    for copy in ("one", "two"):
+        folder = tmp_path / copy
+        folder.mkdir()
+        (folder / "g.yaml").write_bytes((bo / "g.yaml").read_bytes())
+        ok(run(["join", "g.yaml", "--as", "Ana"], cwd=folder,
+               env={"UPTOWN_KEYS": str(folder / "keys"), "UPTOWN_GAME": None}))
+        box.add(message_of(folder, "g.yaml"))
+    box.close()
+    before = snapshot(bo)
+    line = one_line_error(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "g.yaml"],
+                              cwd=bo))
+    assert "two copies in the mailbox carry it on differently" in line
+    assert "Ana joined with two different keys; neither was taken" in line
+    assert snapshot(bo) == before
 
 
 def test_an_mbox_skips_each_unreadable_message_in_one_line_and_goes_on(game, tmp_path):
