@@ -102,6 +102,21 @@ def test_send_subject_names_the_event_the_move_and_the_player_to_move(record, su
     assert game.subject() == subject
 
 
+@pytest.mark.parametrize("output", [["-o", "m.eml"], []])
+def test_send_refuses_a_record_that_does_not_validate_in_one_line(club, smtp_server, output):
+    """Each player's receive would refuse it: nothing is sent, no message file is written."""
+    path = club / "club.yaml"
+    path.write_text(path.read_text() + "  - red: 7 A1\n")
+    before = sorted(os.listdir(club))
+    result = run(["send", "club.yaml", "--as", "Ana", *output], cwd=club, env=smtp_server.env)
+    assert result.exit_code == 1
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith("Error: club.yaml:")
+    assert line.endswith("; nothing was sent: the record is invalid (see uptown validate "
+                         "club.yaml)")
+    assert sorted(os.listdir(club)) == before and smtp_server.capture.take() == []
+
+
 def test_send_refuses_a_recipient_without_an_email(club):
     result = run(["send", "club.yaml", "--as", "Ana", "--to", "Cy", "-o", "m.eml"], cwd=club)
     assert result.exit_code == 1
