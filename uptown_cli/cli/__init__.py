@@ -149,8 +149,8 @@ def run(collector_paused: bool = False) -> None:
 
     _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
     if sys.stdout is None:  # started with its output closed (>&-): do nothing at all
-        _stop(_("standard output is closed: nothing was done (give the command an output: "
-                "> FILE, or | a program)"))
+        _stop("standard output is closed: nothing was done (give the command an output: "
+              "> FILE, or | a program)")
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
@@ -192,8 +192,8 @@ class _GuardedOutput(io.RawIOBase):
             return os.write(self.fd, data)
         except OSError as exc:
             self.failed = True
-            raise OutputError(_("cannot write to standard output ({reason}); what was printed "
-                                 "is cut short").format(reason=exc.strerror or exc)) from None
+            raise OutputError(f"cannot write to standard output ({exc.strerror or exc}); what "
+                              "was printed is cut short") from None
 
 
 def _guard_output() -> None:
