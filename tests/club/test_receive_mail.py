@@ -407,10 +407,10 @@ def test_an_mbox_skips_each_unreadable_message_in_one_line_and_goes_on(game, tmp
     assert result.stdout.startswith("Saved club.yaml: move 2")
     shown = str(box)
     assert result.stderr.splitlines() == [
-        f"Skipped {shown} message 1: the message has more than 100 MIME parts; skipped",
-        f"Skipped {shown} message 2: it is over 16 MiB; skipped",
+        f"Skipped {shown} message 1: the message has more than 100 MIME parts",
+        f"Skipped {shown} message 2: it is over 16 MiB",
         f"Skipped {shown} message 4: the attachment's file name is not readable as its charset "
-        "says ('undefined'); skipped"]
+        "says ('undefined')"]
 
 
 def test_an_mbox_that_is_no_mbox_or_no_file_is_one_line(game, tmp_path):
@@ -448,11 +448,46 @@ def test_a_maildir_passes_by_fifos_devices_broken_links_and_huge_files_without_w
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Saved club.yaml: move 2")
     assert result.stderr.splitlines() == [
-        f"Skipped {cur}/1000.fifo: it is a FIFO, not a regular file; skipped",
-        f"Skipped {cur}/1001.zero: it is a device, not a regular file; skipped",
-        f"Skipped {cur}/1002.dangling: it is a link that leads nowhere; skipped",
-        f"Skipped {cur}/1003.loop: it is a link in a loop; skipped",
-        f"Skipped {cur}/1004.huge: it is over 16 MiB; skipped"]
+        f"Skipped {cur}/1000.fifo: it is a FIFO, not a message file",
+        f"Skipped {cur}/1001.zero: it is a device, not a message file",
+        f"Skipped {cur}/1002.dangling: it is a link that leads nowhere",
+        f"Skipped {cur}/1003.loop: it is a link in a loop",
+        f"Skipped {cur}/1004.huge: it is over 16 MiB"]
+
+
+def test_a_fifo_in_a_maildir_is_one_line_within_80_columns_saying_what_was_skipped(
+        game, tmp_path):
+    """A Maildir message's long file name is cut in its middle (its start, the time of
+    delivery, and its end, the flags, are kept); the error then says how many were skipped."""
+    _, receiver = game
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / "Maildir" / sub).mkdir(parents=True)
+    os.mkfifo(tmp_path / "Maildir" / "cur" / "1733150000.M123456P7890.mail.example.org,S=2345,W=2400:2,S")
+    result = run(["receive", "--maildir", "../Maildir", "--into", "club.yaml"], cwd=receiver)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "Skipped ../Maildir/cur/1733150000.M123456P7...=2400:2,S: it is a FIFO, not a message "
+        "file",
+        "Error: club.yaml: no message in the mailbox carries this game; 1 was skipped"]
+    assert all(len(line) <= 90 for line in result.stderr.splitlines())
+    assert os.listdir(receiver) == ["club.yaml"]
+
+
+def test_an_attachment_name_of_300_characters_is_quoted_short_or_said_too_long(game, tmp_path):
+    sender, _ = game
+    data = message_of(sender).as_bytes()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    long_name = "a" * 295 + ".yaml"
+    line = one_line_error(receive(empty, data.replace(b'filename="club.yaml"',
+                                                      f'filename="{long_name}"'.encode())))
+    assert line == ("Error: the attached game's name is too long to save it under (300 "
+                    "characters): give --into FILE; nothing was written")
+    compressed = data.replace(b'filename="club.yaml"', f'filename="{"a" * 297}.gz"'.encode())
+    line = one_line_error(receive(empty, compressed))
+    assert line == ("Error: <stdin>: 'aaaaaaaaaaaaaaaaaaaa...aaaaaaaaaaaaaa.gz' is compressed: "
+                    "attach the game file itself; nothing was written")
+    assert os.listdir(empty) == []
 
 
 def test_a_maildir_message_nobody_may_read_is_passed_by(uptown, game, maildir):
@@ -465,15 +500,14 @@ def test_a_maildir_message_nobody_may_read_is_passed_by(uptown, game, maildir):
     result = uptown.run_powerless("receive", "--maildir", path, "--into", "club.yaml", cwd=receiver)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Saved club.yaml: move 2")
-    assert result.stderr == (f"Skipped {unreadable}: it cannot be read (Permission denied); "
-                             "skipped\n")
+    assert result.stderr == f"Skipped {unreadable}: it cannot be read (Permission denied)\n"
 
 
 def test_receive_of_a_message_file_that_is_a_fifo_does_not_wait(game, tmp_path):
     _, receiver = game
     os.mkfifo(tmp_path / "m.eml")
     line = one_line_error(run(["receive", tmp_path / "m.eml"], cwd=receiver))
-    assert line.endswith("it is a FIFO, not a regular file; nothing was written")
+    assert line.endswith("it is a FIFO, not a message file; nothing was written")
 
 
 def test_a_first_receive_from_a_mailbox_finds_a_hidden_game_by_its_id(tmp_path):

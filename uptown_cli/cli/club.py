@@ -190,7 +190,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(read_message_file(message), display_path(message))
     local = into or game.file_name
     if local is None:
-        raise MailError("the attached game has no .yaml file name: give --into FILE")
+        raise MailError(f"{game.unnamed()}: give --into FILE; nothing was written")
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
         Output(True).json({**result.to_json(), "skipped": skipped})

@@ -66,7 +66,7 @@ def _open_regular(path: str) -> int | str:
         if kind is None:
             return descriptor
         os.close(descriptor)
-    return f"it is {kind}, not a regular file"
+    return f"it is {kind}, not a message file"
 
 
 def _why(exc: OSError, path: str) -> str:
@@ -123,8 +123,21 @@ def maildir_messages(path: str) -> Iterator[Letter]:
         except OSError as exc:
             reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
             raise MailError(f"{shown}: {reason} (a Maildir holds new/ and cur/)") from None
-    for _, file in sorted(names):
-        yield _letter(file, display_path(file))
+    for name, file in sorted(names):
+        where = os.path.join(os.path.dirname(file), _short(name))
+        yield _letter(file, display_path(where))
+
+
+MAILDIR_NAME = 32
+"""The most characters of a Maildir message's file name shown (a longer one, such as
+``1733150000.M123456P7890.mail.example.org,S=2345,W=2400:2,S``, keeps its start, which holds
+the time of delivery and is unique, and its end, the flags, with ``...`` between)."""
+
+
+def _short(name: str) -> str:
+    if len(name) <= MAILDIR_NAME:
+        return name
+    return f"{name[:MAILDIR_NAME - 12]}...{name[-9:]}"
 
 
 def mbox_messages(path: str) -> Iterator[Letter]:
@@ -195,15 +208,17 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
                 record = game.record()
                 read[game.data] = record, progress(local, record)
         except MailError as exc:
-            skipped.append(f"{str(exc).removesuffix('; nothing was written')}; skipped")
+            skipped.append(str(exc).removesuffix("; nothing was written"))
             continue
         key = read[game.data][1]
         if key is not None:
             found.append(((*key, place), game))
     if not found:
-        raise MailError(f"{display_path(local_path)}: no message in the mailbox carries this game"
-                        if local is not None else
-                        f"no message in the mailbox carries a game named {name}")
+        unread = (f"; {len(skipped)} {'was' if len(skipped) == 1 else 'were'} skipped"
+                  if skipped else "")
+        raise MailError((f"{display_path(local_path)}: no message in the mailbox carries this "
+                         "game" if local is not None else
+                         f"no message in the mailbox carries a game named {name}") + unread)
     best = max(found, key=lambda item: item[0])[1]
     chosen = read[best.data][0]
     if local is None:

@@ -21,7 +21,7 @@ from ..errors import MailError, one_line
 
 __all__ = [
     "MAX_NAME", "address_field", "address_key", "checked_address", "header_text", "header_value",
-    "plain_file_name",
+    "plain_file_name", "shown_name",
 ]
 
 _LOCAL_PART = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
@@ -112,6 +112,20 @@ def address_key(text: str) -> str | None:
     except UnicodeError:
         pass
     return f"{local}@{domain}"
+
+
+SHOWN_NAME = 40
+"""The most characters of a file name quoted in a message (a longer one keeps its start and
+its end, ``...`` between), so that the message fits a line."""
+
+
+def shown_name(name: str) -> str:
+    """``name`` (a file name from a mail) as a message quotes it: printable (``one_line``),
+    in quotes, and cut in its middle to ``SHOWN_NAME`` characters when longer."""
+    text = one_line(name)
+    if len(text) > SHOWN_NAME:
+        text = f"{text[:SHOWN_NAME // 2]}...{text[-(SHOWN_NAME // 2 - 3):]}"
+    return f"'{text}'"
 
 
 def plain_file_name(name: str) -> str | None:

@@ -21,7 +21,7 @@ from typing import Callable, Iterator, cast
 from ..errors import MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
-from .headers import address_key, plain_file_name
+from .headers import address_key, plain_file_name, shown_name
 
 __all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
 
@@ -70,9 +70,18 @@ class Attached:
         plain = plain_file_name(self.name) if self.name is not None else None
         return plain if plain is not None and plain.lower().endswith(GAME_SUFFIXES) else None
 
+    def unnamed(self) -> str:
+        """Why there is no ``file_name``, as the start of a sentence."""
+        if self.name is None or not self.name.strip():
+            return "the attached game has no file name"
+        if plain_file_name(self.name) is None and self.name.strip(" ./\\"):
+            return (f"the attached game's name is too long to save it under ({len(self.name)} "
+                    "characters)")
+        return f"the attached game's name {shown_name(self.name)} is no .yaml file name"
+
     def record(self) -> Record:
         """The attached game as a record; MailError when it is not one."""
-        shown = f"{self.where} ({self.name or 'attached game'})"
+        shown = f"{self.where} ({shown_name(self.name) if self.name else 'attached game'})"
         try:
             return load_record_text(self.data, shown)
         except RecordError as exc:
@@ -133,7 +142,7 @@ def find_game(message: Message, where: str) -> Attached | None:
         kind = part.get_content_type()
         name = _file_name(part, refuse)
         if name is not None and (name.lower().endswith(COMPRESSED_SUFFIXES) or kind in COMPRESSED_TYPES):
-            raise refuse(f"{name!r} is compressed: attach the game file itself")
+            raise refuse(f"{shown_name(name)} is compressed: attach the game file itself")
         if (name or "").lower().endswith(GAME_SUFFIXES) or kind in GAME_TYPES:
             games.append((part, name, carrier))
         elif name is None and kind == "text/plain":
@@ -146,7 +155,7 @@ def find_game(message: Message, where: str) -> Attached | None:
         raise refuse("HTML-only mail is not read: send plain text with the game attached")
     found = {_content(part, refuse): (name, carrier) for part, name, carrier in games}
     if len(found) > 1:
-        names = ", ".join(repr(name or "unnamed") for _, name, _ in games)
+        names = ", ".join(shown_name(name) if name else "unnamed" for _, name, _ in games)
         raise refuse(f"{len(games)} games are attached ({names}): send one game per message")
     ((data, (name, carrier)),) = found.items()
     return Attached(name, data, where, _senders(carrier))
@@ -206,7 +215,7 @@ def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
         try:
             words = decode_header(raw)
         except HeaderParseError:
-            raise refuse(f"{what} is not a readable RFC 2047 name ({raw!r})") from None
+            raise refuse(f"{what} is not a readable RFC 2047 name ({shown_name(raw)})") from None
         return "".join(word if isinstance(word, str)
                        else _decoded(word, charset or "raw-unicode-escape", what, refuse)
                        for word, charset in words)
