@@ -120,8 +120,9 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
     with STARTTLS, smtps://USER@HOST:465, or smtp://localhost:PORT for a server on this
     computer), the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail;
     or -o writes the message to a file for any mail client. It is from the email of the
-    player --as names in the record (default: $UPTOWN_FROM). Exit status 1 when it was not
-    sent to everyone (each recipient the server refused is named).
+    player --as names in the record (default: $UPTOWN_FROM). A record that does not validate
+    is not sent. Exit status 1 when it was not sent to everyone (each recipient the server
+    refused is named).
 
     \b
     Examples:
@@ -158,8 +159,9 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     after validating; never over a file); refused when it rewrites the history or is another
     game, your copy unchanged and the received one kept beside it as NAME.received-N.yaml.
     From a mailbox, the copy that carries yours furthest is taken (never by its Date); each
-    message that cannot be read is passed by with one line. A warning says when the message
-    is not from the player who made the newest move.
+    message that cannot be read is passed by with one line, and two copies that carry it on
+    differently are both refused. A warning says when the message is not from the player who
+    made the newest move (or join, or key revealed).
     """
     from ..club.boxes import best_copy, maildir_messages, mbox_messages, read_message_file
     from ..club.inbox import receive as take
