@@ -246,8 +246,9 @@ def test_the_from_header_is_read_as_mail_programs_read_it(game, value):
      "ana@example.org (Ana), bo@example.org (Bo)"),
     ("Bo@example.org", "Bo@example.org"),
     ("=?utf-8?q?bo=40example=2Eorg?= <mallory@example.net>", "mallory@example.net"),
-    ("undisclosed-recipients:;", "no address"),
-    ("<<<", "no address"),
+    ("undisclosed-recipients:;", "no address uptown can read"),
+    ("<<<", "no address uptown can read"),
+    ("=?utf-8?q?a?= " * 300 + "<bo@example.org>", "no address uptown can read"),
 ])
 def test_a_from_header_that_is_not_only_the_movers_warns_naming_each_address(game, value, shown):
     """Several authors, another address in a name, a local part in other capitals (mail

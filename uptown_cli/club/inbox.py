@@ -149,7 +149,7 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
         return None
     known = {address_key(p.email): p.name for p in book if p.email}
     senders = ", ".join(f"{a} ({known[a]})" if a in known else a for a in game.senders)
-    sender = f"from {senders}" if senders else "from no address"
+    sender = f"from {senders}" if senders else "from no address uptown can read"
     return (f"the message is {sender}, but {what} is {name}'s ({entry.email}): check with "
             f"{name} that it is theirs")
 

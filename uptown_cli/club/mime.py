@@ -35,6 +35,8 @@ MAX_MARKS = 20 * MAX_PARTS
 """Lines that start with ``--`` (each boundary is one) a message may hold before parsing."""
 _CONTAINER = re.compile(rb"(?im)^content-type:[ \t]*(?:\r?\n[ \t]+)*(?:multipart|message)/")
 """A part that holds parts: counted before parsing, it bounds how deeply they can nest."""
+MAX_FROM = 4000
+"""Characters of From headers read for their addresses (a real one holds a few dozen)."""
 GAME_SUFFIXES = (".yaml", ".yml")
 GAME_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 COMPRESSED_SUFFIXES = (".gz", ".tgz", ".zip", ".bz2", ".xz", ".7z", ".tar", ".zst", ".rar",
@@ -225,12 +227,16 @@ def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
 def _senders(carrier: Message) -> tuple[str, ...]:
     """The addresses the message ``carrier`` is from, each once (``headers.address_key``):
     every From header read as the standard library reads an address list (comments, quoted
-    and encoded names, groups, several addresses), not by pattern."""
+    and encoded names, groups, several addresses), not by pattern. None is read from From
+    headers longer than ``MAX_FROM`` in all (the parser's time grows faster than their
+    length)."""
     from email.policy import default
 
     found: list[str] = []
-    for value in carrier.get_all("From", []):
-        text = re.sub(r"\r?\n(?=[ \t])", "", str(value))
+    values = [re.sub(r"\r?\n(?=[ \t])", "", str(value)) for value in carrier.get_all("From", [])]
+    if sum(len(text) for text in values) > MAX_FROM:
+        return ()
+    for text in values:
         try:
             addresses = default.header_factory("From", text).addresses
         except Exception:  # noqa: BLE001  the parser's own bugs: no address can be told
