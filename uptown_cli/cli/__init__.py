@@ -185,7 +185,7 @@ class _GuardedOutput(io.RawIOBase):
         return os.isatty(self.fd)
 
     def write(self, data: Any) -> int:
-        size = len(memoryview(data))
+        size = memoryview(data).nbytes
         if self.failed:
             return size
         try:
