@@ -9,7 +9,8 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
 - ``RecordError``: a problem with a record, located by path, line and move (``records``);
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
 - ``ViewerError``: a player who cannot view or act as asked (``records.viewer``);
-- ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``);
+- ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``),
+  or standard output that could not be written (``cli.run``);
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``);
   ``NotAllSent``, one of them: a message sent, but refused for some of its recipients.
 
@@ -133,7 +134,8 @@ class NotAllSent(MailError):
 
 class OutputError(UptownError):
     """An output file that was refused or could not be written; the old file is unchanged
-    (unless the message says the file was written and only its folder could not be synced)."""
+    (unless the message says the file was written and only its folder could not be synced).
+    Also standard output that could not be written (a full disk, /dev/full)."""
 
 
 class RecordError(UptownError):

@@ -402,21 +402,39 @@ def test_an_attachment_name_that_is_no_record_name_needs_into(game):
     assert snapshot(receiver) == before
 
 
-def test_receive_waits_for_another_writer_holding_the_lock(game):
+def test_receive_waits_for_another_writer_holding_the_lock(game, monkeypatch):
     """The received copy is written under the record's lock, as move writes: another writer
-    holding it (here for 1.5 s) is waited for."""
+    holding it is waited for, and the player told. No timing is assumed: the holder lets go
+    only once receive has said that it waits (the notice comes at the first failed try), and
+    the wait may last as long as the test's own timeout."""
     import fcntl
-    import threading
+
+    from uptown_cli.cli import club
+    from uptown_cli.records import file_lock
 
     sender, receiver = game
     holder = open(receiver / "club.yaml", "rb")
     fcntl.flock(holder, fcntl.LOCK_EX)
-    release = threading.Timer(1.5, holder.close)
-    release.start()
+    told = []
+
+    def notice(path):
+        tell = club_notice(path)
+
+        def waiting():
+            tell()
+            told.append(path)
+            holder.close()  # the other writer is done
+
+        return waiting
+
+    club_notice = club.lock_notice
+    monkeypatch.setattr(club, "lock_notice", notice)
+    monkeypatch.setattr(file_lock, "WAIT_NOTICE", 0.0)
+    monkeypatch.setattr(file_lock, "LOCK_TIMEOUT", 3600.0)
     try:
         result = ok(receive(receiver, message_of(sender).as_bytes()))
     finally:
-        release.cancel()
         holder.close()
+    assert told == ["club.yaml"]
     assert "is locked by another program (a move being written, or a program reading it); waiting..." in result.output
     assert (receiver / "club.yaml").read_bytes() == (sender / "club.yaml").read_bytes()

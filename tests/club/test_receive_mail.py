@@ -10,6 +10,8 @@ import sys
 import pytest
 from support.club import game, message_of, ok, receive, run, snapshot  # noqa: F401 (a fixture)
 
+from uptown_cli.records.reading import load_record
+
 
 
 def another_game(tmp_path, name="club.yaml", seed="8"):
@@ -210,6 +212,54 @@ def test_a_move_mailed_by_its_player_has_no_warning(game):
     assert result.stderr == "" and result.stdout.startswith("Saved club.yaml: move 2")
 
 
+def with_from(message, value):
+    """``message`` (bytes) with its From header's value replaced by ``value``."""
+    head, sep, body = message.partition(b"\n\n")
+    lines = [line for line in head.split(b"\n") if not line.lower().startswith(b"from:")]
+    return b"\n".join([f"From: {value}".encode(), *lines]) + sep + body
+
+
+@pytest.mark.parametrize("value", [
+    "Bo <bo@example.org>",
+    "bo@example.org",
+    "bo@EXAMPLE.Org",
+    "bo@example.org (Bo, <ana@example.org>)",
+    '"Ana <ana@example.org>, Bo" <bo@example.org>',
+    "=?utf-8?q?Ana_=3Cana=40example=2Eorg=3E?= <bo@example.org>",
+    "=?utf-8?b?Qm/DqQ==?= <bo@example.org>",
+    "club: Bo <bo@example.org>;",
+    '"Bo" <"bo"@example.org>',
+    "Bo <bo@example.org>,\n\tBo again <bo@example.org>",
+])
+def test_the_from_header_is_read_as_mail_programs_read_it(game, value):
+    """Comments, quoted and encoded names (even holding another player's address), groups, a
+    folded header, a domain in capitals: all are Bo, whose move this is."""
+    sender, receiver = game
+    result = ok(receive(receiver, with_from(message_of(sender).as_bytes(), value)))
+    assert result.stdout.startswith("Saved club.yaml: move 2") and result.stderr == "", value
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("Bo <ana@example.org>", "ana@example.org (Ana)"),
+    ("bo@example.org (Bo) , ana@example.org", "bo@example.org (Bo), ana@example.org (Ana)"),
+    ("club: Ana <ana@example.org>, Bo <bo@example.org>;",
+     "ana@example.org (Ana), bo@example.org (Bo)"),
+    ("Bo@example.org", "Bo@example.org"),
+    ("=?utf-8?q?bo=40example=2Eorg?= <mallory@example.net>", "mallory@example.net"),
+    ("undisclosed-recipients:;", "no address uptown can read"),
+    ("<<<", "no address uptown can read"),
+    ("=?utf-8?q?a?= " * 300 + "<bo@example.org>", "no address uptown can read"),
+])
+def test_a_from_header_that_is_not_only_the_movers_warns_naming_each_address(game, value, shown):
+    """Several authors, another address in a name, a local part in other capitals (mail
+    systems may tell them apart): a warning that names what the header holds."""
+    sender, receiver = game
+    result = ok(receive(receiver, with_from(message_of(sender).as_bytes(), value)))
+    assert result.stdout.startswith("Saved club.yaml: move 2")
+    assert result.stderr == (f"Warning: the message is from {shown}, but move 2 is Bo's "
+                             "(bo@example.org): check with Bo that it is theirs\n"), value
+
+
 # -- mailboxes -------------------------------------------------------------------------------
 
 
@@ -261,6 +311,86 @@ def test_two_different_games_under_one_name_in_a_mailbox_are_refused(game, tmp_p
     assert os.listdir(empty) == []
 
 
+def forked(sender, tmp_path):
+    """The folder of a copy of the sender's game whose move 2 is another move than the
+    sender's (the same player, Bo, played two moves 2)."""
+    import json
+
+    played = load_record(sender / "club.yaml").moves[-1].text
+    fork = tmp_path / "fork"
+    fork.mkdir()
+    text = (sender / "club.yaml").read_text()
+    (fork / "club.yaml").write_text(text[:text.rindex("  - ")])
+    legal = json.loads(ok(run(["moves", "club.yaml", "--json"], cwd=fork)).output)["moves"]
+    ok(run(["move", "club.yaml", next(m for m in legal if m != played)], cwd=fork))
+    return fork, played
+
+
+@pytest.mark.parametrize("first_receive", [False, True])
+def test_two_copies_in_a_mailbox_that_carry_the_game_on_differently_are_both_refused(
+        game, tmp_path, first_receive):
+    """A fork: each copy extends the local one (or, with no local copy, each is this game),
+    but they disagree on move 2. Neither is taken, whichever is longer or newer: the line
+    names both messages and the player who wrote the two moves 2."""
+    sender, receiver = game
+    fork, played = forked(sender, tmp_path)
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=fork))  # the fork goes further
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    box.add(message_of(sender))
+    box.add(message_of(fork))
+    box.close()
+    if first_receive:
+        receiver = tmp_path / "new"
+        receiver.mkdir()
+    before = snapshot(receiver)
+    line = one_line_error(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "club.yaml"],
+                              cwd=receiver))
+    other = load_record(fork / "club.yaml").moves[1].text
+    shown = tmp_path / "bo.mbox"
+    assert line == (f"Error: club.yaml: two copies in the mailbox carry it on differently "
+                    f"({shown} message 2, {shown} message 1): move 2 is Bo's {other} in one and "
+                    f"Bo's {played} in the other; neither was taken (receive the right one "
+                    "from its message)")
+    assert snapshot(receiver) == before
+
+
+def test_copies_in_a_mailbox_that_follow_one_another_are_no_fork(game, tmp_path):
+    sender, receiver = game
+    (sender / "old").mkdir()
+    text = (sender / "club.yaml").read_text()
+    (sender / "old" / "club.yaml").write_text(text[:text.rindex("  - ")])
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    box.add(message_of(sender))
+    box.add(message_of(sender / "old"))
+    box.add(message_of(sender))
+    box.close()
+    result = ok(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "club.yaml"],
+                    cwd=receiver))
+    assert result.stdout.startswith("Saved club.yaml: move 2") and result.stderr == ""
+
+
+def test_two_joins_of_one_player_with_different_keys_in_a_mailbox_are_both_refused(tmp_path):
+    players = ["-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>"]
+    bo = tmp_path / "bo"
+    bo.mkdir()
+    ok(run(["new", "g.yaml", "--hidden", *players], cwd=bo))
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    for copy in ("one", "two"):
+        folder = tmp_path / copy
+        folder.mkdir()
+        (folder / "g.yaml").write_bytes((bo / "g.yaml").read_bytes())
+        ok(run(["join", "g.yaml", "--as", "Ana"], cwd=folder,
+               env={"UPTOWN_KEYS": str(folder / "keys"), "UPTOWN_GAME": None}))
+        box.add(message_of(folder, "g.yaml"))
+    box.close()
+    before = snapshot(bo)
+    line = one_line_error(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "g.yaml"],
+                              cwd=bo))
+    assert "two copies in the mailbox carry it on differently" in line
+    assert "Ana joined with two different keys; neither was taken" in line
+    assert snapshot(bo) == before
+
+
 def test_an_mbox_skips_each_unreadable_message_in_one_line_and_goes_on(game, tmp_path):
     sender, receiver = game
     good = message_of(sender).as_bytes()
@@ -278,10 +408,10 @@ def test_an_mbox_skips_each_unreadable_message_in_one_line_and_goes_on(game, tmp
     assert result.stdout.startswith("Saved club.yaml: move 2")
     shown = str(box)
     assert result.stderr.splitlines() == [
-        f"Skipped {shown} message 1: the message has more than 100 MIME parts; skipped",
-        f"Skipped {shown} message 2: it is over 16 MiB; skipped",
+        f"Skipped {shown} message 1: the message has more than 100 MIME parts",
+        f"Skipped {shown} message 2: it is over 16 MiB",
         f"Skipped {shown} message 4: the attachment's file name is not readable as its charset "
-        "says ('undefined'); skipped"]
+        "says ('undefined')"]
 
 
 def test_an_mbox_that_is_no_mbox_or_no_file_is_one_line(game, tmp_path):
@@ -319,11 +449,46 @@ def test_a_maildir_passes_by_fifos_devices_broken_links_and_huge_files_without_w
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Saved club.yaml: move 2")
     assert result.stderr.splitlines() == [
-        f"Skipped {cur}/1000.fifo: it is a FIFO, not a regular file; skipped",
-        f"Skipped {cur}/1001.zero: it is a device, not a regular file; skipped",
-        f"Skipped {cur}/1002.dangling: it is a link that leads nowhere; skipped",
-        f"Skipped {cur}/1003.loop: it is a link in a loop; skipped",
-        f"Skipped {cur}/1004.huge: it is over 16 MiB; skipped"]
+        f"Skipped {cur}/1000.fifo: it is a FIFO, not a message file",
+        f"Skipped {cur}/1001.zero: it is a device, not a message file",
+        f"Skipped {cur}/1002.dangling: it is a link that leads nowhere",
+        f"Skipped {cur}/1003.loop: it is a link in a loop",
+        f"Skipped {cur}/1004.huge: it is over 16 MiB"]
+
+
+def test_a_fifo_in_a_maildir_is_one_line_within_80_columns_saying_what_was_skipped(
+        game, tmp_path):
+    """A Maildir message's long file name is cut in its middle (its start, the time of
+    delivery, and its end, the flags, are kept); the error then says how many were skipped."""
+    _, receiver = game
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / "Maildir" / sub).mkdir(parents=True)
+    os.mkfifo(tmp_path / "Maildir" / "cur" / "1733150000.M123456P7890.mail.example.org,S=2345,W=2400:2,S")
+    result = run(["receive", "--maildir", "../Maildir", "--into", "club.yaml"], cwd=receiver)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "Skipped ../Maildir/cur/1733150000.M123456P7...=2400:2,S: it is a FIFO, not a message "
+        "file",
+        "Error: club.yaml: no message in the mailbox carries this game; 1 was skipped"]
+    assert all(len(line) <= 90 for line in result.stderr.splitlines())
+    assert os.listdir(receiver) == ["club.yaml"]
+
+
+def test_an_attachment_name_of_300_characters_is_quoted_short_or_said_too_long(game, tmp_path):
+    sender, _ = game
+    data = message_of(sender).as_bytes()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    long_name = "a" * 295 + ".yaml"
+    line = one_line_error(receive(empty, data.replace(b'filename="club.yaml"',
+                                                      f'filename="{long_name}"'.encode())))
+    assert line == ("Error: the attached game's name is too long to save it under (300 "
+                    "characters): give --into FILE; nothing was written")
+    compressed = data.replace(b'filename="club.yaml"', f'filename="{"a" * 297}.gz"'.encode())
+    line = one_line_error(receive(empty, compressed))
+    assert line == ("Error: <stdin>: 'aaaaaaaaaaaaaaaaaaaa...aaaaaaaaaaaaaa.gz' is compressed: "
+                    "attach the game file itself; nothing was written")
+    assert os.listdir(empty) == []
 
 
 def test_a_maildir_message_nobody_may_read_is_passed_by(uptown, game, maildir):
@@ -336,15 +501,14 @@ def test_a_maildir_message_nobody_may_read_is_passed_by(uptown, game, maildir):
     result = uptown.run_powerless("receive", "--maildir", path, "--into", "club.yaml", cwd=receiver)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Saved club.yaml: move 2")
-    assert result.stderr == (f"Skipped {unreadable}: it cannot be read (Permission denied); "
-                             "skipped\n")
+    assert result.stderr == f"Skipped {unreadable}: it cannot be read (Permission denied)\n"
 
 
 def test_receive_of_a_message_file_that_is_a_fifo_does_not_wait(game, tmp_path):
     _, receiver = game
     os.mkfifo(tmp_path / "m.eml")
     line = one_line_error(run(["receive", tmp_path / "m.eml"], cwd=receiver))
-    assert line.endswith("it is a FIFO, not a regular file; nothing was written")
+    assert line.endswith("it is a FIFO, not a message file; nothing was written")
 
 
 def test_a_first_receive_from_a_mailbox_finds_a_hidden_game_by_its_id(tmp_path):

@@ -102,6 +102,21 @@ def test_send_subject_names_the_event_the_move_and_the_player_to_move(record, su
     assert game.subject() == subject
 
 
+@pytest.mark.parametrize("output", [["-o", "m.eml"], []])
+def test_send_refuses_a_record_that_does_not_validate_in_one_line(club, smtp_server, output):
+    """Each player's receive would refuse it: nothing is sent, no message file is written."""
+    path = club / "club.yaml"
+    path.write_text(path.read_text() + "  - red: 7 A1\n")
+    before = sorted(os.listdir(club))
+    result = run(["send", "club.yaml", "--as", "Ana", *output], cwd=club, env=smtp_server.env)
+    assert result.exit_code == 1
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith("Error: club.yaml:")
+    assert line.endswith("; nothing was sent: the record is invalid (see uptown validate "
+                         "club.yaml)")
+    assert sorted(os.listdir(club)) == before and smtp_server.capture.take() == []
+
+
 def test_send_refuses_a_recipient_without_an_email(club):
     result = run(["send", "club.yaml", "--as", "Ana", "--to", "Cy", "-o", "m.eml"], cwd=club)
     assert result.exit_code == 1
@@ -328,6 +343,38 @@ def test_move_send_without_a_transport_is_refused_before_the_move(club):
     result = run(["move", "club.yaml", "--bot", "random", "--send"], cwd=club,
                  env={"UPTOWN_SMTP": None})
     assert result.exit_code == 2 and "UPTOWN_SMTP" in result.output
+    assert (club / "club.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize("url, said", [
+    ("http://example.org", "must be smtp://"),
+    ("smtp://example.org:99999", "its port or host name is not one"),
+    ("smtp://example.org:port", "its port or host name is not one"),
+    ("smtp://jürgen@example.org", "the user name must be printable ASCII"),
+    ("smtp://j%C3%BCrgen@example.org", "the user name must be printable ASCII"),
+    ("smtp://club@example.org", "no password for club@example.org"),
+    (f"smtp://{USER}:{PASSWORD}@example.org", "must not hold the password"),
+])
+def test_move_send_with_bad_smtp_settings_is_refused_before_the_move(club, tmp_path, url, said):
+    """The settings are read before the move is written: the file stays byte-identical."""
+    before = (club / "club.yaml").read_bytes()
+    result = run(["move", "club.yaml", "--bot", "random", "--as", "Ana", "--send"], cwd=club,
+                 env={"UPTOWN_SMTP": url, "UPTOWN_SMTP_PASSWORD": None, "HOME": str(tmp_path)})
+    assert result.exit_code == 1, result.output
+    line = result.output.strip()
+    assert "\n" not in line and said in line and PASSWORD not in line
+    assert line.endswith("; nothing was written (the move is not played)")
+    assert (club / "club.yaml").read_bytes() == before
+
+
+def test_move_send_sendmail_without_a_sendmail_is_refused_before_the_move(club, monkeypatch):
+    from uptown_cli.club import transport
+
+    monkeypatch.setattr(transport.shutil, "which", lambda *args, **kwargs: None)
+    before = (club / "club.yaml").read_bytes()
+    result = run(["move", "club.yaml", "--bot", "random", "--as", "Ana", "--send", "--sendmail"],
+                 cwd=club)
+    assert result.exit_code == 1 and "no sendmail program found" in result.output
     assert (club / "club.yaml").read_bytes() == before
 
 

@@ -245,10 +245,15 @@ def game(tmp_path):
 
 def message_of(folder, name="club.yaml", date=None):
     """The message ``send`` would write for the game in ``folder``, from the player who made
-    its newest move (Ana before any) to Bo."""
+    its newest move (Ana before any) to Bo; made even of a record that does not validate,
+    which ``send`` refuses (an attacker writes such messages by hand)."""
     from uptown_cli.club.mail import GameFile, game_message
+    from uptown_cli.records.replay import replay
+    from uptown_cli.records.schema import load_record_text
 
-    game = GameFile.read(str(folder / name), name)
+    data = (folder / name).read_bytes()
+    record = load_record_text(data, name)
+    game = GameFile(str(folder / name), data, record, replay(record).game)
     moves = game.record.moves
     sender = next((p.name for p in game.record.players if moves and moves[-1].color in p.colors),
                   "Ana")

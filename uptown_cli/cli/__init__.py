@@ -11,6 +11,7 @@ tournament) and are registered here by name with their one-line summaries, so th
 import gc
 import importlib
 import io
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, cast
@@ -18,7 +19,7 @@ from typing import Any, cast
 import click
 
 from .. import __version__
-from ..errors import UptownError
+from ..errors import OutputError, UptownError
 from ..i18n import _, process_language
 
 __all__ = ["main", "run"]
@@ -147,7 +148,73 @@ def run(collector_paused: bool = False) -> None:
     import _signal  # type: ignore[import-not-found]
 
     _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
+    if sys.stdout is None:  # started with its output closed (>&-): do nothing at all
+        _stop("standard output is closed: nothing was done (give the command an output: "
+              "> FILE, or | a program)")
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
-    main()
+    _guard_output()
+    try:
+        try:
+            main()
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+    except OutputError as exc:
+        _stop(str(exc))
+
+
+class _GuardedOutput(io.RawIOBase):
+    """Standard output's file descriptor, whose first failed write raises ``OutputError``
+    (one line, exit status 1, from wherever the writing was); what is written after it is
+    dropped, so that nothing fails again when the program ends."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+        self.failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        size = memoryview(data).nbytes
+        if self.failed:
+            return size
+        try:
+            return os.write(self.fd, data)
+        except OSError as exc:
+            self.failed = True
+            raise OutputError(f"cannot write to standard output ({exc.strerror or exc}); what "
+                              "was printed is cut short") from None
+
+
+def _guard_output() -> None:
+    """Standard output written through ``_GuardedOutput``, as Python had set it up (its
+    encoding, line buffering on a terminal, escapes for what the encoding cannot show)."""
+    stream = sys.stdout
+    if not isinstance(stream, io.TextIOWrapper):
+        return
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        return
+    stream.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_GuardedOutput(fd)), encoding=stream.encoding,
+                                  errors="backslashreplace", line_buffering=stream.line_buffering)
+
+
+def _stop(message: str) -> None:
+    """End with ``message`` as one line on standard error (if it is open) and exit status 1."""
+    try:
+        os.write(2, f"Error: {message}\n".encode("utf-8", "backslashreplace"))
+    except OSError:
+        pass
+    raise SystemExit(1)

@@ -36,6 +36,22 @@ def check_smtp_settings() -> None:
                                "--sendmail or -o FILE.eml")
 
 
+def check_mail_settings(sendmail: bool) -> None:
+    """For ``move --send``, before the move is written: ``check_smtp_settings``, then the
+    settings read as sending will read them (``club.transport.check_settings``); a
+    MailError (one line) that says nothing was written."""
+    from ..club.transport import SMTP_ENV, check_settings
+    from ..errors import MailError
+
+    if not sendmail:
+        check_smtp_settings()
+    try:
+        check_settings(os.environ.get(SMTP_ENV), sendmail)
+    except MailError as exc:
+        raise MailError(f"{str(exc).removesuffix('; nothing was sent')}; nothing was written "
+                        "(the move is not played)") from None
+
+
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, NotAllSent, UptownError
@@ -104,8 +120,9 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
     with STARTTLS, smtps://USER@HOST:465, or smtp://localhost:PORT for a server on this
     computer), the password from $UPTOWN_SMTP_PASSWORD or ~/.netrc; or through --sendmail;
     or -o writes the message to a file for any mail client. It is from the email of the
-    player --as names in the record (default: $UPTOWN_FROM). Exit status 1 when it was not
-    sent to everyone (each recipient the server refused is named).
+    player --as names in the record (default: $UPTOWN_FROM). A record that does not validate
+    is not sent. Exit status 1 when it was not sent to everyone (each recipient the server
+    refused is named).
 
     \b
     Examples:
@@ -142,8 +159,9 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     after validating; never over a file); refused when it rewrites the history or is another
     game, your copy unchanged and the received one kept beside it as NAME.received-N.yaml.
     From a mailbox, the copy that carries yours furthest is taken (never by its Date); each
-    message that cannot be read is passed by with one line. A warning says when the message
-    is not from the player who made the newest move.
+    message that cannot be read is passed by with one line, and two copies that carry it on
+    differently are both refused. A warning says when the message is not from the player who
+    made the newest move (or join, or key revealed).
     """
     from ..club.boxes import best_copy, maildir_messages, mbox_messages, read_message_file
     from ..club.inbox import receive as take
@@ -174,7 +192,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(read_message_file(message), display_path(message))
     local = into or game.file_name
     if local is None:
-        raise MailError("the attached game has no .yaml file name: give --into FILE")
+        raise MailError(f"{game.unnamed()}: give --into FILE; nothing was written")
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
         Output(True).json({**result.to_json(), "skipped": skipped})

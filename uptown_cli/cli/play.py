@@ -202,10 +202,10 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         raise click.UsageError("--sendmail goes with --send")
     if send and dry_run:
         raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
-    if send and not sendmail:
-        from .club import check_smtp_settings
+    if send:
+        from .club import check_mail_settings
 
-        check_smtp_settings()
+        check_mail_settings(sendmail)
     record = read_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)

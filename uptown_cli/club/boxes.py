@@ -17,10 +17,16 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, cast
 
-from ..errors import MailError, display_path
-from ..records.compare import DIFFERENT_GAMES, compare_records
+from ..errors import MailError, display_path, one_line
+from ..records.compare import (
+    ADDRESS_CHANGED,
+    DIFFERENT_GAMES,
+    DIVERGING,
+    Comparison,
+    compare_records,
+)
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
 
@@ -60,7 +66,7 @@ def _open_regular(path: str) -> int | str:
         if kind is None:
             return descriptor
         os.close(descriptor)
-    return f"it is {kind}, not a regular file"
+    return f"it is {kind}, not a message file"
 
 
 def _why(exc: OSError, path: str) -> str:
@@ -117,8 +123,21 @@ def maildir_messages(path: str) -> Iterator[Letter]:
         except OSError as exc:
             reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
             raise MailError(f"{shown}: {reason} (a Maildir holds new/ and cur/)") from None
-    for _, file in sorted(names):
-        yield _letter(file, display_path(file))
+    for name, file in sorted(names):
+        where = os.path.join(os.path.dirname(file), _short(name))
+        yield _letter(file, display_path(where))
+
+
+MAILDIR_NAME = 32
+"""The most characters of a Maildir message's file name shown (a longer one, such as
+``1733150000.M123456P7890.mail.example.org,S=2345,W=2400:2,S``, keeps its start, which holds
+the time of delivery and is unique, and its end, the flags, with ``...`` between)."""
+
+
+def _short(name: str) -> str:
+    if len(name) <= MAILDIR_NAME:
+        return name
+    return f"{name[:MAILDIR_NAME - 12]}...{name[-9:]}"
 
 
 def mbox_messages(path: str) -> Iterator[Letter]:
@@ -189,25 +208,67 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
                 record = game.record()
                 read[game.data] = record, progress(local, record)
         except MailError as exc:
-            skipped.append(f"{str(exc).removesuffix('; nothing was written')}; skipped")
+            skipped.append(str(exc).removesuffix("; nothing was written"))
             continue
         key = read[game.data][1]
         if key is not None:
             found.append(((*key, place), game))
     if not found:
-        raise MailError(f"{display_path(local_path)}: no message in the mailbox carries this game"
-                        if local is not None else
-                        f"no message in the mailbox carries a game named {name}")
+        unread = (f"; {len(skipped)} {'was' if len(skipped) == 1 else 'were'} skipped"
+                  if skipped else "")
+        raise MailError((f"{display_path(local_path)}: no message in the mailbox carries this "
+                         "game" if local is not None else
+                         f"no message in the mailbox carries a game named {name}") + unread)
     best = max(found, key=lambda item: item[0])[1]
+    chosen = read[best.data][0]
     if local is None:
-        chosen = read[best.data][0]
         others = [data for data, (record, _) in read.items()
-                  if compare_records(chosen, record).relation == DIFFERENT_GAMES]
+                  if _other_game(compare_records(chosen, record))]
         if others:
             raise MailError(f"{len(others) + 1} different games in the mailbox are attached as "
                             f"{name}: receive the one you want from its message "
                             "(uptown receive FILE.eml)")
+    carriers: dict[bytes, Attached] = {}
+    for key, game in found:  # the first message of each copy that carries the local one on
+        if key[0] == 3:
+            carriers.setdefault(game.data, game)
+    for data, game in carriers.items():
+        conflict = _fork(compare_records(chosen, read[data][0]), chosen, read[data][0])
+        if conflict is not None:
+            raise MailError(f"{display_path(local_path)}: two copies in the mailbox carry it on "
+                            f"differently ({best.where}, {game.where}): {conflict}; neither was "
+                            "taken (receive the right one from its message)")
     return best
+
+
+def _other_game(comparison: Comparison) -> bool:
+    """Whether the copies compared are of two games (not one game whose joins differ)."""
+    return comparison.relation == DIFFERENT_GAMES and comparison.fields != ("commitments",)
+
+
+def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
+    """What two copies of one game that each carry it on contradict (``a`` the first one):
+    who wrote the move, the join or the address they differ in; None when one extends the
+    other (or they differ only in what ``receive`` itself refuses: an illegal move)."""
+    if comparison.relation == DIVERGING:
+        number = cast(int, comparison.move)
+
+        def whose(record: Record) -> str:
+            entry = record.moves[number - 1]
+            owner = next((p.name for p in record.players if entry.color in p.colors), "?")
+            return f"{owner}'s {entry.text}"
+
+        return one_line(f"move {number} is {whose(a)} in one and {whose(b)} in the other")
+    if comparison.relation == ADDRESS_CHANGED:
+        return one_line(comparison.detail or "an address differs")
+    if comparison.relation == DIFFERENT_GAMES and comparison.fields == ("commitments",):
+        assert a.hidden is not None and b.hidden is not None
+        seat = next((seat for seat, (mine, theirs) in enumerate(zip(a.hidden.commitments,
+                                                                    b.hidden.commitments))
+                     if mine != theirs), None)
+        who = a.hidden.commitments[seat][0] if seat is not None else "a player"
+        return one_line(f"{who} joined with two different keys")
+    return None
 
 
 def _named(game: Attached, name: str) -> bool:

@@ -20,7 +20,8 @@ from email.utils import formataddr
 from ..errors import MailError, one_line
 
 __all__ = [
-    "MAX_NAME", "address_field", "checked_address", "header_text", "header_value", "plain_file_name",
+    "MAX_NAME", "address_field", "address_key", "checked_address", "header_text", "header_value",
+    "plain_file_name", "shown_name",
 ]
 
 _LOCAL_PART = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
@@ -95,6 +96,36 @@ def checked_address(text: str, whose: str) -> str:
         raise MailError(f"{whose} {text!r} does not end in a domain name (such as "
                         "example.org or localhost); nothing was sent")
     return f"{local}@{ascii_domain}"
+
+
+def address_key(text: str) -> str | None:
+    """``text`` as addresses are compared, as mail systems compare them: the part before the
+    last ``@`` as it is (it may be case-sensitive), the domain in lower case and in its IDNA
+    (ASCII) form, so that ``ana@Example.ORG`` is ``ana@example.org`` and ``ana@bücher.de`` is
+    ``ana@xn--bcher-kva.de``; None for what is no ``local@domain``."""
+    local, at, domain = text.strip().rpartition("@")
+    if not at or not local or not domain:
+        return None
+    domain = domain.rstrip(".").lower()
+    try:
+        domain = domain.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        pass
+    return f"{local}@{domain}"
+
+
+SHOWN_NAME = 40
+"""The most characters of a file name quoted in a message (a longer one keeps its start and
+its end, ``...`` between), so that the message fits a line."""
+
+
+def shown_name(name: str) -> str:
+    """``name`` (a file name from a mail) as a message quotes it: printable (``one_line``),
+    in quotes, and cut in its middle to ``SHOWN_NAME`` characters when longer."""
+    text = one_line(name)
+    if len(text) > SHOWN_NAME:
+        text = f"{text[:SHOWN_NAME // 2]}...{text[-(SHOWN_NAME // 2 - 3):]}"
+    return f"'{text}'"
 
 
 def plain_file_name(name: str) -> str | None:

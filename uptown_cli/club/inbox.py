@@ -132,9 +132,10 @@ def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
 
 def sender_warning(game: Attached, local: Record | None, received: Record) -> str | None:
     """What to say when the message is not from the player who made the newest entry the
-    received copy adds (a move, else a join, else a revealed key), by their address in the
-    local copy (the received one's, for a new game); None when it is, or cannot be told."""
-    from .headers import checked_address
+    received copy adds (``_newest_entry``: a move, a key revealed, a join, a join undone), by
+    their address in the local copy (the received one's, for a new game): the message must be
+    from that address alone (``headers.address_key``). None when it is, or cannot be told."""
+    from .headers import address_key
 
     newest = _newest_entry(local, received)
     if newest is None:
@@ -144,24 +145,19 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
     entry = next((p for p in book if same_name(p.name, name)), None)
     if entry is None or entry.email is None:
         return None
-
-    def plain(address: str) -> str:
-        try:
-            return checked_address(address, "").lower()
-        except MailError:
-            return address.lower()
-
-    if game.sender == plain(entry.email):
+    if game.senders == (address_key(entry.email),):
         return None
-    known = next((p.name for p in book if p.email and plain(p.email) == game.sender), None)
-    sender = f"{game.sender} ({known})" if known else game.sender or "no address"
-    return (f"the message is from {sender}, but {what} is {name}'s ({entry.email}): check with "
+    known = {address_key(p.email): p.name for p in book if p.email}
+    senders = ", ".join(f"{a} ({known[a]})" if a in known else a for a in game.senders)
+    sender = f"from {senders}" if senders else "from no address uptown can read"
+    return (f"the message is {sender}, but {what} is {name}'s ({entry.email}): check with "
             f"{name} that it is theirs")
 
 
 def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | None:
-    """(what, whose) of the newest entry ``received`` adds to ``local``: ``move N``, else the
-    newest join, else the newest key revealed; None when it adds none."""
+    """(what, whose) of the newest entry ``received`` adds to ``local``: ``move N``; else,
+    in a game with hidden racks, the newest key revealed (keys come after the game), else the
+    newest join, else the newest join undone (``withdrawn``); None when it adds none."""
     if len(received.moves) > (len(local.moves) if local else 0):
         color = received.moves[-1].color
         owner = next(p.name for p in received.players if color in p.colors)
@@ -169,12 +165,17 @@ def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | N
     hidden, before = received.hidden, local.hidden if local else None
     if hidden is None:
         return None
-    joined = hidden.joined()[len(before.commitments) if before else 0:]
-    if joined:
-        return "the newest join", joined[-1]
     known = before.valid_reveals() if before else {}
     revealed = [name for name in hidden.valid_reveals() if name not in known]
-    return ("the newest key revealed", revealed[-1]) if revealed else None
+    if revealed:
+        return "the newest key revealed", revealed[-1]
+    mine = before.commitments if before else ()
+    joined = [name for seat, (name, value) in enumerate(hidden.commitments)
+              if seat >= len(mine) or mine[seat][1] != value]
+    if joined:
+        return "the newest join", joined[-1]
+    undone = hidden.withdrawn[len(before.withdrawn) if before else 0:]
+    return ("the newest join undone", undone[-1][0]) if undone else None
 
 
 def _warned(warning: str | None) -> tuple[str, ...]:

@@ -56,11 +56,20 @@ class GameFile:
 
     @classmethod
     def read(cls, path: str, shown: str) -> GameFile:
-        """The game at ``path`` (``shown`` names it in errors); RecordError for a bad record."""
+        """The game at ``path`` (``shown`` names it in errors): RecordError for a file that is
+        no record, MailError for a record that does not validate (it is not sent: each
+        player's ``receive`` would refuse it)."""
         from ..records.reading import read_file
+        from ..records.replay import validate_text
 
         data = read_file(path, shown).encode("utf-8")
         record = load_record_text(data, shown)
+        checked = validate_text(data, shown)
+        if checked.errors:
+            more = len(checked.errors) - 1
+            also = f" (and {more} more)" if more else ""
+            raise MailError(f"{checked.errors[0].report_line()}{also}; nothing was sent: the "
+                            f"record is invalid (see uptown validate {shlex.quote(shown)})")
         return cls(path, data, record, replay(record).game)
 
     @property

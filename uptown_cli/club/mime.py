@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from email.errors import HeaderParseError
 from email.header import decode_header
 from email.message import Message
-from email.utils import getaddresses
 from typing import Callable, Iterator, cast
 
 from ..errors import MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
-from .headers import plain_file_name
+from .headers import address_key, plain_file_name, shown_name
 
 __all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
 
@@ -36,6 +35,8 @@ MAX_MARKS = 20 * MAX_PARTS
 """Lines that start with ``--`` (each boundary is one) a message may hold before parsing."""
 _CONTAINER = re.compile(rb"(?im)^content-type:[ \t]*(?:\r?\n[ \t]+)*(?:multipart|message)/")
 """A part that holds parts: counted before parsing, it bounds how deeply they can nest."""
+MAX_FROM = 4000
+"""Characters of From headers read for their addresses (a real one holds a few dozen)."""
 GAME_SUFFIXES = (".yaml", ".yml")
 GAME_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 COMPRESSED_SUFFIXES = (".gz", ".tgz", ".zip", ".bz2", ".xz", ".7z", ".tar", ".zst", ".rar",
@@ -55,13 +56,14 @@ NO_GAME = ("no game is attached (uptown send attaches it; a mail program that de
 @dataclass(frozen=True)
 class Attached:
     """The game a message carries: its attachment's file name as the message gives it (None
-    if it has none), its bytes (UTF-8), where it came from, and the address of the message
-    that carries it (the forwarded message's, for a forward; None when it has none)."""
+    if it has none), its bytes (UTF-8), where it came from, and the addresses of the From
+    header of the message that carries it (the forwarded message's, for a forward), each as
+    ``headers.address_key`` gives it (empty when it has none)."""
 
     name: str | None
     data: bytes
     where: str
-    sender: str | None = None
+    senders: tuple[str, ...] = ()
 
     @property
     def file_name(self) -> str | None:
@@ -70,9 +72,18 @@ class Attached:
         plain = plain_file_name(self.name) if self.name is not None else None
         return plain if plain is not None and plain.lower().endswith(GAME_SUFFIXES) else None
 
+    def unnamed(self) -> str:
+        """Why there is no ``file_name``, as the start of a sentence."""
+        if self.name is None or not self.name.strip():
+            return "the attached game has no file name"
+        if plain_file_name(self.name) is None and self.name.strip(" ./\\"):
+            return (f"the attached game's name is too long to save it under ({len(self.name)} "
+                    "characters)")
+        return f"the attached game's name {shown_name(self.name)} is no .yaml file name"
+
     def record(self) -> Record:
         """The attached game as a record; MailError when it is not one."""
-        shown = f"{self.where} ({self.name or 'attached game'})"
+        shown = f"{self.where} ({shown_name(self.name) if self.name else 'attached game'})"
         try:
             return load_record_text(self.data, shown)
         except RecordError as exc:
@@ -133,7 +144,7 @@ def find_game(message: Message, where: str) -> Attached | None:
         kind = part.get_content_type()
         name = _file_name(part, refuse)
         if name is not None and (name.lower().endswith(COMPRESSED_SUFFIXES) or kind in COMPRESSED_TYPES):
-            raise refuse(f"{name!r} is compressed: attach the game file itself")
+            raise refuse(f"{shown_name(name)} is compressed: attach the game file itself")
         if (name or "").lower().endswith(GAME_SUFFIXES) or kind in GAME_TYPES:
             games.append((part, name, carrier))
         elif name is None and kind == "text/plain":
@@ -146,10 +157,10 @@ def find_game(message: Message, where: str) -> Attached | None:
         raise refuse("HTML-only mail is not read: send plain text with the game attached")
     found = {_content(part, refuse): (name, carrier) for part, name, carrier in games}
     if len(found) > 1:
-        names = ", ".join(repr(name or "unnamed") for _, name, _ in games)
+        names = ", ".join(shown_name(name) if name else "unnamed" for _, name, _ in games)
         raise refuse(f"{len(games)} games are attached ({names}): send one game per message")
     ((data, (name, carrier)),) = found.items()
-    return Attached(name, data, where, _sender(carrier))
+    return Attached(name, data, where, _senders(carrier))
 
 
 def message_game(data: bytes, where: str) -> Attached:
@@ -206,18 +217,35 @@ def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
         try:
             words = decode_header(raw)
         except HeaderParseError:
-            raise refuse(f"{what} is not a readable RFC 2047 name ({raw!r})") from None
+            raise refuse(f"{what} is not a readable RFC 2047 name ({shown_name(raw)})") from None
         return "".join(word if isinstance(word, str)
                        else _decoded(word, charset or "raw-unicode-escape", what, refuse)
                        for word, charset in words)
     return raw
 
 
-def _sender(carrier: Message) -> str | None:
-    """The address the message ``carrier`` is from (lower case), or None."""
-    found = getaddresses([str(value) for value in carrier.get_all("From", [])])
-    address = found[0][1] if found else ""
-    return one_line(address).lower() if "@" in address else None
+def _senders(carrier: Message) -> tuple[str, ...]:
+    """The addresses the message ``carrier`` is from, each once (``headers.address_key``):
+    every From header read as the standard library reads an address list (comments, quoted
+    and encoded names, groups, several addresses), not by pattern. None is read from From
+    headers longer than ``MAX_FROM`` in all (the parser's time grows faster than their
+    length)."""
+    from email.policy import default
+
+    found: list[str] = []
+    values = [re.sub(r"\r?\n(?=[ \t])", "", str(value)) for value in carrier.get_all("From", [])]
+    if sum(len(text) for text in values) > MAX_FROM:
+        return ()
+    for text in values:
+        try:
+            addresses = default.header_factory("From", text).addresses
+        except Exception:  # noqa: BLE001  the parser's own bugs: no address can be told
+            continue
+        for address in addresses:
+            key = address_key(f"{address.username}@{address.domain}")
+            if key is not None and address.username and address.domain and key not in found:
+                found.append(one_line(key))
+    return tuple(found)
 
 
 def _defect_text(defect: Exception) -> str:

@@ -30,7 +30,7 @@ SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
 from the start; port 465); ``?tls=no`` sends without TLS."""
 
-__all__ = ["SMTP_ENV", "send_sendmail", "send_smtp"]
+__all__ = ["SMTP_ENV", "check_settings", "send_sendmail", "send_smtp"]
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
 CAFILE_ENV = "UPTOWN_SMTP_CAFILE"
 """A PEM file of certificates to trust instead of the system's (a club's own server)."""
@@ -124,6 +124,21 @@ class Delivery:
     reply (the others got the message)."""
 
     refused: dict[str, str] = field(default_factory=dict)
+
+
+def check_settings(url: str | None, sendmail: bool = False) -> None:
+    """Whether mail can go as set up, before anything is written (``move --send``): the
+    sendmail program found, or ``url`` read as ``SmtpServer.parse`` reads it, its password
+    found (a user named), and ``$UPTOWN_SMTP_CAFILE`` readable (TLS); MailError (one line)
+    for the first thing wrong. The server itself is not asked."""
+    if sendmail:
+        _sendmail_program()
+        return
+    server = SmtpServer.parse(url or "")
+    if server.user:
+        server.password()
+    if not server.plain:
+        _tls_context()
 
 
 def send_smtp(data: bytes, sender: str, recipients: list[str], url: str) -> Delivery:
@@ -277,9 +292,7 @@ def _tls_context() -> ssl.SSLContext:
 def send_sendmail(data: bytes, recipients: list[str]) -> None:
     """Hand the message ``data`` to the local sendmail program (the first ``sendmail`` on
     PATH, else /usr/sbin/sendmail), addressed to ``recipients``."""
-    program = shutil.which("sendmail") or shutil.which("sendmail", path="/usr/sbin:/usr/lib")
-    if program is None:
-        raise MailError("no sendmail program found (on PATH or in /usr/sbin); nothing was sent")
+    program = _sendmail_program()
     try:
         done = subprocess.run([program, "-oi", "--", *recipients], input=data,
                               capture_output=True, timeout=TIMEOUT, check=False)
@@ -292,3 +305,11 @@ def send_sendmail(data: bytes, recipients: list[str]) -> None:
         raise MailError(f"sendmail failed (exit status {done.returncode})"
                         + (f": {said[0]}" if said else ""))
 
+
+
+def _sendmail_program() -> str:
+    """The first ``sendmail`` on PATH, else in /usr/sbin or /usr/lib; MailError when none is."""
+    program = shutil.which("sendmail") or shutil.which("sendmail", path="/usr/sbin:/usr/lib")
+    if program is None:
+        raise MailError("no sendmail program found (on PATH or in /usr/sbin); nothing was sent")
+    return program
