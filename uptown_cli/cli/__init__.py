@@ -18,7 +18,6 @@ from typing import Any, cast
 import click
 
 from .. import __version__
-from ..errors import UptownError
 from ..i18n import _, process_language
 
 __all__ = ["main", "run"]
@@ -75,11 +74,11 @@ class UptownGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a library error (``UptownError``) becomes one line on standard
-        error and exit status 1. This is the one place where that happens."""
-        try:
+        error and exit status 1 (``exits.converted``, the one place where that happens)."""
+        from .exits import converted
+
+        with converted():
             return super().invoke(ctx)
-        except UptownError as exc:
-            raise click.ClickException(str(exc)) from None
 
     def resolve_command(self, ctx: click.Context,
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:

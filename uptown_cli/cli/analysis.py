@@ -14,6 +14,7 @@ import click
 
 from ..engine.game import VARIANTS
 from ..errors import display_path
+from .exits import ExitStatus, converted, signal_status
 from .options import (
     PROGRESS_MIN_FILES,
     BOT_NAMES,
@@ -47,10 +48,8 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
     from ..analysis.selfplay import check_bots
 
     bots = [name.strip() for name in value.split(",") if name.strip()]
-    try:
+    with converted(usage=True):
         check_bots(bots)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
     return bots
 
 
@@ -109,7 +108,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
                 results.append(result)
                 bar.update(1)
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
-            interrupted = 128 + getattr(exc, "signum", 2)
+            interrupted = signal_status(getattr(exc, "signum", 2))
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
     _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format)
@@ -219,9 +218,9 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
         click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {total}; "
                    "nothing was written.", err=True)
         if not isinstance(exc, Stopped):
-            sys.exit(130)
+            sys.exit(ExitStatus.INTERRUPTED)
         os.kill(os.getpid(), exc.signum)  # the workers are ended: now end as the signal would
-        sys.exit(128 + exc.signum)  # (when something had set the signal a handler that returns)
+        sys.exit(signal_status(exc.signum))  # (when something had set the signal a handler that returns)
     if annotate:
         from ..analysis.annotate import annotate as annotated_text
 
@@ -238,7 +237,7 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     if as_json:
         out.json(reports if several else reports[0])
     if skipped:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 def _judged_games(paths: tuple[str, ...], several: bool,
@@ -410,7 +409,7 @@ def stats(paths: tuple[str, ...], as_json: bool, table_format: str) -> None:
         if skipped:
             out.text(f"{plural(len(skipped), 'record')} skipped as invalid")
     if skipped:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 @click.command()
@@ -432,13 +431,13 @@ def export(paths: tuple[str, ...], jsonl: bool, output: str | None) -> None:
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
     first = next(rows, None)
     if first is None and skipped and output not in (None, "-"):
-        sys.exit(1)  # nothing to export: an old output file stays as it was
+        sys.exit(ExitStatus.ERROR)  # nothing to export: an old output file stays as it was
     rows = itertools.chain([] if first is None else [first], rows)
     text = io.StringIO()
     write_rows(rows, text, "jsonl" if jsonl else "csv")
     write_output(text.getvalue(), output, paths)
     if skipped:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 COMMANDS = {command.name: command for command in (selfplay, analyze, stats, export)}

@@ -46,14 +46,10 @@ def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant:
     """Write a new game with hidden racks at ``path``; returns its game id."""
     from ..records.safe_file import create_record
     from ..records.text import render_record
-    from ..errors import RecordError
 
     game_id = new_game_id().hex()
-    try:
-        text = render_record(entries, variant=variant, hidden=game_id)
-        create_record(path, text)
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
+    text = render_record(entries, variant=variant, hidden=game_id)
+    create_record(path, text)
     return game_id
 
 

@@ -8,6 +8,7 @@ import click
 
 from ..engine.game import COLORS
 from ..engine.game import VARIANTS
+from .exits import converted
 from .options import (
     Output,
     display_path,
@@ -27,14 +28,11 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     saying what is wrong: a NAME holding ``<`` or ``>`` must be ``NAME <ADDRESS>`` with an
     address that ``records.names.address_problem`` takes; a name is what a record may hold, and
     no MIME encoded word (``records.names``)."""
-    from ..errors import RecordError
     from ..records.names import address_problem, encoded_word_warning, name_problem
     from ..records.text import check_utf8
 
-    try:
+    with converted(param_hint="--player"):
         check_utf8("name", text)
-    except RecordError as exc:
-        raise click.BadParameter(exc.message, param_hint="--player") from None
     name, sep, colors = text.rpartition(":")
     if not sep or ">" in colors:
         name, colors = text, ""
@@ -91,7 +89,6 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     """
     import secrets
 
-    from ..errors import RecordError
     from ..pictures.text import to_move_text
     from ..records.safe_file import create_record
     from ..records.schema import deal_colors, load_record_text
@@ -116,14 +113,9 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         _new_hidden(path, entries, variant, seed, as_json)
         return
     seed = secrets.token_hex(4) if seed is None else seed
-    try:
+    with converted(param_hint="--player/--seed"):
         text = render_record(entries, variant=variant, seed=seed)
-    except RecordError as exc:
-        raise click.BadParameter(exc.message, param_hint="--player/--seed") from None
-    try:
-        create_record(path, text)
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
+    create_record(path, text)
     game = load_record_text(text, path).new_game()
     if as_json:
         assert game.to_move is not None  # a new game has a player to move

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..errors import display_path as display_path  # used by the commands through here
+from .exits import converted
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -251,17 +252,14 @@ def write_output(text: str, output: str | None, inputs: Iterable[str] = (), reco
     ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
     nor be one of the files ``inputs``; with ``record`` (the output is a new record, made as
     ``uptown new`` makes one), it must not exist at all."""
-    from ..errors import RecordError
     from ..records.safe_file import create_record, write_file
 
     if output in (None, "-"):
         click.echo(text.encode("utf-8"), nl=False)
         return
     if record:
-        try:
+        with converted(prefix="-o "):
             create_record(output, text)
-        except RecordError as exc:
-            raise click.ClickException(f"-o {exc}") from None
         click.echo(f"Wrote {display_path(output)} ({len(text.encode('utf-8')):,} bytes).", err=True)
         return
     if output.lower().endswith((".yaml", ".yml")) or any(
@@ -312,18 +310,13 @@ def read_record(path: str) -> "Record":
     """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
     from ..records.reading import load_record, read_standard_input
     from ..records.schema import load_record_text
-    from ..errors import RecordError
 
     if path != "-" and not os.path.lexists(path):
         raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
-    try:
+    with converted():
         if path == "-":
             return load_record_text(read_standard_input(), "<stdin>")
         return load_record(path, display_path(path))
-    except RecordError as exc:
-        more = len(exc.problems) - 1
-        hint = f" (and {more} more; see uptown validate)" if more else ""
-        raise click.ClickException(f"{exc}{hint}") from None
 
 
 def replay_valid(record: "Record", upto: int | None = None) -> "Game":

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
+from .exits import converted
 from .options import (
     BOT_NAMES,
     Output,
@@ -218,11 +219,13 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
         raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
                                    f"empty (write {game.canonical(chosen)}); nothing was written")
-    try:
-        turn = game.play(chosen, rack)
-    except IllegalMove as exc:
-        hint = " (name the rack: red 7 B7, or --rack)" if exc.reason is Reason.AMBIGUOUS_COLOR else ""
-        raise click.ClickException(f"{exc}{hint}; nothing was written") from None
+    with converted(suffix="; nothing was written"):
+        try:
+            turn = game.play(chosen, rack)
+        except IllegalMove as exc:
+            if exc.reason is not Reason.AMBIGUOUS_COLOR:
+                raise
+            raise IllegalMove(exc.reason, f"{exc} (name the rack: red 7 B7, or --rack)") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))

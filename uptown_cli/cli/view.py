@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import VARIANTS
+from .exits import ExitStatus
 from ..errors import display_path
 from .options import (
     PROGRESS_MIN_FILES,
@@ -178,7 +179,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
                 out.text()
             out.table(*standings_rows(rows, scoring), title=f"{path}: {scoring}, {state}")
     if len(scored) < len(paths) or unread:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 def _validate_one(path: str, strict: bool) -> "Validation":
@@ -203,10 +204,6 @@ def _bad_reveals(result: "Validation") -> list[str]:
     from ..records.hidden_check import bad_reveals
 
     return [note for _, note in bad_reveals(result.record)] if result.record else []
-
-
-EXIT_UNCHECKED = 3
-"""validate's exit status when no record is invalid but a finished hidden game is unchecked."""
 
 
 @click.command()
@@ -271,9 +268,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         valid = len(files) - bad - unchecked
         out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")
     if invalid:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
     if unchecked:
-        sys.exit(EXIT_UNCHECKED)
+        sys.exit(ExitStatus.UNCHECKED)
 
 
 @click.command()
@@ -298,7 +295,7 @@ def diff(file_a: str, file_b: str, as_json: bool) -> None:
     else:
         click.echo(result.message())
     if not result.consistent:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 COMMANDS = {command.name: command for command in (show, replay, score, validate, diff)}
