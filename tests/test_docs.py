@@ -7,7 +7,6 @@ page: its relative links lead to files (and headings) that exist, and the paths 
 it names exist. docs/COMMANDS.md has a section for every command and, in one table, every exit
 status the code gives."""
 
-import ast
 import doctest
 import re
 import shlex

@@ -9,7 +9,7 @@ from uptown_cli.engine.game import seat_colors
 from uptown_cli.errors import SetupError
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import BOT_NAMES, choose_move, greedy_choices
-from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_view
+from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
@@ -95,7 +95,7 @@ def test_random_and_greedy_choose_without_sampling_the_hidden_tiles(bot, monkeyp
     def no_sampling(*args):
         raise AssertionError("sampled the hidden tiles")
 
-    monkeypatch.setattr(views, "sample_view", no_sampling)
+    monkeypatch.setattr(views, "sample_bags", no_sampling)
     monkeypatch.setattr(bots, "sample_bags", no_sampling, raising=False)
     for players, plies in ((2, 30), (4, 50), (5, 3)):
         game = random_game(players, f"nosample{players}", plies)
@@ -113,7 +113,7 @@ def test_a_view_keeps_what_the_player_knows_and_samples_the_rest():
     me = game.to_move
     racks = {c: set() for c in game.colors}
     for seed in range(30):
-        view = sample_view(game, random.Random(seed))
+        view = game.redealt(sample_bags(game, random.Random(seed)))
         assert view.board == game.board
         assert [(t.color, t.move) for t in view.history] == [(t.color, t.move) for t in game.history]
         for color in game.colors:

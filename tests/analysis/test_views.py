@@ -28,7 +28,7 @@ def test_a_sampled_view_is_the_game_its_bags_give_played_again(players, seed, pl
     game = random_game(players, seed, plies)
     if game.finished:
         return
-    view = views.sample_view(game, random.Random(deal))
+    view = game.redealt(views.sample_bags(game, random.Random(deal)))
     again = replayed(game, views.sample_bags(game, random.Random(deal)))
     for color in game.to_move.colors:
         assert view.racks[color] == game.racks[color]

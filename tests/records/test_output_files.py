@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import safe_file
 from uptown_cli.errors import OutputError
 from uptown_cli.records.safe_file import write_file
 
@@ -94,7 +94,7 @@ def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(uptown, tmp_
     def fail(*args):
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(record_writer, step, fail)
+    monkeypatch.setattr(safe_file, step, fail)
     result = uptown.invoke(*command)
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert os.strerror(code) in result.stderr and "the old file is unchanged" in result.stderr
@@ -113,7 +113,7 @@ def test_an_output_whose_folder_cannot_be_synced_is_said_to_be_written_not_uncha
     def fail(*args):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(record_writer, "_sync_dir", fail)
+    monkeypatch.setattr(safe_file, "_sync_dir", fail)
     result = uptown.invoke("svg", GAME, "-o", target)
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert ("board.svg was written, but its folder could not be synced to disk "
@@ -127,7 +127,7 @@ def test_a_failed_new_output_file_leaves_nothing(uptown, tmp_path, monkeypatch):
     def full(*args):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(record_writer, "_write_all", full)
+    monkeypatch.setattr(safe_file, "_write_all", full)
     result = uptown.invoke("html", GAME, "-o", tmp_path / "game.html")
     assert result.exit_code == 1 and "nothing was written" in result.stderr
     assert os.listdir(tmp_path) == []
