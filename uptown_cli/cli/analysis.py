@@ -18,6 +18,7 @@ from .exits import ExitStatus, converted, signal_status
 from .options import (
     PROGRESS_MIN_FILES,
     BOT_NAMES,
+    check_jobs_or_cluster,
     cluster_option,
     MC_PLAYOUTS,
     Output,
@@ -84,6 +85,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
     from ..records.safe_file import create_record
     from ..analysis.selfplay import play_games, record_text
 
+    check_jobs_or_cluster(cluster)
     seed = secrets.token_hex(4) if seed is None else seed
     paths: dict[int, str] = {}
     if out is not None:
@@ -193,6 +195,7 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     from ..analysis.pool import Stopped
     from ..analysis.review import review_games, tasks
 
+    check_jobs_or_cluster(cluster)
     if iterations is not None and seconds is not None:
         raise click.UsageError("give --iterations or --seconds, not both")
     if output is not None and not annotate:

@@ -13,7 +13,7 @@ import click
 
 from ..engine.game import VARIANTS
 from .exits import ExitStatus, converted, signal_status
-from .options import (BOT_NAMES, MC_PLAYOUTS, Output, cluster_option, display_path, output_options,
+from .options import (BOT_NAMES, MC_PLAYOUTS, Output, check_jobs_or_cluster, cluster_option, display_path, output_options,
                       playouts_option, plural)
 
 if TYPE_CHECKING:
@@ -181,6 +181,7 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
     """
     from ..analysis.tournament import Tournament
 
+    check_jobs_or_cluster(cluster)
     ctx = click.get_current_context()
     if resume:
         given = [name for name in SETUP_OPTIONS

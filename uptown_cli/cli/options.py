@@ -108,6 +108,15 @@ def cluster_option(command: F) -> F:
              "started here; the output is that of --jobs (pip install 'uptown[cluster]').")(command)
 
 
+def check_jobs_or_cluster(cluster: str | None) -> None:
+    """A UsageError for ``--jobs`` given with ``--cluster``: the cluster's workers share out
+    the work, so a number of processes here would be ignored."""
+    ctx = click.get_current_context()
+    if cluster is not None and ctx.get_parameter_source("jobs") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("give --jobs or --cluster, not both (the cluster's workers share "
+                               "out the work)")
+
+
 def check_playouts(playouts: int | None, bot: str | None) -> None:
     """A UsageError for ``--playouts`` with a bot that plays nothing out."""
     if playouts and bot not in PLAYOUT_BOTS:
