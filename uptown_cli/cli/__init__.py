@@ -141,11 +141,9 @@ def run(collector_paused: bool = False) -> None:
     terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is
     printed as escapes such as ``\\u5f20``, never a traceback."""
     main.collector_paused = collector_paused
-    # Through _signal, the C module that signal wraps and Python loads at start: importing
-    # signal builds enums of every signal and handler, a millisecond of every command.
-    import _signal  # type: ignore[import-not-found]
+    import signal
 
-    _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
