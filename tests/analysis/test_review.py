@@ -324,12 +324,21 @@ def test_annotating_again_replaces_the_old_review_and_keeps_comments(uptown, ann
     assert "my own note" in again.read_text().splitlines()[noted.line - 1]
 
 
-def test_o_never_writes_over_a_file(uptown, annotated):
+def test_o_writes_over_a_file_only_with_force_and_never_over_the_record_read(uptown, annotated):
+    """The -o rule of every command: an existing file refused before any work unless --force;
+    the record analysed never written over, even with it."""
     source, out = annotated
-    before = out.read_text()
+    before, game = out.read_text(), source.read_text()
     result = uptown.invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out)
-    assert result.exit_code == 1 and "already exists" in result.output
+    assert result.exit_code == 1 and result.output == (
+        f"Error: -o {out} exists; add --force to replace it (nothing was done)\n")
     assert out.read_text() == before
+    result = uptown.invoke("analyze", source, "--annotate", "-o", source, "--force")
+    assert result.exit_code == 1 and "would write over a record; nothing was written" in result.output
+    assert "Analysing" not in result.output and source.read_text() == game
+    result = uptown.invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out, "--force")
+    assert result.exit_code == 0 and out.read_text() != before
+    assert load_record(out).moves[0].notes is not None
 
 
 NOTES = """\

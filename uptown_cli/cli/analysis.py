@@ -19,6 +19,7 @@ from .options import (
     PROGRESS_MIN_FILES,
     BOT_NAMES,
     check_jobs_or_cluster,
+    check_not_input,
     cluster_option,
     MC_PLAYOUTS,
     Output,
@@ -200,6 +201,7 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
         raise click.UsageError("give --iterations or --seconds, not both")
     if output is not None and not annotate:
         raise click.UsageError("-o writes the annotated record: add --annotate")
+    check_not_input(output, paths, record=True)
     several = len(paths) > 1 or any(os.path.isdir(p) for p in paths)
     if annotate and several:
         raise click.UsageError("--annotate writes one record: give one FILE")

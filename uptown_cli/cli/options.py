@@ -248,35 +248,68 @@ class Output:
         return tabulate(rows, headers, tablefmt=self.table_format)
 
 
+FORCE = "uptown.force"
+"""The key of ``--force`` in the click context's ``meta`` (``output_file_option``)."""
+
+
 def output_file_option(example: str) -> Callable[[F], F]:
     """``-o/--output FILE``: where a command that makes a file writes it (standard output by
-    default)."""
-    return click.option("-o", "--output", metavar="FILE",
-                        help=f"Write to FILE (e.g. {example}) instead of standard output.")
+    default), and ``--force``. Every ``-o`` follows one rule: a file that exists is refused
+    unless ``--force`` is given, and that is checked as the options are read, before any work
+    (``write_output`` then replaces the file whole)."""
+
+    def remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+        ctx.meta[FORCE] = value
+        return value
+
+    def check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value not in (None, "-") and os.path.lexists(value) and not ctx.meta.get(FORCE):
+            raise click.ClickException(f"-o {display_path(value)} exists; add --force to replace "
+                                       "it (nothing was done)")
+        return value
+
+    def decorate(command: F) -> F:
+        command = click.option("-o", "--output", metavar="FILE", callback=check_output,
+                               help=f"Write to FILE (e.g. {example}) instead of standard output; "
+                                    "an existing FILE only with --force.")(command)
+        return click.option("--force", is_flag=True, is_eager=True, expose_value=False,
+                            callback=remember_force, help="Replace the -o FILE if it exists.")(command)
+
+    return decorate
+
+
+def check_not_input(output: str | None, inputs: Iterable[str], record: bool = False) -> None:
+    """A ClickException when ``output`` would write over a record: one of the files
+    ``inputs``, or, unless ``record`` (the output is a record), any .yaml/.yml file. Commands
+    that work long call it first, so that it is said before any work."""
+    if output in (None, "-"):
+        return
+    if (not record and output.lower().endswith((".yaml", ".yml"))) or any(
+            os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
+            for path in inputs if path != "-"):
+        raise click.ClickException(f"-o {display_path(output)} would write over a record; "
+                                   "nothing was written")
 
 
 def write_output(text: str, output: str | None, inputs: Iterable[str] = (), record: bool = False) -> None:
     """``text`` as UTF-8 to ``output``, a file (see ``records.safe_file.write_file``: whole or
     not at all, never through a link) or standard output (None or "-"), else a one-line
-    ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
-    nor be one of the files ``inputs``; with ``record`` (the output is a new record, made as
-    ``uptown new`` makes one), it must not exist at all."""
+    ClickException.  A record read is never written over: ``output`` may not be one of the
+    files ``inputs``, nor, unless ``record`` (the output is a record), end in .yaml/.yml; a
+    new record is made as ``uptown new`` makes one, or replaces the file with ``--force``
+    (``output_file_option`` refused an existing file without it)."""
     from ..records.safe_file import create_record, write_file
 
     if output in (None, "-"):
         click.echo(text.encode("utf-8"), nl=False)
         return
-    if record:
+    check_not_input(output, inputs, record)
+    if record and not click.get_current_context().meta.get(FORCE):
         with converted(prefix="-o "):
             create_record(output, text)
-        click.echo(f"Wrote {display_path(output)} ({len(text.encode('utf-8')):,} bytes).", err=True)
-        return
-    if output.lower().endswith((".yaml", ".yml")) or any(
-            os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
-            for path in inputs if path != "-"):
-        raise click.ClickException(f"-o {display_path(output)} would write over a record; "
-                                   "nothing was written")
-    size = write_file(output, text, display_path(output))
+        size = len(text.encode("utf-8"))
+    else:
+        size = write_file(output, text, display_path(output))
     click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
 
 

@@ -82,12 +82,16 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
 def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
                  at: int | None) -> "HiddenView | None":
     """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
-    NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
+    NAME's own racks with ``--as NAME``, no rack without; None for an open game, where
+    ``--as`` names a player as it does for moves, hint and move (every rack is shown)."""
     if record.hidden is None:
         if as_name is not None:
-            raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
+            from ..records.viewer import player_named
+
+            player_named(record.players, as_name)
         return None
     from ..records.viewer import HiddenView, player_view, remember
+
 
     if as_name is None:
         return HiddenView(record)
