@@ -100,11 +100,15 @@ def test_the_position_is_left_as_it_was():
 
 
 @pytest.mark.parametrize("loss, expected", [
-    (0.0, None), (INACCURACY - 0.001, None), (INACCURACY, "?!"), (MISTAKE - 0.001, "?!"),
-    (MISTAKE, "?"), (BLUNDER - 0.001, "?"), (BLUNDER, "??"), (1.0, "??"),
+    (0.0, None), (0.0449, None), (0.045, None), (0.0451, "?!"), (INACCURACY, "?!"),
+    (0.0949, "?!"), (0.0951, "?"), (MISTAKE, "?"), (0.1449, "?"), (0.1458, "??"),
+    (BLUNDER, "??"), (1.0, "??"),
 ])
-def test_marks_follow_the_thresholds(loss, expected):
+def test_marks_come_from_the_rounded_loss_that_is_printed(loss, expected):
+    """A loss printed as 15 (14.58) is a blunder, as the 15 says; 14 (14.49) a mistake."""
     assert mark(loss) == expected
+    shown = int(f"{100 * loss:.0f}")
+    assert expected == ("??" if shown >= 15 else "?" if shown >= 10 else "?!" if shown >= 5 else None)
 
 
 def test_thresholds_are_lichess_ones_on_the_chance_to_win():

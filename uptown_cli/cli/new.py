@@ -69,13 +69,21 @@ def check_lineup(entries: "list[PlayerEntry]") -> None:
         raise click.BadParameter(problems[0][1], param_hint="--player")
 
 
+def _seed(value: str | None) -> str | None:
+    """``--seed``: any text but a blank one."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("a seed must not be blank (leave --seed out for a random one)")
+    return value
+
+
 @click.command()
 @file_argument
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
               help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
               "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
-@click.option("--seed", help="The seed that fixes every bag (default: a random one).")
+@click.option("--seed", callback=lambda ctx, param, value: _seed(value),
+              help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
 @json_option

@@ -40,7 +40,9 @@ _FILE = click.Path(readable=False)
 
 
 def file_argument(command: F) -> F:
-    return click.argument("file", required=False, metavar="[FILE]", type=_FILE)(command)
+    """``[FILE]``, given to the command as ``file`` (completed with records: ``completed_files``)."""
+    return click.argument("file", required=False, metavar="[FILE]", type=_FILE,
+                          shell_complete=complete_file)(command)
 
 
 def _table_formats() -> list[str]:
@@ -76,9 +78,54 @@ def output_options(command: F) -> F:
     return json_option(command)
 
 
+def completed_files(incomplete: str) -> list[str]:
+    """Shell completion of FILE: the records (``*.yaml``, ``*.yml``) and folders whose path
+    begins with ``incomplete``."""
+    folder, _, start = incomplete.rpartition("/")
+    try:
+        names = sorted(os.listdir(folder or "."))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        path = f"{folder}/{name}" if folder else name
+        if not name.startswith(start) or (name.startswith(".") and not start.startswith(".")):
+            continue
+        if os.path.isdir(path):
+            found.append(path + "/")
+        elif name.lower().endswith((".yaml", ".yml")):
+            found.append(path)
+    return found
+
+
+def complete_file(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of FILE (``completed_files``)."""
+    return completed_files(incomplete)
+
+
+def complete_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion after ``--as``: the names of the players of FILE (the command's FILE,
+    else the first word of ``move`` that names a record, else the default game) that begin
+    as ``incomplete`` does, compared as records compare names (``engine.game.name_key``).
+    Names are offered as they are written in the record."""
+    from ..engine.game import name_key
+    from ..records.reading import load_record
+
+    given = [ctx.params.get("file") or "", *(ctx.params.get("words") or ()), *ctx.args]
+    path = next((word for word in given if word.lower().endswith((".yaml", ".yml"))
+                 or os.path.isfile(word)), game_path(None))  # ctx.args: what a bare --as left
+    try:
+        names = [player.name for player in load_record(path).players]
+    except (OSError, ValueError):  # every UptownError is a ValueError
+        return []
+    return [name for name in names if name_key(name).startswith(name_key(incomplete))]
+
+
 def as_option(required: bool = False) -> Callable[[F], F]:
-    """``--as NAME``, given to the command as ``as_name``: the player who runs the command."""
+    """``--as NAME``, given to the command as ``as_name``: the player who runs the command
+    (completed with the players' names: ``complete_player``)."""
     return click.option("--as", "as_name", required=required, metavar="NAME",
+                        shell_complete=complete_player,
                         help="The player you are (with hidden racks, your key file proves it).")
 
 

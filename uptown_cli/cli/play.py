@@ -125,9 +125,12 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
     from ..records.reading import load_record
     from ..records.replay import replay
 
+    from .options import completed_files
+
     path, words = split_file(list(ctx.params.get("words") or ()))
+    files = completed_files(incomplete) if incomplete and not ctx.params.get("words") else []
     if not os.path.isfile(path):
-        return []
+        return files
     try:
         record = load_record(path)
         game = replay(record).game
@@ -136,14 +139,14 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
                                      ctx.params.get("keys"), warn=False)[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
-        return []
+        return files
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]
     if not words:
         choices = {text[0] for text in texts}
     else:
         choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == words[0].lower()}
-    return sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
+    return files + sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
 
 
 @click.command()
