@@ -11,6 +11,7 @@ tournament) and are registered here by name with their one-line summaries, so th
 import gc
 import importlib
 import io
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, cast
@@ -141,8 +142,6 @@ def run(collector_paused: bool = False) -> None:
     terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is
     printed as escapes such as ``\\u5f20``, never a traceback."""
     main.collector_paused = collector_paused
-    import signal
-
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):

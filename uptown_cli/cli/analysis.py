@@ -4,6 +4,8 @@ They parse options, call ``analysis.selfplay``, ``analysis.review`` and ``analys
 (bots among them) are imported inside the commands.
 """
 
+import io
+import itertools
 import os
 import secrets
 import sys
@@ -427,9 +429,6 @@ def export(paths: tuple[str, ...], jsonl: bool, output: str | None) -> None:
     Columns: game, move, player, colour, tile, square, capture, captured colour and tile, the
     player's groups after. Records that are not valid are reported and left out (exit 1).
     """
-    import io
-    import itertools
-
     from ..analysis.corpus import move_rows, write_rows
 
     skipped: list[str] = []

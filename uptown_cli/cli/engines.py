@@ -5,6 +5,8 @@ The protocol is docs/ENGINE_PROTOCOL.md; tournaments are docs/TOURNAMENTS.md. Th
 modules are imported inside the commands.
 """
 
+import dataclasses
+import json
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any
@@ -70,9 +72,6 @@ def _entrant(text: str) -> "Entrant":
 
 def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
     """The entrants with the engine options of ``--option NAME.KEY=VALUE`` set."""
-    import dataclasses
-    import json
-
     options: dict[str, dict[str, Any]] = {}
     for setting in settings:
         target, equals, value = setting.partition("=")

@@ -5,6 +5,7 @@ Every command that prints data goes through ``Output``: a text table in any tabu
 the tables alone, with no title lines.  Heavy modules (PyYAML, tabulate) are imported when used.
 """
 
+import io
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -274,8 +275,7 @@ class Output:
     def table_text(self, rows: Sequence[Sequence[Any]], headers: list[str],
                    widths: Sequence[int | None] | None = None) -> str:
         if self.table_format == "csv":
-            import csv
-            import io
+            import csv  # only for csv tables
 
             out = io.StringIO()
             writer = csv.writer(out, lineterminator="\n")
