@@ -10,7 +10,7 @@ import click
 import pytest
 from support.games import legal_moves, new_game
 
-from uptown_cli.cli import options
+from uptown_cli.cli import output
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -149,9 +149,9 @@ def test_file_and_as_complete_record_files_and_player_names(uptown, new_record):
 
 def test_replay_pages_on_a_terminal(monkeypatch):
     paged = []
-    monkeypatch.setattr(options.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(output.sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(click, "echo_via_pager", lambda text, color=None: paged.append(text))
-    options.page("board")
+    output.page("board")
     assert paged == ["board"]
 
 

@@ -17,26 +17,18 @@ import click
 from ..engine.game import VARIANTS
 from ..errors import display_path
 from .exits import ExitStatus, converted, signal_status
+from .loading import game_path, PROGRESS_MIN_FILES, read_record, record_files, replay_valid
 from .options import (
-    PROGRESS_MIN_FILES,
     BOT_NAMES,
     check_jobs_or_cluster,
-    check_not_input,
     cluster_option,
-    MC_PLAYOUTS,
-    Output,
     file_argument,
-    game_path,
+    MC_PLAYOUTS,
     output_file_option,
     output_options,
-    percent,
     playouts_option,
-    plural,
-    read_record,
-    record_files,
-    replay_valid,
-    write_output,
 )
+from .output import check_not_input, Output, percent, plural, write_output
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame

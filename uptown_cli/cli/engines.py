@@ -15,8 +15,16 @@ import click
 
 from ..engine.game import VARIANTS
 from .exits import ExitStatus, converted, signal_status
-from .options import (BOT_NAMES, MC_PLAYOUTS, Output, check_jobs_or_cluster, cluster_option, display_path, output_options,
-                      playouts_option, plural)
+from .options import (
+    BOT_NAMES,
+    check_jobs_or_cluster,
+    cluster_option,
+    display_path,
+    MC_PLAYOUTS,
+    output_options,
+    playouts_option,
+)
+from .output import Output, plural
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant

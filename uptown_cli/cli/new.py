@@ -9,13 +9,9 @@ import click
 from ..engine.game import COLORS
 from ..engine.game import VARIANTS
 from .exits import converted
-from .options import (
-    Output,
-    display_path,
-    file_argument,
-    game_path,
-    json_option,
-)
+from .loading import game_path
+from .options import display_path, file_argument, json_option
+from .output import Output
 
 if TYPE_CHECKING:
     from ..records.entries import PlayerEntry

@@ -8,30 +8,22 @@ import click
 
 from ..engine.game import COLORS
 from .exits import converted
+from .loading import check_seen_as, game_path, read_game, read_record, remember_seen, replay_valid
 from .options import (
-    BOT_NAMES,
-    Output,
     as_option,
+    BOT_NAMES,
     check_playouts,
-    check_seen_as,
     color_options,
     display_path,
+    F,
     file_argument,
-    game_path,
     json_option,
     keys_option,
-    lock_notice,
     output_options,
     playouts_option,
-    plural,
-    read_game,
-    read_record,
-    remember_seen,
-    replay_valid,
-    F,
     sendmail_option,
-    use_color,
 )
+from .output import lock_notice, Output, plural, use_color
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player

@@ -10,26 +10,25 @@ import click
 from ..engine.game import VARIANTS
 from .exits import ExitStatus
 from ..errors import display_path
-from .options import (
+from .loading import (
+    game_path,
+    listed_records,
+    NO_SUCH_FILE,
     PROGRESS_MIN_FILES,
-    Output,
+    read_game,
+    read_record,
+    record_files,
+    replay_valid,
+)
+from .options import (
     as_option,
     color_options,
     file_argument,
-    game_path,
-    NO_SUCH_FILE,
     json_option,
     keys_option,
     output_options,
-    page,
-    plural,
-    read_game,
-    read_record,
-    listed_records,
-    record_files,
-    replay_valid,
-    use_color,
 )
+from .output import Output, page, plural, use_color
 
 if TYPE_CHECKING:
     from ..records.replay import Validation
