@@ -12,12 +12,12 @@ import random
 import sys
 
 from uptown_cli.analysis.bots import greedy_choices
-from uptown_cli.analysis.views import sample_bags
+from uptown_cli.analysis.deals import sample_bags
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.game import seat_colors
 from uptown_cli.engine.geometry import tile_name
-from uptown_cli.records.text import render_record
+from uptown_cli.records.writing import render_record
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
 

@@ -37,7 +37,7 @@ from ..engine.notation import Move, Placement
 from ..engine.playout import QUICK, MoveClass, Playout
 from ..engine.scoring import win_share
 from ..errors import SetupError
-from .views import sample_bags
+from .deals import sample_bags
 
 __all__ = ["choose_move", "greedy_choices"]
 

@@ -17,7 +17,7 @@ import click
 from ..engine.game import VARIANTS
 from ..errors import display_path
 from .exits import ExitStatus, converted, signal_status
-from .loading import game_path, PROGRESS_MIN_FILES, read_record, record_files, replay_valid
+from .loading import game_path, PROGRESS_MIN_FILES, open_record, record_files, replay_valid
 from .options import (
     BOT_NAMES,
     check_jobs_or_cluster,
@@ -245,13 +245,13 @@ def _judged_games(paths: tuple[str, ...], several: bool,
     of the files and folders given, those that cannot be judged reported and added to
     ``skipped``."""
     if not several:
-        record = read_record(game_path(paths[0] if paths else None))
+        record = open_record(game_path(paths[0] if paths else None))
         yield (record, *_known_game(record))
         return
     unreadable: list[tuple[str, str]] = []
     for path in record_files(paths, unreadable):
         try:
-            record = read_record(path)
+            record = open_record(path)
             yield (record, *_known_game(record))
         except click.ClickException as exc:
             click.echo(f"Error: {exc.message} (skipped)", err=True)
@@ -338,7 +338,7 @@ def _recorded_games(paths: tuple[str, ...], label: str,
     with click.progressbar(files, label=label, file=sys.stderr, hidden=hidden) as bar:
         for path in bar:
             try:
-                record = read_record(path)
+                record = open_record(path)
                 game = replay_valid(record)
             except click.ClickException as exc:
                 click.echo(f"Error: {exc.message} (skipped)", err=True)

@@ -1,5 +1,5 @@
 """How the commands find and read their records: FILE and its default (``game_path``), a record
-read or a one-line error (``read_record``), replayed (``replay_valid``, ``read_game``), what a
+read or a one-line error (``open_record``), replayed (``replay_valid``, ``read_game``), what a
 player saw of it (``check_seen_as``, ``remember_seen``), and the records of folders
 (``record_files``)."""
 
@@ -38,7 +38,7 @@ NO_SUCH_FILE = "no such file (uptown new creates a game)"
 """The one wording of every command for a FILE that is not there."""
 
 
-def read_record(path: str) -> "Record":
+def open_record(path: str) -> "Record":
     """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
     from ..records.reading import load_record, read_standard_input
     from ..records.schema import load_record_text
@@ -86,7 +86,7 @@ def read_game(file: str | None, upto: int | None = None, as_name: str | None = N
     """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
     With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
     path = game_path(file)
-    record = read_record(path)
+    record = open_record(path)
     check_seen_as(record, as_name, keys, writes=False)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",

@@ -17,7 +17,7 @@ from .output import FORCE
 from .loading import (
     DEFAULT_GAME as DEFAULT_GAME, GAME_ENV as GAME_ENV, NO_SUCH_FILE as NO_SUCH_FILE,
     PROGRESS_MIN_FILES as PROGRESS_MIN_FILES, check_seen_as as check_seen_as,
-    listed_records as listed_records, read_game as read_game, read_record as read_record,
+    listed_records as listed_records, read_game as read_game, open_record as open_record,
     record_files as record_files, remember_seen as remember_seen, replay_valid as replay_valid)
 from .output import (
     MACHINE_FORMATS as MACHINE_FORMATS, Output as Output, check_not_input as check_not_input,

@@ -8,7 +8,7 @@ import click
 
 from ..engine.game import COLORS
 from .exits import converted
-from .loading import check_seen_as, game_path, read_game, read_record, remember_seen, replay_valid
+from .loading import check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
 from .options import (
     as_option,
     BOT_NAMES,
@@ -202,7 +202,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         from .club import check_smtp_settings
 
         check_smtp_settings()
-    record = read_record(path)
+    record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)

@@ -16,7 +16,7 @@ from .loading import (
     NO_SUCH_FILE,
     PROGRESS_MIN_FILES,
     read_game,
-    read_record,
+    open_record,
     record_files,
     replay_valid,
 )
@@ -114,7 +114,7 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     """
     from ..pictures.text import board_text, legend_lines, turn_data, turn_text
 
-    record = read_record(game_path(file))
+    record = open_record(game_path(file))
     count = len(record.moves)
     last = count if last is None else last
     if last > count:
@@ -163,7 +163,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     scored = []
     for path in paths:
         try:
-            record = read_record(path)
+            record = open_record(path)
             game = replay_valid(record)
         except click.ClickException as exc:
             if len(paths) == 1:
@@ -292,7 +292,7 @@ def diff(file_a: str, file_b: str, as_json: bool) -> None:
 
     if file_a == file_b == "-":
         raise click.UsageError("standard input can be only one of A and B")
-    result = compare_records(read_record(file_a), read_record(file_b))
+    result = compare_records(open_record(file_a), open_record(file_b))
     if as_json:
         Output(as_json).json(result.to_json())
     else:

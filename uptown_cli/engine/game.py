@@ -588,7 +588,7 @@ class Game:
         """This position (board, captures, history, turn) in a new game dealt ``bags`` (as
         ``Game`` takes them; None: racks unknown), without playing the moves again: each colour
         has drawn as many tiles as here and holds those it has not placed. Passes stay as
-        played (a view of a hidden game keeps one no deal fits, ``analysis.views``).
+        played (a view of a hidden game keeps one no deal fits, ``analysis.deals``).
         SetupError when a bag had not drawn a tile its colour placed."""
         game = Game(self.players, bags, variant=self.variant)
         game._take_position(self)

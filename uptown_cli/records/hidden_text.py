@@ -8,7 +8,7 @@ from ..errors import RecordError
 from .hidden_fields import HiddenFields
 from .nodes import Mapping, Sequence
 from .schema import Record
-from .text import end_of_lines, insert_item, quote, read_new_text, readable, summary
+from .writing import end_of_lines, insert_item, quote, read_new_text, readable, summary
 
 __all__ = ["record_with_entry", "record_without_entry"]
 

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.errors import RecordError
-from uptown_cli.records import text as record_text
+from uptown_cli.records import writing as record_text
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.records.replay import replay
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.text import quote, record_with_move, render_record
+from uptown_cli.records.writing import quote, record_with_move, render_record
 from uptown_cli.records.yaml_reader import MAX_BYTES, parse, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -569,7 +569,7 @@ def test_render_record_writes_the_hidden_fields_itself():
     from uptown_cli.hidden.draws import LATEST, PROTOCOLS
     from uptown_cli.records.schema import load_record_text
     from uptown_cli.records.entries import PlayerEntry
-    from uptown_cli.records.text import render_record
+    from uptown_cli.records.writing import render_record
 
     game_id = "ab" * 16
     text = render_record([PlayerEntry("Ana", ("red", "green"), 0),
