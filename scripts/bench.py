@@ -54,14 +54,14 @@ import sys
 import tempfile
 import time
 
-from tabulate import tabulate
+from bench_figures import summary, table
 
 import uptown_cli
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import choose_move
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.game import seat_colors
-from uptown_cli.records.text import render_record
+from uptown_cli.records.writing import render_record
 from uptown_cli.analysis.selfplay import play_games, summarize
 
 PARSE_ONLY = """\
@@ -195,18 +195,6 @@ def play_randomly(game, rng, plies=None):
         color, move = rng.choice(moves)
         game.play(move, color)
     return game
-
-
-def summary(values, unit, target=None):
-    """Median, min and max of ``values``, with their unit and the target to meet."""
-    return {
-        "median": statistics.median(values),
-        "min": min(values),
-        "max": max(values),
-        "runs": len(values),
-        "unit": unit,
-        "target": target,
-    }
 
 
 def process_cpu(argv):
@@ -551,9 +539,14 @@ def baseline_package(revision, folder):
     """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None, with one
     line on standard error, when this is not a git checkout or the revision is unknown."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
-    archive = subprocess.run(["git", "-C", root, "archive", revision, "uptown_cli"], capture_output=True)
+    try:
+        archive = subprocess.run(["git", "-C", root, "archive", revision, "uptown_cli"], capture_output=True)
+    except OSError as exc:  # no git on this machine
+        print(f"bench: skipping the baseline {revision}: cannot run git ({exc.strerror})", file=sys.stderr)
+        return None
     if archive.returncode != 0:
-        print(f"bench: skipping the baseline {revision}: not in this checkout's history", file=sys.stderr)
+        print(f"bench: skipping the baseline {revision}: not in this checkout's history "
+              "(a shallow clone?)", file=sys.stderr)
         return None
     folder = os.path.join(folder, revision)
     os.makedirs(folder, exist_ok=True)
@@ -578,7 +571,7 @@ def run_with(path, script, *args):
     argv = [sys.executable, "-S", "-c", script, *args]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=path)
     if done.returncode != 0:
-        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+        raise RuntimeError((done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1])
     return [float(word) for word in done.stdout.split()]
 
 
@@ -668,38 +661,6 @@ def bench_analysis(uptown, runs):
             times.append(cpu)
         results[f"analyze, 72 moves, 3 players, --jobs {jobs}, CPU"] = summary(times, "s", 60.0)
     return results
-
-
-def met(figure):
-    """'yes' or 'no' for the figure's median against its target; '' without a target."""
-    target = figure["target"]
-    if target is None:
-        return ""
-    if "error" in figure:
-        return "not measured"
-    return "met" if (figure["median"] >= target if _higher(figure) else figure["median"] <= target) else "not met"
-
-
-def _higher(figure):
-    """Whether the figure's target is a floor (a rate, a speed-up) rather than a ceiling."""
-    unit = figure["unit"]
-    return figure.get("higher", False) or unit.endswith("/s") or unit.endswith("faster")
-
-
-def table(results):
-    rows = []
-    for name, figure in results.items():
-        if "error" in figure:
-            rows.append([name, "n/a", "", "", "", "", f"{met(figure)}: {figure['error']}".lstrip(": ")])
-            continue
-        target = figure["target"]
-        bound = "" if target is None else f"{'>=' if _higher(figure) else '<='} {target:g}"
-        rows.append(
-            [name]
-            + [f"{figure[k]:.3g}" for k in ("median", "min", "max")]
-            + [figure["unit"], bound, met(figure)]
-        )
-    return tabulate(rows, headers=["measure", "median", "min", "max", "unit", "target", "met"])
 
 
 def compile_bytecode():

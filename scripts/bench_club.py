@@ -21,9 +21,10 @@ import shutil
 import sys
 import tempfile
 
-from bench import compare_processes, compile_bytecode, make_corpus, seats, table, uptown_command
+from bench import compare_processes, compile_bytecode, make_corpus, seats, uptown_command
+from bench_figures import table
 
-from uptown_cli.records.text import render_record
+from uptown_cli.records.writing import render_record
 
 
 def with_emails(folder):

@@ -21,10 +21,10 @@ import sys
 import tempfile
 import time
 
-from bench import summary, table
+from bench_figures import summary, table
 
 from uptown_cli.analysis.engines import EngineProcess, engine_signals
-from uptown_cli.analysis.match import Entrant, GameTask, Limits, _play_move
+from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_move
 from uptown_cli.analysis.tournament import Settings, Tournament
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
@@ -47,7 +47,7 @@ def one_game(seed, engines):
     game, clocks, moves = Game(players, bags), [None, None], []
     while not game.finished:
         seat = game.players.index(game.to_move)
-        _play_move(game, bags, seat, task, None if engines is None else engines[seat], clocks, moves)
+        play_move(game, bags, seat, task, None if engines is None else engines[seat], clocks, moves)
     return game.ply
 
 

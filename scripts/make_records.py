@@ -12,12 +12,12 @@ import random
 import sys
 
 from uptown_cli.analysis.bots import greedy_choices
-from uptown_cli.analysis.views import sample_view
+from uptown_cli.analysis.deals import sample_bags
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.game import seat_colors
 from uptown_cli.engine.geometry import tile_name
-from uptown_cli.records.text import render_record
+from uptown_cli.records.writing import render_record
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
 
@@ -59,7 +59,7 @@ def bot_move(bot, game, seed, variant):
     longer draw the view, which their choice never depended on; drawing it here keeps the
     records as they are.)"""
     rng = random.Random(seed)
-    sample_view(game, rng)
+    sample_bags(game, rng)
     return rng.choice(game.legal_moves() if bot == "random" else greedy_choices(game, variant))
 
 

@@ -7,7 +7,6 @@ page: its relative links lead to files (and headings) that exist, and the paths 
 it names exist. docs/COMMANDS.md has a section for every command and, in one table, every exit
 status the code gives."""
 
-import ast
 import doctest
 import re
 import shlex
@@ -219,28 +218,13 @@ def test_every_command_has_its_section_in_commands_md(uptown):
     assert command_names(uptown) <= sections
 
 
-def exit_statuses_in_the_code():
-    """The literal statuses the command line exits with (``sys.exit(N)``, ``EXIT_... = N``), and
-    whether it exits with 128 + a signal's number."""
-    literal, by_signal = set(), False
-    for path in ROOT.joinpath("uptown_cli").rglob("*.py"):
-        source = text(path)
-        by_signal |= "128 +" in source
-        for node in ast.walk(ast.parse(source)):
-            if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "exit"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                literal.add(node.args[0].value)
-            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-                    and any(getattr(t, "id", "").startswith("EXIT_") for t in node.targets)):
-                literal.add(node.value.value)
-    return literal, by_signal
-
-
 def test_every_exit_status_the_code_gives_is_in_the_one_table():
+    """The table lists exactly the named statuses of ``cli.exits.ExitStatus`` (128 as 128 + N),
+    and the command line exits with no other (tests/test_errors.py)."""
+    from uptown_cli.cli.exits import ExitStatus
+
     table = section(COMMANDS, "## Exit status")
     documented = set(re.findall(r"^\| ([\d +N]+?) \|", table, re.MULTILINE))
-    literal, by_signal = exit_statuses_in_the_code()
-    assert literal, "the code's exit statuses were found"
-    assert {str(status) for status in literal} | {"0", "2"} <= documented
-    assert not by_signal or "128 + N" in documented
+    named = {"128 + N" if status is ExitStatus.SIGNAL else str(int(status)) for status in ExitStatus}
+    assert documented == named
     assert text(COMMANDS).count("| status | when |") == 1

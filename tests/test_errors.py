@@ -55,12 +55,61 @@ def test_the_library_raises_no_plain_builtin_errors():
     assert [r for r in raised if r.split(":")[0] not in allowed] == []
 
 
+CLICK_ERRORS = {"ClickException", "BadParameter", "UsageError", "BadOptionUsage", "BadArgumentUsage",
+                "FileError", "Abort", "Exit", "exit", "fail"}
+"""What a handler may raise or call to turn an error into a click one: click's exceptions,
+``sys.exit``/``ctx.exit`` and ``ctx.fail``."""
+
+
+def _caught_names(handler):
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return {kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "") for kind in kinds}
+
+
+def _converts_to_click(handler):
+    called = {node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+              for node in ast.walk(ast.Module(body=handler.body, type_ignores=[]))
+              if isinstance(node, ast.Call)}
+    return bool(called & CLICK_ERRORS)
+
+
+def library_to_click_conversions(trees):
+    """path:line of every ``except`` that catches a library error (an errors.py class, or
+    ValueError which they all are, or any exception) and raises a click error or exits."""
+    library = ERROR_CLASSES | {"ValueError", "Exception", "BaseException"}
+    return [f"{path.name}:{handler.lineno}" for path, tree in trees for node in ast.walk(tree)
+            if isinstance(node, ast.Try) for handler in node.handlers
+            if (handler.type is None or _caught_names(handler) & library) and _converts_to_click(handler)]
+
+
 def test_the_command_line_turns_library_errors_into_click_errors_in_one_place():
-    places = [f"{path.name}:{node.lineno}" for path, tree in library_trees() if path.parts[-2] == "cli"
-              for node in ast.walk(tree) if isinstance(node, ast.Try) for handler in node.handlers
-              if len(handler.body) == 1 and isinstance(handler.body[0], ast.Raise)
-              and "ClickException(str(exc))" in ast.unparse(handler.body[0])]
-    assert len(places) == 1 and places[0].startswith("__init__.py:"), places
+    trees = [(path, tree) for path, tree in library_trees() if path.name != "exits.py"]
+    assert library_to_click_conversions(trees) == []
+    one_place = PACKAGE / "cli" / "exits.py"
+    assert [handler for handler in ast.walk(ast.parse(one_place.read_text(encoding="utf-8")))
+            if isinstance(handler, ast.ExceptHandler) and _converts_to_click(handler)]
+
+
+@pytest.mark.parametrize("handler", [
+    "except UptownError as exc:\n    raise click.ClickException(str(exc)) from None",
+    "except RecordError as exc:\n    raise click.BadParameter(exc.message, param_hint='--player')",
+    "except (OSError, errors.IllegalMove) as e:\n    raise ClickException(f'{e}; nothing written')",
+    "except ValueError:\n    ctx.fail('no')",
+    "except EngineError as exc:\n    click.echo(exc)\n    sys.exit(1)",
+    "except:\n    raise click.UsageError('x')",
+])
+def test_the_one_place_check_catches_every_spelling_of_a_conversion(handler):
+    tree = ast.parse("try:\n    pass\n" + handler)
+    assert library_to_click_conversions([(Path("other.py"), tree)]) == ["other.py:3"]
+
+
+def test_the_command_line_exits_with_named_statuses_only():
+    bare = [f"{path.name}:{node.lineno}" for path, tree in library_trees() if path.parts[-2] == "cli"
+            for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and ast.unparse(node.func) in ("sys.exit", "ctx.exit", "SystemExit")
+            and any(isinstance(n, ast.Constant) and isinstance(n.value, int) for arg in node.args
+                    for n in ast.walk(arg))]
+    assert bare == []
 
 
 def test_errors_say_where_they_happened():

@@ -15,7 +15,7 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
   ``NotAllSent``, one of them: a message sent, but refused for some of its recipients.
 
 The command line turns every ``UptownError`` into one line on standard error and exit status 1,
-in one place (``cli.UptownGroup.invoke``).
+in one place (``cli.exits.converted``).
 """
 
 from __future__ import annotations

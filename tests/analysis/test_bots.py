@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from uptown_cli.analysis import bots, views
+from uptown_cli.analysis import bots, deals
 from uptown_cli.engine.game import seat_colors
 from uptown_cli.errors import SetupError
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import BOT_NAMES, choose_move, greedy_choices
-from uptown_cli.analysis.views import _pass_limits, _sample_bag, sample_view
+from uptown_cli.analysis.deals import _pass_limits, _sample_bag, sample_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
@@ -95,7 +95,7 @@ def test_random_and_greedy_choose_without_sampling_the_hidden_tiles(bot, monkeyp
     def no_sampling(*args):
         raise AssertionError("sampled the hidden tiles")
 
-    monkeypatch.setattr(views, "sample_view", no_sampling)
+    monkeypatch.setattr(deals, "sample_bags", no_sampling)
     monkeypatch.setattr(bots, "sample_bags", no_sampling, raising=False)
     for players, plies in ((2, 30), (4, 50), (5, 3)):
         game = random_game(players, f"nosample{players}", plies)
@@ -113,7 +113,7 @@ def test_a_view_keeps_what_the_player_knows_and_samples_the_rest():
     me = game.to_move
     racks = {c: set() for c in game.colors}
     for seed in range(30):
-        view = sample_view(game, random.Random(seed))
+        view = game.redealt(sample_bags(game, random.Random(seed)))
         assert view.board == game.board
         assert [(t.color, t.move) for t in view.history] == [(t.color, t.move) for t in game.history]
         for color in game.colors:
@@ -160,7 +160,7 @@ def test_a_pass_no_deal_fits_is_set_aside_and_the_view_plays_on():
         game.play(parse_move(text))
     ana = game.players[0]
     own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
-    view, set_aside = views.imagined_game(game, ana, own, random.Random(1))
+    view, set_aside = deals.imagined_game(game, ana, own, random.Random(1))
     assert [(t.number, t.player.name) for t in set_aside] == [(2, "Bo")]
     assert view.racks["red"] == sorted(own["red"][1:6])
     assert [t.move for t in view.history] == [t.move for t in game.history]
@@ -168,7 +168,7 @@ def test_a_pass_no_deal_fits_is_set_aside_and_the_view_plays_on():
     assert choose_move("mc", view, seed=3, **FAST)[0] == "red"
     honest = Game(game.players)
     honest.play(parse_move("A A1"))
-    assert views.imagined_game(honest, ana, own, random.Random(1))[1] == []
+    assert deals.imagined_game(honest, ana, own, random.Random(1))[1] == []
 
 
 def test_a_pass_no_bag_fits_is_searched_for_once_not_at_every_sampled_view(monkeypatch):
@@ -178,21 +178,21 @@ def test_a_pass_no_bag_fits_is_searched_for_once_not_at_every_sampled_view(monke
     for text in ("A A1", "pass", "B B1"):
         game.play(parse_move(text))
     own = {"red": [parse_tile("A")] + [t for t in range(28) if t != parse_tile("A")]}
-    view = views.imagined_game(game, game.players[0], own, random.Random(1))[0]
+    view = deals.imagined_game(game, game.players[0], own, random.Random(1))[0]
     searched = []
-    sample = views._sample_bag
+    sample = deals._sample_bag
 
     def counted(played, limits, rng):
         searched.append(limits)
         return sample(played, limits, rng)
 
-    monkeypatch.setattr(views, "_sample_bag", counted)
+    monkeypatch.setattr(deals, "_sample_bag", counted)
     for seed in range(5):
-        views.sample_bags(view, random.Random(seed))
+        deals.sample_bags(view, random.Random(seed))
     assert [limits for limits in searched if limits] == []  # found unfit by imagined_game
-    views._unfit.clear()
+    deals._unfit.clear()
     for seed in range(5):
-        views.sample_bags(view, random.Random(seed))
+        deals.sample_bags(view, random.Random(seed))
     assert [limits for limits in searched if limits] == [{0: frozenset()}]
 
 

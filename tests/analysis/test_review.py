@@ -100,11 +100,15 @@ def test_the_position_is_left_as_it_was():
 
 
 @pytest.mark.parametrize("loss, expected", [
-    (0.0, None), (INACCURACY - 0.001, None), (INACCURACY, "?!"), (MISTAKE - 0.001, "?!"),
-    (MISTAKE, "?"), (BLUNDER - 0.001, "?"), (BLUNDER, "??"), (1.0, "??"),
+    (0.0, None), (0.0449, None), (0.045, None), (0.0451, "?!"), (INACCURACY, "?!"),
+    (0.0949, "?!"), (0.0951, "?"), (MISTAKE, "?"), (0.1449, "?"), (0.1458, "??"),
+    (BLUNDER, "??"), (1.0, "??"),
 ])
-def test_marks_follow_the_thresholds(loss, expected):
+def test_marks_come_from_the_rounded_loss_that_is_printed(loss, expected):
+    """A loss printed as 15 (14.58) is a blunder, as the 15 says; 14 (14.49) a mistake."""
     assert mark(loss) == expected
+    shown = int(f"{100 * loss:.0f}")
+    assert expected == ("??" if shown >= 15 else "?" if shown >= 10 else "?!" if shown >= 5 else None)
 
 
 def test_thresholds_are_lichess_ones_on_the_chance_to_win():
@@ -324,12 +328,21 @@ def test_annotating_again_replaces_the_old_review_and_keeps_comments(uptown, ann
     assert "my own note" in again.read_text().splitlines()[noted.line - 1]
 
 
-def test_o_never_writes_over_a_file(uptown, annotated):
+def test_o_writes_over_a_file_only_with_force_and_never_over_the_record_read(uptown, annotated):
+    """The -o rule of every command: an existing file refused before any work unless --force;
+    the record analysed never written over, even with it."""
     source, out = annotated
-    before = out.read_text()
+    before, game = out.read_text(), source.read_text()
     result = uptown.invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out)
-    assert result.exit_code == 1 and "already exists" in result.output
+    assert result.exit_code == 1 and result.output == (
+        f"Error: -o {out} exists; add --force to replace it (nothing was done)\n")
     assert out.read_text() == before
+    result = uptown.invoke("analyze", source, "--annotate", "-o", source, "--force")
+    assert result.exit_code == 1 and "would write over a record; nothing was written" in result.output
+    assert "Analysing" not in result.output and source.read_text() == game
+    result = uptown.invoke("analyze", source, "--iterations", "2", "--annotate", "-o", out, "--force")
+    assert result.exit_code == 0 and out.read_text() != before
+    assert load_record(out).moves[0].notes is not None
 
 
 NOTES = """\

@@ -148,3 +148,11 @@ def test_selfplay_in_one_process_stopped_by_sigterm_says_what_finished(uptown):
          "--jobs", "1", "--seed", "s"], signal.SIGTERM)
     assert code == 128 + signal.SIGTERM
     assert "Interrupted:" in err and "Traceback" not in err and "mc" in out
+
+
+@pytest.mark.parametrize("command", [
+    ["selfplay", "--bots", "random"], ["analyze", "records/in-progress.yaml"]])
+def test_jobs_with_cluster_is_a_usage_error_as_in_tournament(uptown, command):
+    """--cluster shares the work among its workers: --jobs beside it is refused, before any work."""
+    result = uptown.invoke(*command, "--jobs", "2", "--cluster", "local:2")
+    assert result.exit_code == 2 and "give --jobs or --cluster, not both" in result.output

@@ -145,6 +145,8 @@ def test_more_seats_print_openskill_ratings(tmp_path, uptown):
     (["greedy", "random", "--sprt", "10,0"], "ELO0 < ELO1"),
     (["greedy", "random", "--game-time", "60+x"], "seconds+increment"),
     (["greedy", "random", "--option", "greedy.depth=3"], "not an engine"),
+    (["greedy", "random", "--jobs", "2", "--cluster", "local:2"], "--jobs or --cluster, not both"),
+    (["greedy", "random", "--cluster", "local:2", "--jobs", "1"], "--jobs or --cluster, not both"),
 ])
 def test_usage_mistakes_are_one_line_and_exit_2(tmp_path, uptown, args, message):
     result = uptown.invoke("tournament", *args, "--out", tmp_path / "run")

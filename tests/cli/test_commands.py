@@ -10,7 +10,7 @@ import click
 import pytest
 from support.games import legal_moves, new_game
 
-from uptown_cli.cli import options
+from uptown_cli.cli import output
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,7 +119,7 @@ def complete(uptown, cwd, *words):
     env = dict(os.environ, _UPTOWN_COMPLETE="bash_complete", COMP_WORDS=" ".join(["uptown", *words]),
                COMP_CWORD=str(len(words)))
     result = subprocess.run([str(uptown.path)], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
-    return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
+    return [line.split(",", 1)[1] for line in result.stdout.splitlines() if line]
 
 
 def test_move_completes_the_legal_moves_of_the_player_to_move(uptown, new_record):
@@ -132,11 +132,26 @@ def test_move_completes_the_legal_moves_of_the_player_to_move(uptown, new_record
     assert complete(uptown, new_record.parent, "move", "9", "B") == [s for s in squares if s.startswith("B")]
 
 
+def test_file_and_as_complete_record_files_and_player_names(uptown, new_record):
+    """FILE completes to records (and folders), in move as in every command; --as to the
+    names of FILE's players, matched as records match names (ana is Ana)."""
+    folder = new_record.parent
+    (folder / "club.yaml").write_bytes(new_record.read_bytes())
+    (folder / "cards.txt").write_text("not a record")
+    tiles = sorted({move.split()[0] for move in legal_moves(new_record)["moves"]})
+    assert complete(uptown, folder, "move", "c") == ["club.yaml", *[t for t in tiles if t.lower().startswith("c")]]
+    assert complete(uptown, folder, "show", "c") == ["club.yaml"]
+    assert complete(uptown, folder, "show", "club.yaml", "--as", "") == ["Ana", "Bo", "Cy"]
+    assert complete(uptown, folder, "move", "club.yaml", "--as", "b") == ["Bo"]
+    assert complete(uptown, folder, "moves", "--as", "C") == ["Cy"]  # game.yaml, the default
+    assert complete(uptown, folder, "hint", "nosuch.yaml", "--as", "") == []
+
+
 def test_replay_pages_on_a_terminal(monkeypatch):
     paged = []
-    monkeypatch.setattr(options.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(output.sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(click, "echo_via_pager", lambda text, color=None: paged.append(text))
-    options.page("board")
+    output.page("board")
     assert paged == ["board"]
 
 

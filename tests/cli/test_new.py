@@ -106,7 +106,10 @@ def test_usage_errors_exit_2(uptown, tmp_path, args, message):
         (["-p", "Ana,Bo", "-p", "Cy"], "give --player once for each player"),
         (["-p", "Ana:red", "-p", "Bo"], "Ana has 1"),
         (["-p", "Ana:red,blue", "-p", "Bo", "-p", "Cy"], "Ana has 2"),
-        (["-p", "Ana", "-p", "Bo", "--seed", " "], "the seed must not be blank"),
+        (["-p", "Ana", "-p", "Bo", "--seed", " "], "Invalid value for '--seed': a seed must not be "
+                                                   "blank (leave --seed out for a random one)"),
+        (["-p", "Ana", "-p", "Bo", "--seed", ""], "Invalid value for '--seed': a seed must not be "
+                                                  "blank (leave --seed out for a random one)"),
     ],
 )
 def test_bad_players_or_seed_are_usage_errors_and_write_nothing(uptown, tmp_path, args, message):
@@ -114,8 +117,8 @@ def test_bad_players_or_seed_are_usage_errors_and_write_nothing(uptown, tmp_path
     result = uptown.invoke("new", path, *args)
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1].startswith(("Error: Invalid value for --player: ",
-                                                      "Error: Invalid value for --player/--seed: "))
-    assert "line" not in result.stderr  # there is no file yet to cite lines of
+                                                      "Error: Invalid value for '--seed': "))
+    assert "line" not in result.stderr and "key" not in result.stderr  # there is no file yet
     assert message in result.stderr
     assert not path.exists()
 

@@ -17,7 +17,7 @@ POSITION = RECORDS / "in-progress.yaml"
 def test_an_output_file_never_writes_over_a_record(uptown, tmp_path, game_file, command):
     game = game_file(POSITION.read_bytes())
     for target in (game, tmp_path / "other.yml"):
-        result = uptown.invoke(*command, game, "-o", target)
+        result = uptown.invoke(*command, game, "--force", "-o", target)
         assert result.exit_code == 1
         assert "would write over a record; nothing was written" in result.stderr
     assert game.read_bytes() == POSITION.read_bytes()
@@ -27,7 +27,7 @@ def test_an_output_file_never_writes_over_a_record(uptown, tmp_path, game_file, 
 def test_export_with_nothing_to_export_leaves_an_old_output_file(uptown, tmp_path):
     old = tmp_path / "moves.csv"
     old.write_text("yesterday's rows\n")
-    result = uptown.invoke("export", tmp_path / "nosuch.yaml", "-o", old)
+    result = uptown.invoke("export", tmp_path / "nosuch.yaml", "--force", "-o", old)
     assert result.exit_code == 1
     assert old.read_text() == "yesterday's rows\n"
 
@@ -72,3 +72,27 @@ def test_show_of_a_finished_game_imports_no_tabulate():
              "print('tabulate' in sys.modules, file=sys.stderr)\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.stderr.strip().splitlines()[-1] == "False"
+
+
+@pytest.mark.parametrize("command,name", [
+    (["svg"], "board.svg"), (["html"], "game.html"), (["export"], "moves.csv"),
+    (["send"], "move.eml"), (["analyze", "--annotate"], "annotated.yaml")])
+def test_every_o_refuses_an_existing_file_unless_force(uptown, tmp_path, game_file, command, name):
+    """One -o rule: a file that exists is refused, before any work, unless --force replaces it."""
+    game = game_file(POSITION.read_bytes())
+    if command[0] == "send":
+        game = tmp_path / "mailed.yaml"
+        uptown.invoke("new", game, "-p", "Ana <ana@example.org>", "-p", "Bo <bo@example.org>",
+                      "--seed", "1")
+        command = ["send", "--as", "Ana"]
+    old = tmp_path / name
+    old.write_text("yesterday\n")
+    result = uptown.invoke(command[0], game, *command[1:], "-o", old)
+    assert result.exit_code == 1
+    assert result.output == f"Error: -o {old} exists; add --force to replace it (nothing was done)\n"
+    assert old.read_text() == "yesterday\n"
+    if command[0] == "analyze":
+        return  # replacing is tested in analysis/test_review.py, with a quicker review
+    result = uptown.invoke(command[0], game, *command[1:], "-o", old, "--force")
+    assert result.exit_code == 0, result.output
+    assert old.read_text() != "yesterday\n"

@@ -5,7 +5,7 @@ import re
 import pytest
 from support.games import BROKEN, UNSEEDED, finished_game, new_game
 
-from uptown_cli.cli import options
+from uptown_cli.cli import output
 from uptown_cli.engine.geometry import tile_name
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import replay
@@ -146,13 +146,13 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(uptown, game, monkeyp
     monkeypatch.delenv("NO_COLOR", raising=False)
     assert not ANSI.search(uptown.invoke("show", game).stdout)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
-    monkeypatch.setattr(options.sys, "stdout", Terminal())
-    assert options.use_color()
-    assert not options.use_color(no_color=True)
-    assert not options.use_color("never")
+    monkeypatch.setattr(output.sys, "stdout", Terminal())
+    assert output.use_color()
+    assert not output.use_color(no_color=True)
+    assert not output.use_color("never")
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not options.use_color()
-    assert options.use_color("always")
+    assert not output.use_color()
+    assert output.use_color("always")
 
 
 def test_force_color_paints_off_a_terminal(uptown, game, monkeypatch):

@@ -247,11 +247,22 @@ def test_diff_sees_a_copy_whose_earlier_link_was_rewritten(uptown, tmp_path, gam
     assert result.exit_code == 1 and data["relation"] == "diverging" and data["move"] == 2
 
 
-def test_show_as_is_for_hidden_games_only(uptown, tmp_path):
+def test_as_means_the_same_on_every_command_of_an_open_game(uptown, tmp_path):
+    """show takes --as on an open game as moves, hint and move do: the name matched as records
+    match names, an unknown one refused in one line."""
     path = tmp_path / "open.yaml"
     uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "1")
-    result = uptown.invoke("show", path, "--as", "Ana")
-    assert result.exit_code == 2 and "--as is for games with hidden racks" in result.output
+    plain = uptown.invoke("show", path)
+    for command in (["show"], ["moves"], ["hint", "--bot", "greedy"]):
+        result = uptown.invoke(*command, path, "--as", "ana")
+        assert result.exit_code == 0, result.output
+        if command == ["show"]:
+            assert result.output == plain.output
+        refused = uptown.invoke(*command, path, "--as", "Cy")
+        assert refused.exit_code == 1
+        assert refused.output == "Error: no player is named 'Cy' (players: Ana, Bo)\n"
+    refused = uptown.invoke("move", path, "7", "B7", "--as", "Cy")
+    assert refused.output == "Error: no player is named 'Cy' (players: Ana, Bo)\n"
 
 
 def test_names_yaml_could_misread_join_and_play(uptown, tmp_path):

@@ -41,7 +41,7 @@ def page(uptown, browser, tmp_path):
 
     def open_page(record, fragment=""):
         out = tmp_path / f"{record.stem}.html"
-        result = uptown.invoke("html", record, "-o", out)
+        result = uptown.invoke("html", record, "--force", "-o", out)
         assert result.exit_code == 0, result.output
         browser.errors.clear()
         browser.open(out.as_uri() + fragment)

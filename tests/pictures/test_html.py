@@ -136,7 +136,7 @@ def test_output_keeps_the_mode_of_the_file_it_replaces(uptown, tmp_path):
     out = tmp_path / "game.html"
     out.write_text("old")
     out.chmod(0o640)
-    assert uptown.run("html", SEEDED, "-o", out).returncode == 0
+    assert uptown.run("html", SEEDED, "-o", out, "--force").returncode == 0
     assert out.stat().st_mode & 0o777 == 0o640
     assert out.read_text().startswith("<!DOCTYPE html>")
 

@@ -205,7 +205,7 @@ def test_output_into_a_missing_folder_is_one_line_and_writes_nothing(uptown, tmp
 
 
 def test_output_to_a_folder_is_one_line_exit_1(uptown, tmp_path):
-    result = uptown.run("svg", SEEDED, "-o", tmp_path)
+    result = uptown.run("svg", SEEDED, "--force", "-o", tmp_path)
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert f"{tmp_path} is a folder; give a file name" in result.stderr
     assert list(tmp_path.iterdir()) == []

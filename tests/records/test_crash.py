@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from support.games import legal_moves
 
-from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import safe_file
 from uptown_cli.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def run_killed(step: str, when: str, args: list) -> int:
     if pid:
         return os.waitpid(pid, 0)[1]
     try:
-        real = getattr(record_writer, step)
+        real = getattr(safe_file, step)
 
         def hooked(*step_args):
             if when == "halfway":
@@ -43,7 +43,7 @@ def run_killed(step: str, when: str, args: list) -> int:
                 real(*step_args)
             os.kill(os.getpid(), signal.SIGKILL)
 
-        setattr(record_writer, step, hooked)
+        setattr(safe_file, step, hooked)
         main(args, prog_name="uptown", standalone_mode=False)
     finally:
         os._exit(99)  # the hook was never reached

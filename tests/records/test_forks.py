@@ -18,21 +18,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import safe_file
 from uptown_cli.cli import main
 from uptown_cli.records.compare import (
     DIFFERENT_GAMES,
     DIVERGING,
     EXTENDS,
     IDENTICAL,
-    compare_files,
     compare_records,
 )
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.replay import validate_file, validate_text
-from uptown_cli.records.text import render_record
+from uptown_cli.records.writing import render_record
+
+
+def compare_files(path_a, path_b):
+    """How the records at two paths relate, as ``uptown diff`` reads them."""
+    return compare_records(load_record(path_a), load_record(path_b))
+
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITION = ROOT / "records" / "in-progress.yaml"
@@ -291,7 +296,7 @@ def no_space(*args):
 
 @pytest.mark.parametrize("step", ["_make_temp", "_write_all", "_fsync"])
 def test_a_full_disk_leaves_the_game_untouched(uptown, game, monkeypatch, step):
-    monkeypatch.setattr(record_writer, step, no_space)
+    monkeypatch.setattr(safe_file, step, no_space)
     result = uptown.invoke("move", game, "H", "H1")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"Error: could not write {game}: No space left on device; the file is unchanged\n"
@@ -300,7 +305,7 @@ def test_a_full_disk_leaves_the_game_untouched(uptown, game, monkeypatch, step):
 
 
 def test_a_full_disk_creates_no_game(uptown, tmp_path, monkeypatch):
-    monkeypatch.setattr(record_writer, "_write_all", no_space)
+    monkeypatch.setattr(safe_file, "_write_all", no_space)
     path = tmp_path / "new.yaml"
     result = uptown.invoke("new", path, "--player", "Ana", "--player", "Bo")
     assert result.exit_code == 1

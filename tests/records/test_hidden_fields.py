@@ -13,8 +13,8 @@ from uptown_cli.hidden.draws import HiddenDeal, chain, head
 from uptown_cli.records.hidden_check import HiddenCheck
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.replay import replay, validate_text
-from uptown_cli.records.hidden_text import insert_entry
-from uptown_cli.records.text import insert_move, render_record
+from uptown_cli.records.hidden_text import record_with_entry
+from uptown_cli.records.writing import record_with_move, render_record
 from uptown_cli.errors import RecordError
 
 GAME_ID = "00112233445566778899aabbccddeeff"
@@ -80,22 +80,22 @@ def test_a_link_must_follow_the_players_chain():
 
 
 def test_writing_a_commitment_a_key_and_a_move_with_its_link():
-    text = insert_entry(HIDDEN, "commitments", "Ana", HEADS["Ana"])
+    text = record_with_entry(HIDDEN, "commitments", "Ana", HEADS["Ana"]).text
     assert text == HIDDEN + f"  - Ana: {HEADS['Ana']}\n"
-    text = insert_entry(text + "# a note\n", "commitments", "Bo", HEADS["Bo"])
+    text = record_with_entry(text + "# a note\n", "commitments", "Bo", HEADS["Bo"]).text
     assert text == JOINED + "# a note\n"
-    text = insert_move(text + "moves:\n", "blue", "7 B7", link=link("Ana", 1))
+    text = record_with_move(text + "moves:\n", "blue", "7 B7", link=link("Ana", 1)).text
     assert text.endswith(f"moves:\n  - blue: 7 B7\n    link: {link('Ana', 1)}\n")
-    text = insert_entry(text, "revealed", "Ana", KEYS["Ana"].hex())
+    text = record_with_entry(text, "revealed", "Ana", KEYS["Ana"].hex()).text
     assert text.endswith(f"\nrevealed:\n  - Ana: {KEYS['Ana'].hex()}\n")
     assert load_record_text(text, "g").hidden.revealed == (("Ana", KEYS["Ana"].hex()),)
 
 
 def test_an_entry_the_record_would_refuse_is_not_written():
     with pytest.raises(RecordError, match="'Di' in 'commitments' is not a player"):
-        insert_entry(HIDDEN, "commitments", "Di", HEADS["Bo"])
+        record_with_entry(HIDDEN, "commitments", "Di", HEADS["Bo"]).text
     with pytest.raises(RecordError, match="belongs to a game with hidden racks"):
-        insert_entry(PLAYERS, "commitments", "Ana", HEADS["Ana"])
+        record_with_entry(PLAYERS, "commitments", "Ana", HEADS["Ana"]).text
 
 
 @pytest.mark.slow
@@ -116,7 +116,7 @@ def test_a_game_saved_with_its_links_and_keys_reloads_and_replays_the_same(seed,
     deal = HiddenDeal(game_id, seats, keys)
     for n in names:
         deal.join(chains[n][-1])
-        text = insert_entry(text, "commitments", n, chains[n][-1].hex())
+        text = record_with_entry(text, "commitments", n, chains[n][-1].hex()).text
     game = Game(seats)
     while not game.finished:
         player = game.to_move
@@ -124,9 +124,9 @@ def test_a_game_saved_with_its_links_and_keys_reloads_and_replays_the_same(seed,
         color, move = rng.choice(legal_from_deal(game, deal, player))
         turn = game.play(move, color)
         deal.act(player, turn.color, turn.move, link)
-        text = insert_move(text, turn.color, str(turn.move), link=link.hex())
+        text = record_with_move(text, turn.color, str(turn.move), link=link.hex()).text
     for n in names:
-        text = insert_entry(text, "revealed", n, keys[n].hex())
+        text = record_with_entry(text, "revealed", n, keys[n].hex()).text
     record = load_record_text(text, "g.yaml")
     check = HiddenCheck(record)
     result = replay(record, hidden=check)

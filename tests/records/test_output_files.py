@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import safe_file
 from uptown_cli.errors import OutputError
 from uptown_cli.records.safe_file import write_file
 
@@ -24,8 +24,8 @@ def commands(tmp_path, target):
     folder = tmp_path / "records"
     folder.mkdir(exist_ok=True)
     (folder / "game.yaml").write_bytes(GAME.read_bytes())
-    return [["svg", GAME, "-o", target], ["html", GAME, "-o", target],
-            ["export", folder, "-o", target]]
+    return [["svg", GAME, "--force", "-o", target], ["html", GAME, "--force", "-o", target],
+            ["export", folder, "--force", "-o", target]]
 
 
 def leftovers(folder, *expected):
@@ -50,7 +50,7 @@ def test_export_never_overwrites_a_record_through_a_link_named_out_csv(uptown, t
     record = folder / "game.yaml"
     record.write_bytes(GAME.read_bytes())
     (tmp_path / "out.csv").symlink_to(record)
-    result = uptown.invoke("export", folder, "-o", tmp_path / "out.csv")
+    result = uptown.invoke("export", folder, "--force", "-o", tmp_path / "out.csv")
     assert result.exit_code == 1 and record.read_bytes() == GAME.read_bytes()
 
 
@@ -67,13 +67,13 @@ def test_output_never_replaces_a_fifo(uptown, tmp_path, index):
 def test_output_never_replaces_a_device(uptown, tmp_path):
     device = tmp_path / "mynull"
     os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    result = uptown.invoke("svg", GAME, "-o", device)
+    result = uptown.invoke("svg", GAME, "--force", "-o", device)
     assert result.exit_code == 1 and "is a device, not a regular file" in result.stderr
     assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
 def test_output_to_dev_stdout_is_one_line_not_a_cross_device_error(uptown):
-    result = uptown.run("svg", GAME, "-o", "/dev/stdout")
+    result = uptown.run("svg", GAME, "--force", "-o", "/dev/stdout")
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "Invalid cross-device link" not in result.stderr
     assert "-o - writes to standard output" in result.stderr
@@ -94,7 +94,7 @@ def test_a_failed_output_write_leaves_the_old_file_and_no_temporary(uptown, tmp_
     def fail(*args):
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(record_writer, step, fail)
+    monkeypatch.setattr(safe_file, step, fail)
     result = uptown.invoke(*command)
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert os.strerror(code) in result.stderr and "the old file is unchanged" in result.stderr
@@ -113,8 +113,8 @@ def test_an_output_whose_folder_cannot_be_synced_is_said_to_be_written_not_uncha
     def fail(*args):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(record_writer, "_sync_dir", fail)
-    result = uptown.invoke("svg", GAME, "-o", target)
+    monkeypatch.setattr(safe_file, "_sync_dir", fail)
+    result = uptown.invoke("svg", GAME, "--force", "-o", target)
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert ("board.svg was written, but its folder could not be synced to disk "
             f"({os.strerror(errno.EIO)})") in result.stderr
@@ -127,8 +127,8 @@ def test_a_failed_new_output_file_leaves_nothing(uptown, tmp_path, monkeypatch):
     def full(*args):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(record_writer, "_write_all", full)
-    result = uptown.invoke("html", GAME, "-o", tmp_path / "game.html")
+    monkeypatch.setattr(safe_file, "_write_all", full)
+    result = uptown.invoke("html", GAME, "--force", "-o", tmp_path / "game.html")
     assert result.exit_code == 1 and "nothing was written" in result.stderr
     assert os.listdir(tmp_path) == []
 
@@ -137,7 +137,7 @@ def test_output_temporary_file_has_the_final_mode_before_any_data(uptown, tmp_pa
     target = tmp_path / "board.svg"
     target.write_bytes(OLD)
     os.chmod(target, 0o600)
-    assert uptown.invoke("svg", GAME, "-o", target).exit_code == 0
+    assert uptown.invoke("svg", GAME, "--force", "-o", target).exit_code == 0
     assert modes_written == [0o600] and stat.S_IMODE(target.stat().st_mode) == 0o600
 
 
@@ -169,7 +169,7 @@ def test_write_file_refuses_a_folder_and_a_missing_folder(tmp_path):
 
 def test_export_output_says_what_it_wrote(uptown, tmp_path):
     out = tmp_path / "moves.csv"
-    result = uptown.invoke("export", GAME, "-o", out)
+    result = uptown.invoke("export", GAME, "--force", "-o", out)
     assert result.exit_code == 0
     assert result.stderr == f"Wrote {out} ({out.stat().st_size:,} bytes).\n"
 
@@ -184,7 +184,7 @@ def test_html_output_file_is_utf8_whatever_pythonioencoding(uptown, tmp_path):
     game = tmp_path / "zoe.yaml"
     game.write_text(GAME.read_text().replace("Ana", "Zoë"), encoding="utf-8")
     page = tmp_path / "game.html"
-    for target in (["-o", page], []):
+    for target in (["--force", "-o", page], []):
         result = uptown.run("html", game, *target, env={"PYTHONIOENCODING": "latin-1"})
         assert result.returncode == 0 and "Traceback" not in result.stderr
     assert "Zoë" in page.read_bytes().decode("utf-8")

@@ -35,16 +35,16 @@ ILLEGAL_NOW = re.compile(r"^Error: (green|red|blue)('s \S+ has already been play
 ANNOUNCE = """
 import sys
 from pathlib import Path
-from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import safe_file
 from uptown_cli.cli import main
 
-real = record_writer.append_move
+real = safe_file.append_move
 
 def announce(*args):
     Path(sys.argv[1]).touch()
     return real(*args)
 
-record_writer.append_move = announce
+safe_file.append_move = announce
 main(sys.argv[2:], prog_name="uptown")
 """
 """``python -c ANNOUNCE MARKER ARGS...``: ``uptown ARGS`` that creates MARKER once it has read

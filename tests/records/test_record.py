@@ -14,7 +14,7 @@ from uptown_cli.records.entries import MoveEntry, PlayerEntry
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import replay, validate_file, validate_text
-from uptown_cli.records.text import insert_move
+from uptown_cli.records.writing import record_with_move
 
 ROOT = Path(__file__).resolve().parents[2]
 ACCEPTANCE = ROOT.parent / "shared" / "acceptance"
@@ -80,7 +80,7 @@ def test_x_keys_keep_the_users_nested_data():
     assert record.extras == {"x-ratings": {"Ana": {"elo": {"2025": ["1500"]}}}}
     levels = yamlsafe.MAX_DEPTH_UNDER_X - 1
     deep = text.replace("{Ana: {elo: {2025: [1500]}}}", "[" * levels + "]" * levels)
-    after = insert_move(deep, "blue", "sax E8", "g.yaml")
+    after = record_with_move(deep, "blue", "sax E8", "g.yaml").text
     assert load_record_text(after, "g.yaml").moves[-1] == MoveEntry("blue", "sax E8", 12)
     assert problems(deep.replace("players:", "players: [[[[[]]]]]\nx-players:")) == [
         (2, None, "nested deeper than a record can be")]

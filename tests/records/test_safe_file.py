@@ -12,7 +12,7 @@ import pytest
 
 from uptown_cli.errors import RecordError
 from uptown_cli.records import file_lock
-from uptown_cli.records import safe_file as record_writer
+from uptown_cli.records import safe_file
 from uptown_cli.records.safe_file import append_move, create_record
 
 START = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\n  - name: Cy\nmoves:\n"
@@ -93,7 +93,7 @@ def test_a_folder_swapped_for_a_symlink_mid_move_cannot_redirect_the_write(tmp_p
     (games / "game.yaml").write_text(START)
     victim = other / "game.yaml"
     victim.write_text(START)
-    real_read = record_writer._read_bytes
+    real_read = safe_file._read_bytes
 
     def swap_then_read(*args):
         if not games.is_symlink():
@@ -101,7 +101,7 @@ def test_a_folder_swapped_for_a_symlink_mid_move_cannot_redirect_the_write(tmp_p
             games.symlink_to(other)
         return real_read(*args)
 
-    monkeypatch.setattr(record_writer, "_read_bytes", swap_then_read)
+    monkeypatch.setattr(safe_file, "_read_bytes", swap_then_read)
     append_move(str(games / "game.yaml"), "red", "7 B7", START)
     assert victim.read_text() == START and os.listdir(other) == ["game.yaml"]
     assert (tmp_path / "moved" / "game.yaml").read_text() == AFTER
@@ -232,7 +232,7 @@ def test_create_record(tmp_path):
 def test_a_new_record_whose_folder_cannot_be_synced_is_said_to_be_created(tmp_path,
                                                                          monkeypatch):
     path = tmp_path / "game.yaml"
-    monkeypatch.setattr(record_writer, "_sync_dir", _fail)
+    monkeypatch.setattr(safe_file, "_sync_dir", _fail)
     with pytest.raises(RecordError, match="game.yaml was created, but its folder could not be "
                                           r"synced to disk \(injected failure\)"):
         create_record(str(path), "uptown: 1\n")
@@ -316,7 +316,7 @@ def _fail(*args):
                                   "_sync_dir", "_read_back"])
 def test_failure_at_any_step_leaves_the_file_untouched(seeded_game, monkeypatch, step):
     before = seeded_game.read_bytes()
-    monkeypatch.setattr(record_writer, step, _fail)
+    monkeypatch.setattr(safe_file, step, _fail)
     with pytest.raises(RecordError, match="could not write .*injected failure"):
         append_move(str(seeded_game), "blue", "I I9", SEEDED)
     assert seeded_game.read_bytes() == before
@@ -331,14 +331,14 @@ def test_short_write_is_caught_by_reading_back(seeded_game, monkeypatch):
         writes.append(data)
         os.write(fd, data[:-3] if len(writes) == 1 else data)
 
-    monkeypatch.setattr(record_writer, "_write_all", short_first)
+    monkeypatch.setattr(safe_file, "_write_all", short_first)
     with pytest.raises(RecordError, match="differs from what was written; the file was put back"):
         append_move(str(seeded_game), "blue", "I I9", SEEDED)
     assert seeded_game.read_text() == SEEDED
 
 
 def test_a_short_write_that_cannot_be_undone_is_reported(seeded_game, monkeypatch):
-    monkeypatch.setattr(record_writer, "_write_all", lambda fd, data: os.write(fd, data[:-3]))
+    monkeypatch.setattr(safe_file, "_write_all", lambda fd, data: os.write(fd, data[:-3]))
     with pytest.raises(RecordError, match="the original could not be put back"):
         append_move(str(seeded_game), "blue", "I I9", SEEDED)
 
@@ -352,8 +352,8 @@ def test_failure_while_putting_the_original_back_is_reported(seeded_game, monkey
         renames.append(tmp)
         os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
 
-    monkeypatch.setattr(record_writer, "_rename", rename_once)
-    monkeypatch.setattr(record_writer, "_read_back", lambda *args: b"garbage")
+    monkeypatch.setattr(safe_file, "_rename", rename_once)
+    monkeypatch.setattr(safe_file, "_read_back", lambda *args: b"garbage")
     with pytest.raises(RecordError, match="the original could not be put back"):
         append_move(str(seeded_game), "blue", "I I9", SEEDED)
     assert os.listdir(seeded_game.parent) == ["game.yaml"]
@@ -363,7 +363,7 @@ def test_interrupt_after_the_rename_puts_the_original_back(seeded_game, monkeypa
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(record_writer, "_read_back", interrupted)
+    monkeypatch.setattr(safe_file, "_read_back", interrupted)
     with pytest.raises(KeyboardInterrupt):
         append_move(str(seeded_game), "blue", "I I9", SEEDED)
     assert seeded_game.read_text() == SEEDED

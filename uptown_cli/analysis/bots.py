@@ -7,7 +7,7 @@ reads an opponent's rack or the order of any bag, even in a seeded game where th
 them. ``random`` and ``greedy`` need nothing else: the legal moves and the score after each
 depend only on the board and the player's own racks. The others play on deals of
 the hidden tiles drawn at random from the tiles the player cannot see (``sample_bags``;
-``sample_view`` makes such a deal into a game).
+``Game.redealt`` makes such a deal into a game).
 
 ``random`` plays any legal move. ``greedy`` plays the move that leaves its player the lowest
 score (the fewest groups in the standard game), avoiding needless captures and keeping the
@@ -37,7 +37,7 @@ from ..engine.notation import Move, Placement
 from ..engine.playout import QUICK, MoveClass, Playout
 from ..engine.scoring import win_share
 from ..errors import SetupError
-from .views import sample_bags
+from .deals import sample_bags
 
 __all__ = ["choose_move", "greedy_choices"]
 

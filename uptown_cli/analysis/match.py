@@ -27,7 +27,7 @@ from .engines import EngineProcess, engine_signals
 from .selfplay import player_names
 from .protocol import Clock, answered_move, move_request, move_seed
 
-__all__ = ["Entrant", "Limits", "GameTask"]
+__all__ = ["Entrant", "Limits", "GameTask", "play_move"]
 
 LOG_TAIL = 65536
 """The most of an engine's standard error kept for each game (its end)."""
@@ -185,7 +185,7 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
         while forfeit is None and not game.finished:
             seat = game.players.index(cast(Player, game.to_move))
             try:
-                _play_move(game, bags, seat, task, engines.get(seat), clocks, moves)
+                play_move(game, bags, seat, task, engines.get(seat), clocks, moves)
             except EngineError as exc:
                 forfeit = _failed(seat, exc, last_try)
                 engines.pop(seat).end(grace=0)
@@ -223,7 +223,7 @@ def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> EngineProcess:
     return engine
 
 
-def _play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
+def play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
                engine: EngineProcess | None, clocks: list[float | None], moves: list[list[str]]) -> None:
     """The move of the player to move (seat ``seat``), chosen, played and added to ``moves``
     (``[colour, text]``); EngineError when its engine fails or plays an illegal move."""
@@ -284,7 +284,7 @@ def _tail(log: IO[bytes]) -> str:
 
 def record_text(outcome: GameOutcome, variant: str, event: str) -> str:
     """The record of a tournament game (format 1); a forfeit is told in ``notes``."""
-    from ..records.text import render_record
+    from ..records.writing import render_record
 
     fields = {"event": event}
     lost = next((s for s in outcome.seats if s.forfeit is not None), None)

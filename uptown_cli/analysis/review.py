@@ -40,7 +40,7 @@ from ..engine.scoring import win_share
 from ..engine.sha256 import sha256
 from ..errors import SetupError
 
-__all__ = ["MoveReview", "tasks", "review_games", "summarize"]
+__all__ = ["MoveReview", "tasks", "review_games", "summarize", "mark", "loss_percent"]
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
@@ -123,14 +123,19 @@ def outcome(results: Sequence[tuple[int, int]], seat: int) -> tuple[int, float]:
     return results[seat][0], win_share(results[seat], results)
 
 
+def loss_percent(loss: float) -> int:
+    """``loss`` (0 to 1) as the whole percentage printed (``analyze``, the annotated comment)."""
+    return int(f"{100 * loss:.0f}")
+
+
 def mark(loss: float) -> str | None:
-    """The mark of a move that lost ``loss`` of its mover's chance to win (0 to 1)."""
-    if loss >= BLUNDER:
-        return "??"
-    if loss >= MISTAKE:
-        return "?"
-    if loss >= INACCURACY:
-        return "?!"
+    """The mark of a move that lost ``loss`` of its mover's chance to win (0 to 1), from the
+    whole percentage printed (``loss_percent``): a loss shown as 15 is a blunder, whatever
+    the decimals behind it."""
+    shown = loss_percent(loss)
+    for threshold, sign in ((BLUNDER, "??"), (MISTAKE, "?"), (INACCURACY, "?!")):
+        if shown >= round(100 * threshold):
+            return sign
     return None
 
 

@@ -4,14 +4,16 @@ Commands live in small modules by concern (``new``; ``play``: move, moves, hint;
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
 html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``engines``: engine,
 tournament) and are registered here by name with their one-line summaries, so that ``uptown
---help`` imports none of them and a command imports only its own module.  Shared options, record loading and the one output path
-(text, tables, csv, JSON) are in ``options``.
+--help`` imports none of them and a command imports only its own module.  The shared options
+are in ``options``, record loading in ``loading``, the one output path (text, tables, csv,
+JSON, ``-o`` files) in ``output``, exit statuses and error conversion in ``exits``.
 """
 
 import gc
 import importlib
 import io
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any, cast
@@ -19,7 +21,7 @@ from typing import Any, cast
 import click
 
 from .. import __version__
-from ..errors import OutputError, UptownError
+from ..errors import OutputError
 from ..i18n import _, process_language
 
 __all__ = ["main", "run"]
@@ -76,11 +78,11 @@ class UptownGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a library error (``UptownError``) becomes one line on standard
-        error and exit status 1. This is the one place where that happens."""
-        try:
+        error and exit status 1 (``exits.converted``, the one place where that happens)."""
+        from .exits import converted
+
+        with converted():
             return super().invoke(ctx)
-        except UptownError as exc:
-            raise click.ClickException(str(exc)) from None
 
     def resolve_command(self, ctx: click.Context,
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
@@ -143,11 +145,7 @@ def run(collector_paused: bool = False) -> None:
     terminal's encoding cannot show (a Chinese name under PYTHONIOENCODING=latin-1) is
     printed as escapes such as ``\\u5f20``, never a traceback."""
     main.collector_paused = collector_paused
-    # Through _signal, the C module that signal wraps and Python loads at start: importing
-    # signal builds enums of every signal and handler, a millisecond of every command.
-    import _signal  # type: ignore[import-not-found]
-
-    _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if sys.stdout is None:  # started with its output closed (>&-): do nothing at all
         _stop("standard output is closed: nothing was done (give the command an output: "
               "> FILE, or | a program)")

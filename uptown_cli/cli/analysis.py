@@ -4,6 +4,8 @@ They parse options, call ``analysis.selfplay``, ``analysis.review`` and ``analys
 (bots among them) are imported inside the commands.
 """
 
+import io
+import itertools
 import os
 import secrets
 import sys
@@ -14,24 +16,19 @@ import click
 
 from ..engine.game import VARIANTS
 from ..errors import display_path
+from .exits import ExitStatus, converted, signal_status
+from .loading import game_path, PROGRESS_MIN_FILES, open_record, record_files, replay_valid
 from .options import (
-    PROGRESS_MIN_FILES,
     BOT_NAMES,
+    check_jobs_or_cluster,
     cluster_option,
-    MC_PLAYOUTS,
-    Output,
     file_argument,
-    game_path,
+    MC_PLAYOUTS,
     output_file_option,
     output_options,
-    percent,
     playouts_option,
-    plural,
-    read_record,
-    record_files,
-    replay_valid,
-    write_output,
 )
+from .output import check_not_input, Output, percent, plural, write_output
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame
@@ -47,10 +44,8 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
     from ..analysis.selfplay import check_bots
 
     bots = [name.strip() for name in value.split(",") if name.strip()]
-    try:
+    with converted(usage=True):
         check_bots(bots)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
     return bots
 
 
@@ -85,6 +80,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
     from ..records.safe_file import create_record
     from ..analysis.selfplay import play_games, record_text
 
+    check_jobs_or_cluster(cluster)
     seed = secrets.token_hex(4) if seed is None else seed
     paths: dict[int, str] = {}
     if out is not None:
@@ -109,7 +105,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
                 results.append(result)
                 bar.update(1)
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
-            interrupted = 128 + getattr(exc, "signum", 2)
+            interrupted = signal_status(getattr(exc, "signum", 2))
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
     _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format)
@@ -194,10 +190,12 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     from ..analysis.pool import Stopped
     from ..analysis.review import review_games, tasks
 
+    check_jobs_or_cluster(cluster)
     if iterations is not None and seconds is not None:
         raise click.UsageError("give --iterations or --seconds, not both")
     if output is not None and not annotate:
         raise click.UsageError("-o writes the annotated record: add --annotate")
+    check_not_input(output, paths, record=True)
     several = len(paths) > 1 or any(os.path.isdir(p) for p in paths)
     if annotate and several:
         raise click.UsageError("--annotate writes one record: give one FILE")
@@ -219,9 +217,9 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
         click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {total}; "
                    "nothing was written.", err=True)
         if not isinstance(exc, Stopped):
-            sys.exit(130)
+            sys.exit(ExitStatus.INTERRUPTED)
         os.kill(os.getpid(), exc.signum)  # the workers are ended: now end as the signal would
-        sys.exit(128 + exc.signum)  # (when something had set the signal a handler that returns)
+        sys.exit(signal_status(exc.signum))  # (when something had set the signal a handler that returns)
     if annotate:
         from ..analysis.annotate import annotate as annotated_text
 
@@ -238,7 +236,7 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     if as_json:
         out.json(reports if several else reports[0])
     if skipped:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 def _judged_games(paths: tuple[str, ...], several: bool,
@@ -247,13 +245,13 @@ def _judged_games(paths: tuple[str, ...], several: bool,
     of the files and folders given, those that cannot be judged reported and added to
     ``skipped``."""
     if not several:
-        record = read_record(game_path(paths[0] if paths else None))
+        record = open_record(game_path(paths[0] if paths else None))
         yield (record, *_known_game(record))
         return
     unreadable: list[tuple[str, str]] = []
     for path in record_files(paths, unreadable):
         try:
-            record = read_record(path)
+            record = open_record(path)
             yield (record, *_known_game(record))
         except click.ClickException as exc:
             click.echo(f"Error: {exc.message} (skipped)", err=True)
@@ -340,7 +338,7 @@ def _recorded_games(paths: tuple[str, ...], label: str,
     with click.progressbar(files, label=label, file=sys.stderr, hidden=hidden) as bar:
         for path in bar:
             try:
-                record = read_record(path)
+                record = open_record(path)
                 game = replay_valid(record)
             except click.ClickException as exc:
                 click.echo(f"Error: {exc.message} (skipped)", err=True)
@@ -410,7 +408,7 @@ def stats(paths: tuple[str, ...], as_json: bool, table_format: str) -> None:
         if skipped:
             out.text(f"{plural(len(skipped), 'record')} skipped as invalid")
     if skipped:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 @click.command()
@@ -423,22 +421,19 @@ def export(paths: tuple[str, ...], jsonl: bool, output: str | None) -> None:
     Columns: game, move, player, colour, tile, square, capture, captured colour and tile, the
     player's groups after. Records that are not valid are reported and left out (exit 1).
     """
-    import io
-    import itertools
-
     from ..analysis.corpus import move_rows, write_rows
 
     skipped: list[str] = []
     rows = move_rows(_recorded_games(paths, "Exporting", skipped))
     first = next(rows, None)
     if first is None and skipped and output not in (None, "-"):
-        sys.exit(1)  # nothing to export: an old output file stays as it was
+        sys.exit(ExitStatus.ERROR)  # nothing to export: an old output file stays as it was
     rows = itertools.chain([] if first is None else [first], rows)
     text = io.StringIO()
     write_rows(rows, text, "jsonl" if jsonl else "csv")
     write_output(text.getvalue(), output, paths)
     if skipped:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 COMMANDS = {command.name: command for command in (selfplay, analyze, stats, export)}

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import click
 
 from ..engine.game import VARIANTS
+from .exits import ExitStatus
 from .options import (
     Output,
     as_option,
@@ -237,7 +238,7 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
         head = f"{mark} {path:<{width}}  {s.since_text():<16}  "
         click.echo(head + textwrap.shorten(s.text(), 80 - len(head), placeholder="..."))
     if unread:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 NAME_WIDTH = 24
@@ -266,7 +267,7 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
     if as_json:
         out.json({"games": len(games), "skipped_invalid": [display_path(p) for p in invalid],
                   "ratings": [r.to_json() for r in table]})
-        sys.exit(1 if unread else 0)
+        sys.exit(ExitStatus.ERROR if unread else ExitStatus.OK)
     def shown(name: str) -> str:
         cut = len(name) > NAME_WIDTH and not out.for_machines
         return name[:NAME_WIDTH - 3] + "..." if cut else name
@@ -279,7 +280,7 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
     if invalid:
         click.echo(f"Left out {len(invalid)} invalid or unchecked record(s); see uptown validate.", err=True)
     if unread:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 COMMANDS = {command.name: command for command in (send, receive, status, ratings)}

@@ -5,6 +5,8 @@ The protocol is docs/ENGINE_PROTOCOL.md; tournaments are docs/TOURNAMENTS.md. Th
 modules are imported inside the commands.
 """
 
+import dataclasses
+import json
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any
@@ -12,8 +14,17 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..engine.game import VARIANTS
-from .options import (BOT_NAMES, MC_PLAYOUTS, Output, cluster_option, display_path, output_options,
-                      playouts_option, plural)
+from .exits import ExitStatus, converted, signal_status
+from .options import (
+    BOT_NAMES,
+    check_jobs_or_cluster,
+    cluster_option,
+    display_path,
+    MC_PLAYOUTS,
+    output_options,
+    playouts_option,
+)
+from .output import Output, plural
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
@@ -48,7 +59,7 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
     try:
         serve(bot, sys.stdin.buffer, sys.stdout.buffer, seconds, playouts)
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(ExitStatus.INTERRUPTED)
 
 
 def _entrant(text: str) -> "Entrant":
@@ -62,10 +73,8 @@ def _entrant(text: str) -> "Entrant":
             raise click.BadParameter(f"{text!r} is neither a bot ({', '.join(BOT_NAMES)}) nor "
                                      "NAME=COMMAND (an engine program)")
         return Entrant(name, bot=name)
-    try:
+    with converted(prefix=f"{text!r}: ", usage=True, catch=ValueError):
         words = tuple(shlex.split(command))
-    except ValueError as exc:
-        raise click.BadParameter(f"{text!r}: {exc}") from None
     if not name or not words or not name.isprintable() or len(name) > 40:
         raise click.BadParameter(f"{text!r}: give NAME=COMMAND, a short name and the command "
                                  "that starts the engine")
@@ -74,9 +83,6 @@ def _entrant(text: str) -> "Entrant":
 
 def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
     """The entrants with the engine options of ``--option NAME.KEY=VALUE`` set."""
-    import dataclasses
-    import json
-
     options: dict[str, dict[str, Any]] = {}
     for setting in settings:
         target, equals, value = setting.partition("=")
@@ -101,9 +107,11 @@ def _game_time(ctx: click.Context, param: click.Parameter, value: str | None) ->
         return None
     total, _, increment = value.partition("+")
     try:
-        pair = float(total), float(increment or 0)
+        pair: tuple[float, float] | None = float(total), float(increment or 0)
     except ValueError:
-        raise click.BadParameter(f"{value!r}: give seconds, or seconds+increment (60+0.5)") from None
+        pair = None
+    if pair is None:
+        raise click.BadParameter(f"{value!r}: give seconds, or seconds+increment (60+0.5)")
     if pair[0] <= 0 or pair[1] < 0:
         raise click.BadParameter(f"{value!r}: the time must be positive")
     return pair
@@ -183,6 +191,7 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
     """
     from ..analysis.tournament import Tournament
 
+    check_jobs_or_cluster(cluster)
     ctx = click.get_current_context()
     if resume:
         given = [name for name in SETUP_OPTIONS
@@ -227,16 +236,13 @@ def _check_engines(run: "Tournament") -> None:
     engine that cannot play at all."""
     from ..analysis.engines import EngineProcess, engine_signals
     from ..analysis.pool import stopped_by_signals
-    from ..errors import EngineError
 
     with stopped_by_signals(), engine_signals():
         for entrant in run.settings.entrants:
             if entrant.bot is None:
-                try:
-                    with EngineProcess(entrant.command) as process:
-                        process.handshake(run.settings.limits.start, dict(entrant.options))
-                except EngineError as exc:
-                    raise click.ClickException(f"engine {entrant.name}: {exc}") from None
+                with converted(prefix=f"engine {entrant.name}: "), \
+                        EngineProcess(entrant.command) as process:
+                    process.handshake(run.settings.limits.start, dict(entrant.options))
 
 
 def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, table_format: str) -> None:
@@ -253,7 +259,7 @@ def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, tabl
             for _ in run.run(jobs, cluster):
                 bar.update(1)
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
-            interrupted = 128 + getattr(exc, "signum", 2)
+            interrupted = signal_status(getattr(exc, "signum", 2))
     if interrupted:
         click.echo(f"Interrupted: {len(run.results)} of {plural(total, 'game')} played; "
                    f"uptown tournament --resume --out {shlex.quote(run.folder)} continues.", err=True)

@@ -24,7 +24,7 @@ from .options import (
     json_option,
     keys_option,
     lock_notice,
-    read_record,
+    open_record,
     replay_valid,
 )
 
@@ -45,15 +45,11 @@ __all__: list[str] = []
 def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant: str) -> str:
     """Write a new game with hidden racks at ``path``; returns its game id."""
     from ..records.safe_file import create_record
-    from ..records.text import render_record
-    from ..errors import RecordError
+    from ..records.writing import render_record
 
     game_id = new_game_id().hex()
-    try:
-        text = render_record(entries, variant=variant, hidden=game_id)
-        create_record(path, text)
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
+    text = render_record(entries, variant=variant, hidden=game_id)
+    create_record(path, text)
     return game_id
 
 
@@ -89,7 +85,7 @@ class MoverView:
 def mover_view(record: "Record", game: "Game", as_name: str | None,
                keys: str | None) -> MoverView:
     """The ``MoverView`` of the player to move, who gives ``--as`` with their name."""
-    from ..analysis.views import imagined_game
+    from ..analysis.deals import imagined_game
     from ..records.viewer import own_view, player_key, player_named
 
     player = cast("Player", game.to_move)
@@ -132,7 +128,7 @@ def suspect_warning(suspects: "list[Turn]") -> str | None:
 
 
 def _hidden_record(path: str) -> "Record":
-    record = read_record(path)
+    record = open_record(path)
     if record.hidden is None:
         raise click.ClickException(f"{record.path} is not a game with hidden racks "
                                    "(uptown new --hidden makes one)")

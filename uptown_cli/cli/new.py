@@ -8,13 +8,10 @@ import click
 
 from ..engine.game import COLORS
 from ..engine.game import VARIANTS
-from .options import (
-    Output,
-    display_path,
-    file_argument,
-    game_path,
-    json_option,
-)
+from .exits import converted
+from .loading import game_path
+from .options import display_path, file_argument, json_option
+from .output import Output
 
 if TYPE_CHECKING:
     from ..records.entries import PlayerEntry
@@ -27,14 +24,11 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     saying what is wrong: a NAME holding ``<`` or ``>`` must be ``NAME <ADDRESS>`` with an
     address that ``records.names.address_problem`` takes; a name is what a record may hold, and
     no MIME encoded word (``records.names``)."""
-    from ..errors import RecordError
     from ..records.names import address_problem, encoded_word_warning, name_problem
-    from ..records.text import check_utf8
+    from ..records.writing import check_utf8
 
-    try:
+    with converted(param_hint="--player"):
         check_utf8("name", text)
-    except RecordError as exc:
-        raise click.BadParameter(exc.message, param_hint="--player") from None
     name, sep, colors = text.rpartition(":")
     if not sep or ">" in colors:
         name, colors = text, ""
@@ -71,13 +65,21 @@ def check_lineup(entries: "list[PlayerEntry]") -> None:
         raise click.BadParameter(problems[0][1], param_hint="--player")
 
 
+def _seed(value: str | None) -> str | None:
+    """``--seed``: any text but a blank one."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("a seed must not be blank (leave --seed out for a random one)")
+    return value
+
+
 @click.command()
 @file_argument
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
               help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
               "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
 @click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
-@click.option("--seed", help="The seed that fixes every bag (default: a random one).")
+@click.option("--seed", callback=lambda ctx, param, value: _seed(value),
+              help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
 @json_option
@@ -91,12 +93,11 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     """
     import secrets
 
-    from ..errors import RecordError
     from ..pictures.text import to_move_text
     from ..records.safe_file import create_record
     from ..records.schema import deal_colors, load_record_text
     from ..records.entries import PlayerEntry
-    from ..records.text import render_record
+    from ..records.writing import render_record
 
     path = game_path(file)
     if path == "-":
@@ -116,14 +117,9 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         _new_hidden(path, entries, variant, seed, as_json)
         return
     seed = secrets.token_hex(4) if seed is None else seed
-    try:
+    with converted(param_hint="--player/--seed"):
         text = render_record(entries, variant=variant, seed=seed)
-    except RecordError as exc:
-        raise click.BadParameter(exc.message, param_hint="--player/--seed") from None
-    try:
-        create_record(path, text)
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
+    create_record(path, text)
     game = load_record_text(text, path).new_game()
     if as_json:
         assert game.to_move is not None  # a new game has a player to move

@@ -1,37 +1,34 @@
-"""What the commands share: options, reading records, and the one output path.
-
-Every command that prints data goes through ``Output``: a text table in any tabulate style
-(``--format``), csv (``--format csv``), or JSON (``--json``).  Machine formats (csv, tsv) print
-the tables alone, with no title lines.  Heavy modules (PyYAML, tabulate) are imported when used.
-"""
+"""The options the commands share, each declared once (FILE, ``--as``, ``--json`` and
+``--format``, ``-o`` and ``--force``, ``--playouts``, ``--cluster``, ``--keys``, colours), with
+their checks and shell completion.  How commands read their records is ``loading``; how they
+print and write files is ``output``."""
 
 import os
-import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from ..errors import display_path as display_path  # used by the commands through here
+from .loading import game_path as game_path
+from .output import FORCE
 
-if TYPE_CHECKING:
-    from ..engine.game import Game
-    from ..records.schema import Record
+# The names that moved to .loading and .output stay importable from here for a while.
+from .loading import (
+    DEFAULT_GAME as DEFAULT_GAME, GAME_ENV as GAME_ENV, NO_SUCH_FILE as NO_SUCH_FILE,
+    PROGRESS_MIN_FILES as PROGRESS_MIN_FILES, check_seen_as as check_seen_as,
+    listed_records as listed_records, read_game as read_game, open_record as open_record,
+    record_files as record_files, remember_seen as remember_seen, replay_valid as replay_valid)
+from .output import (
+    MACHINE_FORMATS as MACHINE_FORMATS, Output as Output, check_not_input as check_not_input,
+    lock_notice as lock_notice, page as page, percent as percent, plural as plural,
+    use_color as use_color, wrap_words as wrap_words, write_output as write_output)
 
 __all__: list[str] = []
 
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function: the option decorators give it back with its type."""
 
-GAME_ENV = "UPTOWN_GAME"
-DEFAULT_GAME = "game.yaml"
-PROGRESS_MIN_FILES = 20
-"""Commands over many files show a progress bar (on a terminal) from this many files on."""
-MACHINE_FORMATS = ("csv", "tsv")
-"""Table formats for programs: the tables alone, no titles or boards."""
-
-
-# -- options ---------------------------------------------------------------------------------
 
 
 _FILE = click.Path(readable=False)
@@ -39,7 +36,9 @@ _FILE = click.Path(readable=False)
 
 
 def file_argument(command: F) -> F:
-    return click.argument("file", required=False, metavar="[FILE]", type=_FILE)(command)
+    """``[FILE]``, given to the command as ``file`` (completed with records: ``completed_files``)."""
+    return click.argument("file", required=False, metavar="[FILE]", type=_FILE,
+                          shell_complete=complete_file)(command)
 
 
 def _table_formats() -> list[str]:
@@ -75,9 +74,54 @@ def output_options(command: F) -> F:
     return json_option(command)
 
 
+def completed_files(incomplete: str) -> list[str]:
+    """Shell completion of FILE: the records (``*.yaml``, ``*.yml``) and folders whose path
+    begins with ``incomplete``."""
+    folder, _, start = incomplete.rpartition("/")
+    try:
+        names = sorted(os.listdir(folder or "."))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        path = f"{folder}/{name}" if folder else name
+        if not name.startswith(start) or (name.startswith(".") and not start.startswith(".")):
+            continue
+        if os.path.isdir(path):
+            found.append(path + "/")
+        elif name.lower().endswith((".yaml", ".yml")):
+            found.append(path)
+    return found
+
+
+def complete_file(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of FILE (``completed_files``)."""
+    return completed_files(incomplete)
+
+
+def complete_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion after ``--as``: the names of the players of FILE (the command's FILE,
+    else the first word of ``move`` that names a record, else the default game) that begin
+    as ``incomplete`` does, compared as records compare names (``engine.game.name_key``).
+    Names are offered as they are written in the record."""
+    from ..engine.game import name_key
+    from ..records.reading import load_record
+
+    given = [ctx.params.get("file") or "", *(ctx.params.get("words") or ()), *ctx.args]
+    path = next((word for word in given if word.lower().endswith((".yaml", ".yml"))
+                 or os.path.isfile(word)), game_path(None))  # ctx.args: what a bare --as left
+    try:
+        names = [player.name for player in load_record(path).players]
+    except (OSError, ValueError):  # every UptownError is a ValueError
+        return []
+    return [name for name in names if name_key(name).startswith(name_key(incomplete))]
+
+
 def as_option(required: bool = False) -> Callable[[F], F]:
-    """``--as NAME``, given to the command as ``as_name``: the player who runs the command."""
+    """``--as NAME``, given to the command as ``as_name``: the player who runs the command
+    (completed with the players' names: ``complete_player``)."""
     return click.option("--as", "as_name", required=required, metavar="NAME",
+                        shell_complete=complete_player,
                         help="The player you are (with hidden racks, your key file proves it).")
 
 
@@ -105,6 +149,15 @@ def cluster_option(command: F) -> F:
         "--cluster", metavar="ADDRESS",
         help="Work on the Dask scheduler at ADDRESS (tcp://HOST:8786), or on 'local:N' workers "
              "started here; the output is that of --jobs (pip install 'uptown[cluster]').")(command)
+
+
+def check_jobs_or_cluster(cluster: str | None) -> None:
+    """A UsageError for ``--jobs`` given with ``--cluster``: the cluster's workers share out
+    the work, so a number of processes here would be ignored."""
+    ctx = click.get_current_context()
+    if cluster is not None and ctx.get_parameter_source("jobs") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("give --jobs or --cluster, not both (the cluster's workers share "
+                               "out the work)")
 
 
 def check_playouts(playouts: int | None, bot: str | None) -> None:
@@ -142,284 +195,29 @@ def color_options(command: F) -> F:
     )(command)
 
 
-def use_color(color: str = "auto", no_color: bool = False) -> bool:
-    """Whether to paint: never with ``--no-color``; ``auto`` honours NO_COLOR, then FORCE_COLOR,
-    then whether standard output is a terminal."""
-    if no_color or color == "never":
-        return False
-    if color == "always":
-        return True
-    if os.environ.get("NO_COLOR"):
-        return False
-    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
-
-
-# -- output ----------------------------------------------------------------------------------
-
-
-def wrap_words(text: str, width: int) -> list[str]:
-    """The words of ``text`` (split at blanks) in lines of at most ``width`` characters, a longer
-    word alone on its line, unbroken: what ``textwrap.wrap`` gives for words without hyphens and
-    no longer than ``width`` (such as the squares of ``moves``), without the cost of importing
-    textwrap, which compiles its patterns."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
-class Output:
-    """Where a command's data goes: JSON, or tables in ``table_format`` (csv included)."""
-
-    def __init__(self, as_json: bool = False, table_format: str = "simple") -> None:
-        self.as_json = as_json
-        self.table_format = table_format
-
-    @property
-    def for_machines(self) -> bool:
-        """True for JSON and the machine table formats: print data only, no titles."""
-        return self.as_json or self.table_format in MACHINE_FORMATS
-
-    def json(self, data: Any) -> None:
-        import json
-
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-    def text(self, text: str = "", color: bool | None = None) -> None:
-        """A line for people: shown with text tables, left out for machines. ``color=True`` keeps
-        ANSI colour even off a terminal (--color always, FORCE_COLOR)."""
-        if not self.for_machines:
-            click.echo(text, color=color)
-
-    def table(self, rows: Sequence[Sequence[Any]], headers: list[str], title: str | None = None,
-              widths: Sequence[int | None] | None = None) -> None:
-        """A table (with its title line for people); ``widths`` caps column widths (wrapping)."""
-        if title is not None:
-            self.text(title)
-        click.echo(self.table_text(rows, headers, widths))
-
-    def wrapped(self, rows: Sequence[Sequence[Any]], column: int,
-                width: int) -> Sequence[Sequence[Any]]:
-        """``rows`` with the words of ``column`` wrapped at ``width`` for people: each further line
-        on a row of its own, blank elsewhere (machines get the rows as they are)."""
-        if self.for_machines:
-            return rows
-        out = []
-        for row in rows:
-            lines = wrap_words(row[column], width) or [""]
-            out.append([*row[:column], lines[0], *row[column + 1:]])
-            out += [[""] * column + [line] + [""] * (len(row) - column - 1) for line in lines[1:]]
-        return out
-
-    def table_text(self, rows: Sequence[Sequence[Any]], headers: list[str],
-                   widths: Sequence[int | None] | None = None) -> str:
-        if self.table_format == "csv":
-            import csv
-            import io
-
-            out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(headers)
-            writer.writerows(rows)
-            return out.getvalue().rstrip("\n")
-        if self.table_format == "simple" and not widths:
-            from ..pictures.table import simple_table
-
-            drawn = simple_table(rows, headers)
-            if drawn is not None:
-                return drawn
-        from tabulate import tabulate
-
-        if widths and self.table_format not in MACHINE_FORMATS:
-            return tabulate(rows, headers, tablefmt=self.table_format, maxcolwidths=widths)
-        return tabulate(rows, headers, tablefmt=self.table_format)
-
-
 def output_file_option(example: str) -> Callable[[F], F]:
     """``-o/--output FILE``: where a command that makes a file writes it (standard output by
-    default)."""
-    return click.option("-o", "--output", metavar="FILE",
-                        help=f"Write to FILE (e.g. {example}) instead of standard output.")
+    default), and ``--force``. Every ``-o`` follows one rule: a file that exists is refused
+    unless ``--force`` is given, and that is checked as the options are read, before any work
+    (``write_output`` then replaces the file whole)."""
 
+    def remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+        ctx.meta[FORCE] = value
+        return value
 
-def write_output(text: str, output: str | None, inputs: Iterable[str] = (), record: bool = False) -> None:
-    """``text`` as UTF-8 to ``output``, a file (see ``records.safe_file.write_file``: whole or
-    not at all, never through a link) or standard output (None or "-"), else a one-line
-    ClickException.  A record is never written over: ``output`` may not end in .yaml/.yml
-    nor be one of the files ``inputs``; with ``record`` (the output is a new record, made as
-    ``uptown new`` makes one), it must not exist at all."""
-    from ..errors import RecordError
-    from ..records.safe_file import create_record, write_file
+    def check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value not in (None, "-") and os.path.lexists(value) and not ctx.meta.get(FORCE):
+            raise click.ClickException(f"-o {display_path(value)} exists; add --force to replace "
+                                       "it (nothing was done)")
+        return value
 
-    if output in (None, "-"):
-        click.echo(text.encode("utf-8"), nl=False)
-        return
-    if record:
-        try:
-            create_record(output, text)
-        except RecordError as exc:
-            raise click.ClickException(f"-o {exc}") from None
-        click.echo(f"Wrote {display_path(output)} ({len(text.encode('utf-8')):,} bytes).", err=True)
-        return
-    if output.lower().endswith((".yaml", ".yml")) or any(
-            os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
-            for path in inputs if path != "-"):
-        raise click.ClickException(f"-o {display_path(output)} would write over a record; "
-                                   "nothing was written")
-    size = write_file(output, text, display_path(output))
-    click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
+    def decorate(command: F) -> F:
+        command = click.option("-o", "--output", metavar="FILE", callback=check_output,
+                               help=f"Write to FILE (e.g. {example}) instead of standard output; "
+                                    "an existing FILE only with --force.")(command)
+        return click.option("--force", is_flag=True, is_eager=True, expose_value=False,
+                            callback=remember_force, help="Replace the -o FILE if it exists.")(command)
 
+    return decorate
 
-def page(text: str, color: bool | None = None) -> None:
-    """Print ``text``, through the pager ($PAGER, else less) when standard output is a terminal."""
-    if sys.stdout.isatty():
-        click.echo_via_pager(text, color=color)
-    else:
-        click.echo(text, color=color)
-
-
-def lock_notice(path: str) -> Callable[[], None]:
-    """What to tell the player while another player's move holds the game file."""
-    return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
-                              "written, or a program reading it); waiting...", err=True)
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def percent(rate: float) -> str:
-    """A rate as every command prints it: ``62.5%``."""
-    return f"{100 * rate:.1f}%"
-
-
-# -- reading records -------------------------------------------------------------------------
-
-
-def game_path(file: str | None) -> str:
-    """FILE as given, else ``$UPTOWN_GAME``, else ``game.yaml``."""
-    return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
-
-
-NO_SUCH_FILE = "no such file (uptown new creates a game)"
-"""The one wording of every command for a FILE that is not there."""
-
-
-def read_record(path: str) -> "Record":
-    """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
-    from ..records.reading import load_record, read_standard_input
-    from ..records.schema import load_record_text
-    from ..errors import RecordError
-
-    if path != "-" and not os.path.lexists(path):
-        raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
-    try:
-        if path == "-":
-            return load_record_text(read_standard_input(), "<stdin>")
-        return load_record(path, display_path(path))
-    except RecordError as exc:
-        more = len(exc.problems) - 1
-        hint = f" (and {more} more; see uptown validate)" if more else ""
-        raise click.ClickException(f"{exc}{hint}") from None
-
-
-def replay_valid(record: "Record", upto: int | None = None) -> "Game":
-    """The game after the record's moves (the first ``upto``), or a ClickException for the
-    first illegal move."""
-    from ..records.replay import replay
-
-    result = replay(record, upto=upto)
-    if result.errors:
-        raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
-    return result.game
-
-
-def check_seen_as(record: "Record", as_name: str | None, keys: str | None,
-                  writes: bool = True) -> None:
-    """With ``--as NAME``, ``records.viewer.check_seen``: refuse ``record`` unless it extends what
-    NAME last saw of it (without ``--as``, the viewer's modules are not even loaded); ``writes``:
-    whether the command would have written the file."""
-    if as_name is not None:
-        from ..records.viewer import check_seen
-
-        check_seen(record, as_name, keys, writes)
-
-
-def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
-    """With ``--as NAME``, keep ``record`` as what NAME has seen (``records.viewer.remember``)."""
-    if as_name is not None:
-        from ..records.viewer import player_named, remember
-
-        remember(record, player_named(record.players, as_name), keys)
-
-
-def read_game(file: str | None, upto: int | None = None, as_name: str | None = None,
-              keys: str | None = None) -> tuple[str, "Record", "Game"]:
-    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
-    With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
-    path = game_path(file)
-    record = read_record(path)
-    check_seen_as(record, as_name, keys, writes=False)
-    if upto is not None and upto > len(record.moves):
-        raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
-                                 param_hint="--at")
-    return path, record, replay_valid(record, upto)
-
-
-def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:
-    """(``record_files`` of ``paths``, how many folders could not be read): each such folder
-    is reported on standard error in one line."""
-    unreadable: list[tuple[str, str]] = []
-    files = list(record_files(paths, unreadable))
-    for folder, reason in unreadable:
-        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were not read",
-                   err=True)
-    return files, len(unreadable)
-
-
-def record_files(paths: Iterable[str], unreadable: list[tuple[str, str]]) -> Iterator[str]:
-    """The files named, with every ``*.yaml``/``*.yml`` under the folders named (sorted,
-    hidden folders skipped).  Links to folders are followed, each folder searched once (a link
-    back to a folder already searched adds nothing).  Each folder that cannot be read is added
-    to the list ``unreadable`` as (path as printed, reason): the caller reports it."""
-    for path in paths:
-        if not os.path.isdir(path):
-            yield path
-            continue
-        found = []
-        missed = len(unreadable)
-        searched = set()
-        waiting = [path]
-        while waiting:
-            folder = waiting.pop()
-            try:
-                status = os.stat(folder)
-                if (status.st_dev, status.st_ino) in searched:
-                    continue
-                searched.add((status.st_dev, status.st_ino))
-                with os.scandir(folder) as listing:
-                    entries = list(listing)
-            except OSError as exc:
-                unreadable.append((display_path(folder), exc.strerror or str(exc)))
-                continue
-            for entry in entries:
-                if _is_folder(entry):
-                    if not entry.name.startswith("."):
-                        waiting.append(entry.path)
-                elif entry.name.endswith((".yaml", ".yml")):
-                    found.append(entry.path)
-        if not found and len(unreadable) == missed:
-            raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
-        yield from sorted(found)
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether a folder entry is a folder or a link to one (a link that leads nowhere is not)."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
 

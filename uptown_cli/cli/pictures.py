@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import file_argument, output_file_option, read_game, write_output
+from .loading import read_game
+from .options import file_argument, output_file_option
+from .output import write_output
 
 if TYPE_CHECKING:
     from ..records.schema import Record

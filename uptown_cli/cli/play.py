@@ -7,30 +7,23 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
+from .exits import converted
+from .loading import check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
 from .options import (
-    BOT_NAMES,
-    Output,
     as_option,
+    BOT_NAMES,
     check_playouts,
-    check_seen_as,
     color_options,
     display_path,
+    F,
     file_argument,
-    game_path,
     json_option,
     keys_option,
-    lock_notice,
     output_options,
     playouts_option,
-    plural,
-    read_game,
-    read_record,
-    remember_seen,
-    replay_valid,
-    F,
     sendmail_option,
-    use_color,
 )
+from .output import lock_notice, Output, plural, use_color
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player
@@ -124,9 +117,12 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
     from ..records.reading import load_record
     from ..records.replay import replay
 
+    from .options import completed_files
+
     path, words = split_file(list(ctx.params.get("words") or ()))
+    files = completed_files(incomplete) if incomplete and not ctx.params.get("words") else []
     if not os.path.isfile(path):
-        return []
+        return files
     try:
         record = load_record(path)
         game = replay(record).game
@@ -135,14 +131,14 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
                                      ctx.params.get("keys"), warn=False)[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
-        return []
+        return files
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]
     if not words:
         choices = {text[0] for text in texts}
     else:
         choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == words[0].lower()}
-    return sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
+    return files + sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
 
 
 @click.command()
@@ -206,7 +202,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         from .club import check_mail_settings
 
         check_mail_settings(sendmail)
-    record = read_record(path)
+    record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
@@ -218,11 +214,13 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
         raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
                                    f"empty (write {game.canonical(chosen)}); nothing was written")
-    try:
-        turn = game.play(chosen, rack)
-    except IllegalMove as exc:
-        hint = " (name the rack: red 7 B7, or --rack)" if exc.reason is Reason.AMBIGUOUS_COLOR else ""
-        raise click.ClickException(f"{exc}{hint}; nothing was written") from None
+    with converted(suffix="; nothing was written"):
+        try:
+            turn = game.play(chosen, rack)
+        except IllegalMove as exc:
+            if exc.reason is not Reason.AMBIGUOUS_COLOR:
+                raise
+            raise IllegalMove(exc.reason, f"{exc} (name the rack: red 7 B7, or --rack)") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))

@@ -8,27 +8,27 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import VARIANTS
+from .exits import ExitStatus
 from ..errors import display_path
-from .options import (
+from .loading import (
+    game_path,
+    listed_records,
+    NO_SUCH_FILE,
     PROGRESS_MIN_FILES,
-    Output,
+    read_game,
+    open_record,
+    record_files,
+    replay_valid,
+)
+from .options import (
     as_option,
     color_options,
     file_argument,
-    game_path,
-    NO_SUCH_FILE,
     json_option,
     keys_option,
     output_options,
-    page,
-    plural,
-    read_game,
-    read_record,
-    listed_records,
-    record_files,
-    replay_valid,
-    use_color,
 )
+from .output import Output, page, plural, use_color
 
 if TYPE_CHECKING:
     from ..records.replay import Validation
@@ -81,12 +81,16 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
 def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
                  at: int | None) -> "HiddenView | None":
     """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
-    NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
+    NAME's own racks with ``--as NAME``, no rack without; None for an open game, where
+    ``--as`` names a player as it does for moves, hint and move (every rack is shown)."""
     if record.hidden is None:
         if as_name is not None:
-            raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
+            from ..records.viewer import player_named
+
+            player_named(record.players, as_name)
         return None
     from ..records.viewer import HiddenView, player_view, remember
+
 
     if as_name is None:
         return HiddenView(record)
@@ -110,7 +114,7 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     """
     from ..pictures.text import board_text, legend_lines, turn_data, turn_text
 
-    record = read_record(game_path(file))
+    record = open_record(game_path(file))
     count = len(record.moves)
     last = count if last is None else last
     if last > count:
@@ -159,7 +163,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     scored = []
     for path in paths:
         try:
-            record = read_record(path)
+            record = open_record(path)
             game = replay_valid(record)
         except click.ClickException as exc:
             if len(paths) == 1:
@@ -178,7 +182,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
                 out.text()
             out.table(*standings_rows(rows, scoring), title=f"{path}: {scoring}, {state}")
     if len(scored) < len(paths) or unread:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 def _validate_one(path: str, strict: bool) -> "Validation":
@@ -203,10 +207,6 @@ def _bad_reveals(result: "Validation") -> list[str]:
     from ..records.hidden_check import bad_reveals
 
     return [note for _, note in bad_reveals(result.record)] if result.record else []
-
-
-EXIT_UNCHECKED = 3
-"""validate's exit status when no record is invalid but a finished hidden game is unchecked."""
 
 
 @click.command()
@@ -271,9 +271,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         valid = len(files) - bad - unchecked
         out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")
     if invalid:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
     if unchecked:
-        sys.exit(EXIT_UNCHECKED)
+        sys.exit(ExitStatus.UNCHECKED)
 
 
 @click.command()
@@ -292,13 +292,13 @@ def diff(file_a: str, file_b: str, as_json: bool) -> None:
 
     if file_a == file_b == "-":
         raise click.UsageError("standard input can be only one of A and B")
-    result = compare_records(read_record(file_a), read_record(file_b))
+    result = compare_records(open_record(file_a), open_record(file_b))
     if as_json:
         Output(as_json).json(result.to_json())
     else:
         click.echo(result.message())
     if not result.consistent:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 COMMANDS = {command.name: command for command in (show, replay, score, validate, diff)}

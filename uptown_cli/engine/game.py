@@ -20,7 +20,7 @@ transcribed from a board) everything else is checked.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple, Optional, TypeGuard
 
 from ..errors import IllegalMove, RacksUnknown, Reason, SetupError
@@ -122,8 +122,7 @@ def same_name(first: str, second: str) -> bool:
 class Turn(NamedTuple):
     """A move as it was played: its number (from 1), who, with which colour, the move (as it
     was on the board: a capture marked), what it captured (``(colour, tile)``) and the tile
-    drawn after it (None when none was, or the racks are unknown). (A named tuple: one is made
-    for every move replayed, so it must be cheap.)"""
+    drawn after it (None when none was, or the racks are unknown)."""
 
     number: int
     player: Player
@@ -133,10 +132,6 @@ class Turn(NamedTuple):
     drawn: Optional[int] = None
 
 
-_new_turn: Callable[
-    [type[Turn], tuple[int, Player, str, Move, Optional[tuple[str, int]], Optional[int]]], Turn
-] = tuple.__new__
-"""Makes a Turn from a tuple of all its fields, without the keyword handling of ``Turn()``."""
 
 
 class Game:
@@ -539,7 +534,7 @@ class Game:
                     insort(rack, drawn)
             if move.capture != (victim is not None):
                 move = tile_moves(tile)[sq][victim is not None]
-            turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn))
+            turn = Turn(len(self.history) + 1, player, color, move, captured, drawn)
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
@@ -593,7 +588,7 @@ class Game:
         """This position (board, captures, history, turn) in a new game dealt ``bags`` (as
         ``Game`` takes them; None: racks unknown), without playing the moves again: each colour
         has drawn as many tiles as here and holds those it has not placed. Passes stay as
-        played (a view of a hidden game keeps one no deal fits, ``analysis.views``).
+        played (a view of a hidden game keeps one no deal fits, ``analysis.deals``).
         SetupError when a bag had not drawn a tile its colour placed."""
         game = Game(self.players, bags, variant=self.variant)
         game._take_position(self)
@@ -616,7 +611,7 @@ class Game:
         it sets."""
         bags = self._bags
         if self._racks is None:
-            return [turn if turn.drawn is None else _new_turn(Turn, (*turn[:5], None))
+            return [turn if turn.drawn is None else turn._replace(drawn=None)
                     for turn in history]
         placed = dict.fromkeys(bags, 0)
         turns = []
@@ -629,7 +624,7 @@ class Game:
                                      f"by move {turn.number}")
                 placed[turn.color] += 1
                 drawn = bag[RACK_SIZE + count] if RACK_SIZE + count < TILES_PER_COLOR else None
-                turn = turn if drawn == turn.drawn else _new_turn(Turn, (*turn[:5], drawn))
+                turn = turn if drawn == turn.drawn else turn._replace(drawn=drawn)
             turns.append(turn)
         self._drawn = {c: min(TILES_PER_COLOR, RACK_SIZE + n) for c, n in placed.items()}
         self._racks = {c: sorted(t for t in bag[:self._drawn[c]] if not self._played[c] >> t & 1)

@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..engine.notation import parse_move
 from ..errors import NotationError
-from .reading import load_record
 from .replay import replay
 from .schema import Record
 from .entries import MoveEntry
@@ -134,11 +133,6 @@ class _Common(TypedDict):
     moves_a: int
     moves_b: int
     same_text: bool
-
-
-def compare_files(path_a: str, path_b: str) -> Comparison:
-    """Compare the records at two paths; a RecordError when either cannot be read."""
-    return compare_records(load_record(path_a), load_record(path_b))
 
 
 def compare_records(a: Record, b: Record) -> Comparison:

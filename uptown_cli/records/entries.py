@@ -4,8 +4,7 @@ records that have them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, NamedTuple, Optional
+from typing import Final, NamedTuple
 
 __all__ = ["MoveNotes", "PlayerEntry"]
 
@@ -83,10 +82,3 @@ class MoveEntry(NamedTuple):
     line: int
     link: str | None = None
     notes: MoveNotes | None = None
-
-
-new_move_entry: Callable[
-    [type[MoveEntry], tuple[str, str, int, Optional[str], Optional[MoveNotes]]], MoveEntry
-] = tuple.__new__
-"""Makes a MoveEntry from a tuple of all its fields, without the keyword handling of
-``MoveEntry()`` (the schema makes one for every move of a record)."""

@@ -8,15 +8,9 @@ from ..errors import RecordError
 from .hidden_fields import HiddenFields
 from .nodes import Mapping, Sequence
 from .schema import Record
-from .text import end_of_lines, insert_item, quote, read_new_text, readable, summary
+from .writing import end_of_lines, insert_item, quote, read_new_text, readable, summary
 
 __all__ = ["record_with_entry", "record_without_entry"]
-
-
-def insert_entry(old: str | Record, list_name: str, name: str, value: str,
-                 path: str = "<record>") -> str:
-    """The text of ``record_with_entry``."""
-    return record_with_entry(old, list_name, name, value, path).text
 
 
 def record_with_entry(old: str | Record, list_name: str, name: str, value: str,

@@ -3,7 +3,7 @@ and every other file uptown writes.
 
 ``append_move`` adds one move to a record (with its ``link`` in a game with hidden racks),
 ``write_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``,
-``withdrawn``): the new text comes from ``records.text`` or ``records.hidden_text``, which leave
+``withdrawn``): the new text comes from ``records.writing`` or ``records.hidden_text``, which leave
 every other byte as it was and read it back before the file is touched.
 
 On disk, a path that is a symbolic link is resolved once; from then on everything
@@ -47,7 +47,7 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
-from .text import read_new_text, record_with_move
+from .writing import read_new_text, record_with_move
 
 __all__ = ["create_record", "write_file", "append_move", "write_entry", "replace_record"]
 

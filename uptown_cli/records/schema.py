@@ -15,7 +15,7 @@ from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
 from ..engine.game import VARIANTS
 from ..errors import RecordError
-from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry, new_move_entry
+from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
@@ -399,7 +399,7 @@ class SchemaReader:
             from .annotations import read_notes  # here: most records have no notes
 
             notes = read_notes(number, self.text, value, pairs[1:], self.warning)
-        return new_move_entry(MoveEntry, (key.value, value.value, value.line, link, notes))
+        return MoveEntry(key.value, value.value, value.line, link, notes)
 
     def link(self, number: int, item: Node) -> str | None:
         """The text of a move's ``link`` (hidden racks), when it has one."""

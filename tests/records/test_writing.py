@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.errors import RecordError
-from uptown_cli.records import text as record_text
+from uptown_cli.records import writing as record_text
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.records.replay import replay
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.text import insert_move, quote, render_record
+from uptown_cli.records.writing import quote, record_with_move, render_record
 from uptown_cli.records.yaml_reader import MAX_BYTES, parse, to_plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -206,7 +206,7 @@ def test_render_record_refuses_what_would_not_be_a_record():
 
 def appended(before, moves, after="", color="green", move="man C3"):
     old = HEADER + before + moves + after
-    new = insert_move(old, color, move)
+    new = record_with_move(old, color, move).text
     assert moves_of(new) == moves_of(old) + [(color, move)]
     assert new.startswith(HEADER + before) and new.endswith(after)
     return new[len(HEADER + before):len(new) - len(after)]
@@ -230,7 +230,7 @@ def test_append_to_a_list_at_the_key_indentation():
 
 def test_append_to_a_file_without_a_final_newline():
     old = HEADER + "moves:\n  - red: woman B8"
-    assert insert_move(old, "blue", "I I9") == old + "\n  - blue: I I9\n"
+    assert record_with_move(old, "blue", "I I9").text == old + "\n  - blue: I I9\n"
 
 
 def test_append_after_a_multi_line_move():
@@ -258,21 +258,21 @@ def test_empty_or_flow_moves_become_a_block_list(moves, rewritten):
 
 def test_append_when_moves_is_missing():
     old = HEADER + "seed: abc  # comment\n\n# the end\n"
-    assert insert_move(old, "red", "woman B8") == HEADER + "seed: abc  # comment\nmoves:\n  - red: woman B8\n" \
+    assert record_with_move(old, "red", "woman B8").text == HEADER + "seed: abc  # comment\nmoves:\n  - red: woman B8\n" \
         "\n# the end\n"
 
 
 def test_append_keeps_crlf_and_a_byte_order_mark():
     old = "\ufeff" + (HEADER + "moves:\n  - red: woman B8\n").replace("\n", "\r\n")
-    assert insert_move(old, "blue", "I I9") == old + "  - blue: I I9\r\n"
+    assert record_with_move(old, "blue", "I I9").text == old + "  - blue: I I9\r\n"
     flow = "\ufeff" + (HEADER + "moves: []  # none\n# end\n").replace("\n", "\r\n")
-    assert insert_move(flow, "red", "woman B8") == flow.replace("moves: []  # none\r\n",
+    assert record_with_move(flow, "red", "woman B8").text == flow.replace("moves: []  # none\r\n",
                                                                 "moves:  # none\r\n  - red: woman B8\r\n")
 
 
 def test_append_after_the_document_end_marker_goes_before_it():
     old = HEADER + "moves:\n  - red: woman B8\n...\n# after the end\n"
-    assert insert_move(old, "blue", "I I9") == HEADER + "moves:\n  - red: woman B8\n  - blue: I I9\n...\n" \
+    assert record_with_move(old, "blue", "I I9").text == HEADER + "moves:\n  - red: woman B8\n  - blue: I I9\n...\n" \
         "# after the end\n"
 
 
@@ -285,12 +285,12 @@ def test_append_after_the_document_end_marker_goes_before_it():
 ])
 def test_append_refuses(old, message):
     with pytest.raises(RecordError, match=message):
-        insert_move(old, "red", "woman B8")
+        record_with_move(old, "red", "woman B8").text
 
 
 def test_append_refuses_a_colour_not_in_the_game():
     with pytest.raises(RecordError, match="yellow does not play in this game"):
-        insert_move(HEADER + "moves:\n", "yellow", "1 A1")
+        record_with_move(HEADER + "moves:\n", "yellow", "1 A1").text
 
 
 # -- appending: properties -----------------------------------------------------------------
@@ -349,7 +349,7 @@ def layouts(draw):
 def test_append_never_changes_an_earlier_byte(layout, color, move):
     before, moves, after, style = layout
     old = before + moves + after
-    new = insert_move(old, color, move)
+    new = record_with_move(old, color, move).text
     assert moves_of(new) == moves_of(old) + [(color, move)]
     if style != "missing":
         assert new.startswith(before) and new.endswith(after)
@@ -362,7 +362,7 @@ def test_append_never_changes_an_earlier_byte(layout, color, move):
         assert grown - header in (len(line) + indent + len(nl) * lines
                                   for indent in range(8) for nl in ("\n", "\r\n") for lines in (1, 2, 3))
     assert new.count("#mc") == moves.count("#mc")
-    again = insert_move(new, "blue", "7 B7")
+    again = record_with_move(new, "blue", "7 B7").text
     assert again.startswith(new[:len(before)]) and moves_of(again)[-1] == ("blue", "7 B7")
 
 
@@ -393,7 +393,7 @@ def test_written_then_read_game_is_the_same_game(played, variant):
     text = render_record(players, variant=variant, seed=seed, moves=moves)
     built = render_record(players, variant=variant, seed=seed)
     for color, move in moves:
-        built = insert_move(built, color, move)
+        built = record_with_move(built, color, move).text
     assert built == text
     record = load_record_text(text, "g.yaml")
     assert record.variant == variant and record.seed == seed and record.game_players() == players
@@ -408,7 +408,7 @@ def test_appending_to_a_1000_move_flow_list_takes_linear_time():
     moves = [(COLORS[i % 3], "7 B7") for i in range(1000)]
     text = HEADER + flow_moves(moves, pad=" " * 60)
     started = time.process_time()
-    new = insert_move(text, "blue", "7 B7")
+    new = record_with_move(text, "blue", "7 B7").text
     elapsed = time.process_time() - started
     assert moves_of(new) == moves + [("blue", "7 B7")]
     assert new.count("# move ") == 1000 and new.count("# after move") == 100
@@ -445,7 +445,7 @@ def test_a_move_on_a_100_move_flow_record_through_the_cli(uptown, tmp_path):
 ])
 def test_own_line_comments_in_a_flow_list_keep_their_own_lines(moves, rewritten):
     old = HEADER + moves + "x-after: 1  # kept\n"
-    new = insert_move(old, "green", "man C3")
+    new = record_with_move(old, "green", "man C3").text
     assert new == HEADER + rewritten + "x-after: 1  # kept\n"
     assert moves_of(new) == moves_of(old) + [("green", "man C3")]
 
@@ -493,7 +493,7 @@ def flow_layouts(draw):
 def test_comments_on_bracket_lines_stay_on_lines_of_their_own(layout):
     moves, expected = layout
     old = HEADER + moves + "x-after: 1\n"
-    new = insert_move(old, "blue", "7 B7")
+    new = record_with_move(old, "blue", "7 B7").text
     assert moves_of(new) == moves_of(old) + [("blue", "7 B7")]
     lines = new.splitlines()
     found = [line for line in lines if "#" in line]
@@ -524,7 +524,7 @@ def test_a_byte_order_mark_file_without_moves_gets_its_first_move(uptown, tmp_pa
 @pytest.mark.parametrize("before", ["uptown: 1\n", "uptown: 1  # v1\n", "x-first: [a]\nuptown: 1\n"])
 def test_a_byte_order_mark_before_the_first_key_is_not_indentation(before):
     old = "\ufeff" + before + HEADER.replace("uptown: 1\n", "")
-    assert insert_move(old, "red", "7 B7") == old + "moves:\n  - red: 7 B7\n"
+    assert record_with_move(old, "red", "7 B7").text == old + "moves:\n  - red: 7 B7\n"
 
 
 # -- errors ----------------------------------------------------------------------------------
@@ -535,7 +535,7 @@ def test_a_new_text_that_does_not_read_back_cites_no_line(monkeypatch):
     monkeypatch.setattr(record_text, "quote", lambda text, flow=False: "'" + text)
     old = HEADER + "moves:\n"
     with pytest.raises(RecordError) as caught:
-        insert_move(old, "red", "7 B7", "g.yaml")
+        record_with_move(old, "red", "7 B7", "g.yaml").text
     assert caught.value.line is None
     assert str(caught.value).startswith("appending red: 7 B7 to g.yaml would not read back as that one move "
                                         "more (invalid YAML")
@@ -561,7 +561,7 @@ def test_a_move_that_would_pass_1_mib_says_so(uptown, tmp_path):
 
 def test_a_move_that_reaches_exactly_1_mib_is_written():
     old = padded_record(MAX_BYTES - len("  - red: 7 B7\n"))
-    assert len(insert_move(old, "red", "7 B7").encode()) == MAX_BYTES
+    assert len(record_with_move(old, "red", "7 B7").text.encode()) == MAX_BYTES
 
 
 def test_render_record_writes_the_hidden_fields_itself():
@@ -569,7 +569,7 @@ def test_render_record_writes_the_hidden_fields_itself():
     from uptown_cli.hidden.draws import LATEST, PROTOCOLS
     from uptown_cli.records.schema import load_record_text
     from uptown_cli.records.entries import PlayerEntry
-    from uptown_cli.records.text import render_record
+    from uptown_cli.records.writing import render_record
 
     game_id = "ab" * 16
     text = render_record([PlayerEntry("Ana", ("red", "green"), 0),

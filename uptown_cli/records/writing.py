@@ -143,12 +143,6 @@ def summary(record: Record) -> tuple[object, ...]:
             record.fields, [(m.color, m.text) for m in record.moves])
 
 
-def insert_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
-                link: str | None = None) -> str:
-    """The text of ``record_with_move``."""
-    return record_with_move(old, color, move_text, path, link).text
-
-
 def record_with_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
                      link: str | None = None) -> Record:
     """The record ``old`` (a Record, or a record's text) with the move (and its ``link``, for

@@ -1,4 +1,4 @@
-"""A player's view (``analysis.views``) is re-dealt, not replayed: it is the game its sampled
+"""A player's view (``analysis.deals``) is re-dealt, not replayed: it is the game its sampled
 bags give when every move is played again, and what it learns of the opponents' passes it
 learns by taking the board back, not by playing the moves again."""
 
@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.engine_games import assert_same_games, random_game, replayed, table_of
 
-from uptown_cli.analysis import views
+from uptown_cli.analysis import deals
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.geometry import FIT_SQUARES
@@ -28,8 +28,8 @@ def test_a_sampled_view_is_the_game_its_bags_give_played_again(players, seed, pl
     game = random_game(players, seed, plies)
     if game.finished:
         return
-    view = views.sample_view(game, random.Random(deal))
-    again = replayed(game, views.sample_bags(game, random.Random(deal)))
+    view = game.redealt(deals.sample_bags(game, random.Random(deal)))
+    again = replayed(game, deals.sample_bags(game, random.Random(deal)))
     for color in game.to_move.colors:
         assert view.racks[color] == game.racks[color]
     assert_same_games(view, again, random.Random(deal))
@@ -47,8 +47,8 @@ def test_a_movers_imagined_game_is_the_game_its_bags_give_played_again(players, 
         return
     public, me = replayed(game, None), game.to_move
     own = seeded_bags(str(seed), me.colors)  # as random_game dealt them
-    view, set_aside = views.imagined_game(public, me, own, random.Random(deal))
-    bags = views._bags(public, me, own.__getitem__, views._played(public), random.Random(deal))[0]
+    view, set_aside = deals.imagined_game(public, me, own, random.Random(deal))
+    bags = deals._bags(public, me, own.__getitem__, deals._played(public), random.Random(deal))[0]
     assert set_aside == []
     assert {color: view.racks[color] for color in me.colors} == {
         color: game.racks[color] for color in me.colors}
@@ -75,7 +75,7 @@ def public_game_with_passes(players, seed, plies):
 
 
 def limits_replayed(game, me):
-    """``views._pass_limits`` worked out on the moves played again, by ``stuck_tiles`` (what a
+    """``deals._pass_limits`` worked out on the moves played again, by ``stuck_tiles`` (what a
     record check asks of a pass)."""
     board, limits = Game(game.players), {}
     for turn in game.history:
@@ -93,7 +93,7 @@ def limits_replayed(game, me):
 def test_the_pass_limits_taken_back_are_those_of_the_moves_played_again(players, seed, plies):
     game = public_game_with_passes(players, seed, plies)
     for me in game.players:
-        assert views._pass_limits(game, me) == limits_replayed(game, me)
+        assert deals._pass_limits(game, me) == limits_replayed(game, me)
 
 
 def test_a_view_after_passes_plays_no_move_again(monkeypatch):
@@ -104,14 +104,14 @@ def test_a_view_after_passes_plays_no_move_again(monkeypatch):
     me = game.to_move
     passes = [turn for turn in game.history if turn.move.is_pass]
     assert passes and all(turn.player != me for turn in passes)
-    played = views._played(game)
-    own = {color: views._sample_bag(played[color], {}, random.Random(1)) for color in me.colors}
+    played = deals._played(game)
+    own = {color: deals._sample_bag(played[color], {}, random.Random(1)) for color in me.colors}
 
     def no_play(*args, **kwargs):
         raise AssertionError("a move was played again")
 
     monkeypatch.setattr(Game, "play", no_play)
-    view, set_aside = views.imagined_game(game, me, own, random.Random(2))
+    view, set_aside = deals.imagined_game(game, me, own, random.Random(2))
     assert set_aside == passes
     assert [(turn.color, turn.move) for turn in view.history] == [
         (turn.color, turn.move) for turn in game.history]

@@ -8,7 +8,7 @@ from ..engine.geometry import TILES_PER_COLOR
 from ..errors import SetupError
 from ..hidden.draws import stuck_tiles
 
-__all__ = ["sample_view", "imagined_game"]
+__all__ = ["sample_bags", "imagined_game"]
 
 _SAMPLE_ATTEMPTS = 1000
 _UNFIT_LIMIT = 64
@@ -65,13 +65,6 @@ def _bags(game: Game, me: Player, own_bag: Callable[[str], list[int]],
         bags[color] = _sample_bag(played[color], {}, rng)
         set_aside.append(color)
     return bags, set_aside
-
-
-def sample_view(game: Game, rng: random.Random) -> Game:
-    """A copy of ``game`` as its player to move may imagine it: the same players, moves, board,
-    captures and own racks, with the hidden tiles dealt by ``sample_bags`` (``Game.redealt``:
-    the moves are not played again)."""
-    return game.redealt(sample_bags(game, rng))
 
 
 def imagined_game(game: Game, me: Player, own_bags: Mapping[str, list[int]],

@@ -1,0 +1,174 @@
+"""The one output path of the commands: ``Output`` (text, tables in any tabulate style with
+``--format``, csv, or JSON with ``--json``; machine formats print the tables alone), the files
+``-o`` writes (``write_output``), the pager, colour, and the small words every command prints
+alike (``plural``, ``percent``). tabulate is imported only for tables it must draw."""
+
+import io
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import click
+
+from ..errors import display_path
+from .exits import converted
+
+__all__: list[str] = []
+
+MACHINE_FORMATS = ("csv", "tsv")
+"""Table formats for programs: the tables alone, no titles or boards."""
+
+
+def use_color(color: str = "auto", no_color: bool = False) -> bool:
+    """Whether to paint: never with ``--no-color``; ``auto`` honours NO_COLOR, then FORCE_COLOR,
+    then whether standard output is a terminal."""
+    if no_color or color == "never":
+        return False
+    if color == "always":
+        return True
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """The words of ``text`` (split at blanks) in lines of at most ``width`` characters, a longer
+    word alone on its line, unbroken: what ``textwrap.wrap`` gives for words without hyphens and
+    no longer than ``width`` (such as the squares of ``moves``), without the cost of importing
+    textwrap, which compiles its patterns."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+class Output:
+    """Where a command's data goes: JSON, or tables in ``table_format`` (csv included)."""
+
+    def __init__(self, as_json: bool = False, table_format: str = "simple") -> None:
+        self.as_json = as_json
+        self.table_format = table_format
+
+    @property
+    def for_machines(self) -> bool:
+        """True for JSON and the machine table formats: print data only, no titles."""
+        return self.as_json or self.table_format in MACHINE_FORMATS
+
+    def json(self, data: Any) -> None:
+        import json
+
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+    def text(self, text: str = "", color: bool | None = None) -> None:
+        """A line for people: shown with text tables, left out for machines. ``color=True`` keeps
+        ANSI colour even off a terminal (--color always, FORCE_COLOR)."""
+        if not self.for_machines:
+            click.echo(text, color=color)
+
+    def table(self, rows: Sequence[Sequence[Any]], headers: list[str], title: str | None = None,
+              widths: Sequence[int | None] | None = None) -> None:
+        """A table (with its title line for people); ``widths`` caps column widths (wrapping)."""
+        if title is not None:
+            self.text(title)
+        click.echo(self.table_text(rows, headers, widths))
+
+    def wrapped(self, rows: Sequence[Sequence[Any]], column: int,
+                width: int) -> Sequence[Sequence[Any]]:
+        """``rows`` with the words of ``column`` wrapped at ``width`` for people: each further line
+        on a row of its own, blank elsewhere (machines get the rows as they are)."""
+        if self.for_machines:
+            return rows
+        out = []
+        for row in rows:
+            lines = wrap_words(row[column], width) or [""]
+            out.append([*row[:column], lines[0], *row[column + 1:]])
+            out += [[""] * column + [line] + [""] * (len(row) - column - 1) for line in lines[1:]]
+        return out
+
+    def table_text(self, rows: Sequence[Sequence[Any]], headers: list[str],
+                   widths: Sequence[int | None] | None = None) -> str:
+        if self.table_format == "csv":
+            import csv  # only for csv tables
+
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(headers)
+            writer.writerows(rows)
+            return out.getvalue().rstrip("\n")
+        if self.table_format == "simple" and not widths:
+            from ..pictures.table import simple_table
+
+            drawn = simple_table(rows, headers)
+            if drawn is not None:
+                return drawn
+        from tabulate import tabulate
+
+        if widths and self.table_format not in MACHINE_FORMATS:
+            return tabulate(rows, headers, tablefmt=self.table_format, maxcolwidths=widths)
+        return tabulate(rows, headers, tablefmt=self.table_format)
+
+
+FORCE = "uptown.force"
+"""The key of ``--force`` in the click context's ``meta`` (``output_file_option``)."""
+
+
+def check_not_input(output: str | None, inputs: Iterable[str], record: bool = False) -> None:
+    """A ClickException when ``output`` would write over a record: one of the files
+    ``inputs``, or, unless ``record`` (the output is a record), any .yaml/.yml file. Commands
+    that work long call it first, so that it is said before any work."""
+    if output in (None, "-"):
+        return
+    if (not record and output.lower().endswith((".yaml", ".yml"))) or any(
+            os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
+            for path in inputs if path != "-"):
+        raise click.ClickException(f"-o {display_path(output)} would write over a record; "
+                                   "nothing was written")
+
+
+def write_output(text: str, output: str | None, inputs: Iterable[str] = (), record: bool = False) -> None:
+    """``text`` as UTF-8 to ``output``, a file (see ``records.safe_file.write_file``: whole or
+    not at all, never through a link) or standard output (None or "-"), else a one-line
+    ClickException.  A record read is never written over: ``output`` may not be one of the
+    files ``inputs``, nor, unless ``record`` (the output is a record), end in .yaml/.yml; a
+    new record is made as ``uptown new`` makes one, or replaces the file with ``--force``
+    (``output_file_option`` refused an existing file without it)."""
+    from ..records.safe_file import create_record, write_file
+
+    if output in (None, "-"):
+        click.echo(text.encode("utf-8"), nl=False)
+        return
+    check_not_input(output, inputs, record)
+    if record and not click.get_current_context().meta.get(FORCE):
+        with converted(prefix="-o "):
+            create_record(output, text)
+        size = len(text.encode("utf-8"))
+    else:
+        size = write_file(output, text, display_path(output))
+    click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
+
+
+def page(text: str, color: bool | None = None) -> None:
+    """Print ``text``, through the pager ($PAGER, else less) when standard output is a terminal."""
+    if sys.stdout.isatty():
+        click.echo_via_pager(text, color=color)
+    else:
+        click.echo(text, color=color)
+
+
+def lock_notice(path: str) -> Callable[[], None]:
+    """What to tell the player while another player's move holds the game file."""
+    return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
+                              "written, or a program reading it); waiting...", err=True)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def percent(rate: float) -> str:
+    """A rate as every command prints it: ``62.5%``."""
+    return f"{100 * rate:.1f}%"
