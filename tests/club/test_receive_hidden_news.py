@@ -49,8 +49,9 @@ def players(tmp_path):
 
 
 def mail(folder, name, *args):
-    """``uptown send g.yaml --as NAME ARGS -o m.eml`` in ``folder``: the message's bytes."""
-    ok(run(["send", "g.yaml", "--as", name, *args, "-o", "m.eml"], cwd=folder,
+    """``uptown send g.yaml --as NAME ARGS -o m.eml --force`` in ``folder`` (the message file
+    of an earlier send replaced): the message's bytes."""
+    ok(run(["send", "g.yaml", "--as", name, *args, "-o", "m.eml", "--force"], cwd=folder,
            env=env(folder, name)))
     return (folder / "m.eml").read_bytes()
 

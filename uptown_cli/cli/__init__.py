@@ -215,4 +215,6 @@ def _stop(message: str) -> None:
         os.write(2, f"Error: {message}\n".encode("utf-8", "backslashreplace"))
     except OSError:
         pass
-    raise SystemExit(1)
+    from .exits import ExitStatus
+
+    raise SystemExit(ExitStatus.ERROR)
