@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from .. import __version__
 from ..errors import UptownError
 from .bots import MC_PLAYOUTS, choose_move
 from .protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, engine_view
@@ -38,10 +37,11 @@ def engine_options(bot: str) -> dict[str, dict[str, Any]]:
 
 
 def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = None,
-          playouts: int | None = None) -> None:
+          playouts: int | None = None, version: str = "") -> None:
     """Answer the messages read from ``stdin`` on ``stdout`` until ``quit`` or the end of the
     input, choosing moves with ``bot`` (``seconds``, ``playouts``: its options to start with;
-    the host may change them with ``option``)."""
+    the host may change them with ``option``); ``version`` is the one the handshake gives
+    (the command line passes uptown's own)."""
     settings: dict[str, Any] = {"seconds": seconds, "playouts": playouts or MC_PLAYOUTS}
     replay = Replay()
     accepted = engine_options(bot)
@@ -52,7 +52,7 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
 
     handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
         "hello": lambda message: {"type": "hello", "protocol": PROTOCOL, "name": f"uptown {bot}",
-                                  "author": "uptown", "version": __version__, "options": accepted},
+                                  "author": "uptown", "version": version, "options": accepted},
         "ping": lambda message: {"type": "pong", "id": message.get("id")},
         "option": lambda message: _set_option(settings, accepted, message),
         "move": lambda message: _move(bot, settings, message, replay),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .. import __version__
 from ..engine.game import VARIANTS
 from .exits import ExitStatus, converted, signal_status
 from .options import (
@@ -57,7 +58,7 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
         raise click.ClickException("standard input is closed: the engine reads its messages "
                                    "there (pipe them to it)")
     try:
-        serve(bot, sys.stdin.buffer, sys.stdout.buffer, seconds, playouts)
+        serve(bot, sys.stdin.buffer, sys.stdout.buffer, seconds, playouts, version=__version__)
     except KeyboardInterrupt:
         sys.exit(ExitStatus.INTERRUPTED)
 
