@@ -4,6 +4,7 @@
 import os
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +23,9 @@ from .options import (
     sendmail_option,
     write_output,
 )
+
+if TYPE_CHECKING:
+    from ..club.mime import Attached
 
 __all__: list[str] = []
 
@@ -172,6 +176,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
+    _refuse_future(game)
     local = into or game.file_name
     if local is None:
         raise MailError("the attached game has no .yaml file name: give --into FILE")
@@ -182,6 +187,23 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     click.echo(one_line(result.message))
     for warning in result.warnings:
         click.echo(f"Warning: {one_line(warning)}", err=True)
+
+
+def _refuse_future(game: "Attached") -> None:
+    """Refuse (one line, nothing written) a received game with a move dated after this
+    computer's clock (``records.times.future_problem``); a copy that cannot be read is
+    ``receive``'s to report."""
+    from ..errors import MailError, UptownError
+    from ..records.times import future_problem
+    from .deadlines import now
+
+    try:
+        record = game.record()
+    except UptownError:
+        return
+    problem = future_problem(record.path, record.moves, now(), record.timing)
+    if problem is not None:
+        raise MailError(f"{problem}; nothing was written")
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:

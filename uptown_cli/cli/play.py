@@ -90,8 +90,16 @@ def bot_move(bot: str, game: "Game", record: "Record", playouts: int | None,
     from ..analysis.bots import choose_move
 
     options = {"playouts": playouts} if playouts else {}
-    seed = record.text if mover is None else mover.bot_seed
+    seed = unstamped(record.text) if mover is None else mover.bot_seed
     return choose_move(bot, game, seed=seed, variant=record.variant, **options)
+
+
+def unstamped(text: str) -> str:
+    """A record's text without the times (and stand-ins' names) under its moves: what seeds
+    a bot in an open game, so that when a move was made does not change the bot's choice."""
+    import re
+
+    return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
 
 
 def typed_move(words: Sequence[str]) -> "Move":
@@ -225,7 +233,12 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         raise click.ClickException(f"{exc}{hint}; nothing was written") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
-        written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))
+        from ..engine.moments import write_time
+        from .deadlines import now
+
+        stamp = {"at": write_time(now())}
+        written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path),
+                              stamp)
         remember_seen(written, as_name, keys)
     out = Output(as_json, table_format)
     if as_json:

@@ -60,10 +60,20 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     if game.knows_racks:  # an open game, or every key revealed: all is public
         view = None
     out = Output(as_json, table_format)
+    timing = record.timing
     if as_json:
-        out.json(position_data(game, view))
+        data = position_data(game, view)
+        if timing is not None:
+            data.update({"clock": timing.written.get("clock"),
+                         "late_policy": timing.written.get("late"),
+                         "vacation": timing.written.get("vacation"),
+                         "started": timing.written.get("started")})
+        out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    clock_line = timing.describe() if timing is not None else None
+    if clock_line is not None:
+        out.text(clock_line)
     notes = record.moves[game.ply - 1].notes if game.ply else None
     if notes is not None:  # an annotated move
         from ..records.annotations import notes_lines
@@ -191,11 +201,27 @@ def _validate_one(path: str, strict: bool) -> "Validation":
             data = read_standard_input()
         except RecordError as exc:
             return Validation("<stdin>", None, [exc], 0)
-        return validate_text(data, "<stdin>", strict)
+        return _in_the_future(validate_text(data, "<stdin>", strict))
     shown = display_path(path)
     if not os.path.lexists(path):
         return Validation(shown, None, [RecordError(NO_SUCH_FILE, path=shown)], 0)
-    return validate_file(path, strict, shown)
+    return _in_the_future(validate_file(path, strict, shown))
+
+
+def _in_the_future(result: "Validation") -> "Validation":
+    """``result`` with an error for a move dated after this computer's clock (a time from the
+    reader's future: ``records.times.future_problem``)."""
+    from ..records.schema import file_order
+    from .deadlines import now
+
+    if result.record is not None and (result.record.timing is not None
+                                      or any(m.at is not None for m in result.record.moves)):
+        from ..records.times import future_problem
+
+        problem = future_problem(result.path, result.record.moves, now(), result.record.timing)
+        if problem is not None:
+            result.errors = sorted(result.errors + [problem], key=file_order)
+    return result
 
 
 def _bad_reveals(result: "Validation") -> list[str]:
