@@ -1,0 +1,213 @@
+"""Deadlines through the command line (docs/DEADLINES.md): the clock written by ``new`` and
+kept by every player's memory, times written under every move, and times that go back or come
+from the future refused. Time moves with ``UPTOWN_NOW``; each player has a working folder and a
+key folder of their own, and the file goes from one to the next by ``send -o`` and ``receive``."""
+
+import json
+import shutil
+
+import pytest
+
+T0 = "2026-12-01T15:36:00Z"
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
+
+
+class Table:
+    """Players at their own computers: ``folder/NAME`` holds their copy ``game.yaml`` and
+    their keys."""
+
+    def __init__(self, uptown, tmp_path, count):
+        self.uptown, self.root, self.names = uptown, tmp_path, NAMES[:count]
+        for name in self.names:
+            (tmp_path / name / "keys").mkdir(parents=True)
+
+    def game(self, name):
+        return self.root / name / "game.yaml"
+
+    def env(self, name, now):
+        return {"UPTOWN_KEYS": str(self.root / name / "keys"), "UPTOWN_GAME": None,
+                "UPTOWN_NOW": now}
+
+    def run(self, name, now, *args):
+        return self.uptown.invoke(*args, env=self.env(name, now))
+
+    def ok(self, name, now, *args):
+        result = self.run(name, now, *args)
+        assert result.exit_code == 0, result.output
+        return result
+
+    def new(self, now, *options, hidden=False):
+        players = [x for n in self.names for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+        self.ok(self.names[0], now, "new", self.game(self.names[0]), *players, *options,
+                *(["--hidden"] if hidden else []))
+        if hidden:
+            for index, name in enumerate(self.names):
+                if index:
+                    self.carry(self.names[index - 1], name, now)
+                self.ok(name, now, "join", self.game(name), "--as", name)
+        return self.game(self.names[-1] if hidden else self.names[0])
+
+    def carry(self, sender, receiver, now):
+        """``sender`` mails the game (``send -o``) and ``receiver`` receives it."""
+        letter = self.root / f"{sender}-to-{receiver}.eml"
+        letter.unlink(missing_ok=True)
+        self.ok(sender, now, "send", self.game(sender), "--as", sender, "--to", receiver,
+                "-o", letter)
+        return self.run(receiver, now, "receive", letter, "--into", self.game(receiver))
+
+    def to_move(self, name, now):
+        result, data = self.uptown.json("show", self.game(name), "--json", env=self.env(name, now))
+        return data["to_move"]
+
+    def play(self, name, now):
+        """``name`` lets a bot play their move at ``now``."""
+        return self.run(name, now, "move", self.game(name), "--bot", "random", "--as", name)
+
+
+@pytest.mark.parametrize("spec, written", [
+    ("judges", "move 72h grace 168h"), ("bga", "bank 36h +12h"), ("Bank 3d+1d12h", "bank 72h +36h"),
+    ("move 90m reveal 2d grace 1d", "move 1h30m grace 24h reveal 48h")])
+def test_new_writes_the_clock_in_its_canonical_form_and_show_says_it(uptown, tmp_path, spec, written):
+    path = tmp_path / "g.yaml"
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", spec, "--late",
+                           "pass, forfeit after 2", "--vacation", "14d", env={"UPTOWN_NOW": T0})
+    assert result.exit_code == 0, result.output
+    assert f"Clock: {written}; late players: pass, forfeit after 2; vacation 14d" in result.stdout
+    text = path.read_text()
+    assert (f"clock: {written}\nlate: pass, forfeit after 2\nvacation: 14d\n"
+            f'started: "{T0}"\nmoves:\n') in text
+    shown = uptown.invoke("show", path, env={"UPTOWN_NOW": T0})
+    assert f"Clock: {written}; late players: pass, forfeit after 2; vacation 14d" in shown.stdout
+    _, data = uptown.json("show", path, "--json", env={"UPTOWN_NOW": T0})
+    assert (data["clock"], data["late_policy"], data["vacation"], data["started"]) == (
+        written, "pass, forfeit after 2", "14d", T0)
+
+
+@pytest.mark.parametrize("options, hidden", [
+    (["--clock", "move 72h grace"], False), (["--clock", "bank 12h +36h"], False),
+    (["--clock", "move 0h"], False), (["--late", "pass"], False), (["--vacation", "14d"], False),
+    (["--clock", "judges", "--late", "sometimes"], False),
+    (["--clock", "judges", "--vacation", "forever"], False),
+    (["--clock", "judges", "--late", "bot"], True)])
+def test_new_refuses_a_bad_clock_policy_or_vacation_as_a_usage_error(uptown, tmp_path, options, hidden):
+    path = tmp_path / "g.yaml"
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", *options,
+                           *(["--hidden"] if hidden else []))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert not path.exists()
+
+
+def test_a_game_without_a_clock_writes_no_clock_but_dates_its_moves(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    assert uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s").exit_code == 0
+    assert "clock" not in path.read_text() and "started" not in path.read_text()
+    assert uptown.invoke("move", path, "--bot", "greedy", env={"UPTOWN_NOW": T0}).exit_code == 0
+    assert path.read_text().endswith(f'\n    at: "{T0}"\n')
+
+
+@pytest.mark.parametrize("count", [2, 3, 5])
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_clock_changed_by_hand_after_the_start_is_refused_by_every_players_memory(
+        uptown, tmp_path, count, hidden):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--clock", "judges", hidden=hidden)
+    first, second = table.names[0], table.names[1]
+    if hidden and count > 1:
+        shutil.copy(table.game(table.names[-1]), table.game(first))
+    table.ok(first, "2026-12-01T16:00:00Z", "move", table.game(first), "--bot", "random",
+             "--as", first)
+    assert table.carry(first, second, "2026-12-01T16:10:00Z").exit_code == 0
+    assert table.play(second, "2026-12-01T16:20:00Z").exit_code == 0
+    path = table.game(second)
+    path.write_text(path.read_text().replace("clock: move 72h grace 168h", "clock: move 720h"))
+    result = table.play(second, "2026-12-02T10:00:00Z")
+    assert result.exit_code == 1
+    line = path.read_text().splitlines().index("clock: move 720h") + 1
+    assert result.stderr == (f"Error: {path}:{line}: the clock changed since {second} saw it (was "
+                             "'move 72h grace 168h', now 'move 720h'): the file was edited by "
+                             "hand; nothing was written\n")
+
+
+def test_a_clock_set_after_the_first_move_is_refused_by_validate(uptown, tmp_path):
+    """A clock added by hand, started after the first move: validate can tell."""
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s")
+    uptown.invoke("move", path, "--bot", "greedy", env={"UPTOWN_NOW": T0})
+    text = path.read_text().replace("moves:\n", 'clock: judges\nstarted: "2026-12-02T00:00:00Z"\nmoves:\n')
+    path.write_text(text)
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T00:00:00Z"})
+    assert result.exit_code == 1
+    assert (f"move 1 is dated {T0}, before the game's start (2026-12-02T00:00:00Z)"
+            in result.stdout)
+
+
+def test_each_move_is_dated_by_its_players_tool_and_first_seen_is_remembered(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h", "--seed", "d1")
+    times = ["2026-12-01T16:00:00Z", "2026-12-01T20:00:00Z", "2026-12-02T09:30:00Z"]
+    for index, now in enumerate(times):
+        name, after = table.names[index], table.names[(index + 1) % 3]
+        table.ok(name, now, "move", table.game(name), "--bot", "greedy", "--as", name)
+        assert table.carry(name, after, now).exit_code == 0
+    text = table.game("Ana").read_text()
+    assert [line.split('"')[1] for line in text.splitlines() if line.startswith("    at:")] == times
+    table.ok("Ana", "2026-12-02T11:00:00Z", "show", table.game("Ana"))
+    table.ok("Ana", "2026-12-02T11:00:00Z", "moves", table.game("Ana"), "--as", "Ana")
+    memory = [p for p in (tmp_path / "Ana" / "keys").rglob("*") if p.is_file()]
+    seen = [json.loads(p.read_text()) for p in memory if p.read_text().startswith("{")]
+    assert seen and seen[0]["first_seen"] == ["2026-12-01T16:00:00Z", "2026-12-02T11:00:00Z",
+                                              "2026-12-02T11:00:00Z"]
+    assert seen[0]["timing"]["clock"] == "move 24h grace 24h"
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_move_dated_before_the_one_before_is_refused_naming_it(uptown, tmp_path, hidden):
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "judges", hidden=hidden)
+    name = table.to_move(path.parent.name, "2026-12-01T16:00:00Z")
+    if path != table.game(name):
+        shutil.copy(path, table.game(name))
+    table.ok(name, "2026-12-01T18:00:00Z", "move", table.game(name), "--bot", "random", "--as", name)
+    after = table.to_move(name, "2026-12-01T18:00:00Z")
+    shutil.copy(table.game(name), table.game(after))
+    table.ok(after, "2026-12-01T19:00:00Z", "move", table.game(after), "--bot", "random", "--as", after)
+    game = table.game(after)
+    game.write_text(game.read_text().replace("2026-12-01T19:00:00Z", "2026-12-01T17:00:00Z"))
+    line = game.read_text().splitlines().index('    at: "2026-12-01T17:00:00Z"') + 1 - 1
+    expected = (f"{game}:{line}: move 2 is dated 2026-12-01T17:00:00Z, before move 1 "
+                "(2026-12-01T18:00:00Z)")
+    checked = table.run(after, "2026-12-02T00:00:00Z", "validate", game)
+    assert checked.exit_code == 1 and expected in checked.stdout
+    shown = table.run(name, "2026-12-02T00:00:00Z", "show", game)
+    assert shown.exit_code == 1 and expected in shown.stderr
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_move_from_the_future_is_refused_by_validate_receive_and_as_commands(uptown, tmp_path, hidden):
+    table = Table(uptown, tmp_path, 3)
+    path = table.new(T0, "--clock", "judges", hidden=hidden)
+    name = table.to_move(path.parent.name, T0)
+    if path != table.game(name):
+        shutil.copy(path, table.game(name))
+    future = "2026-12-01T20:00:00Z"
+    table.ok(name, future, "move", table.game(name), "--bot", "random", "--as", name)
+    receiver = next(n for n in table.names if n != name)
+    received = table.carry(name, receiver, "2026-12-01T19:56:00Z")  # 4 minutes: tolerated
+    assert received.exit_code == 0, received.output
+    game = table.game(receiver)
+    line = game.read_text().splitlines().index(f'    at: "{future}"')
+    third = next(n for n in table.names if n not in (name, receiver))
+    before = table.game(third).read_bytes() if table.game(third).exists() else None
+    refused = table.carry(receiver, third, "2026-12-01T19:50:00Z")
+    assert refused.exit_code == 1
+    assert f"move 1 is dated {future}, 10m after this computer's clock (2026-12-01T19:50:00Z)" \
+        in refused.output
+    assert (table.game(third).read_bytes() if table.game(third).exists() else None) == before
+    checked = table.run(receiver, "2026-12-01T19:00:00Z", "validate", game)
+    assert checked.exit_code == 1
+    assert (f"{game}:{line}: move 1 is dated {future}, 1h after this computer's clock "
+            "(2026-12-01T19:00:00Z)") in checked.stdout
+    moved = table.play(receiver, "2026-12-01T19:00:00Z")
+    assert moved.exit_code == 1 and "move 1 is dated" in moved.stderr
+    assert "nothing was written" in moved.stderr
+    assert table.run(receiver, "2026-12-01T20:05:00Z", "validate", game).exit_code == 0
