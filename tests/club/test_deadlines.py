@@ -211,3 +211,42 @@ def test_a_move_from_the_future_is_refused_by_validate_receive_and_as_commands(u
     assert moved.exit_code == 1 and "move 1 is dated" in moved.stderr
     assert "nothing was written" in moved.stderr
     assert table.run(receiver, "2026-12-01T20:05:00Z", "validate", game).exit_code == 0
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown, tmp_path, hidden,
+                                                                         monkeypatch):
+    table = Table(uptown, tmp_path, 3)
+    path = table.new(T0, "--clock", "move 24h grace 48h", "--late", "pass", hidden=hidden)
+    name = table.to_move(path.parent.name, T0)
+    if path != table.game(name):
+        shutil.copy(path, table.game(name))
+    table.ok(name, "2026-12-01T18:00:00Z", "move", table.game(name), "--bot", "random", "--as", name)
+    monkeypatch.chdir(table.game(name).parent)
+    folder = "."
+    nxt = table.to_move(name, "2026-12-01T18:00:00Z")
+    expected = [("2026-12-02T08:00:00Z", f"{nxt} to move, 10h left", "on time", []),
+                ("2026-12-02T20:00:00Z", f"{nxt} to move, late by 2h (out of time in 1d 22h)", "late", [nxt]),
+                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h: others may pass",
+                 "out of time", [nxt])]
+    for now, text, state, late in expected:
+        shown = table.ok(name, now, "status", folder)
+        assert shown.stdout.rstrip().endswith(text), shown.stdout
+        listed = table.ok(name, now, "status", folder, "--late")
+        assert (text in listed.stdout) == bool(late)
+        result, [data] = uptown.json("status", folder, "--json", env=table.env(name, now))
+        assert data["state"] == "to-move" and data["waiting_for"] == nxt
+        assert data["since"] == "2026-12-01T18:00:00+00:00"
+        assert (data["clock"], data["late_policy"], data["vacation"]) == (
+            "move 24h grace 48h", "pass", "none")
+        assert data["deadline"]["state"] == state and data["late"] == late
+        assert data["deadline"]["late_at"] == "2026-12-02T18:00:00Z"
+        assert data["out_of_time"] == (late if state == "out of time" else [])
+
+
+def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s")
+    result, [data] = uptown.json("status", tmp_path, "--json")
+    assert (data["clock"], data["deadline"], data["late"], data["out_of_time"]) == (None, None, [], [])
+    assert uptown.invoke("status", tmp_path, "--late").stdout == ""

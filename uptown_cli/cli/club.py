@@ -218,20 +218,27 @@ def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
 @as_option()
+@click.option("--late", "only_late", is_flag=True,
+              help="Only the games that wait for someone late or out of time.")
 @json_option
-def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
+def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_json: bool) -> None:
     """Every game in the folders (default: this one), one line each.
 
-    Whose turn it is and since when (the file's time), or the winner, or the first problem of
-    an invalid record; NAME's turns first, then the longest waiting.
+    Whose turn it is and since when (the time of the last move, else the file's time), or the
+    winner, or the first problem of an invalid record; NAME's turns first, then the longest
+    waiting. In a game with a clock, the time left, or how late the player is.
     """
     import textwrap
 
     from ..club.status import game_status, order
+    from .deadlines import now
 
+    moment = now()
     files, unread = games_listed(list(folders) or ["."])
-    statuses = order([game_status(path, display_path(os.path.normpath(path))) for path in files],
-                     as_name)
+    statuses = order([game_status(path, display_path(os.path.normpath(path)), moment)
+                      for path in files], as_name)
+    if only_late:
+        statuses = [s for s in statuses if s.late]
     if as_json:
         Output(True).json([s.to_json() for s in statuses])
     width = min(max([len(s.path) for s in statuses] + [4]), 30)
