@@ -7,6 +7,7 @@ import json
 import shutil
 
 import pytest
+from support.club import smtp_server  # noqa: F401  (a fixture)
 
 T0 = "2026-12-01T15:36:00Z"
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
@@ -250,3 +251,80 @@ def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp
     result, [data] = uptown.json("status", tmp_path, "--json")
     assert (data["clock"], data["deadline"], data["late"], data["out_of_time"]) == (None, None, [], [])
     assert uptown.invoke("status", tmp_path, "--late").stdout == ""
+
+
+def test_48_hourly_reminder_runs_send_each_reminder_once_a_day(uptown, tmp_path, smtp_server):
+    """A game left waiting from cron: every hour for two days, ``remind`` mails the late
+    player and tells the others, once a day from the deadline; a run at the same time sends
+    nothing more."""
+    import email
+    from datetime import datetime, timedelta
+
+    games = tmp_path / "games"
+    games.mkdir()
+    players = [x for n in NAMES[:3] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    result = uptown.invoke("new", games / "club.yaml", *players, "--clock", "move 20h grace 20h",
+                           "--late", "pass", env={"UPTOWN_NOW": T0})
+    assert result.exit_code == 0, result.output
+    env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>")
+    start = datetime(2026, 12, 1, 15, 36, tzinfo=None)
+    sent = []
+    for hour in range(1, 49):
+        now = (start + timedelta(hours=hour)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        run = uptown.invoke("remind", games, env=dict(env, UPTOWN_NOW=now))
+        assert run.exit_code == 0, run.output
+        again = uptown.invoke("remind", games, env=dict(env, UPTOWN_NOW=now))
+        assert again.exit_code == 0 and again.output == ""
+        sent += [(hour, recipients, data) for recipients, data in smtp_server.capture.take()]
+    # late from hour 20, so periods start at hours 20 and 44: three messages each
+    assert sorted({hour for hour, _, _ in sent}) == [20, 44]
+    assert sorted(r for _, recipients, _ in sent for r in recipients) == sorted(
+        ["ana@example.org", "bo@example.org", "cy@example.org"] * 2)
+    first = {recipients[0]: email.message_from_bytes(data) for hour, recipients, data in sent
+             if hour == 20}
+    reminder = first["ana@example.org"]
+    assert reminder["Subject"] == "[uptown] club.yaml: Ana, your move 1 is late"
+    body = reminder.get_payload()[0].get_payload(decode=True).decode()
+    assert "uptown move club.yaml MOVE --as Ana --send" in body and "1     2     3" in body
+    assert reminder.get_payload()[1].get_filename() == "club.yaml"
+    notice = first["bo@example.org"]
+    assert notice["Subject"] == "[uptown] club.yaml: Ana is late (move 1)"
+    later = {recipients[0]: email.message_from_bytes(data) for hour, recipients, data in sent
+             if hour == 44}
+    notice = later["cy@example.org"].get_payload()[0].get_payload(decode=True).decode()
+    assert "uptown move club.yaml pass --for Ana --send --as Cy" in notice
+    log = (games / ".uptown-reminders.jsonl").read_text().splitlines()
+    assert len(log) == 6 and (games / ".uptown-reminders.jsonl").stat().st_mode & 0o777 == 0o600
+
+
+def test_remind_dry_run_shows_what_would_go_and_sends_nothing(uptown, tmp_path):
+    players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    uptown.invoke("new", tmp_path / "g.yaml", *players, "--clock", "judges", env={"UPTOWN_NOW": T0})
+    quiet = uptown.invoke("remind", tmp_path, "--dry-run", env={"UPTOWN_NOW": "2026-12-02T00:00:00Z"})
+    assert quiet.exit_code == 0 and quiet.output == ""
+    result, data = uptown.json("remind", tmp_path, "--dry-run", "--json",
+                               env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert [(d["to"], d["kind"]) for d in data] == [("Ana", "reminder"), ("Bo", "notice")]
+    assert "uptown move g.yaml MOVE --as Ana --send" in data[0]["body"]
+    assert not (tmp_path / ".uptown-reminders.jsonl").exists()
+
+
+def test_a_remind_run_that_finds_another_at_work_sends_nothing(uptown, tmp_path, smtp_server):
+    import fcntl
+    import os
+
+    players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    uptown.invoke("new", tmp_path / "g.yaml", *players, "--clock", "judges", env={"UPTOWN_NOW": T0})
+    log = tmp_path / ".uptown-reminders.jsonl"
+    fd = os.open(log, os.O_RDWR | os.O_CREAT, 0o600)
+    env = dict(smtp_server.env, UPTOWN_FROM="club@example.org", UPTOWN_NOW="2026-12-05T00:00:00Z")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        result = uptown.invoke("remind", tmp_path, env=env)
+    finally:
+        os.close(fd)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "another uptown remind is at work" in result.stderr
+    assert smtp_server.capture.take() == []
+    assert uptown.invoke("remind", tmp_path, env=env).exit_code == 0
+    assert len(smtp_server.capture.take()) == 2

@@ -195,7 +195,7 @@ def _refuse_future(game: "Attached") -> None:
     ``receive``'s to report."""
     from ..errors import MailError, UptownError
     from ..records.times import future_problem
-    from .deadlines import now
+    from .timing import now
 
     try:
         record = game.record()
@@ -231,7 +231,7 @@ def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_js
     import textwrap
 
     from ..club.status import game_status, order
-    from .deadlines import now
+    from .timing import now
 
     moment = now()
     files, unread = games_listed(list(folders) or ["."])

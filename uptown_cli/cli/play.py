@@ -234,7 +234,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         from ..engine.moments import write_time
-        from .deadlines import now
+        from .timing import now
 
         stamp = {"at": write_time(now())}
         written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path),

@@ -212,7 +212,7 @@ def _in_the_future(result: "Validation") -> "Validation":
     """``result`` with an error for a move dated after this computer's clock (a time from the
     reader's future: ``records.times.future_problem``)."""
     from ..records.schema import file_order
-    from .deadlines import now
+    from .timing import now
 
     if result.record is not None and (result.record.timing is not None
                                       or any(m.at is not None for m in result.record.moves)):
