@@ -328,3 +328,62 @@ def test_a_remind_run_that_finds_another_at_work_sends_nothing(uptown, tmp_path,
     assert smtp_server.capture.take() == []
     assert uptown.invoke("remind", tmp_path, env=env).exit_code == 0
     assert len(smtp_server.capture.take()) == 2
+
+
+def test_a_player_out_of_time_is_passed_for_then_forfeited_and_ranks_last(uptown, tmp_path):
+    """Three players, ``pass, forfeit after 1``: Cy may pass for Bo only once Bo is out of
+    time, then make him forfeit; Bo's turns are skipped, and he ranks last in score, status
+    and ratings."""
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h", "--late", "pass, forfeit after 1", "--seed", "f3")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    early = table.run("Cy", "2026-12-03T15:59:00Z", "move", game, "pass", "--for", "Bo", "--as", "Cy")
+    assert early.exit_code == 1 and early.stderr == (
+        "Error: Bo is out of time only from 2026-12-03 16:00 UTC, and this was written at "
+        "2026-12-03 15:59 UTC; nothing was written\n")
+    forfeit = table.run("Cy", "2026-12-03T16:01:00Z", "move", game, "forfeit", "--for", "Bo", "--as", "Cy")
+    assert forfeit.exit_code == 1 and "lets others only pass" in forfeit.stderr
+    passed = table.ok("Cy", "2026-12-03T16:01:00Z", "move", game, "pass", "--for", "Bo", "--as", "Cy")
+    assert passed.stdout.startswith("Move 2: blue (Bo) passes, written by Cy for Bo (out of time)")
+    assert game.read_text().endswith('  - blue: pass\n    at: "2026-12-03T16:01:00Z"\n    by: Cy\n')
+    table.ok("Cy", "2026-12-03T17:00:00Z", "move", game, "--bot", "greedy", "--as", "Cy")
+    table.ok("Ana", "2026-12-03T18:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    table.ok("Ana", "2026-12-05T18:01:00Z", "move", game, "forfeit", "--for", "Bo", "--as", "Ana")
+    for _ in range(4):  # Bo is skipped: Cy and Ana take turns
+        for name in ("Cy", "Ana"):
+            assert table.to_move("Ana", "2026-12-06T00:00:00Z") == name
+            table.ok(name, "2026-12-06T00:00:00Z", "move", game, "--bot", "greedy", "--as", name)
+    assert table.ok("Ana", "2026-12-06T00:00:00Z", "validate", game).exit_code == 0
+    shown = table.ok("Ana", "2026-12-06T00:00:00Z", "show", game)
+    assert "Bo forfeited at move 5 (out of time; Ana wrote it)" in shown.stdout
+    _, score = uptown.json("score", game, "--json", env=table.env("Ana", "2026-12-06T00:00:00Z"))
+    ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
+    assert ranks["Bo"] == (3, 5) and ranks["Ana"][1] is None
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_player_who_resigns_ranks_last_and_a_two_player_game_ends(uptown, tmp_path, count):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--seed", "r")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    refused = table.run("Ana", "2026-12-01T16:10:00Z", "move", game, "forfeit", "--as", "Ana")
+    assert refused.exit_code == 1 and "it is Bo's turn, not Ana's" in refused.stderr
+    resigned = table.ok("Bo", "2026-12-01T17:00:00Z", "move", game, "forfeit", "--as", "Bo")
+    assert resigned.stdout.startswith("Move 2: blue (Bo) forfeits")
+    assert game.read_text().endswith('  - blue: forfeit\n    at: "2026-12-01T17:00:00Z"\n')
+    _, [status] = uptown.json("status", tmp_path / "Ana", "--json", env=table.env("Ana", "2026-12-01T18:00:00Z"))
+    assert status["forfeited"] == [{"name": "Bo", "move": 2}]
+    if count == 2:
+        assert "Final standings:" in resigned.stdout and status["state"] == "finished"
+        assert status["winners"] == ["Ana"]
+    else:
+        assert status["waiting_for"] == "Cy"
+
+
+def test_forfeits_in_hidden_games_are_refused_for_now(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "judges", "--late", "forfeit", hidden=True)
+    result = table.run("Bo", "2026-12-01T16:00:00Z", "move", path, "forfeit", "--as", "Ana")
+    assert result.exit_code == 1 and "not supported yet in games with hidden racks" in result.stderr

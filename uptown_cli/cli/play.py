@@ -157,6 +157,9 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @click.argument("words", nargs=-1, metavar="[FILE] MOVE", shell_complete=complete_move)
 @as_option()
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
+@click.option("--for", "for_name", metavar="NAME", help="Write NAME's turn for them, once they "
+              "are out of time, as the game's late policy allows: MOVE is pass or forfeit "
+              "(needs --as ME).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
 @click.option("--send", is_flag=True, help="Then email the game to the next player "
@@ -165,14 +168,16 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @keys_option
 @output_options
 @color_options
-def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str | None,
-         playouts: int | None, dry_run: bool, send: bool, sendmail: bool, keys: str | None,
-         as_json: bool, table_format: str, color: str, no_color: bool) -> None:
+def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: str | None,
+         bot: str | None, playouts: int | None, dry_run: bool, send: bool, sendmail: bool,
+         keys: str | None, as_json: bool, table_format: str, color: str, no_color: bool) -> None:
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
-    players it may start with the rack (red 7 B7). The new board, the tile drawn and who is next
-    are printed. With --as NAME, it is refused unless it is NAME's turn.
+    players it may start with the rack (red 7 B7); forfeit resigns. The new board, the tile
+    drawn and who is next are printed. With --as NAME, it is refused unless it is NAME's turn.
+    With --for NAME, another player writes a pass or a forfeit for NAME once NAME is out of
+    time, as the game's clock and late policy allow (docs/DEADLINES.md).
 
     \b
     Examples:
@@ -204,6 +209,9 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     if bot and (words or rack):
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
     check_playouts(playouts, bot)
+    if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
+        _write_turn_for(path, words, as_name, for_name, keys, dry_run, send, sendmail, as_json)
+        return
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
     if sendmail and not send:
@@ -262,6 +270,73 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
     if send:
         click.echo(_send_on(path, as_name or player.name, sendmail))
+
+
+def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_name: str | None,
+                    keys: str | None, dry_run: bool, send: bool, sendmail: bool,
+                    as_json: bool) -> None:
+    """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit`` (for a
+    player out of time): the entry is checked as ``validate`` checks it before it is written."""
+    from ..engine.moments import write_time
+    from ..errors import RecordError
+    from ..records.replay import replay
+    from ..records.safe_file import append_move
+    from ..records.text import record_with_move
+    from ..records.viewer import player_named
+    from .timing import now
+
+    action = " ".join(words).lower()
+    if action not in ("pass", "forfeit"):
+        raise click.UsageError("with --for, MOVE is pass or forfeit")
+    if for_name is not None and as_name is None:
+        raise click.UsageError("--for needs --as ME: the record says who wrote it")
+    if send and dry_run:
+        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+    record = read_record(path)
+    if record.hidden is not None:
+        raise click.ClickException("forfeits and moves written for another player are not "
+                                   "supported yet in games with hidden racks; nothing was written")
+    check_seen_as(record, as_name, keys)
+    game = replay_valid(record)
+    player = check_player(game, for_name if for_name is not None else as_name, record.path)
+    writer = player_named(record.players, as_name) if as_name is not None else player.name
+    stamp = {"at": write_time(now())}
+    if for_name is not None:
+        stamp["by"] = writer
+    try:
+        after = record_with_move(record, player.colors[0], action, record.path, None, stamp)
+    except RecordError as exc:
+        raise click.ClickException(exc.message) from None
+    result = replay(after)
+    if result.errors:
+        raise click.ClickException(f"{result.errors[0].message}; nothing was written")
+    if not dry_run:
+        written = append_move(path, player.colors[0], action, record, None, lock_notice(path),
+                              stamp)
+        remember_seen(written, as_name, keys)
+    finished, nxt = result.game.finished, result.game.to_move
+    why = f", written by {writer} for {player.name} (out of time)" if for_name else ""
+    text = (f"Move {len(after.moves)}: {player.colors[0]} ({player.name}) "
+            f"{'forfeits' if action == 'forfeit' else 'passes'}{why}"
+            + (" (dry run: nothing was written)" if dry_run else ""))
+    if as_json:
+        Output(True).json({"number": len(after.moves), "player": player.name, "action": action,
+                           "by": writer if for_name else None, "written": not dry_run,
+                           "finished": finished, "to_move": None if nxt is None else nxt.name})
+    else:
+        click.echo(text)
+        if finished:
+            from ..engine.scoring import standings
+            from ..pictures.text import standings_rows
+
+            Output(False).table(*standings_rows(standings(result.game, record.variant),
+                                                record.variant), title="Final standings:")
+        elif nxt is not None:
+            click.echo(f"{nxt.name} to move.")
+    if send:
+        line = _send_on(path, writer, sendmail)
+        if line:
+            click.echo(line, err=as_json)
 
 
 def _send_on(path: str, as_name: str, sendmail: bool) -> str | None:

@@ -84,6 +84,9 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     out.text(board_text(game, colored), color=colored)
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
+    for name, ply in game.forfeited:
+        by = record.moves[ply - 1].by if ply <= len(record.moves) else None
+        out.text(f"{name} forfeited at move {ply}" + (f" (out of time; {by} wrote it)" if by else ""))
     out.text()
     out.text(to_move_text(game, view))
 

@@ -55,6 +55,8 @@ class GameStatus:
     vacation: str | None = None
     deadline: Deadline | None = None
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
+    forfeited: tuple[tuple[str, int], ...] = ()
+    """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
     """The time the status was taken at (``UPTOWN_NOW`` for tests), for the deadline."""
 
@@ -92,7 +94,8 @@ class GameStatus:
         if self.state == TO_JOIN:
             return f"{self.waiting_for} to join"
         if self.state == FINISHED:
-            return f"won by {' and '.join(self.winners)}"
+            out = " and ".join(name for name, _ in self.forfeited)
+            return f"won by {' and '.join(self.winners)}" + (f" ({out} forfeited)" if out else "")
         return f"invalid: {self.problem}"
 
     def clock_text(self) -> str:
@@ -127,7 +130,8 @@ class GameStatus:
                 "vacation": self.vacation,
                 "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
                              and self.now is not None else None),
-                "late": self.late, "out_of_time": self.out_of_time}
+                "late": self.late, "out_of_time": self.out_of_time,
+                "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
 
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
@@ -155,10 +159,11 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
         name = game.to_move.name
         deadline = _deadline(record, name) if now is not None else None
         return GameStatus(shown, TO_MOVE, len(record.moves), since, waiting_for=name,
-                          deadline=deadline, **timed)  # type: ignore[arg-type]
+                          deadline=deadline, forfeited=tuple(game.forfeited),
+                          **timed)  # type: ignore[arg-type]
     winners = tuple(s.name for s in standings(game, record.variant) if s.rank == 1)
     return GameStatus(shown, FINISHED, len(record.moves), since, winners=winners,
-                      **timed)  # type: ignore[arg-type]
+                      forfeited=tuple(game.forfeited), **timed)  # type: ignore[arg-type]
 
 
 def _stamped_since(record: Record, since: float) -> float:

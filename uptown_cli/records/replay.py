@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file"]
 
+FORFEIT = "forfeit"
+"""The text of a forfeit entry (``- blue: forfeit``): the player to move leaves the game."""
+
 
 class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,
@@ -167,6 +170,17 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
     moves = record.moves if upto is None else record.moves[:upto]
     result = Replay(game, errors, len(moves))
     for number, entry in enumerate(moves, 1):
+        if entry.by is not None or entry.text == FORFEIT:  # (records.times)
+            from .times import stand_in_error
+
+            problem = stand_in_error(record, game, number - 1, hidden is not None)
+            if problem is not None:
+                errors.append(_move_error(record, entry, number, problem))
+                result.moves_ok = number - 1
+                break
+            if entry.text == FORFEIT:
+                game.forfeit()
+                continue
         try:
             move = parse_move(entry.text)
         except NotationError as exc:
@@ -182,7 +196,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
             result.moves_ok = number - 1
             break
         try:
-            turn = game.play(move, entry.color)
+            turn = game.play(move, entry.color, entry.by is not None)
         except IllegalMove as exc:
             errors.append(_move_error(record, entry, number, str(exc)))
             result.moves_ok = number - 1
@@ -201,6 +215,8 @@ def _not_canonical(record: Record, turns: list[Turn]) -> list[RecordError]:
     for number, (turn, entry) in enumerate(zip(turns, record.moves), 1):
         first = turn.player.colors[0]
         canonical = str(turn.move)
+        if entry.text == FORFEIT:
+            continue
         if entry.text != canonical:
             message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
             errors.append(_move_error(record, entry, number, message))
