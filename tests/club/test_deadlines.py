@@ -387,3 +387,37 @@ def test_forfeits_in_hidden_games_are_refused_for_now(uptown, tmp_path):
     path = table.new(T0, "--clock", "judges", "--late", "forfeit", hidden=True)
     result = table.run("Bo", "2026-12-01T16:00:00Z", "move", path, "forfeit", "--as", "Ana")
     assert result.exit_code == 1 and "not supported yet in games with hidden racks" in result.stderr
+
+
+def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path):
+    """Three players finish a hidden game at the tests' now; only Ana reveals. Before the
+    reveal deadline validate says unchecked (exit 3); after it, settled (exit 0), and ratings
+    counts the game with Bo and Cy last."""
+    from support.games import NOW
+    from support.players import as_player, play_bot, position, uptown_as
+
+    path = tmp_path / "g.yaml"
+    result = uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo", "-p", "Cy",
+                           "--clock", "move 24h grace 24h reveal 48h")
+    assert result.exit_code == 0, result.output
+    for name in ("Ana", "Bo", "Cy"):
+        assert uptown.invoke("join", path, "--as", name, env=as_player(tmp_path, name)).exit_code == 0
+    while not position(tmp_path, path)["finished"]:
+        play_bot(tmp_path, path)
+    assert uptown_as(tmp_path, "Ana", "reveal", path, "--as", "Ana").exit_code == 0
+    before = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T11:59:00Z"})
+    assert before.exit_code == 3, before.output
+    after = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T12:00:00Z"})
+    assert after.exit_code == 0, after.output
+    assert (f"{path}: settled: Bo did not reveal by 2026-12-04T12:00:00Z and ranks last; Bo's "
+            "draws are unchecked") in after.stdout
+    assert after.stdout.endswith("1 record, 1 valid (1 settled), 0 invalid\n")
+    _, [data] = uptown.json("validate", path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert data["status"] == "settled" and data["valid"]
+    assert data["reveal_deadlines"] == {"Bo": "2026-12-04T12:00:00Z", "Cy": "2026-12-04T12:00:00Z"}
+    _, rated = uptown.json("ratings", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert rated["games"] == 1 and rated["ratings"][0]["player"] == "Ana"
+    _, unrated = uptown.json("ratings", tmp_path, "--json", env={"UPTOWN_NOW": NOW})
+    assert unrated["games"] == 0
+    _, [status] = uptown.json("status", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert status["winners"] == ["Ana"] and [f["name"] for f in status["forfeited"]] == ["Bo", "Cy"]

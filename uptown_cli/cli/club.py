@@ -270,8 +270,10 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
     """
     from ..club.ratings import finished_games, rate
 
+    from .timing import now
+
     files, unread = games_listed(list(folders) or ["."])
-    games, invalid = finished_games(files, variant)
+    games, invalid = finished_games(files, variant, now())
     table = rate(games)
     out = Output(as_json, table_format)
     if as_json:

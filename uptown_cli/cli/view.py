@@ -224,6 +224,10 @@ def _in_the_future(result: "Validation") -> "Validation":
         problem = future_problem(result.path, result.record.moves, now(), result.record.timing)
         if problem is not None:
             result.errors = sorted(result.errors + [problem], key=file_order)
+    if result.unrevealed and not result.errors:
+        from ..records.deadlines import settle
+
+        result.settled = settle(result.record, result.unrevealed, now())
     return result
 
 
@@ -249,7 +253,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     a summary. A note under a move (best, variations, eval, comment) that does not fit the
     rules or the racks is a warning, PATH:LINE: warning: message, and never makes a record
     invalid. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
-    finished game with hidden racks whose draws stay unchecked (a key not revealed).
+    finished game with hidden racks whose draws stay unchecked (a key not revealed). A game
+    with a clock whose missing keys are past their reveal deadline is settled: valid (exit 0),
+    those who did not reveal ranked last.
     """
     from ..records.replay import Validation
     from ..errors import RecordError
@@ -257,7 +263,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
-    invalid = unchecked = warned = 0
+    invalid = unchecked = warned = settled = 0
     out = Output(as_json)
     folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
                                                      "records were not read", path=folder)], 0)
@@ -269,6 +275,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
             unchecked += result.status == "unchecked"
+            settled += result.status == "settled"
             warned += len(result.warnings)
             if as_json:
                 import json
@@ -281,7 +288,11 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                     click.echo(error.report_line())
                 for warning in result.warnings:
                     click.echo(warning.report_line(warning=True))
-                if result.unrevealed:
+                if result.status == "settled":
+                    for name, deadline in result.settled.items():
+                        click.echo(f"{result.path}: settled: {name} did not reveal by "
+                                   f"{deadline} and ranks last; {name}'s draws are unchecked")
+                elif result.unrevealed:
                     for note in _bad_reveals(result):
                         click.echo(f"{result.path}: {note}")
                     click.echo(f"{result.path}: the game is over, but the draws of "
@@ -298,7 +309,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
             f", {plural(warned, 'warning')}" if warned else "")
         unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
         valid = len(files) - bad - unchecked
-        out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")
+        some = f" ({settled} settled)" if settled else ""
+        out.text(f"{plural(len(files), 'record')}, {valid} valid{some}, {bad} invalid{more}{unread}")
     if invalid:
         sys.exit(1)
     if unchecked:

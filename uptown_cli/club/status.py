@@ -139,6 +139,10 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     (without it, the clock is left out)."""
     shown = path if shown is None else shown
     checked = validate_file(path, shown=shown)
+    if now is not None and checked.unrevealed:
+        from ..records.deadlines import settle
+
+        checked.settled = settle(checked.record, checked.unrevealed, now)
     try:
         since = os.stat(path).st_mtime
     except OSError:
@@ -161,9 +165,11 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
         return GameStatus(shown, TO_MOVE, len(record.moves), since, waiting_for=name,
                           deadline=deadline, forfeited=tuple(game.forfeited),
                           **timed)  # type: ignore[arg-type]
-    winners = tuple(s.name for s in standings(game, record.variant) if s.rank == 1)
+    settled = list(checked.settled)
+    winners = tuple(s.name for s in standings(game, record.variant, settled) if s.rank == 1)
+    out = tuple(game.forfeited) + tuple((name, len(game.history) + 1) for name in settled)
     return GameStatus(shown, FINISHED, len(record.moves), since, winners=winners,
-                      forfeited=tuple(game.forfeited), **timed)  # type: ignore[arg-type]
+                      forfeited=out, **timed)  # type: ignore[arg-type]
 
 
 def _stamped_since(record: Record, since: float) -> float:

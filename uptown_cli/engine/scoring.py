@@ -31,9 +31,11 @@ class Standing(NamedTuple):
     ranks below every player still in play, a later forfeit above an earlier one."""
 
 
-def standings(game: Game, variant: str | None = None) -> list[Standing]:
+def standings(game: Game, variant: str | None = None,
+              forfeits: Sequence[str] = ()) -> list[Standing]:
     """Every player's standing, in seat order, as the game is now, scored as ``variant`` scores
-    (the game's own variant by default)."""
+    (the game's own variant by default). ``forfeits``: players who forfeited after the end (a
+    reveal not made in time), ranked last together, above those who forfeited in the game."""
     if variant is None:
         variant = game.variant
     elif variant not in VARIANTS:
@@ -50,8 +52,8 @@ def standings(game: Game, variant: str | None = None) -> list[Standing]:
         score = groups + (max(captured.values()) if variant == "blockers" else 0)
         rows.append((player, groups, captures, captured, score))
     order_keys = [(score, captures) for _, _, captures, _, score in rows]
-    if game.forfeited:
-        return _forfeit_ranks(game, rows, order_keys)
+    if game.forfeited or forfeits:
+        return _forfeit_ranks(game, rows, order_keys, forfeits)
     return [
         Standing(
             name=player.name,
@@ -81,11 +83,12 @@ def win_shares(table: Sequence[Standing]) -> list[float]:
     return [1.0 / firsts if s.rank == 1 else 0.0 for s in table]
 
 
-def _forfeit_ranks(game: Game, rows: list[tuple[Any, ...]],
-                   order_keys: list[tuple[int, int]]) -> list[Standing]:
+def _forfeit_ranks(game: Game, rows: list[tuple[Any, ...]], order_keys: list[tuple[int, int]],
+                   forfeits: Sequence[str] = ()) -> list[Standing]:
     """``standings`` of a game with forfeits: the players still in play ranked among
     themselves as usual, then the forfeited, the later forfeit higher."""
     at = dict(game.forfeited)
+    at.update((name, len(game.history) + 1) for name in forfeits if name not in at)
     playing = [key for (player, *_), key in zip(rows, order_keys) if player.name not in at]
     standings = []
     for (player, groups, captures, captured, score), key in zip(rows, order_keys):

@@ -171,7 +171,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
     result = Replay(game, errors, len(moves))
     for number, entry in enumerate(moves, 1):
         if entry.by is not None or entry.text == FORFEIT:  # (records.times)
-            from .times import stand_in_error
+            from .deadlines import stand_in_error
 
             problem = stand_in_error(record, game, number - 1, hidden is not None)
             if problem is not None:
@@ -238,7 +238,8 @@ class Validation:
     ``warnings`` (in file order too) are the notes under the moves that do not read as notes
     or do not fit the rules or the racks: notes are not the game, and never make it invalid."""
 
-    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings")
+    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings",
+                 "settled")
 
     def __init__(self, path: str, record: Record | None, errors: list[RecordError], moves: int,
                  unchecked: list[str] | None = None, unrevealed: list[str] | None = None,
@@ -253,17 +254,26 @@ class Validation:
         self.unrevealed: list[str] = [] if unrevealed is None else unrevealed
         """The players of a *finished* hidden game whose draws stay unchecked (no valid
         key)."""
+        self.settled: dict[str, str] = {}
+        """The players of ``unrevealed`` whose reveal deadline has passed (``records.times.
+        settle``), with the deadline: they forfeit, and the game counts for the others."""
 
     @property
     def valid(self) -> bool:
-        """No problem found, and nothing left unchecked in a finished game."""
-        return not self.errors and not self.unrevealed
+        """No problem found, and nothing left unchecked in a finished game (a player who did
+        not reveal in time is settled: ranked last)."""
+        return not self.errors and all(name in self.settled for name in self.unrevealed)
 
     @property
     def status(self) -> str:
-        """``valid``, ``invalid``, or ``unchecked``: no problem found, but a finished hidden
+        """``valid``, ``invalid``, ``settled`` (every key missing from a finished hidden game
+        is past its reveal deadline) or ``unchecked``: no problem found, but a finished hidden
         game whose players in ``unrevealed`` have not revealed their keys."""
-        return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
+        if self.errors:
+            return "invalid"
+        if self.unrevealed:
+            return "settled" if self.valid else "unchecked"
+        return "valid"
 
     def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
@@ -275,7 +285,7 @@ class Validation:
                 "warnings": [w.to_json() for w in self.warnings]}
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
-                        unchecked_players=self.unrevealed)
+                        unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
         return data
 
 

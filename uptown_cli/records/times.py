@@ -21,11 +21,9 @@ from .nodes import Mapping, Node, Scalar, describe
 
 if TYPE_CHECKING:  # loaded only for a game with a clock (dataclasses cost a command's start)
     from ..engine.clock import Clock, Deadline, Timeline
-    from ..engine.game import Game
-    from .schema import Record
     from ..engine.late import LatePolicy, Vacation
 
-__all__ = ["Timing", "stand_in_error", "read_times", "read_timing", "move_times", "future_problem",
+__all__ = ["Timing", "read_times", "read_timing", "move_times", "future_problem",
            "order_problem", "timeline", "waiting_deadline"]
 
 _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
@@ -211,43 +209,3 @@ def waiting_deadline(timing: Timing | None, moves: Sequence[MoveEntry], owners: 
     if timing is None or timing.clock is None:
         return None
     return timing.clock.turn(timeline(timing, moves, owners, start), player)
-
-
-def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str | None:
-    """Why entry ``index`` of ``record`` (a forfeit, or an entry another player wrote: ``by``)
-    may not follow ``game`` (the game before it); None when it may. A player resigns at their
-    turn; another writes for them only once they are out of time, as the late policy allows."""
-    entry = record.moves[index]
-    player = game.to_move
-    if player is None:
-        return "the game is over"
-    if entry.color not in player.colors:
-        return f"it is {player.name}'s turn ({', '.join(player.colors)}), not {entry.color}'s"
-    if hidden:
-        return ("forfeits and moves written for another player are not supported yet in games "
-                "with hidden racks")
-    if entry.by is None:
-        return None
-    from ..engine.game import name_key
-    from ..engine.late import BOT, FORFEIT, PASS, stand_in_problem
-
-    names = {name_key(p.name): p.name for p in record.players}
-    out = {name_key(name) for name, _ in game.forfeited}
-    writer = name_key(entry.by)
-    if writer not in names or writer in out:
-        return f"{entry.by}, who wrote move {index + 1}, is not a player still in play"
-    if writer == name_key(player.name):
-        return f"{entry.by} wrote move {index + 1} for themselves: leave out 'by'"
-    timing = record.timing
-    if timing is None or entry.at is None:
-        return f"nobody may play for {player.name} in a game without a clock"
-    action = FORFEIT if entry.text == FORFEIT else PASS if entry.text == PASS else BOT
-    if action == BOT and entry.bot is None:
-        return f"move {index + 1} was written by {entry.by} for {player.name}, but not by a bot"
-    if action == BOT and entry.bot != timing.late.bot:
-        return (f"move {index + 1}'s bot is {entry.bot}, not this game's "
-                f"({timing.late.bot or 'none'})")
-    owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves[:index], owners)
-    return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(entry.at),
-                            action)
