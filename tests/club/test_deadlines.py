@@ -421,3 +421,54 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
     assert unrated["games"] == 0
     _, [status] = uptown.json("status", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
     assert status["winners"] == ["Ana"] and [f["name"] for f in status["forfeited"]] == ["Bo", "Cy"]
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_a_vacation_stops_the_clock_and_is_refused_when_forbidden_or_used_up(uptown, tmp_path,
+                                                                             monkeypatch, count):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--clock", "move 24h grace 24h", "--vacation", "5d", "--seed", "v")
+    game = table.game("Ana")
+    monkeypatch.chdir(game.parent)
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    away = table.ok("Bo", "2026-12-01T16:05:00Z", "pause", game, "--as", "Bo", "--days", "3")
+    assert away.stdout == ("Bo is on vacation from 2026-12-01 16:05 UTC until 2026-12-04 16:05 "
+                           "UTC; 2 days of vacation left\n")
+    assert game.read_text().endswith('  - blue: pause 3d\n    at: "2026-12-01T16:05:00Z"\n')
+    on_leave = table.ok("Ana", "2026-12-02T17:00:00Z", "status", ".")
+    assert "Bo to move, on vacation for 1d 23h more" in on_leave.stdout
+    back = table.ok("Ana", "2026-12-05T17:00:00Z", "status", ".")
+    assert "Bo to move, late by 1h (out of time in 23h)" in back.stdout
+    again = table.run("Bo", "2026-12-01T16:10:00Z", "pause", game, "--as", "Bo", "--days", "2")
+    assert again.exit_code == 1 and "already" in again.stderr
+    more = table.run("Bo", "2026-12-05T16:10:00Z", "pause", game, "--as", "Bo", "--days", "3")
+    assert more.exit_code == 1 and "Bo may take 1 to 2 more days of vacation (this game allows 5d), not 3" \
+        in more.stderr
+    other = table.run(table.names[-1], "2026-12-05T16:10:00Z", "pause", game, "--as",
+                      table.names[-1], "--days", "1")
+    if count == 3:
+        assert other.exit_code == 1 and "only at their turn" in other.stderr
+    table.ok("Bo", "2026-12-05T17:00:00Z", "move", game, "--bot", "greedy", "--as", "Bo")
+    assert table.ok("Ana", "2026-12-05T17:00:00Z", "validate", game).exit_code == 0
+
+
+def test_a_game_without_vacation_or_clock_refuses_a_pause(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "judges", "--seed", "v")
+    refused = table.run("Ana", "2026-12-01T16:00:00Z", "pause", table.game("Ana"), "--as", "Ana", "--days", "1")
+    assert refused.exit_code == 1 and refused.stderr == (
+        "Error: this game allows no vacation; nothing was written\n")
+    other = tmp_path / "plain.yaml"
+    uptown.invoke("new", other, "-p", "Ana", "-p", "Bo")
+    refused = uptown.invoke("pause", other, "--as", "Ana", "--days", "1")
+    assert refused.exit_code == 1 and "this game has no clock" in refused.stderr
+
+
+def test_a_pause_added_by_hand_that_the_game_does_not_allow_is_refused_by_validate(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--seed", "v",
+                  env={"UPTOWN_NOW": T0})
+    path.write_text(path.read_text() + '  - red: pause 3d\n    at: "2026-12-01T16:00:00Z"\n')
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-02T00:00:00Z"})
+    assert result.exit_code == 1
+    assert f"{path}:14: the pause after move 0: this game allows no vacation" in result.stdout

@@ -201,7 +201,7 @@ def _refuse_future(game: "Attached") -> None:
         record = game.record()
     except UptownError:
         return
-    problem = future_problem(record.path, record.moves, now(), record.timing)
+    problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
         raise MailError(f"{problem}; nothing was written")
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import json_option, sendmail_option
+from .options import json_option, keys_option, sendmail_option
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -46,7 +46,7 @@ def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
             continue  # joins carry no time yet: not reminded
         name = game.to_move.name
         owners = {color: p.name for p in record.players for color in p.colors}
-        deadline = waiting_deadline(timing, record.moves, owners, name)
+        deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
         assert deadline is not None  # a game with a clock
         people = {p.name: Person(p.name, p.email) for p in record.players}
         file = os.path.basename(path)
@@ -203,4 +203,74 @@ def _reminder_json(reminder: "Reminder", with_body: bool) -> dict[str, object]:
     return data
 
 
-COMMANDS = {command.name: command for command in (remind,)}
+# -- pause -------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("file", required=False)
+@click.option("--as", "as_name", required=True, metavar="NAME", help="The player who takes the vacation.")
+@click.option("--days", type=click.IntRange(1, 366), required=True, help="How many whole days.")
+@click.option("--from", "start", metavar="TIME", help="When it begins, booked ahead (UTC, "
+              "2026-12-20T00:00:00Z; default: now).")
+@keys_option
+def pause(file: "str | None", as_name: str, days: int, start: "str | None",
+          keys: "str | None") -> None:
+    """Take vacation days: NAME's clock stands still.
+
+    Written by whoever holds the file: the player to move, or the player who just moved,
+    before sending the game on. Refused when the game has no clock or allows no vacation,
+    when it overlaps another, is more than NAME has left, or NAME is out of time already.
+    """
+    from ..engine.clock import Pause
+    from ..engine.late import pause_problem
+    from ..engine.moments import parse_time, show_time, write_time
+    from ..errors import RecordError, SetupError
+    from ..records.safe_file import replace_record
+    from ..records.text import insert_item, quote, read_new_text, readable
+    from ..records.times import timeline
+    from ..records.viewer import player_named
+    from .options import check_seen_as, game_path, lock_notice, read_record, remember_seen
+    from .options import replay_valid
+    from .timing import now
+
+    path = game_path(file)
+    record = read_record(path)
+    check_seen_as(record, as_name, keys)
+    game = replay_valid(record)
+    name = player_named(record.players, as_name)
+    timing = record.timing
+    if timing is None or timing.clock is None:
+        raise click.ClickException("this game has no clock: there is no time to stop")
+    moment = now()
+    try:
+        begins = parse_time(start) if start else None
+    except SetupError as exc:
+        raise click.BadParameter(str(exc), param_hint="--from") from None
+    owners = {color: p.name for p in record.players for color in p.colors}
+    line = timeline(timing, record.moves, owners, pauses=record.pauses)
+    wanted = Pause(name, moment, days, begins)
+    to_move = game.to_move.name if game.to_move is not None else None
+    problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
+    if problem is not None:
+        raise click.ClickException(f"{problem}; nothing was written")
+    color = next(p.colors[0] for p in record.players if p.name == name)
+    item = [f"{color}: pause {days}d", f"at: {quote(write_time(moment))}"]
+    if begins is not None:
+        item.append(f"from: {quote(write_time(begins))}")
+    try:
+        old = readable(record, record.path)
+        new_text = insert_item(old, "moves", item, record.path, f"{name}'s pause")
+        written = read_new_text(new_text, f"{name}'s pause would not read back")
+        if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
+            raise RecordError(f"{name}'s pause would not read back as one pause more; "
+                              "nothing was written")
+        replace_record(path, new_text, record.text, lock_notice(path))
+    except RecordError as exc:
+        raise click.ClickException(exc.message) from None
+    remember_seen(written, as_name, keys)
+    left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
+    click.echo(f"{name} is on vacation from {show_time(wanted.begins)} until "
+               f"{show_time(wanted.end)}; {left} day{'' if left == 1 else 's'} of vacation left")
+
+
+COMMANDS = {command.name: command for command in (remind, pause)}

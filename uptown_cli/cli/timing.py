@@ -34,6 +34,6 @@ def check_future(record: "Record", writes: bool = False) -> None:
         return
     from ..records.times import future_problem  # (a record with times: it is light)
 
-    problem = future_problem(record.path, record.moves, now(), record.timing)
+    problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
         raise click.ClickException(problem.report_line() + ("; nothing was written" if writes else ""))

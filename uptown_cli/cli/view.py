@@ -221,7 +221,8 @@ def _in_the_future(result: "Validation") -> "Validation":
                                       or any(m.at is not None for m in result.record.moves)):
         from ..records.times import future_problem
 
-        problem = future_problem(result.path, result.record.moves, now(), result.record.timing)
+        problem = future_problem(result.path, result.record.moves, now(),
+                                 result.record.timing, result.record.pauses)
         if problem is not None:
             result.errors = sorted(result.errors + [problem], key=file_order)
     if result.unrevealed and not result.errors:

@@ -101,8 +101,8 @@ class GameStatus:
     def clock_text(self) -> str:
         """What the clock says of the wait, short enough for one line: ``, 1d 4h left``,
         ``, late by 5h (out of time in 6d 19h)``, ``, out of time for 2d: others may pass``,
-        ``, on vacation until 2026-12-05 10:00 UTC``; empty without a clock."""
-        from ..engine.clock import describe, show_time
+        ``, on vacation for 2d 23h more``; empty without a clock."""
+        from ..engine.clock import describe
 
         state, deadline, now = self.clock_state, self.deadline, self.now
         if state is None or deadline is None or now is None:
@@ -114,7 +114,7 @@ class GameStatus:
                     f"{describe(deadline.out_at - now)})")
         if state == "paused":
             until = deadline.paused_until(now)
-            return f", on vacation until {show_time(until)}" if until is not None else ""
+            return f", on vacation for {describe(until - now)} more" if until is not None else ""
         may = {"pass": "pass", "bot": "let a bot move", "forfeit": "forfeit"}
         policy = (self.late_policy or "wait").split(",")[0].split()[0]
         return (f", out of time for {describe(now - deadline.out_at)}"
@@ -199,7 +199,7 @@ def _deadline(record: Record, name: str) -> Deadline | None:
     from ..records.times import waiting_deadline
 
     owners = {color: p.name for p in record.players for color in p.colors}
-    return waiting_deadline(record.timing, record.moves, owners, name)
+    return waiting_deadline(record.timing, record.moves, owners, name, pauses=record.pauses)
 
 
 def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameStatus]:

@@ -13,9 +13,10 @@ from .times import timeline
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..errors import RecordError
     from .schema import Record
 
-__all__ = ["stand_in_error", "reveal_deadlines", "settle"]
+__all__ = ["stand_in_error", "reveal_deadlines", "settle", "pause_errors"]
 
 
 def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str | None:
@@ -53,7 +54,8 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
         return (f"move {index + 1}'s bot is {entry.bot}, not this game's "
                 f"({timing.late.bot or 'none'})")
     owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves[:index], owners)
+    line = timeline(timing, record.moves[:index], owners,
+                    pauses=[p for p in record.pauses if p.after <= index])
     return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(entry.at),
                             action)
 
@@ -66,7 +68,7 @@ def reveal_deadlines(record: Record, names: Sequence[str]) -> dict[str, datetime
     if timing is None or timing.clock is None or any(m.at is None for m in record.moves):
         return {}
     owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves, owners)
+    line = timeline(timing, record.moves, owners, pauses=record.pauses)
     return {name: timing.clock.window(line, name).out_at for name in names}
 
 
@@ -80,3 +82,29 @@ def settle(record: Record | None, unrevealed: Sequence[str], now: datetime) -> d
         return {}
     return {name: write_time(deadline)
             for name, deadline in reveal_deadlines(record, unrevealed).items() if now >= deadline}
+
+
+def pause_errors(record: Record, game: Game) -> list[RecordError]:
+    """A RecordError for each pause of ``record`` that the game's clock and vacation do not
+    allow where it stands (``engine.late.pause_problem``); ``game`` is the record replayed."""
+    from ..engine.clock import Pause
+    from ..engine.late import pause_problem
+    from ..errors import RecordError
+
+    timing, errors = record.timing, []
+    owners = {color: p.name for p in record.players for color in p.colors}
+    for index, pause in enumerate(record.pauses):
+        if timing is None or pause.at is None:
+            errors.append(RecordError("a pause needs a clock and a time", path=record.path,
+                                      line=pause.line))
+            continue
+        line = timeline(timing, record.moves[:pause.after], owners, pauses=record.pauses[:index])
+        after = record.moves[pause.after].color if pause.after < len(record.moves) else None
+        to_move = owners.get(after) if after else (game.to_move.name if game.to_move else None)
+        wanted = Pause(owners.get(pause.color, pause.color), parse_time(pause.at), pause.days,
+                       parse_time(pause.start) if pause.start else None)
+        problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
+        if problem is not None:
+            errors.append(RecordError(f"the pause after move {pause.after}: {problem}",
+                                      path=record.path, line=pause.line))
+    return errors

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, NamedTuple, Optional
 
-__all__ = ["MoveNotes", "PlayerEntry"]
+__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry"]
 
 
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
@@ -95,6 +95,19 @@ class MoveEntry(NamedTuple):
     """The player who wrote it for this colour's player (out of time), when another did."""
     bot: str | None = None
     """The bot that chose a move written for a player out of time (with ``by``)."""
+
+
+class PauseEntry(NamedTuple):
+    """A vacation written among the moves (``- blue: pause 7d``): not a turn. ``after`` is how
+    many moves come before it; its colour, its days, when it was written (``at``) and when it
+    begins when booked ahead (``start``, the ``from:`` under it), as written; its line."""
+
+    after: int
+    color: str
+    days: int
+    at: str | None
+    start: str | None
+    line: int
 
 
 new_move_entry: Callable[

@@ -301,6 +301,10 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
     if record is None:
         return Validation(path, None, schema.problems, 0, warnings=schema.warnings)
     result = replay(record, strict)
+    if record.pauses:  # vacations (records.deadlines)
+        from .deadlines import pause_errors
+
+        result.errors += pause_errors(record, result.game)
     errors = sorted(schema.problems + result.errors, key=file_order)
     warnings = sorted(schema.warnings + result.warnings, key=file_order)
     unrevealed = []

@@ -16,7 +16,8 @@ from ..engine.game import COLORS, Game, Player
 from ..engine.game import VARIANTS
 from ..errors import RecordError
 from .entries import (HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, STAMP_KEYS, TIMING_KEYS, MoveEntry,
-                      PlayerEntry, new_move_entry)
+                      PauseEntry, PlayerEntry, new_move_entry)
+from .times import read_stamp, read_times, split_pauses
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
@@ -43,7 +44,7 @@ class Record:
     ``text``), so that its text can be edited without parsing it again."""
 
     __slots__ = ("path", "text", "version", "variant", "players", "seed", "moves", "fields",
-                 "extras", "hidden", "tree", "replayed", "timing")
+                 "extras", "hidden", "tree", "replayed", "timing", "pauses")
 
     def __init__(self, path: str, text: str, version: int, variant: str,
                  players: list[PlayerEntry], seed: str | None, moves: list[MoveEntry],
@@ -63,6 +64,8 @@ class Record:
         self.tree = tree
         self.timing = timing
         """The game's time control (``records.times.Timing``), None when it has none."""
+        self.pauses: list[PauseEntry] = []
+        """The vacations written among the moves (not turns: ``moves`` leaves them out)."""
         self.replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = {}
         """``records.replay``'s own: the replays of a game with hidden racks, by ``upto`` (the
         game, its turns and the ``records.hidden_check.HiddenCheck`` that checked them): the
@@ -162,6 +165,7 @@ class SchemaReader:
         self.text = text
         self.path = path
         self.problems: list[RecordError] = []
+        self.pauses: list[PauseEntry] = []
         self.warnings: list[RecordError] = []
         """What is wrong with the notes under the moves, and names or an event that mail
         programs may misread: never a problem of the record."""
@@ -246,9 +250,7 @@ class SchemaReader:
         moves = self.moves(root, players)
         timing = None
         if any(m.at is not None for m in moves) or any(root.get(k) for k in TIMING_KEYS):
-            from .times import read_times
-
-            timing = read_times(root, moves, hidden is not None, self.problem)
+            timing = read_times(root, moves, hidden is not None, self.problem, self.pauses)
         if hidden is not None or any(m.link is not None for m in moves):
             from .hidden_fields import check_links
 
@@ -256,8 +258,10 @@ class SchemaReader:
         self.problems.sort(key=file_order)
         if not playable:
             return None
-        return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras,
-                      hidden, root, timing)
+        record = Record(self.path, self.text, version, variant, players, seed, moves, fields,
+                        extras, hidden, root, timing)
+        record.pauses = self.pauses
+        return record
 
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")
@@ -367,8 +371,11 @@ class SchemaReader:
                          node)
             return []
         in_game = {c for p in players for c in p.colors}
+        items = node.items
+        if "pause" in self.text:  # vacations among the moves (records.times)
+            items, self.pauses = split_pauses(items, self.problem)
         entries = [self.move(number, item, in_game if players else None)
-                   for number, item in enumerate(node.items, 1)]
+                   for number, item in enumerate(items, 1)]
         return cast("list[MoveEntry]", entries[:entries.index(None)] if None in entries else entries)
 
     def move(self, number: int, item: Node, in_game: set[str] | None) -> MoveEntry | None:
@@ -405,8 +412,6 @@ class SchemaReader:
             return None
         stamp: tuple[str | None, str | None, str | None] = (None, None, None)
         if len(pairs) > 1 and any(item.get(key) for key in STAMP_KEYS):  # times (records.times)
-            from .times import read_stamp
-
             stamp = read_stamp(number, item, self.problem)
         notes = None
         under = (1 if link is None else 2) + sum(s is not None for s in stamp)
