@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import json_option, keys_option, sendmail_option
+from .options import as_option, file_argument, json_option, keys_option, sendmail_option
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -207,8 +207,8 @@ def _reminder_json(reminder: "Reminder", with_body: bool) -> dict[str, object]:
 
 
 @click.command()
-@click.argument("file", required=False)
-@click.option("--as", "as_name", required=True, metavar="NAME", help="The player who takes the vacation.")
+@file_argument
+@as_option(required=True)
 @click.option("--days", type=click.IntRange(1, 366), required=True, help="How many whole days.")
 @click.option("--from", "start", metavar="TIME", help="When it begins, booked ahead (UTC, "
               "2026-12-20T00:00:00Z; default: now).")
