@@ -472,3 +472,35 @@ def test_a_pause_added_by_hand_that_the_game_does_not_allow_is_refused_by_valida
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-02T00:00:00Z"})
     assert result.exit_code == 1
     assert f"{path}:14: the pause after move 0: this game allows no vacation" in result.stdout
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(uptown, tmp_path, count):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--clock", "move 24h grace 12h", "--late", "bot", "--seed", "b")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    helper = table.names[-1] if count > 2 else "Ana"
+    early = table.run(helper, "2026-12-02T16:00:00Z", "move", game, "--for", "Bo", "--bot",
+                      "greedy", "--as", helper)
+    assert early.exit_code == 1 and "Bo is out of time only from 2026-12-03 04:00 UTC" in early.stderr
+    wrong = table.run(helper, "2026-12-03T05:00:00Z", "move", game, "--for", "Bo", "--bot",
+                      "random", "--as", helper)
+    assert wrong.exit_code == 1 and "lets greedy play for a late player, not random" in wrong.stderr
+    played = table.ok(helper, "2026-12-03T05:00:00Z", "move", game, "--for", "Bo", "--bot",
+                      "greedy", "--as", helper)
+    assert ", played by greedy for Bo, out of time (" + helper + " asked)" in played.stdout
+    text = game.read_text()
+    assert text.endswith(f'    at: "2026-12-03T05:00:00Z"\n    by: {helper}\n    bot: greedy\n')
+    assert table.ok("Ana", "2026-12-03T06:00:00Z", "validate", game).exit_code == 0
+    entry = [line for line in text.splitlines() if line.startswith("  - ")][-1]
+    color, chosen = entry[4:].split(": ")
+    from uptown_cli.records.reading import load_record
+    from uptown_cli.records.replay import replay
+
+    before = replay(load_record(game), upto=1).game
+    own, move = next((c, str(m)) for c, m in before.legal_moves() if (c, str(m)) != (color, chosen))
+    game.write_text(text.replace(entry, f"  - {own}: {move}", 1))
+    checked = table.run("Ana", "2026-12-03T06:00:00Z", "validate", game)
+    assert checked.exit_code == 1
+    assert f"move 2: greedy plays {color} {chosen} for Bo here, not {own} {move}" in checked.stdout

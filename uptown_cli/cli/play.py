@@ -210,7 +210,10 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
     check_playouts(playouts, bot)
     if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
-        _write_turn_for(path, words, as_name, for_name, keys, dry_run, send, sendmail, as_json)
+        if bot and words:
+            raise click.UsageError("--bot chooses the move: give no move")
+        _write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
+                        sendmail, as_json, bot)
         return
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
@@ -272,9 +275,15 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         click.echo(_send_on(path, as_name or player.name, sendmail))
 
 
+def stand_in_seed(record: "Record", number: int) -> str:
+    """What seeds the bot of a stand-in's move ``number`` (docs/DEADLINES.md): the record's
+    seed and the move's number, so that ``validate`` plays the same bot again."""
+    return f"stand-in {record.seed} {number}"
+
+
 def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_name: str | None,
                     keys: str | None, dry_run: bool, send: bool, sendmail: bool,
-                    as_json: bool) -> None:
+                    as_json: bool, bot: str | None = None) -> None:
     """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit`` (for a
     player out of time): the entry is checked as ``validate`` checks it before it is written."""
     from ..engine.moments import write_time
@@ -286,8 +295,8 @@ def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_na
     from .timing import now
 
     action = " ".join(words).lower()
-    if action not in ("pass", "forfeit"):
-        raise click.UsageError("with --for, MOVE is pass or forfeit")
+    if action not in ("pass", "forfeit") and not (bot and for_name):
+        raise click.UsageError("with --for, MOVE is pass or forfeit, or --bot")
     if for_name is not None and as_name is None:
         raise click.UsageError("--for needs --as ME: the record says who wrote it")
     if send and dry_run:
@@ -303,21 +312,33 @@ def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_na
     stamp = {"at": write_time(now())}
     if for_name is not None:
         stamp["by"] = writer
+    color = player.colors[0]
+    if bot is not None:
+        from ..analysis.bots import choose_move
+
+        policy = record.timing.late.bot if record.timing is not None else None
+        if bot != policy:
+            raise click.ClickException(f"this game's late policy lets {policy or 'no bot'} "
+                                       f"play for a late player, not {bot}; nothing was written")
+        color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
+                                    variant=record.variant)
+        action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
     try:
-        after = record_with_move(record, player.colors[0], action, record.path, None, stamp)
+        after = record_with_move(record, color, action, record.path, None, stamp)
     except RecordError as exc:
         raise click.ClickException(exc.message) from None
     result = replay(after)
     if result.errors:
         raise click.ClickException(f"{result.errors[0].message}; nothing was written")
     if not dry_run:
-        written = append_move(path, player.colors[0], action, record, None, lock_notice(path),
-                              stamp)
+        written = append_move(path, color, action, record, None, lock_notice(path), stamp)
         remember_seen(written, as_name, keys)
     finished, nxt = result.game.finished, result.game.to_move
     why = f", written by {writer} for {player.name} (out of time)" if for_name else ""
-    text = (f"Move {len(after.moves)}: {player.colors[0]} ({player.name}) "
-            f"{'forfeits' if action == 'forfeit' else 'passes'}{why}"
+    if bot is not None:
+        why = f", played by {bot} for {player.name}, out of time ({writer} asked)"
+    said = {"forfeit": "forfeits", "pass": "passes"}.get(action, action)
+    text = (f"Move {len(after.moves)}: {color} ({player.name}) {said}{why}"
             + (" (dry run: nothing was written)" if dry_run else ""))
     if as_json:
         Output(True).json({"number": len(after.moves), "player": player.name, "action": action,
