@@ -228,8 +228,8 @@ def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown
     nxt = table.to_move(name, "2026-12-01T18:00:00Z")
     expected = [("2026-12-02T08:00:00Z", f"{nxt} to move, 10h left", "on time", []),
                 ("2026-12-02T20:00:00Z", f"{nxt} to move, late by 2h (out of time in 1d 22h)", "late", [nxt]),
-                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h: others may pass",
-                 "out of time", [nxt])]
+                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h"
+                 + ("" if hidden else ": others may pass"), "out of time", [nxt])]
     for now, text, state, late in expected:
         shown = table.ok(name, now, "status", folder)
         assert shown.stdout.rstrip().endswith(text), shown.stdout
@@ -504,3 +504,22 @@ def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(up
     checked = table.run("Ana", "2026-12-03T06:00:00Z", "validate", game)
     assert checked.exit_code == 1
     assert f"move 2: greedy plays {color} {chosen} for Bo here, not {own} {move}" in checked.stdout
+
+
+def test_reminders_of_a_hidden_game_offer_no_stand_in_and_a_bot_policy_names_its_bot(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "move 24h", "--late", "pass", hidden=True)
+    _, data = uptown.json("remind", path.parent, "--dry-run", "--json",
+                          env=table.env("Bo", "2026-12-03T00:00:00Z"))
+    assert [d["kind"] for d in data] == ["reminder", "notice"]
+    assert "--for" not in data[1]["body"] and "pass" not in data[1]["body"]
+    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", "2026-12-03T00:00:00Z"))
+    assert status["out_of_time"] == ["Ana"] and status["late_policy"] == "pass"
+    open_game = tmp_path / "open"
+    open_game.mkdir()
+    players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    uptown.invoke("new", open_game / "g.yaml", *players, "--clock", "move 24h", "--late", "bot",
+                  env={"UPTOWN_NOW": T0})
+    _, data = uptown.json("remind", open_game, "--dry-run", "--json",
+                          env={"UPTOWN_NOW": "2026-12-03T00:00:00Z"})
+    assert "uptown move g.yaml --bot greedy --for Ana --send --as Bo" in data[1]["body"]

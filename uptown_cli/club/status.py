@@ -55,6 +55,8 @@ class GameStatus:
     vacation: str | None = None
     deadline: Deadline | None = None
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
+    stand_ins: bool = True
+    """Whether others may act for a late player here (not yet in games with hidden racks)."""
     forfeited: tuple[tuple[str, int], ...] = ()
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
@@ -118,7 +120,7 @@ class GameStatus:
         may = {"pass": "pass", "bot": "let a bot move", "forfeit": "forfeit"}
         policy = (self.late_policy or "wait").split(",")[0].split()[0]
         return (f", out of time for {describe(now - deadline.out_at)}"
-                + (f": others may {may[policy]}" if policy in may else ""))
+                + (f": others may {may[policy]}" if policy in may and self.stand_ins else ""))
 
     def to_json(self) -> dict[str, object]:
         """The status as ``status --json`` prints it (the clock's fields: null without one)."""
@@ -191,7 +193,7 @@ def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
         return {"now": now}
     written = timing.written
     return {"clock": written.get("clock"), "late_policy": written.get("late"),
-            "vacation": written.get("vacation"), "now": now}
+            "vacation": written.get("vacation"), "now": now, "stand_ins": record.hidden is None}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:
