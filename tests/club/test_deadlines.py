@@ -523,3 +523,28 @@ def test_reminders_of_a_hidden_game_offer_no_stand_in_and_a_bot_policy_names_its
     _, data = uptown.json("remind", open_game, "--dry-run", "--json",
                           env={"UPTOWN_NOW": "2026-12-03T00:00:00Z"})
     assert "uptown move g.yaml --bot greedy --for Ana --send --as Bo" in data[1]["body"]
+
+
+def test_a_pause_booked_ahead_is_sent_on_and_received(uptown, tmp_path, smtp_server):
+    import email
+
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "move 48h", "--vacation", "30d per year", "--seed", "s")
+    game = table.game("Ana")
+    now = "2026-12-01T16:00:00Z"
+    table.ok("Ana", now, "move", game, "--bot", "greedy", "--as", "Ana")
+    env = dict(smtp_server.env, **table.env("Ana", now))
+    result = uptown.invoke("pause", game, "--as", "Ana", "--days", "7", "--from",
+                           "2026-12-20T00:00:00Z", "--send", env=env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Ana is on vacation from 2026-12-20 00:00 UTC until "
+                                    "2026-12-27 00:00 UTC; 23 days of vacation left\n")
+    [(recipients, data)] = smtp_server.capture.take()
+    assert recipients == ["bo@example.org"]
+    letter = tmp_path / "pause.eml"
+    letter.write_bytes(data)
+    received = table.run("Bo", "2026-12-01T16:10:00Z", "receive", letter, "--into", table.game("Bo"))
+    assert received.exit_code == 0, received.output
+    assert table.game("Bo").read_text().endswith(
+        '  - red: pause 7d\n    at: "2026-12-01T16:00:00Z"\n    from: "2026-12-20T00:00:00Z"\n')
+    assert email.message_from_bytes(data)["Subject"].startswith("[uptown]")

@@ -212,9 +212,12 @@ def _reminder_json(reminder: "Reminder", with_body: bool) -> dict[str, object]:
 @click.option("--days", type=click.IntRange(1, 366), required=True, help="How many whole days.")
 @click.option("--from", "start", metavar="TIME", help="When it begins, booked ahead (UTC, "
               "2026-12-20T00:00:00Z; default: now).")
+@click.option("--send", is_flag=True, help="Then email the game to the next player "
+              "(as uptown send does).")
+@sendmail_option
 @keys_option
-def pause(file: "str | None", as_name: str, days: int, start: "str | None",
-          keys: "str | None") -> None:
+def pause(file: "str | None", as_name: str, days: int, start: "str | None", send: bool,
+          sendmail: bool, keys: "str | None") -> None:
     """Take vacation days: NAME's clock stands still.
 
     Written by whoever holds the file: the player to move, or the player who just moved,
@@ -233,6 +236,8 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None",
     from .options import replay_valid
     from .timing import now
 
+    if sendmail and not send:
+        raise click.UsageError("--sendmail goes with --send")
     path = game_path(file)
     record = read_record(path)
     check_seen_as(record, as_name, keys)
@@ -271,6 +276,12 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None",
     left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
     click.echo(f"{name} is on vacation from {show_time(wanted.begins)} until "
                f"{show_time(wanted.end)}; {left} day{'' if left == 1 else 's'} of vacation left")
+    if send:
+        from .club import send_after_move
+
+        sent = send_after_move(path, name, sendmail)
+        if sent:
+            click.echo(sent)
 
 
 COMMANDS = {command.name: command for command in (remind, pause)}
