@@ -2,6 +2,8 @@
 skipped, their tiles stay, the game ends among the players still in play, and they rank last."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.notation import PASS
@@ -79,3 +81,30 @@ def test_a_forfeit_is_taken_back_by_pop_and_rewind():
     assert copied.forfeited == [("Bo", 2)] and copied.to_move.name == "Cy"
     game.rewind()
     assert game.forfeited == [] and copied.forfeited == [("Bo", 2)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(2, 5), seed=st.integers(0, 10**6), plan=st.lists(st.integers(0, 9), max_size=60))
+def test_forfeits_anywhere_keep_the_turn_order_the_end_and_the_undo_right(count, seed, plan):
+    """Random games with forfeits at random (a step of 0 is a forfeit): the player to move never
+    has forfeited, the game ends exactly when fewer than two are left or a round of passes or
+    every colour in play is done, and taking everything back gives the start again."""
+    game = Game.new(NAMES[:count], seed=str(seed))
+    for step in plan:
+        if game.finished:
+            break
+        if step == 0:
+            game.forfeit()
+        else:
+            first_move(game)
+        out = {name for name, _ in game.forfeited}
+        playing = [p for p in game.players if p.name not in out]
+        if len(playing) < 2:
+            assert game.finished
+        if not game.finished:
+            assert game.to_move.name not in out
+        ranks = {s.name: s.rank for s in standings(game)}
+        assert all(ranks[name] > len(playing) for name in out)
+        assert all(ranks[p.name] <= len(playing) for p in playing)
+    game.rewind()
+    assert game.forfeited == [] and game.ply == 0 and game.to_move.name == "Ana" and not game.board
