@@ -355,6 +355,9 @@ def test_a_player_out_of_time_is_passed_for_then_forfeited_and_ranks_last(uptown
             assert table.to_move("Ana", "2026-12-06T00:00:00Z") == name
             table.ok(name, "2026-12-06T00:00:00Z", "move", game, "--bot", "greedy", "--as", name)
     assert table.ok("Ana", "2026-12-06T00:00:00Z", "validate", game).exit_code == 0
+    _, [checked] = uptown.json("validate", game, "--json", env=table.env("Ana", "2026-12-06T00:00:00Z"))
+    assert checked["forfeited"] == [{"name": "Bo", "reason": "out of time",
+                                     "at": "2026-12-05T18:01:00Z", "move": 5}]
     shown = table.ok("Ana", "2026-12-06T00:00:00Z", "show", game)
     assert "Bo forfeited at move 5 (out of time; Ana wrote it)" in shown.stdout
     _, score = uptown.json("score", game, "--json", env=table.env("Ana", "2026-12-06T00:00:00Z"))
@@ -415,6 +418,7 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
     _, [data] = uptown.json("validate", path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
     assert data["status"] == "settled" and data["valid"]
     assert data["reveal_deadlines"] == {"Bo": "2026-12-04T12:00:00Z", "Cy": "2026-12-04T12:00:00Z"}
+    assert [(f["name"], f["reason"]) for f in data["forfeited"]] == [("Bo", "reveal"), ("Cy", "reveal")]
     _, rated = uptown.json("ratings", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
     assert rated["games"] == 1 and rated["ratings"][0]["player"] == "Ana"
     _, unrated = uptown.json("ratings", tmp_path, "--json", env={"UPTOWN_NOW": NOW})

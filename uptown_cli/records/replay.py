@@ -286,7 +286,24 @@ class Validation:
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
                         unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
+        forfeited = self.forfeited()
+        if forfeited:
+            data["forfeited"] = forfeited
         return data
+
+    def forfeited(self) -> list[dict[str, object]]:
+        """``{"name", "reason" ("resigned", "out of time", "reveal"), "at", "move"}`` for each
+        forfeit of the record (in the moves, then the reveals not made in time)."""
+        record = self.record
+        if record is None:
+            return []
+        owners = {color: p.name for p in record.players for color in p.colors}
+        found: list[dict[str, object]] = [
+            {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
+             "at": m.at, "move": number}
+            for number, m in enumerate(record.moves, 1) if m.text == FORFEIT]
+        return found + [{"name": name, "reason": "reveal", "at": deadline, "move": None}
+                        for name, deadline in self.settled.items()]
 
 
 def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
