@@ -1,9 +1,11 @@
 """Fixtures shared by every test folder; helper functions are in ``support/`` (one module per
 purpose: ``support.games`` makes games, ``support.players`` plays hidden games)."""
 
+import os
+
 import pytest
 from support.cli import Uptown
-from support.games import SEED, finished_game, new_game, play_first_moves
+from support.games import NOW, SEED, finished_game, new_game, play_first_moves
 from support.players import as_player
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
@@ -86,3 +88,18 @@ def english(monkeypatch):
     """Every test runs in English whatever the machine's locale (``UPTOWN_LANG`` wins over
     LANGUAGE, LC_ALL and LANG); tests of other languages set their own."""
     monkeypatch.setenv("UPTOWN_LANG", "en")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fixed_now():
+    """Every command takes ``support.games.NOW`` as now (``UPTOWN_NOW``, for tests only), so
+    that the time ``move`` writes under each move (``at:``, ``support.games.AT_LINE``) is known;
+    tests of deadlines move it themselves. For the session, so that fixtures of any scope that
+    play games see it too."""
+    before = os.environ.get("UPTOWN_NOW")
+    os.environ["UPTOWN_NOW"] = NOW
+    yield
+    if before is None:
+        del os.environ["UPTOWN_NOW"]
+    else:
+        os.environ["UPTOWN_NOW"] = before

@@ -103,11 +103,11 @@ def test_no_modules_import_in_a_circle():
     assert not circles, circles
 
 
-LONG_ON_PURPOSE = {"uptown_cli.engine.game": 690}
+LONG_ON_PURPOSE = {"uptown_cli.engine.game": 720}
 """Modules allowed more lines, and how many: the ``Game`` class is one state machine (its
 checks, playing, undoing and re-dealing share private state on the path of every move), and
-its module is the whole of what a game is to a user of the library (its players, colours and
-variants, ``Game.new``); what could leave it has (``groups``, ``move_lists``, ``notation``)."""
+its module is the whole of what a game is to a user of the library (its players, colours,
+forfeits and variants, ``Game.new``); what could leave it has (``groups``, ``move_lists``, ``notation``)."""
 
 
 def test_no_module_is_much_over_400_lines():

@@ -1,7 +1,7 @@
 """``uptown move``: the ways to write a move, FILE first or not, --as, --rack, --bot, refusals."""
 
 import pytest
-from support.games import BROKEN, UNSEEDED, finished_game, new_game
+from support.games import AT_LINE, BROKEN, UNSEEDED, finished_game, new_game
 
 from uptown_cli.records.reading import load_record
 
@@ -135,7 +135,8 @@ def test_the_last_move_prints_the_final_standings_and_then_refuses(uptown, tmp_p
     path.write_text(text[: text.rindex("  - ")])
     result = uptown.invoke("move", path, str(last.move))
     assert result.exit_code == 0
-    assert path.read_text() == text
+    assert path.read_text() == text + AT_LINE
+    text += AT_LINE
     assert "The game is over.\nFinal standings:\n" in result.stdout
     assert result.stdout.splitlines()[-5].split()[:3] == ["rank", "player", "colours"]
     again = uptown.invoke("move", path, str(last.move))
@@ -182,7 +183,7 @@ def test_comments_and_layout_are_kept(uptown, game):
     game.write_text(text)
     assert uptown.invoke("move", game, "9 B9").exit_code == 0
     assert uptown.invoke("move", game, "C C5").exit_code == 0
-    assert game.read_text() == text + "  - red: 9 B9\n  - blue: C C5\n"
+    assert game.read_text() == text + f"  - red: 9 B9\n{AT_LINE}  - blue: C C5\n{AT_LINE}"
 
 
 def test_a_game_without_a_seed(uptown, tmp_path):

@@ -37,6 +37,8 @@ def test_a_whole_three_player_game_through_uptown_move(uptown, game_file):
     players = [Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))]
     engine = Game(players, seeded_bags("e2e-7", ["red", "blue", "green"]))
     for line in path.read_text().split("moves:\n", 1)[1].splitlines():
+        if not line.startswith("  - "):  # the time under a move
+            continue
         color, text = line.strip("- ").split(": ")
         engine.play(parse_move(text), color)
     assert engine.finished

@@ -25,6 +25,7 @@ def expected_json(game, variant, path):
                 "captured": s.captured,
                 "score": s.score,
                 "rank": s.rank,
+                "forfeit": None,
             }
             for s in standings(game, variant)
         ],

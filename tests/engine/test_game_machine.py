@@ -216,7 +216,7 @@ class RandomGames(RuleBasedStateMachine):
             for other in self.bags:
                 assert game.captured(color, other) == self.captures[color, other]
         for variant in ("standard", "blockers"):
-            rows = [tuple(row) for row in standings(game, variant)]
+            rows = [tuple(row)[:7] for row in standings(game, variant)]  # (no forfeits here)
             assert rows == self.recount_standings(recount, variant)
         assert game.finished == self.expected_finished()
         if not game.finished:

@@ -14,6 +14,7 @@ class Tally:
     groups and the tiles each colour captured from each colour."""
 
     variant = "standard"
+    forfeited = []
 
     def __init__(self, seats, groups, captured=None):
         self.players = [Player(name, colors) for name, colors in zip(NAMES, seats)]

@@ -149,7 +149,8 @@ def _link_line(path, move):
     lines = _lines(path)
     start = lines.index("moves:")
     moves = [i for i in range(start + 1, len(lines)) if lines[i].startswith("  - ")]
-    return moves[move - 1] + 2, moves[move - 1] + 1
+    link = next(i for i in range(moves[move - 1], len(lines)) if lines[i].startswith("    link:"))
+    return link + 1, moves[move - 1] + 1
 
 
 def test_an_edited_earlier_link_is_reported_at_its_move(uptown, tmp_path, game):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.games import legal_moves
+from support.games import AT_LINE, legal_moves
 
 from uptown_cli.records import safe_file
 from uptown_cli.cli import main
@@ -73,7 +73,7 @@ def game(game_file):
 
 def with_move():
     """The file after Cy's move, as ``uptown move`` writes it."""
-    return START + f"  - green: {' '.join(MOVE)}\n".encode()
+    return START + f"  - green: {' '.join(MOVE)}\n{AT_LINE}".encode()
 
 
 def check_after_crash(uptown, path: Path, expected: bytes):
@@ -89,7 +89,7 @@ def check_after_crash(uptown, path: Path, expected: bytes):
     data = legal_moves(path)
     played = uptown.invoke("move", path, data["moves"][0])
     assert played.exit_code == 0, played.output
-    assert path.read_bytes() == before + f"  - {next(iter(data['by_color']))}: {data['moves'][0]}\n".encode()
+    assert path.read_bytes() == before + f"  - {next(iter(data['by_color']))}: {data['moves'][0]}\n{AT_LINE}".encode()
     return others
 
 

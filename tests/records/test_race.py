@@ -16,6 +16,9 @@ import pytest
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.replay import validate_file
 
+AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
+"""What ``uptown move`` writes under a move at the tests' now (``support.games.NOW``)."""
+
 ROOT = Path(__file__).resolve().parents[2]
 START = (ROOT / "records" / "in-progress.yaml").read_bytes()
 PLAYED = 17
@@ -84,7 +87,7 @@ def test_all_read_the_same_position_and_exactly_one_wins(game, tmp_path):
     results = finish(processes)
     winners = [move for move, (code, _, _) in zip(moves, results) if code == 0]
     assert len(winners) == 1, results
-    assert game.read_bytes() == START + f"  - green: {winners[0]}\n".encode()
+    assert game.read_bytes() == START + f"  - green: {winners[0]}\n{AT_LINE}".encode()
     for code, out, err in results:
         if code:
             assert (code, out, err) == (1, "", f"Error: {game} {MOVED_ON}\n")

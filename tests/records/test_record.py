@@ -155,7 +155,8 @@ def test_empty_optional_keys_count_as_missing():
     (HEADER + "variant: chess\n", (9, None, "unknown variant 'chess' (standard or blockers)")),
     (HEADER + "mvoes: []\n", (9, None, "unknown key 'mvoes' (the keys are uptown, variant, event, site, date, "
                                          "round, notes, players, seed, hidden, protocol, commitments, "
-                                         "revealed, withdrawn, moves; keys of your own must begin with x-)")),
+                                         "revealed, withdrawn, clock, late, vacation, started, moves; keys of your "
+                                         "own must begin with x-)")),
     (HEADER + "event: [a]\n", (9, None, "'event' must be text, not a list")),
     (HEADER + "seed: ''\n", (9, None, "the seed must not be blank (leave the key out for a game without one)")),
     (HEADER + "seed: {a: b}\n", (9, None, "'seed' must be text, not a mapping")),

@@ -15,6 +15,9 @@ from uptown_cli.records import file_lock
 from uptown_cli.records import safe_file
 from uptown_cli.records.safe_file import append_move, create_record
 
+AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
+"""What ``uptown move`` writes under a move at the tests' now (``support.games.NOW``)."""
+
 START = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\n  - name: Cy\nmoves:\n"
 AFTER = START + "  - red: 7 B7\n"
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
@@ -78,7 +81,7 @@ def test_a_game_path_that_is_a_symlink_writes_the_real_file(uptown, tmp_path):
     link.symlink_to("games/club.yaml")
     result = uptown.invoke("move", link, "7", "B7")
     assert result.exit_code == 0, result.output
-    assert link.is_symlink() and real.read_text() == AFTER
+    assert link.is_symlink() and real.read_text() == AFTER + AT_LINE
     assert os.listdir(tmp_path / "games") == ["club.yaml"]
     assert sorted(os.listdir(tmp_path)) == ["game.yaml", "games"]
 

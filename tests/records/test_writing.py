@@ -23,6 +23,9 @@ from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.writing import quote, record_with_move, render_record
 from uptown_cli.records.yaml_reader import MAX_BYTES, parse, to_plain
 
+AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
+"""What ``uptown move`` writes under a move at the tests' now (``support.games.NOW``)."""
+
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = "uptown: 1\nplayers:\n  - name: Ana\n    colors: [red]\n  - name: Bo\n    colors: [blue]\n" \
          "  - name: Cy\n    colors: [green]\n"
@@ -518,7 +521,7 @@ def test_a_byte_order_mark_file_without_moves_gets_its_first_move(uptown, tmp_pa
     assert uptown.invoke("validate", path).exit_code == 0
     result = uptown.invoke("move", path, "7", "B7")
     assert result.exit_code == 0, result.output
-    assert path.read_bytes() == ("\ufeff" + HEADER + "moves:\n  - red: 7 B7\n").encode()
+    assert path.read_bytes() == ("\ufeff" + HEADER + "moves:\n  - red: 7 B7\n" + AT_LINE).encode()
 
 
 @pytest.mark.parametrize("before", ["uptown: 1\n", "uptown: 1  # v1\n", "x-first: [a]\nuptown: 1\n"])
@@ -555,7 +558,7 @@ def test_a_move_that_would_pass_1_mib_says_so(uptown, tmp_path):
     result = uptown.invoke("move", path, "7", "B7")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (f"Error: with red: 7 B7 appended, {path} would be larger than 1 MiB "
-                             "(1048589 bytes); nothing was written\n")
+                             "(1048620 bytes); nothing was written\n")
     assert path.read_text() == padded_record(MAX_BYTES - 1)
 
 

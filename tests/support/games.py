@@ -6,6 +6,10 @@ from support.cli import Uptown
 uptown = Uptown()
 
 SEED = "cafe01"
+NOW = "2026-12-01T12:00:00Z"
+"""The time every test's commands take as now (``UPTOWN_NOW``, set by conftest)."""
+AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
+"""The line ``uptown move`` writes under a move (of a list indented by two) at ``NOW``."""
 
 
 def new_game(path, *players, seed=SEED, variant="standard"):

@@ -48,6 +48,8 @@ COMMANDS = {
     "receive": ("club", "Save the game attached to an email when it carries yours further."),
     "status": ("club", "Every game in the folders (default: this one), one line each."),
     "ratings": ("club", "A rating for every player over the finished games, in date order."),
+    "remind": ("deadlines", "Mail each late player a reminder, and the others who is late."),
+    "pause": ("deadlines", "Take vacation days: NAME's clock stands still."),
     "svg": ("pictures", "Draw the board as an SVG picture."),
     "html": ("pictures", "Make one self-contained HTML page that replays the game."),
 }

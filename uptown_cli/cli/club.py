@@ -4,6 +4,7 @@
 import os
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,6 +24,9 @@ from .options import (
     sendmail_option,
     write_output,
 )
+
+if TYPE_CHECKING:
+    from ..club.mime import Attached
 
 __all__: list[str] = []
 
@@ -191,6 +195,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
+    _refuse_future(game)
     local = into or game.file_name
     if local is None:
         raise MailError(f"{game.unnamed()}: give --into FILE; nothing was written")
@@ -201,6 +206,23 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     click.echo(one_line(result.message))
     for warning in result.warnings:
         click.echo(f"Warning: {one_line(warning)}", err=True)
+
+
+def _refuse_future(game: "Attached") -> None:
+    """Refuse (one line, nothing written) a received game with a move dated after this
+    computer's clock (``records.times.future_problem``); a copy that cannot be read is
+    ``receive``'s to report."""
+    from ..errors import MailError, UptownError
+    from ..records.times import future_problem
+    from .timing import now
+
+    try:
+        record = game.record()
+    except UptownError:
+        return
+    problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
+    if problem is not None:
+        raise MailError(f"{problem}; nothing was written")
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
@@ -215,20 +237,27 @@ def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
 @as_option()
+@click.option("--late", "only_late", is_flag=True,
+              help="Only the games that wait for someone late or out of time.")
 @json_option
-def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None:
+def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_json: bool) -> None:
     """Every game in the folders (default: this one), one line each.
 
-    Whose turn it is and since when (the file's time), or the winner, or the first problem of
-    an invalid record; NAME's turns first, then the longest waiting.
+    Whose turn it is and since when (the time of the last move, else the file's time), or the
+    winner, or the first problem of an invalid record; NAME's turns first, then the longest
+    waiting. In a game with a clock, the time left, or how late the player is.
     """
     import textwrap
 
     from ..club.status import game_status, order
+    from .timing import now
 
+    moment = now()
     files, unread = games_listed(list(folders) or ["."])
-    statuses = order([game_status(path, display_path(os.path.normpath(path))) for path in files],
-                     as_name)
+    statuses = order([game_status(path, display_path(os.path.normpath(path)), moment)
+                      for path in files], as_name)
+    if only_late:
+        statuses = [s for s in statuses if s.late]
     if as_json:
         Output(True).json([s.to_json() for s in statuses])
     width = min(max([len(s.path) for s in statuses] + [4]), 30)
@@ -260,8 +289,10 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
     """
     from ..club.ratings import finished_games, rate
 
+    from .timing import now
+
     files, unread = games_listed(list(folders) or ["."])
-    games, invalid = finished_games(files, variant)
+    games, invalid = finished_games(files, variant, now())
     table = rate(games)
     out = Output(as_json, table_format)
     if as_json:

@@ -42,13 +42,15 @@ __all__: list[str] = []
 # -- new --hidden, and the view of the player to move --------------------------------------
 
 
-def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant: str) -> str:
-    """Write a new game with hidden racks at ``path``; returns its game id."""
+def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant: str,
+                  timing: dict[str, str] | None = None) -> str:
+    """Write a new game with hidden racks at ``path`` (with the keys of its clock,
+    ``timing``); returns its game id."""
     from ..records.safe_file import create_record
     from ..records.writing import render_record
 
     game_id = new_game_id().hex()
-    text = render_record(entries, variant=variant, hidden=game_id)
+    text = render_record(entries, variant=variant, hidden=game_id, timing=timing)
     create_record(path, text)
     return game_id
 

@@ -70,7 +70,10 @@ def check_seen_as(record: "Record", as_name: str | None, keys: str | None,
     if as_name is not None:
         from ..records.viewer import check_seen
 
+        from .timing import check_future
+
         check_seen(record, as_name, keys, writes)
+        check_future(record, writes)
 
 
 def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:

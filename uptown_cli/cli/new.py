@@ -82,9 +82,16 @@ def _seed(value: str | None) -> str | None:
               help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
+@click.option("--clock", metavar="SPEC", help="The time control: 'move 72h grace 168h', "
+              "'bank 36h +12h', judges, bga, little-golem, or none (the default: nobody is "
+              "ever late). See docs/DEADLINES.md.")
+@click.option("--late", metavar="POLICY", help="What others may do for a player out of time: "
+              "wait (the default), pass, bot [NAME], forfeit; 'pass, forfeit after 2'.")
+@click.option("--vacation", metavar="V", help="Vacation per player: none (the default), "
+              "14d (in the game) or '30d per year'.")
 @json_option
 def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | None, hidden: bool,
-        as_json: bool) -> None:
+        clock: str | None, late: str | None, vacation: str | None, as_json: bool) -> None:
     """Create a new game record (never overwrites a file).
 
     \b
@@ -110,42 +117,84 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         entries.append(PlayerEntry(name, colors, 0, email))
     check_lineup(entries)
     deal_colors(entries)
+    timing = timing_keys(clock, late, vacation, hidden)
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
     if hidden:
-        _new_hidden(path, entries, variant, seed, as_json)
+        _new_hidden(path, entries, variant, seed, as_json, timing)
         return
     seed = secrets.token_hex(4) if seed is None else seed
     with converted(param_hint="--player/--seed"):
-        text = render_record(entries, variant=variant, seed=seed)
+        text = render_record(entries, variant=variant, seed=seed, timing=timing)
     create_record(path, text)
-    game = load_record_text(text, path).new_game()
+    record = load_record_text(text, path)
+    game = record.new_game()
+    shown_clock = record.timing.describe() if record.timing else None
     if as_json:
         assert game.to_move is not None  # a new game has a player to move
         Output(as_json).json({
-            "path": display_path(path), "variant": variant, "seed": seed,
+            "path": display_path(path), "variant": variant, "seed": seed, **_timing_json(timing),
             "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
             "to_move": game.to_move.name,
         })
         return
     who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
     click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
+    if shown_clock:
+        click.echo(shown_clock)
     click.echo(to_move_text(game))
 
 
+def timing_keys(clock: str | None, late: str | None, vacation: str | None,
+                hidden: bool) -> dict[str, str] | None:
+    """The keys ``new`` writes for ``--clock``, ``--late`` and ``--vacation`` (canonical, with
+    ``started`` now: ``engine.clock.current_time``), None without a clock; a UsageError (exit
+    2) for a value that is wrong."""
+    from ..engine.clock import Clock, current_time, write_time
+    from ..engine.late import LatePolicy, Vacation
+    from ..errors import SetupError
+
+    if clock is None or clock.strip().lower() == "none":
+        for option, value in (("--late", late), ("--vacation", vacation)):
+            if value is not None:
+                raise click.UsageError(f"{option} needs --clock: without a clock nobody is late")
+        if clock is None:
+            return None
+    try:
+        parsed = Clock.parse(clock)
+        if parsed is None:
+            return None
+        policy = LatePolicy.parse(late or "wait")
+        policy.check(hidden)
+        allowed = Vacation.parse(vacation or "none")
+        now = current_time(os.environ)
+    except SetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    return {"clock": str(parsed), "late": str(policy),
+            "vacation": "none" if allowed is None else str(allowed), "started": write_time(now)}
+
+
+def _timing_json(timing: dict[str, str] | None) -> dict[str, str | None]:
+    """The keys ``new --json`` adds for a game with a clock (none without one)."""
+    if not timing:
+        return {}
+    return {"clock": timing.get("clock"), "late_policy": timing.get("late"),
+            "vacation": timing.get("vacation"), "started": timing.get("started")}
+
+
 def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str | None,
-                as_json: bool) -> None:
+                as_json: bool, timing: dict[str, str] | None = None) -> None:
     """``new --hidden``: a game whose players join with their own keys (see ``hidden``)."""
     from .hidden import create_hidden
 
     if seed is not None:
         raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
-    game_id = create_hidden(path, entries, variant)
+    game_id = create_hidden(path, entries, variant, timing)
     shown = display_path(path)
     if as_json:
         Output(as_json).json({
-            "path": shown, "variant": variant, "hidden": game_id,
+            "path": shown, "variant": variant, "hidden": game_id, **_timing_json(timing),
             "players": [{"name": e.name, "colors": list(e.colors)} for e in entries],
             "to_join": entries[0].name,
         })
@@ -153,6 +202,11 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
     who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
     click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
     click.echo(f"Game id: {game_id}")
+    if timing:
+        from ..engine.late import LatePolicy
+
+        click.echo(f"Clock: {timing['clock']}; late players: {LatePolicy.parse(timing['late'])}; "
+                   f"vacation {timing['vacation']}")
     click.echo("The players join in turn order, each on their own computer; first:")
     click.echo(f"  uptown join {shown} --as {entries[0].name}")
 

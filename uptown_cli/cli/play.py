@@ -83,8 +83,16 @@ def bot_move(bot: str, game: "Game", record: "Record", playouts: int | None,
     from ..analysis.bots import choose_move
 
     options = {"playouts": playouts} if playouts else {}
-    seed = record.text if mover is None else mover.bot_seed
+    seed = unstamped(record.text) if mover is None else mover.bot_seed
     return choose_move(bot, game, seed=seed, variant=record.variant, **options)
+
+
+def unstamped(text: str) -> str:
+    """A record's text without the times (and stand-ins' names) under its moves: what seeds
+    a bot in an open game, so that when a move was made does not change the bot's choice."""
+    import re
+
+    return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
 
 
 def typed_move(words: Sequence[str]) -> "Move":
@@ -145,6 +153,9 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @click.argument("words", nargs=-1, metavar="[FILE] MOVE", shell_complete=complete_move)
 @as_option()
 @click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
+@click.option("--for", "for_name", metavar="NAME", help="Write NAME's turn for them, once they "
+              "are out of time, as the game's late policy allows: MOVE is pass or forfeit "
+              "(needs --as ME).")
 @bot_option
 @click.option("--dry-run", is_flag=True, help="Show what the move would do; write nothing.")
 @click.option("--send", is_flag=True, help="Then email the game to the next player "
@@ -153,14 +164,16 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @keys_option
 @output_options
 @color_options
-def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str | None,
-         playouts: int | None, dry_run: bool, send: bool, sendmail: bool, keys: str | None,
-         as_json: bool, table_format: str, color: str, no_color: bool) -> None:
+def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: str | None,
+         bot: str | None, playouts: int | None, dry_run: bool, send: bool, sendmail: bool,
+         keys: str | None, as_json: bool, table_format: str, color: str, no_color: bool) -> None:
     """Play a move and append it to FILE.
 
     MOVE is played for the player to move: 7 B7, or 7 and B7 as two words, or pass; with two
-    players it may start with the rack (red 7 B7). The new board, the tile drawn and who is next
-    are printed. With --as NAME, it is refused unless it is NAME's turn.
+    players it may start with the rack (red 7 B7); forfeit resigns. The new board, the tile
+    drawn and who is next are printed. With --as NAME, it is refused unless it is NAME's turn.
+    With --for NAME, another player writes a pass or a forfeit for NAME once NAME is out of
+    time, as the game's clock and late policy allow (docs/DEADLINES.md).
 
     \b
     Examples:
@@ -192,6 +205,12 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     if bot and (words or rack):
         raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
     check_playouts(playouts, bot)
+    if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
+        if bot and words:
+            raise click.UsageError("--bot chooses the move: give no move")
+        _write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
+                        sendmail, as_json, bot)
+        return
     if not bot and not words:
         raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
     if sendmail and not send:
@@ -223,7 +242,12 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
             raise IllegalMove(exc.reason, f"{exc} (name the rack: red 7 B7, or --rack)") from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
-        written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))
+        from ..engine.moments import write_time
+        from .timing import now
+
+        stamp = {"at": write_time(now())}
+        written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path),
+                              stamp)
         remember_seen(written, as_name, keys)
     out = Output(as_json, table_format)
     if as_json:
@@ -247,6 +271,91 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
     if send:
         click.echo(_send_on(path, as_name or player.name, sendmail))
+
+
+def stand_in_seed(record: "Record", number: int) -> str:
+    """What seeds the bot of a stand-in's move ``number`` (docs/DEADLINES.md): the record's
+    seed and the move's number, so that ``validate`` plays the same bot again."""
+    return f"stand-in {record.seed} {number}"
+
+
+def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_name: str | None,
+                    keys: str | None, dry_run: bool, send: bool, sendmail: bool,
+                    as_json: bool, bot: str | None = None) -> None:
+    """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit`` (for a
+    player out of time): the entry is checked as ``validate`` checks it before it is written."""
+    from ..engine.moments import write_time
+    from ..errors import RecordError
+    from ..records.replay import replay
+    from ..records.safe_file import append_move
+    from ..records.writing import record_with_move
+    from ..records.viewer import player_named
+    from .timing import now
+
+    action = " ".join(words).lower()
+    if action not in ("pass", "forfeit") and not (bot and for_name):
+        raise click.UsageError("with --for, MOVE is pass or forfeit, or --bot")
+    if for_name is not None and as_name is None:
+        raise click.UsageError("--for needs --as ME: the record says who wrote it")
+    if send and dry_run:
+        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+    record = open_record(path)
+    if record.hidden is not None:
+        raise click.ClickException("forfeits and moves written for another player are not "
+                                   "supported yet in games with hidden racks; nothing was written")
+    check_seen_as(record, as_name, keys)
+    game = replay_valid(record)
+    player = check_player(game, for_name if for_name is not None else as_name, record.path)
+    writer = player_named(record.players, as_name) if as_name is not None else player.name
+    stamp = {"at": write_time(now())}
+    if for_name is not None:
+        stamp["by"] = writer
+    color = player.colors[0]
+    if bot is not None:
+        from ..analysis.bots import choose_move
+
+        policy = record.timing.late.bot if record.timing is not None else None
+        if bot != policy:
+            raise click.ClickException(f"this game's late policy lets {policy or 'no bot'} "
+                                       f"play for a late player, not {bot}; nothing was written")
+        color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
+                                    variant=record.variant)
+        action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
+    try:
+        after = record_with_move(record, color, action, record.path, None, stamp)
+    except RecordError as exc:
+        raise click.ClickException(exc.message) from None
+    result = replay(after)
+    if result.errors:
+        raise click.ClickException(f"{result.errors[0].message}; nothing was written")
+    if not dry_run:
+        written = append_move(path, color, action, record, None, lock_notice(path), stamp)
+        remember_seen(written, as_name, keys)
+    finished, nxt = result.game.finished, result.game.to_move
+    why = f", written by {writer} for {player.name} (out of time)" if for_name else ""
+    if bot is not None:
+        why = f", played by {bot} for {player.name}, out of time ({writer} asked)"
+    said = {"forfeit": "forfeits", "pass": "passes"}.get(action, action)
+    text = (f"Move {len(after.moves)}: {color} ({player.name}) {said}{why}"
+            + (" (dry run: nothing was written)" if dry_run else ""))
+    if as_json:
+        Output(True).json({"number": len(after.moves), "player": player.name, "action": action,
+                           "by": writer if for_name else None, "written": not dry_run,
+                           "finished": finished, "to_move": None if nxt is None else nxt.name})
+    else:
+        click.echo(text)
+        if finished:
+            from ..engine.scoring import standings
+            from ..pictures.text import standings_rows
+
+            Output(False).table(*standings_rows(standings(result.game, record.variant),
+                                                record.variant), title="Final standings:")
+        elif nxt is not None:
+            click.echo(f"{nxt.name} to move.")
+    if send:
+        line = _send_on(path, writer, sendmail)
+        if line:
+            click.echo(line, err=as_json)
 
 
 def _send_on(path: str, as_name: str, sendmail: bool) -> str | None:

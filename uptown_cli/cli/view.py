@@ -31,6 +31,7 @@ from .options import (
 from .output import Output, page, plural, use_color
 
 if TYPE_CHECKING:
+    from ..errors import RecordError
     from ..records.replay import Validation
     from ..records.schema import Record
     from ..records.viewer import HiddenView
@@ -60,10 +61,20 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     if game.knows_racks:  # an open game, or every key revealed: all is public
         view = None
     out = Output(as_json, table_format)
+    timing = record.timing
     if as_json:
-        out.json(position_data(game, view))
+        data = position_data(game, view)
+        if timing is not None:
+            data.update({"clock": timing.written.get("clock"),
+                         "late_policy": timing.written.get("late"),
+                         "vacation": timing.written.get("vacation"),
+                         "started": timing.written.get("started")})
+        out.json(data)
         return
     out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    clock_line = timing.describe() if timing is not None else None
+    if clock_line is not None:
+        out.text(clock_line)
     notes = record.moves[game.ply - 1].notes if game.ply else None
     if notes is not None:  # an annotated move
         from ..records.annotations import notes_lines
@@ -74,6 +85,9 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     out.text(board_text(game, colored), color=colored)
     out.text()
     out.table(*players_rows(game, standings(game, record.variant)))
+    for name, ply in game.forfeited:
+        by = record.moves[ply - 1].by if ply <= len(record.moves) else None
+        out.text(f"{name} forfeited at move {ply}" + (f" (out of time; {by} wrote it)" if by else ""))
     out.text()
     out.text(to_move_text(game, view))
 
@@ -195,11 +209,59 @@ def _validate_one(path: str, strict: bool) -> "Validation":
             data = read_standard_input()
         except RecordError as exc:
             return Validation("<stdin>", None, [exc], 0)
-        return validate_text(data, "<stdin>", strict)
+        return _in_the_future(validate_text(data, "<stdin>", strict))
     shown = display_path(path)
     if not os.path.lexists(path):
         return Validation(shown, None, [RecordError(NO_SUCH_FILE, path=shown)], 0)
-    return validate_file(path, strict, shown)
+    return _in_the_future(validate_file(path, strict, shown))
+
+
+def _in_the_future(result: "Validation") -> "Validation":
+    """``result`` with an error for a move dated after this computer's clock (a time from the
+    reader's future: ``records.times.future_problem``)."""
+    from ..records.schema import file_order
+    from .timing import now
+
+    if result.record is not None and (result.record.timing is not None
+                                      or any(m.at is not None for m in result.record.moves)):
+        from ..records.times import future_problem
+
+        problem = future_problem(result.path, result.record.moves, now(),
+                                 result.record.timing, result.record.pauses)
+        if problem is not None:
+            result.errors = sorted(result.errors + [problem], key=file_order)
+    if result.record is not None and not result.errors and any(
+            m.bot is not None for m in result.record.moves):
+        result.errors += _bot_errors(result.record)
+    if result.unrevealed and not result.errors:
+        from ..records.deadlines import settle
+
+        result.settled = settle(result.record, result.unrevealed, now())
+    return result
+
+
+def _bot_errors(record: "Record") -> "list[RecordError]":
+    """An error for each move a bot made for a late player (``bot:`` under it) that is not
+    what that bot plays there (``play.stand_in_seed``): the analysis layer, above records."""
+    from ..analysis.bots import choose_move
+    from ..errors import RecordError
+    from ..records.replay import replay
+    from .play import stand_in_seed
+
+    errors = []
+    for index, entry in enumerate(record.moves):
+        if entry.bot is None:
+            continue
+        game = replay(record, upto=index).game
+        color, chosen = choose_move(entry.bot, game, seed=stand_in_seed(record, index + 1),
+                                    variant=record.variant)
+        text = str(game.copy().play(chosen, color).move)
+        if (color, text) != (entry.color, entry.text):
+            errors.append(RecordError(f"{entry.bot} plays {color} {text} for "
+                                      f"{game.to_move.name if game.to_move else '?'} here, not "
+                                      f"{entry.color} {entry.text}", path=record.path,
+                                      line=entry.line, move=index + 1))
+    return errors
 
 
 def _bad_reveals(result: "Validation") -> list[str]:
@@ -220,7 +282,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     a summary. A note under a move (best, variations, eval, comment) that does not fit the
     rules or the racks is a warning, PATH:LINE: warning: message, and never makes a record
     invalid. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
-    finished game with hidden racks whose draws stay unchecked (a key not revealed).
+    finished game with hidden racks whose draws stay unchecked (a key not revealed). A game
+    with a clock whose missing keys are past their reveal deadline is settled: valid (exit 0),
+    those who did not reveal ranked last.
     """
     from ..records.replay import Validation
     from ..errors import RecordError
@@ -228,7 +292,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
-    invalid = unchecked = warned = 0
+    invalid = unchecked = warned = settled = 0
     out = Output(as_json)
     folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
                                                      "records were not read", path=folder)], 0)
@@ -240,6 +304,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
             unchecked += result.status == "unchecked"
+            settled += result.status == "settled"
             warned += len(result.warnings)
             if as_json:
                 import json
@@ -252,7 +317,11 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                     click.echo(error.report_line())
                 for warning in result.warnings:
                     click.echo(warning.report_line(warning=True))
-                if result.unrevealed:
+                if result.status == "settled":
+                    for name, deadline in result.settled.items():
+                        click.echo(f"{result.path}: settled: {name} did not reveal by "
+                                   f"{deadline} and ranks last; {name}'s draws are unchecked")
+                elif result.unrevealed:
                     for note in _bad_reveals(result):
                         click.echo(f"{result.path}: {note}")
                     click.echo(f"{result.path}: the game is over, but the draws of "
@@ -269,7 +338,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
             f", {plural(warned, 'warning')}" if warned else "")
         unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
         valid = len(files) - bad - unchecked
-        out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")
+        some = f" ({settled} settled)" if settled else ""
+        out.text(f"{plural(len(files), 'record')}, {valid} valid{some}, {bad} invalid{more}{unread}")
     if invalid:
         sys.exit(ExitStatus.ERROR)
     if unchecked:

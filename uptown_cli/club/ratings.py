@@ -65,13 +65,19 @@ def game_date(record: Record, path: str) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
 
 
-def finished_games(paths: list[str], variant: str | None = None
+def finished_games(paths: list[str], variant: str | None = None, now: datetime | None = None
                    ) -> tuple[list[RatedGame], list[str]]:
     """(the valid finished games among ``paths``, of ``variant`` when given, in date order;
-    the paths of the invalid records, which are left out)."""
+    the paths of the invalid records, which are left out). With ``now``, a hidden game whose
+    missing keys are past their reveal deadline is settled (``records.times.settle``) and
+    counts, those who did not reveal ranked last."""
     games, invalid = [], []
     for path in paths:
         checked = validate_file(path)
+        if now is not None and checked.unrevealed:
+            from ..records.deadlines import settle
+
+            checked.settled = settle(checked.record, checked.unrevealed, now)
         record = checked.record
         if not checked.valid or record is None:
             invalid.append(path)
@@ -81,7 +87,7 @@ def finished_games(paths: list[str], variant: str | None = None
         game = replay(record).game
         if game.finished:
             games.append(RatedGame(game_date(record, path), path,
-                                   tuple(standings(game, record.variant))))
+                                   tuple(standings(game, record.variant, list(checked.settled)))))
     games.sort(key=lambda g: (g.when, g.path))
     return games, invalid
 

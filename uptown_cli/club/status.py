@@ -1,5 +1,6 @@
 """A folder of games at a glance: for each, whose turn and since when, the winner, or the
-first problem (``uptown status``)."""
+first problem (``uptown status``); with a clock (docs/DEADLINES.md), the time left, and who is
+late or out of time."""
 
 from __future__ import annotations
 
@@ -7,9 +8,15 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from typing import TYPE_CHECKING
+
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
+
+if TYPE_CHECKING:
+    from ..engine.clock import Deadline
+    from ..records.schema import Record
 
 __all__ = ["game_status", "order"]
 
@@ -41,6 +48,37 @@ class GameStatus:
     waiting_for: str | None = None
     winners: tuple[str, ...] = ()
     problem: str | None = None
+    clock: str | None = None
+    """The game's clock in the record's notation (None: no clock), its late policy and
+    vacation as written."""
+    late_policy: str | None = None
+    vacation: str | None = None
+    deadline: Deadline | None = None
+    """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
+    stand_ins: bool = True
+    """Whether others may act for a late player here (not yet in games with hidden racks)."""
+    forfeited: tuple[tuple[str, int], ...] = ()
+    """Who forfeited, and at which move (``Game.forfeited``)."""
+    now: datetime | None = None
+    """The time the status was taken at (``UPTOWN_NOW`` for tests), for the deadline."""
+
+    @property
+    def clock_state(self) -> str | None:
+        """``on time``, ``late``, ``out of time`` or ``paused`` (None without a deadline)."""
+        if self.deadline is None or self.now is None:
+            return None
+        return self.deadline.state(self.now)
+
+    @property
+    def late(self) -> list[str]:
+        """The players late or out of time (the one waited for, when they are)."""
+        return ([self.waiting_for] if self.waiting_for is not None
+                and self.clock_state in ("late", "out of time") else [])
+
+    @property
+    def out_of_time(self) -> list[str]:
+        """The players out of time."""
+        return [self.waiting_for] if self.waiting_for and self.clock_state == "out of time" else []
 
     def waits_for(self, name: str | None) -> bool:
         return (name is not None and self.waiting_for is not None
@@ -54,25 +92,59 @@ class GameStatus:
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
         if self.state == TO_MOVE:
-            return f"{self.waiting_for} to move"
+            return f"{self.waiting_for} to move" + self.clock_text()
         if self.state == TO_JOIN:
             return f"{self.waiting_for} to join"
         if self.state == FINISHED:
-            return f"won by {' and '.join(self.winners)}"
+            out = " and ".join(name for name, _ in self.forfeited)
+            return f"won by {' and '.join(self.winners)}" + (f" ({out} forfeited)" if out else "")
         return f"invalid: {self.problem}"
 
+    def clock_text(self) -> str:
+        """What the clock says of the wait, short enough for one line: ``, 1d 4h left``,
+        ``, late by 5h (out of time in 6d 19h)``, ``, out of time for 2d: others may pass``,
+        ``, on vacation for 2d 23h more``; empty without a clock."""
+        from ..engine.clock import describe
+
+        state, deadline, now = self.clock_state, self.deadline, self.now
+        if state is None or deadline is None or now is None:
+            return ""
+        if state == "on time":
+            return f", {describe(deadline.time_left(now))} left"
+        if state == "late":
+            return (f", late by {describe(deadline.time_left(now))} (out of time in "
+                    f"{describe(deadline.out_at - now)})")
+        if state == "paused":
+            until = deadline.paused_until(now)
+            return f", on vacation for {describe(until - now)} more" if until is not None else ""
+        may = {"pass": "pass", "bot": "let a bot move", "forfeit": "forfeit"}
+        policy = (self.late_policy or "wait").split(",")[0].split()[0]
+        return (f", out of time for {describe(now - deadline.out_at)}"
+                + (f": others may {may[policy]}" if policy in may and self.stand_ins else ""))
+
     def to_json(self) -> dict[str, object]:
+        """The status as ``status --json`` prints it (the clock's fields: null without one)."""
         when = file_time(self.since, utc=True)
         return {"path": self.path, "state": self.state, "moves": self.moves,
                 "since": when.isoformat() if when is not None else None,
                 "waiting_for": self.waiting_for, "winners": list(self.winners),
-                "problem": self.problem}
+                "problem": self.problem, "clock": self.clock, "late_policy": self.late_policy,
+                "vacation": self.vacation,
+                "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
+                             and self.now is not None else None),
+                "late": self.late, "out_of_time": self.out_of_time,
+                "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
 
 
-def game_status(path: str, shown: str | None = None) -> GameStatus:
-    """The status of the game at ``path`` (``shown`` names it)."""
+def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
+    """The status of the game at ``path`` (``shown`` names it), its clock read at ``now``
+    (without it, the clock is left out)."""
     shown = path if shown is None else shown
     checked = validate_file(path, shown=shown)
+    if now is not None and checked.unrevealed:
+        from ..records.deadlines import settle
+
+        checked.settled = settle(checked.record, checked.unrevealed, now)
     try:
         since = os.stat(path).st_mtime
     except OSError:
@@ -87,10 +159,49 @@ def game_status(path: str, shown: str | None = None) -> GameStatus:
         joining = record.players[len(hidden.commitments)].name
         return GameStatus(shown, TO_JOIN, 0, since, waiting_for=joining)
     game = replay(record).game
+    since = _stamped_since(record, since)
+    timed = _clock_fields(record, now)
     if game.to_move is not None:
-        return GameStatus(shown, TO_MOVE, len(record.moves), since, waiting_for=game.to_move.name)
-    winners = tuple(s.name for s in standings(game, record.variant) if s.rank == 1)
-    return GameStatus(shown, FINISHED, len(record.moves), since, winners=winners)
+        name = game.to_move.name
+        deadline = _deadline(record, name) if now is not None else None
+        return GameStatus(shown, TO_MOVE, len(record.moves), since, waiting_for=name,
+                          deadline=deadline, forfeited=tuple(game.forfeited),
+                          **timed)  # type: ignore[arg-type]
+    settled = list(checked.settled)
+    winners = tuple(s.name for s in standings(game, record.variant, settled) if s.rank == 1)
+    out = tuple(game.forfeited) + tuple((name, len(game.history) + 1) for name in settled)
+    return GameStatus(shown, FINISHED, len(record.moves), since, winners=winners,
+                      forfeited=out, **timed)  # type: ignore[arg-type]
+
+
+def _stamped_since(record: Record, since: float) -> float:
+    """When the game last changed hands: the last move's time, else the game's start, when
+    the record says; else ``since`` (the file's time)."""
+    from ..engine.moments import parse_time
+
+    stamped = [m.at for m in record.moves if m.at is not None]
+    if stamped and record.moves[-1].at is not None:
+        return parse_time(record.moves[-1].at).timestamp()
+    if not record.moves and record.timing is not None and record.timing.started is not None:
+        return record.timing.started.timestamp()
+    return since
+
+
+def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
+    timing = record.timing
+    if timing is None or timing.clock is None:
+        return {"now": now}
+    written = timing.written
+    return {"clock": written.get("clock"), "late_policy": written.get("late"),
+            "vacation": written.get("vacation"), "now": now, "stand_ins": record.hidden is None}
+
+
+def _deadline(record: Record, name: str) -> Deadline | None:
+    """The deadline of ``name``, to move (None without a clock)."""
+    from ..records.times import waiting_deadline
+
+    owners = {color: p.name for p in record.players for color in p.colors}
+    return waiting_deadline(record.timing, record.moves, owners, name, pauses=record.pauses)
 
 
 def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameStatus]:

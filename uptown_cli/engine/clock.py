@@ -1,6 +1,7 @@
 """Time controls for games by email (docs/DEADLINES.md): the clock notation, the deadline of
-the player to move, banks, the reveal (and join) deadline, and the checks on the times of a
-record's entries (``late`` holds what a game allows a late player and the others).
+the player to move, banks, the reveal (and join) deadline (``late`` holds what a game allows a
+late player and the others). The times themselves, now and the checks on a record's times are
+``engine.moments``'s, and are imported here too.
 
 Times are aware ``datetime`` values in UTC, written ``2026-12-01T15:36:00Z``; durations are
 whole minutes. A game is seen as a ``Timeline``: when its first turn began, then its turns and
@@ -10,27 +11,22 @@ the environment mapping it is given, and the system clock.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from ..errors import SetupError
 from .game import name_key
+from .moments import LONGEST as LONGEST, NOW_ENV as NOW_ENV, TOLERANCE as TOLERANCE
+from .moments import check_times as check_times, current_time as current_time
+from .moments import describe as describe, parse_duration as parse_duration
+from .moments import parse_time as parse_time, show_time as show_time
+from .moments import write_duration as write_duration, write_time as write_time
 
 __all__ = [
-    "NOW_ENV", "TOLERANCE", "LONGEST", "MOVE", "BANK", "ON_TIME", "LATE", "OUT_OF_TIME", "PAUSED",
-    "parse_duration", "write_duration", "describe", "parse_time", "write_time", "show_time",
-    "current_time", "tokens", "Clock", "PRESETS", "TimedTurn", "Pause", "Timeline", "Deadline",
-    "check_times",
+    "MOVE", "BANK", "ON_TIME", "LATE", "OUT_OF_TIME", "PAUSED", "tokens", "Clock", "PRESETS",
+    "TimedTurn", "Pause", "Timeline", "Deadline",
 ]
-
-NOW_ENV = "UPTOWN_NOW"
-"""For tests only: the time every command takes as now (``2026-12-01T15:36:00Z``)."""
-TOLERANCE = timedelta(minutes=5)
-"""How far an entry's time may be ahead of the clock of the computer that reads it."""
-LONGEST = timedelta(days=366)
-"""The longest duration a clock, a grace, a window or a vacation may have."""
 
 #: A clock with a limit per move (and a grace after it).
 MOVE = "move"
@@ -44,68 +40,6 @@ LATE = "late"
 OUT_OF_TIME = "out of time"
 #: A player on vacation: their clock is stopped.
 PAUSED = "paused"
-
-_DURATION = re.compile(r"(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?")
-_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)")
-
-
-def parse_duration(text: str) -> timedelta:
-    """``72h``, ``3d``, ``1d12h``, ``90m``: a positive number of whole minutes; SetupError else."""
-    match = _DURATION.fullmatch(text.strip().lower())
-    if not text.strip() or match is None:
-        raise SetupError(f"{text!r} is not a duration: write it as 72h, 3d, 1d12h or 90m")
-    days, hours, minutes = (int(part or 0) for part in match.groups())
-    span = timedelta(days=days, hours=hours, minutes=minutes)
-    if not timedelta(0) < span <= LONGEST:
-        raise SetupError(f"{text!r}: a duration is more than 0 and at most {LONGEST.days} days")
-    return span
-
-
-def write_duration(span: timedelta) -> str:
-    """The canonical form, in hours and minutes: ``72h``, ``1h30m``, ``45m``."""
-    hours, minutes = divmod(int(span.total_seconds()) // 60, 60)
-    return (f"{hours}h" if hours else "") + (f"{minutes}m" if minutes or not hours else "")
-
-
-def describe(span: timedelta) -> str:
-    """A duration for people, to the minute: ``3d 4h``, ``5h 20m``, ``12m`` (its size: no sign)."""
-    minutes = abs(int(span.total_seconds())) // 60
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m"
-
-
-def parse_time(text: str) -> datetime:
-    """An ISO 8601 time with its offset (``2026-12-01T15:36:00Z``, ``...+01:00``), in UTC."""
-    match = _TIME.fullmatch(text.strip())
-    if match is None:
-        raise SetupError(f"{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
-    try:
-        return datetime.fromisoformat(match.group(0).replace("Z", "+00:00")).astimezone(timezone.utc)
-    except ValueError:
-        raise SetupError(f"{text!r} is not a time: no such day or hour") from None
-
-
-def write_time(moment: datetime) -> str:
-    """``2026-12-01T15:36:00Z``: UTC, to the second, as records hold times."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def show_time(moment: datetime) -> str:
-    """``2026-12-01 15:36 UTC``: a time as messages show it."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def current_time(environ: Mapping[str, str]) -> datetime:
-    """Now: ``environ[NOW_ENV]`` when set (for tests), else the system clock, to the second."""
-    fixed = environ.get(NOW_ENV)
-    if fixed:
-        return parse_time(fixed)
-    return datetime.now(timezone.utc).replace(microsecond=0)
 
 
 def tokens(text: str) -> list[str]:
@@ -340,19 +274,3 @@ class Deadline:
                 "late_at": write_time(self.late_at), "out_of_time_at": write_time(self.out_at),
                 "time_left": int(self.time_left(now).total_seconds()), "state": self.state(now),
                 "paused_until": None if paused is None else write_time(paused)}
-
-
-def check_times(times: Sequence[tuple[str, datetime]], start: datetime, now: datetime) -> tuple[int, str] | None:
-    """The first entry (index, one line) whose time is before the previous one's (or the
-    game's start), or more than TOLERANCE after ``now``; None when all hold. ``times`` are
-    ``(label, time)`` in record order: ``("move 12", ...)``."""
-    previous = ("the game's start", start)
-    for index, (label, at) in enumerate(times):
-        if at < previous[1]:
-            return index, (f"{label} is dated {write_time(at)}, before {previous[0]} "
-                           f"({write_time(previous[1])})")
-        if at > now + TOLERANCE:
-            return index, (f"{label} is dated {write_time(at)}, {describe(at - now)} after this "
-                           f"computer's clock ({write_time(now)})")
-        previous = (label, at)
-    return None

@@ -194,7 +194,9 @@ class Game:
         self._turn = 0
         self._passes = 0
         self.history: list[Turn] = []
-        """Every move played, in order."""
+        """Every move played, in order (a forfeit is there as its player's pass)."""
+        self.forfeited: list[tuple[str, int]] = []
+        """Who forfeited (``forfeit``), in order, and at which move: their turns are skipped."""
         self._undo: list[tuple[int, int]] = []
         self._cuts: dict[str, int] = {}
         self._group_count: dict[str, int] = {}
@@ -261,7 +263,13 @@ class Game:
     @property
     def finished(self) -> bool:
         """Whether the game is over: every colour has played its 24 tiles, or every player
-        has passed in a row."""
+        has passed in a row; after a forfeit, among the players still in play, or fewer than
+        two of them are left."""
+        if self.forfeited:
+            out = {name for name, _ in self.forfeited}
+            playing = [p for p in self.players if p.name not in out]
+            return len(playing) < 2 or self._passes >= len(playing) or all(
+                self._played_count[c] >= TILES_PLAYED_PER_COLOR for p in playing for c in p.colors)
         return self._passes >= len(self.players) or self._exhausted == len(self._owner)
 
     @property
@@ -497,11 +505,15 @@ class Game:
             return str(PASS)
         return str(tile_moves(move.tile)[move.square][self._color_at[move.square] is not None])
 
-    def play(self, move: Move, color: str | None = None) -> Turn:
+    def play(self, move: Move, color: str | None = None, stand_in: bool = False) -> Turn:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
         when only one of the player's colours could play the tile). Returns the Turn; an
-        IllegalMove, the game unchanged, when the move is illegal."""
-        color = self.check(move, color)
+        IllegalMove, the game unchanged, when the move is illegal. ``stand_in``: a pass written
+        for a player out of time by another, allowed with tiles that could be placed."""
+        if stand_in and move.is_pass and not self.finished:
+            color = self.players[self._turn].colors[0]
+        else:
+            color = self.check(move, color)
         seat = self._turn
         player = self.players[seat]
         undo = (seat, self._passes)
@@ -538,8 +550,32 @@ class Game:
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
-        self._turn = (seat + 1) % len(self.players)
+        self._turn = (seat + 1) % len(self.players) if not self.forfeited else self._next(seat)
         return turn
+
+    def forfeit(self) -> Turn:
+        """The player to move forfeits (resigns, or is made to once out of time): their tiles
+        stay, their turns are skipped from now on, and they rank last (``scoring.standings``).
+        Returns the Turn, in the history as their pass; IllegalMove once the game is over."""
+        if self.finished:
+            raise IllegalMove(Reason.GAME_OVER, "the game is over")
+        seat = self._turn
+        player = self.players[seat]
+        turn = Turn(len(self.history) + 1, player, player.colors[0], PASS)
+        self._undo.append((seat, self._passes))
+        self.history.append(turn)
+        self.forfeited.append((player.name, turn.number))
+        self._passes = 0
+        self._turn = self._next(seat)
+        return turn
+
+    def _next(self, seat: int) -> int:
+        """The seat after ``seat`` whose player has not forfeited."""
+        out = {name for name, _ in self.forfeited}
+        following = (seat + 1) % len(self.players)
+        while self.players[following].name in out and following != seat:
+            following = (following + 1) % len(self.players)
+        return following
 
     def play_text(self, text: str, color: str | None = None) -> Turn:
         """Play the move written as ``text`` (``sax E8``, ``4 xB4``, ``pass``: ``parse_move``),
@@ -547,7 +583,9 @@ class Game:
         return self.play(parse_move(text), color)
 
     def pop(self) -> Turn:
-        """Take back the last move; returns its Turn."""
+        """Take back the last move (or forfeit); returns its Turn."""
+        if self.forfeited and self.forfeited[-1][1] == len(self.history):
+            self.forfeited.pop()
         turn = self.history.pop()
         self._turn, self._passes = self._undo.pop()
         move = turn.move
@@ -605,6 +643,7 @@ class Game:
             dict(other._group_count))
         self._tile_at, self._color_at, self._undo = other._tile_at[:], other._color_at[:], other._undo[:]
         self._captured = {c: dict(victims) for c, victims in other._captured.items()}
+        self.forfeited = other.forfeited[:]
 
     def _drawn_again(self, history: list[Turn]) -> list[Turn]:
         """``history`` with each tile drawn from this game's bags (None without), whose racks

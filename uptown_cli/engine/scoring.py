@@ -8,7 +8,7 @@ Ties are broken by fewer tiles captured in total; still tied, the rank is shared
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, Optional
 
 from ..errors import SetupError
 from .game import VARIANTS, Game
@@ -26,11 +26,16 @@ class Standing(NamedTuple):
     captured: dict[str, int]
     score: int
     rank: int
+    forfeit: Optional[int] = None
+    """The move at which the player forfeited (``Game.forfeit``), or None: a forfeited player
+    ranks below every player still in play, a later forfeit above an earlier one."""
 
 
-def standings(game: Game, variant: str | None = None) -> list[Standing]:
+def standings(game: Game, variant: str | None = None,
+              forfeits: Sequence[str] = ()) -> list[Standing]:
     """Every player's standing, in seat order, as the game is now, scored as ``variant`` scores
-    (the game's own variant by default)."""
+    (the game's own variant by default). ``forfeits``: players who forfeited after the end (a
+    reveal not made in time), ranked last together, above those who forfeited in the game."""
     if variant is None:
         variant = game.variant
     elif variant not in VARIANTS:
@@ -47,6 +52,8 @@ def standings(game: Game, variant: str | None = None) -> list[Standing]:
         score = groups + (max(captured.values()) if variant == "blockers" else 0)
         rows.append((player, groups, captures, captured, score))
     order_keys = [(score, captures) for _, _, captures, _, score in rows]
+    if game.forfeited or forfeits:
+        return _forfeit_ranks(game, rows, order_keys, forfeits)
     return [
         Standing(
             name=player.name,
@@ -74,3 +81,20 @@ def win_shares(table: Sequence[Standing]) -> list[float]:
     """Each seat's ``win_share`` in a game's ``standings``, read from their ranks."""
     firsts = sum(s.rank == 1 for s in table)
     return [1.0 / firsts if s.rank == 1 else 0.0 for s in table]
+
+
+def _forfeit_ranks(game: Game, rows: list[tuple[Any, ...]], order_keys: list[tuple[int, int]],
+                   forfeits: Sequence[str] = ()) -> list[Standing]:
+    """``standings`` of a game with forfeits: the players still in play ranked among
+    themselves as usual, then the forfeited, the later forfeit higher."""
+    at = dict(game.forfeited)
+    at.update((name, len(game.history) + 1) for name in forfeits if name not in at)
+    playing = [key for (player, *_), key in zip(rows, order_keys) if player.name not in at]
+    standings = []
+    for (player, groups, captures, captured, score), key in zip(rows, order_keys):
+        forfeit = at.get(player.name)
+        rank = (1 + sum(other < key for other in playing) if forfeit is None
+                else 1 + len(playing) + sum(ply > forfeit for ply in at.values()))
+        standings.append(Standing(player.name, player.colors, groups, captures, captured, score,
+                                  rank, forfeit))
+    return standings

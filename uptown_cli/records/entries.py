@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-__all__ = ["MoveNotes", "PlayerEntry"]
+__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry"]
 
 
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
 """The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""
+TIMING_KEYS = ("clock", "late", "vacation", "started")
+"""The top-level keys of a game's time control, in the order ``new`` writes them."""
+STAMP_KEYS = ("at", "by", "bot")
+"""The keys under an entry that say when it was written, and by whom for a player out of time
+(docs/DEADLINES.md; ``records.times``)."""
 NOTE_KEYS = ("eval", "best", "variations", "comment")
 """The keys a move may carry besides its colour (and ``link`` in a game with hidden racks):
 see ``records.annotations``."""
@@ -74,11 +79,32 @@ class PlayerEntry(NamedTuple):
 
 class MoveEntry(NamedTuple):
     """A move as recorded: the colour, the move text exactly as typed, its line, and the
-    chain link written with it (games with hidden racks only), and its notes (annotated
-    records: see ``annotations``)."""
+    chain link written with it (games with hidden racks only), its notes (annotated
+    records: see ``annotations``), and its stamp: ``at``, ``by`` and ``bot`` (see
+    ``records.times``)."""
 
     color: str
     text: str
     line: int
     link: str | None = None
     notes: MoveNotes | None = None
+    at: str | None = None
+    """When the entry was written (UTC, ISO 8601, as written), when the record says."""
+    by: str | None = None
+    """The player who wrote it for this colour's player (out of time), when another did."""
+    bot: str | None = None
+    """The bot that chose a move written for a player out of time (with ``by``)."""
+
+
+class PauseEntry(NamedTuple):
+    """A vacation written among the moves (``- blue: pause 7d``): not a turn. ``after`` is how
+    many moves come before it; its colour, its days, when it was written (``at``) and when it
+    begins when booked ahead (``start``, the ``from:`` under it), as written; its line."""
+
+    after: int
+    color: str
+    days: int
+    at: str | None
+    start: str | None
+    line: int
+

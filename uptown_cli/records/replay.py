@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file"]
 
+FORFEIT = "forfeit"
+"""The text of a forfeit entry (``- blue: forfeit``): the player to move leaves the game."""
+
 
 class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,
@@ -167,6 +170,17 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
     moves = record.moves if upto is None else record.moves[:upto]
     result = Replay(game, errors, len(moves))
     for number, entry in enumerate(moves, 1):
+        if entry.by is not None or entry.text == FORFEIT:  # (records.times)
+            from .deadlines import stand_in_error
+
+            problem = stand_in_error(record, game, number - 1, hidden is not None)
+            if problem is not None:
+                errors.append(_move_error(record, entry, number, problem))
+                result.moves_ok = number - 1
+                break
+            if entry.text == FORFEIT:
+                game.forfeit()
+                continue
         try:
             move = parse_move(entry.text)
         except NotationError as exc:
@@ -182,7 +196,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
             result.moves_ok = number - 1
             break
         try:
-            turn = game.play(move, entry.color)
+            turn = game.play(move, entry.color, entry.by is not None)
         except IllegalMove as exc:
             errors.append(_move_error(record, entry, number, str(exc)))
             result.moves_ok = number - 1
@@ -201,6 +215,8 @@ def _not_canonical(record: Record, turns: list[Turn]) -> list[RecordError]:
     for number, (turn, entry) in enumerate(zip(turns, record.moves), 1):
         first = turn.player.colors[0]
         canonical = str(turn.move)
+        if entry.text == FORFEIT:
+            continue
         if entry.text != canonical:
             message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
             errors.append(_move_error(record, entry, number, message))
@@ -222,7 +238,8 @@ class Validation:
     ``warnings`` (in file order too) are the notes under the moves that do not read as notes
     or do not fit the rules or the racks: notes are not the game, and never make it invalid."""
 
-    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings")
+    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings",
+                 "settled")
 
     def __init__(self, path: str, record: Record | None, errors: list[RecordError], moves: int,
                  unchecked: list[str] | None = None, unrevealed: list[str] | None = None,
@@ -237,17 +254,26 @@ class Validation:
         self.unrevealed: list[str] = [] if unrevealed is None else unrevealed
         """The players of a *finished* hidden game whose draws stay unchecked (no valid
         key)."""
+        self.settled: dict[str, str] = {}
+        """The players of ``unrevealed`` whose reveal deadline has passed (``records.times.
+        settle``), with the deadline: they forfeit, and the game counts for the others."""
 
     @property
     def valid(self) -> bool:
-        """No problem found, and nothing left unchecked in a finished game."""
-        return not self.errors and not self.unrevealed
+        """No problem found, and nothing left unchecked in a finished game (a player who did
+        not reveal in time is settled: ranked last)."""
+        return not self.errors and all(name in self.settled for name in self.unrevealed)
 
     @property
     def status(self) -> str:
-        """``valid``, ``invalid``, or ``unchecked``: no problem found, but a finished hidden
+        """``valid``, ``invalid``, ``settled`` (every key missing from a finished hidden game
+        is past its reveal deadline) or ``unchecked``: no problem found, but a finished hidden
         game whose players in ``unrevealed`` have not revealed their keys."""
-        return "invalid" if self.errors else "unchecked" if self.unrevealed else "valid"
+        if self.errors:
+            return "invalid"
+        if self.unrevealed:
+            return "settled" if self.valid else "unchecked"
+        return "valid"
 
     def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
@@ -259,8 +285,25 @@ class Validation:
                 "warnings": [w.to_json() for w in self.warnings]}
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
-                        unchecked_players=self.unrevealed)
+                        unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
+        forfeited = self.forfeited()
+        if forfeited:
+            data["forfeited"] = forfeited
         return data
+
+    def forfeited(self) -> list[dict[str, object]]:
+        """``{"name", "reason" ("resigned", "out of time", "reveal"), "at", "move"}`` for each
+        forfeit of the record (in the moves, then the reveals not made in time)."""
+        record = self.record
+        if record is None:
+            return []
+        owners = {color: p.name for p in record.players for color in p.colors}
+        found: list[dict[str, object]] = [
+            {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
+             "at": m.at, "move": number}
+            for number, m in enumerate(record.moves, 1) if m.text == FORFEIT]
+        return found + [{"name": name, "reason": "reveal", "at": deadline, "move": None}
+                        for name, deadline in self.settled.items()]
 
 
 def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
@@ -275,6 +318,10 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
     if record is None:
         return Validation(path, None, schema.problems, 0, warnings=schema.warnings)
     result = replay(record, strict)
+    if record.pauses:  # vacations (records.deadlines)
+        from .deadlines import pause_errors
+
+        result.errors += pause_errors(record, result.game)
     errors = sorted(schema.problems + result.errors, key=file_order)
     warnings = sorted(schema.warnings + result.warnings, key=file_order)
     unrevealed = []

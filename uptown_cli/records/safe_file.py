@@ -154,7 +154,8 @@ def _write_beside(folder: int, name: str, data: bytes, mode: int,
 
 
 def append_move(path: str, color: str, move_text: str, expected: str | Record,
-                link: str | None = None, on_wait: Callable[[], None] | None = None) -> Record:
+                link: str | None = None, on_wait: Callable[[], None] | None = None,
+                stamp: dict[str, str] | None = None) -> Record:
     """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
     of the record at ``path``, which was read as ``expected`` (the Record, or its text);
     returns the new record (its text is what the file now holds).
@@ -163,8 +164,9 @@ def append_move(path: str, color: str, move_text: str, expected: str | Record,
     ``expected``'s text (the game moved on), or when anything fails.  The move's
     legality is the caller's business; its place in the file is checked here.
     ``on_wait`` is called once when another writer has held the file for WAIT_NOTICE seconds.
+    ``stamp``: ``at`` (``by``, ``bot``) under the move (``records.writing.record_with_move``).
     """
-    new = record_with_move(expected, color, move_text, path, link)
+    new = record_with_move(expected, color, move_text, path, link, stamp)
     _replace_record(path, _text(expected), new.text, on_wait)
     return new
 

@@ -15,7 +15,9 @@ from ..engine.bags import seeded_bags
 from ..engine.game import COLORS, Game, Player
 from ..engine.game import VARIANTS
 from ..errors import RecordError
-from .entries import HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, MoveEntry, PlayerEntry
+from .entries import (HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, STAMP_KEYS, TIMING_KEYS, MoveEntry,
+                      PauseEntry, PlayerEntry)
+from .times import read_stamp, read_times, split_pauses
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
@@ -23,14 +25,16 @@ from .yaml_reader import decode, parse, to_plain
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
     from .hidden_fields import HiddenFields
+    from .times import Timing
 
 __all__ = ["address_problem", "Record", "load_record_text", "deal_colors", "lineup_problems"]
 
 FORMAT_VERSION = 1
-MOVE_KEYS = (LINK_KEY, *NOTE_KEYS)
+MOVE_KEYS = (LINK_KEY, *NOTE_KEYS, *STAMP_KEYS)
 """The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
-KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, "moves")
+KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, *TIMING_KEYS,
+              "moves")
 PLAYER_KEYS = ("name", "colors", "email")
 
 
@@ -40,12 +44,13 @@ class Record:
     ``text``), so that its text can be edited without parsing it again."""
 
     __slots__ = ("path", "text", "version", "variant", "players", "seed", "moves", "fields",
-                 "extras", "hidden", "tree", "replayed")
+                 "extras", "hidden", "tree", "replayed", "timing", "pauses")
 
     def __init__(self, path: str, text: str, version: int, variant: str,
                  players: list[PlayerEntry], seed: str | None, moves: list[MoveEntry],
                  fields: dict[str, str] | None = None, extras: dict[str, object] | None = None,
-                 hidden: HiddenFields | None = None, tree: Mapping | None = None) -> None:
+                 hidden: HiddenFields | None = None, tree: Mapping | None = None,
+                 timing: Timing | None = None) -> None:
         self.path = path
         self.text = text
         self.version = version
@@ -57,6 +62,10 @@ class Record:
         self.extras: dict[str, object] = {} if extras is None else extras
         self.hidden = hidden
         self.tree = tree
+        self.timing = timing
+        """The game's time control (``records.times.Timing``), None when it has none."""
+        self.pauses: list[PauseEntry] = []
+        """The vacations written among the moves (not turns: ``moves`` leaves them out)."""
         self.replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = {}
         """``records.replay``'s own: the replays of a game with hidden racks, by ``upto`` (the
         game, its turns and the ``records.hidden_check.HiddenCheck`` that checked them): the
@@ -156,6 +165,7 @@ class SchemaReader:
         self.text = text
         self.path = path
         self.problems: list[RecordError] = []
+        self.pauses: list[PauseEntry] = []
         self.warnings: list[RecordError] = []
         """What is wrong with the notes under the moves, and names or an event that mail
         programs may misread: never a problem of the record."""
@@ -238,6 +248,9 @@ class SchemaReader:
             hidden = read_hidden(root, players, seed, self.problem)
         playable = len(self.problems) == before_game
         moves = self.moves(root, players)
+        timing = None
+        if any(m.at is not None for m in moves) or any(root.get(k) for k in TIMING_KEYS):
+            timing = read_times(root, moves, hidden is not None, self.problem, self.pauses)
         if hidden is not None or any(m.link is not None for m in moves):
             from .hidden_fields import check_links
 
@@ -245,8 +258,10 @@ class SchemaReader:
         self.problems.sort(key=file_order)
         if not playable:
             return None
-        return Record(self.path, self.text, version, variant, players, seed, moves, fields, extras,
-                      hidden, root)
+        record = Record(self.path, self.text, version, variant, players, seed, moves, fields,
+                        extras, hidden, root, timing)
+        record.pauses = self.pauses
+        return record
 
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")
@@ -356,8 +371,11 @@ class SchemaReader:
                          node)
             return []
         in_game = {c for p in players for c in p.colors}
+        items = node.items
+        if "pause" in self.text:  # vacations among the moves (records.times)
+            items, self.pauses = split_pauses(items, self.problem)
         entries = [self.move(number, item, in_game if players else None)
-                   for number, item in enumerate(node.items, 1)]
+                   for number, item in enumerate(items, 1)]
         return cast("list[MoveEntry]", entries[:entries.index(None)] if None in entries else entries)
 
     def move(self, number: int, item: Node, in_game: set[str] | None) -> MoveEntry | None:
@@ -392,14 +410,18 @@ class SchemaReader:
             self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
                          value, number)
             return None
+        stamp: tuple[str | None, str | None, str | None] = (None, None, None)
+        if len(pairs) > 1 and any(item.get(key) for key in STAMP_KEYS):  # times (records.times)
+            stamp = read_stamp(number, item, self.problem)
         notes = None
-        if len(pairs) > (1 if link is None else 2) or (  # notes, or a mark after the move
+        under = (1 if link is None else 2) + sum(s is not None for s in stamp)
+        if len(pairs) > under or (  # notes, or a mark after the move
                 not self.text.startswith("\n", value.end)  # (most moves end their line)
                 and "#" in rest_of_line(self.text, value.end)):
             from .annotations import read_notes  # here: most records have no notes
 
             notes = read_notes(number, self.text, value, pairs[1:], self.warning)
-        return MoveEntry(key.value, value.value, value.line, link, notes)
+        return MoveEntry(key.value, value.value, value.line, link, notes, *stamp)
 
     def link(self, number: int, item: Node) -> str | None:
         """The text of a move's ``link`` (hidden racks), when it has one."""

@@ -40,9 +40,12 @@ def game_ident(record: Record) -> str:
     return "open-" + sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def snapshot(record: Record, seen: dict[str, Any] | None = None) -> dict[str, Any]:
+def snapshot(record: Record, seen: dict[str, Any] | None = None,
+             now: str | None = None) -> dict[str, Any]:
     """The public part of ``record``, as JSON-ready data. With ``seen`` (what was remembered
-    before, which ``record`` extends), the revealed keys remembered are both's valid ones."""
+    before, which ``record`` extends), the revealed keys remembered are both's valid ones.
+    The time control and the moves' stamps are kept too (``timing``, ``stamps``), and when
+    each move was first seen (``first_seen``: the earlier memory's, else ``now``)."""
     hidden = record.hidden
     revealed = [] if hidden is None else [list(r) for r in hidden.valid_reveals().items()]
     if hidden is not None and seen is not None:
@@ -58,7 +61,20 @@ def snapshot(record: Record, seen: dict[str, Any] | None = None) -> dict[str, An
         "withdrawn": [] if hidden is None else [list(w) for w in hidden.withdrawn],
         "moves": [[m.color, m.text, m.link] for m in record.moves],
         "revealed": revealed,
+        **_timing_snapshot(record, seen, now),
     }
+
+
+def _timing_snapshot(record: Record, seen: dict[str, Any] | None,
+                     now: str | None) -> dict[str, Any]:
+    """The time keys of a snapshot (docs/DEADLINES.md): the clock's keys as written, each
+    move's ``[at, by, bot]``, and when this tool first saw each move."""
+    earlier = list((seen or {}).get("first_seen", []))
+    first_seen = earlier[:len(record.moves)]
+    first_seen += [now] * (len(record.moves) - len(first_seen))
+    return {"timing": dict(record.timing.written) if record.timing is not None else {},
+            "stamps": [[m.at, m.by, m.bot] for m in record.moves],
+            "first_seen": first_seen}
 
 
 def first_change(seen: dict[str, Any], record: Record, viewer: str,
@@ -73,11 +89,37 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
         if seen.get(key) != now[key]:
             return (_key_line(record, key), f"the {_WORDS[key]} changed {since} (was "
                     f"{seen.get(key)!r}, now {now[key]!r}): the file was edited by hand")
-    return (_player_change(seen, record, since) or _address_change(seen, record, since)
+    return (_timing_change(seen, record, since)
+            or _player_change(seen, record, since) or _address_change(seen, record, since)
             or _commitment_change(seen, record, since)
             or _list_change(seen, record, since, "withdrawn")
             or _list_change(seen, record, since, "moves")
-            or _reveal_change(seen, record, since, viewer if rewrites_own_key else None))
+            or _reveal_change(seen, record, since, viewer if rewrites_own_key else None)
+            or _stamp_change(seen, record, since))
+
+
+def _timing_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int, str] | None:
+    """The clock, late policy, vacation or start changed (a memory kept before times were
+    remembered has none to compare)."""
+    if "timing" not in seen:
+        return None
+    was, now = seen["timing"], dict(record.timing.written) if record.timing is not None else {}
+    for key in ("clock", "late", "vacation", "started"):
+        if was.get(key) != now.get(key):
+            line = record.timing.lines.get(key, 1) if record.timing is not None else 1
+            word = {"late": "late policy"}.get(key, key)
+            return (line, f"the {word} changed {since} (was {was.get(key) or 'none'!r}, now "
+                    f"{now.get(key) or 'none'!r}): the file was edited by hand")
+    return None
+
+
+def _stamp_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int, str] | None:
+    """A move whose time (or who wrote it) changed since it was seen."""
+    for index, (was, move) in enumerate(zip(seen.get("stamps", []), record.moves)):
+        if was != [move.at, move.by, move.bot]:
+            return (move.line, f"move {index + 1}'s time changed {since} (was {was[0] or 'none'}, "
+                    f"now {move.at or 'none'}): the file was edited by hand")
+    return None
 
 
 def _player_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int, str] | None:

@@ -81,13 +81,17 @@ def _moved_on(record: Record) -> bool:
 
 def remember(record: Record, name: str | None, keys: str | None) -> None:
     """Keep ``record`` as what ``name`` has seen (nothing without a name)."""
+    import os
+
+    from ..engine.moments import current_time, write_time
     from .seen import game_ident, snapshot
 
     if name is None:
         return
     try:
         folder, game = keys_folder(keys), game_ident(record)
-        save_seen(folder, game, name, snapshot(record, load_seen(folder, game, name)))
+        now = write_time(current_time(os.environ))
+        save_seen(folder, game, name, snapshot(record, load_seen(folder, game, name), now))
     except (KeyFileError, RecordError) as exc:
         raise KeyFileError(f"cannot remember what {name} saw: {exc}") from None
 

@@ -88,11 +88,13 @@ def _typed(text: str) -> bool:
 
 def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard", seed: str | None = None,
                   fields: dict[str, str] | None = None,
-                  moves: Iterable[tuple[str, str]] = (), hidden: str | None = None) -> str:
+                  moves: Iterable[tuple[str, str]] = (), hidden: str | None = None,
+                  timing: dict[str, str] | None = None) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
     optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
     round, notes), ``moves`` (colour, move text) pairs; ``hidden``, a game id in hex, makes it
-    a game with hidden racks under the latest protocol, no one joined yet.  Block style,
+    a game with hidden racks under the latest protocol, no one joined yet; ``timing`` the keys
+    of a clock (``clock``, ``late``, ``vacation``, ``started``: ``records.times``).  Block style,
     ``moves`` last.  The text is read back and checked; a RecordError says what was wrong with
     the input."""
     fields = fields or {}
@@ -118,12 +120,13 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
         from ..hidden.draws import LATEST, PROTOCOLS  # here: an open game never needs them
 
         lines += [f"hidden: {hidden}", f"protocol: {PROTOCOLS[LATEST - 1]}", "commitments:"]
+    lines += [f"{key}: {quote(value)}" for key, value in (timing or {}).items()]
     lines.append("moves:")
     lines += [f"  - {quote(color)}: {quote(text)}" for color, text in moves]
     text = "\n".join(lines) + "\n"
     record = load_record_text(text, "<new record>")
     wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
-    if summary(record) != wanted:
+    if summary(record) != wanted or (record.timing.written if record.timing else {}) != (timing or {}):
         raise RecordError("the record would not read back as written")
     return text
 
@@ -144,13 +147,17 @@ def summary(record: Record) -> tuple[object, ...]:
 
 
 def record_with_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
-                     link: str | None = None) -> Record:
+                     link: str | None = None, stamp: dict[str, str] | None = None) -> Record:
     """The record ``old`` (a Record, or a record's text) with the move (and its ``link``, for
     hidden racks) appended (see the module docstring).  A Record is edited at the place its
     parsed tree gives, without parsing its text again; the new text is read back, and must be
-    the same record with exactly this one move more."""
+    the same record with exactly this one move more. ``stamp`` holds ``at`` (and ``by``,
+    ``bot``), written under the move before its link."""
     old = readable(old, path)
-    item = [f"{quote(color)}: {quote(move_text)}"] + ([f"link: {quote(link)}"] if link else [])
+    stamp = stamp or {}
+    item = ([f"{quote(color)}: {quote(move_text)}"]
+            + [f"{key}: {quote(stamp[key])}" for key in ("at", "by", "bot") if key in stamp]
+            + ([f"link: {quote(link)}"] if link else []))
     what = f"{color}: {move_text}"
     new = insert_item(old, "moves", item, path, what)
     refused = f"appending {what} to {path} would not read back as that one move more"
@@ -160,7 +167,9 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
     notes = [m.notes for m in old.moves] + [None]
     if (summary(record) != expected or record.extras != old.extras
             or record.hidden != old.hidden or [m.link for m in record.moves] != links
-            or [m.notes for m in record.moves] != notes):
+            or [m.notes for m in record.moves] != notes
+            or (record.moves[-1].at, record.moves[-1].by, record.moves[-1].bot)
+            != (stamp.get("at"), stamp.get("by"), stamp.get("bot"))):
         raise RecordError(f"{refused}; nothing was written")
     record.path = old.path  # read back as "<new text>": named as its file again
     return record

@@ -1,0 +1,554 @@
+"""Deadlines through the command line (docs/DEADLINES.md): the clock written by ``new`` and
+kept by every player's memory, times written under every move, and times that go back or come
+from the future refused. Time moves with ``UPTOWN_NOW``; each player has a working folder and a
+key folder of their own, and the file goes from one to the next by ``send -o`` and ``receive``."""
+
+import json
+import shutil
+
+import pytest
+from support.club import smtp_server  # noqa: F401  (a fixture)
+
+T0 = "2026-12-01T15:36:00Z"
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
+
+
+class Table:
+    """Players at their own computers: ``folder/NAME`` holds their copy ``game.yaml`` and
+    their keys."""
+
+    def __init__(self, uptown, tmp_path, count):
+        self.uptown, self.root, self.names = uptown, tmp_path, NAMES[:count]
+        for name in self.names:
+            (tmp_path / name / "keys").mkdir(parents=True)
+
+    def game(self, name):
+        return self.root / name / "game.yaml"
+
+    def env(self, name, now):
+        return {"UPTOWN_KEYS": str(self.root / name / "keys"), "UPTOWN_GAME": None,
+                "UPTOWN_NOW": now}
+
+    def run(self, name, now, *args):
+        return self.uptown.invoke(*args, env=self.env(name, now))
+
+    def ok(self, name, now, *args):
+        result = self.run(name, now, *args)
+        assert result.exit_code == 0, result.output
+        return result
+
+    def new(self, now, *options, hidden=False):
+        players = [x for n in self.names for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+        self.ok(self.names[0], now, "new", self.game(self.names[0]), *players, *options,
+                *(["--hidden"] if hidden else []))
+        if hidden:
+            for index, name in enumerate(self.names):
+                if index:
+                    self.carry(self.names[index - 1], name, now)
+                self.ok(name, now, "join", self.game(name), "--as", name)
+        return self.game(self.names[-1] if hidden else self.names[0])
+
+    def carry(self, sender, receiver, now):
+        """``sender`` mails the game (``send -o``) and ``receiver`` receives it."""
+        letter = self.root / f"{sender}-to-{receiver}.eml"
+        letter.unlink(missing_ok=True)
+        self.ok(sender, now, "send", self.game(sender), "--as", sender, "--to", receiver,
+                "-o", letter)
+        return self.run(receiver, now, "receive", letter, "--into", self.game(receiver))
+
+    def to_move(self, name, now):
+        result, data = self.uptown.json("show", self.game(name), "--json", env=self.env(name, now))
+        return data["to_move"]
+
+    def play(self, name, now):
+        """``name`` lets a bot play their move at ``now``."""
+        return self.run(name, now, "move", self.game(name), "--bot", "random", "--as", name)
+
+
+@pytest.mark.parametrize("spec, written", [
+    ("judges", "move 72h grace 168h"), ("bga", "bank 36h +12h"), ("Bank 3d+1d12h", "bank 72h +36h"),
+    ("move 90m reveal 2d grace 1d", "move 1h30m grace 24h reveal 48h")])
+def test_new_writes_the_clock_in_its_canonical_form_and_show_says_it(uptown, tmp_path, spec, written):
+    path = tmp_path / "g.yaml"
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", spec, "--late",
+                           "pass, forfeit after 2", "--vacation", "14d", env={"UPTOWN_NOW": T0})
+    assert result.exit_code == 0, result.output
+    assert f"Clock: {written}; late players: pass, forfeit after 2; vacation 14d" in result.stdout
+    text = path.read_text()
+    assert (f"clock: {written}\nlate: pass, forfeit after 2\nvacation: 14d\n"
+            f'started: "{T0}"\nmoves:\n') in text
+    shown = uptown.invoke("show", path, env={"UPTOWN_NOW": T0})
+    assert f"Clock: {written}; late players: pass, forfeit after 2; vacation 14d" in shown.stdout
+    _, data = uptown.json("show", path, "--json", env={"UPTOWN_NOW": T0})
+    assert (data["clock"], data["late_policy"], data["vacation"], data["started"]) == (
+        written, "pass, forfeit after 2", "14d", T0)
+
+
+@pytest.mark.parametrize("options, hidden", [
+    (["--clock", "move 72h grace"], False), (["--clock", "bank 12h +36h"], False),
+    (["--clock", "move 0h"], False), (["--late", "pass"], False), (["--vacation", "14d"], False),
+    (["--clock", "judges", "--late", "sometimes"], False),
+    (["--clock", "judges", "--vacation", "forever"], False),
+    (["--clock", "judges", "--late", "bot"], True)])
+def test_new_refuses_a_bad_clock_policy_or_vacation_as_a_usage_error(uptown, tmp_path, options, hidden):
+    path = tmp_path / "g.yaml"
+    result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", *options,
+                           *(["--hidden"] if hidden else []))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert not path.exists()
+
+
+def test_a_game_without_a_clock_writes_no_clock_but_dates_its_moves(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    assert uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s").exit_code == 0
+    assert "clock" not in path.read_text() and "started" not in path.read_text()
+    assert uptown.invoke("move", path, "--bot", "greedy", env={"UPTOWN_NOW": T0}).exit_code == 0
+    assert path.read_text().endswith(f'\n    at: "{T0}"\n')
+
+
+@pytest.mark.parametrize("count", [2, 3, 5])
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_clock_changed_by_hand_after_the_start_is_refused_by_every_players_memory(
+        uptown, tmp_path, count, hidden):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--clock", "judges", hidden=hidden)
+    first, second = table.names[0], table.names[1]
+    if hidden and count > 1:
+        shutil.copy(table.game(table.names[-1]), table.game(first))
+    table.ok(first, "2026-12-01T16:00:00Z", "move", table.game(first), "--bot", "random",
+             "--as", first)
+    assert table.carry(first, second, "2026-12-01T16:10:00Z").exit_code == 0
+    assert table.play(second, "2026-12-01T16:20:00Z").exit_code == 0
+    path = table.game(second)
+    path.write_text(path.read_text().replace("clock: move 72h grace 168h", "clock: move 720h"))
+    result = table.play(second, "2026-12-02T10:00:00Z")
+    assert result.exit_code == 1
+    line = path.read_text().splitlines().index("clock: move 720h") + 1
+    assert result.stderr == (f"Error: {path}:{line}: the clock changed since {second} saw it (was "
+                             "'move 72h grace 168h', now 'move 720h'): the file was edited by "
+                             "hand; nothing was written\n")
+
+
+def test_a_clock_set_after_the_first_move_is_refused_by_validate(uptown, tmp_path):
+    """A clock added by hand, started after the first move: validate can tell."""
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s")
+    uptown.invoke("move", path, "--bot", "greedy", env={"UPTOWN_NOW": T0})
+    text = path.read_text().replace("moves:\n", 'clock: judges\nstarted: "2026-12-02T00:00:00Z"\nmoves:\n')
+    path.write_text(text)
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T00:00:00Z"})
+    assert result.exit_code == 1
+    assert (f"move 1 is dated {T0}, before the game's start (2026-12-02T00:00:00Z)"
+            in result.stdout)
+
+
+def test_each_move_is_dated_by_its_players_tool_and_first_seen_is_remembered(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h", "--seed", "d1")
+    times = ["2026-12-01T16:00:00Z", "2026-12-01T20:00:00Z", "2026-12-02T09:30:00Z"]
+    for index, now in enumerate(times):
+        name, after = table.names[index], table.names[(index + 1) % 3]
+        table.ok(name, now, "move", table.game(name), "--bot", "greedy", "--as", name)
+        assert table.carry(name, after, now).exit_code == 0
+    text = table.game("Ana").read_text()
+    assert [line.split('"')[1] for line in text.splitlines() if line.startswith("    at:")] == times
+    table.ok("Ana", "2026-12-02T11:00:00Z", "show", table.game("Ana"))
+    table.ok("Ana", "2026-12-02T11:00:00Z", "moves", table.game("Ana"), "--as", "Ana")
+    memory = [p for p in (tmp_path / "Ana" / "keys").rglob("*") if p.is_file()]
+    seen = [json.loads(p.read_text()) for p in memory if p.read_text().startswith("{")]
+    assert seen and seen[0]["first_seen"] == ["2026-12-01T16:00:00Z", "2026-12-02T11:00:00Z",
+                                              "2026-12-02T11:00:00Z"]
+    assert seen[0]["timing"]["clock"] == "move 24h grace 24h"
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_move_dated_before_the_one_before_is_refused_naming_it(uptown, tmp_path, hidden):
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "judges", hidden=hidden)
+    name = table.to_move(path.parent.name, "2026-12-01T16:00:00Z")
+    if path != table.game(name):
+        shutil.copy(path, table.game(name))
+    table.ok(name, "2026-12-01T18:00:00Z", "move", table.game(name), "--bot", "random", "--as", name)
+    after = table.to_move(name, "2026-12-01T18:00:00Z")
+    shutil.copy(table.game(name), table.game(after))
+    table.ok(after, "2026-12-01T19:00:00Z", "move", table.game(after), "--bot", "random", "--as", after)
+    game = table.game(after)
+    game.write_text(game.read_text().replace("2026-12-01T19:00:00Z", "2026-12-01T17:00:00Z"))
+    line = game.read_text().splitlines().index('    at: "2026-12-01T17:00:00Z"') + 1 - 1
+    expected = (f"{game}:{line}: move 2 is dated 2026-12-01T17:00:00Z, before move 1 "
+                "(2026-12-01T18:00:00Z)")
+    checked = table.run(after, "2026-12-02T00:00:00Z", "validate", game)
+    assert checked.exit_code == 1 and expected in checked.stdout
+    shown = table.run(name, "2026-12-02T00:00:00Z", "show", game)
+    assert shown.exit_code == 1 and expected in shown.stderr
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_move_from_the_future_is_refused_by_validate_receive_and_as_commands(uptown, tmp_path, hidden):
+    table = Table(uptown, tmp_path, 3)
+    path = table.new(T0, "--clock", "judges", hidden=hidden)
+    name = table.to_move(path.parent.name, T0)
+    if path != table.game(name):
+        shutil.copy(path, table.game(name))
+    future = "2026-12-01T20:00:00Z"
+    table.ok(name, future, "move", table.game(name), "--bot", "random", "--as", name)
+    receiver = next(n for n in table.names if n != name)
+    received = table.carry(name, receiver, "2026-12-01T19:56:00Z")  # 4 minutes: tolerated
+    assert received.exit_code == 0, received.output
+    game = table.game(receiver)
+    line = game.read_text().splitlines().index(f'    at: "{future}"')
+    third = next(n for n in table.names if n not in (name, receiver))
+    before = table.game(third).read_bytes() if table.game(third).exists() else None
+    refused = table.carry(receiver, third, "2026-12-01T19:50:00Z")
+    assert refused.exit_code == 1
+    assert f"move 1 is dated {future}, 10m after this computer's clock (2026-12-01T19:50:00Z)" \
+        in refused.output
+    assert (table.game(third).read_bytes() if table.game(third).exists() else None) == before
+    checked = table.run(receiver, "2026-12-01T19:00:00Z", "validate", game)
+    assert checked.exit_code == 1
+    assert (f"{game}:{line}: move 1 is dated {future}, 1h after this computer's clock "
+            "(2026-12-01T19:00:00Z)") in checked.stdout
+    moved = table.play(receiver, "2026-12-01T19:00:00Z")
+    assert moved.exit_code == 1 and "move 1 is dated" in moved.stderr
+    assert "nothing was written" in moved.stderr
+    assert table.run(receiver, "2026-12-01T20:05:00Z", "validate", game).exit_code == 0
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown, tmp_path, hidden,
+                                                                         monkeypatch):
+    table = Table(uptown, tmp_path, 3)
+    path = table.new(T0, "--clock", "move 24h grace 48h", "--late", "pass", hidden=hidden)
+    name = table.to_move(path.parent.name, T0)
+    if path != table.game(name):
+        shutil.copy(path, table.game(name))
+    table.ok(name, "2026-12-01T18:00:00Z", "move", table.game(name), "--bot", "random", "--as", name)
+    monkeypatch.chdir(table.game(name).parent)
+    folder = "."
+    nxt = table.to_move(name, "2026-12-01T18:00:00Z")
+    expected = [("2026-12-02T08:00:00Z", f"{nxt} to move, 10h left", "on time", []),
+                ("2026-12-02T20:00:00Z", f"{nxt} to move, late by 2h (out of time in 1d 22h)", "late", [nxt]),
+                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h"
+                 + ("" if hidden else ": others may pass"), "out of time", [nxt])]
+    for now, text, state, late in expected:
+        shown = table.ok(name, now, "status", folder)
+        assert shown.stdout.rstrip().endswith(text), shown.stdout
+        listed = table.ok(name, now, "status", folder, "--late")
+        assert (text in listed.stdout) == bool(late)
+        result, [data] = uptown.json("status", folder, "--json", env=table.env(name, now))
+        assert data["state"] == "to-move" and data["waiting_for"] == nxt
+        assert data["since"] == "2026-12-01T18:00:00+00:00"
+        assert (data["clock"], data["late_policy"], data["vacation"]) == (
+            "move 24h grace 48h", "pass", "none")
+        assert data["deadline"]["state"] == state and data["late"] == late
+        assert data["deadline"]["late_at"] == "2026-12-02T18:00:00Z"
+        assert data["out_of_time"] == (late if state == "out of time" else [])
+
+
+def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s")
+    result, [data] = uptown.json("status", tmp_path, "--json")
+    assert (data["clock"], data["deadline"], data["late"], data["out_of_time"]) == (None, None, [], [])
+    assert uptown.invoke("status", tmp_path, "--late").stdout == ""
+
+
+def test_48_hourly_reminder_runs_send_each_reminder_once_a_day(uptown, tmp_path, smtp_server):
+    """A game left waiting from cron: every hour for two days, ``remind`` mails the late
+    player and tells the others, once a day from the deadline; a run at the same time sends
+    nothing more."""
+    import email
+    from datetime import datetime, timedelta
+
+    games = tmp_path / "games"
+    games.mkdir()
+    players = [x for n in NAMES[:3] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    result = uptown.invoke("new", games / "club.yaml", *players, "--clock", "move 20h grace 20h",
+                           "--late", "pass", env={"UPTOWN_NOW": T0})
+    assert result.exit_code == 0, result.output
+    env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>")
+    start = datetime(2026, 12, 1, 15, 36, tzinfo=None)
+    sent = []
+    for hour in range(1, 49):
+        now = (start + timedelta(hours=hour)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        run = uptown.invoke("remind", games, env=dict(env, UPTOWN_NOW=now))
+        assert run.exit_code == 0, run.output
+        again = uptown.invoke("remind", games, env=dict(env, UPTOWN_NOW=now))
+        assert again.exit_code == 0 and again.output == ""
+        sent += [(hour, recipients, data) for recipients, data in smtp_server.capture.take()]
+    # late from hour 20, so periods start at hours 20 and 44: three messages each
+    assert sorted({hour for hour, _, _ in sent}) == [20, 44]
+    assert sorted(r for _, recipients, _ in sent for r in recipients) == sorted(
+        ["ana@example.org", "bo@example.org", "cy@example.org"] * 2)
+    first = {recipients[0]: email.message_from_bytes(data) for hour, recipients, data in sent
+             if hour == 20}
+    reminder = first["ana@example.org"]
+    assert reminder["Subject"] == "[uptown] club.yaml: Ana, your move 1 is late"
+    body = reminder.get_payload()[0].get_payload(decode=True).decode()
+    assert "uptown move club.yaml MOVE --as Ana --send" in body and "1     2     3" in body
+    assert reminder.get_payload()[1].get_filename() == "club.yaml"
+    notice = first["bo@example.org"]
+    assert notice["Subject"] == "[uptown] club.yaml: Ana is late (move 1)"
+    later = {recipients[0]: email.message_from_bytes(data) for hour, recipients, data in sent
+             if hour == 44}
+    notice = later["cy@example.org"].get_payload()[0].get_payload(decode=True).decode()
+    assert "uptown move club.yaml pass --for Ana --send --as Cy" in notice
+    log = (games / ".uptown-reminders.jsonl").read_text().splitlines()
+    assert len(log) == 6 and (games / ".uptown-reminders.jsonl").stat().st_mode & 0o777 == 0o600
+
+
+def test_remind_dry_run_shows_what_would_go_and_sends_nothing(uptown, tmp_path):
+    players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    uptown.invoke("new", tmp_path / "g.yaml", *players, "--clock", "judges", env={"UPTOWN_NOW": T0})
+    quiet = uptown.invoke("remind", tmp_path, "--dry-run", env={"UPTOWN_NOW": "2026-12-02T00:00:00Z"})
+    assert quiet.exit_code == 0 and quiet.output == ""
+    result, data = uptown.json("remind", tmp_path, "--dry-run", "--json",
+                               env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert [(d["to"], d["kind"]) for d in data] == [("Ana", "reminder"), ("Bo", "notice")]
+    assert "uptown move g.yaml MOVE --as Ana --send" in data[0]["body"]
+    assert not (tmp_path / ".uptown-reminders.jsonl").exists()
+
+
+def test_a_remind_run_that_finds_another_at_work_sends_nothing(uptown, tmp_path, smtp_server):
+    import fcntl
+    import os
+
+    players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    uptown.invoke("new", tmp_path / "g.yaml", *players, "--clock", "judges", env={"UPTOWN_NOW": T0})
+    log = tmp_path / ".uptown-reminders.jsonl"
+    fd = os.open(log, os.O_RDWR | os.O_CREAT, 0o600)
+    env = dict(smtp_server.env, UPTOWN_FROM="club@example.org", UPTOWN_NOW="2026-12-05T00:00:00Z")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        result = uptown.invoke("remind", tmp_path, env=env)
+    finally:
+        os.close(fd)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "another uptown remind is at work" in result.stderr
+    assert smtp_server.capture.take() == []
+    assert uptown.invoke("remind", tmp_path, env=env).exit_code == 0
+    assert len(smtp_server.capture.take()) == 2
+
+
+def test_a_player_out_of_time_is_passed_for_then_forfeited_and_ranks_last(uptown, tmp_path):
+    """Three players, ``pass, forfeit after 1``: Cy may pass for Bo only once Bo is out of
+    time, then make him forfeit; Bo's turns are skipped, and he ranks last in score, status
+    and ratings."""
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h", "--late", "pass, forfeit after 1", "--seed", "f3")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    early = table.run("Cy", "2026-12-03T15:59:00Z", "move", game, "pass", "--for", "Bo", "--as", "Cy")
+    assert early.exit_code == 1 and early.stderr == (
+        "Error: Bo is out of time only from 2026-12-03 16:00 UTC, and this was written at "
+        "2026-12-03 15:59 UTC; nothing was written\n")
+    forfeit = table.run("Cy", "2026-12-03T16:01:00Z", "move", game, "forfeit", "--for", "Bo", "--as", "Cy")
+    assert forfeit.exit_code == 1 and "lets others only pass" in forfeit.stderr
+    passed = table.ok("Cy", "2026-12-03T16:01:00Z", "move", game, "pass", "--for", "Bo", "--as", "Cy")
+    assert passed.stdout.startswith("Move 2: blue (Bo) passes, written by Cy for Bo (out of time)")
+    assert game.read_text().endswith('  - blue: pass\n    at: "2026-12-03T16:01:00Z"\n    by: Cy\n')
+    table.ok("Cy", "2026-12-03T17:00:00Z", "move", game, "--bot", "greedy", "--as", "Cy")
+    table.ok("Ana", "2026-12-03T18:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    table.ok("Ana", "2026-12-05T18:01:00Z", "move", game, "forfeit", "--for", "Bo", "--as", "Ana")
+    for _ in range(4):  # Bo is skipped: Cy and Ana take turns
+        for name in ("Cy", "Ana"):
+            assert table.to_move("Ana", "2026-12-06T00:00:00Z") == name
+            table.ok(name, "2026-12-06T00:00:00Z", "move", game, "--bot", "greedy", "--as", name)
+    assert table.ok("Ana", "2026-12-06T00:00:00Z", "validate", game).exit_code == 0
+    _, [checked] = uptown.json("validate", game, "--json", env=table.env("Ana", "2026-12-06T00:00:00Z"))
+    assert checked["forfeited"] == [{"name": "Bo", "reason": "out of time",
+                                     "at": "2026-12-05T18:01:00Z", "move": 5}]
+    shown = table.ok("Ana", "2026-12-06T00:00:00Z", "show", game)
+    assert "Bo forfeited at move 5 (out of time; Ana wrote it)" in shown.stdout
+    _, score = uptown.json("score", game, "--json", env=table.env("Ana", "2026-12-06T00:00:00Z"))
+    ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
+    assert ranks["Bo"] == (3, 5) and ranks["Ana"][1] is None
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_player_who_resigns_ranks_last_and_a_two_player_game_ends(uptown, tmp_path, count):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--seed", "r")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    refused = table.run("Ana", "2026-12-01T16:10:00Z", "move", game, "forfeit", "--as", "Ana")
+    assert refused.exit_code == 1 and "it is Bo's turn, not Ana's" in refused.stderr
+    resigned = table.ok("Bo", "2026-12-01T17:00:00Z", "move", game, "forfeit", "--as", "Bo")
+    assert resigned.stdout.startswith("Move 2: blue (Bo) forfeits")
+    assert game.read_text().endswith('  - blue: forfeit\n    at: "2026-12-01T17:00:00Z"\n')
+    _, [status] = uptown.json("status", tmp_path / "Ana", "--json", env=table.env("Ana", "2026-12-01T18:00:00Z"))
+    assert status["forfeited"] == [{"name": "Bo", "move": 2}]
+    if count == 2:
+        assert "Final standings:" in resigned.stdout and status["state"] == "finished"
+        assert status["winners"] == ["Ana"]
+    else:
+        assert status["waiting_for"] == "Cy"
+
+
+def test_forfeits_in_hidden_games_are_refused_for_now(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "judges", "--late", "forfeit", hidden=True)
+    result = table.run("Bo", "2026-12-01T16:00:00Z", "move", path, "forfeit", "--as", "Ana")
+    assert result.exit_code == 1 and "not supported yet in games with hidden racks" in result.stderr
+
+
+def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path):
+    """Three players finish a hidden game at the tests' now; only Ana reveals. Before the
+    reveal deadline validate says unchecked (exit 3); after it, settled (exit 0), and ratings
+    counts the game with Bo and Cy last."""
+    from support.games import NOW
+    from support.players import as_player, play_bot, position, uptown_as
+
+    path = tmp_path / "g.yaml"
+    result = uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo", "-p", "Cy",
+                           "--clock", "move 24h grace 24h reveal 48h")
+    assert result.exit_code == 0, result.output
+    for name in ("Ana", "Bo", "Cy"):
+        assert uptown.invoke("join", path, "--as", name, env=as_player(tmp_path, name)).exit_code == 0
+    while not position(tmp_path, path)["finished"]:
+        play_bot(tmp_path, path)
+    assert uptown_as(tmp_path, "Ana", "reveal", path, "--as", "Ana").exit_code == 0
+    before = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T11:59:00Z"})
+    assert before.exit_code == 3, before.output
+    after = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T12:00:00Z"})
+    assert after.exit_code == 0, after.output
+    assert (f"{path}: settled: Bo did not reveal by 2026-12-04T12:00:00Z and ranks last; Bo's "
+            "draws are unchecked") in after.stdout
+    assert after.stdout.endswith("1 record, 1 valid (1 settled), 0 invalid\n")
+    _, [data] = uptown.json("validate", path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert data["status"] == "settled" and data["valid"]
+    assert data["reveal_deadlines"] == {"Bo": "2026-12-04T12:00:00Z", "Cy": "2026-12-04T12:00:00Z"}
+    assert [(f["name"], f["reason"]) for f in data["forfeited"]] == [("Bo", "reveal"), ("Cy", "reveal")]
+    _, rated = uptown.json("ratings", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert rated["games"] == 1 and rated["ratings"][0]["player"] == "Ana"
+    _, unrated = uptown.json("ratings", tmp_path, "--json", env={"UPTOWN_NOW": NOW})
+    assert unrated["games"] == 0
+    _, [status] = uptown.json("status", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
+    assert status["winners"] == ["Ana"] and [f["name"] for f in status["forfeited"]] == ["Bo", "Cy"]
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_a_vacation_stops_the_clock_and_is_refused_when_forbidden_or_used_up(uptown, tmp_path,
+                                                                             monkeypatch, count):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--clock", "move 24h grace 24h", "--vacation", "5d", "--seed", "v")
+    game = table.game("Ana")
+    monkeypatch.chdir(game.parent)
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    away = table.ok("Bo", "2026-12-01T16:05:00Z", "pause", game, "--as", "Bo", "--days", "3")
+    assert away.stdout == ("Bo is on vacation from 2026-12-01 16:05 UTC until 2026-12-04 16:05 "
+                           "UTC; 2 days of vacation left\n")
+    assert game.read_text().endswith('  - blue: pause 3d\n    at: "2026-12-01T16:05:00Z"\n')
+    on_leave = table.ok("Ana", "2026-12-02T17:00:00Z", "status", ".")
+    assert "Bo to move, on vacation for 1d 23h more" in on_leave.stdout
+    back = table.ok("Ana", "2026-12-05T17:00:00Z", "status", ".")
+    assert "Bo to move, late by 1h (out of time in 23h)" in back.stdout
+    again = table.run("Bo", "2026-12-01T16:10:00Z", "pause", game, "--as", "Bo", "--days", "2")
+    assert again.exit_code == 1 and "already" in again.stderr
+    more = table.run("Bo", "2026-12-05T16:10:00Z", "pause", game, "--as", "Bo", "--days", "3")
+    assert more.exit_code == 1 and "Bo may take 1 to 2 more days of vacation (this game allows 5d), not 3" \
+        in more.stderr
+    other = table.run(table.names[-1], "2026-12-05T16:10:00Z", "pause", game, "--as",
+                      table.names[-1], "--days", "1")
+    if count == 3:
+        assert other.exit_code == 1 and "only at their turn" in other.stderr
+    table.ok("Bo", "2026-12-05T17:00:00Z", "move", game, "--bot", "greedy", "--as", "Bo")
+    assert table.ok("Ana", "2026-12-05T17:00:00Z", "validate", game).exit_code == 0
+
+
+def test_a_game_without_vacation_or_clock_refuses_a_pause(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "judges", "--seed", "v")
+    refused = table.run("Ana", "2026-12-01T16:00:00Z", "pause", table.game("Ana"), "--as", "Ana", "--days", "1")
+    assert refused.exit_code == 1 and refused.stderr == (
+        "Error: this game allows no vacation; nothing was written\n")
+    other = tmp_path / "plain.yaml"
+    uptown.invoke("new", other, "-p", "Ana", "-p", "Bo")
+    refused = uptown.invoke("pause", other, "--as", "Ana", "--days", "1")
+    assert refused.exit_code == 1 and "this game has no clock" in refused.stderr
+
+
+def test_a_pause_added_by_hand_that_the_game_does_not_allow_is_refused_by_validate(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--seed", "v",
+                  env={"UPTOWN_NOW": T0})
+    path.write_text(path.read_text() + '  - red: pause 3d\n    at: "2026-12-01T16:00:00Z"\n')
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-02T00:00:00Z"})
+    assert result.exit_code == 1
+    assert f"{path}:14: the pause after move 0: this game allows no vacation" in result.stdout
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(uptown, tmp_path, count):
+    table = Table(uptown, tmp_path, count)
+    table.new(T0, "--clock", "move 24h grace 12h", "--late", "bot", "--seed", "b")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    helper = table.names[-1] if count > 2 else "Ana"
+    early = table.run(helper, "2026-12-02T16:00:00Z", "move", game, "--for", "Bo", "--bot",
+                      "greedy", "--as", helper)
+    assert early.exit_code == 1 and "Bo is out of time only from 2026-12-03 04:00 UTC" in early.stderr
+    wrong = table.run(helper, "2026-12-03T05:00:00Z", "move", game, "--for", "Bo", "--bot",
+                      "random", "--as", helper)
+    assert wrong.exit_code == 1 and "lets greedy play for a late player, not random" in wrong.stderr
+    played = table.ok(helper, "2026-12-03T05:00:00Z", "move", game, "--for", "Bo", "--bot",
+                      "greedy", "--as", helper)
+    assert ", played by greedy for Bo, out of time (" + helper + " asked)" in played.stdout
+    text = game.read_text()
+    assert text.endswith(f'    at: "2026-12-03T05:00:00Z"\n    by: {helper}\n    bot: greedy\n')
+    assert table.ok("Ana", "2026-12-03T06:00:00Z", "validate", game).exit_code == 0
+    entry = [line for line in text.splitlines() if line.startswith("  - ")][-1]
+    color, chosen = entry[4:].split(": ")
+    from uptown_cli.records.reading import load_record
+    from uptown_cli.records.replay import replay
+
+    before = replay(load_record(game), upto=1).game
+    own, move = next((c, str(m)) for c, m in before.legal_moves() if (c, str(m)) != (color, chosen))
+    game.write_text(text.replace(entry, f"  - {own}: {move}", 1))
+    checked = table.run("Ana", "2026-12-03T06:00:00Z", "validate", game)
+    assert checked.exit_code == 1
+    assert f"move 2: greedy plays {color} {chosen} for Bo here, not {own} {move}" in checked.stdout
+
+
+def test_reminders_of_a_hidden_game_offer_no_stand_in_and_a_bot_policy_names_its_bot(uptown, tmp_path):
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "move 24h", "--late", "pass", hidden=True)
+    _, data = uptown.json("remind", path.parent, "--dry-run", "--json",
+                          env=table.env("Bo", "2026-12-03T00:00:00Z"))
+    assert [d["kind"] for d in data] == ["reminder", "notice"]
+    assert "--for" not in data[1]["body"] and "pass" not in data[1]["body"]
+    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", "2026-12-03T00:00:00Z"))
+    assert status["out_of_time"] == ["Ana"] and status["late_policy"] == "pass"
+    open_game = tmp_path / "open"
+    open_game.mkdir()
+    players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
+    uptown.invoke("new", open_game / "g.yaml", *players, "--clock", "move 24h", "--late", "bot",
+                  env={"UPTOWN_NOW": T0})
+    _, data = uptown.json("remind", open_game, "--dry-run", "--json",
+                          env={"UPTOWN_NOW": "2026-12-03T00:00:00Z"})
+    assert "uptown move g.yaml --bot greedy --for Ana --send --as Bo" in data[1]["body"]
+
+
+def test_a_pause_booked_ahead_is_sent_on_and_received(uptown, tmp_path, smtp_server):
+    import email
+
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "move 48h", "--vacation", "30d per year", "--seed", "s")
+    game = table.game("Ana")
+    now = "2026-12-01T16:00:00Z"
+    table.ok("Ana", now, "move", game, "--bot", "greedy", "--as", "Ana")
+    env = dict(smtp_server.env, **table.env("Ana", now))
+    result = uptown.invoke("pause", game, "--as", "Ana", "--days", "7", "--from",
+                           "2026-12-20T00:00:00Z", "--send", env=env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Ana is on vacation from 2026-12-20 00:00 UTC until "
+                                    "2026-12-27 00:00 UTC; 23 days of vacation left\n")
+    [(recipients, data)] = smtp_server.capture.take()
+    assert recipients == ["bo@example.org"]
+    letter = tmp_path / "pause.eml"
+    letter.write_bytes(data)
+    received = table.run("Bo", "2026-12-01T16:10:00Z", "receive", letter, "--into", table.game("Bo"))
+    assert received.exit_code == 0, received.output
+    assert table.game("Bo").read_text().endswith(
+        '  - red: pause 7d\n    at: "2026-12-01T16:00:00Z"\n    from: "2026-12-20T00:00:00Z"\n')
+    assert email.message_from_bytes(data)["Subject"].startswith("[uptown]")

@@ -1,0 +1,288 @@
+"""The commands of deadlines (docs/DEADLINES.md): ``remind`` (now, and the check on times
+from the future, are ``cli.timing``'s)."""
+
+import os
+from typing import TYPE_CHECKING
+
+import click
+
+from .options import as_option, file_argument, json_option, keys_option, sendmail_option
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from ..club.reminders import Awaited, Reminder
+
+__all__: list[str] = []
+
+
+# -- remind ------------------------------------------------------------------------------
+
+
+def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
+    """One ``club.reminders.Awaited`` per game of ``files`` with a clock that waits for a
+    move (records that cannot be read or replayed are ``validate``'s and ``status``'s to
+    report: left out here)."""
+    from ..club.reminders import Awaited, Person
+    from ..errors import UptownError
+    from ..pictures.text import board_text
+    from ..records.reading import load_record
+    from ..records.replay import replay
+    from ..records.seen import game_ident
+    from ..records.times import waiting_deadline
+    from ..errors import display_path
+
+    waiting = []
+    for path in files:
+        try:
+            record = load_record(path, display_path(path))
+            result = replay(record)
+        except UptownError:
+            continue
+        timing, game = record.timing, result.game
+        if result.errors or timing is None or timing.clock is None or game.to_move is None:
+            continue
+        if record.hidden is not None and len(record.hidden.commitments) < len(record.players):
+            continue  # joins carry no time yet: not reminded
+        name = game.to_move.name
+        owners = {color: p.name for p in record.players for color in p.colors}
+        deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
+        assert deadline is not None  # a game with a clock
+        people = {p.name: Person(p.name, p.email) for p in record.players}
+        file = os.path.basename(path)
+        actions = timing.late.actions(0)
+        stand_in = None
+        if actions and record.hidden is None:  # (not yet with hidden racks)
+            what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
+            stand_in = f"uptown move {file} {what} --for {name} --send"
+        waiting.append(Awaited(
+            game_ident(record), path, record.fields.get("event") or file,
+            f"move {len(record.moves) + 1}", people[name],
+            tuple(person for other, person in people.items() if other != name), deadline,
+            f"uptown move {file} MOVE --as {name} --send", stand_in, board_text(game)))
+    return waiting
+
+
+def reminder_bytes(reminder: "Reminder", path: str, sender: "tuple[str, str]") -> bytes:
+    """The message of ``reminder`` from ``sender`` (name, address), the game at ``path``
+    attached as ``send`` attaches it."""
+    import email.policy
+    from email.mime.application import MIMEApplication
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+    from email.utils import formatdate, make_msgid
+
+    from ..club.headers import address_field, checked_address, header_value, plain_file_name
+    from ..records.reading import read_file
+
+    to = reminder.to
+    address = checked_address(to.address or "", f"{to.name}'s email")
+    message = MIMEMultipart()
+    message["From"] = address_field(sender[0], sender[1])
+    message["To"] = address_field(to.name, address)
+    message["Subject"] = header_value(reminder.subject)
+    message["Date"] = formatdate(localtime=True)
+    message["Message-ID"] = make_msgid(domain=sender[1].rpartition("@")[2])
+    body = reminder.body
+    message.attach(MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8"))
+    attached = MIMEApplication(read_file(path).encode("utf-8"), "yaml")
+    name = plain_file_name(os.path.basename(path)) or "game.yaml"
+    attached.add_header("Content-Disposition", "attachment",
+                        filename=name if name.isascii() else ("utf-8", "", name))
+    message.attach(attached)
+    return message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
+
+
+def _sender() -> "tuple[str, str]":
+    """(name, address) of ``$UPTOWN_FROM``: reminders come from the club, not a player."""
+    from email.utils import getaddresses
+
+    from ..club.headers import checked_address
+    from ..club.mail import FROM_ENV
+
+    text = os.environ.get(FROM_ENV, "")
+    found = getaddresses([text]) if text else []
+    if len(found) != 1 or not found[0][1]:
+        raise click.UsageError(f"who sends the reminders? set ${FROM_ENV} to one address "
+                               "(e.g. Club <club@example.org>)")
+    return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
+
+
+@click.command()
+@click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
+@click.option("--dry-run", is_flag=True, help="Show what would be sent; send and log nothing.")
+@click.option("--every", default="24h", show_default=True, metavar="D",
+              help="How often a late player is reminded (72h, 1d, 12h).")
+@sendmail_option
+@json_option
+def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool,
+           as_json: bool) -> None:
+    """Mail each late player a reminder, and the others who is late.
+
+    For every game with a clock in the folders (default: this one) that waits for a player
+    late or out of time: a reminder to them (the board, the command to run, the game
+    attached) and a notice to each other player, each at most once per period (--every),
+    counted from the deadline. FOLDER/.uptown-reminders.jsonl logs what was sent, so that a
+    run every hour from cron sends each once; a run that finds another at work sends nothing.
+    Mail goes as for uptown send, from $UPTOWN_FROM.
+
+    \b
+    Example (crontab, every hour):
+      0 * * * *  cd "$HOME/club" && uptown remind games
+    """
+    import sys
+
+    from ..club.reminders import due, read_log, send_due
+    from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
+    from ..engine.moments import parse_duration
+    from ..errors import MailError, SetupError, one_line
+    from .club import check_smtp_settings, games_listed
+    from ..errors import display_path
+    from .output import Output
+    from .timing import now
+
+    try:
+        period = parse_duration(every)
+    except SetupError as exc:
+        raise click.BadParameter(str(exc), param_hint="--every") from None
+    sender = _sender() if not dry_run else None
+    if not dry_run and not sendmail:
+        check_smtp_settings()
+    moment = now()  # (cli.timing)
+    done: list[dict[str, object]] = []
+    unread = 0
+
+    def send(reminder: "Reminder") -> None:
+        awaited = reminder.awaited
+        if reminder.to.address is None:
+            line = f"{reminder.to.name} ({awaited.file}) has no email in the record: not reminded"
+        else:
+            assert sender is not None  # sending
+            data = reminder_bytes(reminder, awaited.file, sender)
+            if sendmail:
+                send_sendmail(data, [reminder.to.address])
+            else:
+                refused = send_smtp(data, sender[1], [reminder.to.address],
+                                    os.environ.get(SMTP_ENV, "")).refused
+                if refused:
+                    raise MailError(f"the server refused {reminder.to.address}: "
+                                    f"{refused[reminder.to.address]}")
+            line = f"Sent {reminder.kind} to {reminder.to.name}: {reminder.subject}"
+        done.append(_reminder_json(reminder, False))
+        if not as_json:
+            click.echo(one_line(line))
+
+    for folder in folders or (".",):
+        files, bad = games_listed([folder])
+        unread += bad
+        waiting = awaited_games(files, moment)
+        if dry_run:
+            for reminder in due(waiting, read_log(folder), moment, period):
+                done.append(_reminder_json(reminder, True))
+                if not as_json:
+                    click.echo(one_line(f"Would send {reminder.kind} to {reminder.to.name} "
+                                        f"<{reminder.to.address or 'no email'}>: "
+                                        f"{reminder.subject}"))
+            continue
+        if send_due(folder, waiting, moment, send, period) is None:
+            click.echo(f"{display_path(folder)}: another uptown remind is at work on these "
+                       "games; nothing was sent by this one", err=True)
+    if as_json:
+        Output(True).json(done)
+    if unread:
+        sys.exit(1)
+
+
+def _reminder_json(reminder: "Reminder", with_body: bool) -> dict[str, object]:
+    awaited = reminder.awaited
+    data: dict[str, object] = {
+        "file": awaited.file, "action": awaited.action, "late": awaited.player.name,
+        "to": reminder.to.name, "address": reminder.to.address, "kind": reminder.kind,
+        "subject": reminder.subject}
+    if with_body:
+        data["body"] = reminder.body
+    return data
+
+
+# -- pause -------------------------------------------------------------------------------
+
+
+@click.command()
+@file_argument
+@as_option(required=True)
+@click.option("--days", type=click.IntRange(1, 366), required=True, help="How many whole days.")
+@click.option("--from", "start", metavar="TIME", help="When it begins, booked ahead (UTC, "
+              "2026-12-20T00:00:00Z; default: now).")
+@click.option("--send", is_flag=True, help="Then email the game to the next player "
+              "(as uptown send does).")
+@sendmail_option
+@keys_option
+def pause(file: "str | None", as_name: str, days: int, start: "str | None", send: bool,
+          sendmail: bool, keys: "str | None") -> None:
+    """Take vacation days: NAME's clock stands still.
+
+    Written by whoever holds the file: the player to move, or the player who just moved,
+    before sending the game on. Refused when the game has no clock or allows no vacation,
+    when it overlaps another, is more than NAME has left, or NAME is out of time already.
+    """
+    from ..engine.clock import Pause
+    from ..engine.late import pause_problem
+    from ..engine.moments import parse_time, show_time, write_time
+    from ..errors import RecordError, SetupError
+    from ..records.safe_file import replace_record
+    from ..records.writing import insert_item, quote, read_new_text, readable
+    from ..records.times import timeline
+    from ..records.viewer import player_named
+    from .loading import check_seen_as, game_path, open_record, remember_seen, replay_valid
+    from .output import lock_notice
+    from .timing import now
+
+    if sendmail and not send:
+        raise click.UsageError("--sendmail goes with --send")
+    path = game_path(file)
+    record = open_record(path)
+    check_seen_as(record, as_name, keys)
+    game = replay_valid(record)
+    name = player_named(record.players, as_name)
+    timing = record.timing
+    if timing is None or timing.clock is None:
+        raise click.ClickException("this game has no clock: there is no time to stop")
+    moment = now()
+    try:
+        begins = parse_time(start) if start else None
+    except SetupError as exc:
+        raise click.BadParameter(str(exc), param_hint="--from") from None
+    owners = {color: p.name for p in record.players for color in p.colors}
+    line = timeline(timing, record.moves, owners, pauses=record.pauses)
+    wanted = Pause(name, moment, days, begins)
+    to_move = game.to_move.name if game.to_move is not None else None
+    problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
+    if problem is not None:
+        raise click.ClickException(f"{problem}; nothing was written")
+    color = next(p.colors[0] for p in record.players if p.name == name)
+    item = [f"{color}: pause {days}d", f"at: {quote(write_time(moment))}"]
+    if begins is not None:
+        item.append(f"from: {quote(write_time(begins))}")
+    try:
+        old = readable(record, record.path)
+        new_text = insert_item(old, "moves", item, record.path, f"{name}'s pause")
+        written = read_new_text(new_text, f"{name}'s pause would not read back")
+        if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
+            raise RecordError(f"{name}'s pause would not read back as one pause more; "
+                              "nothing was written")
+        replace_record(path, new_text, record.text, lock_notice(path))
+    except RecordError as exc:
+        raise click.ClickException(exc.message) from None
+    remember_seen(written, as_name, keys)
+    left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
+    click.echo(f"{name} is on vacation from {show_time(wanted.begins)} until "
+               f"{show_time(wanted.end)}; {left} day{'' if left == 1 else 's'} of vacation left")
+    if send:
+        from .club import send_after_move
+
+        sent = send_after_move(path, name, sendmail)
+        if sent:
+            click.echo(sent)
+
+
+COMMANDS = {command.name: command for command in (remind, pause)}

@@ -1,0 +1,266 @@
+"""Times and deadlines in a record (docs/DEADLINES.md): the keys ``clock``, ``late``,
+``vacation`` and ``started`` at the top, ``at`` (and ``by``, ``bot``) under each move, read and
+checked at their lines, and what the game waits for at a given time.
+
+The schema reads the top keys (``read_timing``) and the stamps under the moves; the order of
+the times (never back) is a problem of the record; a time too far in the reader's future is
+one only for the reader (``future_problem``, given now). Nothing here reads the clock or the
+environment: the commands pass now (``engine.clock.current_time``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+from ..engine.moments import check_times, parse_time
+from ..errors import RecordError, SetupError
+from .entries import TIMING_KEYS, MoveEntry, PauseEntry
+from .nodes import Mapping, Node, Scalar, describe
+
+if TYPE_CHECKING:  # loaded only for a game with a clock (dataclasses cost a command's start)
+    from ..engine.clock import Clock, Deadline, Timeline
+    from ..engine.late import LatePolicy, Vacation
+
+__all__ = ["Timing", "split_pauses", "read_times", "read_timing", "move_times", "future_problem",
+           "order_problem", "timeline", "waiting_deadline"]
+
+_FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
+
+
+class Timing:
+    """A record's time control: the clock (None: no clock), the late policy, the vacation
+    allowed (None: none), when the game was made; ``written`` holds the four keys as the
+    record writes them (what each player's memory keeps), ``lines`` their lines."""
+
+    __slots__ = ("clock", "late", "vacation", "started", "written", "lines")
+
+    def __init__(self, clock: Clock | None, late: LatePolicy, vacation: Vacation | None,
+                 started: datetime | None, written: dict[str, str],
+                 lines: dict[str, int]) -> None:
+        self.clock = clock
+        self.late = late
+        self.vacation = vacation
+        self.started = started
+        self.written = written
+        self.lines = lines
+
+    def describe(self) -> str | None:
+        """``Clock: move 72h grace 168h; late players: wait; vacation none``, or None for a
+        game without a clock."""
+        if self.clock is None:
+            return None
+        vacation = "none" if self.vacation is None else str(self.vacation)
+        return f"Clock: {self.clock}; late players: {self.late}; vacation {vacation}"
+
+
+def read_times(root: Mapping, moves: Sequence[MoveEntry], hidden: bool,
+               problem: Callable[[str, Node | int | None], None],
+               pauses: Sequence[PauseEntry] = ()) -> Timing | None:
+    """The time control of the record ``root`` (``read_timing``), and a problem at the first
+    entry whose time goes back (``order_problem``)."""
+    timing = read_timing(root, hidden, problem)
+    found = order_problem(timing, moves, pauses)
+    if found is not None:
+        problem(found[1], found[0])
+    return timing
+
+
+_PAUSE = re.compile(r"pause ([0-9]{1,3})d")
+
+
+def split_pauses(items: Sequence[Node], problem: Callable[..., None]
+                 ) -> tuple[list[Node], list[PauseEntry]]:
+    """The items of ``moves`` that are not pauses, and the pauses (``- blue: pause 7d``, with
+    ``at`` and optionally ``from`` under them)."""
+    kept: list[Node] = []
+    pauses: list[PauseEntry] = []
+    for item in items:
+        first = item.pairs[0] if isinstance(item, Mapping) and item.pairs else None
+        value = first[1] if first is not None else None
+        found = (_PAUSE.fullmatch(value.value) if isinstance(value, Scalar) else None)
+        if first is None or found is None:
+            kept.append(item)
+            continue
+        assert isinstance(item, Mapping)
+        stamps = {}
+        for key, node in item.pairs[1:]:
+            if key.value not in ("at", "from") or not isinstance(node, Scalar):
+                problem(f"a pause carries only 'at' and 'from' under it, not '{key.value}'", key)
+                continue
+            try:
+                parse_time(node.value)
+            except SetupError as exc:
+                problem(f"the pause's {key.value}: {exc}", node)
+                continue
+            stamps[key.value] = node.value
+        days = int(found.group(1))
+        if not 0 < days <= 366:
+            problem(f"a pause is 1 to 366 days, not {days}", value)
+        pauses.append(PauseEntry(len(kept), first[0].value, days, stamps.get("at"),
+                                 stamps.get("from"), item.line))
+    return kept, pauses
+
+
+def read_timing(root: Mapping, hidden: bool,
+                problem: Callable[[str, Node | int | None], None]) -> Timing | None:
+    """The time control of the record ``root`` (None when it has none of the keys); each
+    value that is wrong is a ``problem`` at its line."""
+    if all(root.get(key) is None for key in TIMING_KEYS):
+        return None
+    from ..engine.clock import Clock
+    from ..engine.late import LatePolicy, Vacation
+
+    written: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    values: dict[str, object] = {}
+    for key in TIMING_KEYS:
+        pair = root.get(key)
+        if pair is None:
+            continue
+        node = pair[1]
+        lines[key] = pair[0].line
+        if not isinstance(node, Scalar) or node.empty:
+            problem(f"'{key}' must be text, not {describe(node)}", node)
+            continue
+        written[key] = node.value
+        try:
+            values[key] = _parse(key, node.value, hidden)
+        except SetupError as exc:
+            problem(str(exc), node)
+    clock = values.get("clock")
+    if written.get("clock") is not None and clock is not None and "started" not in written:
+        problem("a game with a clock says when it started ('started: 2026-12-01T15:36:00Z')",
+                lines["clock"])
+    if clock is None:
+        for key in ("late", "vacation"):
+            if key in written and "clock" not in values:
+                problem(f"'{key}' needs a clock ('clock: move 72h grace 168h')", lines[key])
+    late, vacation, started = values.get("late"), values.get("vacation"), values.get("started")
+    return Timing(clock if isinstance(clock, Clock) else None,
+                  late if isinstance(late, LatePolicy) else LatePolicy(),
+                  vacation if isinstance(vacation, Vacation) else None,
+                  started if isinstance(started, datetime) else None, written, lines)
+
+
+def _parse(key: str, text: str, hidden: bool) -> object:
+    from ..engine.clock import Clock
+    from ..engine.late import LatePolicy, Vacation
+    if key == "clock":
+        return Clock.parse(text)
+    if key == "late":
+        policy = LatePolicy.parse(text)
+        policy.check(hidden)
+        return policy
+    if key == "vacation":
+        return Vacation.parse(text)
+    return parse_time(text)
+
+
+def read_stamp(number: int, item: Mapping,
+               problem: Callable[[str, Node | int | None, int | None], None]
+               ) -> tuple[str | None, str | None, str | None]:
+    """``(at, by, bot)`` under move ``number``'s entry ``item``, each as written (None when
+    absent); a value that is not text, or an ``at`` that is not a time, is a problem."""
+    found: list[str | None] = []
+    for key in ("at", "by", "bot"):
+        pair = item.get(key)
+        if pair is None or pair is item.pairs[0]:
+            found.append(None)
+            continue
+        node = pair[1]
+        if not isinstance(node, Scalar) or node.empty:
+            problem(f"move {number}'s {key} must be text, not {describe(node)}", node, number)
+            found.append(None)
+            continue
+        if key == "at":
+            try:
+                parse_time(node.value)
+            except SetupError as exc:
+                problem(f"move {number}'s time: {exc}", node, number)
+                found.append(None)
+                continue
+        found.append(node.value)
+    if found[2] is not None and found[1] is None:
+        problem(f"move {number} names a bot but not who wrote it ('by: NAME')", item, number)
+    return found[0], found[1], found[2]
+
+
+def move_times(moves: Sequence[MoveEntry], pauses: Sequence[PauseEntry] = ()
+               ) -> list[tuple[str, datetime, int]]:
+    """``(label, time, line)`` of each move (and pause) that has a time."""
+    return [(f"move {index + 1}", parse_time(move.at), move.line)
+            for index, move in enumerate(moves) if move.at is not None] + [
+        (f"the pause after move {pause.after}", parse_time(pause.at), pause.line)
+        for pause in pauses if pause.at is not None]
+
+
+def order_problem(timing: Timing | None, moves: Sequence[MoveEntry],
+                  pauses: Sequence[PauseEntry] = ()) -> tuple[int, str] | None:
+    """``(line, message)`` for the first entry dated before the one before it (or before
+    the game's start), or missing its time in a game with a clock; None else."""
+    if timing is not None and timing.clock is not None:
+        for index, move in enumerate(moves):
+            if move.at is None:
+                return move.line, (f"move {index + 1} has no time ('at: 2026-12-01T15:36:00Z' "
+                                   "under it): a game with a clock dates every entry")
+        for pause in pauses:
+            if pause.at is None:
+                return pause.line, "a pause has no time ('at: ...' under it)"
+    times = sorted(move_times(moves, pauses), key=lambda t: t[2])
+    start = (timing.started if timing is not None and timing.started is not None
+             else datetime(1, 1, 1, tzinfo=timezone.utc))
+    found = check_times([(label, at) for label, at, _ in times], start, _FAR)
+    if found is None:
+        return None
+    return times[found[0]][2], found[1]
+
+
+def future_problem(record_path: str, moves: Sequence[MoveEntry], now: datetime,
+                   timing: Timing | None = None,
+                   pauses: Sequence[PauseEntry] = ()) -> RecordError | None:
+    """A RecordError at the line of the first move dated more than ``TOLERANCE`` after
+    ``now`` (the reader's clock), or None; the game's ``started`` too."""
+    if timing is not None and timing.started is not None:
+        found = check_times([("the game's start", timing.started)], timing.started, now)
+        if found is not None:
+            return RecordError(found[1], path=record_path, line=timing.lines.get("started"))
+    times = move_times(moves, pauses)
+    start = datetime(1, 1, 1, tzinfo=timezone.utc)
+    ordered = sorted(times, key=lambda t: t[1])  # the order is the schema's to check
+    found = check_times([(label, at) for label, at, _ in ordered], start, now)
+    if found is None:
+        return None
+    return RecordError(found[1], path=record_path, line=ordered[found[0]][2])
+
+
+def timeline(timing: Timing, moves: Sequence[MoveEntry], owners: dict[str, str],
+             start: datetime | None = None, pauses: Sequence[PauseEntry] = ()) -> Timeline:
+    """The game's ``Timeline``: from ``start`` (default: ``started``), each move a turn of
+    the player of its colour (``owners``), at its time, and the pauses among them (those
+    after the last of ``moves`` too)."""
+    from ..engine.clock import Pause, TimedTurn, Timeline
+
+    first = start or timing.started or datetime(1, 1, 1, tzinfo=timezone.utc)
+    entries: list[TimedTurn | Pause] = []
+    for index in range(len(moves) + 1):
+        entries += [Pause(owners.get(p.color, p.color), parse_time(p.at), p.days,
+                          parse_time(p.start) if p.start else None)
+                    for p in pauses if p.after == index and p.at is not None]
+        at = moves[index].at if index < len(moves) else None
+        if at is not None:
+            m = moves[index]
+            entries.append(TimedTurn(owners.get(m.color, m.color), parse_time(at), m.by is not None))
+    return Timeline(first, tuple(entries))
+
+
+def waiting_deadline(timing: Timing | None, moves: Sequence[MoveEntry], owners: dict[str, str],
+                     player: str, start: datetime | None = None,
+                     pauses: Sequence[PauseEntry] = ()) -> Deadline | None:
+    """The deadline of ``player``, to move after ``moves``, under the game's clock (None
+    without one)."""
+    if timing is None or timing.clock is None:
+        return None
+    return timing.clock.turn(timeline(timing, moves, owners, start, pauses), player)
