@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .exits import ExitStatus, converted
 from .options import as_option, file_argument, json_option, keys_option, sendmail_option
 
 if TYPE_CHECKING:
@@ -135,16 +136,14 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     from ..club.reminders import due, read_log, send_due
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
-    from ..errors import MailError, SetupError, one_line
+    from ..errors import MailError, one_line
     from .club import check_smtp_settings, games_listed
     from ..errors import display_path
     from .output import Output
     from .timing import now
 
-    try:
+    with converted(param_hint="--every"):
         period = parse_duration(every)
-    except SetupError as exc:
-        raise click.BadParameter(str(exc), param_hint="--every") from None
     sender = _sender() if not dry_run else None
     if not dry_run and not sendmail:
         check_smtp_settings()
@@ -190,7 +189,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     if as_json:
         Output(True).json(done)
     if unread:
-        sys.exit(1)
+        sys.exit(ExitStatus.ERROR)
 
 
 def _reminder_json(reminder: "Reminder", with_body: bool) -> dict[str, object]:
@@ -228,7 +227,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     from ..engine.clock import Pause
     from ..engine.late import pause_problem
     from ..engine.moments import parse_time, show_time, write_time
-    from ..errors import RecordError, SetupError
+    from ..errors import RecordError
     from ..records.safe_file import replace_record
     from ..records.writing import insert_item, quote, read_new_text, readable
     from ..records.times import timeline
@@ -248,10 +247,8 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     if timing is None or timing.clock is None:
         raise click.ClickException("this game has no clock: there is no time to stop")
     moment = now()
-    try:
+    with converted(param_hint="--from"):
         begins = parse_time(start) if start else None
-    except SetupError as exc:
-        raise click.BadParameter(str(exc), param_hint="--from") from None
     owners = {color: p.name for p in record.players for color in p.colors}
     line = timeline(timing, record.moves, owners, pauses=record.pauses)
     wanted = Pause(name, moment, days, begins)
@@ -263,16 +260,13 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     item = [f"{color}: pause {days}d", f"at: {quote(write_time(moment))}"]
     if begins is not None:
         item.append(f"from: {quote(write_time(begins))}")
-    try:
-        old = readable(record, record.path)
-        new_text = insert_item(old, "moves", item, record.path, f"{name}'s pause")
-        written = read_new_text(new_text, f"{name}'s pause would not read back")
-        if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
-            raise RecordError(f"{name}'s pause would not read back as one pause more; "
-                              "nothing was written")
-        replace_record(path, new_text, record.text, lock_notice(path))
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
+    old = readable(record, record.path)
+    new_text = insert_item(old, "moves", item, record.path, f"{name}'s pause")
+    written = read_new_text(new_text, f"{name}'s pause would not read back")
+    if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
+        raise RecordError(f"{name}'s pause would not read back as one pause more; "
+                          "nothing was written")
+    replace_record(path, new_text, record.text, lock_notice(path))
     remember_seen(written, as_name, keys)
     left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
     click.echo(f"{name} is on vacation from {show_time(wanted.begins)} until "

@@ -153,7 +153,6 @@ def timing_keys(clock: str | None, late: str | None, vacation: str | None,
     2) for a value that is wrong."""
     from ..engine.clock import Clock, current_time, write_time
     from ..engine.late import LatePolicy, Vacation
-    from ..errors import SetupError
 
     if clock is None or clock.strip().lower() == "none":
         for option, value in (("--late", late), ("--vacation", vacation)):
@@ -161,7 +160,7 @@ def timing_keys(clock: str | None, late: str | None, vacation: str | None,
                 raise click.UsageError(f"{option} needs --clock: without a clock nobody is late")
         if clock is None:
             return None
-    try:
+    with converted(usage=True):
         parsed = Clock.parse(clock)
         if parsed is None:
             return None
@@ -169,8 +168,6 @@ def timing_keys(clock: str | None, late: str | None, vacation: str | None,
         policy.check(hidden)
         allowed = Vacation.parse(vacation or "none")
         now = current_time(os.environ)
-    except SetupError as exc:
-        raise click.UsageError(str(exc)) from None
     return {"clock": str(parsed), "late": str(policy),
             "vacation": "none" if allowed is None else str(allowed), "started": write_time(now)}
 

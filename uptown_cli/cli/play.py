@@ -321,10 +321,7 @@ def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_na
         color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
                                     variant=record.variant)
         action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
-    try:
-        after = record_with_move(record, color, action, record.path, None, stamp)
-    except RecordError as exc:
-        raise click.ClickException(exc.message) from None
+    after = record_with_move(record, color, action, record.path, None, stamp)
     result = replay(after)
     if result.errors:
         raise click.ClickException(f"{result.errors[0].message}; nothing was written")

@@ -19,12 +19,10 @@ def now() -> "datetime":
     """Now, as every command takes it: ``$UPTOWN_NOW`` when set (for tests only), else the
     system clock (``engine.clock.current_time``); a bad ``UPTOWN_NOW`` is a usage error."""
     from ..engine.moments import current_time
-    from ..errors import SetupError
+    from .exits import converted
 
-    try:
+    with converted(prefix="UPTOWN_NOW: ", usage=True):
         return current_time(os.environ)
-    except SetupError as exc:
-        raise click.UsageError(f"UPTOWN_NOW: {exc}") from None
 
 
 def check_future(record: "Record", writes: bool = False) -> None:
