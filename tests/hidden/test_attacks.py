@@ -83,7 +83,7 @@ def write_pass(tmp_path, path, name):
     check = HiddenCheck(record, own=(name, key))
     replay(record, hidden=check)
     color = next(p.colors[0] for p in record.players if p.name == name)
-    link = own_link(record, name, key, 1, color, "pass", check.digest)
+    link = own_link(record, name, key, 1, color, "pass", check.digest, check.previous_seal)
     path.write_text(path.read_text() + f"  - {color}: pass\n    link: {link}\n")
 
 
@@ -182,7 +182,10 @@ def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(uptown, tmp_path)
     mover = next(p.name for p in record.players if entry.color in p.colors)
     result = uptown.invoke("validate", path)
     assert result.exit_code == 1
-    assert f"g.yaml:{entry.line}: move {number}: the seal is not {mover}'s" in result.stdout
+    assert (f"g.yaml:{entry.line}: move {number} ({mover}'s {entry.color}), or an entry before "
+            f"it, was changed after {mover} played it: {mover}'s seal does not cover it, nor "
+            "does any seal after it: the change was made after the last move was sealed, by "
+            "whoever held the file since") in result.stdout
 
 
 def test_a_restored_copy_played_differently_is_refused_by_the_next_player(uptown, tmp_path):

@@ -83,9 +83,11 @@ class Seated:
         lines += [f"  - {n}: {c.hex()}" for n, c in zip(self.names, self.commitments)]
         digest = framed(tag("history"), self.game_id, *fields, *self.commitments)
         lines.append("moves:")
+        seal = b""
         for colour, text, link in moves:
-            digest = framed(tag("history"), digest, colour.encode(), text.encode(), link)
-            seal = framed(tag("seal"), self.game_id, self.keys[self.owner[colour]], digest)
+            digest = framed(tag("history"), digest, seal, link, colour.encode(), text.encode())
+            chain = self.chains[self.owner[colour]]
+            seal = framed(tag("seal"), self.game_id, chain[chain.index(link) - 1], digest)
             lines += [f"  - {colour}: {text}", f"    link: {link.hex()}{seal.hex()}"]
         if revealed:
             lines.append("revealed:")

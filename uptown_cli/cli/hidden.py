@@ -83,7 +83,7 @@ class MoverView:
 
         turn = self.check.deal.turns[self.name] + 1
         return own_link(self.record, self.name, self.key, turn, color, move_text,
-                        self.check.digest)
+                        self.check.digest, self.check.previous_seal)
 
 
 def mover_view(record: "Record", game: "Game", as_name: str | None,
