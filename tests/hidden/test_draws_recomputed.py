@@ -378,9 +378,16 @@ def test_the_version_3_example_values_are_pinned():
     start = framed(tag("history"), game_id, b"standard", b"Ana", b"red", b"ana@example.org",
                    b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org", *made)
     assert start.hex() == "b2f696866843305522754c666b4241becb429dd1214dbe464d602cb40dd5f7af"
-    after = framed(tag("history"), start, b"red", b"7 B7", chains["Ana"][255])
-    assert framed(tag("seal"), game_id, keys["Ana"], after).hex() == (
-        "5b9b7502f5b8cfa87e7a8842755b0ac127ff803452879f6162ab37e177cd0947")
+    after = framed(tag("history"), start, b"", chains["Ana"][255], b"red", b"7 B7")
+    assert after.hex() == "dc7b95cd80c9b40fceb9c04c0f71b167f76c0465467eeaf24405e73a63310fb8"
+    sealed = framed(tag("seal"), game_id, chains["Ana"][254], after)  # her next link
+    assert sealed.hex() == "8307dd698db637a3daa65e0bef9997ed3865c2e1cf95240fc7be6822b30de3da"
+    second = framed(tag("history"), after, sealed, chains["Bo"][255], b"blue", b"sax E8")
+    assert second.hex() == "e891d9a82ff095e7a264ccaa0809f7a910cf4d06b14fd811153da88378f9a397"
+    assert framed(tag("seal"), game_id, chains["Bo"][254], second).hex() == (
+        "d295c763fd0e25021e32e192d4a15733dd6a3490ae9b3c7f0a6d0e5ff0ee1722")
+    with_time = framed(tag("history"), start, b"", chains["Ana"][255], b"red", b"7 B7", b"at",
+                       b"2026-01-02T03:04:05Z")  # a field a later format adds: covered too
     values = (bytes(range(32)), bytes(range(32, 64)))
     assert [int.from_bytes(framed(tag("draw"), game_id, b"red", n.to_bytes(4, "big"),
                                   keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
@@ -394,3 +401,9 @@ def test_the_version_3_example_values_are_pinned():
                                [address for _, _, address in seats]) == start
     assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 3)
             for n in range(6)] == [0, 9, 6, 21, 1, 20]
+    assert draws.history_step(start, "red", "7 B7", chains["Ana"][255], 3) == after
+    assert draws.history_step(start, "red", "7 B7", chains["Ana"][255], 3,
+                              more=[("at", "2026-01-02T03:04:05Z")]) == with_time
+    assert draws.seal_secret(game_id, "Ana", keys["Ana"], 1, 3) == chains["Ana"][254]
+    assert draws.seal(game_id, chains["Ana"][254], after, 3) == sealed
+    assert draws.history_step(after, "blue", "sax E8", chains["Bo"][255], 3, sealed) == second

@@ -255,3 +255,117 @@ def test_a_join_as_the_wrong_player_is_undone_before_the_first_move_visibly_to_a
         club.deliver()
     all_validate(club)
     assert "withdrawn:" in club.game("Ana").read_text()
+
+
+def other_legal_move(path, number):
+    """Another move the board allows in place of move ``number`` of the game at ``path``:
+    another tile of that colour not played yet, on a square it may take, that no later move
+    takes."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
+    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.engine.notation import parse_move
+    from uptown_cli.records.replay import replay
+
+    record = load_record(path)
+    entry = record.moves[number - 1]
+    before = replay(record, upto=number - 1).game
+    later = {m.text.split()[-1].lstrip("x").upper() for m in record.moves[number:]}
+    tile = parse_move(entry.text).tile
+    return next(text for other in before.unplayed_tiles(entry.color) if other != tile
+                for square in FIT_SQUARES[other] if can_place(before, entry.color, other, square)
+                for text in [f"{tile_name(other)} {square_name(square)}"]
+                if text != entry.text and square_name(square).upper() not in later)
+
+
+def rewrite_move(path, number, text):
+    record = load_record(path)
+    entry = record.moves[number - 1]
+    lines = path.read_text().splitlines(keepends=True)
+    lines[entry.line - 1] = lines[entry.line - 1].replace(entry.text, text)
+    path.write_text("".join(lines))
+    return entry
+
+
+def play_by_hand(path, name, keys):
+    """``name`` writes their next move by hand (their tool refuses to play), with the link and
+    seal their key gives, as the docs say: a tile of their rack that the board allows."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
+    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.hidden.keys import load_key
+    from uptown_cli.records.hidden_check import HiddenCheck, own_link
+    from uptown_cli.records.replay import replay
+
+    record = load_record(path)
+    key = load_key(keys, record.hidden.game_id, name)
+    public = HiddenCheck(record)
+    game = replay(record, hidden=public).game
+    own = HiddenCheck(record, own=(name, key))
+    replay(record, hidden=own)  # stops where the seals name the forger: the rack is known
+    player = next(p for p in record.players if p.name == name)
+    color, tile, square = next((c, t, sq) for c in player.colors for t in own.deal.racks[c]
+                               for sq in FIT_SQUARES[t] if can_place(game, c, t, sq))
+    text = f"{tile_name(tile)} {square_name(square)}"
+    turn = public.deal.turns[name] + 1
+    link = own_link(record, name, key, turn, color, text, public.digest, public.previous_seal)
+    path.write_text(path.read_text() + f"  - {color}: {text}\n    link: {link}\n")
+
+
+def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_every_screen(
+        tmp_path, smtp_server, played_hidden_game):
+    """(N1) The player to move (the victim) plays and mails the file to the next player only,
+    who rewrites her move (another move the board allows, her link kept), throws his memory
+    away, plays on top and mails it to the third, who never saw her move and accepts it. The
+    victim's receive refuses the copy, but her tool proves with her key that her seal does
+    not cover the move and names the forger's seal as the next over it: she plays on. Her
+    link lets every tool check her seal: every screen says so and names the forger as the
+    one whose seal is checked next; his own tool refuses him, naming him; when he plays on
+    (by hand), every receive refuses his copy naming him, and validate names him."""
+    club = club_at(tmp_path, smtp_server, played_hidden_game, 15)
+    victim, forger, third = order(club)
+    color = ("red", "blue", "green")[CLUB.index(victim)]
+    club.uptown(victim, "move", "club.yaml", "--bot", "random", "--as", victim)
+    club.uptown(victim, "send", "club.yaml", "--as", victim, "--to", forger)
+    club.deliver()
+    path = club.game(forger)
+    number = len(load_record(path).moves)
+    forged = other_legal_move(path, number)
+    entry = rewrite_move(path, number, forged)
+    for seen in club.keys(forger).glob("*.seen"):
+        seen.unlink()
+    club.uptown(forger, "move", "club.yaml", "--bot", "random", "--as", forger)
+    club.uptown(forger, "send", "club.yaml", "--as", forger, "--to", third)
+    ((who, result),) = club.deliver()
+    assert who == third and "are new" in result.output
+    club.uptown(third, "move", "club.yaml", "--bot", "random", "--as", third)
+    club.uptown(third, "send", "club.yaml", "--as", third, "--to", "all")
+    said = dict(club.deliver(strict=False))
+    line = refused(said[victim], f"move {number} ({victim}'s {color}) is {color}: "
+                   f"'{entry.text}' in club.yaml, {color}: '{forged}' in")
+    kept = club.folders[victim] / re.search(r"kept as (\S+)$", line).group(1)
+    proven = (f"move {number} ({victim}'s {color}), or an entry before it, was changed after "
+              f"{victim} played it: {victim}'s seal does not cover it; who changed it is named "
+              f"when {forger} plays next ({forger}'s seal of move {number + 1} is the next over "
+              "the change)")
+    result = club.uptown(victim, "show", kept.name, "--as", victim)
+    assert result.stderr.strip() == f"Warning: {kept.name}:{entry.line}: {proven}"
+    club.game(victim).write_bytes(kept.read_bytes())  # she takes the copy everyone else holds
+    club.uptown(victim, "move", "club.yaml", "--bot", "random", "--as", victim)
+    club.uptown(victim, "send", "club.yaml", "--as", victim, "--to", "all")
+    club.deliver()
+    for name in (victim, third):  # every screen: the public file proves it now
+        for args in (["show", "club.yaml"], ["show", "club.yaml", "--as", name]):
+            result = club.uptown(name, *args)
+            assert result.stderr.strip() == f"Warning: club.yaml:{entry.line}: {proven}"
+    named = (f"club.yaml:{entry.line}: move {number} ({victim}'s {color}), or an entry before "
+             f"it, was changed after {victim} played it: {victim}'s seal does not cover it; "
+             f"{forger}'s seal of move {number + 1} is the first over the change: {forger} "
+             "changed it")
+    refused(club.attempt(forger, "move", "club.yaml", "--bot", "random", "--as", forger), named)
+    play_by_hand(club.game(forger), forger, club.keys(forger))
+    result = club.attempt(forger, "validate", "club.yaml")
+    assert result.exit_code == 1 and named in result.stdout, result.output
+    club.uptown(forger, "send", "club.yaml", "--as", forger, "--to", "all")
+    for name, result in club.deliver(strict=False):
+        refused(result, "the attached game is invalid", named[len("club.yaml"):])
+        assert name in (victim, third)
+        club.uptown(name, "show", "club.yaml", "--as", name)  # their copy is unchanged

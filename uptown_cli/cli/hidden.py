@@ -90,7 +90,7 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
                keys: str | None) -> MoverView:
     """The ``MoverView`` of the player to move, who gives ``--as`` with their name."""
     from ..analysis.views import imagined_game
-    from ..records.viewer import own_view, player_key, player_named
+    from ..records.viewer import own_view, player_key, player_named, seal_alert
 
     player = cast("Player", game.to_move)
     waiting = [p.name for p in record.players
@@ -106,9 +106,31 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
         raise click.ClickException(f"it is {player.name}'s turn, not {name}'s")
     key = player_key(record, name, keys)
     _, check = own_view(record, name, key)
-    own_bags = bags_from_draws(check.deal.drawn, player.colors)
+    own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
     view, suspects = imagined_game(game, player, own_bags, random.Random())
-    return MoverView(record, name, key, check, view, suspect_warning(suspects))
+    alert = seal_alert(record, check)
+    lines = [suspect_warning(suspects)] + ([f"Warning: {alert}"] if alert else [])
+    return MoverView(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
+
+
+def _fitted(bags: dict[str, list[int]], game: "Game") -> dict[str, list[int]]:
+    """``bags`` in which every tile placed on the board is drawn by then: a move changed after
+    its mover played it (the seals prove it, and the view says so) may show a tile its mover
+    never drew. That tile takes the place of the last one drawn before it, which comes next;
+    the tile the mover did play stays on their rack. Unchanged when nothing was changed."""
+    from ..engine.game import RACK_SIZE
+
+    fitted = {color: list(bag) for color, bag in bags.items()}
+    placed = dict.fromkeys(fitted, 0)
+    for turn in game.history:
+        if turn.move.is_pass or turn.color not in fitted:
+            continue
+        bag, count = fitted[turn.color], placed[turn.color]
+        if turn.move.tile not in bag[:RACK_SIZE + count]:
+            bag.remove(turn.move.tile)
+            bag.insert(RACK_SIZE + count - 1, turn.move.tile)
+        placed[turn.color] += 1
+    return fitted
 
 
 def suspect_warning(suspects: "list[Turn]") -> str | None:

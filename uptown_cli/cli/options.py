@@ -326,7 +326,7 @@ def read_record(path: str) -> "Record":
         raise click.ClickException(f"{exc}{hint}") from None
 
 
-def replay_valid(record: "Record", upto: int | None = None) -> "Game":
+def replay_valid(record: "Record", upto: int | None = None, alerts: bool = True) -> "Game":
     """The game after the record's moves (the first ``upto``), or a ClickException for the
     first illegal move."""
     from ..records.replay import replay
@@ -334,6 +334,8 @@ def replay_valid(record: "Record", upto: int | None = None) -> "Game":
     result = replay(record, upto=upto)
     if result.errors:
         raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
+    for alert in result.alerts if alerts else ():  # a change the seals prove, its author
+        click.echo(f"Warning: {alert.report_line()}", err=True)  # not named yet
     return result.game
 
 
@@ -366,7 +368,7 @@ def read_game(file: str | None, upto: int | None = None, as_name: str | None = N
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")
-    return path, record, replay_valid(record, upto)
+    return path, record, replay_valid(record, upto, alerts=as_name is None)
 
 
 def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:

@@ -153,6 +153,11 @@ class HiddenCheck:
         for number in range(first + 1, last + 1):
             name = self._movers[number][0]
             ok = self.seal_ok.get(number)
+            if ok and name == victim and between:  # the victim plays on: she did not make it
+                return line, (f"{said}, nor do the seals after it to move {number - 1}; "
+                              f"{victim}'s own seal of move {number} is the first that does: "
+                              f"the change was made after move {number - 1} was sealed, "
+                              f"before {victim} played on"), True
             if ok:
                 who = " or ".join(dict.fromkeys(between + [name]))
                 cover = ("" if not between else
@@ -160,10 +165,9 @@ class HiddenCheck:
                 return line, (f"{said}; {name}'s seal of move {number} is the first over the "
                               f"change{cover}: {who} changed it"), True
             if ok is None:
-                unless = f"{victim}'s move as {victim} played it" if not between else "the history as it was"
-                return line, (f"{said}; {name}'s seal of move {number} is the next over the "
-                              f"change: {name} changed it, unless that seal covers {unless} "
-                              f"(checked when {name} plays next)"), False
+                return line, (f"{said}; who changed it is named when {name} plays next "
+                              f"({name}'s seal of move {number} is the next over the "
+                              "change)"), False
             between.append(name)
         if final and last == len(self.record.moves):
             return line, (f"{said}, nor does any seal after it: the change was made after the "

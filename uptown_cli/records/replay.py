@@ -72,8 +72,9 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     found = check.forgery()
     if found is not None and not found[2] and not result.errors:
         result.alerts.append(RecordError(found[1], path=record.path, line=found[0]))
-    elif found is not None and not any(found[1] in e.message for e in result.errors):
-        result.errors.insert(0, RecordError(found[1], path=record.path, line=found[0]))
+    elif found is not None:  # named at the changed move's line, not at the move proving it
+        result.errors[:] = [RecordError(found[1], path=record.path, line=found[0])] + [
+            e for e in result.errors if e.message != found[1]]
     moves = record.moves if upto is None else record.moves[:upto]
     if hidden is None and result.moves_ok == len(moves) and (
             result.game.knows_racks or not result.errors):

@@ -80,6 +80,20 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
             or _reveal_change(seen, record, since, viewer if rewrites_own_key else None))
 
 
+def first_changed_move(seen: dict[str, Any], record: Record) -> int | None:
+    """The number of the first move ``seen`` holds that ``record`` holds otherwise (its text,
+    colour or link; not a move gone), when it is the first change of all; else None."""
+    change = first_change(seen, record, "")
+    moves = snapshot(record)["moves"]
+    for index, was in enumerate(seen.get("moves", [])):
+        if index >= len(moves):
+            return None
+        if was != moves[index]:
+            ok = change is not None and change[0] == record.moves[index].line
+            return index + 1 if ok else None
+    return None
+
+
 def _player_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int, str] | None:
     """A player renamed, their colours changed, a player added or gone."""
     was_players, players = seen["players"], record.players
