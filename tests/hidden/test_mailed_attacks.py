@@ -369,3 +369,35 @@ def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_ever
         refused(result, "the attached game is invalid", named[len("club.yaml"):])
         assert name in (victim, third)
         club.uptown(name, "show", "club.yaml", "--as", name)  # their copy is unchanged
+
+
+def test_a_game_downgraded_to_an_older_protocol_is_not_joined_unless_asked(
+        tmp_path, smtp_server):
+    """(N5) Ana makes a game, joins, rewrites its protocol to uptown-hidden-2 and mails it.
+    The mail and show say which version it is, and that it is older; Bo's join refuses it
+    at the protocol's line, naming both versions, and writes nothing, unless he asks for it
+    (--older-protocol); then every later change of the version is refused by his memory."""
+    club = Club(tmp_path, smtp_server)
+    club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
+    path = club.game("Ana")
+    assert "protocol: uptown-hidden-3\n" in path.read_text()
+    assert "(protocol uptown-hidden-3)" in club.uptown("Ana", "show", "club.yaml").output
+    path.write_text(path.read_text().replace("uptown-hidden-3", "uptown-hidden-2"))
+    club.uptown("Ana", "join", "club.yaml", "--as", "Ana", "--older-protocol")
+    club.uptown("Ana", "send", "club.yaml", "--as", "Ana")
+    data = club.server.capture.messages[-1][1].decode()
+    assert "Hidden racks, protocol uptown-hidden-2, older than uptown-hidden-3." in data
+    club.deliver()
+    line = club.game("Bo").read_text().splitlines().index("protocol: uptown-hidden-2") + 1
+    assert ("(protocol uptown-hidden-2, older than uptown-hidden-3)"
+            in club.uptown("Bo", "show", "club.yaml").output)
+    before = club.game("Bo").read_bytes()
+    refused(club.attempt("Bo", "join", "club.yaml", "--as", "Bo"),
+            f"club.yaml:{line}: the game uses uptown-hidden-2, older than uptown-hidden-3",
+            "--older-protocol", "nothing was written")
+    assert club.game("Bo").read_bytes() == before and not list(club.keys("Bo").glob("*.key"))
+    club.uptown("Bo", "join", "club.yaml", "--as", "Bo", "--older-protocol")
+    bo = club.game("Bo")
+    bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-3"))
+    refused(club.attempt("Bo", "show", "club.yaml", "--as", "Bo"), "the protocol changed since Bo "
+            "saw it (was 2, now 3)")

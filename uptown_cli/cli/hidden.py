@@ -14,7 +14,7 @@ import click
 
 from ..errors import display_path
 from ..engine.sha256 import sha256
-from ..hidden.draws import JOINABLE, PROTOCOLS, bags_from_draws, new_game_id
+from ..hidden.draws import JOINABLE, LATEST, PROTOCOLS, bags_from_draws, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .options import (
     Output,
@@ -161,6 +161,13 @@ def _hidden_record(path: str) -> "Record":
     return record
 
 
+def protocol_line(record: "Record") -> int:
+    """The line of ``protocol:`` in ``record`` (of ``hidden:`` when there is none: version 1)."""
+    root = record.parsed()
+    pair = root.get("protocol") or root.get("hidden")
+    return pair[0].line if pair is not None else 1
+
+
 def _write_entry(path: str, list_name: str, name: str, value: str,
                  record: "Record") -> "Record":
     """The record with ``name``'s entry in ``list_name`` written (added, or its value
@@ -175,9 +182,13 @@ def _write_entry(path: str, list_name: str, name: str, value: str,
 @as_option(required=True)
 @click.option("--undo", is_flag=True, help="Undo a join made by mistake (before the first "
               "move): its key is published under withdrawn:, and NAME can join again.")
+@click.option("--older-protocol", "older", is_flag=True, help="Join a game of an older "
+              f"protocol version than {PROTOCOLS[LATEST - 1]} (only when every player agreed "
+              "to it: a player could have changed the version).")
 @keys_option
 @json_option
-def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: bool) -> None:
+def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | None,
+         as_json: bool) -> None:
     """Join a game with hidden racks: make your secret key and commit to it.
 
     The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
@@ -199,6 +210,13 @@ def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: 
             f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
             "can re-roll their starting rack; it can be played and checked, but not joined: "
             "start a new game (uptown new --hidden)")
+    version = record.hidden.version
+    if version < LATEST and not older:
+        raise click.ClickException(
+            f"{record.path}:{protocol_line(record)}: the game uses {PROTOCOLS[version - 1]}, "
+            f"older than {PROTOCOLS[LATEST - 1]} (what uptown new makes): anyone who held the "
+            "file could have changed it; join only if every player agreed (--older-protocol); "
+            "nothing was written")
     name = player_named(record.players, as_name)
     joined = record.hidden.joined()
     folder = keys_folder(keys)
