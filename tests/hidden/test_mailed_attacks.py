@@ -401,3 +401,38 @@ def test_a_game_downgraded_to_an_older_protocol_is_not_joined_unless_asked(
     bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-3"))
     refused(club.attempt("Bo", "show", "club.yaml", "--as", "Bo"), "the protocol changed since Bo "
             "saw it (was 2, now 3)")
+
+
+def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(
+        uptown, tmp_path, smtp_server, played_hidden_game):
+    """(N7) Cy writes two made-up keys for Bo and one for Zed, who is no player, into the
+    finished game and mails it to all. Each entry is ignored with a warning at its line,
+    the game is not invalid for anyone (unchecked, exit 3, until Bo reveals); Bo's reveal
+    writes his real key over the first, and the game validates (exit 0) on every copy."""
+    club = club_at(tmp_path, smtp_server, played_hidden_game, 0)
+    cy = club.game("Cy")
+    other = "6" * 64
+    cy.write_text(cy.read_text() + f"revealed:\n  - Bo: {FAKE}\n  - Zed: {FAKE}\n"
+                  f"  - Bo: {other}\n")
+    lines = cy.read_text().splitlines()
+    bo, zed, second = (lines.index(f"  - {who}: {key}") + 1
+                       for who, key in (("Bo", FAKE), ("Zed", FAKE), ("Bo", other)))
+    result = club.attempt("Cy", "validate", "club.yaml")
+    assert result.exit_code == 3, result.output  # unchecked, not invalid
+    for said in (f"club.yaml:{zed}: warning: 'Zed' in 'revealed' is not a player of this game, "
+                 "so it is ignored",
+                 f"club.yaml:{second}: warning: another key revealed for Bo (line {bo} is the "
+                 "one counted): ignored; Bo did not write it",
+                 f"club.yaml: the key at line {bo} does not give Bo's commitment: that entry "
+                 "was not written by Bo, and counts as not revealed"):
+        assert said in result.output, result.output
+    club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
+    for name, result in club.deliver():
+        assert "already holds this copy" in result.output
+    reveal_and_send(club, "Bo")
+    said = dict((name, result.output) for name, result in club.deliver())
+    assert "Bo revealed their key" in said["Cy"] and "Bo revealed their key" in said["Ana"]
+    for name in ("Ana", "Cy"):
+        reveal_and_send(club, name)
+        club.deliver()
+    all_validate(club)

@@ -50,7 +50,6 @@ def test_a_hidden_game_reads_its_fields():
     (HIDDEN + f"  - Bo: {HEADS['Bo']}\n", (7, "the players join in seat order: commitment 1 must be Ana's")),
     (HIDDEN + "  - Ana: 12\n", (7, "Ana's entry in 'commitments' must be 64 hex digits")),
     (HIDDEN + f"  - Di: {HEADS['Bo']}\n", (7, "'Di' in 'commitments' is not a player")),
-    (JOINED + f"revealed:\n  - Ana: {'0' * 64}\n  - Ana: {'0' * 64}\n", (11, "Ana appears twice")),
     (JOINED + "moves:\n  - red: 7 B7\n", (10, "move 1 has no link")),
     (PLAYERS + f"moves:\n  - red: 7 B7\n    link: {'0' * 64}\n", (6, "'link' belongs to games with")),
     (JOINED + "moves:\n  - red: 7 B7\n    link: xyz\n", (10, "the link must be 64 hex digits")),
@@ -60,6 +59,18 @@ def test_hidden_fields_are_checked_where_they_are_written(text, expected):
     line, start = expected
     found = problems(text)
     assert any(at == line and message.startswith(start) for at, message in found), found
+
+
+def test_a_second_revealed_key_for_a_player_is_a_warning_never_a_problem():
+    """Anyone can write a revealed entry: a second one for a player, or one for a name that
+    is no player, is ignored with a warning at its line (it would otherwise be a veto)."""
+    text = JOINED + f"revealed:\n  - Ana: {'0' * 64}\n  - Ana: {'1' * 64}\n  - Di: {'2' * 64}\n"
+    result = validate_text(text, "g.yaml")
+    assert [e.message for e in result.errors if e.line in (11, 12)] == []  # (10: before the end)
+    assert [(w.line, w.message) for w in result.warnings] == [
+        (11, "another key revealed for Ana (line 10 is the one counted): ignored; Ana did not "
+             "write it"),
+        (12, "'Di' in 'revealed' is not a player of this game, so it is ignored")]
 
 
 def test_moves_before_everyone_has_joined_are_reported():
