@@ -436,3 +436,51 @@ def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(
         reveal_and_send(club, name)
         club.deliver()
     all_validate(club)
+
+
+def test_a_hand_written_withdrawn_join_is_refused_naming_its_line(tmp_path, smtp_server):
+    """(N2) A griefer's ``withdrawn:`` entries. Before the first move, Cy takes Bo's join out
+    and writes a key of his own under withdrawn: for Bo: Bo's tool refuses the file at his
+    commitment (it is gone, and no withdrawn key gives it). After the first move, Cy
+    adds a withdrawn join: every receive refuses the copy (a join is undone only before the
+    first move) and every memory names the line; the game goes on from the true copy."""
+    club = Club(tmp_path, smtp_server)
+    club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
+    for name, after in (("Ana", "Bo"), ("Bo", "Cy")):
+        club.uptown(name, "join", "club.yaml", "--as", name)
+        club.uptown(name, "send", "club.yaml", "--as", name, "--to", "all")
+        club.deliver()
+    cy = club.game("Cy")
+    honest = cy.read_text()
+    bo_entry = next(line for line in honest.splitlines() if line.startswith("  - Bo: "))
+    cy.write_text(honest.replace(bo_entry + "\n", "") + f"withdrawn:\n  - Bo: {FAKE}\n")
+    copied = club.folders["Bo"] / "copied.yaml"
+    copied.write_bytes(cy.read_bytes())
+    refused(club.attempt("Bo", "show", "copied.yaml", "--as", "Bo"),
+            "copied.yaml:", "Bo's commitment is gone since Bo saw it")
+    cy.write_text(honest)
+    club.uptown("Cy", "join", "club.yaml", "--as", "Cy")
+    club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
+    club.deliver()
+    first = club.show("Ana")["to_move"]
+    club.uptown(first, "move", "club.yaml", "--bot", "random", "--as", first)
+    club.uptown(first, "send", "club.yaml", "--as", first, "--to", "all")
+    club.deliver()
+    for name in CLUB:  # each looks at the first move
+        club.uptown(name, "show", "club.yaml", "--as", name)
+    honest = cy.read_text()
+    cy.write_text(honest + f"withdrawn:\n  - Bo: {FAKE}\n")
+    line = len(honest.splitlines()) + 2
+    club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
+    for name, result in club.deliver(strict=False):
+        if name == first:
+            continue  # (her copy moved on: checked with the others')
+        refused(result, "the withdrawn joins differ, though both copies have moves",
+                "written by hand", "your copy is unchanged")
+        copied = club.folders[name] / "copied.yaml"
+        copied.write_bytes(cy.read_bytes())
+        refused(club.attempt(name, "show", "copied.yaml", "--as", name),
+                f"copied.yaml:{line}: Bo's withdrawn join was added since {name} saw it, after "
+                "the first move: a join cannot be undone then")
+    cy.write_text(honest)
+    play_on(club, club.show("Ana")["to_move"])

@@ -146,3 +146,14 @@ def test_a_game_saved_with_its_links_and_keys_reloads_and_replays_the_same(seed,
     part = HiddenCheck(record)
     assert replay(record, upto=upto, hidden=part).valid
     assert all(deal.drawn[c][:len(d)] == d for c, d in part.deal.drawn.items())
+
+
+def test_a_withdrawn_key_that_gives_a_commitment_still_there_is_refused_at_its_line():
+    """(N2) ``join --undo`` takes the commitment out and publishes its key: a withdrawn entry
+    whose key gives the commitment its player still holds claims an undo that did not happen,
+    and was written by hand; a withdrawn key that gives none of the commitments there is a
+    join taken back (its commitment is gone) and is read as one."""
+    text = JOINED + f"withdrawn:\n  - Bo: {KEYS['Bo'].hex()}\n  - Ana: {'1' * 64}\n"
+    assert problems(text) == [(10, "Bo's withdrawn key gives Bo's commitment, which is still "
+                                   "there: uptown join --undo takes the commitment out, so this "
+                                   "entry was written by hand; remove it")]

@@ -135,6 +135,12 @@ class HiddenFields(Settled):
         valid = self.valid_reveals()
         return [name for name, _ in self.revealed if name not in valid]
 
+    def withdraws_current(self, index: int) -> bool:
+        """Whether the key of ``withdrawn`` entry ``index`` gives the commitment its player
+        holds now: the join it says was taken back is still there."""
+        name, key = self.withdrawn[index]
+        return name in self.joined() and self.key_gives(name, bytes.fromhex(key))
+
     def withdraws(self, name: str, value: str, earlier: list[str]) -> bool:
         """Whether a ``withdrawn`` key of ``name`` gives the commitment ``value`` made after
         the commitments ``earlier`` (hex): that join was undone by whoever made it."""
@@ -174,7 +180,14 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
         if index < len(names) and name != names[index]:
             problem(f"the players join in seat order: commitment {index + 1} must be "
                     f"{names[index]}'s, not {name}'s", lines["commitments", name])
-    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False)
+    at: list[int] = []
+    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False, at=at)
+    joins = HiddenFields(node.value, tuple(commitments), version, withdrawn=tuple(withdrawn))
+    for index, ((name, _), line) in enumerate(zip(withdrawn, at)):
+        if joins.withdraws_current(index):
+            problem(f"{name}'s withdrawn key gives {name}'s commitment, which is still there: "
+                    "uptown join --undo takes the commitment out, so this entry was written by "
+                    "hand; remove it", line)
     revealed = _reveals(root, names, HiddenFields(node.value, tuple(commitments), version),
                         problem if warning is None else warning, lines)
     return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines,

@@ -76,6 +76,7 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
     return (_player_change(seen, record, since) or _address_change(seen, record, since)
             or _commitment_change(seen, record, since)
             or _list_change(seen, record, since, "withdrawn")
+            or _late_withdrawal(seen, record, since)
             or _list_change(seen, record, since, "moves")
             or _reveal_change(seen, record, since, viewer if rewrites_own_key else None))
 
@@ -167,6 +168,20 @@ def _list_change(seen: dict[str, Any], record: Record, since: str,
                 changed += " (its link)"
             return (line, changed)
     return None
+
+
+def _late_withdrawal(seen: dict[str, Any], record: Record,
+                     since: str) -> tuple[int, str] | None:
+    """A ``withdrawn`` entry added once a move was seen: a join is undone only before the first
+    move (``join --undo`` refuses later), so whoever sent the file wrote it by hand."""
+    hidden = record.hidden
+    if hidden is None or not seen["moves"] or len(hidden.withdrawn) <= len(seen["withdrawn"]):
+        return None
+    index = len(seen["withdrawn"])
+    name = hidden.withdrawn[index][0]
+    return (_line_of(record, "withdrawn", index), f"{name}'s withdrawn join was added {since}, "
+            "after the first move: a join cannot be undone then (uptown join --undo refuses), "
+            "so the entry was written by hand")
 
 
 def _reveal_change(seen: dict[str, Any], record: Record, since: str,
