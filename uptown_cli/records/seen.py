@@ -29,13 +29,21 @@ from .schema import Record
 __all__: list[str] = []
 
 
-def game_ident(record: Record) -> str:
+def game_ident(record: Record, opening: bool = False) -> str:
     """The name a game's memory is kept under: its game id (hidden racks), else a digest of
-    its seed, variant and players (so that a game whose seed is changed, or a new game, reads
-    as another game, and every copy of a game, under any file name, as the same one)."""
+    its seed, variant and players and, once it is played, of its first move as the rules
+    read it (so that every copy of a game, under any file name, is the same one, and a
+    rematch, the same players with the same seed, is another game once its first move
+    differs). ``opening``: the name without the first move, under which a game's memory is
+    kept before it (and read, for a game whose first move is new to the player)."""
     if record.hidden is not None:
         return record.hidden.game_id
-    lineup = [record.seed, record.variant, [[p.name, list(p.colors)] for p in record.players]]
+    lineup: list[Any] = [record.seed, record.variant,
+                         [[p.name, list(p.colors)] for p in record.players]]
+    if record.moves and not opening:
+        from .compare import _key
+
+        lineup.append([str(part) for part in _key(record.moves[0])])
     text = json.dumps(lineup, ensure_ascii=False)
     return "open-" + sha256(text.encode("utf-8")).hexdigest()[:32]
 

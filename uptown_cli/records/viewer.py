@@ -61,7 +61,10 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     from .seen import first_change, game_ident
 
     name = player_named(record.players, as_name)
-    seen = load_seen(keys_folder(keys), game_ident(record), name)
+    folder = keys_folder(keys)
+    seen = load_seen(folder, game_ident(record), name)
+    if seen is None and record.hidden is None and record.moves:  # its first move is new here
+        seen = load_seen(folder, game_ident(record, opening=True), name)
     change = seen and first_change(seen, record, name, rewrites_own_key)
     if change and seen and _sealed_change(seen, record, name, keys):
         return name  # the seals prove it, and name who made it: the view says so
