@@ -400,7 +400,7 @@ def test_a_game_downgraded_to_an_older_protocol_is_not_joined_unless_asked(
     bo = club.game("Bo")
     bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-3"))
     refused(club.attempt("Bo", "show", "club.yaml", "--as", "Bo"), "the protocol changed since Bo "
-            "saw it (was 2, now 3)")
+            "saw it (was 'uptown-hidden-2', now 'uptown-hidden-3')")
 
 
 def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(

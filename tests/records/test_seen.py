@@ -82,7 +82,8 @@ def change(seen_text, text, viewer="Ana", **options):
      f"the game id changed since Ana saw it (was '{GAME_ID}', now '{'f' * 32}'): the file was "
      "edited by hand"),
     ("protocol: uptown-hidden-3", "protocol: uptown-hidden-2", 14,
-     "the protocol changed since Ana saw it (was 3, now 2): the file was edited by hand"),
+     "the protocol changed since Ana saw it (was 'uptown-hidden-3', now 'uptown-hidden-2'): "
+     "the file was edited by hand"),
     ("variant: standard", "variant: blockers", 2,
      "the variant changed since Ana saw it (was 'standard', now 'blockers'): the file was "
      "edited by hand"),

@@ -79,14 +79,25 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
     since = f"since {viewer} saw it"
     for key in ("game", "protocol", "variant", "seed"):
         if seen.get(key) != now[key]:
+            was, new = (_protocol(seen.get(key)), _protocol(now[key])) if key == "protocol" \
+                else (seen.get(key), now[key])
             return (_key_line(record, key), f"the {_WORDS[key]} changed {since} (was "
-                    f"{seen.get(key)!r}, now {now[key]!r}): the file was edited by hand")
+                    f"{was!r}, now {new!r}): the file was edited by hand")
     return (_player_change(seen, record, since) or _address_change(seen, record, since)
             or _commitment_change(seen, record, since)
             or _list_change(seen, record, since, "withdrawn")
             or _late_withdrawal(seen, record, since)
             or _list_change(seen, record, since, "moves")
             or _reveal_change(seen, record, since, viewer if rewrites_own_key else None))
+
+
+def _protocol(version: object) -> object:
+    """A protocol version as the record names it (``uptown-hidden-2``), or as it is."""
+    from ..hidden.draws import PROTOCOLS
+
+    if isinstance(version, int) and 1 <= version <= len(PROTOCOLS):
+        return PROTOCOLS[version - 1]
+    return version
 
 
 def first_changed_move(seen: dict[str, Any], record: Record) -> int | None:
@@ -189,7 +200,7 @@ def _late_withdrawal(seen: dict[str, Any], record: Record,
     name = hidden.withdrawn[index][0]
     return (_line_of(record, "withdrawn", index), f"{name}'s withdrawn join was added {since}, "
             "after the first move: a join cannot be undone then (uptown join --undo refuses), "
-            "so the entry was written by hand")
+            "so whoever held the file since wrote it by hand")
 
 
 def _reveal_change(seen: dict[str, Any], record: Record, since: str,
