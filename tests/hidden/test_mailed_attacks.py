@@ -340,7 +340,8 @@ def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_ever
     club.uptown(third, "send", "club.yaml", "--as", third, "--to", "all")
     said = dict(club.deliver(strict=False))
     line = refused(said[victim], f"move {number} ({victim}'s {color}) is {color}: "
-                   f"'{entry.text}' in club.yaml, {color}: '{forged}' in")
+                   f"'{entry.text}' in club.yaml, {color}: '{forged}' in",
+                   f"(uptown show --as {victim} on the kept copy tells which one {victim} sealed)")
     kept = club.folders[victim] / re.search(r"kept as (\S+)$", line).group(1)
     proven = (f"move {number} ({victim}'s {color}), or an entry before it, was changed after "
               f"{victim} played it: {victim}'s seal does not cover it; who changed it is named "

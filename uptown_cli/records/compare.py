@@ -246,6 +246,9 @@ def _respelled(a: Record, b: Record, number: int) -> str:
     if _key(move_a) == _key(move_b):
         said += (" (the same move respelled: in a game with hidden racks a move is compared as "
                  "written, as its seal covers it)")
+    elif a.hidden is not None and a.hidden.version > 2:
+        mover = owner.get(move_a.color, "?")
+        said += f" (uptown show --as {mover} on the kept copy tells which one {mover} sealed)"
     return said
 
 
