@@ -12,8 +12,8 @@ import random
 import pytest
 
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, tile_name
-from uptown_cli.engine.notation import PASS, Placement
+from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, square_name, tile_name
+from uptown_cli.engine.notation import PASS, Placement, parse_move
 from uptown_cli.errors import IllegalMove
 
 TAG = "uptown-hidden-3"
@@ -407,3 +407,81 @@ def test_the_version_3_example_values_are_pinned():
     assert draws.seal_secret(game_id, "Ana", keys["Ana"], 1, 3) == chains["Ana"][254]
     assert draws.seal(game_id, chains["Ana"][254], after, 3) == sealed
     assert draws.history_step(after, "blue", "sax E8", chains["Bo"][255], 3, sealed) == second
+
+
+def forged_text(written, number, sealed_before):
+    """The written game with move ``number`` moved to another square its tile may take (one no
+    later move takes), its link and seal kept, and the seals of moves ``number`` to
+    ``sealed_before - 1`` kept as made over the true history (their movers sealed it before
+    the change); every later seal made over the changed history (as a forger who plays on,
+    and the players after him, would make them). Returns (text, changed move's line)."""
+    played = written.played()
+    colour, text, link = played[number - 1]
+    tile, square = text.split()
+    later = {t.split()[-1].lstrip("x") for _, t, _ in played if t != "pass"}
+    game = written.new_game()
+    for c, t, _ in played[:number - 1]:
+        game.play(parse_move(t), c)
+    moved = next(f"{tile} {square_name(sq)}" for sq in FIT_SQUARES[parse_tile(tile)]
+                 if square_name(sq) not in later and allowed(game, colour,
+                                                             Placement(parse_tile(tile), sq)))
+    changed = list(played)
+    changed[number - 1] = (colour, moved, link)
+    true_seals = [line.split()[-1][64:] for line in written.text().splitlines()
+                  if line.startswith("    link: ")]
+    lines = written.text().splitlines()
+    start = lines.index("moves:")
+    digest = framed(tag("history"), written.game_id, b"standard", *[
+        f for name, colours, address in written.seats
+        for f in (name.encode(), " ".join(colours).encode(), (address or "").encode())],
+        *written.commitments)
+    seal = b""
+    for index, (c, t, lk) in enumerate(changed):
+        digest = framed(tag("history"), digest, seal, lk, c.encode(), t.encode())
+        if number - 1 <= index < sealed_before - 1:
+            seal = bytes.fromhex(true_seals[index])
+        else:
+            chain = written.chains[written.owner[c]]
+            seal = framed(tag("seal"), written.game_id, chain[chain.index(lk) - 1], digest)
+        lines[start + 1 + 2 * index] = f"  - {c}: {t}"
+        lines[start + 2 + 2 * index] = f"    link: {lk.hex()}{seal.hex()}"
+    return "\n".join(lines) + "\n", start + 2 + 2 * (number - 1)
+
+
+@pytest.mark.parametrize("sealed_before, named", [(2, "Bo changed it"), (3, "Bo or Cy changed it")])
+def test_a_changed_move_names_the_first_player_whose_seal_covers_the_change(
+        uptown, tmp_path, written, sealed_before, named):
+    """Ana's move 1 moved to another square after she sealed it. When Bo (move 2) is the first
+    to seal the changed history, validate names him; when Bo sealed the true history and Cy
+    (move 3) is the first over the change, it names both (Bo's seal, which does not cover the
+    change, could be a false one); the victim, Ana, never."""
+    text, line = forged_text(written, 1, sealed_before)
+    result = uptown.invoke("validate", write(tmp_path, text))
+    assert result.exit_code == 1, result.output
+    said = result.stdout.splitlines()[0]
+    assert said.startswith(f"{tmp_path / 'g.yaml'}:{line}: move 1 (Ana's red), or an entry "
+                           "before it, was changed after Ana played it: Ana's seal does not "
+                           "cover it; "), said
+    assert said.endswith(f": {named}"), said
+
+
+def test_a_changed_move_whose_seals_are_not_yet_checkable_is_a_warning(uptown, tmp_path,
+                                                                       written):
+    """The same change, no key revealed: Ana's next link shows that her seal does not cover
+    it, Bo's seal is checked only at his next turn; every later seal covers the change, so
+    once Bo's next link is read he is named (an error, at the changed move)."""
+    text, line = forged_text(written, 1, 2)
+    hidden = text[:text.index("revealed:")]
+    result = uptown.invoke("validate", write(tmp_path, hidden))
+    assert result.exit_code == 1, result.output  # Bo moved again: his link names him
+    assert f"g.yaml:{line}: move 1 (Ana's red)" in result.stdout
+    assert result.stdout.splitlines()[0].endswith(": Bo changed it")
+    seats = len(written.seats)
+    lines = hidden.splitlines()
+    start = lines.index("moves:")
+    cut = "\n".join(lines[:start + 1 + 2 * (seats + 1)]) + "\n"  # Ana's second move: not Bo's
+    result = uptown.invoke("validate", write(tmp_path, cut, "cut.yaml"))
+    assert result.exit_code == 0, result.output
+    assert (f"cut.yaml:{line}: warning: move 1 (Ana's red), or an entry before it, was changed "
+            "after Ana played it: Ana's seal does not cover it; who changed it is named when Bo "
+            "plays next (Bo's seal of move 2 is the next over the change)") in result.stdout

@@ -67,6 +67,7 @@ class HiddenCheck:
         self._fed = 0
         self._movers: dict[int, tuple[str, str, int]] = {}  # (name, colour, line) by number
         self._open: dict[str, tuple[int, bytes, bytes]] = {}  # each mover's last seal, unchecked
+        self._named: tuple[int, str, bool] | None = None
         if self.version > 1:
             self.errors[:0] = _binding_errors(record, self.deal)
 
@@ -131,7 +132,10 @@ class HiddenCheck:
                 made = seal(self.game_id, secret, self._next_digest, self.version)
                 self.seal_ok[number] = made.hex() == entry.link[64:]  # type: ignore[index]
         found = self.forgery(number)
-        return found[1] if found is not None and found[2] else None
+        if found is None or not found[2]:
+            return None
+        self._named = found
+        return found[1]
 
     def forgery(self, last: int | None = None) -> tuple[int, str, bool] | None:
         """Version 3: ``(line, sentence, named)`` when a seal checked so far (up to move
@@ -141,6 +145,8 @@ class HiddenCheck:
         else the sentence says whose seal is checked next, and when). None: no such seal.
         Without ``last`` (the whole record checked), a change that no seal checked covers, every
         later seal being checked, is named as made after the last one."""
+        if last is None and self._named is not None:
+            return self._named  # named while checking a move: the replay stopped there
         final, last = last is None, self._fed if last is None else last
         broken = [number for number, ok in self.seal_ok.items() if not ok and number <= last]
         if not broken:
