@@ -161,7 +161,8 @@ def test_a_rewritten_earlier_move_is_refused_by_the_players_who_saw_it(uptown, t
     result = uptown_as(tmp_path, "Ana", "move", path, "--bot", "random", "--as", "Ana")
     assert result.exit_code == 0 and result.stderr.strip() == (
         f"Warning: {path}:{first_line}: {said}; who changed it is named when Bo plays next "
-        "(Bo's seal of move 2 is the next over the change)"), result.output
+        "(Bo's seal of move 2 is the next over the change); Ana can play on from this copy, "
+        "which the others hold: Ana's next link shows the change to every tool"), result.output
     result = uptown.invoke("validate", path)  # every tool sees it; the game is not over
     assert result.exit_code == 0 and f"{path}:{first_line}: warning: {said}; who" in result.stdout
     bot_move(uptown, tmp_path, path, "Bo")  # the record proves the change: Bo plays on

@@ -348,7 +348,9 @@ def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_ever
               f"when {forger} plays next ({forger}'s seal of move {number + 1} is the next over "
               "the change)")
     result = club.uptown(victim, "show", kept.name, "--as", victim)
-    assert result.stderr.strip() == f"Warning: {kept.name}:{entry.line}: {proven}"
+    assert result.stderr.strip() == (
+        f"Warning: {kept.name}:{entry.line}: {proven}; {victim} can play on from this copy, "
+        f"which the others hold: {victim}'s next link shows the change to every tool")
     club.game(victim).write_bytes(kept.read_bytes())  # she takes the copy everyone else holds
     club.uptown(victim, "move", "club.yaml", "--bot", "random", "--as", victim)
     club.uptown(victim, "send", "club.yaml", "--as", victim, "--to", "all")

@@ -68,6 +68,8 @@ class HiddenCheck:
         self._movers: dict[int, tuple[str, str, int]] = {}  # (name, colour, line) by number
         self._open: dict[str, tuple[int, bytes, bytes]] = {}  # each mover's last seal, unchecked
         self._named: tuple[int, str, bool] | None = None
+        self.victim: str | None = None
+        """The mover of the first move whose seal does not cover the history (``forgery``)."""
         if self.version > 1:
             self.errors[:0] = _binding_errors(record, self.deal)
 
@@ -137,6 +139,12 @@ class HiddenCheck:
         self._named = found
         return found[1]
 
+    def open_seal(self, name: str) -> int | None:
+        """Version 3: the line of ``name``'s last move, whose seal nobody else can check yet
+        (its key is their next link); None before their first move."""
+        opened = self._open.get(name)
+        return None if opened is None else self._movers[opened[0]][2]
+
     def forgery(self, last: int | None = None) -> tuple[int, str, bool] | None:
         """Version 3: ``(line, sentence, named)`` when a seal checked so far (up to move
         ``last``, by default every move fed) does not cover the history as it is: the first
@@ -152,7 +160,8 @@ class HiddenCheck:
         if not broken:
             return None
         first = min(broken)
-        victim, color, line = self._movers[first]
+        self.victim = victim = self._movers[first][0]
+        _, color, line = self._movers[first]
         said = (f"move {first} ({victim}'s {color}), or an entry before it, was changed after "
                 f"{victim} played it: {victim}'s seal does not cover it")
         between: list[str] = []

@@ -102,13 +102,17 @@ def _sealed_change(seen: dict[str, Any], record: Record, name: str, keys: str | 
     return found is not None and found[0] == record.moves[number - 1].line
 
 
-def seal_alert(record: Record, check: HiddenCheck) -> str | None:
+def seal_alert(record: Record, check: HiddenCheck, viewer: str | None = None) -> str | None:
     """``check``'s change proven by a seal whose author no seal names yet, as ``PATH:LINE:
-    sentence``; None when there is none (or its author is named: an error)."""
+    sentence``; None when there is none (or its author is named: an error). To the
+    ``viewer`` whose move it is, it says that they can play on."""
     found = check.forgery()
     if found is None or found[2]:
         return None
-    return f"{record.path}:{found[0]}: {found[1]}"
+    more = (f"; {viewer} can play on from this copy, which the others hold: {viewer}'s next "
+            "link shows the change to every tool") if viewer and viewer == check.victim \
+        and check.open_seal(viewer) == found[0] else ""
+    return f"{record.path}:{found[0]}: {found[1]}{more}"
 
 
 def _moved_on(record: Record) -> bool:
@@ -202,4 +206,4 @@ def player_view(record: Record, as_name: str, keys: str | None,
     name = player_named(record.players, as_name)
     key = player_key(record, name, keys)
     check = own_view(record, name, key, upto)[1]
-    return HiddenView(record, name, check.deal, seal_alert(record, check))
+    return HiddenView(record, name, check.deal, seal_alert(record, check, name))
