@@ -130,10 +130,11 @@ def _rack_line_problems(record: Record, game: Game,
 
 def drawn_bags(check: HiddenCheck) -> dict[str, list[int]] | None:
     """The bags the keys ``check`` knows drew, when it knows every player's key and found no
-    fault in them; else None."""
+    fault in them (nor a seal that does not cover the history); else None."""
     from ..hidden.draws import bags_from_draws
 
-    if check.errors or len(check.keys) < len(check.deal.players):
+    if (check.errors or len(check.keys) < len(check.deal.players)
+            or check.forgery() is not None):  # a move changed after it was sealed
         return None
     return bags_from_draws(check.deal.drawn, check.deal.drawn.keys())
 

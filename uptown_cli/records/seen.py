@@ -41,9 +41,7 @@ def game_ident(record: Record, opening: bool = False) -> str:
     lineup: list[Any] = [record.seed, record.variant,
                          [[p.name, list(p.colors)] for p in record.players]]
     if record.moves and not opening:
-        from .compare import _key
-
-        lineup.append([str(part) for part in _key(record.moves[0])])
+        lineup.append(_as_played(record.moves[0].color, record.moves[0].text))
     text = json.dumps(lineup, ensure_ascii=False)
     return "open-" + sha256(text.encode("utf-8")).hexdigest()[:32]
 
@@ -89,6 +87,19 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
             or _late_withdrawal(seen, record, since)
             or _list_change(seen, record, since, "moves")
             or _reveal_change(seen, record, since, viewer if rewrites_own_key else None))
+
+
+def _as_played(color: str, text: str) -> list[str]:
+    """A move as the rules read it (colour, tile, square; ``pass``), or as written when it
+    cannot be read: the same for ``7 b7`` and ``7 B7``."""
+    from ..engine.notation import parse_move
+    from ..errors import NotationError
+
+    try:
+        move = parse_move(text)
+    except NotationError:
+        return [color, text.strip()]
+    return [color, "pass"] if move.is_pass else [color, str(move.tile), str(move.square)]
 
 
 def _protocol(version: object) -> object:
