@@ -83,7 +83,7 @@ def write_pass(tmp_path, path, name):
     check = HiddenCheck(record, own=(name, key))
     replay(record, hidden=check)
     color = next(p.colors[0] for p in record.players if p.name == name)
-    link = own_link(record, name, key, 1, color, "pass", check.digest)
+    link = own_link(record, name, key, 1, color, "pass", check.digest, check.previous_seal)
     path.write_text(path.read_text() + f"  - {color}: pass\n    link: {link}\n")
 
 
@@ -140,20 +140,37 @@ def test_a_later_seat_cannot_swap_and_the_swapper_is_blamed(uptown, tmp_path):
 
 
 def test_a_rewritten_earlier_move_is_refused_by_the_players_who_saw_it(uptown, tmp_path):
-    """(4) Cy, holding the file, rewrites Ana's first move. Ana's and Bo's tools refuse it,
-    naming move 1 and Ana; nothing is written."""
+    """(4) Cy, holding the file, rewrites Ana's first move. Bo's tool refuses it, naming move
+    1 and Ana; nothing is written. Ana's key proves that her seal does not cover it: her tool
+    says so, and whose seal is checked next, and lets her play on; once she has played on,
+    the seals between name nobody, and not her."""
     path = new_game(uptown, tmp_path)
     for _ in range(3):
         bot_move(uptown, tmp_path, path)
     text = path.read_text()
     first = re.search(r"  - red: (.+)", text)
+    first_line = text[:first.start()].count("\n") + 1
     other = next(m for m in legal(uptown, tmp_path, path, "Ana") if m != first.group(1))
     path.write_text(text.replace(first.group(0), f"  - red: {other}", 1))
     before = path.read_bytes()
-    for name in ("Ana", "Bo"):
-        refused(uptown_as(tmp_path, name, "move", path, "--bot", "random", "--as", name),
-                "move 1 (Ana's red) changed since", f"now '{other}'")
+    refused(uptown_as(tmp_path, "Bo", "move", path, "--bot", "random", "--as", "Bo"),
+            "move 1 (Ana's red) changed since", f"now '{other}'")
     assert path.read_bytes() == before
+    said = ("move 1 (Ana's red), or an entry before it, was changed after Ana played it: Ana's "
+            "seal does not cover it")
+    result = uptown_as(tmp_path, "Ana", "move", path, "--bot", "random", "--as", "Ana")
+    assert result.exit_code == 0 and result.stderr.strip() == (
+        f"Warning: {path}:{first_line}: {said}; who changed it is named when Bo plays next "
+        "(Bo's seal of move 2 is the next over the change); Ana can play on from this copy, "
+        "which the others hold: Ana's next link shows the change to every tool"), result.output
+    result = uptown.invoke("validate", path)  # every tool sees it; the game is not over
+    assert result.exit_code == 0 and f"{path}:{first_line}: warning: {said}; who" in result.stdout
+    bot_move(uptown, tmp_path, path, "Bo")  # the record proves the change: Bo plays on
+    bot_move(uptown, tmp_path, path, "Cy")
+    refused(uptown_as(tmp_path, "Ana", "move", path, "--bot", "random", "--as", "Ana"),
+            f"{path}:{first_line}: {said}, nor do the seals after it to move 3; Ana's own seal "
+            "of move 4 is the first that does: the change was made after move 3 was sealed, "
+            "before Ana played on")
 
 
 @pytest.mark.slow
@@ -182,7 +199,10 @@ def test_a_rewritten_move_breaks_the_movers_seal_once_revealed(uptown, tmp_path)
     mover = next(p.name for p in record.players if entry.color in p.colors)
     result = uptown.invoke("validate", path)
     assert result.exit_code == 1
-    assert f"g.yaml:{entry.line}: move {number}: the seal is not {mover}'s" in result.stdout
+    assert (f"g.yaml:{entry.line}: move {number} ({mover}'s {entry.color}), or an entry before "
+            f"it, was changed after {mover} played it: {mover}'s seal does not cover it, nor "
+            "does any seal after it: the change was made after the last move was sealed, by "
+            "whoever held the file since") in result.stdout
 
 
 def test_a_restored_copy_played_differently_is_refused_by_the_next_player(uptown, tmp_path):

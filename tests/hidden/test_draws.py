@@ -362,3 +362,17 @@ def test_version_3_the_last_seat_can_still_steer_seat_0s_starting_rack():
         if deal.drawn["red"][0] == wanted:
             break
     assert deal.drawn["red"][0] == wanted and tries < 2000
+
+
+def test_version_3_seals_with_the_next_link_up_to_the_last_turn_of_the_chain():
+    """A version 3 seal is made with the mover's next link: turn 255 seals with the chain's
+    start, c_0; turn 256 has no next link, so it cannot be sealed (no game needs it). Version
+    2 seals with the key itself."""
+    from uptown_cli.hidden.draws import chain, seal_secret
+
+    key = KEYS["Ana"]
+    links = chain(GAME_ID, "Ana", key, 3)
+    assert seal_secret(GAME_ID, "Ana", key, 1, 3) == links[254]
+    assert seal_secret(GAME_ID, "Ana", key, 255, 3) == links[0]
+    assert seal_secret(GAME_ID, "Ana", key, 256, 3) is None
+    assert seal_secret(GAME_ID, "Ana", key, 256, 2) == key

@@ -12,8 +12,8 @@ import random
 import pytest
 
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, tile_name
-from uptown_cli.engine.notation import PASS, Placement
+from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, square_name, tile_name
+from uptown_cli.engine.notation import PASS, Placement, parse_move
 from uptown_cli.errors import IllegalMove
 
 TAG = "uptown-hidden-3"
@@ -83,9 +83,11 @@ class Seated:
         lines += [f"  - {n}: {c.hex()}" for n, c in zip(self.names, self.commitments)]
         digest = framed(tag("history"), self.game_id, *fields, *self.commitments)
         lines.append("moves:")
+        seal = b""
         for colour, text, link in moves:
-            digest = framed(tag("history"), digest, colour.encode(), text.encode(), link)
-            seal = framed(tag("seal"), self.game_id, self.keys[self.owner[colour]], digest)
+            digest = framed(tag("history"), digest, seal, link, colour.encode(), text.encode())
+            chain = self.chains[self.owner[colour]]
+            seal = framed(tag("seal"), self.game_id, chain[chain.index(link) - 1], digest)
             lines += [f"  - {colour}: {text}", f"    link: {link.hex()}{seal.hex()}"]
         if revealed:
             lines.append("revealed:")
@@ -376,9 +378,16 @@ def test_the_version_3_example_values_are_pinned():
     start = framed(tag("history"), game_id, b"standard", b"Ana", b"red", b"ana@example.org",
                    b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org", *made)
     assert start.hex() == "b2f696866843305522754c666b4241becb429dd1214dbe464d602cb40dd5f7af"
-    after = framed(tag("history"), start, b"red", b"7 B7", chains["Ana"][255])
-    assert framed(tag("seal"), game_id, keys["Ana"], after).hex() == (
-        "5b9b7502f5b8cfa87e7a8842755b0ac127ff803452879f6162ab37e177cd0947")
+    after = framed(tag("history"), start, b"", chains["Ana"][255], b"red", b"7 B7")
+    assert after.hex() == "dc7b95cd80c9b40fceb9c04c0f71b167f76c0465467eeaf24405e73a63310fb8"
+    sealed = framed(tag("seal"), game_id, chains["Ana"][254], after)  # her next link
+    assert sealed.hex() == "8307dd698db637a3daa65e0bef9997ed3865c2e1cf95240fc7be6822b30de3da"
+    second = framed(tag("history"), after, sealed, chains["Bo"][255], b"blue", b"sax E8")
+    assert second.hex() == "e891d9a82ff095e7a264ccaa0809f7a910cf4d06b14fd811153da88378f9a397"
+    assert framed(tag("seal"), game_id, chains["Bo"][254], second).hex() == (
+        "d295c763fd0e25021e32e192d4a15733dd6a3490ae9b3c7f0a6d0e5ff0ee1722")
+    with_time = framed(tag("history"), start, b"", chains["Ana"][255], b"red", b"7 B7", b"at",
+                       b"2026-01-02T03:04:05Z")  # a field a later format adds: covered too
     values = (bytes(range(32)), bytes(range(32, 64)))
     assert [int.from_bytes(framed(tag("draw"), game_id, b"red", n.to_bytes(4, "big"),
                                   keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
@@ -392,3 +401,87 @@ def test_the_version_3_example_values_are_pinned():
                                [address for _, _, address in seats]) == start
     assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 3)
             for n in range(6)] == [0, 9, 6, 21, 1, 20]
+    assert draws.history_step(start, "red", "7 B7", chains["Ana"][255], 3) == after
+    assert draws.history_step(start, "red", "7 B7", chains["Ana"][255], 3,
+                              more=[("at", "2026-01-02T03:04:05Z")]) == with_time
+    assert draws.seal_secret(game_id, "Ana", keys["Ana"], 1, 3) == chains["Ana"][254]
+    assert draws.seal(game_id, chains["Ana"][254], after, 3) == sealed
+    assert draws.history_step(after, "blue", "sax E8", chains["Bo"][255], 3, sealed) == second
+
+
+def forged_text(written, number, sealed_before):
+    """The written game with move ``number`` moved to another square its tile may take (one no
+    later move takes), its link and seal kept, and the seals of moves ``number`` to
+    ``sealed_before - 1`` kept as made over the true history (their movers sealed it before
+    the change); every later seal made over the changed history (as a forger who plays on,
+    and the players after him, would make them). Returns (text, changed move's line)."""
+    played = written.played()
+    colour, text, link = played[number - 1]
+    tile, square = text.split()
+    later = {t.split()[-1].lstrip("x") for _, t, _ in played if t != "pass"}
+    game = written.new_game()
+    for c, t, _ in played[:number - 1]:
+        game.play(parse_move(t), c)
+    moved = next(f"{tile} {square_name(sq)}" for sq in FIT_SQUARES[parse_tile(tile)]
+                 if square_name(sq) not in later and allowed(game, colour,
+                                                             Placement(parse_tile(tile), sq)))
+    changed = list(played)
+    changed[number - 1] = (colour, moved, link)
+    true_seals = [line.split()[-1][64:] for line in written.text().splitlines()
+                  if line.startswith("    link: ")]
+    lines = written.text().splitlines()
+    start = lines.index("moves:")
+    digest = framed(tag("history"), written.game_id, b"standard", *[
+        f for name, colours, address in written.seats
+        for f in (name.encode(), " ".join(colours).encode(), (address or "").encode())],
+        *written.commitments)
+    seal = b""
+    for index, (c, t, lk) in enumerate(changed):
+        digest = framed(tag("history"), digest, seal, lk, c.encode(), t.encode())
+        if number - 1 <= index < sealed_before - 1:
+            seal = bytes.fromhex(true_seals[index])
+        else:
+            chain = written.chains[written.owner[c]]
+            seal = framed(tag("seal"), written.game_id, chain[chain.index(lk) - 1], digest)
+        lines[start + 1 + 2 * index] = f"  - {c}: {t}"
+        lines[start + 2 + 2 * index] = f"    link: {lk.hex()}{seal.hex()}"
+    return "\n".join(lines) + "\n", start + 2 + 2 * (number - 1)
+
+
+@pytest.mark.parametrize("sealed_before, named", [(2, "Bo changed it"), (3, "Bo or Cy changed it")])
+def test_a_changed_move_names_the_first_player_whose_seal_covers_the_change(
+        uptown, tmp_path, written, sealed_before, named):
+    """Ana's move 1 moved to another square after she sealed it. When Bo (move 2) is the first
+    to seal the changed history, validate names him; when Bo sealed the true history and Cy
+    (move 3) is the first over the change, it names both (Bo's seal, which does not cover the
+    change, could be a false one); the victim, Ana, never."""
+    text, line = forged_text(written, 1, sealed_before)
+    result = uptown.invoke("validate", write(tmp_path, text))
+    assert result.exit_code == 1, result.output
+    said = result.stdout.splitlines()[0]
+    assert said.startswith(f"{tmp_path / 'g.yaml'}:{line}: move 1 (Ana's red), or an entry "
+                           "before it, was changed after Ana played it: Ana's seal does not "
+                           "cover it; "), said
+    assert said.endswith(f": {named}"), said
+
+
+def test_a_changed_move_whose_seals_are_not_yet_checkable_is_a_warning(uptown, tmp_path,
+                                                                       written):
+    """The same change, no key revealed: Ana's next link shows that her seal does not cover
+    it, Bo's seal is checked only at his next turn; every later seal covers the change, so
+    once Bo's next link is read he is named (an error, at the changed move)."""
+    text, line = forged_text(written, 1, 2)
+    hidden = text[:text.index("revealed:")]
+    result = uptown.invoke("validate", write(tmp_path, hidden))
+    assert result.exit_code == 1, result.output  # Bo moved again: his link names him
+    assert f"g.yaml:{line}: move 1 (Ana's red)" in result.stdout
+    assert result.stdout.splitlines()[0].endswith(": Bo changed it")
+    seats = len(written.seats)
+    lines = hidden.splitlines()
+    start = lines.index("moves:")
+    cut = "\n".join(lines[:start + 1 + 2 * (seats + 1)]) + "\n"  # Ana's second move: not Bo's
+    result = uptown.invoke("validate", write(tmp_path, cut, "cut.yaml"))
+    assert result.exit_code == 0, result.output
+    assert (f"cut.yaml:{line}: warning: move 1 (Ana's red), or an entry before it, was changed "
+            "after Ana played it: Ana's seal does not cover it; who changed it is named when Bo "
+            "plays next (Bo's seal of move 2 is the next over the change)") in result.stdout

@@ -191,8 +191,9 @@ def test_an_edited_earlier_move_is_caught_once_the_keys_are_revealed(uptown, tmp
     lines[move_line - 1] = f"  - red: {other} {square_text}"
     game.write_text("\n".join(lines) + "\n")
     result = uptown.invoke("validate", game)
-    assert result.exit_code == 1
-    assert f"g.yaml:{move_line}: move 1: the seal is not Ana's" in result.stdout
+    assert result.exit_code == 1, result.output
+    assert (f"g.yaml:{move_line}: move 1 (Ana's red), or an entry before it, was changed after "
+            "Ana played it: Ana's seal does not cover it") in result.stdout, result.output
 
 
 def test_a_revealed_key_other_than_the_committed_one_is_reported(uptown, tmp_path, game):

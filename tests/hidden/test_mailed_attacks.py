@@ -255,3 +255,235 @@ def test_a_join_as_the_wrong_player_is_undone_before_the_first_move_visibly_to_a
         club.deliver()
     all_validate(club)
     assert "withdrawn:" in club.game("Ana").read_text()
+
+
+def other_legal_move(path, number):
+    """Another move the board allows in place of move ``number`` of the game at ``path``:
+    another tile of that colour not played yet, on a square it may take, that no later move
+    takes."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
+    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.engine.notation import parse_move
+    from uptown_cli.records.replay import replay
+
+    record = load_record(path)
+    entry = record.moves[number - 1]
+    before = replay(record, upto=number - 1).game
+    later = {m.text.split()[-1].lstrip("x").upper() for m in record.moves[number:]}
+    tile = parse_move(entry.text).tile
+    return next(text for other in before.unplayed_tiles(entry.color) if other != tile
+                for square in FIT_SQUARES[other] if can_place(before, entry.color, other, square)
+                for text in [f"{tile_name(other)} {square_name(square)}"]
+                if text != entry.text and square_name(square).upper() not in later)
+
+
+def rewrite_move(path, number, text):
+    record = load_record(path)
+    entry = record.moves[number - 1]
+    lines = path.read_text().splitlines(keepends=True)
+    lines[entry.line - 1] = lines[entry.line - 1].replace(entry.text, text)
+    path.write_text("".join(lines))
+    return entry
+
+
+def play_by_hand(path, name, keys):
+    """``name`` writes their next move by hand (their tool refuses to play), with the link and
+    seal their key gives, as the docs say: a tile of their rack that the board allows."""
+    from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
+    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.hidden.keys import load_key
+    from uptown_cli.records.hidden_check import HiddenCheck, own_link
+    from uptown_cli.records.replay import replay
+
+    record = load_record(path)
+    key = load_key(keys, record.hidden.game_id, name)
+    public = HiddenCheck(record)
+    game = replay(record, hidden=public).game
+    own = HiddenCheck(record, own=(name, key))
+    replay(record, hidden=own)  # stops where the seals name the forger: the rack is known
+    player = next(p for p in record.players if p.name == name)
+    color, tile, square = next((c, t, sq) for c in player.colors for t in own.deal.racks[c]
+                               for sq in FIT_SQUARES[t] if can_place(game, c, t, sq))
+    text = f"{tile_name(tile)} {square_name(square)}"
+    turn = public.deal.turns[name] + 1
+    link = own_link(record, name, key, turn, color, text, public.digest, public.previous_seal)
+    path.write_text(path.read_text() + f"  - {color}: {text}\n    link: {link}\n")
+
+
+def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_every_screen(
+        tmp_path, smtp_server, played_hidden_game):
+    """(N1) The player to move (the victim) plays and mails the file to the next player only,
+    who rewrites her move (another move the board allows, her link kept), throws his memory
+    away, plays on top and mails it to the third, who never saw her move and accepts it. The
+    victim's receive refuses the copy, but her tool proves with her key that her seal does
+    not cover the move and names the forger's seal as the next over it: she plays on. Her
+    link lets every tool check her seal: every screen says so and names the forger as the
+    one whose seal is checked next; his own tool refuses him, naming him; when he plays on
+    (by hand), every receive refuses his copy naming him, and validate names him."""
+    club = club_at(tmp_path, smtp_server, played_hidden_game, 15)
+    victim, forger, third = order(club)
+    color = ("red", "blue", "green")[CLUB.index(victim)]
+    club.uptown(victim, "move", "club.yaml", "--bot", "random", "--as", victim)
+    club.uptown(victim, "send", "club.yaml", "--as", victim, "--to", forger)
+    club.deliver()
+    path = club.game(forger)
+    number = len(load_record(path).moves)
+    forged = other_legal_move(path, number)
+    entry = rewrite_move(path, number, forged)
+    for seen in club.keys(forger).glob("*.seen"):
+        seen.unlink()
+    club.uptown(forger, "move", "club.yaml", "--bot", "random", "--as", forger)
+    club.uptown(forger, "send", "club.yaml", "--as", forger, "--to", third)
+    ((who, result),) = club.deliver()
+    assert who == third and "are new" in result.output
+    club.uptown(third, "move", "club.yaml", "--bot", "random", "--as", third)
+    club.uptown(third, "send", "club.yaml", "--as", third, "--to", "all")
+    said = dict(club.deliver(strict=False))
+    line = refused(said[victim], f"move {number} ({victim}'s {color}) is {color}: "
+                   f"'{entry.text}' in club.yaml, {color}: '{forged}' in",
+                   f"(uptown show --as {victim} on the kept copy tells which one {victim} sealed)")
+    kept = club.folders[victim] / re.search(r"kept as (\S+)$", line).group(1)
+    proven = (f"move {number} ({victim}'s {color}), or an entry before it, was changed after "
+              f"{victim} played it: {victim}'s seal does not cover it; who changed it is named "
+              f"when {forger} plays next ({forger}'s seal of move {number + 1} is the next over "
+              "the change)")
+    result = club.uptown(victim, "show", kept.name, "--as", victim)
+    assert result.stderr.strip() == (
+        f"Warning: {kept.name}:{entry.line}: {proven}; {victim} can play on from this copy, "
+        f"which the others hold: {victim}'s next link shows the change to every tool")
+    club.game(victim).write_bytes(kept.read_bytes())  # she takes the copy everyone else holds
+    club.uptown(victim, "move", "club.yaml", "--bot", "random", "--as", victim)
+    club.uptown(victim, "send", "club.yaml", "--as", victim, "--to", "all")
+    club.deliver()
+    for name in (victim, third):  # every screen: the public file proves it now
+        for args in (["show", "club.yaml"], ["show", "club.yaml", "--as", name]):
+            result = club.uptown(name, *args)
+            assert result.stderr.strip() == f"Warning: club.yaml:{entry.line}: {proven}"
+    named = (f"club.yaml:{entry.line}: move {number} ({victim}'s {color}), or an entry before "
+             f"it, was changed after {victim} played it: {victim}'s seal does not cover it; "
+             f"{forger}'s seal of move {number + 1} is the first over the change: {forger} "
+             "changed it")
+    refused(club.attempt(forger, "move", "club.yaml", "--bot", "random", "--as", forger), named)
+    play_by_hand(club.game(forger), forger, club.keys(forger))
+    result = club.attempt(forger, "validate", "club.yaml")
+    assert result.exit_code == 1 and named in result.stdout, result.output
+    club.uptown(forger, "send", "club.yaml", "--as", forger, "--to", "all")
+    for name, result in club.deliver(strict=False):
+        refused(result, "the attached game is invalid", named[len("club.yaml"):])
+        assert name in (victim, third)
+        club.uptown(name, "show", "club.yaml", "--as", name)  # their copy is unchanged
+
+
+def test_a_game_downgraded_to_an_older_protocol_is_not_joined_unless_asked(
+        tmp_path, smtp_server):
+    """(N5) Ana makes a game, joins, rewrites its protocol to uptown-hidden-2 and mails it.
+    The mail and show say which version it is, and that it is older; Bo's join refuses it
+    at the protocol's line, naming both versions, and writes nothing, unless he asks for it
+    (--older-protocol); then every later change of the version is refused by his memory."""
+    club = Club(tmp_path, smtp_server)
+    club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
+    path = club.game("Ana")
+    assert "protocol: uptown-hidden-3\n" in path.read_text()
+    assert "(protocol uptown-hidden-3)" in club.uptown("Ana", "show", "club.yaml").output
+    path.write_text(path.read_text().replace("uptown-hidden-3", "uptown-hidden-2"))
+    club.uptown("Ana", "join", "club.yaml", "--as", "Ana", "--older-protocol")
+    club.uptown("Ana", "send", "club.yaml", "--as", "Ana")
+    data = club.server.capture.messages[-1][1].decode()
+    assert "Hidden racks, protocol uptown-hidden-2, older than uptown-hidden-3." in data
+    club.deliver()
+    line = club.game("Bo").read_text().splitlines().index("protocol: uptown-hidden-2") + 1
+    assert ("(protocol uptown-hidden-2, older than uptown-hidden-3)"
+            in club.uptown("Bo", "show", "club.yaml").output)
+    before = club.game("Bo").read_bytes()
+    refused(club.attempt("Bo", "join", "club.yaml", "--as", "Bo"),
+            f"club.yaml:{line}: the game uses uptown-hidden-2, older than uptown-hidden-3",
+            "--older-protocol", "nothing was written")
+    assert club.game("Bo").read_bytes() == before and not list(club.keys("Bo").glob("*.key"))
+    club.uptown("Bo", "join", "club.yaml", "--as", "Bo", "--older-protocol")
+    bo = club.game("Bo")
+    bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-3"))
+    refused(club.attempt("Bo", "show", "club.yaml", "--as", "Bo"), "the protocol changed since Bo "
+            "saw it (was 'uptown-hidden-2', now 'uptown-hidden-3')")
+
+
+def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(
+        uptown, tmp_path, smtp_server, played_hidden_game):
+    """(N7) Cy writes two made-up keys for Bo and one for Zed, who is no player, into the
+    finished game and mails it to all. Each entry is ignored with a warning at its line,
+    the game is not invalid for anyone (unchecked, exit 3, until Bo reveals); Bo's reveal
+    writes his real key over the first, and the game validates (exit 0) on every copy."""
+    club = club_at(tmp_path, smtp_server, played_hidden_game, 0)
+    cy = club.game("Cy")
+    other = "6" * 64
+    cy.write_text(cy.read_text() + f"revealed:\n  - Bo: {FAKE}\n  - Zed: {FAKE}\n"
+                  f"  - Bo: {other}\n")
+    lines = cy.read_text().splitlines()
+    bo, zed, second = (lines.index(f"  - {who}: {key}") + 1
+                       for who, key in (("Bo", FAKE), ("Zed", FAKE), ("Bo", other)))
+    result = club.attempt("Cy", "validate", "club.yaml")
+    assert result.exit_code == 3, result.output  # unchecked, not invalid
+    for said in (f"club.yaml:{zed}: warning: 'Zed' in 'revealed' is not a player of this game, "
+                 "so it is ignored",
+                 f"club.yaml:{second}: warning: another key revealed for Bo (line {bo} is the "
+                 "one counted): ignored; Bo did not write it",
+                 f"club.yaml: the key at line {bo} does not give Bo's commitment: that entry "
+                 "was not written by Bo, and counts as not revealed"):
+        assert said in result.output, result.output
+    club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
+    for name, result in club.deliver():
+        assert "already holds this copy" in result.output
+    reveal_and_send(club, "Bo")
+    said = dict((name, result.output) for name, result in club.deliver())
+    assert "Bo revealed their key" in said["Cy"] and "Bo revealed their key" in said["Ana"]
+    for name in ("Ana", "Cy"):
+        reveal_and_send(club, name)
+        club.deliver()
+    all_validate(club)
+
+
+def test_a_hand_written_withdrawn_join_is_refused_naming_its_line(tmp_path, smtp_server):
+    """(N2) A griefer's ``withdrawn:`` entries. Before the first move, Cy takes Bo's join out
+    and writes a key of his own under withdrawn: for Bo: Bo's tool refuses the file at his
+    commitment (it is gone, and no withdrawn key gives it). After the first move, Cy
+    adds a withdrawn join: every receive refuses the copy (a join is undone only before the
+    first move) and every memory names the line; the game goes on from the true copy."""
+    club = Club(tmp_path, smtp_server)
+    club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
+    for name, after in (("Ana", "Bo"), ("Bo", "Cy")):
+        club.uptown(name, "join", "club.yaml", "--as", name)
+        club.uptown(name, "send", "club.yaml", "--as", name, "--to", "all")
+        club.deliver()
+    cy = club.game("Cy")
+    honest = cy.read_text()
+    bo_entry = next(line for line in honest.splitlines() if line.startswith("  - Bo: "))
+    cy.write_text(honest.replace(bo_entry + "\n", "") + f"withdrawn:\n  - Bo: {FAKE}\n")
+    copied = club.folders["Bo"] / "copied.yaml"
+    copied.write_bytes(cy.read_bytes())
+    refused(club.attempt("Bo", "show", "copied.yaml", "--as", "Bo"),
+            "copied.yaml:", "Bo's commitment is gone since Bo saw it")
+    cy.write_text(honest)
+    club.uptown("Cy", "join", "club.yaml", "--as", "Cy")
+    club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
+    club.deliver()
+    first = club.show("Ana")["to_move"]
+    club.uptown(first, "move", "club.yaml", "--bot", "random", "--as", first)
+    club.uptown(first, "send", "club.yaml", "--as", first, "--to", "all")
+    club.deliver()
+    for name in CLUB:  # each looks at the first move
+        club.uptown(name, "show", "club.yaml", "--as", name)
+    honest = cy.read_text()
+    cy.write_text(honest + f"withdrawn:\n  - Bo: {FAKE}\n")
+    line = len(honest.splitlines()) + 2
+    club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
+    for name, result in club.deliver(strict=False):
+        if name == first:
+            continue  # (her copy moved on: checked with the others')
+        refused(result, "the withdrawn joins differ, though both copies have moves",
+                "written by hand", "your copy is unchanged")
+        copied = club.folders[name] / "copied.yaml"
+        copied.write_bytes(cy.read_bytes())
+        refused(club.attempt(name, "show", "copied.yaml", "--as", name),
+                f"copied.yaml:{line}: Bo's withdrawn join was added since {name} saw it, after "
+                "the first move: a join cannot be undone then")
+    cy.write_text(honest)
+    play_on(club, club.show("Ana")["to_move"])

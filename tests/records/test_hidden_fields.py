@@ -50,7 +50,6 @@ def test_a_hidden_game_reads_its_fields():
     (HIDDEN + f"  - Bo: {HEADS['Bo']}\n", (7, "the players join in seat order: commitment 1 must be Ana's")),
     (HIDDEN + "  - Ana: 12\n", (7, "Ana's entry in 'commitments' must be 64 hex digits")),
     (HIDDEN + f"  - Di: {HEADS['Bo']}\n", (7, "'Di' in 'commitments' is not a player")),
-    (JOINED + f"revealed:\n  - Ana: {'0' * 64}\n  - Ana: {'0' * 64}\n", (11, "Ana appears twice")),
     (JOINED + "moves:\n  - red: 7 B7\n", (10, "move 1 has no link")),
     (PLAYERS + f"moves:\n  - red: 7 B7\n    link: {'0' * 64}\n", (6, "'link' belongs to games with")),
     (JOINED + "moves:\n  - red: 7 B7\n    link: xyz\n", (10, "the link must be 64 hex digits")),
@@ -60,6 +59,18 @@ def test_hidden_fields_are_checked_where_they_are_written(text, expected):
     line, start = expected
     found = problems(text)
     assert any(at == line and message.startswith(start) for at, message in found), found
+
+
+def test_a_second_revealed_key_for_a_player_is_a_warning_never_a_problem():
+    """Anyone can write a revealed entry: a second one for a player, or one for a name that
+    is no player, is ignored with a warning at its line (it would otherwise be a veto)."""
+    text = JOINED + f"revealed:\n  - Ana: {'0' * 64}\n  - Ana: {'1' * 64}\n  - Di: {'2' * 64}\n"
+    result = validate_text(text, "g.yaml")
+    assert [e.message for e in result.errors if e.line in (11, 12)] == []  # (10: before the end)
+    assert [(w.line, w.message) for w in result.warnings] == [
+        (11, "another key revealed for Ana (line 10 is the one counted): ignored; Ana did not "
+             "write it"),
+        (12, "'Di' in 'revealed' is not a player of this game, so it is ignored")]
 
 
 def test_moves_before_everyone_has_joined_are_reported():
@@ -135,3 +146,14 @@ def test_a_game_saved_with_its_links_and_keys_reloads_and_replays_the_same(seed,
     part = HiddenCheck(record)
     assert replay(record, upto=upto, hidden=part).valid
     assert all(deal.drawn[c][:len(d)] == d for c, d in part.deal.drawn.items())
+
+
+def test_a_withdrawn_key_that_gives_a_commitment_still_there_is_refused_at_its_line():
+    """(N2) ``join --undo`` takes the commitment out and publishes its key: a withdrawn entry
+    whose key gives the commitment its player still holds claims an undo that did not happen,
+    and was written by hand; a withdrawn key that gives none of the commitments there is a
+    join taken back (its commitment is gone) and is read as one."""
+    text = JOINED + f"withdrawn:\n  - Bo: {KEYS['Bo'].hex()}\n  - Ana: {'1' * 64}\n"
+    assert problems(text) == [(10, "Bo's withdrawn key gives Bo's commitment, which is still "
+                                   "there: uptown join --undo takes the commitment out, so this "
+                                   "entry was written by hand; remove it")]

@@ -232,5 +232,7 @@ def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(upt
     assert replay(load_record(path)).valid  # nothing shows without Bo's key
     found = views(path, "Bo", keys["Bo"], True)
     assert found == views(path, "Bo", keys["Bo"], False)
-    assert found[0][-1][1:] == (MOVES, "the seal is not Bo's: this move or an entry before it "
-                                "was changed after Bo played it (compare copies with uptown diff)")
+    assert found[0][-1][1:] == (None, f"move {MOVES} (Bo's {last.color}), or an entry before it, was "
+                                "changed after Bo played it: Bo's seal does not cover it, nor "
+                                "does any seal after it: the change was made after the last "
+                                "move was sealed, by whoever held the file since")

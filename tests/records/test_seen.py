@@ -82,7 +82,8 @@ def change(seen_text, text, viewer="Ana", **options):
      f"the game id changed since Ana saw it (was '{GAME_ID}', now '{'f' * 32}'): the file was "
      "edited by hand"),
     ("protocol: uptown-hidden-3", "protocol: uptown-hidden-2", 14,
-     "the protocol changed since Ana saw it (was 3, now 2): the file was edited by hand"),
+     "the protocol changed since Ana saw it (was 'uptown-hidden-3', now 'uptown-hidden-2'): "
+     "the file was edited by hand"),
     ("variant: standard", "variant: blockers", 2,
      "the variant changed since Ana saw it (was 'standard', now 'blockers'): the file was "
      "edited by hand"),
@@ -224,3 +225,38 @@ def test_show_on_an_older_hidden_copy_says_nothing_of_writing(uptown, game_file,
     result = uptown.invoke("show", path, "--as", "Ana", env=ana)
     assert result.exit_code == 1 and "nothing was written" not in result.stderr
     assert "move 1 (Ana's red) is gone since Ana saw it" in result.stderr
+
+
+def test_a_rematch_with_the_same_seed_is_another_game_to_the_memory(uptown, tmp_path):
+    """(N3) Ana and Bo play a seeded game, then a rematch: a new file, the same players and the
+    same seed, opened with another move. Neither the rematch nor the old game is refused or
+    confused by the other's memory; two copies of the old game still cannot take two
+    different moves."""
+    import json
+
+    env = {"UPTOWN_KEYS": str(tmp_path / "keys"), "UPTOWN_GAME": None}
+    old, rematch = tmp_path / "old.yaml", tmp_path / "rematch.yaml"
+
+    def ok(*args):
+        result = uptown.invoke(*args, env=env)
+        assert result.exit_code == 0, result.output
+        return result
+
+    def opening(path):
+        return json.loads(ok("moves", path, "--json", "--as", "Ana").stdout)["moves"]
+
+    for path in (old, rematch):
+        ok("new", path, "-p", "Ana", "-p", "Bo", "--seed", "7")
+    ok("move", old, *opening(old)[0].split(), "--as", "Ana")
+    ok("move", old, "--bot", "random", "--as", "Bo")
+    ok("moves", rematch, "--as", "Ana")  # before its first move: the same start
+    ok("move", rematch, *opening(rematch)[-1].split(), "--as", "Ana")
+    ok("move", rematch, "--bot", "random", "--as", "Bo")
+    ok("move", old, "--bot", "random", "--as", "Ana")
+    ok("move", rematch, "--bot", "random", "--as", "Ana")
+    copy = tmp_path / "copy.yaml"
+    copy.write_bytes(old.read_bytes())
+    ok("move", old, "--bot", "greedy", "--as", "Bo")
+    result = uptown.invoke("move", copy, "--bot", "random", "--as", "Bo", env=env)
+    assert result.exit_code == 1 and "move 4 (Bo's " in result.stderr
+    assert "is gone since Bo saw it" in result.stderr

@@ -14,7 +14,7 @@ import click
 
 from ..errors import display_path
 from ..engine.sha256 import sha256
-from ..hidden.draws import JOINABLE, PROTOCOLS, bags_from_draws, new_game_id
+from ..hidden.draws import JOINABLE, LATEST, PROTOCOLS, bags_from_draws, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .options import (
     Output,
@@ -81,14 +81,14 @@ class MoverView:
 
         turn = self.check.deal.turns[self.name] + 1
         return own_link(self.record, self.name, self.key, turn, color, move_text,
-                        self.check.digest)
+                        self.check.digest, self.check.previous_seal)
 
 
 def mover_view(record: "Record", game: "Game", as_name: str | None,
                keys: str | None) -> MoverView:
     """The ``MoverView`` of the player to move, who gives ``--as`` with their name."""
     from ..analysis.deals import imagined_game
-    from ..records.viewer import own_view, player_key, player_named
+    from ..records.viewer import own_view, player_key, player_named, seal_alert
 
     player = cast("Player", game.to_move)
     waiting = [p.name for p in record.players
@@ -104,9 +104,31 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
         raise click.ClickException(f"it is {player.name}'s turn, not {name}'s")
     key = player_key(record, name, keys)
     _, check = own_view(record, name, key)
-    own_bags = bags_from_draws(check.deal.drawn, player.colors)
+    own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
     view, suspects = imagined_game(game, player, own_bags, random.Random())
-    return MoverView(record, name, key, check, view, suspect_warning(suspects))
+    alert = seal_alert(record, check, name)
+    lines = [suspect_warning(suspects)] + ([f"Warning: {alert}"] if alert else [])
+    return MoverView(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
+
+
+def _fitted(bags: dict[str, list[int]], game: "Game") -> dict[str, list[int]]:
+    """``bags`` in which every tile placed on the board is drawn by then: a move changed after
+    its mover played it (the seals prove it, and the view says so) may show a tile its mover
+    never drew. That tile takes the place of the last one drawn before it, which comes next;
+    the tile the mover did play stays on their rack. Unchanged when nothing was changed."""
+    from ..engine.game import RACK_SIZE
+
+    fitted = {color: list(bag) for color, bag in bags.items()}
+    placed = dict.fromkeys(fitted, 0)
+    for turn in game.history:
+        if turn.move.is_pass or turn.color not in fitted:
+            continue
+        bag, count = fitted[turn.color], placed[turn.color]
+        if turn.move.tile not in bag[:RACK_SIZE + count]:
+            bag.remove(turn.move.tile)
+            bag.insert(RACK_SIZE + count - 1, turn.move.tile)
+        placed[turn.color] += 1
+    return fitted
 
 
 def suspect_warning(suspects: "list[Turn]") -> str | None:
@@ -137,6 +159,13 @@ def _hidden_record(path: str) -> "Record":
     return record
 
 
+def protocol_line(record: "Record") -> int:
+    """The line of ``protocol:`` in ``record`` (of ``hidden:`` when there is none: version 1)."""
+    root = record.parsed()
+    pair = root.get("protocol") or root.get("hidden")
+    return pair[0].line if pair is not None else 1
+
+
 def _write_entry(path: str, list_name: str, name: str, value: str,
                  record: "Record") -> "Record":
     """The record with ``name``'s entry in ``list_name`` written (added, or its value
@@ -151,9 +180,13 @@ def _write_entry(path: str, list_name: str, name: str, value: str,
 @as_option(required=True)
 @click.option("--undo", is_flag=True, help="Undo a join made by mistake (before the first "
               "move): its key is published under withdrawn:, and NAME can join again.")
+@click.option("--older-protocol", "older", is_flag=True, help="Join a game of an older "
+              f"protocol version than {PROTOCOLS[LATEST - 1]} (only when every player agreed "
+              "to it: a player could have changed the version).")
 @keys_option
 @json_option
-def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: bool) -> None:
+def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | None,
+         as_json: bool) -> None:
     """Join a game with hidden racks: make your secret key and commit to it.
 
     The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
@@ -175,6 +208,13 @@ def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: 
             f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
             "can re-roll their starting rack; it can be played and checked, but not joined: "
             "start a new game (uptown new --hidden)")
+    version = record.hidden.version
+    if version < LATEST and not older:
+        raise click.ClickException(
+            f"{record.path}:{protocol_line(record)}: the game uses {PROTOCOLS[version - 1]}, "
+            f"older than {PROTOCOLS[LATEST - 1]} (what uptown new makes): anyone who held the "
+            "file could have changed it; join only if every player agreed (--older-protocol); "
+            "nothing was written")
     name = player_named(record.players, as_name)
     joined = record.hidden.joined()
     folder = keys_folder(keys)

@@ -51,14 +51,17 @@ def open_record(path: str) -> "Record":
         return load_record(path, display_path(path))
 
 
-def replay_valid(record: "Record", upto: int | None = None) -> "Game":
+def replay_valid(record: "Record", upto: int | None = None, alerts: bool = True) -> "Game":
     """The game after the record's moves (the first ``upto``), or a ClickException for the
-    first illegal move."""
+    first illegal move; with ``alerts``, a change the seals prove whose author is not named
+    yet is a warning on standard error."""
     from ..records.replay import replay
 
     result = replay(record, upto=upto)
     if result.errors:
         raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
+    for alert in result.alerts if alerts else ():
+        click.echo(f"Warning: {alert.report_line()}", err=True)
     return result.game
 
 
@@ -94,7 +97,7 @@ def read_game(file: str | None, upto: int | None = None, as_name: str | None = N
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
                                  param_hint="--at")
-    return path, record, replay_valid(record, upto)
+    return path, record, replay_valid(record, upto, alerts=as_name is None)
 
 
 def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:

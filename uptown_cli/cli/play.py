@@ -223,7 +223,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         check_mail_settings(sendmail)
     record = open_record(path)
     check_seen_as(record, as_name, keys)
-    game = replay_valid(record)
+    game = replay_valid(record, alerts=as_name is None)  # with --as, NAME's view warns
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
         raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")

@@ -109,6 +109,8 @@ def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
     if as_name is None:
         return HiddenView(record)
     view = player_view(record, as_name, keys, at)
+    if view.alert is not None:  # (what the public replay proves, and what NAME's key adds)
+        click.echo(f"Warning: {view.alert}", err=True)
     remember(record, view.name, keys)
     return view
 

@@ -159,6 +159,10 @@ class GameFile:
             lines += racks + [""]
         if self.record.moves:
             lines += ["Standings:", self.standings_table(), ""]
+        if self.record.hidden is not None:  # a downgrade to an older version shows
+            from ..pictures.text import protocol_text
+
+            lines += [f"Hidden racks, protocol {protocol_text(self.record.hidden)}.", ""]
         lines.append(f"The game is attached as {self.attachment_name}. Save it with uptown "
                      "receive (pipe")
         lines.append("this message to it, or give the saved message), then run:")

@@ -31,7 +31,7 @@ from ..engine.sha256 import sha256
 
 __all__ = [
     "PROTOCOLS", "LATEST", "JOINABLE", "CHAIN_LENGTH", "new_game_id", "chain", "head",
-    "commitment", "history_start", "history_step", "seal", "HiddenDeal", "bags_from_draws",
+    "commitment", "history_start", "history_step", "seal", "seal_secret", "HiddenDeal", "bags_from_draws",
     "Stuck", "stuck_tiles", "surely_unforced"
 ]
 
@@ -125,17 +125,38 @@ def history_start(game_id: bytes, variant: str, players: Iterable[Player],
 
 
 def history_step(digest: bytes, color: str, move_text: str, link: bytes,
-                 version: int = 2) -> bytes:
-    """Versions 2 and 3: the digest after one more move: its colour, its text as written and
-    its chain link (what a move's seal covers; a later version adds its fields after these)."""
-    return framed_hash(tag(version, "history"), digest, color.encode("ascii"),
-                       move_text.encode("utf-8"), link)
+                 version: int = 2, previous_seal: bytes = b"",
+                 more: Sequence[tuple[str, str]] = ()) -> bytes:
+    """Versions 2 and 3: the digest after one more move, what its seal covers. Version 2: its
+    colour, its text as written and its chain link. Version 3: the seal of the move before
+    (``previous_seal``, empty for move 1), the chain link, then every field of the entry as
+    written, key then value (``colour: move`` first, then ``more``: any field a later format
+    adds under the move, such as a time; not ``link`` and not the notes)."""
+    if version < 3:
+        return framed_hash(tag(version, "history"), digest, color.encode("ascii"),
+                           move_text.encode("utf-8"), link)
+    fields = [color.encode("ascii"), move_text.encode("utf-8")]
+    for key, value in more:
+        fields += [key.encode("utf-8"), value.encode("utf-8")]
+    return framed_hash(tag(version, "history"), digest, previous_seal, link, *fields)
 
 
-def seal(game_id: bytes, key: bytes, digest: bytes, version: int = 2) -> bytes:
+def seal(game_id: bytes, secret: bytes, digest: bytes, version: int = 2) -> bytes:
     """Versions 2 and 3: the mover's seal of the record up to and with their move
-    (``digest``): made with their key, so nobody else can make it for another history."""
-    return framed_hash(tag(version, "seal"), game_id, key, digest)
+    (``digest``). Version 2: made with their key. Version 3: made with their *next* chain
+    link (``secret``), which only they know until their next turn, when everyone can check
+    the seal. Nobody else can make it for another history before then."""
+    return framed_hash(tag(version, "seal"), game_id, secret, digest)
+
+
+def seal_secret(game_id: bytes, name: str, key: bytes, turn: int, version: int) -> bytes | None:
+    """What ``name`` seals their ``turn``-th turn (1-based) with: their key (version 2), their
+    next chain link (version 3; None past the chain's end)."""
+    if version < 3:
+        return key
+    if turn + 1 > CHAIN_LENGTH:
+        return None
+    return chain(game_id, name, key, version)[CHAIN_LENGTH - turn - 1]
 
 
 def follows(link: bytes, previous: bytes) -> bool:
@@ -257,7 +278,7 @@ class HiddenDeal:
         self.turns[player.name] += 1
         if move.is_pass:
             return
-        if color in self.racks:
+        if color in self.racks and move.tile in self.racks[color]:  # (not: a forged move)
             self.racks[color].remove(move.tile)
         if self._draws[color] + self.pending(color) < TILES_PER_COLOR:
             self._wait(seat, [color])

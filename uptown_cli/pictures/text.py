@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "players_rows",
-    "standings_rows", "moves_rows", "position_data", "standings_data", "moves_data", "turn_data"
+    "standings_rows", "moves_rows", "position_data", "standings_data", "moves_data", "turn_data",
+    "protocol_text"
 ]
 
 COLOR_LETTERS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "orange": "o"}
@@ -186,6 +187,15 @@ def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
     return "\n".join(lines)
 
 
+def protocol_text(hidden: "HiddenFields") -> str:
+    """The protocol version of a hidden game, as the record names it, and whether it is older
+    than the one new games use: ``uptown-hidden-2, older than uptown-hidden-3``."""
+    from ..hidden.draws import LATEST, PROTOCOLS
+
+    name = PROTOCOLS[hidden.version - 1]
+    return name if hidden.version == LATEST else f"{name}, older than {PROTOCOLS[LATEST - 1]}"
+
+
 def _draw_waits_for(view: "HiddenView") -> str:
     """Whose moves a draw of a hidden game waits for: the next player's (protocol versions 1
     and 2), every other player's (version 3), as the subject of "has moved"."""
@@ -201,8 +211,8 @@ def _state_line(record: "Record", game: "Game") -> str:
     shown = display_path(record.path)
     waiting = [p.name for p in record.players if p.name not in hidden.joined()]
     if waiting:
-        return (f"Waiting for {', '.join(waiting)} to join; next:\n"
-                f"  uptown join {shown} --as {waiting[0]}")
+        return (f"Waiting for {', '.join(waiting)} to join (protocol {protocol_text(hidden)}); "
+                f"next:\n  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
         return f"{game.to_move.name} to move."
     left = [n for n in hidden.joined() if n not in hidden.valid_reveals()]

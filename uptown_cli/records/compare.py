@@ -113,6 +113,9 @@ class Comparison:
                     f"({_count(cast(int, self.move) - 1)} in common before it){detail}")
         if self.relation == ADDRESS_CHANGED:
             return f"{where}: {self.detail}"
+        if self.fields == ("withdrawn",):
+            return (f"{where}: the withdrawn joins differ, though both copies have moves: a join "
+                    "is undone only before the first move, so an entry was written by hand")
         return f"{where}: not the same game ({', '.join(self.fields)} differ)"
 
     def to_json(self) -> dict[str, object]:
@@ -143,8 +146,11 @@ def compare_records(a: Record, b: Record) -> Comparison:
     fields = tuple(name for name in ("players", "seed", "variant", "hidden")
                    if _header(a)[name] != _header(b)[name])
     if not fields and a.hidden is not None and b.hidden is not None and not (
-            _follows(a.hidden, b.hidden) or _follows(b.hidden, a.hidden)):
+            _follows(a.hidden, b.hidden, not b.moves) or _follows(b.hidden, a.hidden, not a.moves)):
         fields = ("commitments",)
+    if (not fields and a.hidden is not None and b.hidden is not None and a.moves and b.moves
+            and a.hidden.withdrawn != b.hidden.withdrawn):  # undone only before the first move
+        fields = ("withdrawn",)
     if fields:
         return Comparison(DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
                           line_b=_header_line(b, a, fields[0]), **common)
@@ -189,14 +195,15 @@ def _header(record: Record) -> dict[str, object]:
             "hidden": record.hidden and record.hidden.game_id}
 
 
-def _follows(newer: HiddenFields, older: HiddenFields) -> bool:
+def _follows(newer: HiddenFields, older: HiddenFields, undoable: bool = True) -> bool:
     """Whether the joins of ``newer`` can come after those of ``older``: each commitment of
     ``older`` is at its seat in ``newer``, or was withdrawn there (a ``withdrawn`` key gives
-    it), and every join ``older`` withdrew is withdrawn in ``newer`` too."""
+    it; only while ``undoable``: ``older`` has no move), and every join ``older`` withdrew is
+    withdrawn in ``newer`` too."""
     earlier: list[str] = []
     for seat, (name, value) in enumerate(older.commitments):
         kept = seat < len(newer.commitments) and newer.commitments[seat][1] == value
-        if not kept and not newer.withdraws(name, value, earlier):
+        if not kept and not (undoable and newer.withdraws(name, value, earlier)):
             return False
         earlier.append(value)
     return newer.withdrawn[:len(older.withdrawn)] == older.withdrawn
@@ -233,6 +240,9 @@ def _respelled(a: Record, b: Record, number: int) -> str:
     if _key(move_a) == _key(move_b):
         said += (" (the same move respelled: in a game with hidden racks a move is compared as "
                  "written, as its seal covers it)")
+    elif a.hidden is not None and a.hidden.version > 2:
+        mover = owner.get(move_a.color, "?")
+        said += f" (uptown show --as {mover} on the kept copy tells which one {mover} sealed)"
     return said
 
 

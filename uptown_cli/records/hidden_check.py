@@ -14,6 +14,7 @@ from ..hidden.draws import (
     history_start,
     history_step,
     seal,
+    seal_secret,
     stuck_tiles,
     surely_unforced,
 )
@@ -42,6 +43,7 @@ class HiddenCheck:
         self.game_id = bytes.fromhex(hidden.game_id)
         self.version = hidden.version
         self.link_digits = hidden.link_digits
+        self.record = record
         self.errors: list[RecordError] = []
         values = [bytes.fromhex(value) for _, value in hidden.commitments]
         keys = {name: bytes.fromhex(value) for name, value in hidden.valid_reveals().items()}
@@ -57,6 +59,17 @@ class HiddenCheck:
         self.digest = history_start(self.game_id, record.variant, players, values,
                                     self.version, [p.email for p in record.players])
         self._next_digest = self.digest
+        self.previous_seal = b""
+        """Version 3: the seal of the last move fed (what the next move's history hashes)."""
+        self.seal_ok: dict[int, bool] = {}
+        """Version 3: each move whose seal could be checked (its mover's next link is in the
+        record, or their key is known), by number: whether it covers the history as it is."""
+        self._fed = 0
+        self._movers: dict[int, tuple[str, str, int]] = {}  # (name, colour, line) by number
+        self._open: dict[str, tuple[int, bytes, bytes]] = {}  # each mover's last seal, unchecked
+        self._named: tuple[int, str, bool] | None = None
+        self.victim: str | None = None
+        """The mover of the first move whose seal does not cover the history (``forgery``)."""
         if self.version > 1:
             self.errors[:0] = _binding_errors(record, self.deal)
 
@@ -82,12 +95,20 @@ class HiddenCheck:
                 unforced = surely_unforced(game, player)
                 if unforced is not None:
                     return unforced
+        if self.seal_ok.get(self._fed + 1) is False:
+            return None  # not the move its mover sealed: its tile says nothing of their rack
         return self.deal.move_problem(player, entry.color, move, stuck=stuck)
 
     def _seal_problem(self, player: Player, entry: MoveEntry, link: bytes) -> str | None:
-        """Version 2: what is wrong with the seal of a move whose mover's key is known."""
+        """Version 2: what is wrong with the seal of a move whose mover's key is known.
+        Version 3: check every seal whose key is known now (this move's, when the mover's key
+        is; the mover's previous one, whose key is this move's link); once a changed history
+        is proven and the first seal over the change is checked, name who changed it."""
         if self.version == 1:
             return None
+        number = self._fed + 1
+        if self.version > 2:
+            return self._seals(player, entry, link, number)
         self._next_digest = history_step(self.digest, entry.color, entry.text, link, self.version)
         key = self.keys.get(player.name)
         if key is not None and seal(self.game_id, key, self._next_digest,
@@ -96,9 +117,90 @@ class HiddenCheck:
                     f"changed after {player.name} played it (compare copies with uptown diff)")
         return None
 
+    def _seals(self, player: Player, entry: MoveEntry, link: bytes, number: int) -> str | None:
+        """Version 3: ``_seal_problem``."""
+        self._next_digest = history_step(self.digest, entry.color, entry.text, link,
+                                         self.version, self.previous_seal)
+        self._movers[number] = (player.name, entry.color, entry.line)
+        opened = self._open.get(player.name)
+        if opened is not None:
+            done, sealed, digest = opened
+            self.seal_ok[done] = seal(self.game_id, link, digest, self.version) == sealed
+        key = self.keys.get(player.name)
+        if key is not None:
+            turn = self.deal.turns[player.name] + 1
+            secret = seal_secret(self.game_id, player.name, key, turn, self.version)
+            if secret is not None:
+                made = seal(self.game_id, secret, self._next_digest, self.version)
+                self.seal_ok[number] = made.hex() == entry.link[64:]  # type: ignore[index]
+        found = self.forgery(number)
+        if found is None or not found[2]:
+            return None
+        self._named = found
+        return found[1]
+
+    def open_seal(self, name: str) -> int | None:
+        """Version 3: the line of ``name``'s last move, whose seal nobody else can check yet
+        (its key is their next link); None before their first move."""
+        opened = self._open.get(name)
+        return None if opened is None else self._movers[opened[0]][2]
+
+    def forgery(self, last: int | None = None) -> tuple[int, str, bool] | None:
+        """Version 3: ``(line, sentence, named)`` when a seal checked so far (up to move
+        ``last``, by default every move fed) does not cover the history as it is: the first
+        such move was changed (or an entry before it) after its mover sealed it, by the mover
+        of the first later seal that covers the change (``named``: that seal is checked;
+        else the sentence says whose seal is checked next, and when). None: no such seal.
+        Without ``last`` (the whole record checked), a change that no seal checked covers, every
+        later seal being checked, is named as made after the last one."""
+        if last is None and self._named is not None:
+            return self._named  # named while checking a move: the replay stopped there
+        final, last = last is None, self._fed if last is None else last
+        broken = [number for number, ok in self.seal_ok.items() if not ok and number <= last]
+        if not broken:
+            return None
+        first = min(broken)
+        self.victim = victim = self._movers[first][0]
+        _, color, line = self._movers[first]
+        said = (f"move {first} ({victim}'s {color}), or an entry before it, was changed after "
+                f"{victim} played it: {victim}'s seal does not cover it")
+        between: list[str] = []
+        for number in range(first + 1, last + 1):
+            name = self._movers[number][0]
+            ok = self.seal_ok.get(number)
+            if ok and name == victim and between:  # the victim plays on: she did not make it
+                return line, (f"{said}, nor do the seals after it to move {number - 1}; "
+                              f"{victim}'s own seal of move {number} is the first that does: "
+                              f"the change was made after move {number - 1} was sealed, "
+                              f"before {victim} played on"), True
+            if ok:
+                who = " or ".join(dict.fromkeys(between + [name]))
+                cover = ("" if not between else
+                         ", and the seals between do not cover the history either")
+                return line, (f"{said}; {name}'s seal of move {number} is the first over the "
+                              f"change{cover}: {who} changed it"), True
+            if ok is None:
+                return line, (f"{said}; who changed it is named when {name} plays next "
+                              f"({name}'s seal of move {number} is the next over the "
+                              "change)"), False
+            between.append(name)
+        if final and last == len(self.record.moves):
+            return line, (f"{said}, nor does any seal after it: the change was made after the "
+                          "last move was sealed, by whoever held the file since"), True
+        if final:
+            return line, (f"{said}, nor does any seal checked after it (to move {last}, where "
+                          "the replay stops)"), True
+        return line, (f"{said}; who changed it is named once the next move's seal is "
+                      "checked"), False
+
     def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted."""
         self.digest = self._next_digest
+        self._fed += 1
+        if self.version > 2:
+            sealed = bytes.fromhex(entry.link[64:])  # type: ignore[index]
+            self._open[turn.player.name] = (self._fed, sealed, self.digest)
+            self.previous_seal = sealed
         self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
 
     def follow(self, checked: HiddenCheck, turns: tuple[Turn, ...],
@@ -111,8 +213,9 @@ class HiddenCheck:
         for number, (turn, entry) in enumerate(zip(turns, entries), 1):
             stuck = checked.passes.get(number - 1)
             link = bytes.fromhex(entry.link[:64])  # type: ignore[index]  # checked on the public replay
-            problem = (self._seal_problem(turn.player, entry, link)
-                       or self.deal.move_problem(turn.player, turn.color, turn.move, stuck=stuck))
+            problem = self._seal_problem(turn.player, entry, link)
+            if problem is None and self.seal_ok.get(number) is not False:
+                problem = self.deal.move_problem(turn.player, turn.color, turn.move, stuck=stuck)
             if problem is not None:
                 return number, problem
             self.played(turn, entry)
@@ -189,20 +292,24 @@ def early_reveals(record: Record) -> list[RecordError]:
 
 
 def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_text: str,
-             digest: bytes) -> str:
+             digest: bytes, previous_seal: bytes = b"") -> str:
     """The ``link`` ``name`` writes with their ``turn``-th turn (1-based), as hex: the chain
-    link, and in version 2 the seal of the record's history (``digest``, the history before
-    the move) with this move."""
+    link, and from version 2 the seal of the record's history (``digest``, the history before
+    the move; in version 3 with ``previous_seal``, the seal of the move before) with this
+    move."""
     hidden = record.hidden
     assert hidden is not None
-    if turn > CHAIN_LENGTH:
+    last = CHAIN_LENGTH - (1 if hidden.version > 2 else 0)  # version 3 seals with the next link
+    if turn > last:
         raise RecordError(f"{name} has no link left for turn {turn}")
     game_id = bytes.fromhex(hidden.game_id)
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
     if hidden.version == 1:
         return link.hex()
-    after = history_step(digest, color, move_text, link, hidden.version)
-    return link.hex() + seal(game_id, key, after, hidden.version).hex()
+    after = history_step(digest, color, move_text, link, hidden.version, previous_seal)
+    secret = seal_secret(game_id, name, key, turn, hidden.version)
+    assert secret is not None  # the turn is checked above
+    return link.hex() + seal(game_id, secret, after, hidden.version).hex()
 
 
 def commitment_of(record: Record, name: str, key: bytes) -> str:

@@ -135,6 +135,12 @@ class HiddenFields(Settled):
         valid = self.valid_reveals()
         return [name for name, _ in self.revealed if name not in valid]
 
+    def withdraws_current(self, index: int) -> bool:
+        """Whether the key of ``withdrawn`` entry ``index`` gives the commitment its player
+        holds now: the join it says was taken back is still there."""
+        name, key = self.withdrawn[index]
+        return name in self.joined() and self.key_gives(name, bytes.fromhex(key))
+
     def withdraws(self, name: str, value: str, earlier: list[str]) -> bool:
         """Whether a ``withdrawn`` key of ``name`` gives the commitment ``value`` made after
         the commitments ``earlier`` (hex): that join was undone by whoever made it."""
@@ -147,9 +153,10 @@ def is_hex(text: str, digits: int) -> bool:
 
 
 def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
-                problem: _Problem) -> HiddenFields | None:
+                problem: _Problem, warning: _Problem | None = None) -> HiddenFields | None:
     """The hidden-draw fields of a record's ``root``, checked; None in an open game.
-    ``problem(message, node)`` notes each problem."""
+    ``problem(message, node)`` notes each problem, ``warning`` each ``revealed`` entry that
+    is ignored (anyone can write one: it never makes the record invalid)."""
     pair = root.get("hidden")
     if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
         for key in HIDDEN_KEYS[1:]:
@@ -173,13 +180,44 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
         if index < len(names) and name != names[index]:
             problem(f"the players join in seat order: commitment {index + 1} must be "
                     f"{names[index]}'s, not {name}'s", lines["commitments", name])
-    revealed = _pairs(root, "revealed", names, problem, lines)
-    for name, _ in revealed:
-        if name not in dict(commitments):
-            problem(f"{name} reveals a key without having joined", lines["revealed", name])
-    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False)
+    at: list[int] = []
+    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False, at=at)
+    joins = HiddenFields(node.value, tuple(commitments), version, withdrawn=tuple(withdrawn))
+    for index, ((name, _), line) in enumerate(zip(withdrawn, at)):
+        if joins.withdraws_current(index):
+            problem(f"{name}'s withdrawn key gives {name}'s commitment, which is still there: "
+                    "uptown join --undo takes the commitment out, so this entry was written by "
+                    "hand; remove it", line)
+    revealed = _reveals(root, names, HiddenFields(node.value, tuple(commitments), version),
+                        problem if warning is None else warning, lines)
     return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines,
                         tuple(withdrawn))
+
+
+def _reveals(root: Mapping, names: list[str], joins: HiddenFields, warning: _Problem,
+             lines: dict[tuple[str, str], int]) -> list[tuple[str, str]]:
+    """The ``revealed`` entries counted, one per player who joined: the one whose key gives
+    the player's commitment, else the first. Anyone can write an entry, so each other one
+    (another entry for that player, a name that is no player or did not join) is ignored
+    with a ``warning`` at its line, and never blocks the real key."""
+    at: list[int] = []
+    found = _pairs(root, "revealed", names, warning, {}, once=False, at=at, ignored=True)
+    chosen: dict[str, tuple[str, int]] = {}
+    for (name, value), line in zip(found, at):
+        if name not in joins.joined():
+            warning(f"{name} has not joined, so the key revealed for {name} is ignored", line)
+            continue
+        if name not in chosen or (joins.key_gives(name, bytes.fromhex(value))
+                                  and not joins.key_gives(name, bytes.fromhex(chosen[name][0]))):
+            chosen[name] = (value, line)
+    for (name, value), line in zip(found, at):
+        if name in chosen and chosen[name][1] != line:
+            warning(f"another key revealed for {name} (line {chosen[name][1]} is the one "
+                    f"counted): ignored; {name} did not write it", line)
+    for name, (_, line) in chosen.items():
+        lines["revealed", name] = line
+    return [(name, chosen[name][0]) for name in dict.fromkeys(n for n, _ in found)
+            if name in chosen]
 
 
 def _version(root: Mapping, problem: _Problem) -> int:
@@ -196,9 +234,11 @@ def _version(root: Mapping, problem: _Problem) -> int:
 
 
 def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
-           lines: dict[tuple[str, str], int], once: bool = True) -> list[tuple[str, str]]:
+           lines: dict[tuple[str, str], int], once: bool = True, at: list[int] | None = None,
+           ignored: bool = False) -> list[tuple[str, str]]:
     """The ``- NAME: HEX`` items of list ``key``, checked: each name ``once`` unless told
-    otherwise (``lines`` then keeps the first line of a name)."""
+    otherwise (``lines`` then keeps the first line of a name; ``at`` gets each item's line).
+    ``ignored``: the message of a bad item says that it is ignored (a warning)."""
     pair = root.get(key)
     if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
         return []
@@ -216,15 +256,18 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
         name_node, value = item.pairs[0]
         assert isinstance(value, Scalar)  # checked above
         name = name_node.value
+        skip = ", so it is ignored" if ignored else ""
         if name not in names:
-            problem(f"'{name}' in '{key}' is not a player of this game", name_node)
+            problem(f"'{name}' in '{key}' is not a player of this game{skip}", name_node)
         elif once and (key, name) in lines:
             problem(f"{name} appears twice in '{key}'", name_node)
         elif not is_hex(value.value, 64):
-            problem(f"{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f)", value)
+            problem(f"{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f){skip}", value)
         else:
             lines.setdefault((key, name), name_node.line)
             found.append((name, value.value))
+            if at is not None:
+                at.append(name_node.line)
     return found
 
 

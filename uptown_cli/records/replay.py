@@ -28,9 +28,11 @@ class Replay:
     """The result of replaying a record: the game as far as it went, the errors found,
     how many moves were played legally before the first illegal one, and the warnings: the
     notes under the moves (``best``, ``variations``) that do not fit the rules or the racks,
-    which never make a record invalid."""
+    which never make a record invalid. ``alerts``: in a game with hidden racks, a change to
+    the history that a seal proves but whose author no seal names yet (who is checked next,
+    and when); once named, it is an error."""
 
-    __slots__ = ("game", "errors", "moves_ok", "warnings")
+    __slots__ = ("game", "errors", "moves_ok", "warnings", "alerts")
 
     def __init__(self, game: Game, errors: list[RecordError], moves_ok: int,
                  warnings: list[RecordError] | None = None) -> None:
@@ -38,6 +40,7 @@ class Replay:
         self.errors = errors
         self.moves_ok = moves_ok
         self.warnings: list[RecordError] = [] if warnings is None else warnings
+        self.alerts: list[RecordError] = []
 
     @property
     def valid(self) -> bool:
@@ -69,6 +72,12 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     check = HiddenCheck(record) if hidden is None else hidden
     followed = _follow(record, upto, check) if hidden is not None or taken_back else None
     result = followed or _play_hidden(record, upto, check)
+    found = check.forgery()
+    if found is not None and not found[2] and not result.errors:
+        result.alerts.append(RecordError(found[1], path=record.path, line=found[0]))
+    elif found is not None:  # named at the changed move's line, not at the move proving it
+        result.errors[:] = [RecordError(found[1], path=record.path, line=found[0])] + [
+            e for e in result.errors if e.message != found[1]]
     moves = record.moves if upto is None else record.moves[:upto]
     if hidden is None and result.moves_ok == len(moves) and (
             result.game.knows_racks or not result.errors):
@@ -124,10 +133,11 @@ def _rack_line_problems(record: Record, game: Game,
 
 def drawn_bags(check: HiddenCheck) -> dict[str, list[int]] | None:
     """The bags the keys ``check`` knows drew, when it knows every player's key and found no
-    fault in them; else None."""
+    fault in them (nor a seal that does not cover the history); else None."""
     from ..hidden.draws import bags_from_draws
 
-    if check.errors or len(check.keys) < len(check.deal.players):
+    if (check.errors or len(check.keys) < len(check.deal.players)
+            or check.forgery() is not None):  # a move changed after it was sealed
         return None
     return bags_from_draws(check.deal.drawn, check.deal.drawn.keys())
 
@@ -323,7 +333,7 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
 
         result.errors += pause_errors(record, result.game)
     errors = sorted(schema.problems + result.errors, key=file_order)
-    warnings = sorted(schema.warnings + result.warnings, key=file_order)
+    warnings = sorted(schema.warnings + result.warnings + result.alerts, key=file_order)
     unrevealed = []
     if record.hidden is not None and result.game.finished and not errors:
         from .hidden_check import unrevealed_players

@@ -245,7 +245,7 @@ class SchemaReader:
         if any(root.get(key) is not None for key in HIDDEN_KEYS):
             from .hidden_fields import read_hidden
 
-            hidden = read_hidden(root, players, seed, self.problem)
+            hidden = read_hidden(root, players, seed, self.problem, self.warning)
         playable = len(self.problems) == before_game
         moves = self.moves(root, players)
         timing = None

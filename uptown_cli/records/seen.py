@@ -29,13 +29,19 @@ from .schema import Record
 __all__: list[str] = []
 
 
-def game_ident(record: Record) -> str:
+def game_ident(record: Record, opening: bool = False) -> str:
     """The name a game's memory is kept under: its game id (hidden racks), else a digest of
-    its seed, variant and players (so that a game whose seed is changed, or a new game, reads
-    as another game, and every copy of a game, under any file name, as the same one)."""
+    its seed, variant and players and, once it is played, of its first move as the rules
+    read it (so that every copy of a game, under any file name, is the same one, and a
+    rematch, the same players with the same seed, is another game once its first move
+    differs). ``opening``: the name without the first move, under which a game's memory is
+    kept before it (and read, for a game whose first move is new to the player)."""
     if record.hidden is not None:
         return record.hidden.game_id
-    lineup = [record.seed, record.variant, [[p.name, list(p.colors)] for p in record.players]]
+    lineup: list[Any] = [record.seed, record.variant,
+                         [[p.name, list(p.colors)] for p in record.players]]
+    if record.moves and not opening:
+        lineup.append(_as_played(record.moves[0].color, record.moves[0].text))
     text = json.dumps(lineup, ensure_ascii=False)
     return "open-" + sha256(text.encode("utf-8")).hexdigest()[:32]
 
@@ -87,12 +93,15 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
     since = f"since {viewer} saw it"
     for key in ("game", "protocol", "variant", "seed"):
         if seen.get(key) != now[key]:
+            was, new = (_protocol(seen.get(key)), _protocol(now[key])) if key == "protocol" \
+                else (seen.get(key), now[key])
             return (_key_line(record, key), f"the {_WORDS[key]} changed {since} (was "
-                    f"{seen.get(key)!r}, now {now[key]!r}): the file was edited by hand")
+                    f"{was!r}, now {new!r}): the file was edited by hand")
     return (_timing_change(seen, record, since)
             or _player_change(seen, record, since) or _address_change(seen, record, since)
             or _commitment_change(seen, record, since)
             or _list_change(seen, record, since, "withdrawn")
+            or _late_withdrawal(seen, record, since)
             or _list_change(seen, record, since, "moves")
             or _reveal_change(seen, record, since, viewer if rewrites_own_key else None)
             or _stamp_change(seen, record, since))
@@ -119,6 +128,42 @@ def _stamp_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int
         if was != [move.at, move.by, move.bot]:
             return (move.line, f"move {index + 1}'s time changed {since} (was {was[0] or 'none'}, "
                     f"now {move.at or 'none'}): the file was edited by hand")
+    return None
+
+
+def _as_played(color: str, text: str) -> list[str]:
+    """A move as the rules read it (colour, tile, square; ``pass``), or as written when it
+    cannot be read: the same for ``7 b7`` and ``7 B7``."""
+    from ..engine.notation import parse_move
+    from ..errors import NotationError
+
+    try:
+        move = parse_move(text)
+    except NotationError:
+        return [color, text.strip()]
+    return [color, "pass"] if move.is_pass else [color, str(move.tile), str(move.square)]
+
+
+def _protocol(version: object) -> object:
+    """A protocol version as the record names it (``uptown-hidden-2``), or as it is."""
+    from ..hidden.draws import PROTOCOLS
+
+    if isinstance(version, int) and 1 <= version <= len(PROTOCOLS):
+        return PROTOCOLS[version - 1]
+    return version
+
+
+def first_changed_move(seen: dict[str, Any], record: Record) -> int | None:
+    """The number of the first move ``seen`` holds that ``record`` holds otherwise (its text,
+    colour or link; not a move gone), when it is the first change of all; else None."""
+    change = first_change(seen, record, "")
+    moves = snapshot(record)["moves"]
+    for index, was in enumerate(seen.get("moves", [])):
+        if index >= len(moves):
+            return None
+        if was != moves[index]:
+            ok = change is not None and change[0] == record.moves[index].line
+            return index + 1 if ok else None
     return None
 
 
@@ -195,6 +240,20 @@ def _list_change(seen: dict[str, Any], record: Record, since: str,
                 changed += " (its link)"
             return (line, changed)
     return None
+
+
+def _late_withdrawal(seen: dict[str, Any], record: Record,
+                     since: str) -> tuple[int, str] | None:
+    """A ``withdrawn`` entry added once a move was seen: a join is undone only before the first
+    move (``join --undo`` refuses later), so whoever sent the file wrote it by hand."""
+    hidden = record.hidden
+    if hidden is None or not seen["moves"] or len(hidden.withdrawn) <= len(seen["withdrawn"]):
+        return None
+    index = len(seen["withdrawn"])
+    name = hidden.withdrawn[index][0]
+    return (_line_of(record, "withdrawn", index), f"{name}'s withdrawn join was added {since}, "
+            "after the first move: a join cannot be undone then (uptown join --undo refuses), "
+            "so whoever held the file since wrote it by hand")
 
 
 def _reveal_change(seen: dict[str, Any], record: Record, since: str,

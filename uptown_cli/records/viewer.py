@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HiddenView", "player_named", "check_seen", "remember", "holds_key", "not_your_commitment",
-    "player_key", "own_view", "player_view"
+    "player_key", "own_view", "player_view", "seal_alert"
 ]
 
 
@@ -36,6 +36,9 @@ class HiddenView(NamedTuple):
     record: Record
     name: str | None = None
     deal: Any = None
+    alert: str | None = None
+    """A change to the history that a seal this viewer can check proves, whose author no
+    seal names yet (``hidden_check.HiddenCheck.forgery``), as ``PATH:LINE: sentence``."""
 
 
 def player_named(players: list[Any], as_name: str) -> str:
@@ -58,8 +61,13 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     from .seen import first_change, game_ident
 
     name = player_named(record.players, as_name)
-    seen = load_seen(keys_folder(keys), game_ident(record), name)
+    folder = keys_folder(keys)
+    seen = load_seen(folder, game_ident(record), name)
+    if seen is None and record.hidden is None and record.moves:  # its first move is new here
+        seen = load_seen(folder, game_ident(record, opening=True), name)
     change = seen and first_change(seen, record, name, rewrites_own_key)
+    if change and seen and _sealed_change(seen, record, name, keys):
+        return name  # the seals prove it, and name who made it: the view says so
     unwritten = "; nothing was written" if writes else ""
     if change and _moved_on(record):
         raise ViewerError(f"{record.path} changed since it was read (the game moved on)"
@@ -68,6 +76,43 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
         line, message = change
         raise ViewerError(f"{record.path}:{line}: {message}{unwritten}")
     return name
+
+
+def _sealed_change(seen: dict[str, Any], record: Record, name: str, keys: str | None) -> bool:
+    """Whether the first entry that changed since ``name`` saw it is a move whose seal, checked
+    with ``name``'s key (version 3), proves the change: the first seal that does not cover
+    the history as it is now is that move's. Then the view names who changed it (or whose
+    seal is checked next), and the player can play on: a refusal would freeze the game with
+    nobody blamed."""
+    from .hidden_check import HiddenCheck
+    from .replay import replay
+    from .seen import first_changed_move
+
+    if record.hidden is None or record.hidden.version < 3:
+        return False
+    number = first_changed_move(seen, record)
+    if number is None:
+        return False
+    try:
+        check = HiddenCheck(record, own=(name, player_key(record, name, keys)))
+    except (KeyFileError, ViewerError, RecordError):
+        return False
+    replay(record, hidden=check)
+    found = check.forgery()
+    return found is not None and found[0] == record.moves[number - 1].line
+
+
+def seal_alert(record: Record, check: HiddenCheck, viewer: str | None = None) -> str | None:
+    """``check``'s change proven by a seal whose author no seal names yet, as ``PATH:LINE:
+    sentence``; None when there is none (or its author is named: an error). To the
+    ``viewer`` whose move it is, it says that they can play on."""
+    found = check.forgery()
+    if found is None or found[2]:
+        return None
+    more = (f"; {viewer} can play on from this copy, which the others hold: {viewer}'s next "
+            "link shows the change to every tool") if viewer and viewer == check.victim \
+        and check.open_seal(viewer) == found[0] else ""
+    return f"{record.path}:{found[0]}: {found[1]}{more}"
 
 
 def _moved_on(record: Record) -> bool:
@@ -164,4 +209,5 @@ def player_view(record: Record, as_name: str, keys: str | None,
     ``upto`` moves (all without), from their key."""
     name = player_named(record.players, as_name)
     key = player_key(record, name, keys)
-    return HiddenView(record, name, own_view(record, name, key, upto)[1].deal)
+    check = own_view(record, name, key, upto)[1]
+    return HiddenView(record, name, check.deal, seal_alert(record, check, name))
