@@ -8,6 +8,7 @@ import click
 
 from ..engine.game import COLORS
 from ..engine.game import VARIANTS
+from ..i18n import _
 from .options import (
     Output,
     display_path,
@@ -133,8 +134,11 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
             "to_move": game.to_move.name,
         })
         return
-    who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
-    click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
+    from ..pictures.tile_names import color_label, variant_label
+
+    who = ", ".join(f"{p.name} ({' '.join(map(color_label, p.colors))})" for p in game.players)
+    click.echo(_("Created {path}: {variant}, seed {seed}; {players}.").format(
+        path=display_path(path), variant=variant_label(variant), seed=seed, players=who))
     click.echo(to_move_text(game))
 
 
@@ -154,10 +158,13 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
             "to_join": entries[0].name,
         })
         return
-    who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
-    click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
-    click.echo(f"Game id: {game_id}")
-    click.echo("The players join in turn order, each on their own computer; first:")
+    from ..pictures.tile_names import color_label, variant_label
+
+    who = ", ".join(f"{e.name} ({' '.join(map(color_label, e.colors))})" for e in entries)
+    click.echo(_("Created {path}: {variant}, hidden racks; {players}.").format(
+        path=shown, variant=variant_label(variant), players=who))
+    click.echo(_("Game id: {id}").format(id=game_id))
+    click.echo(_("The players join in turn order, each on their own computer; first:"))
     click.echo(f"  uptown join {shown} --as {entries[0].name}")
 
 

@@ -177,6 +177,10 @@ class Output:
     def __init__(self, as_json: bool = False, table_format: str = "simple") -> None:
         self.as_json = as_json
         self.table_format = table_format
+        if self.for_machines:  # programs read the words of JSON and csv: English, as keys are
+            from ..i18n import use_language
+
+            use_language("en")
 
     @property
     def for_machines(self) -> bool:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
+from ..i18n import _, ngettext
 from .options import (
     BOT_NAMES,
     Output,
@@ -22,7 +23,6 @@ from .options import (
     lock_notice,
     output_options,
     playouts_option,
-    plural,
     read_game,
     read_record,
     remember_seen,
@@ -237,7 +237,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
         if send:
             click.echo(_send_on(path, as_name or player.name, sendmail), err=True)
         return
-    out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
+    out.text(_("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))
+             + (_(" (dry run: nothing was written)") if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     view = None
@@ -246,7 +247,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     out.text(drawn_text(game, turn, view))
     out.text(to_move_text(game, view))
     if game.finished:
-        out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
+        out.table(*standings_rows(standings(game, record.variant), record.variant), title=_("Final standings:"))
     if send:
         click.echo(_send_on(path, as_name or player.name, sendmail))
 
@@ -275,6 +276,7 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
     as it is (with its rack first where both racks could play it).
     """
     from ..pictures.text import moves_data, moves_rows
+    from ..pictures.tile_names import color_label
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
@@ -287,11 +289,13 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
     if as_json:
         out.json(moves_data(game, legal))
     elif game.finished:
-        out.text("The game is over: there are no moves.")
+        out.text(_("The game is over: there are no moves."))
     else:
         player = game.to_move
         assert player is not None  # a game not finished has a player to move
-        title = f"{player.name} to move ({', '.join(player.colors)}): {plural(len(legal), 'legal move')}"
+        title = ngettext("{name} to move ({colours}): {count} legal move",
+                         "{name} to move ({colours}): {count} legal moves", len(legal)).format(
+            name=player.name, colours=", ".join(map(color_label, player.colors)), count=len(legal))
         rows, headers = moves_rows(legal)
         out.table(out.wrapped(rows, 2, 56), headers, title=title)
 
@@ -319,9 +323,13 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
         return
-    click.echo(f"{bot} suggests for {player.name}: {text}")
+    from ..pictures.tile_names import color_label, move_label
+
+    shown = f"{color_label(rack)} {move_label(chosen)}" if len(player.colors) > 1 else move_label(chosen)
+    click.echo(_("{bot} suggests for {name}: {move}").format(bot=bot, name=player.name, move=shown))
     who = f" --as {player.name}" if record.hidden is not None else ""
-    click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
+    click.echo(_("To play it: {command}").format(
+        command=f"uptown move {display_path(path)} {text}{who}"))
 
 
 COMMANDS = {command.name: command for command in (move, moves, hint)}

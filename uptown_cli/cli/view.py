@@ -9,6 +9,7 @@ import click
 
 from ..engine.game import VARIANTS
 from ..errors import display_path
+from ..i18n import _, ngettext
 from .options import (
     PROGRESS_MIN_FILES,
     Output,
@@ -53,9 +54,10 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     game with hidden racks, the racks of the player named by --as.
     """
     from ..pictures.text import board_text, players_rows, position_data, to_move_text
+    from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
 
-    _, record, game = read_game(file, at, as_name, keys)
+    _path, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
     if game.knows_racks:  # an open game, or every key revealed: all is public
         view = None
@@ -63,13 +65,16 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     if as_json:
         out.json(position_data(game, view))
         return
-    out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    out.text(ngettext("{path}: {variant}, after {ply} of {count} move",
+                      "{path}: {variant}, after {ply} of {count} moves", len(record.moves)).format(
+        path=record.path, variant=variant_label(record.variant), ply=game.ply,
+        count=len(record.moves)))
     notes = record.moves[game.ply - 1].notes if game.ply else None
     if notes is not None:  # an annotated move
         from ..records.annotations import notes_lines
 
         for line in notes_lines(notes):
-            out.text(f"Move {game.ply}: {line}")
+            out.text(_("Move {number}: {text}").format(number=game.ply, text=line))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     out.text()
@@ -130,11 +135,11 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     colored = use_color(color, no_color)
     lines = legend_lines(game, colored)
     if not played:
-        lines.append("No moves yet.")
+        lines.append(_("No moves yet."))
     for turn in played:
         game.play(turn.move, turn.color)
         if turn.number >= first:
-            lines += ["", f"Move {turn.number}: {turn_text(turn)}"]
+            lines += ["", _("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))]
             lines += notes_lines(record.moves[turn.number - 1].notes)
             lines.append(board_text(game, colored, legend=False))
     page("\n".join(lines), color=colored)
@@ -152,6 +157,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     most tiles taken from any one opponent. Folders are searched for *.yaml, as by validate.
     """
     from ..pictures.text import standings_data, standings_rows
+    from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
 
     paths, unread = listed_records(files or (game_path(None),))
@@ -173,10 +179,13 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
         out.json(data if len(paths) > 1 else data[0])
     else:
         for index, (path, game, scoring, rows) in enumerate(scored):
-            state = "finished" if game.finished else f"not finished, after {plural(game.ply, 'move')}"
+            state = _("finished") if game.finished else ngettext(
+                "not finished, after {count} move", "not finished, after {count} moves",
+                game.ply).format(count=game.ply)
             if index:
                 out.text()
-            out.table(*standings_rows(rows, scoring), title=f"{path}: {scoring}, {state}")
+            out.table(*standings_rows(rows, scoring),
+                      title=f"{path}: {variant_label(scoring)}, {state}")
     if len(scored) < len(paths) or unread:
         sys.exit(1)
 
@@ -235,7 +244,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                for folder, reason in unreadable]
     if as_json:
         click.echo("[")
-    with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
+    with click.progressbar(files, label=_("Validating"), file=sys.stderr, hidden=quiet) as bar:
         results = (_validate_one(path, strict) for path in bar)
         for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
@@ -265,11 +274,15 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         click.echo("]")
     else:
         bad = invalid - len(folders)
-        more = (f", {unchecked} unchecked" if unchecked else "") + (
-            f", {plural(warned, 'warning')}" if warned else "")
-        unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
+        more = (_(", {count} unchecked").format(count=unchecked) if unchecked else "") + (
+            ngettext(", {count} warning", ", {count} warnings", warned).format(count=warned)
+            if warned else "")
+        unread = ngettext("; {count} folder not read", "; {count} folders not read",
+                          len(folders)).format(count=len(folders)) if folders else ""
         valid = len(files) - bad - unchecked
-        out.text(f"{plural(len(files), 'record')}, {valid} valid, {bad} invalid{more}{unread}")
+        out.text(ngettext("{count} record, {valid} valid, {bad} invalid",
+                          "{count} records, {valid} valid, {bad} invalid", len(files)).format(
+            count=len(files), valid=valid, bad=bad) + more + unread)
     if invalid:
         sys.exit(1)
     if unchecked:
