@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         def pgettext(self, context: str, message: str, /) -> str: ...
 
 __all__ = ["ENGLISH", "current_language", "process_language", "pgettext", "decimal_separator",
-           "figures"]
+           "figures", "thousands"]
 
 
 DOMAIN = "uptown"
@@ -199,6 +199,13 @@ def decimal_separator() -> str:
     for ``--json``, csv or records, which keep the point."""
     # TRANSLATORS: the decimal separator of figures shown to people (a comma in Spanish)
     return pgettext("decimal separator", ".")
+
+
+def thousands(number: int) -> str:
+    """``number`` with its thousands grouped the language's way: ``3,314`` in English,
+    ``3.314`` in Spanish."""
+    # TRANSLATORS: what separates the thousands of a number shown to people (a point in Spanish)
+    return f"{number:,}".replace(",", pgettext("thousands separator", ","))
 
 
 def figures(text: str) -> str:

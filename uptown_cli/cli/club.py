@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import click
 
 from ..engine.game import VARIANTS
+from ..i18n import _, ngettext
 from .options import (
     Output,
     as_option,
@@ -79,7 +80,8 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
         refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
     how = "sendmail" if sendmail else "SMTP"
     sent = [a for a in outgoing.addresses if a not in refused]
-    line = one_line(f"Sent {shown} to {outgoing.named(sent)} ({how}): {game.subject()}")
+    line = one_line(_("Sent {path} to {names} ({how}): {subject}").format(
+        path=shown, names=outgoing.named(sent), how=how, subject=game.subject()))
     if refused:
         whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
         sender = f" --as {as_name}" if as_name else ""
@@ -150,6 +152,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     from ..club.mime import MAX_MESSAGE_BYTES, message_game
     from ..errors import MailError, one_line
 
+    out = Output(as_json)  # before any message is made: JSON's are English
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
         raise click.UsageError("give one of MESSAGE, --mbox and --maildir")
@@ -162,7 +165,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
             game = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
         finally:
             for line in skipped:
-                click.echo(f"Skipped {line}", err=True)
+                click.echo(_("Skipped {what}").format(what=line), err=True)
     elif message in (None, "-"):
         if sys.stdin is None:
             raise MailError("standard input is closed: give the message's file "
@@ -177,11 +180,11 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         raise MailError("the attached game has no .yaml file name: give --into FILE")
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
-        Output(True).json({**result.to_json(), "skipped": skipped})
+        out.json({**result.to_json(), "skipped": skipped})
         return
     click.echo(one_line(result.message))
     for warning in result.warnings:
-        click.echo(f"Warning: {one_line(warning)}", err=True)
+        click.echo(_("Warning: {warning}").format(warning=one_line(warning)), err=True)
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:
@@ -207,11 +210,12 @@ def status(folders: tuple[str, ...], as_name: str | None, as_json: bool) -> None
 
     from ..club.status import game_status, order
 
+    out = Output(as_json)  # before any message is made: JSON's are English
     files, unread = games_listed(list(folders) or ["."])
     statuses = order([game_status(path, display_path(os.path.normpath(path))) for path in files],
                      as_name)
     if as_json:
-        Output(True).json([s.to_json() for s in statuses])
+        out.json([s.to_json() for s in statuses])
     width = min(max([len(s.path) for s in statuses] + [4]), 30)
     for s in statuses if not as_json else ():
         mark = "*" if s.waits_for(as_name) else " "
@@ -255,11 +259,15 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
 
     rows = [[rank, shown(r.name), f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
             for rank, r in enumerate(table, 1)]
-    out.table(rows, ["rank", "player", "rating", "sigma", "games", "wins"],
-              title=f"Ratings over {len(games)} finished game{'' if len(games) == 1 else 's'} "
-              "(openskill Plackett-Luce, mu - 3 sigma):")
+    out.table(rows, [_("rank"), _("player"), _("rating"), "sigma", _("games"), _("wins")],
+              title=ngettext("Ratings over {count} finished game "
+                             "(openskill Plackett-Luce, mu - 3 sigma):",
+                             "Ratings over {count} finished games "
+                             "(openskill Plackett-Luce, mu - 3 sigma):", len(games)).format(
+                  count=len(games)))
     if invalid:
-        click.echo(f"Left out {len(invalid)} invalid or unchecked record(s); see uptown validate.", err=True)
+        click.echo(_("Left out {count} invalid or unchecked record(s); see uptown validate.")
+                   .format(count=len(invalid)), err=True)
     if unread:
         sys.exit(1)
 

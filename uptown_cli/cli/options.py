@@ -303,7 +303,7 @@ def write_output(text: str, output: str | None, inputs: Iterable[str] = (), reco
             create_record(output, text)
         except RecordError as exc:
             raise click.ClickException(f"-o {exc}") from None
-        click.echo(f"Wrote {display_path(output)} ({len(text.encode('utf-8')):,} bytes).", err=True)
+        _wrote(output, len(text.encode("utf-8")))
         return
     if output.lower().endswith((".yaml", ".yml")) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
@@ -311,7 +311,15 @@ def write_output(text: str, output: str | None, inputs: Iterable[str] = (), reco
         raise click.ClickException(f"-o {display_path(output)} would write over a record; "
                                    "nothing was written")
     size = write_file(output, text, display_path(output))
-    click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
+    _wrote(output, size)
+
+
+def _wrote(output: str, size: int) -> None:
+    """The line on standard error that says a file was written, and how big it is."""
+    from ..i18n import ngettext, thousands
+
+    click.echo(ngettext("Wrote {path} ({size} byte).", "Wrote {path} ({size} bytes).", size)
+               .format(path=display_path(output), size=thousands(size)), err=True)
 
 
 def page(text: str, color: bool | None = None) -> None:

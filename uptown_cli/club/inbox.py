@@ -23,6 +23,7 @@ from typing import Callable
 
 from ..engine.game import same_name
 from ..errors import MailError, RecordError
+from ..i18n import _, ngettext
 from ..records.compare import (
     DIFFERENT_GAMES,
     EXTENDS,
@@ -82,8 +83,8 @@ def receive(game: Attached, local_path: str, shown: str,
         from ..records.safe_file import create_record
 
         create_record(local_path, received.text)
-        return Received(SAVED_NEW, shown, f"Saved {shown}: a new game, "
-                        f"{_moves(len(received.moves))}; {_waiting(received)}.",
+        return Received(SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
+                        path=shown, moves=_moves(len(received.moves)), waiting=_waiting(received)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
     comparison = compare_records(local, received)
@@ -92,17 +93,19 @@ def receive(game: Attached, local_path: str, shown: str,
     hidden = hidden_progress(local, received)
     news = hidden.news
     if comparison.relation == IDENTICAL and hidden.state == SAME:
-        return Received(SAME, shown, f"{shown} already holds this copy of the game "
-                        f"({_moves(len(local.moves))}); nothing was written.")
+        return Received(SAME, shown, _("{path} already holds this copy of the game ({moves}); "
+                                       "nothing was written.").format(
+                        path=shown, moves=_moves(len(local.moves))))
     if comparison.longer == "a" or hidden.state == OLDER:
-        return Received(OLDER, shown, f"{shown} is newer than the received copy; "
-                        "nothing was written.")
+        return Received(OLDER, shown, _("{path} is newer than the received copy; nothing was "
+                                        "written.").format(path=shown))
     if comparison.relation == EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
     from ..records.safe_file import replace_record
 
     replace_record(local_path, hidden.text or received.text, local.text, on_wait)
-    return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.",
+    return Received(EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
+                    path=shown, news=news, waiting=_waiting(received)),
                     _warned(sender_warning(game, local, received)))
 
 
@@ -250,18 +253,19 @@ def _new_moves(local: Record, received: Record) -> str:
     first, entries = len(local.moves) + 1, received.moves[len(local.moves):]
     listed = ", ".join(f"{owner[m.color]}: {m.text}" for m in entries)
     if len(entries) == 1:
-        return f"move {first} ({listed}) is new"
-    return f"moves {first}-{first + len(entries) - 1} ({listed}) are new"
+        return _("move {number} ({moves}) is new").format(number=first, moves=listed)
+    return _("moves {first}-{last} ({moves}) are new").format(
+        first=first, last=first + len(entries) - 1, moves=listed)
 
 
 def _waiting(record: Record) -> str:
     """Who the game waits for now, as the end of a sentence."""
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
-        return f"{record.players[len(hidden.commitments)].name} to join"
+        return _("{name} to join").format(name=record.players[len(hidden.commitments)].name)
     mover = replay(record).game.to_move
-    return "the game is over" if mover is None else f"{mover.name} to move"
+    return _("the game is over") if mover is None else _("{name} to move").format(name=mover.name)
 
 
 def _moves(count: int) -> str:
-    return f"{count} move{'' if count == 1 else 's'}"
+    return ngettext("{count} move", "{count} moves", count).format(count=count)

@@ -20,6 +20,7 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
 
 from ..errors import MailError, one_line
+from ..i18n import _
 from ..engine.game import Game
 from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
@@ -101,11 +102,12 @@ class GameFile:
         if len(title) > MAX_NAME:
             title = title[:MAX_NAME - 3] + "..."
         if self.joining is not None:
-            state = f"{self.joining.name} to join"
+            state = _("{name} to join").format(name=self.joining.name)
         elif self.game.to_move is None:
-            state = "game over"
+            state = _("game over")
         else:
-            state = f"move {len(self.record.moves) + 1}, {self.game.to_move.name} to move"
+            state = _("move {number}, {name} to move").format(
+                number=len(self.record.moves) + 1, name=self.game.to_move.name)
         return header_text(f"{SUBJECT_TAG} {title}: {state}")
 
     def next_command(self, recipient: PlayerEntry | None) -> str:
@@ -123,7 +125,8 @@ class GameFile:
 
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
         """In an open game in play, each recipient's rack (every rack is public there)."""
-        from ..pictures.text import rack_text
+        from ..pictures.text import rack_label
+        from ..pictures.tile_names import color_label
 
         racks = self.game.racks
         if racks is None or self.game.finished:
@@ -131,10 +134,10 @@ class GameFile:
         lines = []
         for entry in recipients:
             colors = next(p.colors for p in self.game.players if same_name(p.name, entry.name))
-            shown = "; ".join(f"{c} {rack_text(racks[c])}" if self.game.playable(c) else f"{c} done"
-                              for c in colors)
-            whose = "Your rack" if len(recipients) == 1 else f"{entry.name}'s rack"
-            lines.append(f"{whose}: {shown}")
+            shown = "; ".join(f"{color_label(c)} {rack_label(racks[c])}" if self.game.playable(c)
+                              else _("{colour} done").format(colour=color_label(c)) for c in colors)
+            lines.append(_("Your rack: {racks}").format(racks=shown) if len(recipients) == 1
+                         else _("{name}'s rack: {racks}").format(name=entry.name, racks=shown))
         return lines
 
     def body(self, recipients: list[PlayerEntry]) -> str:
@@ -149,10 +152,10 @@ class GameFile:
         if racks:
             lines += racks + [""]
         if self.record.moves:
-            lines += ["Standings:", self.standings_table(), ""]
-        lines.append(f"The game is attached as {self.attachment_name}. Save it with uptown "
-                     "receive (pipe")
-        lines.append("this message to it, or give the saved message), then run:")
+            lines += [_("Standings:"), self.standings_table(), ""]
+        lines += _("The game is attached as {name}. Save it with uptown receive (pipe\n"
+                   "this message to it, or give the saved message), then run:").format(
+            name=self.attachment_name).split("\n")
         lines.append(f"    {self.next_command(recipients[0] if len(recipients) == 1 else None)}")
         return "\n".join(one_line(line) for line in "\n".join(lines).split("\n")) + "\n"
 

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
+from ..i18n import _
 
 __all__ = ["game_status", "order"]
 
@@ -49,17 +50,17 @@ class GameStatus:
     def since_text(self) -> str:
         """``2026-12-01 15:36`` (local time), or ``after year 9999`` for a time past it."""
         when = file_time(self.since)
-        return when.strftime("%Y-%m-%d %H:%M") if when is not None else "after year 9999"
+        return when.strftime("%Y-%m-%d %H:%M") if when is not None else _("after year 9999")
 
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
         if self.state == TO_MOVE:
-            return f"{self.waiting_for} to move"
+            return _("{name} to move").format(name=self.waiting_for)
         if self.state == TO_JOIN:
-            return f"{self.waiting_for} to join"
+            return _("{name} to join").format(name=self.waiting_for)
         if self.state == FINISHED:
-            return f"won by {' and '.join(self.winners)}"
-        return f"invalid: {self.problem}"
+            return _("won by {names}").format(names=_(" and ").join(self.winners))
+        return _("invalid: {problem}").format(problem=self.problem)
 
     def to_json(self) -> dict[str, object]:
         when = file_time(self.since, utc=True)
