@@ -70,9 +70,16 @@ def split_file(words: Sequence[str]) -> tuple[str, Sequence[str]]:
 
 
 def split_rack(words: Sequence[str]) -> tuple[str | None, Sequence[str]]:
-    """(colour or None, the move's words): a move may start with its rack, ``red 7 B7``."""
+    """(colour or None, the move's words): a move may start with its rack, ``red 7 B7`` (or
+    the colour's name in the language in use: ``rojo 7 B7``)."""
     if len(words) > 1 and words[0].lower() in COLORS:
         return words[0].lower(), words[1:]
+    if len(words) > 1:
+        from ..pictures.tile_names import canonical_color
+
+        color = canonical_color(words[0])
+        if color is not None:
+            return color, words[1:]
     return None, words
 
 

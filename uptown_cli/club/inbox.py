@@ -251,11 +251,22 @@ def _new_moves(local: Record, received: Record) -> str:
     """``move 5 (Bo: sax E8) is new`` or ``moves 5-6 (...) are new``."""
     owner = {c: p.name for p in received.players for c in p.colors}
     first, entries = len(local.moves) + 1, received.moves[len(local.moves):]
-    listed = ", ".join(f"{owner[m.color]}: {m.text}" for m in entries)
+    listed = ", ".join(f"{owner[m.color]}: {_move_shown(m.text)}" for m in entries)
     if len(entries) == 1:
         return _("move {number} ({moves}) is new").format(number=first, moves=listed)
     return _("moves {first}-{last} ({moves}) are new").format(
         first=first, last=first + len(entries) - 1, moves=listed)
+
+
+def _move_shown(text: str) -> str:
+    """A move of a record as the players of the language in use read it (``saxofón E8``)."""
+    from ..engine.notation import parse_move
+    from ..pictures.tile_names import move_label
+
+    try:
+        return move_label(parse_move(text))
+    except ValueError:
+        return text
 
 
 def _waiting(record: Record) -> str:

@@ -110,10 +110,10 @@ def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
     )
     faces = [f"{s.face}={s.shown}" for name, s in symbol_words().items()
              if s.face != s.shown and name != "$"] + ["$=" + _("wild")]
-    lines = [_("Colours: {colours}").format(colours=colors)]
+    lines = wrap_line(_("Colours: {colours}").format(colours=colors))
     lines += wrap_line(_("Faces: {faces}").format(faces=" ".join(faces)))
     if game.last is not None:
-        lines.append(_("Last move [in brackets]: move {number}, {turn}").format(
+        lines += wrap_line(_("Last move [in brackets]: move {number}, {turn}").format(
             number=game.last.number, turn=turn_text(game.last)))
     return lines
 
@@ -121,11 +121,16 @@ def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
 def wrap_line(text: str, width: int = 80, indent: str = "  ") -> list[str]:
     """``text`` as one line, or (longer than ``width``, as a language's words may make it) in
     lines of at most ``width`` broken at blanks, the further ones indented."""
-    if len(text) <= width:
+    import re
+
+    def seen(line: str) -> int:  # the columns it takes: colour escapes take none
+        return len(re.sub("\x1b\\[[0-9;]*m", "", line))
+
+    if seen(text) <= width:
         return [text]
     lines: list[str] = []
     for word in text.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
+        if lines and seen(lines[-1]) + 1 + seen(word) <= width:
             lines[-1] += " " + word
         else:
             lines.append((indent if lines else "") + word)
@@ -187,7 +192,8 @@ def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
             shown.append(f"{color_label(c)} {rack_label(racks[c])}")
         else:
             shown.append(_("{colour} done").format(colour=color_label(c)))
-    return _("{name} to move, rack: {racks}").format(name=player.name, racks="; ".join(shown))
+    return "\n".join(wrap_line(_("{name} to move, rack: {racks}").format(
+        name=player.name, racks="; ".join(shown))))
 
 
 def rack_label(tiles: "Iterable[int]") -> str:

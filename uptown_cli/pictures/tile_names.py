@@ -18,7 +18,7 @@ from ..i18n import ENGLISH, current_language, pgettext
 if TYPE_CHECKING:
     from ..engine.notation import Move
 
-__all__ = ["canonical_move", "color_label", "color_letter", "move_label", "variant_label"]
+__all__ = ["canonical_move", "canonical_color", "color_label", "color_letter", "move_label", "variant_label"]
 
 
 class Symbol:
@@ -139,6 +139,15 @@ def color_label(color: str) -> str:
     """A colour's name as players of the language in use read it: ``rojo``. Records, options
     and JSON keep the English names (``--rack red``)."""
     return _color_words()[color][0]
+
+
+def canonical_color(word: str) -> str | None:
+    """The colour (``red``) a player named in the language in use (``rojo``, ``Rojo``), or
+    None; English names are left to the caller."""
+    if current_language() == ENGLISH:
+        return None
+    folded = fold(word)
+    return next((c for c, (name, _letter) in _color_words().items() if fold(name) == folded), None)
 
 
 def color_letter(color: str) -> str:
