@@ -229,7 +229,9 @@ class Output:
             writer.writerow(headers)
             writer.writerows(rows)
             return out.getvalue().rstrip("\n")
-        rows, colalign = _people_figures(rows)
+        from ..pictures.table import people_figures
+
+        rows, colalign = people_figures(rows)
         if self.table_format == "simple" and not widths and colalign is None:
             from ..pictures.table import simple_table
 
@@ -242,41 +244,6 @@ class Output:
             return tabulate(rows, headers, tablefmt=self.table_format, maxcolwidths=widths,
                             colalign=colalign)
         return tabulate(rows, headers, tablefmt=self.table_format, colalign=colalign)
-
-
-_FIGURE = r"[-+\u00b1]?\d+\.\d+%?((->|-)[-+]?\d+\.\d+%?)?"
-"""A cell holding a figure with decimals, as the commands write them: ``0.25``, ``62.5%``,
-``\u00b141.2``, ``7.0->5.5``."""
-
-
-def _people_figures(rows: Sequence[Sequence[Any]]) -> tuple[Sequence[Sequence[Any]], list[str] | None]:
-    """``rows`` with the figures of their cells written with the language's decimal separator
-    (``i18n.figures``), and tabulate's column alignment that keeps those columns on the right
-    (None: the rows as they were, in English). Machines never get here (csv; JSON)."""
-    from ..i18n import decimal_separator, figures
-
-    if decimal_separator() == ".":
-        return rows, None
-    import re
-
-    changed: set[int] = set()
-
-    def cell(index: int, value: Any) -> Any:
-        if isinstance(value, str) and re.fullmatch(r"[-+]?\d+\.\d+", value):
-            value = float(value)  # tabulate shows a number written as text as a number
-        if isinstance(value, float):
-            changed.add(index)
-            return figures(format(value, "g"))
-        if isinstance(value, str) and re.fullmatch(_FIGURE, value):
-            changed.add(index)
-            return figures(value)
-        return value
-
-    people = [[cell(i, value) for i, value in enumerate(row)] for row in rows]
-    if not changed:
-        return rows, None
-    width = max(map(len, rows))
-    return people, ["right" if i in changed else "global" for i in range(width)]
 
 
 def output_file_option(example: str) -> Callable[[F], F]:

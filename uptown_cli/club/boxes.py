@@ -23,6 +23,7 @@ from ..errors import MailError, display_path
 from ..records.compare import DIFFERENT_GAMES, compare_records
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
+from ..i18n import _ as gettext
 
 __all__ = ["best_copy", "maildir_messages", "mbox_messages", "read_message_file"]
 
@@ -100,7 +101,8 @@ def read_message_file(path: str) -> bytes:
     """The bytes of the message file ``path``; MailError (one line) for anything else."""
     letter = _letter(path, display_path(path))
     if letter.problem is not None:
-        raise MailError(f"cannot read {letter.where}: {letter.problem}; nothing was written")
+        raise MailError(gettext("cannot read {where}: {problem}; nothing was written")
+                        .format(where=letter.where, problem=letter.problem))
     return letter.data
 
 
@@ -116,7 +118,8 @@ def maildir_messages(path: str) -> Iterator[Letter]:
                       if not entry.name.startswith(".")]
         except OSError as exc:
             reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
-            raise MailError(f"{shown}: {reason} (a Maildir holds new/ and cur/)") from None
+            raise MailError(gettext("{shown}: {reason} (a Maildir holds new/ and cur/)")
+                            .format(shown=shown, reason=reason)) from None
     for _, file in sorted(names):
         yield _letter(file, display_path(file))
 
@@ -129,9 +132,9 @@ def mbox_messages(path: str) -> Iterator[Letter]:
         descriptor = _open_regular(path)
     except OSError as exc:
         reason = "no such mbox file" if exc.errno == errno.ENOENT else _why(exc, path)
-        raise MailError(f"{shown}: {reason}") from None
+        raise MailError(gettext("{shown}: {reason}").format(shown=shown, reason=reason)) from None
     if isinstance(descriptor, str):
-        raise MailError(f"{shown}: {descriptor}")
+        raise MailError(gettext("{shown}: {descriptor}").format(shown=shown, descriptor=descriptor))
     with os.fdopen(descriptor, "rb") as stream:
         number, size, at_line_start = 0, 0, True
         lines: list[bytes] | None = None
@@ -144,15 +147,16 @@ def mbox_messages(path: str) -> Iterator[Letter]:
                     number, lines, size = number + 1, [], 0
                     continue
                 if lines is None:
-                    raise MailError(f"{shown}: not an mbox file (it does not start with a "
-                                    "'From ' line)")
+                    raise MailError(gettext("{shown}: not an mbox file (it does not start with a 'From ' line)")
+                                    .format(shown=shown))
                 if starts and _ESCAPED_FROM.match(piece):
                     piece = piece[1:]
                 size += len(piece)
                 if size <= MAX_MESSAGE_BYTES:
                     lines.append(piece)
         except OSError as exc:
-            raise MailError(f"cannot read {shown}: {exc.strerror or exc}") from None
+            raise MailError(gettext("cannot read {shown}: {value}")
+                            .format(shown=shown, value=exc.strerror or exc)) from None
         if lines is not None:
             yield _mbox_letter(f"{shown} message {number}", lines, size)
 
@@ -181,7 +185,8 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
     for place, letter in enumerate(letters):
         try:
             if letter.problem is not None:
-                raise MailError(f"{letter.where}: {letter.problem}")
+                raise MailError(gettext("{where}: {problem}")
+                                .format(where=letter.where, problem=letter.problem))
             game = find_game(read_message(letter.data, letter.where), letter.where)
             if game is None or local is None and not _named(game, name):
                 continue
@@ -204,9 +209,9 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
         others = [data for data, (record, _) in read.items()
                   if compare_records(chosen, record).relation == DIFFERENT_GAMES]
         if others:
-            raise MailError(f"{len(others) + 1} different games in the mailbox are attached as "
-                            f"{name}: receive the one you want from its message "
-                            "(uptown receive FILE.eml)")
+            raise MailError(gettext("{value} different games in the mailbox are attached as {name}: "
+                              "receive the one you want from its message (uptown receive FILE.eml)")
+                            .format(value=len(others) + 1, name=name))
     return best
 
 

@@ -37,6 +37,7 @@ from ..records.reading import load_record
 from ..records.replay import replay, validate_text
 from ..records.schema import Record
 from .mime import Attached
+from ..i18n import _ as gettext
 
 __all__ = ["KEPT_COPY", "progress", "receive", "Received"]
 
@@ -190,11 +191,11 @@ def _refused(what: str, received: Record, local_path: str, shown: str) -> MailEr
     try:
         kept = kept_path(received.text, local_path)
     except RecordError as exc:
-        return MailError(f"{what}; refused: your copy is unchanged, and the received one could "
-                         f"not be kept ({exc})")
+        return MailError(gettext("{what}; refused: your copy is unchanged, and the received one could "
+                           "not be kept ({exc})").format(what=what, exc=exc))
     kept_shown = os.path.join(os.path.dirname(shown), os.path.basename(kept))
-    return MailError(f"{what}; refused: your copy is unchanged, the received one is kept as "
-                     f"{kept_shown}")
+    return MailError(gettext("{what}; refused: your copy is unchanged, the received one is kept as "
+                       "{kept_shown}").format(what=what, kept_shown=kept_shown))
 
 
 KEPT_COPY = re.compile(r"\.received-[0-9]+\.ya?ml$")
@@ -221,7 +222,8 @@ def kept_path(text: str, local_path: str) -> str:
                     raise
         if _holds(path, data):
             return path
-    raise RecordError(f"{MAX_KEPT} received copies of {name} are kept already")
+    raise RecordError(gettext("{MAX_KEPT} received copies of {name} are kept already")
+                      .format(MAX_KEPT=MAX_KEPT, name=name))
 
 
 def _holds(path: str, data: bytes) -> bool:
@@ -244,7 +246,8 @@ def _holds(path: str, data: bytes) -> bool:
 def _check_valid(record: Record) -> None:
     result = validate_text(record.text, record.path)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
-        raise MailError(f"the attached game is invalid: {result.errors[0]}; nothing was written")
+        raise MailError(gettext("the attached game is invalid: {errors}; nothing was written")
+                        .format(errors=result.errors[0]))
 
 
 def _new_moves(local: Record, received: Record) -> str:

@@ -20,7 +20,7 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
 
 from ..errors import MailError, one_line
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..engine.game import Game
 from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
@@ -93,7 +93,8 @@ class GameFile:
             if same_name(entry.name, name):
                 return entry
         names = ", ".join(p.name for p in self.record.players)
-        raise MailError(f"no player is named {name!r} (players: {names})")
+        raise MailError(_("no player is named {name!r} (players: {names})")
+                        .format(name=name, names=names))
 
     def subject(self) -> str:
         """``[uptown] EVENT-or-FILE: move N, NAME to move`` (``NAME to join``, ``game
@@ -189,11 +190,13 @@ def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> li
         chosen = [p for p in game.record.players
                   if sender is None or not same_name(p.name, sender.name)]
     if not chosen:
-        raise MailError(f"nobody to send {game.record.path} to: every player is the sender")
+        raise MailError(_("nobody to send {path} to: every player is the sender")
+                        .format(path=game.record.path))
     missing = [p.name for p in chosen if p.email is None]
     if missing:
-        raise MailError(f"{', '.join(missing)} {'has' if len(missing) == 1 else 'have'} no email "
-                        f"address in {game.record.path} (add 'email:' under the player)")
+        raise MailError(ngettext("{names} has no email address in {path} (add 'email:' under the player)",
+                                 "{names} have no email address in {path} (add 'email:' under the player)",
+                                 len(missing)).format(names=", ".join(missing), path=game.record.path))
     return chosen
 
 
@@ -227,8 +230,8 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     found = getaddresses([text]) if text else []
     if len(found) != 1 or not found[0][1]:
         who = f"{sender.name} has no email in {game.record.path}" if sender else "no --as"
-        raise MailError(f"who sends this? {who}, and ${FROM_ENV} is not one address "
-                        "(e.g. Ana <ana@example.org>)")
+        raise MailError(_("who sends this? {who}, and ${FROM_ENV} is not one address (e.g. Ana "
+                          "<ana@example.org>)").format(who=who, FROM_ENV=FROM_ENV))
     return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
 
 

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..errors import SetupError
 from .game import name_key
+from ..i18n import _
 
 __all__ = [
     "NOW_ENV", "TOLERANCE", "LONGEST", "MOVE", "BANK", "ON_TIME", "LATE", "OUT_OF_TIME", "PAUSED",
@@ -53,11 +54,13 @@ def parse_duration(text: str) -> timedelta:
     """``72h``, ``3d``, ``1d12h``, ``90m``: a positive number of whole minutes; SetupError else."""
     match = _DURATION.fullmatch(text.strip().lower())
     if not text.strip() or match is None:
-        raise SetupError(f"{text!r} is not a duration: write it as 72h, 3d, 1d12h or 90m")
+        raise SetupError(_("{text!r} is not a duration: write it as 72h, 3d, 1d12h or 90m")
+                         .format(text=text))
     days, hours, minutes = (int(part or 0) for part in match.groups())
     span = timedelta(days=days, hours=hours, minutes=minutes)
     if not timedelta(0) < span <= LONGEST:
-        raise SetupError(f"{text!r}: a duration is more than 0 and at most {LONGEST.days} days")
+        raise SetupError(_("{text!r}: a duration is more than 0 and at most {days} days")
+                         .format(text=text, days=LONGEST.days))
     return span
 
 
@@ -83,11 +86,12 @@ def parse_time(text: str) -> datetime:
     """An ISO 8601 time with its offset (``2026-12-01T15:36:00Z``, ``...+01:00``), in UTC."""
     match = _TIME.fullmatch(text.strip())
     if match is None:
-        raise SetupError(f"{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
+        raise SetupError(_("{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
+                         .format(text=text))
     try:
         return datetime.fromisoformat(match.group(0).replace("Z", "+00:00")).astimezone(timezone.utc)
     except ValueError:
-        raise SetupError(f"{text!r} is not a time: no such day or hour") from None
+        raise SetupError(_("{text!r} is not a time: no such day or hour").format(text=text)) from None
 
 
 def write_time(moment: datetime) -> str:
@@ -150,8 +154,8 @@ class Clock:
             raise _clock_error(text)
         options = {name: parse_duration(value) for name, value in zip(names, rest[1::2])}
         if increment > time:
-            raise SetupError(f"the clock {text!r} adds more than its bank holds: the increment "
-                             "is at most the bank")
+            raise SetupError(_("the clock {text!r} adds more than its bank holds: the increment is at "
+                               "most the bank").format(text=text))
         return cls(kind, time, increment, options.get("grace", timedelta(0)), options.get("reveal"))
 
     def __str__(self) -> str:

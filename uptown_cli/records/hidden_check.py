@@ -18,6 +18,7 @@ from ..hidden.draws import (
     surely_unforced,
 )
 from .hidden_fields import is_hex
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -133,7 +134,8 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
             break
         problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
         if problem is not None:
-            return [RecordError(f"{problem} (first link: move {seat + 1})", path=record.path,
+            return [RecordError(gettext("{problem} (first link: move {value})")
+                                .format(problem=problem, value=seat + 1), path=record.path,
                                 line=hidden.lines["commitments", name])]
     return []
 
@@ -182,9 +184,9 @@ def early_reveals(record: Record) -> list[RecordError]:
     was written by hand. Called with a replay of the whole record that found it not over."""
     hidden = record.hidden
     assert hidden is not None
-    return [RecordError(f"{name}'s key is revealed before the game is over: a key is revealed "
-                        f"only at the end (uptown reveal), so this entry was written by hand; "
-                        "remove it", path=record.path, line=hidden.lines["revealed", name])
+    return [RecordError(gettext("{name}'s key is revealed before the game is over: a key is revealed "
+                          "only at the end (uptown reveal), so this entry was written by hand; "
+                          "remove it").format(name=name), path=record.path, line=hidden.lines["revealed", name])
             for name, _ in hidden.revealed]
 
 
@@ -196,7 +198,7 @@ def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_
     hidden = record.hidden
     assert hidden is not None
     if turn > CHAIN_LENGTH:
-        raise RecordError(f"{name} has no link left for turn {turn}")
+        raise RecordError(gettext("{name} has no link left for turn {turn}").format(name=name, turn=turn))
     game_id = bytes.fromhex(hidden.game_id)
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
     if hidden.version == 1:
