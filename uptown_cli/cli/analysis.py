@@ -32,6 +32,7 @@ from .options import (
     replay_valid,
     write_output,
 )
+from ..i18n import _
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame
@@ -91,11 +92,13 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
         paths = {n: os.path.join(out, f"game-{n:04d}.yaml") for n in range(1, games + 1)}
         taken = next((p for p in paths.values() if os.path.exists(p)), None)
         if taken is not None:
-            raise click.ClickException(f"{display_path(taken)} already exists; choose another --out folder")
+            raise click.ClickException(_("{taken} already exists; choose another --out folder")
+                                       .format(taken=display_path(taken)))
         try:
             os.makedirs(out, exist_ok=True)
         except OSError as exc:
-            raise click.ClickException(f"cannot create {display_path(out)}: {exc.strerror or exc}") from None
+            raise click.ClickException(_("cannot create {out}: {value}")
+                                       .format(out=display_path(out), value=exc.strerror or exc)) from None
     results = []
     hidden = not sys.stderr.isatty()
     interrupted = 0
@@ -195,12 +198,12 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     from ..analysis.review import review_games, tasks
 
     if iterations is not None and seconds is not None:
-        raise click.UsageError("give --iterations or --seconds, not both")
+        raise click.UsageError(_("give --iterations or --seconds, not both"))
     if output is not None and not annotate:
-        raise click.UsageError("-o writes the annotated record: add --annotate")
+        raise click.UsageError(_("-o writes the annotated record: add --annotate"))
     several = len(paths) > 1 or any(os.path.isdir(p) for p in paths)
     if annotate and several:
-        raise click.UsageError("--annotate writes one record: give one FILE")
+        raise click.UsageError(_("--annotate writes one record: give one FILE"))
     skipped: list[str] = []
     seed = secrets.token_hex(4) if seed is None else seed
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
@@ -315,13 +318,15 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
         if result.errors:
-            raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
+            raise click.ClickException(_("{report_line} (the record is invalid)")
+                                       .format(report_line=result.errors[0].report_line()))
         bags = drawn_bags(check)
         if bags is not None:  # every key revealed and sound: replay dealt the game these bags
             return result.game, bags
     raise click.ClickException(
-        f"{record.path}: the racks are unknown (a game without a seed, or with hidden racks "
-        "not all revealed), so the moves cannot be judged from their players' view")
+        _("{path}: the racks are unknown (a game without a seed, or with hidden "
+          "racks not all revealed), so the moves cannot be judged from their "
+          "players' view").format(path=record.path))
 
 
 def _recorded_games(paths: tuple[str, ...], label: str,

@@ -32,9 +32,9 @@ def check_smtp_settings() -> None:
     from ..club.transport import SMTP_ENV
 
     if not os.environ.get(SMTP_ENV):
-        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587, or "
-                               "smtp://localhost:PORT for a server on this computer), or give "
-                               "--sendmail or -o FILE.eml")
+        raise click.UsageError(_("how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587, or "
+                                 "smtp://localhost:PORT for a server on this computer), or give "
+                                 "--sendmail or -o FILE.eml").format(SMTP_ENV=SMTP_ENV))
 
 
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
@@ -49,7 +49,7 @@ def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | Non
     except NotAllSent:
         raise
     except UptownError as exc:
-        raise MailError(f"{exc}{saved}") from None
+        raise MailError(_("{exc}{saved}").format(exc=exc, saved=saved)) from None
 
 
 def send_game(path: str, as_name: str | None = None, to: str | None = None,
@@ -85,8 +85,9 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     if refused:
         whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
         sender = f" --as {as_name}" if as_name else ""
-        raise NotAllSent(f"{line}; but the server refused {whom}: not sent to them (send it "
-                         f"with uptown send {shown} --to NAME{sender})")
+        raise NotAllSent(_("{line}; but the server refused {whom}: not sent to them (send it with "
+                           "uptown send {shown} --to NAME{sender})")
+                         .format(line=line, whom=whom, shown=shown, sender=sender))
     return line
 
 
@@ -116,11 +117,11 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
     """
     path = game_path(file)
     if path == "-":
-        raise click.UsageError("send reads a game file; give its name, not -")
+        raise click.UsageError(_("send reads a game file; give its name, not -"))
     if not os.path.isfile(path):
-        raise click.ClickException(f"{display_path(path)}: no such file")
+        raise click.ClickException(_("{path}: no such file").format(path=display_path(path)))
     if output is not None and sendmail:
-        raise click.UsageError("-o writes the message to a file; leave out --sendmail")
+        raise click.UsageError(_("-o writes the message to a file; leave out --sendmail"))
     sent = send_game(path, as_name, to, sendmail, output)
     if sent is not None:
         click.echo(sent)
@@ -155,9 +156,9 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     out = Output(as_json)  # before any message is made: JSON's are English
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
-        raise click.UsageError("give one of MESSAGE, --mbox and --maildir")
+        raise click.UsageError(_("give one of MESSAGE, --mbox and --maildir"))
     if (mbox or maildir) and into is None:
-        raise click.UsageError("--mbox and --maildir need --into FILE (the game to look for)")
+        raise click.UsageError(_("--mbox and --maildir need --into FILE (the game to look for)"))
     skipped: list[str] = []
     if mbox or maildir:
         letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
@@ -168,16 +169,16 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
                 click.echo(_("Skipped {what}").format(what=line), err=True)
     elif message in (None, "-"):
         if sys.stdin is None:
-            raise MailError("standard input is closed: give the message's file "
-                            "(uptown receive FILE.eml)")
+            raise MailError(_("standard input is closed: give the message's file (uptown receive "
+                              "FILE.eml)"))
         if sys.stdin.isatty():
-            raise click.UsageError("pipe a message to uptown receive, or give its file")
+            raise click.UsageError(_("pipe a message to uptown receive, or give its file"))
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
     local = into or game.file_name
     if local is None:
-        raise MailError("the attached game has no .yaml file name: give --into FILE")
+        raise MailError(_("the attached game has no .yaml file name: give --into FILE"))
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
         out.json({**result.to_json(), "skipped": skipped})

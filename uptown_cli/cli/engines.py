@@ -14,6 +14,7 @@ import click
 from ..engine.game import VARIANTS
 from .options import (BOT_NAMES, MC_PLAYOUTS, Output, cluster_option, display_path, output_options,
                       playouts_option, plural)
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
@@ -56,16 +57,17 @@ def _entrant(text: str) -> "Entrant":
     name = name.strip()
     if not equals:
         if name not in BOT_NAMES:
-            raise click.BadParameter(f"{text!r} is neither a bot ({', '.join(BOT_NAMES)}) nor "
-                                     "NAME=COMMAND (an engine program)")
+            raise click.BadParameter(gettext("{text!r} is neither a bot ({BOT_NAMES}) nor NAME=COMMAND (an engine "
+                                       "program)")
+                                     .format(text=text, BOT_NAMES=', '.join(BOT_NAMES)))
         return Entrant(name, bot=name)
     try:
         words = tuple(shlex.split(command))
     except ValueError as exc:
-        raise click.BadParameter(f"{text!r}: {exc}") from None
+        raise click.BadParameter(gettext("{text!r}: {exc}").format(text=text, exc=exc)) from None
     if not name or not words or not name.isprintable() or len(name) > 40:
-        raise click.BadParameter(f"{text!r}: give NAME=COMMAND, a short name and the command "
-                                 "that starts the engine")
+        raise click.BadParameter(gettext("{text!r}: give NAME=COMMAND, a short name and the command that starts "
+                                   "the engine").format(text=text))
     return Entrant(name, command=words)
 
 
@@ -79,7 +81,8 @@ def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> lis
         target, equals, value = setting.partition("=")
         name, dot, key = target.rpartition(".")
         if not equals or not dot or not key:
-            raise click.BadParameter(f"{setting!r}: give ENGINE.OPTION=VALUE", param_hint="--option")
+            raise click.BadParameter(gettext("{setting!r}: give ENGINE.OPTION=VALUE")
+                                     .format(setting=setting), param_hint="--option")
         try:
             options.setdefault(name, {})[key] = json.loads(value)
         except ValueError:
@@ -87,7 +90,8 @@ def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> lis
     engines = {e.name: e for e in entrants if e.bot is None}
     unknown = sorted(set(options) - set(engines))
     if unknown:
-        raise click.BadParameter(f"{unknown[0]!r} is not an engine of this tournament", param_hint="--option")
+        raise click.BadParameter(gettext("{unknown!r} is not an engine of this tournament")
+                                 .format(unknown=unknown[0]), param_hint="--option")
     return [dataclasses.replace(e, options=tuple(sorted(options.get(e.name, {}).items())))
             if e.bot is None else e for e in entrants]
 
@@ -100,9 +104,10 @@ def _game_time(ctx: click.Context, param: click.Parameter, value: str | None) ->
     try:
         pair = float(total), float(increment or 0)
     except ValueError:
-        raise click.BadParameter(f"{value!r}: give seconds, or seconds+increment (60+0.5)") from None
+        raise click.BadParameter(gettext("{value!r}: give seconds, or seconds+increment (60+0.5)")
+                                 .format(value=value)) from None
     if pair[0] <= 0 or pair[1] < 0:
-        raise click.BadParameter(f"{value!r}: the time must be positive")
+        raise click.BadParameter(gettext("{value!r}: the time must be positive").format(value=value))
     return pair
 
 
@@ -118,8 +123,8 @@ def _sprt(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
         numbers = []
     if len(numbers) not in (2, 4) or numbers[0] >= numbers[1] or (
             len(numbers) == 4 and not all(0 < x < 0.5 for x in numbers[2:])):
-        raise click.BadParameter(f"{value!r}: give ELO0,ELO1 (ELO0 < ELO1) or "
-                                 "ELO0,ELO1,ALPHA,BETA (each under 0.5)")
+        raise click.BadParameter(gettext("{value!r}: give ELO0,ELO1 (ELO0 < ELO1) or ELO0,ELO1,ALPHA,BETA (each "
+                                   "under 0.5)").format(value=value))
     return Sprt(*numbers)
 
 
@@ -185,12 +190,12 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
         given = [name for name in SETUP_OPTIONS
                  if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
         if given:
-            raise click.UsageError(f"--resume continues the tournament as it was set up: drop "
-                                   f"{'the entrants' if given[0] == 'entrants' else '--' + given[0].replace('_', '-')}")
+            raise click.UsageError(gettext("--resume continues the tournament as it was set up: drop {value}")
+                                   .format(value='the entrants' if given[0] == 'entrants' else '--' + given[0].replace('_', '-')))
         run = Tournament.resume(out)
     else:
         if move_time is not None and game_time is not None:
-            raise click.UsageError("give --move-time or --game-time, not both")
+            raise click.UsageError(gettext("give --move-time or --game-time, not both"))
         run = Tournament.create(out, _settings(entrants, gauntlet, seats, deals, seed, variant,
                                                move_time, game_time, margin, start_time, option,
                                                playouts, seconds, sprt))
@@ -208,7 +213,7 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
     from ..analysis.tournament import Settings
 
     if len(entrants) < 2:
-        raise click.UsageError("name two or more entrants (bots, or NAME=COMMAND engines)")
+        raise click.UsageError(gettext("name two or more entrants (bots, or NAME=COMMAND engines)"))
     players = _engine_options([_entrant(text) for text in entrants], option)
     bot_options = {k: v for k, v in (("playouts", playouts), ("seconds", seconds)) if v is not None}
     limits = Limits(move=None if game_time else move_time or 10.0,
@@ -233,7 +238,8 @@ def _check_engines(run: "Tournament") -> None:
                     with EngineProcess(entrant.command) as process:
                         process.handshake(run.settings.limits.start, dict(entrant.options))
                 except EngineError as exc:
-                    raise click.ClickException(f"engine {entrant.name}: {exc}") from None
+                    raise click.ClickException(gettext("engine {name}: {exc}")
+                                               .format(name=entrant.name, exc=exc)) from None
 
 
 def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, table_format: str) -> None:

@@ -27,6 +27,7 @@ from .options import (
     read_record,
     replay_valid,
 )
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -96,14 +97,16 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
     waiting = [p.name for p in record.players
                if p.name not in cast("HiddenFields", record.hidden).joined()]
     if waiting:
-        raise click.ClickException(f"the game has not started: {', '.join(waiting)} must "
-                                   "join first (uptown join)")
+        raise click.ClickException(gettext("the game has not started: {waiting} must join first (uptown join)")
+                                   .format(waiting=', '.join(waiting)))
     if as_name is None:
-        raise click.ClickException(f"{record.path} has hidden racks: run it with --as "
-                                   f"{player.name} (your key file proves who you are)")
+        raise click.ClickException(gettext("{path} has hidden racks: run it with --as {name} (your key file "
+                                     "proves who you are)")
+                                   .format(path=record.path, name=player.name))
     name = player_named(record.players, as_name)
     if name != player.name:
-        raise click.ClickException(f"it is {player.name}'s turn, not {name}'s")
+        raise click.ClickException(gettext("it is {name}'s turn, not {name2}'s")
+                                   .format(name=player.name, name2=name))
     key = player_key(record, name, keys)
     _, check = own_view(record, name, key)
     own_bags = bags_from_draws(check.deal.drawn, player.colors)
@@ -134,8 +137,8 @@ def suspect_warning(suspects: "list[Turn]") -> str | None:
 def _hidden_record(path: str) -> "Record":
     record = read_record(path)
     if record.hidden is None:
-        raise click.ClickException(f"{record.path} is not a game with hidden racks "
-                                   "(uptown new --hidden makes one)")
+        raise click.ClickException(gettext("{path} is not a game with hidden racks (uptown new --hidden makes one)")
+                                   .format(path=record.path))
     return record
 
 
@@ -174,26 +177,28 @@ def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: 
         return
     if record.hidden.version < JOINABLE:
         raise click.ClickException(
-            f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
-            "can re-roll their starting rack; it can be played and checked, but not joined: "
-            "start a new game (uptown new --hidden)")
+            gettext("{path} uses {PROTOCOLS}, in which a player can re-roll their starting "
+              "rack; it can be played and checked, but not joined: start a new game "
+              "(uptown new --hidden)")
+            .format(path=record.path, PROTOCOLS=PROTOCOLS[record.hidden.version - 1]))
     name = player_named(record.players, as_name)
     joined = record.hidden.joined()
     folder = keys_folder(keys)
     if name not in joined and holds_key(folder, record.hidden.game_id, name):
         raise click.ClickException(
-            f"this game id was used before: you hold a key for it that {record.path} does not "
-            "commit to; a key serves one game, so ask for a new game (uptown new --hidden); "
-            "nothing was written")
+            gettext("this game id was used before: you hold a key for it that {path} does "
+              "not commit to; a key serves one game, so ask for a new game (uptown "
+              "new --hidden); nothing was written").format(path=record.path))
     check_seen(record, name, keys)
     if name in joined and not holds_key(folder, record.hidden.game_id, name):
         raise click.ClickException(not_your_commitment(record, name, folder))
     if name in joined:
-        raise click.ClickException(f"{name} has already joined {record.path}")
+        raise click.ClickException(gettext("{name} has already joined {path}")
+                                   .format(name=name, path=record.path))
     names = [p.name for p in record.players]
     if name != names[len(joined)]:
-        raise click.ClickException(f"players join in turn order: {names[len(joined)]} joins "
-                                   f"next, not {name}; nothing was written")
+        raise click.ClickException(gettext("players join in turn order: {names} joins next, not {name}; nothing "
+                                     "was written").format(names=names[len(joined)], name=name))
     game_id = record.hidden.game_id
     key, key_file = create_key(folder, game_id, name)
     try:
@@ -232,16 +237,16 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
     name = check_seen(record, as_name, keys)
     joined = hidden.joined()
     if name not in joined:
-        raise click.ClickException(f"{name} has not joined {record.path}: there is no join to "
-                                   "undo; nothing was written")
+        raise click.ClickException(gettext("{name} has not joined {path}: there is no join to undo; nothing was "
+                                     "written").format(name=name, path=record.path))
     if record.moves:
-        raise click.ClickException(f"the first move of {record.path} is played: a join cannot "
-                                   "be undone any more (it would deal new racks); nothing was "
-                                   "written")
+        raise click.ClickException(gettext("the first move of {path} is played: a join cannot be undone any more "
+                                     "(it would deal new racks); nothing was written")
+                                   .format(path=record.path))
     if joined[-1] != name:
-        raise click.ClickException(f"{joined[-1]} joined after {name}: only the last join can "
-                                   f"be undone ({joined[-1]} undoes theirs first); nothing was "
-                                   "written")
+        raise click.ClickException(gettext("{joined} joined after {name}: only the last join can be undone "
+                                     "({joined} undoes theirs first); nothing was written")
+                                   .format(joined=joined[-1], name=name))
     key = player_key(record, name, keys)
     line = hidden.lines["commitments", name]
     without = record_without_entry(record, "commitments", name)
@@ -281,12 +286,11 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
     name = check_seen(record, as_name, keys, rewrites_own_key=True)
     game = replay_valid(record)
     if not game.finished:
-        raise click.ClickException("the game is not over: a key is revealed only at the end "
-                                   "(it shows every rack and draw of its player); nothing was "
-                                   "written")
+        raise click.ClickException(gettext("the game is not over: a key is revealed only at the end (it shows "
+                                     "every rack and draw of its player); nothing was written"))
     if name in hidden.valid_reveals():
-        raise click.ClickException(f"{name} has already revealed their key in {record.path}; "
-                                   "nothing was written")
+        raise click.ClickException(gettext("{name} has already revealed their key in {path}; nothing was written")
+                                   .format(name=name, path=record.path))
     key = player_key(record, name, keys, spent_ok=True)
     own_view(record, name, key)
     replaced = hidden.lines.get(("revealed", name))

@@ -45,20 +45,20 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
         problem = ("a player is NAME or NAME <ADDRESS>" if found is None
                    else address_problem(found.group(2).strip()))
         if problem is not None:
-            raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+            raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
         assert found is not None  # no problem found
         name, email = found.group(1).strip(), found.group(2).strip()
     if "," in name:
-        raise click.BadParameter(f"{text!r}: give --player once for each player "
-                                 "(-p Ana -p Bo), not a list", param_hint="--player")
+        raise click.BadParameter(_("{text!r}: give --player once for each player (-p Ana -p Bo), not a "
+                                   "list").format(text=text), param_hint="--player")
     problem = name_problem(name) or encoded_word_warning("the name", name)
     if problem is not None:
-        raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+        raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
     wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
     for color in wanted:
         if color not in COLORS:
-            raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
-                                     f"(the colours are {', '.join(COLORS)})", param_hint="--player")
+            raise click.BadParameter(_("{text!r}: unknown colour {color!r} (the colours are {COLORS})")
+                                     .format(text=text, color=color, COLORS=', '.join(COLORS)), param_hint="--player")
     return name, wanted, email
 
 
@@ -101,9 +101,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
 
     path = game_path(file)
     if path == "-":
-        raise click.UsageError("new writes a file; give its name, not -")
+        raise click.UsageError(_("new writes a file; give its name, not -"))
     if not 2 <= len(players) <= 5:
-        raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
+        raise click.UsageError(_("a game has 2 to 5 players; {players_count} given with --player")
+                               .format(players_count=len(players)))
     entries = []
     for text in players:
         name, colors, email = parse_player(text)
@@ -112,7 +113,8 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     deal_colors(entries)
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
-        raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
+        raise click.ClickException(_("{folder}: no such folder; create it first")
+                                   .format(folder=display_path(folder)))
     if hidden:
         _new_hidden(path, entries, variant, seed, as_json)
         return
@@ -148,7 +150,7 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
     from .hidden import create_hidden
 
     if seed is not None:
-        raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
+        raise click.UsageError(_("--hidden and --seed exclude each other (a seed shows every rack)"))
     game_id = create_hidden(path, entries, variant)
     shown = display_path(path)
     if as_json:

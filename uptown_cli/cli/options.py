@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..errors import display_path as display_path  # used by the commands through here
+from ..i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -56,7 +57,7 @@ def _check_format(ctx: click.Context, param: click.Parameter, value: str) -> str
 
         near = difflib.get_close_matches(value, _table_formats(), n=1)
         hint = f"did you mean {near[0]!r}?" if near else "try plain, grid or csv"
-        raise click.BadParameter(f"{value!r}: {hint}")
+        raise click.BadParameter(_("{value!r}: {hint}").format(value=value, hint=hint))
     return value
 
 
@@ -111,7 +112,8 @@ def check_playouts(playouts: int | None, bot: str | None) -> None:
     """A UsageError for ``--playouts`` with a bot that plays nothing out."""
     if playouts and bot not in PLAYOUT_BOTS:
         raise click.UsageError(
-            f"--playouts goes with {' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)}")
+            _("--playouts goes with {value}")
+            .format(value=' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)))
 
 
 def keys_option(command: F) -> F:
@@ -269,14 +271,14 @@ def write_output(text: str, output: str | None, inputs: Iterable[str] = (), reco
         try:
             create_record(output, text)
         except RecordError as exc:
-            raise click.ClickException(f"-o {exc}") from None
+            raise click.ClickException(_("-o {exc}").format(exc=exc)) from None
         _wrote(output, len(text.encode("utf-8")))
         return
     if output.lower().endswith((".yaml", ".yml")) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
             for path in inputs if path != "-"):
-        raise click.ClickException(f"-o {display_path(output)} would write over a record; "
-                                   "nothing was written")
+        raise click.ClickException(_("-o {output} would write over a record; nothing was written")
+                                   .format(output=display_path(output)))
     size = write_file(output, text, display_path(output))
     _wrote(output, size)
 
@@ -320,7 +322,7 @@ def game_path(file: str | None) -> str:
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
 
 
-NO_SUCH_FILE = "no such file (uptown new creates a game)"
+NO_SUCH_FILE = N_("no such file (uptown new creates a game)")
 """The one wording of every command for a FILE that is not there."""
 
 
@@ -331,7 +333,8 @@ def read_record(path: str) -> "Record":
     from ..errors import RecordError
 
     if path != "-" and not os.path.lexists(path):
-        raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
+        raise click.ClickException(_("{path}: {NO_SUCH_FILE}")
+                                   .format(path=display_path(path), NO_SUCH_FILE=_(NO_SUCH_FILE)))
     try:
         if path == "-":
             return load_record_text(read_standard_input(), "<stdin>")
@@ -339,7 +342,7 @@ def read_record(path: str) -> "Record":
     except RecordError as exc:
         more = len(exc.problems) - 1
         hint = f" (and {more} more; see uptown validate)" if more else ""
-        raise click.ClickException(f"{exc}{hint}") from None
+        raise click.ClickException(_("{exc}{hint}").format(exc=exc, hint=hint)) from None
 
 
 def replay_valid(record: "Record", upto: int | None = None) -> "Game":
@@ -349,7 +352,8 @@ def replay_valid(record: "Record", upto: int | None = None) -> "Game":
 
     result = replay(record, upto=upto)
     if result.errors:
-        raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
+        raise click.ClickException(_("{report_line} (the record is invalid)")
+                                   .format(report_line=result.errors[0].report_line()))
     return result.game
 
 
@@ -380,7 +384,9 @@ def read_game(file: str | None, upto: int | None = None, as_name: str | None = N
     record = read_record(path)
     check_seen_as(record, as_name, keys, writes=False)
     if upto is not None and upto > len(record.moves):
-        raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
+        raise click.BadParameter(ngettext("{path} has {count} move, not {upto}",
+                                          "{path} has {count} moves, not {upto}", len(record.moves))
+                                 .format(path=record.path, count=len(record.moves), upto=upto),
                                  param_hint="--at")
     return path, record, replay_valid(record, upto)
 
@@ -428,7 +434,8 @@ def record_files(paths: Iterable[str], unreadable: list[tuple[str, str]]) -> Ite
                 elif entry.name.endswith((".yaml", ".yml")):
                     found.append(entry.path)
         if not found and len(unreadable) == missed:
-            raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
+            raise click.ClickException(_("{path} is a folder with no .yaml records in it")
+                                       .format(path=display_path(path)))
         yield from sorted(found)
 
 

@@ -112,16 +112,18 @@ def typed_move(words: Sequence[str]) -> "Move":
 def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":
     """The player to move, refusing a finished game and acting for someone else (``--as``);
     ``writes`` says whether the command would have written the file."""
-    unwritten = "; nothing was written" if writes else ""
+    unwritten = _("; nothing was written") if writes else ""
     player = game.to_move
     if player is None:
-        raise click.ClickException(f"the game in {path} is over{unwritten}")
+        raise click.ClickException(_("the game in {path} is over{unwritten}")
+                                   .format(path=path, unwritten=unwritten))
     if as_name is None:
         return player
     from ..records.viewer import player_named
 
     if player_named(game.players, as_name) != player.name:
-        raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s{unwritten}")
+        raise click.ClickException(_("it is {name}'s turn, not {as_name}'s{unwritten}")
+                                   .format(name=player.name, as_name=as_name, unwritten=unwritten))
     return player
 
 
@@ -196,19 +198,20 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     # One word or several: "red 7 B7" (as `moves --json` writes it) is red 7 B7.
     typed_rack, words = split_rack(" ".join(words).split())
     if path == "-":
-        raise click.UsageError("move writes to FILE; standard input cannot be used")
+        raise click.UsageError(_("move writes to FILE; standard input cannot be used"))
     if typed_rack and rack and typed_rack != rack:
-        raise click.UsageError(f"the move names the {typed_rack} rack, but --rack says {rack}")
+        raise click.UsageError(_("the move names the {typed_rack} rack, but --rack says {rack}")
+                               .format(typed_rack=typed_rack, rack=rack))
     rack = rack or typed_rack
     if bot and (words or rack):
-        raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
+        raise click.UsageError(_("--bot chooses the move and its rack: give no move and no --rack"))
     check_playouts(playouts, bot)
     if not bot and not words:
-        raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
+        raise click.UsageError(_("which move? e.g. uptown move 7 B7 (or pass)"))
     if sendmail and not send:
-        raise click.UsageError("--sendmail goes with --send")
+        raise click.UsageError(_("--sendmail goes with --send"))
     if send and dry_run:
-        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+        raise click.UsageError(_("--dry-run writes nothing, so there is nothing to --send"))
     if send and not sendmail:
         from .club import check_smtp_settings
 
@@ -218,18 +221,20 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, bot: str |
     game = replay_valid(record)
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
-        raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")
+        raise click.ClickException(_("{name} plays {colors}, not {rack}")
+                                   .format(name=player.name, colors=' and '.join(player.colors), rack=rack))
     game, mover = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
                     else (rack, typed_move(words)))
     if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
-        raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
-                                   f"empty (write {game.canonical(chosen)}); nothing was written")
+        raise click.ClickException(_("{chosen} marks a capture, but {square} is empty (write {chosen2}); "
+                                     "nothing was written")
+                                   .format(chosen=chosen, square=square_name(chosen.square), chosen2=game.canonical(chosen)))
     try:
         turn = game.play(chosen, rack)
     except IllegalMove as exc:
-        hint = " (name the rack: red 7 B7, or --rack)" if exc.reason is Reason.AMBIGUOUS_COLOR else ""
-        raise click.ClickException(f"{exc}{hint}; nothing was written") from None
+        hint = _(" (name the rack: red 7 B7, or --rack)") if exc.reason is Reason.AMBIGUOUS_COLOR else ""
+        raise click.ClickException(_("{exc}{hint}; nothing was written").format(exc=exc, hint=hint)) from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path))
@@ -290,7 +295,8 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
         game = hidden_mover_view(record, game, as_name, keys)[0]
     remember_seen(record, as_name, keys)
     if not game.finished and not game.knows_racks:
-        raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
+        raise click.ClickException(_("{path} has no seed, so the racks and legal moves are unknown")
+                                   .format(path=display_path(path)))
     legal = [] if game.finished else game.legal_moves()
     out = Output(as_json, table_format)
     if as_json:

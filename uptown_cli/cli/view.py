@@ -22,7 +22,6 @@ from .options import (
     keys_option,
     output_options,
     page,
-    plural,
     read_game,
     read_record,
     listed_records,
@@ -89,7 +88,7 @@ def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
     NAME's own racks with ``--as NAME``, no rack without; None for an open game."""
     if record.hidden is None:
         if as_name is not None:
-            raise click.UsageError("--as is for games with hidden racks; this game's racks are known")
+            raise click.UsageError(_("--as is for games with hidden racks; this game's racks are known"))
         return None
     from ..records.viewer import HiddenView, player_view, remember
 
@@ -119,9 +118,12 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     count = len(record.moves)
     last = count if last is None else last
     if last > count:
-        raise click.BadParameter(f"{record.path} has {plural(count, 'move')}, not {last}", param_hint="--to")
+        raise click.BadParameter(ngettext("{path} has {count} move, not {last}",
+                                          "{path} has {count} moves, not {last}", count)
+                                 .format(path=record.path, count=count, last=last), param_hint="--to")
     if first > max(last, 1):
-        raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
+        raise click.BadParameter(_("{first} is after the last move shown ({last})")
+                                 .format(first=first, last=last), param_hint="--from")
     game = replay_valid(record, upto=last)
     played = game.rewind()
     if as_json:
@@ -203,7 +205,7 @@ def _validate_one(path: str, strict: bool) -> "Validation":
         return validate_text(data, "<stdin>", strict)
     shown = display_path(path)
     if not os.path.lexists(path):
-        return Validation(shown, None, [RecordError(NO_SUCH_FILE, path=shown)], 0)
+        return Validation(shown, None, [RecordError(_(NO_SUCH_FILE), path=shown)], 0)
     return validate_file(path, strict, shown)
 
 
@@ -239,8 +241,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     invalid = unchecked = warned = 0
     out = Output(as_json)
-    folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
-                                                     "records were not read", path=folder)], 0)
+    folders = [Validation(folder, None, [RecordError(_("cannot read the folder ({reason}); its records were not read")
+                                                     .format(reason=reason), path=folder)], 0)
                for folder, reason in unreadable]
     if as_json:
         click.echo("[")
@@ -304,7 +306,7 @@ def diff(file_a: str, file_b: str, as_json: bool) -> None:
     from ..records.compare import compare_records
 
     if file_a == file_b == "-":
-        raise click.UsageError("standard input can be only one of A and B")
+        raise click.UsageError(_("standard input can be only one of A and B"))
     result = compare_records(read_record(file_a), read_record(file_b))
     if as_json:
         Output(as_json).json(result.to_json())
