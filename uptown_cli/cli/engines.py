@@ -13,8 +13,9 @@ import click
 
 from ..engine.game import VARIANTS
 from .options import (BOT_NAMES, MC_PLAYOUTS, Output, cluster_option, display_path, output_options,
-                      playouts_option, plural)
-from ..i18n import _ as gettext
+                      playouts_option)
+from ..i18n import _ as gettext, ngettext
+from ..i18n import figures as decimals
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
@@ -247,7 +248,7 @@ def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, tabl
     (on a terminal), then print the table."""
     total = run.games()
     interrupted = 0
-    with click.progressbar(length=total, label="Playing", file=sys.stderr,
+    with click.progressbar(length=total, label=gettext("Playing"), file=sys.stderr,
                            hidden=not sys.stderr.isatty()) as bar:
         bar.update(len(run.results))
         try:
@@ -258,8 +259,11 @@ def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, tabl
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
             interrupted = 128 + getattr(exc, "signum", 2)
     if interrupted:
-        click.echo(f"Interrupted: {len(run.results)} of {plural(total, 'game')} played; "
-                   f"uptown tournament --resume --out {shlex.quote(run.folder)} continues.", err=True)
+        click.echo(ngettext("Interrupted: {done} of {count} game played; uptown tournament "
+                            "--resume --out {folder} continues.",
+                            "Interrupted: {done} of {count} games played; uptown tournament "
+                            "--resume --out {folder} continues.", total)
+                   .format(done=len(run.results), count=total, folder=shlex.quote(run.folder)), err=True)
     _print_table(run, total, as_json, table_format)
     if interrupted:
         sys.exit(interrupted)
@@ -287,15 +291,20 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
                   "entrants": [f.to_json() | {"forfeits": forfeits[f.name]} for f in table],
                   "sprt": sprt})
         return
-    title = (f"{plural(len(run.results), 'game')} of {total}, {settings.mode}, "
-             f"{settings.seats} seats, {settings.variant}, seed {settings.seed}; "
-             f"records in {display_path(run.folder)}")
+    title = ngettext("{count} game of {total}, {mode}, {seats} seats, {variant}, seed {seed}; "
+                     "records in {folder}",
+                     "{count} games of {total}, {mode}, {seats} seats, {variant}, seed {seed}; "
+                     "records in {folder}", len(run.results)).format(
+        count=len(run.results), total=total, mode=settings.mode, seats=settings.seats,
+        variant=settings.variant, seed=settings.seed, folder=display_path(run.folder))
     if settings.seats == 2:
-        headers = ["entrant", "games", "firsts", "mean\nscore", "W-D-L", "Elo", "95%\n+-", "forfeits"]
+        headers = [gettext("entrant"), gettext("games"), gettext("firsts"), gettext("mean\nscore"),
+                   gettext("W-D-L"), "Elo", "95%\n+-", gettext("forfeits")]
         rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", f"{f.wins}-{f.draws}-{f.losses}",
                  _elo(f.elo, f.wins, f.games), _number(f.elo_error), forfeits[f.name]] for f in table]
     else:
-        headers = ["entrant", "games", "firsts", "mean\nscore", "mu", "sigma", "forfeits"]
+        headers = [gettext("entrant"), gettext("games"), gettext("firsts"), gettext("mean\nscore"),
+                   "mu", "sigma", gettext("forfeits")]
         rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", _number(f.mu, 2),
                  _number(f.sigma, 2), forfeits[f.name]] for f in table]
     out.table(rows, headers, title=title)
@@ -303,9 +312,9 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
         verdict = {"H1": f"H1 accepted: {names[0]} is the stronger by {sprt['elo1']:g} Elo",
                    "H0": f"H0 accepted: {names[0]} is not stronger by more than {sprt['elo0']:g} Elo",
                    None: "undecided"}[sprt["decision"]]
-        out.text(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
-                 f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
-                 f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}")
+        out.text(decimals(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
+                         f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
+                         f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}"))
 
 
 def _number(value: float | None, digits: int = 1) -> str:

@@ -214,13 +214,15 @@ def join(file: str | None, as_name: str, undo: bool, keys: str | None, as_json: 
                            "key_file": display_path(key_file), "next_to_join": following,
                            "to_move": None if following else names[0]})
         return
-    click.echo(f"{name} joined {record.path}.")
-    click.echo(f"Your key (new): {display_path(key_file)}")
-    click.echo("Keep it secret until the game is over: you need it to play and to reveal.")
+    click.echo(gettext("{name} joined {path}.").format(name=name, path=record.path))
+    click.echo(gettext("Your key (new): {key_file}").format(key_file=display_path(key_file)))
+    click.echo(gettext("Keep it secret until the game is over: you need it to play and to "
+                 "reveal."))
     if following:
-        click.echo(f"Next to join: uptown join {record.path} --as {following}")
+        click.echo(gettext("Next to join: uptown join {path} --as {following}")
+                   .format(path=record.path, following=following))
     else:
-        click.echo(f"Everyone has joined: {names[0]} to move.")
+        click.echo(gettext("Everyone has joined: {names} to move.").format(names=names[0]))
 
 
 def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
@@ -259,9 +261,11 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
         Output(True).json({"path": display_path(path), "player": name, "undone_line": line,
                            "next_to_join": name})
         return
-    click.echo(f"{name}'s join (line {line}) is undone in {record.path}: its key is published "
-               "under withdrawn:, so every player can see that whoever made it took it back.")
-    click.echo(f"Next to join: uptown join {record.path} --as {name}")
+    click.echo(gettext("{name}'s join (line {line}) is undone in {path}: its key is published "
+                 "under withdrawn:, so every player can see that whoever made it took "
+                 "it back.").format(name=name, line=line, path=record.path))
+    click.echo(gettext("Next to join: uptown join {path} --as {name}")
+               .format(path=record.path, name=name))
 
 
 @click.command()
@@ -302,17 +306,18 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
         Output(True).json({"path": display_path(path), "player": name, "to_reveal": left,
                            "replaced_line": replaced})
         return
-    click.echo(f"{name}'s key is revealed in {record.path}.")
+    click.echo(gettext("{name}'s key is revealed in {path}.").format(name=name, path=record.path))
     if replaced is not None:
-        click.echo(f"It replaces the entry at line {replaced}, which did not give {name}'s "
-                   f"commitment: {name} did not write it.")
+        click.echo(gettext("It replaces the entry at line {replaced}, which did not give {name}'s "
+                     "commitment: {name} did not write it.").format(replaced=replaced, name=name))
     if left:
-        click.echo(f"{name}'s draws can now be checked; the game's draws are checked once "
-                   f"every key is revealed. Still to reveal: {', '.join(left)}, each with\n"
-                   f"  uptown reveal {record.path} --as NAME")
+        click.echo(gettext("{name}'s draws can now be checked; the game's draws are checked once "
+                     "every key is revealed. Still to reveal: {left}, each with\n  uptown "
+                     "reveal {path} --as NAME")
+                   .format(name=name, left=', '.join(left), path=record.path))
     else:
-        click.echo(f"Every key is revealed: anyone can check every draw: uptown validate "
-                   f"{record.path}")
+        click.echo(gettext("Every key is revealed: anyone can check every draw: uptown validate "
+                     "{path}").format(path=record.path))
 
 
 COMMANDS = {command.name: command for command in (join, reveal)}

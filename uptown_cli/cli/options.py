@@ -301,8 +301,8 @@ def page(text: str, color: bool | None = None) -> None:
 
 def lock_notice(path: str) -> Callable[[], None]:
     """What to tell the player while another player's move holds the game file."""
-    return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
-                              "written, or a program reading it); waiting...", err=True)
+    return lambda: click.echo(_("{path} is locked by another program (a move being written, or a "
+                                "program reading it); waiting...").format(path=display_path(path)), err=True)
 
 
 def plural(count: int, noun: str) -> str:
@@ -397,7 +397,8 @@ def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths, unreadable))
     for folder, reason in unreadable:
-        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were not read",
+        click.echo(_("Error: {folder}: cannot read the folder ({reason}); its records were "
+                     "not read").format(folder=folder, reason=reason),
                    err=True)
     return files, len(unreadable)
 
