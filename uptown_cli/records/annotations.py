@@ -21,6 +21,7 @@ from ..engine.notation import parse_move
 from ..errors import one_line
 from .entries import NOTE_KEYS, MoveNotes
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
+from ..i18n import _ as gettext
 
 __all__ = ["MARK_WORDS", "MoveAnnotation", "notes_lines", "notes_data"]
 
@@ -76,19 +77,21 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
             best = node.value
             lines.append((node.line,))
         else:
-            problem(f"move {number}'s best must be a move like '7 B7', not {describe(node)}", node, number)
+            problem(gettext("move {number}'s best must be a move like '7 B7', not {node}")
+                    .format(number=number, node=describe(node)), node, number)
     variations = []
     if "variations" in found:
         node = found["variations"]
         items = node.items if isinstance(node, Sequence) else None
         if items is None:
-            problem("variations are a list of lines, each a list of moves ('- [7 B7, sax E8]')",
+            problem(gettext("variations are a list of lines, each a list of moves ('- [7 B7, sax "
+                      "E8]')"),
                     node, number)
             items = []
         for line in items:
             moves = line.items if isinstance(line, Sequence) else None
             if not moves or not all(isinstance(m, Scalar) and not m.empty for m in moves):
-                problem("a variation is a list of moves, like '- [7 B7, sax E8]'", line, number)
+                problem(gettext("a variation is a list of moves, like '- [7 B7, sax E8]'"), line, number)
                 continue
             variations.append(tuple(m.value for m in moves))  # type: ignore[attr-defined]  # all Scalars
             lines.append(tuple(m.line for m in moves))
@@ -98,7 +101,8 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
         if isinstance(node, Scalar):
             comment = None if node.empty else node.value
         else:
-            problem(f"move {number}'s comment must be text, not {describe(node)}", node, number)
+            problem(gettext("move {number}'s comment must be text, not {node}")
+                    .format(number=number, node=describe(node)), node, number)
     return MoveNotes(evaluation, best, tuple(variations), comment, mark, tuple(lines))
 
 
