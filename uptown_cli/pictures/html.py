@@ -322,7 +322,7 @@ def evaluation_graph(game: "Game", notes: "list[MoveNotes | None]") -> str:
             title = _("Move {number}: {name}, {percent}% to win").format(
                 number=n, name=player.name, percent=round(100 * note.eval[1]))
             if note.mark is not None:
-                title += f", {note.mark} {MARK_WORDS[note.mark]}"
+                title += f", {note.mark} {_(MARK_WORDS[note.mark])}"
             radius = 5 if note.mark is not None else 3
             ring = ' stroke="#111" stroke-width="1.5"' if note.mark is not None else ""
             parts.append(f'<circle data-move="{n}" cx="{x(n)}" cy="{y(note.eval[1])}" r="{radius}" '

@@ -21,14 +21,16 @@ from ..engine.notation import parse_move
 from ..errors import one_line
 from .entries import NOTE_KEYS, MoveNotes
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
+from ..i18n import N_, figures
 from ..i18n import _ as gettext
 
 __all__ = ["MARK_WORDS", "MoveAnnotation", "notes_lines", "notes_data"]
 
 
-MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "!?": "interesting move",
-              "!": "good move", "!!": "brilliant move"}
-"""The marks read from a move's comment, and what each says."""
+MARK_WORDS = {"??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy"),
+              "!?": N_("interesting move"), "!": N_("good move"), "!!": N_("brilliant move")}
+"""The marks read from a move's comment, and what each says (in English, as records write it;
+``gettext(MARK_WORDS[mark])`` where people read it)."""
 
 # Patterns as text, compiled on first use (``re`` keeps them): most records have no notes.
 _MARK = r"#\s*(\?\?|\?!|\?|!!|!\?|!)(?=\s|$)"
@@ -147,15 +149,16 @@ def notes_lines(notes: MoveNotes | None) -> list[str]:
         return []
     parts = []
     if notes.mark is not None:
-        parts.append(f"{notes.mark} {MARK_WORDS[notes.mark]}")
+        parts.append(f"{notes.mark} {gettext(MARK_WORDS[notes.mark])}")
     if notes.best is not None:
-        parts.append(f"better: {one_line(notes.best)}")
+        parts.append(gettext("better: {move}").format(move=one_line(notes.best)))
     if notes.eval is not None:
-        parts.append(f"after it: {eval_text(notes.eval)}")
+        parts.append(gettext("after it: {evaluation}").format(evaluation=eval_text(notes.eval)))
     lines = ["; ".join(parts)] if parts else []
     if notes.comment is not None:
         said = notes.comment.splitlines() or [""]
-        lines += [f"Comment: {one_line(said[0])}"] + [f"  {one_line(line)}" for line in said[1:]]
+        lines += [gettext("Comment: {text}").format(text=one_line(said[0]))]
+        lines += [f"  {one_line(line)}" for line in said[1:]]
     return lines
 
 
@@ -170,9 +173,10 @@ def notes_data(notes: MoveNotes | None) -> dict[str, object]:
 
 
 def eval_text(evaluation: tuple[float, float]) -> str:
-    """``38.0% to win, score 4.25``."""
+    """``38.0% to win, score 4.25`` (for people, in the language in use)."""
     score, win = evaluation
-    return f"{100 * win:.1f}% to win, score {score:.2f}"
+    return figures(gettext("{percent}% to win, score {score}").format(
+        percent=f"{100 * win:.1f}", score=f"{score:.2f}"))
 
 
 # -- writing a review into a record ------------------------------------------------------------
