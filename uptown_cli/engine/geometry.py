@@ -270,12 +270,12 @@ GATHER = tuple(_gather(tile) for tile in range(WILD))
 def tile_fit_text(tile: int) -> str:
     """Where a tile may go, in words: ``column 7``, ``row B``, ``the sax region``."""
     if tile < 9:
-        return f"row {ROWS[tile]}"
+        return _("row {row}").format(row=ROWS[tile])
     if tile < 18:
-        return f"column {COLUMNS[tile - 9]}"
+        return _("column {column}").format(column=COLUMNS[tile - 9])
     if tile < 27:
-        return f"the {REGION_NAMES[tile - 18]} region"
-    return "any square"
+        return _("the {symbol} region").format(symbol=pgettext("tile", REGION_NAMES[tile - 18]))
+    return _("any square")
 
 
 def shown_color(color: str) -> str:
