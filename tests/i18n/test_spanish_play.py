@@ -191,3 +191,24 @@ def test_spanish_plurals_through_ngettext(uptown, game_file):
     assert "tras 1 de 1 jugada\n" in uptown.invoke("--lang", "es", "show", one).stdout
     assert "tras 2 de 2 jugadas\n" in uptown.invoke("--lang", "es", "show", two).stdout
     assert "1 registro, 1 válido, 0 no válido" in uptown.invoke("--lang", "es", "validate", one).stdout
+
+
+def test_move_completes_spanish_names_in_spanish(uptown, game_file):
+    """With Spanish chosen, completion offers the tiles by their Spanish names (accents and case
+    never matter) and, after one, its squares, as it does after the English notation."""
+    import os
+    import subprocess
+
+    path = game_file(seed=SAX_FIRST)
+
+    def complete(*words):
+        env = dict(os.environ, _UPTOWN_COMPLETE="bash_complete", UPTOWN_LANG="es",
+                   COMP_WORDS=" ".join(["uptown", "move", *words]), COMP_CWORD=str(len(words) + 1))
+        result = subprocess.run([str(uptown.path)], env=env, cwd=path.parent, capture_output=True,
+                                text=True, timeout=60)
+        return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
+
+    tiles = complete("")
+    assert "saxofón" in tiles and "sax" not in tiles
+    assert complete("sax") == ["saxofón"]
+    assert "E8" in complete("saxofon", "") and complete("saxofón", "E") == complete("sax", "E")

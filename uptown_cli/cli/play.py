@@ -127,6 +127,15 @@ def check_player(game: "Game", as_name: str | None, path: str, writes: bool = Tr
     return player
 
 
+def _fold(text: str) -> str:
+    """``text`` as completion compares it: case folded (and, past ASCII, without accents)."""
+    if text.isascii():
+        return text.lower()
+    from ..pictures.tile_names import fold
+
+    return fold(text)
+
+
 def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
@@ -145,12 +154,15 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
         return []
+    from ..pictures.tile_names import canonical_move, move_label
+
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]
-    if not words:
-        choices = {text[0] for text in texts}
-    else:
-        choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == words[0].lower()}
+    if not words:  # the tiles by their names in the language in use (English: the notation)
+        shown = {move_label(move).split()[0] for color, move in legal if rack in (None, color)}
+        return sorted(c for c in shown if _fold(c).startswith(_fold(incomplete)))
+    tile = canonical_move(f"{words[0]} A1").split()[0].lower()  # a Spanish name, or the notation's
+    choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == tile}
     return sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
 
 
