@@ -81,7 +81,7 @@ def game_status(path: str, shown: str | None = None) -> GameStatus:
     record = checked.record
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
-        where = f"line {error.line}: " if error.line is not None else ""
+        where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
         return GameStatus(shown, INVALID, checked.moves, since, problem=where + error.message)
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
