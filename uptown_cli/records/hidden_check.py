@@ -19,6 +19,7 @@ from ..hidden.draws import (
 )
 from .hidden_fields import is_hex
 from ..i18n import _ as gettext
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -65,13 +66,15 @@ class HiddenCheck:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return f"the game has not started: {', '.join(waiting)} must join first (uptown join)"
+            return (gettext("the game has not started: {waiting} must join first (uptown join)")
+                    .format(waiting=', '.join(waiting)))
         player = game.to_move
         if player is None or entry.color not in player.colors:
             return None  # the engine reports it
         digits = self.link_digits
         if entry.link is None or not is_hex(entry.link, digits):
-            return f"the move needs its link, {digits} hex digits (0-9, a-f)"
+            return (gettext("the move needs its link, {digits} hex digits (0-9, a-f)")
+                    .format(digits=digits))
         link = bytes.fromhex(entry.link[:64])
         problem = self.deal.link_problem(player, link) or self._seal_problem(player, entry, link)
         if problem is not None:
@@ -93,8 +96,9 @@ class HiddenCheck:
         key = self.keys.get(player.name)
         if key is not None and seal(self.game_id, key, self._next_digest,
                                     self.version).hex() != entry.link[64:]:  # type: ignore[index]
-            return (f"the seal is not {player.name}'s: this move or an entry before it was "
-                    f"changed after {player.name} played it (compare copies with uptown diff)")
+            return (gettext("the seal is not {name}'s: this move or an entry before it was changed "
+                      "after {name} played it (compare copies with uptown diff)")
+                    .format(name=player.name))
         return None
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
