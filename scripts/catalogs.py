@@ -50,7 +50,39 @@ def extract() -> Catalog:
                         auto_comments=comments, context=context)
     for context, word in tile_names.WORDS:
         catalog.add(word, None, [("uptown_cli/pictures/tile_names.py", None)], context=context)
+    for location, message in help_texts():
+        catalog.add(message, None, [(location, None)])
     return catalog
+
+
+def help_texts() -> list[tuple[str, str]]:
+    """(location, message) of every help text the command line shows, walked from its commands
+    (their docstrings and ``help=`` stay English in the code and are translated when shown):
+    the program's and each command's help, each command's summary of the table COMMANDS, and
+    every option's help."""
+    from uptown_cli.cli import COMMANDS, help_text, main
+
+    found: list[tuple[str, str]] = []
+
+    def add(command: click.Command, location: str) -> None:
+        if command.help:
+            found.append((location, help_text(command.help)))
+        for param in command.params:
+            if isinstance(param, click.Option) and param.help and not param.hidden:
+                found.append((location, param.help))
+
+    add(main, "uptown_cli/cli/__init__.py")
+    context = click.Context(main)
+    for name, (module, summary) in sorted(COMMANDS.items()):
+        found.append(("uptown_cli/cli/__init__.py", summary))
+        command = main.get_command(context, name)
+        assert command is not None, name
+        add(command, f"uptown_cli/cli/{module}.py")
+    return [(where, text) for where, text in found if not text.startswith(CLICKS)]
+
+
+CLICKS = ("Show the version and exit.", "Show this message and exit.")
+"""Help texts click gives its own options (translated by click's entries)."""
 
 
 def read(path: Path) -> Catalog:

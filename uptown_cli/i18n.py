@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
         def pgettext(self, context: str, message: str, /) -> str: ...
 
-__all__ = ["ENGLISH", "current_language", "process_language", "pgettext"]
+__all__ = ["ENGLISH", "current_language", "process_language", "pgettext", "decimal_separator",
+           "figures", "thousands"]
 
 
 DOMAIN = "uptown"
@@ -190,6 +191,32 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, as meant in ``context``."""
     return _translations().pgettext(context, message)
+
+
+def decimal_separator() -> str:
+    """The decimal separator of the language in use for figures shown to people: ``.`` in
+    English, ``,`` in Spanish (the catalog's entry in the context "decimal separator"). Never
+    for ``--json``, csv or records, which keep the point."""
+    # TRANSLATORS: the decimal separator of figures shown to people (a comma in Spanish)
+    return pgettext("decimal separator", ".")
+
+
+def thousands(number: int) -> str:
+    """``number`` with its thousands grouped the language's way: ``3,314`` in English,
+    ``3.314`` in Spanish."""
+    # TRANSLATORS: what separates the thousands of a number shown to people (a point in Spanish)
+    return f"{number:,}".replace(",", pgettext("thousands separator", ","))
+
+
+def figures(text: str) -> str:
+    """``text`` with the decimal point of its numbers (``62.5%``, ``-3.25``, ``1.5->0.4``) made the
+    language's separator; the same text in English. Only text for people goes through it."""
+    separator = decimal_separator()
+    if separator == ".":
+        return text
+    import re
+
+    return re.sub(r"(?<![\w.])(\d+)\.(\d+)(?![\w.])", rf"\1{separator}\2", text)
 
 
 def N_(message: str) -> str:

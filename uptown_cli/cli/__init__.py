@@ -11,6 +11,7 @@ JSON, ``-o`` files) in ``output``, exit statuses and error conversion in ``exits
 
 import gc
 import importlib
+import inspect
 import io
 import os
 import signal
@@ -55,10 +56,59 @@ COMMANDS = {
 }
 """Each command's name: (its module in this package, its one-line summary)."""
 
+def help_text(text: str) -> str:
+    """The text click shows for a help string (a docstring): up to its first form feed, without
+    its indentation. It is the message of the catalogs (scripts/catalogs.py walks the commands
+    for them), translated when shown."""
+    return inspect.cleandoc(text).partition("\f")[0]
+
+
+class TranslatedCommand(click.Command):
+    """A command whose help, summary and options' help are shown in the language in use: the
+    docstrings and ``help=`` stay English in the code, as click keeps them."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.help:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(_(help_text(self.help)))
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        if self.short_help:
+            return _(self.short_help)
+        return super().get_short_help_str(limit)
+
+
+class TranslatedOption(click.Option):
+    """An option whose help is shown in the language in use (click adds the default after it)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        english = self.help
+        self.help = _(english) if english else english
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = english
+
+
+def translated(command: click.Command, summary: str) -> click.Command:
+    """``command`` (as its module's decorators made it) showing its help in the language in use,
+    its one-line summary ``summary``: its class and its options' made the translating ones, so
+    that no decorator of the commands' modules has to name them."""
+    if type(command) is click.Command:
+        command.__class__ = TranslatedCommand
+    if command.short_help is None:
+        command.short_help = summary
+    for param in command.params:
+        if type(param) is click.Option:
+            param.__class__ = TranslatedOption
+    return command
+
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 
 
-class UptownGroup(click.Group):
+class UptownGroup(click.Group, TranslatedCommand):
     """The commands of COMMANDS, imported only when one is run or asked for by name."""
 
     collector_paused = False
@@ -76,7 +126,7 @@ class UptownGroup(click.Group):
             gc.freeze()
             gc.enable()
             self.collector_paused = False
-        return cast(click.Command, module.COMMANDS[name])
+        return translated(cast(click.Command, module.COMMANDS[name]), COMMANDS[name][1])
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a library error (``UptownError``) becomes one line on standard
@@ -101,7 +151,7 @@ class UptownGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        rows = [(name, _(COMMANDS[name][1])) for name in self.list_commands(ctx)]
         with formatter.section(_("Commands")):
             formatter.write_dl(rows)
 
@@ -128,8 +178,8 @@ def lang_option(args: Sequence[str]) -> str | None:
 
 
 @click.group(cls=UptownGroup, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", prog_name="uptown")
-@click.option("--lang", metavar="LANG", expose_value=False,
+@click.version_option(__version__, "--version", prog_name="uptown", cls=TranslatedOption)
+@click.option("--lang", metavar="LANG", expose_value=False, cls=TranslatedOption,
               help="The language of messages (es, en); default: $UPTOWN_LANG, else LANGUAGE, "
                    "LC_ALL, LC_MESSAGES, LANG.")
 def main() -> None:

@@ -28,7 +28,9 @@ from .options import (
     output_options,
     playouts_option,
 )
-from .output import check_not_input, Output, percent, plural, write_output
+from .output import check_not_input, Output, percent, write_output
+from ..i18n import _, figures, ngettext
+from ..pictures.tile_names import variant_label
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame
@@ -87,15 +89,17 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
         paths = {n: os.path.join(out, f"game-{n:04d}.yaml") for n in range(1, games + 1)}
         taken = next((p for p in paths.values() if os.path.exists(p)), None)
         if taken is not None:
-            raise click.ClickException(f"{display_path(taken)} already exists; choose another --out folder")
+            raise click.ClickException(_("{taken} already exists; choose another --out folder")
+                                       .format(taken=display_path(taken)))
         try:
             os.makedirs(out, exist_ok=True)
         except OSError as exc:
-            raise click.ClickException(f"cannot create {display_path(out)}: {exc.strerror or exc}") from None
+            raise click.ClickException(_("cannot create {out}: {value}")
+                                       .format(out=display_path(out), value=exc.strerror or exc)) from None
     results = []
     hidden = not sys.stderr.isatty()
     interrupted = 0
-    with click.progressbar(length=games, label="Playing", file=sys.stderr, hidden=hidden) as bar:
+    with click.progressbar(length=games, label=_("Playing"), file=sys.stderr, hidden=hidden) as bar:
         try:
             options: dict[str, object] = ({"playouts": playouts} if seconds is None
                                           else {"playouts": playouts, "seconds": seconds})
@@ -107,7 +111,9 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
             interrupted = signal_status(getattr(exc, "signum", 2))
     if interrupted:
-        click.echo(f"Interrupted: {len(results)} of {plural(games, 'game')} finished.", err=True)
+        click.echo(ngettext("Interrupted: {done} of {count} game finished.",
+                            "Interrupted: {done} of {count} games finished.", games)
+                   .format(done=len(results), count=games), err=True)
     _print_selfplay(results, bots, players, variant, seed, out, as_json, table_format)
     if interrupted:
         sys.exit(interrupted)
@@ -131,14 +137,18 @@ def _print_selfplay(results: "list[GameResult]", bots: list[str], players: int, 
             ],
         })
         return
-    title = (f"{plural(games, 'game')}, {players} players, {variant}, seed {seed}"
-             + (f"; records in {display_path(folder)}" if folder is not None else ""))
+    title = (ngettext("{count} game, {players} players, {variant}, seed {seed}",
+                      "{count} games, {players} players, {variant}, seed {seed}", games)
+             .format(count=games, players=players, variant=variant_label(variant), seed=seed)
+             + (_("; records in {folder}").format(folder=display_path(folder))
+                if folder is not None else ""))
     rows = [
         [b.name, b.games, f"{b.wins:g}", percent(b.win_rate),
          f"{percent(b.interval[0])}-{percent(b.interval[1])}", f"{b.mean_score:.2f}", f"{b.mean_captures:.2f}"]
         for b in summary
     ]
-    headers = ["bot", "games", "wins", "win rate", "95% interval", "mean score", "captures"]
+    headers = [_("bot"), _("games"), _("wins"), _("win rate"), _("95% interval"), _("mean score"),
+               _("captures")]
     out.table(rows, headers, title=title)
 
 
@@ -192,13 +202,13 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
 
     check_jobs_or_cluster(cluster)
     if iterations is not None and seconds is not None:
-        raise click.UsageError("give --iterations or --seconds, not both")
+        raise click.UsageError(_("give --iterations or --seconds, not both"))
     if output is not None and not annotate:
-        raise click.UsageError("-o writes the annotated record: add --annotate")
+        raise click.UsageError(_("-o writes the annotated record: add --annotate"))
     check_not_input(output, paths, record=True)
     several = len(paths) > 1 or any(os.path.isdir(p) for p in paths)
     if annotate and several:
-        raise click.UsageError("--annotate writes one record: give one FILE")
+        raise click.UsageError(_("--annotate writes one record: give one FILE"))
     skipped: list[str] = []
     seed = secrets.token_hex(4) if seed is None else seed
     deals = None if seconds is not None else iterations or DEFAULT_DEALS
@@ -208,14 +218,15 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     total = sum(len(work) for _, _, work in games)
     reviews = []
     try:  # SIGTERM and SIGHUP stop it as Ctrl-C does, the workers with it (analysis.pool)
-        with click.progressbar(length=total, label="Analysing", file=sys.stderr,
+        with click.progressbar(length=total, label=_("Analysing"), file=sys.stderr,
                                hidden=not sys.stderr.isatty()) as bar:
             for reviewed in review_games([work for _, _, work in games], jobs, cluster):
                 reviews.append(reviewed)
                 bar.update(1)
     except KeyboardInterrupt as exc:
-        click.echo(f"Interrupted after {plural(len(reviews), 'move')} of {total}; "
-                   "nothing was written.", err=True)
+        click.echo(ngettext("Interrupted after {count} move of {total}; nothing was written.",
+                            "Interrupted after {count} moves of {total}; nothing was written.",
+                            len(reviews)).format(count=len(reviews), total=total), err=True)
         if not isinstance(exc, Stopped):
             sys.exit(ExitStatus.INTERRUPTED)
         os.kill(os.getpid(), exc.signum)  # the workers are ended: now end as the signal would
@@ -254,11 +265,11 @@ def _judged_games(paths: tuple[str, ...], several: bool,
             record = open_record(path)
             yield (record, *_known_game(record))
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.message} (skipped)", err=True)
+            click.echo(_("Error: {message} (skipped)").format(message=exc.message), err=True)
             skipped.append(path)
     for folder, reason in unreadable:
-        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were "
-                   "not read (skipped)", err=True)
+        click.echo(_("Error: {folder}: cannot read the folder ({reason}); its records were "
+                     "not read (skipped)").format(folder=folder, reason=reason), err=True)
         skipped.append(folder)
 
 
@@ -272,24 +283,29 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
               "players": [vars(p) | {"colors": list(p.colors)} for p in players]}
     if out.as_json:
         return report
-    state = "finished" if game.finished else "not finished"
-    budget = f"{how['deals']} deals a move" if how["seconds"] is None else f"{how['seconds']:g} s a move"
-    out.text(f"{record.path}: {how['variant']}, {plural(game.ply, 'move')}, {state}")
-    out.text(f"Evaluated by {how['bot']}, {budget}, seed {how['seed']}.")
+    state = _("finished") if game.finished else _("not finished")
+    budget = (_("{count} deals a move").format(count=how["deals"]) if how["seconds"] is None
+              else figures(_("{seconds} s a move").format(seconds=f"{how['seconds']:g}")))
+    out.text(ngettext("{path}: {variant}, {count} move, {state}",
+                      "{path}: {variant}, {count} moves, {state}", game.ply).format(
+        path=record.path, variant=variant_label(how["variant"]), count=game.ply, state=state))
+    out.text(_("Evaluated by {bot}, {budget}, seed {seed}.")
+             .format(bot=how['bot'], budget=budget, seed=how['seed']))
     rows = [[m.number, m.player, m.move + (m.mark or ""),
              f"{_pct(m.before.win)}->{_pct(m.after.win)}",
              f"{m.before.score:.1f}->{m.after.score:.1f}", m.best or "",
              f"{_pct(m.loss)}" if m.loss >= 0.005 else ""]
             for m in reviews]
     if rows:
-        out.table(rows, ["#", "player", "move", "win %", "score", "best", "loss"],
+        out.table(rows, ["#", _("player"), _("move"), _("win %"), _("score"), _("best"), _("loss")],
                   widths=[None, 10, 15, None, None, 18, None])
     out.text()
     summary = [[p.name, " ".join(p.colors), p.moves,
                 "" if p.mean_loss is None else _pct(p.mean_loss), p.inaccuracies, p.mistakes,
                 p.blunders, "" if p.accuracy is None else f"{p.accuracy:.0f}"]
                for p in players]
-    out.table(summary, ["player", "colours", "moves", "mean\nloss", "?!", "?", "??", "accuracy"],
+    out.table(summary, [_("player"), _("colours"), _("moves"), _("mean\nloss"), "?!", "?", "??",
+                        _("accuracy")],
               widths=[10, 11, None, None, None, None, None, None])
     return report
 
@@ -313,13 +329,15 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
         if result.errors:
-            raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
+            raise click.ClickException(_("{report_line} (the record is invalid)")
+                                       .format(report_line=result.errors[0].report_line()))
         bags = drawn_bags(check)
         if bags is not None:  # every key revealed and sound: replay dealt the game these bags
             return result.game, bags
     raise click.ClickException(
-        f"{record.path}: the racks are unknown (a game without a seed, or with hidden racks "
-        "not all revealed), so the moves cannot be judged from their players' view")
+        _("{path}: the racks are unknown (a game without a seed, or with hidden "
+          "racks not all revealed), so the moves cannot be judged from their "
+          "players' view").format(path=record.path))
 
 
 def _recorded_games(paths: tuple[str, ...], label: str,
@@ -331,8 +349,8 @@ def _recorded_games(paths: tuple[str, ...], label: str,
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     for folder, reason in unreadable:
-        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were "
-                   "not read (skipped)", err=True)
+        click.echo(_("Error: {folder}: cannot read the folder ({reason}); its records were "
+                     "not read (skipped)").format(folder=folder, reason=reason), err=True)
         skipped.append(folder)
     hidden = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     with click.progressbar(files, label=label, file=sys.stderr, hidden=hidden) as bar:
@@ -341,42 +359,10 @@ def _recorded_games(paths: tuple[str, ...], label: str,
                 record = open_record(path)
                 game = replay_valid(record)
             except click.ClickException as exc:
-                click.echo(f"Error: {exc.message} (skipped)", err=True)
+                click.echo(_("Error: {message} (skipped)").format(message=exc.message), err=True)
                 skipped.append(path)
                 continue
             yield RecordedGame(record.path, record.variant, game)
-
-
-STATS_TITLES = {
-    "games": "Games:",
-    "seats": "Results by seat (finished games):",
-    "tables": "Finished games (moves per game; groups and captures per player):",
-}
-STATS_HEADERS = {
-    "win_rate": "win\nrate",
-    "mean_score": "mean\nscore",
-    "moves": "moves\nmean (range)",
-    "mean_final_groups": "mean\ngroups",
-    "mean_captures": "mean\ncaptures",
-    "tiebreak_decided": "won on\ntie-break",
-    "shared_wins": "shared\nwins",
-}
-
-
-def _stats_row(row: dict[str, int | float | str]) -> dict[str, int | float | str]:
-    """A row of figures as text cells: rates in percent, moves as ``mean (fewest-most)``."""
-    cells: dict[str, int | float | str] = {}
-    for key, value in row.items():
-        if key in ("min_moves", "max_moves"):
-            continue
-        if key == "mean_moves":
-            key, value = "moves", f"{value:g} ({row['min_moves']}-{row['max_moves']})"
-        elif key == "win_rate":
-            value = percent(cast(float, value))
-        elif isinstance(value, float):
-            value = f"{value:.2f}"
-        cells[STATS_HEADERS.get(key, key)] = value
-    return cells
 
 
 @click.command()
@@ -392,21 +378,24 @@ def stats(paths: tuple[str, ...], as_json: bool, table_format: str) -> None:
     from ..analysis.corpus import corpus_stats
 
     skipped: list[str] = []
-    figures = corpus_stats(_recorded_games(paths, "Reading", skipped))
+    figures = corpus_stats(_recorded_games(paths, _("Reading"), skipped))
     out = Output(as_json, table_format)
     if as_json:
         out.json({**figures, "skipped": len(skipped)})
     else:
+        from .stats_table import STATS_TITLES, stats_row
+
         for key, title in STATS_TITLES.items():
             rows = figures[key]
             if rows:
-                cells = [_stats_row(row) for row in rows]
-                out.table([list(c.values()) for c in cells], list(cells[0]), title=title)
+                cells = [stats_row(row) for row in rows]
+                out.table([list(c.values()) for c in cells], [_(h) for h in cells[0]], title=_(title))
             else:
-                out.text(f"{title}\n(none)")
+                out.text(_("{title}\n(none)").format(title=_(title)))
             out.text()
         if skipped:
-            out.text(f"{plural(len(skipped), 'record')} skipped as invalid")
+            out.text(ngettext("{count} record skipped as invalid", "{count} records skipped as invalid",
+                              len(skipped)).format(count=len(skipped)))
     if skipped:
         sys.exit(ExitStatus.ERROR)
 
@@ -424,7 +413,7 @@ def export(paths: tuple[str, ...], jsonl: bool, output: str | None) -> None:
     from ..analysis.corpus import move_rows, write_rows
 
     skipped: list[str] = []
-    rows = move_rows(_recorded_games(paths, "Exporting", skipped))
+    rows = move_rows(_recorded_games(paths, _("Exporting"), skipped))
     first = next(rows, None)
     if first is None and skipped and output not in (None, "-"):
         sys.exit(ExitStatus.ERROR)  # nothing to export: an old output file stays as it was

@@ -10,6 +10,7 @@ import click
 
 from ..engine.game import VARIANTS
 from .exits import ExitStatus
+from ..i18n import _, ngettext
 from .options import (
     Output,
     as_option,
@@ -36,9 +37,9 @@ def check_smtp_settings() -> None:
     from ..club.transport import SMTP_ENV
 
     if not os.environ.get(SMTP_ENV):
-        raise click.UsageError(f"how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587, or "
-                               "smtp://localhost:PORT for a server on this computer), or give "
-                               "--sendmail or -o FILE.eml")
+        raise click.UsageError(_("how should it go? set ${SMTP_ENV} (smtp://USER@HOST:587, or "
+                                 "smtp://localhost:PORT for a server on this computer), or give "
+                                 "--sendmail or -o FILE.eml").format(SMTP_ENV=SMTP_ENV))
 
 
 def check_mail_settings(sendmail: bool) -> None:
@@ -69,7 +70,7 @@ def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | Non
     except NotAllSent:
         raise
     except UptownError as exc:
-        raise MailError(f"{exc}{saved}") from None
+        raise MailError(_("{exc}{saved}").format(exc=exc, saved=saved)) from None
 
 
 def send_game(path: str, as_name: str | None = None, to: str | None = None,
@@ -100,12 +101,14 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
         refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
     how = "sendmail" if sendmail else "SMTP"
     sent = [a for a in outgoing.addresses if a not in refused]
-    line = one_line(f"Sent {shown} to {outgoing.named(sent)} ({how}): {game.subject()}")
+    line = one_line(_("Sent {path} to {names} ({how}): {subject}").format(
+        path=shown, names=outgoing.named(sent), how=how, subject=game.subject()))
     if refused:
         whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
         sender = f" --as {as_name}" if as_name else ""
-        raise NotAllSent(f"{line}; but the server refused {whom}: not sent to them (send it "
-                         f"with uptown send {shown} --to NAME{sender})")
+        raise NotAllSent(_("{line}; but the server refused {whom}: not sent to them (send it with "
+                           "uptown send {shown} --to NAME{sender})")
+                         .format(line=line, whom=whom, shown=shown, sender=sender))
     return line
 
 
@@ -136,11 +139,11 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
     """
     path = game_path(file)
     if path == "-":
-        raise click.UsageError("send reads a game file; give its name, not -")
+        raise click.UsageError(_("send reads a game file; give its name, not -"))
     if not os.path.isfile(path):
-        raise click.ClickException(f"{display_path(path)}: no such file")
+        raise click.ClickException(_("{path}: no such file").format(path=display_path(path)))
     if output is not None and sendmail:
-        raise click.UsageError("-o writes the message to a file; leave out --sendmail")
+        raise click.UsageError(_("-o writes the message to a file; leave out --sendmail"))
     sent = send_game(path, as_name, to, sendmail, output)
     if sent is not None:
         click.echo(sent)
@@ -173,11 +176,12 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     from ..club.mime import MAX_MESSAGE_BYTES, message_game
     from ..errors import MailError, one_line
 
+    out = Output(as_json)  # before any message is made: JSON's are English
     sources = [s for s in (message, mbox, maildir) if s is not None]
     if len(sources) > 1:
-        raise click.UsageError("give one of MESSAGE, --mbox and --maildir")
+        raise click.UsageError(_("give one of MESSAGE, --mbox and --maildir"))
     if (mbox or maildir) and into is None:
-        raise click.UsageError("--mbox and --maildir need --into FILE (the game to look for)")
+        raise click.UsageError(_("--mbox and --maildir need --into FILE (the game to look for)"))
     skipped: list[str] = []
     if mbox or maildir:
         letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
@@ -185,27 +189,28 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
             game = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
         finally:
             for line in skipped:
-                click.echo(f"Skipped {line}", err=True)
+                click.echo(_("Skipped {what}").format(what=line), err=True)
     elif message in (None, "-"):
         if sys.stdin is None:
-            raise MailError("standard input is closed: give the message's file "
-                            "(uptown receive FILE.eml)")
+            raise MailError(_("standard input is closed: give the message's file (uptown receive "
+                              "FILE.eml)"))
         if sys.stdin.isatty():
-            raise click.UsageError("pipe a message to uptown receive, or give its file")
+            raise click.UsageError(_("pipe a message to uptown receive, or give its file"))
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
     _refuse_future(game)
     local = into or game.file_name
     if local is None:
-        raise MailError(f"{game.unnamed()}: give --into FILE; nothing was written")
+        raise MailError(_("{name}: give --into FILE; nothing was written")
+                        .format(name=game.unnamed()))
     result = take(game, local, display_path(local), lock_notice(local))
     if as_json:
-        Output(True).json({**result.to_json(), "skipped": skipped})
+        out.json({**result.to_json(), "skipped": skipped})
         return
     click.echo(one_line(result.message))
     for warning in result.warnings:
-        click.echo(f"Warning: {one_line(warning)}", err=True)
+        click.echo(_("Warning: {warning}").format(warning=one_line(warning)), err=True)
 
 
 def _refuse_future(game: "Attached") -> None:
@@ -252,6 +257,7 @@ def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_js
     from ..club.status import game_status, order
     from .timing import now
 
+    out = Output(as_json)  # before any message is made: JSON's are English
     moment = now()
     files, unread = games_listed(list(folders) or ["."])
     statuses = order([game_status(path, display_path(os.path.normpath(path)), moment)
@@ -259,7 +265,7 @@ def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_js
     if only_late:
         statuses = [s for s in statuses if s.late]
     if as_json:
-        Output(True).json([s.to_json() for s in statuses])
+        out.json([s.to_json() for s in statuses])
     width = min(max([len(s.path) for s in statuses] + [4]), 30)
     for s in statuses if not as_json else ():
         mark = "*" if s.waits_for(as_name) else " "
@@ -305,11 +311,15 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
 
     rows = [[rank, shown(r.name), f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
             for rank, r in enumerate(table, 1)]
-    out.table(rows, ["rank", "player", "rating", "sigma", "games", "wins"],
-              title=f"Ratings over {len(games)} finished game{'' if len(games) == 1 else 's'} "
-              "(openskill Plackett-Luce, mu - 3 sigma):")
+    out.table(rows, [_("rank"), _("player"), _("rating"), "sigma", _("games"), _("wins")],
+              title=ngettext("Ratings over {count} finished game "
+                             "(openskill Plackett-Luce, mu - 3 sigma):",
+                             "Ratings over {count} finished games "
+                             "(openskill Plackett-Luce, mu - 3 sigma):", len(games)).format(
+                  count=len(games)))
     if invalid:
-        click.echo(f"Left out {len(invalid)} invalid or unchecked record(s); see uptown validate.", err=True)
+        click.echo(_("Left out {count} invalid or unchecked record(s); see uptown validate.")
+                   .format(count=len(invalid)), err=True)
     if unread:
         sys.exit(ExitStatus.ERROR)
 

@@ -25,7 +25,9 @@ from .options import (
     output_options,
     playouts_option,
 )
-from .output import Output, plural
+from .output import Output
+from ..i18n import _ as gettext, ngettext
+from ..i18n import figures as decimals
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
@@ -71,14 +73,15 @@ def _entrant(text: str) -> "Entrant":
     name = name.strip()
     if not equals:
         if name not in BOT_NAMES:
-            raise click.BadParameter(f"{text!r} is neither a bot ({', '.join(BOT_NAMES)}) nor "
-                                     "NAME=COMMAND (an engine program)")
+            raise click.BadParameter(gettext("{text!r} is neither a bot ({BOT_NAMES}) nor NAME=COMMAND (an engine "
+                                       "program)")
+                                     .format(text=text, BOT_NAMES=', '.join(BOT_NAMES)))
         return Entrant(name, bot=name)
     with converted(prefix=f"{text!r}: ", usage=True, catch=ValueError):
         words = tuple(shlex.split(command))
     if not name or not words or not name.isprintable() or len(name) > 40:
-        raise click.BadParameter(f"{text!r}: give NAME=COMMAND, a short name and the command "
-                                 "that starts the engine")
+        raise click.BadParameter(gettext("{text!r}: give NAME=COMMAND, a short name and the command that starts "
+                                   "the engine").format(text=text))
     return Entrant(name, command=words)
 
 
@@ -89,7 +92,8 @@ def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> lis
         target, equals, value = setting.partition("=")
         name, dot, key = target.rpartition(".")
         if not equals or not dot or not key:
-            raise click.BadParameter(f"{setting!r}: give ENGINE.OPTION=VALUE", param_hint="--option")
+            raise click.BadParameter(gettext("{setting!r}: give ENGINE.OPTION=VALUE")
+                                     .format(setting=setting), param_hint="--option")
         try:
             options.setdefault(name, {})[key] = json.loads(value)
         except ValueError:
@@ -97,7 +101,8 @@ def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> lis
     engines = {e.name: e for e in entrants if e.bot is None}
     unknown = sorted(set(options) - set(engines))
     if unknown:
-        raise click.BadParameter(f"{unknown[0]!r} is not an engine of this tournament", param_hint="--option")
+        raise click.BadParameter(gettext("{unknown!r} is not an engine of this tournament")
+                                 .format(unknown=unknown[0]), param_hint="--option")
     return [dataclasses.replace(e, options=tuple(sorted(options.get(e.name, {}).items())))
             if e.bot is None else e for e in entrants]
 
@@ -112,9 +117,10 @@ def _game_time(ctx: click.Context, param: click.Parameter, value: str | None) ->
     except ValueError:
         pair = None
     if pair is None:
-        raise click.BadParameter(f"{value!r}: give seconds, or seconds+increment (60+0.5)")
+        raise click.BadParameter(gettext("{value!r}: give seconds, or seconds+increment (60+0.5)")
+                                 .format(value=value))
     if pair[0] <= 0 or pair[1] < 0:
-        raise click.BadParameter(f"{value!r}: the time must be positive")
+        raise click.BadParameter(gettext("{value!r}: the time must be positive").format(value=value))
     return pair
 
 
@@ -130,8 +136,8 @@ def _sprt(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
         numbers = []
     if len(numbers) not in (2, 4) or numbers[0] >= numbers[1] or (
             len(numbers) == 4 and not all(0 < x < 0.5 for x in numbers[2:])):
-        raise click.BadParameter(f"{value!r}: give ELO0,ELO1 (ELO0 < ELO1) or "
-                                 "ELO0,ELO1,ALPHA,BETA (each under 0.5)")
+        raise click.BadParameter(gettext("{value!r}: give ELO0,ELO1 (ELO0 < ELO1) or ELO0,ELO1,ALPHA,BETA (each "
+                                   "under 0.5)").format(value=value))
     return Sprt(*numbers)
 
 
@@ -198,12 +204,12 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
         given = [name for name in SETUP_OPTIONS
                  if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
         if given:
-            raise click.UsageError(f"--resume continues the tournament as it was set up: drop "
-                                   f"{'the entrants' if given[0] == 'entrants' else '--' + given[0].replace('_', '-')}")
+            raise click.UsageError(gettext("--resume continues the tournament as it was set up: drop {value}")
+                                   .format(value='the entrants' if given[0] == 'entrants' else '--' + given[0].replace('_', '-')))
         run = Tournament.resume(out)
     else:
         if move_time is not None and game_time is not None:
-            raise click.UsageError("give --move-time or --game-time, not both")
+            raise click.UsageError(gettext("give --move-time or --game-time, not both"))
         run = Tournament.create(out, _settings(entrants, gauntlet, seats, deals, seed, variant,
                                                move_time, game_time, margin, start_time, option,
                                                playouts, seconds, sprt))
@@ -221,7 +227,7 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
     from ..analysis.tournament import Settings
 
     if len(entrants) < 2:
-        raise click.UsageError("name two or more entrants (bots, or NAME=COMMAND engines)")
+        raise click.UsageError(gettext("name two or more entrants (bots, or NAME=COMMAND engines)"))
     players = _engine_options([_entrant(text) for text in entrants], option)
     bot_options = {k: v for k, v in (("playouts", playouts), ("seconds", seconds)) if v is not None}
     limits = Limits(move=None if game_time else move_time or 10.0,
@@ -241,7 +247,7 @@ def _check_engines(run: "Tournament") -> None:
     with stopped_by_signals(), engine_signals():
         for entrant in run.settings.entrants:
             if entrant.bot is None:
-                with converted(prefix=f"engine {entrant.name}: "), \
+                with converted(prefix=gettext("engine {name}: ").format(name=entrant.name)), \
                         EngineProcess(entrant.command) as process:
                     process.handshake(run.settings.limits.start, dict(entrant.options))
 
@@ -251,7 +257,7 @@ def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, tabl
     (on a terminal), then print the table."""
     total = run.games()
     interrupted = 0
-    with click.progressbar(length=total, label="Playing", file=sys.stderr,
+    with click.progressbar(length=total, label=gettext("Playing"), file=sys.stderr,
                            hidden=not sys.stderr.isatty()) as bar:
         bar.update(len(run.results))
         try:
@@ -262,8 +268,11 @@ def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, tabl
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
             interrupted = signal_status(getattr(exc, "signum", 2))
     if interrupted:
-        click.echo(f"Interrupted: {len(run.results)} of {plural(total, 'game')} played; "
-                   f"uptown tournament --resume --out {shlex.quote(run.folder)} continues.", err=True)
+        click.echo(ngettext("Interrupted: {done} of {count} game played; uptown tournament "
+                            "--resume --out {folder} continues.",
+                            "Interrupted: {done} of {count} games played; uptown tournament "
+                            "--resume --out {folder} continues.", total)
+                   .format(done=len(run.results), count=total, folder=shlex.quote(run.folder)), err=True)
     _print_table(run, total, as_json, table_format)
     if interrupted:
         sys.exit(interrupted)
@@ -291,15 +300,20 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
                   "entrants": [f.to_json() | {"forfeits": forfeits[f.name]} for f in table],
                   "sprt": sprt})
         return
-    title = (f"{plural(len(run.results), 'game')} of {total}, {settings.mode}, "
-             f"{settings.seats} seats, {settings.variant}, seed {settings.seed}; "
-             f"records in {display_path(run.folder)}")
+    title = ngettext("{count} game of {total}, {mode}, {seats} seats, {variant}, seed {seed}; "
+                     "records in {folder}",
+                     "{count} games of {total}, {mode}, {seats} seats, {variant}, seed {seed}; "
+                     "records in {folder}", len(run.results)).format(
+        count=len(run.results), total=total, mode=settings.mode, seats=settings.seats,
+        variant=settings.variant, seed=settings.seed, folder=display_path(run.folder))
     if settings.seats == 2:
-        headers = ["entrant", "games", "firsts", "mean\nscore", "W-D-L", "Elo", "95%\n+-", "forfeits"]
+        headers = [gettext("entrant"), gettext("games"), gettext("firsts"), gettext("mean\nscore"),
+                   gettext("W-D-L"), "Elo", "95%\n+-", gettext("forfeits")]
         rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", f"{f.wins}-{f.draws}-{f.losses}",
                  _elo(f.elo, f.wins, f.games), _number(f.elo_error), forfeits[f.name]] for f in table]
     else:
-        headers = ["entrant", "games", "firsts", "mean\nscore", "mu", "sigma", "forfeits"]
+        headers = [gettext("entrant"), gettext("games"), gettext("firsts"), gettext("mean\nscore"),
+                   "mu", "sigma", gettext("forfeits")]
         rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", _number(f.mu, 2),
                  _number(f.sigma, 2), forfeits[f.name]] for f in table]
     out.table(rows, headers, title=title)
@@ -307,9 +321,9 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
         verdict = {"H1": f"H1 accepted: {names[0]} is the stronger by {sprt['elo1']:g} Elo",
                    "H0": f"H0 accepted: {names[0]} is not stronger by more than {sprt['elo0']:g} Elo",
                    None: "undecided"}[sprt["decision"]]
-        out.text(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
-                 f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
-                 f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}")
+        out.text(decimals(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
+                         f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
+                         f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}"))
 
 
 def _number(value: float | None, digits: int = 1) -> str:

@@ -27,6 +27,7 @@ from .options import (
     open_record,
     replay_valid,
 )
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -94,14 +95,16 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
     waiting = [p.name for p in record.players
                if p.name not in cast("HiddenFields", record.hidden).joined()]
     if waiting:
-        raise click.ClickException(f"the game has not started: {', '.join(waiting)} must "
-                                   "join first (uptown join)")
+        raise click.ClickException(gettext("the game has not started: {waiting} must join first (uptown join)")
+                                   .format(waiting=', '.join(waiting)))
     if as_name is None:
-        raise click.ClickException(f"{record.path} has hidden racks: run it with --as "
-                                   f"{player.name} (your key file proves who you are)")
+        raise click.ClickException(gettext("{path} has hidden racks: run it with --as {name} (your key file "
+                                     "proves who you are)")
+                                   .format(path=record.path, name=player.name))
     name = player_named(record.players, as_name)
     if name != player.name:
-        raise click.ClickException(f"it is {player.name}'s turn, not {name}'s")
+        raise click.ClickException(gettext("it is {name}'s turn, not {name2}'s")
+                                   .format(name=player.name, name2=name))
     key = player_key(record, name, keys)
     _, check = own_view(record, name, key)
     own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
@@ -154,8 +157,8 @@ def suspect_warning(suspects: "list[Turn]") -> str | None:
 def _hidden_record(path: str) -> "Record":
     record = open_record(path)
     if record.hidden is None:
-        raise click.ClickException(f"{record.path} is not a game with hidden racks "
-                                   "(uptown new --hidden makes one)")
+        raise click.ClickException(gettext("{path} is not a game with hidden racks (uptown new --hidden makes one)")
+                                   .format(path=record.path))
     return record
 
 
@@ -205,33 +208,36 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | No
         return
     if record.hidden.version < JOINABLE:
         raise click.ClickException(
-            f"{record.path} uses {PROTOCOLS[record.hidden.version - 1]}, in which a player "
-            "can re-roll their starting rack; it can be played and checked, but not joined: "
-            "start a new game (uptown new --hidden)")
+            gettext("{path} uses {PROTOCOLS}, in which a player can re-roll their starting "
+              "rack; it can be played and checked, but not joined: start a new game "
+              "(uptown new --hidden)")
+            .format(path=record.path, PROTOCOLS=PROTOCOLS[record.hidden.version - 1]))
     version = record.hidden.version
     if version < LATEST and not older:
         raise click.ClickException(
-            f"{record.path}:{protocol_line(record)}: the game uses {PROTOCOLS[version - 1]}, "
-            f"older than {PROTOCOLS[LATEST - 1]} (what uptown new makes): anyone who held the "
-            "file could have changed it; join only if every player agreed (--older-protocol); "
-            "nothing was written")
+            gettext("{path}:{line}: the game uses {used}, older than {latest} (what uptown new "
+                    "makes): anyone who held the file could have changed it; join only if "
+                    "every player agreed (--older-protocol); nothing was written")
+            .format(path=record.path, line=protocol_line(record), used=PROTOCOLS[version - 1],
+                    latest=PROTOCOLS[LATEST - 1]))
     name = player_named(record.players, as_name)
     joined = record.hidden.joined()
     folder = keys_folder(keys)
     if name not in joined and holds_key(folder, record.hidden.game_id, name):
         raise click.ClickException(
-            f"this game id was used before: you hold a key for it that {record.path} does not "
-            "commit to; a key serves one game, so ask for a new game (uptown new --hidden); "
-            "nothing was written")
+            gettext("this game id was used before: you hold a key for it that {path} does "
+              "not commit to; a key serves one game, so ask for a new game (uptown "
+              "new --hidden); nothing was written").format(path=record.path))
     check_seen(record, name, keys)
     if name in joined and not holds_key(folder, record.hidden.game_id, name):
         raise click.ClickException(not_your_commitment(record, name, folder))
     if name in joined:
-        raise click.ClickException(f"{name} has already joined {record.path}")
+        raise click.ClickException(gettext("{name} has already joined {path}")
+                                   .format(name=name, path=record.path))
     names = [p.name for p in record.players]
     if name != names[len(joined)]:
-        raise click.ClickException(f"players join in turn order: {names[len(joined)]} joins "
-                                   f"next, not {name}; nothing was written")
+        raise click.ClickException(gettext("players join in turn order: {names} joins next, not {name}; nothing "
+                                     "was written").format(names=names[len(joined)], name=name))
     game_id = record.hidden.game_id
     key, key_file = create_key(folder, game_id, name)
     try:
@@ -247,13 +253,15 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | No
                            "key_file": display_path(key_file), "next_to_join": following,
                            "to_move": None if following else names[0]})
         return
-    click.echo(f"{name} joined {record.path}.")
-    click.echo(f"Your key (new): {display_path(key_file)}")
-    click.echo("Keep it secret until the game is over: you need it to play and to reveal.")
+    click.echo(gettext("{name} joined {path}.").format(name=name, path=record.path))
+    click.echo(gettext("Your key (new): {key_file}").format(key_file=display_path(key_file)))
+    click.echo(gettext("Keep it secret until the game is over: you need it to play and to "
+                 "reveal."))
     if following:
-        click.echo(f"Next to join: uptown join {record.path} --as {following}")
+        click.echo(gettext("Next to join: uptown join {path} --as {following}")
+                   .format(path=record.path, following=following))
     else:
-        click.echo(f"Everyone has joined: {names[0]} to move.")
+        click.echo(gettext("Everyone has joined: {names} to move.").format(names=names[0]))
 
 
 def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
@@ -270,16 +278,16 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
     name = check_seen(record, as_name, keys)
     joined = hidden.joined()
     if name not in joined:
-        raise click.ClickException(f"{name} has not joined {record.path}: there is no join to "
-                                   "undo; nothing was written")
+        raise click.ClickException(gettext("{name} has not joined {path}: there is no join to undo; nothing was "
+                                     "written").format(name=name, path=record.path))
     if record.moves:
-        raise click.ClickException(f"the first move of {record.path} is played: a join cannot "
-                                   "be undone any more (it would deal new racks); nothing was "
-                                   "written")
+        raise click.ClickException(gettext("the first move of {path} is played: a join cannot be undone any more "
+                                     "(it would deal new racks); nothing was written")
+                                   .format(path=record.path))
     if joined[-1] != name:
-        raise click.ClickException(f"{joined[-1]} joined after {name}: only the last join can "
-                                   f"be undone ({joined[-1]} undoes theirs first); nothing was "
-                                   "written")
+        raise click.ClickException(gettext("{joined} joined after {name}: only the last join can be undone "
+                                     "({joined} undoes theirs first); nothing was written")
+                                   .format(joined=joined[-1], name=name))
     key = player_key(record, name, keys)
     line = hidden.lines["commitments", name]
     without = record_without_entry(record, "commitments", name)
@@ -292,9 +300,11 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
         Output(True).json({"path": display_path(path), "player": name, "undone_line": line,
                            "next_to_join": name})
         return
-    click.echo(f"{name}'s join (line {line}) is undone in {record.path}: its key is published "
-               "under withdrawn:, so every player can see that whoever made it took it back.")
-    click.echo(f"Next to join: uptown join {record.path} --as {name}")
+    click.echo(gettext("{name}'s join (line {line}) is undone in {path}: its key is published "
+                 "under withdrawn:, so every player can see that whoever made it took "
+                 "it back.").format(name=name, line=line, path=record.path))
+    click.echo(gettext("Next to join: uptown join {path} --as {name}")
+               .format(path=record.path, name=name))
 
 
 @click.command()
@@ -319,12 +329,11 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
     name = check_seen(record, as_name, keys, rewrites_own_key=True)
     game = replay_valid(record)
     if not game.finished:
-        raise click.ClickException("the game is not over: a key is revealed only at the end "
-                                   "(it shows every rack and draw of its player); nothing was "
-                                   "written")
+        raise click.ClickException(gettext("the game is not over: a key is revealed only at the end (it shows "
+                                     "every rack and draw of its player); nothing was written"))
     if name in hidden.valid_reveals():
-        raise click.ClickException(f"{name} has already revealed their key in {record.path}; "
-                                   "nothing was written")
+        raise click.ClickException(gettext("{name} has already revealed their key in {path}; nothing was written")
+                                   .format(name=name, path=record.path))
     key = player_key(record, name, keys, spent_ok=True)
     own_view(record, name, key)
     replaced = hidden.lines.get(("revealed", name))
@@ -336,17 +345,18 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
         Output(True).json({"path": display_path(path), "player": name, "to_reveal": left,
                            "replaced_line": replaced})
         return
-    click.echo(f"{name}'s key is revealed in {record.path}.")
+    click.echo(gettext("{name}'s key is revealed in {path}.").format(name=name, path=record.path))
     if replaced is not None:
-        click.echo(f"It replaces the entry at line {replaced}, which did not give {name}'s "
-                   f"commitment: {name} did not write it.")
+        click.echo(gettext("It replaces the entry at line {replaced}, which did not give {name}'s "
+                     "commitment: {name} did not write it.").format(replaced=replaced, name=name))
     if left:
-        click.echo(f"{name}'s draws can now be checked; the game's draws are checked once "
-                   f"every key is revealed. Still to reveal: {', '.join(left)}, each with\n"
-                   f"  uptown reveal {record.path} --as NAME")
+        click.echo(gettext("{name}'s draws can now be checked; the game's draws are checked once "
+                     "every key is revealed. Still to reveal: {left}, each with\n  uptown "
+                     "reveal {path} --as NAME")
+                   .format(name=name, left=', '.join(left), path=record.path))
     else:
-        click.echo(f"Every key is revealed: anyone can check every draw: uptown validate "
-                   f"{record.path}")
+        click.echo(gettext("Every key is revealed: anyone can check every draw: uptown validate "
+                     "{path}").format(path=record.path))
 
 
 COMMANDS = {command.name: command for command in (join, reveal)}

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import display_path
+from ..i18n import N_, _, ngettext
 from .exits import converted
-from .output import plural
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -34,7 +34,7 @@ def game_path(file: str | None) -> str:
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
 
 
-NO_SUCH_FILE = "no such file (uptown new creates a game)"
+NO_SUCH_FILE = N_("no such file (uptown new creates a game)")
 """The one wording of every command for a FILE that is not there."""
 
 
@@ -44,7 +44,8 @@ def open_record(path: str) -> "Record":
     from ..records.schema import load_record_text
 
     if path != "-" and not os.path.lexists(path):
-        raise click.ClickException(f"{display_path(path)}: {NO_SUCH_FILE}")
+        raise click.ClickException(_("{path}: {NO_SUCH_FILE}")
+                                   .format(path=display_path(path), NO_SUCH_FILE=_(NO_SUCH_FILE)))
     with converted():
         if path == "-":
             return load_record_text(read_standard_input(), "<stdin>")
@@ -59,9 +60,10 @@ def replay_valid(record: "Record", upto: int | None = None, alerts: bool = True)
 
     result = replay(record, upto=upto)
     if result.errors:
-        raise click.ClickException(f"{result.errors[0].report_line()} (the record is invalid)")
+        raise click.ClickException(_("{report_line} (the record is invalid)")
+                                   .format(report_line=result.errors[0].report_line()))
     for alert in result.alerts if alerts else ():
-        click.echo(f"Warning: {alert.report_line()}", err=True)
+        click.echo(_("Warning: {alert}").format(alert=alert.report_line()), err=True)
     return result.game
 
 
@@ -95,7 +97,9 @@ def read_game(file: str | None, upto: int | None = None, as_name: str | None = N
     record = open_record(path)
     check_seen_as(record, as_name, keys, writes=False)
     if upto is not None and upto > len(record.moves):
-        raise click.BadParameter(f"{record.path} has {plural(len(record.moves), 'move')}, not {upto}",
+        raise click.BadParameter(ngettext("{path} has {count} move, not {upto}",
+                                          "{path} has {count} moves, not {upto}", len(record.moves))
+                                 .format(path=record.path, count=len(record.moves), upto=upto),
                                  param_hint="--at")
     return path, record, replay_valid(record, upto, alerts=as_name is None)
 
@@ -106,7 +110,8 @@ def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths, unreadable))
     for folder, reason in unreadable:
-        click.echo(f"Error: {folder}: cannot read the folder ({reason}); its records were not read",
+        click.echo(_("Error: {folder}: cannot read the folder ({reason}); its records were "
+                     "not read").format(folder=folder, reason=reason),
                    err=True)
     return files, len(unreadable)
 
@@ -143,7 +148,8 @@ def record_files(paths: Iterable[str], unreadable: list[tuple[str, str]]) -> Ite
                 elif entry.name.endswith((".yaml", ".yml")):
                     found.append(entry.path)
         if not found and len(unreadable) == missed:
-            raise click.ClickException(f"{display_path(path)} is a folder with no .yaml records in it")
+            raise click.ClickException(_("{path} is a folder with no .yaml records in it")
+                                       .format(path=display_path(path)))
         yield from sorted(found)
 
 

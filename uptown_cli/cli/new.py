@@ -8,6 +8,7 @@ import click
 
 from ..engine.game import COLORS
 from ..engine.game import VARIANTS
+from ..i18n import _
 from .exits import converted
 from .loading import game_path
 from .options import display_path, file_argument, json_option
@@ -38,20 +39,20 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
         problem = ("a player is NAME or NAME <ADDRESS>" if found is None
                    else address_problem(found.group(2).strip()))
         if problem is not None:
-            raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+            raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
         assert found is not None  # no problem found
         name, email = found.group(1).strip(), found.group(2).strip()
     if "," in name:
-        raise click.BadParameter(f"{text!r}: give --player once for each player "
-                                 "(-p Ana -p Bo), not a list", param_hint="--player")
+        raise click.BadParameter(_("{text!r}: give --player once for each player (-p Ana -p Bo), not a "
+                                   "list").format(text=text), param_hint="--player")
     problem = name_problem(name) or encoded_word_warning("the name", name)
     if problem is not None:
-        raise click.BadParameter(f"{text!r}: {problem}", param_hint="--player")
+        raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
     wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
     for color in wanted:
         if color not in COLORS:
-            raise click.BadParameter(f"{text!r}: unknown colour {color!r} "
-                                     f"(the colours are {', '.join(COLORS)})", param_hint="--player")
+            raise click.BadParameter(_("{text!r}: unknown colour {color!r} (the colours are {COLORS})")
+                                     .format(text=text, color=color, COLORS=', '.join(COLORS)), param_hint="--player")
     return name, wanted, email
 
 
@@ -108,9 +109,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
 
     path = game_path(file)
     if path == "-":
-        raise click.UsageError("new writes a file; give its name, not -")
+        raise click.UsageError(_("new writes a file; give its name, not -"))
     if not 2 <= len(players) <= 5:
-        raise click.UsageError(f"a game has 2 to 5 players; {len(players)} given with --player")
+        raise click.UsageError(_("a game has 2 to 5 players; {players_count} given with --player")
+                               .format(players_count=len(players)))
     entries = []
     for text in players:
         name, colors, email = parse_player(text)
@@ -120,7 +122,8 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     timing = timing_keys(clock, late, vacation, hidden)
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
-        raise click.ClickException(f"{display_path(folder)}: no such folder; create it first")
+        raise click.ClickException(_("{folder}: no such folder; create it first")
+                                   .format(folder=display_path(folder)))
     if hidden:
         _new_hidden(path, entries, variant, seed, as_json, timing)
         return
@@ -139,8 +142,11 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
             "to_move": game.to_move.name,
         })
         return
-    who = ", ".join(f"{p.name} ({' '.join(p.colors)})" for p in game.players)
-    click.echo(f"Created {display_path(path)}: {variant}, seed {seed}; {who}.")
+    from ..pictures.tile_names import color_label, variant_label
+
+    who = ", ".join(f"{p.name} ({' '.join(map(color_label, p.colors))})" for p in game.players)
+    click.echo(_("Created {path}: {variant}, seed {seed}; {players}.").format(
+        path=display_path(path), variant=variant_label(variant), seed=seed, players=who))
     if shown_clock:
         click.echo(shown_clock)
     click.echo(to_move_text(game))
@@ -186,7 +192,7 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
     from .hidden import create_hidden
 
     if seed is not None:
-        raise click.UsageError("--hidden and --seed exclude each other (a seed shows every rack)")
+        raise click.UsageError(_("--hidden and --seed exclude each other (a seed shows every rack)"))
     game_id = create_hidden(path, entries, variant, timing)
     shown = display_path(path)
     if as_json:
@@ -196,15 +202,18 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
             "to_join": entries[0].name,
         })
         return
-    who = ", ".join(f"{e.name} ({' '.join(e.colors)})" for e in entries)
-    click.echo(f"Created {shown}: {variant}, hidden racks; {who}.")
-    click.echo(f"Game id: {game_id}")
+    from ..pictures.tile_names import color_label, variant_label
+
+    who = ", ".join(f"{e.name} ({' '.join(map(color_label, e.colors))})" for e in entries)
+    click.echo(_("Created {path}: {variant}, hidden racks; {players}.").format(
+        path=shown, variant=variant_label(variant), players=who))
+    click.echo(_("Game id: {id}").format(id=game_id))
     if timing:
         from ..engine.late import LatePolicy
 
         click.echo(f"Clock: {timing['clock']}; late players: {LatePolicy.parse(timing['late'])}; "
                    f"vacation {timing['vacation']}")
-    click.echo("The players join in turn order, each on their own computer; first:")
+    click.echo(_("The players join in turn order, each on their own computer; first:"))
     click.echo(f"  uptown join {shown} --as {entries[0].name}")
 
 

@@ -12,6 +12,7 @@ import click
 from ..errors import display_path as display_path  # used by the commands through here
 from .loading import game_path as game_path
 from .output import FORCE
+from ..i18n import _
 
 # The names that moved to .loading and .output stay importable from here for a while.
 from .loading import (
@@ -55,7 +56,7 @@ def _check_format(ctx: click.Context, param: click.Parameter, value: str) -> str
 
         near = difflib.get_close_matches(value, _table_formats(), n=1)
         hint = f"did you mean {near[0]!r}?" if near else "try plain, grid or csv"
-        raise click.BadParameter(f"{value!r}: {hint}")
+        raise click.BadParameter(_("{value!r}: {hint}").format(value=value, hint=hint))
     return value
 
 
@@ -164,7 +165,8 @@ def check_playouts(playouts: int | None, bot: str | None) -> None:
     """A UsageError for ``--playouts`` with a bot that plays nothing out."""
     if playouts and bot not in PLAYOUT_BOTS:
         raise click.UsageError(
-            f"--playouts goes with {' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)}")
+            _("--playouts goes with {value}")
+            .format(value=' or '.join(f'--bot {b}' for b in PLAYOUT_BOTS)))
 
 
 def keys_option(command: F) -> F:

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from ..errors import display_path
+from ..i18n import _
 from .exits import converted
 
 __all__: list[str] = []
@@ -52,6 +53,10 @@ class Output:
     def __init__(self, as_json: bool = False, table_format: str = "simple") -> None:
         self.as_json = as_json
         self.table_format = table_format
+        if self.for_machines:  # programs read the words of JSON and csv: English, as keys are
+            from ..i18n import use_language
+
+            use_language("en")
 
     @property
     def for_machines(self) -> bool:
@@ -99,7 +104,10 @@ class Output:
             writer.writerow(headers)
             writer.writerows(rows)
             return out.getvalue().rstrip("\n")
-        if self.table_format == "simple" and not widths:
+        from ..pictures.table import people_figures
+
+        rows, colalign = people_figures(rows)
+        if self.table_format == "simple" and not widths and colalign is None:
             from ..pictures.table import simple_table
 
             drawn = simple_table(rows, headers)
@@ -108,8 +116,9 @@ class Output:
         from tabulate import tabulate
 
         if widths and self.table_format not in MACHINE_FORMATS:
-            return tabulate(rows, headers, tablefmt=self.table_format, maxcolwidths=widths)
-        return tabulate(rows, headers, tablefmt=self.table_format)
+            return tabulate(rows, headers, tablefmt=self.table_format, maxcolwidths=widths,
+                            colalign=colalign)
+        return tabulate(rows, headers, tablefmt=self.table_format, colalign=colalign)
 
 
 FORCE = "uptown.force"
@@ -125,8 +134,8 @@ def check_not_input(output: str | None, inputs: Iterable[str], record: bool = Fa
     if (not record and output.lower().endswith((".yaml", ".yml"))) or any(
             os.path.exists(output) and os.path.exists(path) and os.path.samefile(output, path)
             for path in inputs if path != "-"):
-        raise click.ClickException(f"-o {display_path(output)} would write over a record; "
-                                   "nothing was written")
+        raise click.ClickException(_("-o {output} would write over a record; nothing was written")
+                                   .format(output=display_path(output)))
 
 
 def write_output(text: str, output: str | None, inputs: Iterable[str] = (), record: bool = False) -> None:
@@ -143,12 +152,20 @@ def write_output(text: str, output: str | None, inputs: Iterable[str] = (), reco
         return
     check_not_input(output, inputs, record)
     if record and not click.get_current_context().meta.get(FORCE):
-        with converted(prefix="-o "):
+        with converted(prefix=_("-o ")):
             create_record(output, text)
         size = len(text.encode("utf-8"))
     else:
         size = write_file(output, text, display_path(output))
-    click.echo(f"Wrote {display_path(output)} ({size:,} bytes).", err=True)
+    _wrote(output, size)
+
+
+def _wrote(output: str, size: int) -> None:
+    """The line on standard error that says a file was written, and how big it is."""
+    from ..i18n import ngettext, thousands
+
+    click.echo(ngettext("Wrote {path} ({size} byte).", "Wrote {path} ({size} bytes).", size)
+               .format(path=display_path(output), size=thousands(size)), err=True)
 
 
 def page(text: str, color: bool | None = None) -> None:
@@ -161,8 +178,9 @@ def page(text: str, color: bool | None = None) -> None:
 
 def lock_notice(path: str) -> Callable[[], None]:
     """What to tell the player while another player's move holds the game file."""
-    return lambda: click.echo(f"{display_path(path)} is locked by another program (a move being "
-                              "written, or a program reading it); waiting...", err=True)
+    return lambda: click.echo(_("{path} is locked by another program (a move being written, or a "
+                                "program reading it); waiting...").format(path=display_path(path)),
+                              err=True)
 
 
 def plural(count: int, noun: str) -> str:

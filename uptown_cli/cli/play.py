@@ -9,6 +9,7 @@ import click
 from ..engine.game import COLORS
 from .exits import converted
 from .loading import check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
+from ..i18n import _, ngettext
 from .options import (
     as_option,
     BOT_NAMES,
@@ -23,7 +24,7 @@ from .options import (
     playouts_option,
     sendmail_option,
 )
-from .output import lock_notice, Output, plural, use_color
+from .output import lock_notice, Output, use_color
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player
@@ -63,9 +64,16 @@ def split_file(words: Sequence[str]) -> tuple[str, Sequence[str]]:
 
 
 def split_rack(words: Sequence[str]) -> tuple[str | None, Sequence[str]]:
-    """(colour or None, the move's words): a move may start with its rack, ``red 7 B7``."""
+    """(colour or None, the move's words): a move may start with its rack, ``red 7 B7`` (or
+    the colour's name in the language in use: ``rojo 7 B7``)."""
     if len(words) > 1 and words[0].lower() in COLORS:
         return words[0].lower(), words[1:]
+    if len(words) > 1:
+        from ..pictures.tile_names import canonical_color
+
+        color = canonical_color(words[0])
+        if color is not None:
+            return color, words[1:]
     return None, words
 
 
@@ -106,17 +114,28 @@ def typed_move(words: Sequence[str]) -> "Move":
 def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":
     """The player to move, refusing a finished game and acting for someone else (``--as``);
     ``writes`` says whether the command would have written the file."""
-    unwritten = "; nothing was written" if writes else ""
+    unwritten = _("; nothing was written") if writes else ""
     player = game.to_move
     if player is None:
-        raise click.ClickException(f"the game in {path} is over{unwritten}")
+        raise click.ClickException(_("the game in {path} is over{unwritten}")
+                                   .format(path=path, unwritten=unwritten))
     if as_name is None:
         return player
     from ..records.viewer import player_named
 
     if player_named(game.players, as_name) != player.name:
-        raise click.ClickException(f"it is {player.name}'s turn, not {as_name}'s{unwritten}")
+        raise click.ClickException(_("it is {name}'s turn, not {as_name}'s{unwritten}")
+                                   .format(name=player.name, as_name=as_name, unwritten=unwritten))
     return player
+
+
+def _fold(text: str) -> str:
+    """``text`` as completion compares it: case folded (and, past ASCII, without accents)."""
+    if text.isascii():
+        return text.lower()
+    from ..pictures.tile_names import fold
+
+    return fold(text)
 
 
 def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -140,12 +159,15 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
         return files
+    from ..pictures.tile_names import canonical_move, move_label
+
     rack, words = split_rack(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]
-    if not words:
-        choices = {text[0] for text in texts}
-    else:
-        choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == words[0].lower()}
+    if not words:  # the tiles by their names in the language in use (English: the notation)
+        shown = {move_label(move).split()[0] for color, move in legal if rack in (None, color)}
+        return files + sorted(c for c in shown if _fold(c).startswith(_fold(incomplete)))
+    tile = canonical_move(f"{words[0]} A1").split()[0].lower()  # a Spanish name, or the notation's
+    choices = {text[1] for text in texts if len(text) == 2 and text[0].lower() == tile}
     return files + sorted(c for c in choices if c.lower().startswith(incomplete.lower()))
 
 
@@ -198,12 +220,13 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     # One word or several: "red 7 B7" (as `moves --json` writes it) is red 7 B7.
     typed_rack, words = split_rack(" ".join(words).split())
     if path == "-":
-        raise click.UsageError("move writes to FILE; standard input cannot be used")
+        raise click.UsageError(_("move writes to FILE; standard input cannot be used"))
     if typed_rack and rack and typed_rack != rack:
-        raise click.UsageError(f"the move names the {typed_rack} rack, but --rack says {rack}")
+        raise click.UsageError(_("the move names the {typed_rack} rack, but --rack says {rack}")
+                               .format(typed_rack=typed_rack, rack=rack))
     rack = rack or typed_rack
     if bot and (words or rack):
-        raise click.UsageError("--bot chooses the move and its rack: give no move and no --rack")
+        raise click.UsageError(_("--bot chooses the move and its rack: give no move and no --rack"))
     check_playouts(playouts, bot)
     if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
         if bot and words:
@@ -212,11 +235,11 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
                         sendmail, as_json, bot)
         return
     if not bot and not words:
-        raise click.UsageError("which move? e.g. uptown move 7 B7 (or pass)")
+        raise click.UsageError(_("which move? e.g. uptown move 7 B7 (or pass)"))
     if sendmail and not send:
-        raise click.UsageError("--sendmail goes with --send")
+        raise click.UsageError(_("--sendmail goes with --send"))
     if send and dry_run:
-        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+        raise click.UsageError(_("--dry-run writes nothing, so there is nothing to --send"))
     if send:
         from .club import check_mail_settings
 
@@ -226,20 +249,23 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     game = replay_valid(record, alerts=as_name is None)  # with --as, NAME's view warns
     player = check_player(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
-        raise click.ClickException(f"{player.name} plays {' and '.join(player.colors)}, not {rack}")
+        raise click.ClickException(_("{name} plays {colors}, not {rack}")
+                                   .format(name=player.name, colors=' and '.join(player.colors), rack=rack))
     game, mover = hidden_mover_view(record, game, as_name, keys)
     rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
                     else (rack, typed_move(words)))
     if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
-        raise click.ClickException(f"{chosen} marks a capture, but {square_name(chosen.square)} is "
-                                   f"empty (write {game.canonical(chosen)}); nothing was written")
-    with converted(suffix="; nothing was written"):
+        raise click.ClickException(_("{chosen} marks a capture, but {square} is empty (write {chosen2}); "
+                                     "nothing was written")
+                                   .format(chosen=chosen, square=square_name(chosen.square), chosen2=game.canonical(chosen)))
+    with converted(suffix=_("; nothing was written")):
         try:
             turn = game.play(chosen, rack)
         except IllegalMove as exc:
             if exc.reason is not Reason.AMBIGUOUS_COLOR:
                 raise
-            raise IllegalMove(exc.reason, f"{exc} (name the rack: red 7 B7, or --rack)") from None
+            raise IllegalMove(exc.reason, _("{exc} (name the rack: red 7 B7, or --rack)")
+                              .format(exc=exc)) from None
     link = None if mover is None else mover.link(turn.color, str(turn.move))
     if not dry_run:
         from ..engine.moments import write_time
@@ -259,7 +285,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         if send:
             click.echo(_send_on(path, as_name or player.name, sendmail), err=True)
         return
-    out.text(f"Move {turn.number}: {turn_text(turn)}" + (" (dry run: nothing was written)" if dry_run else ""))
+    out.text(_("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))
+             + (_(" (dry run: nothing was written)") if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     view = None
@@ -268,7 +295,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     out.text(drawn_text(game, turn, view))
     out.text(to_move_text(game, view))
     if game.finished:
-        out.table(*standings_rows(standings(game, record.variant), record.variant), title="Final standings:")
+        out.table(*standings_rows(standings(game, record.variant), record.variant), title=_("Final standings:"))
     if send:
         click.echo(_send_on(path, as_name or player.name, sendmail))
 
@@ -285,7 +312,6 @@ def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_na
     """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit`` (for a
     player out of time): the entry is checked as ``validate`` checks it before it is written."""
     from ..engine.moments import write_time
-    from ..errors import RecordError
     from ..records.replay import replay
     from ..records.safe_file import append_move
     from ..records.writing import record_with_move
@@ -379,23 +405,27 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
     as it is (with its rack first where both racks could play it).
     """
     from ..pictures.text import moves_data, moves_rows
+    from ..pictures.tile_names import color_label
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
         game = hidden_mover_view(record, game, as_name, keys)[0]
     remember_seen(record, as_name, keys)
     if not game.finished and not game.knows_racks:
-        raise click.ClickException(f"{display_path(path)} has no seed, so the racks and legal moves are unknown")
+        raise click.ClickException(_("{path} has no seed, so the racks and legal moves are unknown")
+                                   .format(path=display_path(path)))
     legal = [] if game.finished else game.legal_moves()
     out = Output(as_json, table_format)
     if as_json:
         out.json(moves_data(game, legal))
     elif game.finished:
-        out.text("The game is over: there are no moves.")
+        out.text(_("The game is over: there are no moves."))
     else:
         player = game.to_move
         assert player is not None  # a game not finished has a player to move
-        title = f"{player.name} to move ({', '.join(player.colors)}): {plural(len(legal), 'legal move')}"
+        title = ngettext("{name} to move ({colours}): {count} legal move",
+                         "{name} to move ({colours}): {count} legal moves", len(legal)).format(
+            name=player.name, colours=", ".join(map(color_label, player.colors)), count=len(legal))
         rows, headers = moves_rows(legal)
         out.table(out.wrapped(rows, 2, 56), headers, title=title)
 
@@ -423,9 +453,13 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
         return
-    click.echo(f"{bot} suggests for {player.name}: {text}")
+    from ..pictures.tile_names import color_label, move_label
+
+    shown = f"{color_label(rack)} {move_label(chosen)}" if len(player.colors) > 1 else move_label(chosen)
+    click.echo(_("{bot} suggests for {name}: {move}").format(bot=bot, name=player.name, move=shown))
     who = f" --as {player.name}" if record.hidden is not None else ""
-    click.echo(f"To play it: uptown move {display_path(path)} {text}{who}")
+    click.echo(_("To play it: {command}").format(
+        command=f"uptown move {display_path(path)} {text}{who}"))
 
 
 COMMANDS = {command.name: command for command in (move, moves, hint)}

@@ -10,6 +10,7 @@ import click
 from ..engine.game import VARIANTS
 from .exits import ExitStatus
 from ..errors import display_path
+from ..i18n import _, ngettext
 from .loading import (
     game_path,
     listed_records,
@@ -28,7 +29,7 @@ from .options import (
     keys_option,
     output_options,
 )
-from .output import Output, page, plural, use_color
+from .output import Output, page, use_color
 
 if TYPE_CHECKING:
     from ..errors import RecordError
@@ -54,9 +55,10 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     game with hidden racks, the racks of the player named by --as.
     """
     from ..pictures.text import board_text, players_rows, position_data, to_move_text
+    from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
 
-    _, record, game = read_game(file, at, as_name, keys)
+    _path, record, game = read_game(file, at, as_name, keys)
     view = _hidden_view(record, as_name, keys, at)
     if game.knows_racks:  # an open game, or every key revealed: all is public
         view = None
@@ -71,7 +73,10 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
                          "started": timing.written.get("started")})
         out.json(data)
         return
-    out.text(f"{record.path}: {record.variant}, after {game.ply} of {plural(len(record.moves), 'move')}")
+    out.text(ngettext("{path}: {variant}, after {ply} of {count} move",
+                      "{path}: {variant}, after {ply} of {count} moves", len(record.moves)).format(
+        path=record.path, variant=variant_label(record.variant), ply=game.ply,
+        count=len(record.moves)))
     clock_line = timing.describe() if timing is not None else None
     if clock_line is not None:
         out.text(clock_line)
@@ -80,7 +85,7 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
         from ..records.annotations import notes_lines
 
         for line in notes_lines(notes):
-            out.text(f"Move {game.ply}: {line}")
+            out.text(_("Move {number}: {text}").format(number=game.ply, text=line))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     out.text()
@@ -134,9 +139,12 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     count = len(record.moves)
     last = count if last is None else last
     if last > count:
-        raise click.BadParameter(f"{record.path} has {plural(count, 'move')}, not {last}", param_hint="--to")
+        raise click.BadParameter(ngettext("{path} has {count} move, not {last}",
+                                          "{path} has {count} moves, not {last}", count)
+                                 .format(path=record.path, count=count, last=last), param_hint="--to")
     if first > max(last, 1):
-        raise click.BadParameter(f"{first} is after the last move shown ({last})", param_hint="--from")
+        raise click.BadParameter(_("{first} is after the last move shown ({last})")
+                                 .format(first=first, last=last), param_hint="--from")
     game = replay_valid(record, upto=last)
     played = game.rewind()
     if as_json:
@@ -150,11 +158,11 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     colored = use_color(color, no_color)
     lines = legend_lines(game, colored)
     if not played:
-        lines.append("No moves yet.")
+        lines.append(_("No moves yet."))
     for turn in played:
         game.play(turn.move, turn.color)
         if turn.number >= first:
-            lines += ["", f"Move {turn.number}: {turn_text(turn)}"]
+            lines += ["", _("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))]
             lines += notes_lines(record.moves[turn.number - 1].notes)
             lines.append(board_text(game, colored, legend=False))
     page("\n".join(lines), color=colored)
@@ -172,6 +180,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     most tiles taken from any one opponent. Folders are searched for *.yaml, as by validate.
     """
     from ..pictures.text import standings_data, standings_rows
+    from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
 
     paths, unread = listed_records(files or (game_path(None),))
@@ -193,10 +202,13 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
         out.json(data if len(paths) > 1 else data[0])
     else:
         for index, (path, game, scoring, rows) in enumerate(scored):
-            state = "finished" if game.finished else f"not finished, after {plural(game.ply, 'move')}"
+            state = _("finished") if game.finished else ngettext(
+                "not finished, after {count} move", "not finished, after {count} moves",
+                game.ply).format(count=game.ply)
             if index:
                 out.text()
-            out.table(*standings_rows(rows, scoring), title=f"{path}: {scoring}, {state}")
+            out.table(*standings_rows(rows, scoring),
+                      title=f"{path}: {variant_label(scoring)}, {state}")
     if len(scored) < len(paths) or unread:
         sys.exit(ExitStatus.ERROR)
 
@@ -214,7 +226,7 @@ def _validate_one(path: str, strict: bool) -> "Validation":
         return _in_the_future(validate_text(data, "<stdin>", strict))
     shown = display_path(path)
     if not os.path.lexists(path):
-        return Validation(shown, None, [RecordError(NO_SUCH_FILE, path=shown)], 0)
+        return Validation(shown, None, [RecordError(_(NO_SUCH_FILE), path=shown)], 0)
     return _in_the_future(validate_file(path, strict, shown))
 
 
@@ -296,12 +308,12 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
     invalid = unchecked = warned = settled = 0
     out = Output(as_json)
-    folders = [Validation(folder, None, [RecordError(f"cannot read the folder ({reason}); its "
-                                                     "records were not read", path=folder)], 0)
+    folders = [Validation(folder, None, [RecordError(_("cannot read the folder ({reason}); its records were not read")
+                                                     .format(reason=reason), path=folder)], 0)
                for folder, reason in unreadable]
     if as_json:
         click.echo("[")
-    with click.progressbar(files, label="Validating", file=sys.stderr, hidden=quiet) as bar:
+    with click.progressbar(files, label=_("Validating"), file=sys.stderr, hidden=quiet) as bar:
         results = (_validate_one(path, strict) for path in bar)
         for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
@@ -336,12 +348,16 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         click.echo("]")
     else:
         bad = invalid - len(folders)
-        more = (f", {unchecked} unchecked" if unchecked else "") + (
-            f", {plural(warned, 'warning')}" if warned else "")
-        unread = f"; {plural(len(folders), 'folder')} not read" if folders else ""
+        more = (_(", {count} unchecked").format(count=unchecked) if unchecked else "") + (
+            ngettext(", {count} warning", ", {count} warnings", warned).format(count=warned)
+            if warned else "")
+        unread = ngettext("; {count} folder not read", "; {count} folders not read",
+                          len(folders)).format(count=len(folders)) if folders else ""
         valid = len(files) - bad - unchecked
-        some = f" ({settled} settled)" if settled else ""
-        out.text(f"{plural(len(files), 'record')}, {valid} valid{some}, {bad} invalid{more}{unread}")
+        some = _(" ({settled} settled)").format(settled=settled) if settled else ""
+        out.text(ngettext("{count} record, {valid} valid{settled}, {bad} invalid",
+                          "{count} records, {valid} valid{settled}, {bad} invalid", len(files)).format(
+            count=len(files), valid=valid, settled=some, bad=bad) + more + unread)
     if invalid:
         sys.exit(ExitStatus.ERROR)
     if unchecked:
@@ -363,7 +379,7 @@ def diff(file_a: str, file_b: str, as_json: bool) -> None:
     from ..records.compare import compare_records
 
     if file_a == file_b == "-":
-        raise click.UsageError("standard input can be only one of A and B")
+        raise click.UsageError(_("standard input can be only one of A and B"))
     result = compare_records(open_record(file_a), open_record(file_b))
     if as_json:
         Output(as_json).json(result.to_json())

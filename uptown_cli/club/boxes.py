@@ -29,6 +29,7 @@ from ..records.compare import (
 )
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
+from ..i18n import _ as gettext
 
 __all__ = ["best_copy", "maildir_messages", "mbox_messages", "read_message_file"]
 
@@ -106,7 +107,8 @@ def read_message_file(path: str) -> bytes:
     """The bytes of the message file ``path``; MailError (one line) for anything else."""
     letter = _letter(path, display_path(path))
     if letter.problem is not None:
-        raise MailError(f"cannot read {letter.where}: {letter.problem}; nothing was written")
+        raise MailError(gettext("cannot read {where}: {problem}; nothing was written")
+                        .format(where=letter.where, problem=letter.problem))
     return letter.data
 
 
@@ -122,7 +124,8 @@ def maildir_messages(path: str) -> Iterator[Letter]:
                       if not entry.name.startswith(".")]
         except OSError as exc:
             reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
-            raise MailError(f"{shown}: {reason} (a Maildir holds new/ and cur/)") from None
+            raise MailError(gettext("{shown}: {reason} (a Maildir holds new/ and cur/)")
+                            .format(shown=shown, reason=reason)) from None
     for name, file in sorted(names):
         where = os.path.join(os.path.dirname(file), _short(name))
         yield _letter(file, display_path(where))
@@ -148,9 +151,9 @@ def mbox_messages(path: str) -> Iterator[Letter]:
         descriptor = _open_regular(path)
     except OSError as exc:
         reason = "no such mbox file" if exc.errno == errno.ENOENT else _why(exc, path)
-        raise MailError(f"{shown}: {reason}") from None
+        raise MailError(gettext("{shown}: {reason}").format(shown=shown, reason=reason)) from None
     if isinstance(descriptor, str):
-        raise MailError(f"{shown}: {descriptor}")
+        raise MailError(gettext("{shown}: {descriptor}").format(shown=shown, descriptor=descriptor))
     with os.fdopen(descriptor, "rb") as stream:
         number, size, at_line_start = 0, 0, True
         lines: list[bytes] | None = None
@@ -163,15 +166,16 @@ def mbox_messages(path: str) -> Iterator[Letter]:
                     number, lines, size = number + 1, [], 0
                     continue
                 if lines is None:
-                    raise MailError(f"{shown}: not an mbox file (it does not start with a "
-                                    "'From ' line)")
+                    raise MailError(gettext("{shown}: not an mbox file (it does not start with a 'From ' line)")
+                                    .format(shown=shown))
                 if starts and _ESCAPED_FROM.match(piece):
                     piece = piece[1:]
                 size += len(piece)
                 if size <= MAX_MESSAGE_BYTES:
                     lines.append(piece)
         except OSError as exc:
-            raise MailError(f"cannot read {shown}: {exc.strerror or exc}") from None
+            raise MailError(gettext("cannot read {shown}: {value}")
+                            .format(shown=shown, value=exc.strerror or exc)) from None
         if lines is not None:
             yield _mbox_letter(f"{shown} message {number}", lines, size)
 
@@ -200,7 +204,8 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
     for place, letter in enumerate(letters):
         try:
             if letter.problem is not None:
-                raise MailError(f"{letter.where}: {letter.problem}")
+                raise MailError(gettext("{where}: {problem}")
+                                .format(where=letter.where, problem=letter.problem))
             game = find_game(read_message(letter.data, letter.where), letter.where)
             if game is None or local is None and not _named(game, name):
                 continue
@@ -225,9 +230,9 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
         others = [data for data, (record, _) in read.items()
                   if _other_game(compare_records(chosen, record))]
         if others:
-            raise MailError(f"{len(others) + 1} different games in the mailbox are attached as "
-                            f"{name}: receive the one you want from its message "
-                            "(uptown receive FILE.eml)")
+            raise MailError(gettext("{value} different games in the mailbox are attached as {name}: "
+                              "receive the one you want from its message (uptown receive FILE.eml)")
+                            .format(value=len(others) + 1, name=name))
     carriers: dict[bytes, Attached] = {}
     for key, game in found:  # the first message of each copy that carries the local one on
         if key[0] == 3:
@@ -235,9 +240,11 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
     for data, game in carriers.items():
         conflict = _fork(compare_records(chosen, read[data][0]), chosen, read[data][0])
         if conflict is not None:
-            raise MailError(f"{display_path(local_path)}: two copies in the mailbox carry it on "
-                            f"differently ({best.where}, {game.where}): {conflict}; neither was "
-                            "taken (receive the right one from its message)")
+            raise MailError(gettext("{path}: two copies in the mailbox carry it on differently "
+                                    "({one}, {other}): {conflict}; neither was taken (receive "
+                                    "the right one from its message)")
+                            .format(path=display_path(local_path), one=best.where,
+                                    other=game.where, conflict=conflict))
     return best
 
 

@@ -18,6 +18,7 @@ from email.charset import Charset
 from email.utils import formataddr
 
 from ..errors import MailError, one_line
+from ..i18n import _
 
 __all__ = [
     "MAX_NAME", "address_field", "address_key", "checked_address", "header_text", "header_value",
@@ -82,19 +83,20 @@ def checked_address(text: str, whose: str) -> str:
     too), a non-ASCII domain in its IDNA form; MailError (one line) for anything else."""
     local, at, domain = text.rpartition("@")
     if at and local and not local.isascii():
-        raise MailError(f"{whose} {text!r} has letters beyond ASCII before the @, which needs "
-                        "SMTPUTF8: uptown sends only to ASCII addresses; nothing was sent")
+        raise MailError(_("{whose} {text!r} has letters beyond ASCII before the @, which needs "
+                          "SMTPUTF8: uptown sends only to ASCII addresses; nothing was sent")
+                        .format(whose=whose, text=text))
     if not at or not _LOCAL_PART.fullmatch(local) or "=?" in local:
-        raise MailError(f"{whose} {text!r} is not an address uptown sends to (local@domain, "
-                        "in ASCII before the @); nothing was sent")
+        raise MailError(_("{whose} {text!r} is not an address uptown sends to (local@domain, in "
+                          "ASCII before the @); nothing was sent").format(whose=whose, text=text))
     try:
         ascii_domain = domain.encode("idna").decode("ascii")
     except UnicodeError:
         ascii_domain = ""
     labels = ascii_domain.split(".")
     if len(ascii_domain) > MAX_DOMAIN or not all(_LABEL.fullmatch(label) for label in labels):
-        raise MailError(f"{whose} {text!r} does not end in a domain name (such as "
-                        "example.org or localhost); nothing was sent")
+        raise MailError(_("{whose} {text!r} does not end in a domain name (such as example.org "
+                          "or localhost); nothing was sent").format(whose=whose, text=text))
     return f"{local}@{ascii_domain}"
 
 

@@ -23,6 +23,7 @@ from typing import Callable
 
 from ..engine.game import same_name
 from ..errors import MailError, RecordError
+from ..i18n import _, ngettext
 from ..records.compare import (
     DIFFERENT_GAMES,
     EXTENDS,
@@ -36,6 +37,7 @@ from ..records.reading import load_record
 from ..records.replay import replay, validate_text
 from ..records.schema import Record
 from .mime import Attached
+from ..i18n import _ as gettext
 
 __all__ = ["KEPT_COPY", "progress", "receive", "Received"]
 
@@ -82,8 +84,8 @@ def receive(game: Attached, local_path: str, shown: str,
         from ..records.safe_file import create_record
 
         create_record(local_path, received.text)
-        return Received(SAVED_NEW, shown, f"Saved {shown}: a new game, "
-                        f"{_moves(len(received.moves))}; {_waiting(received)}.",
+        return Received(SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
+                        path=shown, moves=_moves(len(received.moves)), waiting=_waiting(received)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
     comparison = compare_records(local, received)
@@ -92,17 +94,19 @@ def receive(game: Attached, local_path: str, shown: str,
     hidden = hidden_progress(local, received)
     news = hidden.news
     if comparison.relation == IDENTICAL and hidden.state == SAME:
-        return Received(SAME, shown, f"{shown} already holds this copy of the game "
-                        f"({_moves(len(local.moves))}); nothing was written.")
+        return Received(SAME, shown, _("{path} already holds this copy of the game ({moves}); "
+                                       "nothing was written.").format(
+                        path=shown, moves=_moves(len(local.moves))))
     if comparison.longer == "a" or hidden.state == OLDER:
-        return Received(OLDER, shown, f"{shown} is newer than the received copy; "
-                        "nothing was written.")
+        return Received(OLDER, shown, _("{path} is newer than the received copy; nothing was "
+                                        "written.").format(path=shown))
     if comparison.relation == EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
     from ..records.safe_file import replace_record
 
     replace_record(local_path, hidden.text or received.text, local.text, on_wait)
-    return Received(EXTENDED, shown, f"Saved {shown}: {news}; {_waiting(received)}.",
+    return Received(EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
+                    path=shown, news=news, waiting=_waiting(received)),
                     _warned(sender_warning(game, local, received)))
 
 
@@ -188,11 +192,11 @@ def _refused(what: str, received: Record, local_path: str, shown: str) -> MailEr
     try:
         kept = kept_path(received.text, local_path)
     except RecordError as exc:
-        return MailError(f"{what}; refused: your copy is unchanged, and the received one could "
-                         f"not be kept ({exc})")
+        return MailError(gettext("{what}; refused: your copy is unchanged, and the received one could "
+                           "not be kept ({exc})").format(what=what, exc=exc))
     kept_shown = os.path.join(os.path.dirname(shown), os.path.basename(kept))
-    return MailError(f"{what}; refused: your copy is unchanged, the received one is kept as "
-                     f"{kept_shown}")
+    return MailError(gettext("{what}; refused: your copy is unchanged, the received one is kept as "
+                       "{kept_shown}").format(what=what, kept_shown=kept_shown))
 
 
 KEPT_COPY = re.compile(r"\.received-[0-9]+\.ya?ml$")
@@ -219,7 +223,8 @@ def kept_path(text: str, local_path: str) -> str:
                     raise
         if _holds(path, data):
             return path
-    raise RecordError(f"{MAX_KEPT} received copies of {name} are kept already")
+    raise RecordError(gettext("{MAX_KEPT} received copies of {name} are kept already")
+                      .format(MAX_KEPT=MAX_KEPT, name=name))
 
 
 def _holds(path: str, data: bytes) -> bool:
@@ -242,27 +247,40 @@ def _holds(path: str, data: bytes) -> bool:
 def _check_valid(record: Record) -> None:
     result = validate_text(record.text, record.path)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
-        raise MailError(f"the attached game is invalid: {result.errors[0]}; nothing was written")
+        raise MailError(gettext("the attached game is invalid: {errors}; nothing was written")
+                        .format(errors=result.errors[0]))
 
 
 def _new_moves(local: Record, received: Record) -> str:
     """``move 5 (Bo: sax E8) is new`` or ``moves 5-6 (...) are new``."""
     owner = {c: p.name for p in received.players for c in p.colors}
     first, entries = len(local.moves) + 1, received.moves[len(local.moves):]
-    listed = ", ".join(f"{owner[m.color]}: {m.text}" for m in entries)
+    listed = ", ".join(f"{owner[m.color]}: {_move_shown(m.text)}" for m in entries)
     if len(entries) == 1:
-        return f"move {first} ({listed}) is new"
-    return f"moves {first}-{first + len(entries) - 1} ({listed}) are new"
+        return _("move {number} ({moves}) is new").format(number=first, moves=listed)
+    return _("moves {first}-{last} ({moves}) are new").format(
+        first=first, last=first + len(entries) - 1, moves=listed)
+
+
+def _move_shown(text: str) -> str:
+    """A move of a record as the players of the language in use read it (``saxofón E8``)."""
+    from ..engine.notation import parse_move
+    from ..pictures.tile_names import move_label
+
+    try:
+        return move_label(parse_move(text))
+    except ValueError:
+        return text
 
 
 def _waiting(record: Record) -> str:
     """Who the game waits for now, as the end of a sentence."""
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
-        return f"{record.players[len(hidden.commitments)].name} to join"
+        return _("{name} to join").format(name=record.players[len(hidden.commitments)].name)
     mover = replay(record).game.to_move
-    return "the game is over" if mover is None else f"{mover.name} to move"
+    return _("the game is over") if mover is None else _("{name} to move").format(name=mover.name)
 
 
 def _moves(count: int) -> str:
-    return f"{count} move{'' if count == 1 else 's'}"
+    return ngettext("{count} move", "{count} moves", count).format(count=count)

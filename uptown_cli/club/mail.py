@@ -20,6 +20,7 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
 
 from ..errors import MailError, one_line
+from ..i18n import _, ngettext
 from ..engine.game import Game
 from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
@@ -101,7 +102,8 @@ class GameFile:
             if same_name(entry.name, name):
                 return entry
         names = ", ".join(p.name for p in self.record.players)
-        raise MailError(f"no player is named {name!r} (players: {names})")
+        raise MailError(_("no player is named {name!r} (players: {names})")
+                        .format(name=name, names=names))
 
     def subject(self) -> str:
         """``[uptown] EVENT-or-FILE: move N, NAME to move`` (``NAME to join``, ``game
@@ -110,11 +112,12 @@ class GameFile:
         if len(title) > MAX_NAME:
             title = title[:MAX_NAME - 3] + "..."
         if self.joining is not None:
-            state = f"{self.joining.name} to join"
+            state = _("{name} to join").format(name=self.joining.name)
         elif self.game.to_move is None:
-            state = "game over"
+            state = _("game over")
         else:
-            state = f"move {len(self.record.moves) + 1}, {self.game.to_move.name} to move"
+            state = _("move {number}, {name} to move").format(
+                number=len(self.record.moves) + 1, name=self.game.to_move.name)
         return header_text(f"{SUBJECT_TAG} {title}: {state}")
 
     def next_command(self, recipient: PlayerEntry | None) -> str:
@@ -132,7 +135,8 @@ class GameFile:
 
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
         """In an open game in play, each recipient's rack (every rack is public there)."""
-        from ..pictures.text import rack_text
+        from ..pictures.text import rack_label
+        from ..pictures.tile_names import color_label
 
         racks = self.game.racks
         if racks is None or self.game.finished:
@@ -140,10 +144,10 @@ class GameFile:
         lines = []
         for entry in recipients:
             colors = next(p.colors for p in self.game.players if same_name(p.name, entry.name))
-            shown = "; ".join(f"{c} {rack_text(racks[c])}" if self.game.playable(c) else f"{c} done"
-                              for c in colors)
-            whose = "Your rack" if len(recipients) == 1 else f"{entry.name}'s rack"
-            lines.append(f"{whose}: {shown}")
+            shown = "; ".join(f"{color_label(c)} {rack_label(racks[c])}" if self.game.playable(c)
+                              else _("{colour} done").format(colour=color_label(c)) for c in colors)
+            lines.append(_("Your rack: {racks}").format(racks=shown) if len(recipients) == 1
+                         else _("{name}'s rack: {racks}").format(name=entry.name, racks=shown))
         return lines
 
     def body(self, recipients: list[PlayerEntry]) -> str:
@@ -158,14 +162,15 @@ class GameFile:
         if racks:
             lines += racks + [""]
         if self.record.moves:
-            lines += ["Standings:", self.standings_table(), ""]
+            lines += [_("Standings:"), self.standings_table(), ""]
         if self.record.hidden is not None:  # a downgrade to an older version shows
             from ..pictures.text import protocol_text
 
-            lines += [f"Hidden racks, protocol {protocol_text(self.record.hidden)}.", ""]
-        lines.append(f"The game is attached as {self.attachment_name}. Save it with uptown "
-                     "receive (pipe")
-        lines.append("this message to it, or give the saved message), then run:")
+            lines += [_("Hidden racks, protocol {protocol}.").format(
+                protocol=protocol_text(self.record.hidden)), ""]
+        lines += _("The game is attached as {name}. Save it with uptown receive (pipe\n"
+                   "this message to it, or give the saved message), then run:").format(
+            name=self.attachment_name).split("\n")
         lines.append(f"    {self.next_command(recipients[0] if len(recipients) == 1 else None)}")
         return "\n".join(one_line(line) for line in "\n".join(lines).split("\n")) + "\n"
 
@@ -199,11 +204,13 @@ def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> li
         chosen = [p for p in game.record.players
                   if sender is None or not same_name(p.name, sender.name)]
     if not chosen:
-        raise MailError(f"nobody to send {game.record.path} to: every player is the sender")
+        raise MailError(_("nobody to send {path} to: every player is the sender")
+                        .format(path=game.record.path))
     missing = [p.name for p in chosen if p.email is None]
     if missing:
-        raise MailError(f"{', '.join(missing)} {'has' if len(missing) == 1 else 'have'} no email "
-                        f"address in {game.record.path} (add 'email:' under the player)")
+        raise MailError(ngettext("{names} has no email address in {path} (add 'email:' under the player)",
+                                 "{names} have no email address in {path} (add 'email:' under the player)",
+                                 len(missing)).format(names=", ".join(missing), path=game.record.path))
     return chosen
 
 
@@ -237,8 +244,8 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     found = getaddresses([text]) if text else []
     if len(found) != 1 or not found[0][1]:
         who = f"{sender.name} has no email in {game.record.path}" if sender else "no --as"
-        raise MailError(f"who sends this? {who}, and ${FROM_ENV} is not one address "
-                        "(e.g. Ana <ana@example.org>)")
+        raise MailError(_("who sends this? {who}, and ${FROM_ENV} is not one address (e.g. Ana "
+                          "<ana@example.org>)").format(who=who, FROM_ENV=FROM_ENV))
     return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
 
 

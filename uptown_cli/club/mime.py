@@ -22,6 +22,7 @@ from ..errors import MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
 from .headers import address_key, plain_file_name, shown_name
+from ..i18n import _ as gettext
 
 __all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
 
@@ -87,7 +88,7 @@ class Attached:
         try:
             return load_record_text(self.data, shown)
         except RecordError as exc:
-            raise MailError(f"the attached game is not a valid record: {exc}") from None
+            raise MailError(gettext("the attached game is not a valid record: {exc}").format(exc=exc)) from None
 
 
 def read_message(data: bytes, where: str) -> Message:
@@ -97,7 +98,7 @@ def read_message(data: bytes, where: str) -> Message:
     import email
 
     def refuse(what: str) -> MailError:
-        return MailError(f"{where}: {what}; nothing was written")
+        return MailError(gettext("{where}: {what}; nothing was written").format(where=where, what=what))
 
     if len(data) > MAX_MESSAGE_BYTES:
         raise refuse(f"the message is over {MAX_MESSAGE_BYTES // 2**20} MiB")
@@ -133,7 +134,7 @@ def find_game(message: Message, where: str) -> Attached | None:
     """The one game attached to ``message``, or None when none is; MailError (one line)
     for a message that shows a game but cannot give it."""
     def refuse(what: str) -> MailError:
-        return MailError(f"{where}: {what}; nothing was written")
+        return MailError(gettext("{where}: {what}; nothing was written").format(where=where, what=what))
 
     games, plain, html = [], False, False
     for part, _, carrier in _parts(message):
@@ -167,7 +168,8 @@ def message_game(data: bytes, where: str) -> Attached:
     """The game attached to the message in ``data``; MailError when there is none."""
     found = find_game(read_message(data, where), where)
     if found is None:
-        raise MailError(f"{where}: {NO_GAME}; nothing was written")
+        raise MailError(gettext("{where}: {NO_GAME}; nothing was written")
+                        .format(where=where, NO_GAME=NO_GAME))
     return found
 
 

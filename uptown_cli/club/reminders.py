@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from ..engine.clock import LATE, OUT_OF_TIME, Deadline, describe, parse_time, show_time, write_time
 from ..engine.game import name_key
 from ..errors import MailError, SetupError
+from ..i18n import _
 
 __all__ = [
     "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
@@ -222,10 +223,12 @@ class ReminderLog:
         try:
             fd = os.open(path, flags, 0o600)
         except OSError as exc:
-            raise MailError(f"cannot open the reminder log {path}: {_why(exc)}; nothing was sent") from None
+            raise MailError(_("cannot open the reminder log {path}: {exc}; nothing was sent")
+                            .format(path=path, exc=_why(exc))) from None
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise MailError(f"the reminder log {path} is not a regular file; nothing was sent")
+                raise MailError(_("the reminder log {path} is not a regular file; nothing was sent")
+                                .format(path=path))
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             data = _read_all(fd, path)
             entries, whole = _parse_log(path, data)
@@ -237,8 +240,8 @@ class ReminderLog:
         except BaseException as exc:
             os.close(fd)
             if isinstance(exc, OSError):
-                raise MailError(f"cannot lock the reminder log {path}: {_why(exc)}; "
-                                "nothing was sent") from None
+                raise MailError(_("cannot lock the reminder log {path}: {exc}; nothing was sent")
+                                .format(path=path, exc=_why(exc))) from None
             raise
         return cls(path, fd, entries)
 
@@ -250,7 +253,8 @@ class ReminderLog:
                 data = data[os.write(self.fd, data):]
             os.fsync(self.fd)
         except OSError as exc:
-            raise MailError(f"cannot write the reminder log {self.path}: {_why(exc)}") from None
+            raise MailError(_("cannot write the reminder log {path}: {exc}")
+                            .format(path=self.path, exc=_why(exc))) from None
         self.entries.append(entry)
 
     def close(self) -> None:
@@ -273,7 +277,8 @@ def read_log(folder: str) -> list[LogEntry]:
     except FileNotFoundError:
         return []
     except OSError as exc:
-        raise MailError(f"cannot read the reminder log {path}: {_why(exc)}") from None
+        raise MailError(_("cannot read the reminder log {path}: {exc}")
+                        .format(path=path, exc=_why(exc))) from None
     try:
         return _parse_log(path, _read_all(fd, path))[0]
     finally:
@@ -303,7 +308,8 @@ def _read_all(fd: int, path: str) -> bytes:
         while chunk := os.read(fd, 1 << 16):
             chunks.append(chunk)
     except OSError as exc:
-        raise MailError(f"cannot read the reminder log {path}: {_why(exc)}") from None
+        raise MailError(_("cannot read the reminder log {path}: {exc}")
+                        .format(path=path, exc=_why(exc))) from None
     return b"".join(chunks)
 
 
@@ -317,8 +323,8 @@ def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
     for number, line in enumerate(lines, 1):
         entry = LogEntry.from_line(line)
         if entry is None:
-            raise MailError(f"{path}:{number}: not a line of the reminder log (mend or remove "
-                            "it); nothing was sent")
+            raise MailError(_("{path}:{number}: not a line of the reminder log (mend or remove it); "
+                              "nothing was sent").format(path=path, number=number))
         entries.append(entry)
     return entries, len(data) - len(torn)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
+from ..i18n import _
 
 if TYPE_CHECKING:
     from ..engine.clock import Deadline
@@ -87,18 +88,19 @@ class GameStatus:
     def since_text(self) -> str:
         """``2026-12-01 15:36`` (local time), or ``after year 9999`` for a time past it."""
         when = file_time(self.since)
-        return when.strftime("%Y-%m-%d %H:%M") if when is not None else "after year 9999"
+        return when.strftime("%Y-%m-%d %H:%M") if when is not None else _("after year 9999")
 
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
         if self.state == TO_MOVE:
-            return f"{self.waiting_for} to move" + self.clock_text()
+            return _("{name} to move").format(name=self.waiting_for) + self.clock_text()
         if self.state == TO_JOIN:
-            return f"{self.waiting_for} to join"
+            return _("{name} to join").format(name=self.waiting_for)
         if self.state == FINISHED:
-            out = " and ".join(name for name, _ in self.forfeited)
-            return f"won by {' and '.join(self.winners)}" + (f" ({out} forfeited)" if out else "")
-        return f"invalid: {self.problem}"
+            out = _(" and ").join(name for name, _when in self.forfeited)
+            won = _("won by {names}").format(names=_(" and ").join(self.winners))
+            return won + (_(" ({names} forfeited)").format(names=out) if out else "")
+        return _("invalid: {problem}").format(problem=self.problem)
 
     def clock_text(self) -> str:
         """What the clock says of the wait, short enough for one line: ``, 1d 4h left``,
@@ -152,7 +154,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     record = checked.record
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
-        where = f"line {error.line}: " if error.line is not None else ""
+        where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
         return GameStatus(shown, INVALID, checked.moves, since, problem=where + error.message)
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):

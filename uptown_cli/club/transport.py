@@ -29,6 +29,7 @@ from ..errors import MailError
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
 from the start; port 465); ``?tls=no`` sends without TLS."""
+from ..i18n import _
 
 __all__ = ["SMTP_ENV", "check_settings", "send_sendmail", "send_smtp"]
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
@@ -59,24 +60,25 @@ class SmtpServer:
         if parts.scheme not in ("smtp", "smtps") or not parts.hostname or parts.path not in ("", "/"):
             raise MailError(usage)
         if parts.password is not None:
-            raise MailError(f"${SMTP_ENV} must not hold the password: use ${PASSWORD_ENV} "
-                            "or ~/.netrc")
+            raise MailError(_("${SMTP_ENV} must not hold the password: use ${PASSWORD_ENV} or "
+                              "~/.netrc").format(SMTP_ENV=SMTP_ENV, PASSWORD_ENV=PASSWORD_ENV))
         query = parse_qs(parts.query, keep_blank_values=True)
         if set(query) - {"tls"} or query.get("tls", [NO_TLS]) != [NO_TLS]:
-            raise MailError(f"{usage}; the one setting after ? is tls=no (send without TLS)")
+            raise MailError(_("{usage}; the one setting after ? is tls=no (send without TLS)")
+                            .format(usage=usage))
         plain = "tls" in query
         if plain and parts.scheme == "smtps":
-            raise MailError(f"${SMTP_ENV}: smtps:// is TLS; give smtp://...?tls=no to send "
-                            "without it")
+            raise MailError(_("${SMTP_ENV}: smtps:// is TLS; give smtp://...?tls=no to send without "
+                              "it").format(SMTP_ENV=SMTP_ENV))
         try:
             port = parts.port or (465 if parts.scheme == "smtps" else 587)
             parts.hostname.encode("idna")
         except ValueError:  # UnicodeError is one
-            raise MailError(f"{usage}: its port or host name is not one") from None
+            raise MailError(_("{usage}: its port or host name is not one").format(usage=usage)) from None
         user = unquote(parts.username or "", errors="strict")
         if not user.isascii() or not user.isprintable():
-            raise MailError(f"${SMTP_ENV}: the user name must be printable ASCII (the SMTP "
-                            "login sends no other)")
+            raise MailError(_("${SMTP_ENV}: the user name must be printable ASCII (the SMTP login "
+                              "sends no other)").format(SMTP_ENV=SMTP_ENV))
         return cls(parts.scheme == "smtps", user, parts.hostname, port, plain)
 
     @property
@@ -98,8 +100,8 @@ class SmtpServer:
         ASCII (the SMTP login sends no other)."""
         password = os.environ.get(PASSWORD_ENV) or self._netrc_password()
         if not password.isascii() or not password.isprintable():
-            raise MailError("the SMTP password holds a character that is not printable ASCII, "
-                            "which the SMTP login cannot send; nothing was sent")
+            raise MailError(_("the SMTP password holds a character that is not printable ASCII, "
+                              "which the SMTP login cannot send; nothing was sent"))
         return password
 
     def _netrc_password(self) -> str:
@@ -110,11 +112,11 @@ class SmtpServer:
         except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
             reason = ("it is not UTF-8 text" if isinstance(exc, UnicodeError)
                       else getattr(exc, "msg", None) or getattr(exc, "strerror", None) or exc)
-            raise MailError(f"~/.netrc cannot be read ({reason})") from None
+            raise MailError(_("~/.netrc cannot be read ({reason})").format(reason=reason)) from None
         if entry is None or not entry[2] or entry[0] not in ("", self.user):
-            raise MailError(f"no password for {self.user}@{self.host}: set ${PASSWORD_ENV} "
-                            f"or add 'machine {self.host} login {self.user} password ...' "
-                            "to ~/.netrc")
+            raise MailError(_("no password for {user}@{host}: set ${PASSWORD_ENV} or add 'machine "
+                              "{host} login {user} password ...' to ~/.netrc")
+                            .format(user=self.user, host=self.host, PASSWORD_ENV=PASSWORD_ENV))
         return entry[2]
 
 
@@ -173,24 +175,29 @@ class _Session:
             client = self.connect()
             delivery = self.transmit(client, data, sender, recipients)
         except smtplib.SMTPAuthenticationError as exc:
-            raise MailError(f"{where} refused the login of {self.server.user} ({exc.smtp_code}: "
-                            f"{self.said(exc.smtp_error)}); nothing was sent") from None
+            raise MailError(_("{where} refused the login of {user} ({smtp_code}: {smtp_error}); "
+                              "nothing was sent")
+                            .format(where=where, user=self.server.user, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
         except smtplib.SMTPNotSupportedError:
-            raise MailError(f"{where} does not offer to log in (AUTH); nothing was sent") from None
+            raise MailError(_("{where} does not offer to log in (AUTH); nothing was sent")
+                            .format(where=where)) from None
         except ssl.SSLCertVerificationError as exc:
-            raise MailError(f"{where}: the server's certificate is not trusted "
-                            f"({exc.verify_message}); nothing was sent") from None
+            raise MailError(_("{where}: the server's certificate is not trusted ({verify_message}); "
+                              "nothing was sent")
+                            .format(where=where, verify_message=exc.verify_message)) from None
         except ssl.SSLError as exc:
-            raise MailError(f"{where}: TLS failed ({exc.reason or type(exc).__name__}); "
-                            "nothing was sent") from None
+            raise MailError(_("{where}: TLS failed ({value}); nothing was sent")
+                            .format(where=where, value=exc.reason or type(exc).__name__)) from None
         except smtplib.SMTPResponseException as exc:
-            raise MailError(f"{where} refused the message ({exc.smtp_code}: "
-                            f"{self.said(exc.smtp_error)}); nothing was sent") from None
+            raise MailError(_("{where} refused the message ({smtp_code}: {smtp_error}); nothing was "
+                              "sent")
+                            .format(where=where, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
         except (smtplib.SMTPException, OSError, UnicodeError) as exc:
             reason = ("the server hung up" if isinstance(exc, smtplib.SMTPServerDisconnected)
                       else getattr(exc, "strerror", None) or self.said(str(exc))
                       or type(exc).__name__)
-            raise MailError(f"cannot send through {where}: {reason}; nothing was sent") from None
+            raise MailError(_("cannot send through {where}: {reason}; nothing was sent")
+                            .format(where=where, reason=reason)) from None
         finally:
             if client is not None:
                 _close(client)
@@ -214,13 +221,13 @@ class _Session:
                     client.ehlo()
                     encrypted = True
                 elif not server.local:
-                    raise MailError(f"{server.where} does not offer STARTTLS; nothing was sent "
-                                    "(uptown sends without TLS only to this computer, or with "
-                                    f"?tls=no in ${SMTP_ENV})")
+                    raise MailError(_("{where} does not offer STARTTLS; nothing was sent (uptown sends "
+                                      "without TLS only to this computer, or with ?tls=no in ${SMTP_ENV})")
+                                    .format(where=server.where, SMTP_ENV=SMTP_ENV))
             if server.user:
                 if not encrypted and not server.local:
-                    raise MailError(f"{server.where}: uptown sends no password without TLS "
-                                    "except to this computer; nothing was sent")
+                    raise MailError(_("{where}: uptown sends no password without TLS except to this "
+                                      "computer; nothing was sent").format(where=server.where))
                 client.login(server.user, self.password)
         except BaseException:
             _close(client)
@@ -234,8 +241,9 @@ class _Session:
         where = self.server.where
         code, reply = client.mail(sender)
         if code != 250:
-            raise MailError(f"{where} refused the sender {sender} ({code}: {self.said(reply)}); "
-                            "nothing was sent")
+            raise MailError(_("{where} refused the sender {sender} ({code}: {reply}); nothing was "
+                              "sent")
+                            .format(where=where, sender=sender, code=code, reply=self.said(reply)))
         delivery = Delivery()
         for address in recipients:
             code, reply = client.rcpt(address)
@@ -243,21 +251,22 @@ class _Session:
                 delivery.refused[address] = f"{code}: {self.said(reply)}"
         if len(delivery.refused) == len(recipients):
             refused = "; ".join(f"{a} ({why})" for a, why in delivery.refused.items())
-            raise MailError(f"{where} refused every recipient: {refused}; nothing was sent")
+            raise MailError(_("{where} refused every recipient: {refused}; nothing was sent")
+                            .format(where=where, refused=refused))
         code, reply = client.docmd("DATA")
         if code != 354:
-            raise MailError(f"{where} refused the message ({code}: {self.said(reply)}); "
-                            "nothing was sent")
+            raise MailError(_("{where} refused the message ({code}: {reply}); nothing was sent")
+                            .format(where=where, code=code, reply=self.said(reply)))
         try:
             client.send(_dot_stuffed(data))
             code, reply = client.getreply()
         except OSError:  # smtplib's errors are OSErrors too
-            raise MailError(f"{where} stopped answering while the message went out: it may or "
-                            "may not have been delivered (ask the recipients before sending it "
-                            "again)") from None
+            raise MailError(_("{where} stopped answering while the message went out: it may or may "
+                              "not have been delivered (ask the recipients before sending it again)")
+                            .format(where=where)) from None
         if code != 250:
-            raise MailError(f"{where} refused the message ({code}: {self.said(reply)}); "
-                            "nothing was sent")
+            raise MailError(_("{where} refused the message ({code}: {reply}); nothing was sent")
+                            .format(where=where, code=code, reply=self.said(reply)))
         return delivery
 
 
@@ -285,8 +294,9 @@ def _tls_context() -> ssl.SSLContext:
         return ssl.create_default_context(cafile=cafile)
     except (OSError, ssl.SSLError) as exc:
         reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
-        raise MailError(f"${CAFILE_ENV} {cafile}: cannot read certificates from it "
-                        f"({reason}); nothing was sent") from None
+        raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason}); "
+                          "nothing was sent")
+                        .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason)) from None
 
 
 def send_sendmail(data: bytes, recipients: list[str]) -> None:
@@ -297,9 +307,10 @@ def send_sendmail(data: bytes, recipients: list[str]) -> None:
         done = subprocess.run([program, "-oi", "--", *recipients], input=data,
                               capture_output=True, timeout=TIMEOUT, check=False)
     except subprocess.TimeoutExpired:
-        raise MailError(f"sendmail did not finish within {TIMEOUT:.0f} s") from None
+        raise MailError(_("sendmail did not finish within {TIMEOUT:.0f} s").format(TIMEOUT=TIMEOUT)) from None
     except OSError as exc:
-        raise MailError(f"cannot run {program}: {exc.strerror or exc}") from None
+        raise MailError(_("cannot run {program}: {value}")
+                        .format(program=program, value=exc.strerror or exc)) from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise MailError(f"sendmail failed (exit status {done.returncode})"
@@ -311,5 +322,5 @@ def _sendmail_program() -> str:
     """The first ``sendmail`` on PATH, else in /usr/sbin or /usr/lib; MailError when none is."""
     program = shutil.which("sendmail") or shutil.which("sendmail", path="/usr/sbin:/usr/lib")
     if program is None:
-        raise MailError("no sendmail program found (on PATH or in /usr/sbin); nothing was sent")
+        raise MailError(_("no sendmail program found (on PATH or in /usr/sbin); nothing was sent"))
     return program

@@ -22,6 +22,7 @@ from .moments import check_times as check_times, current_time as current_time
 from .moments import describe as describe, parse_duration as parse_duration
 from .moments import parse_time as parse_time, show_time as show_time
 from .moments import write_duration as write_duration, write_time as write_time
+from ..i18n import _
 
 __all__ = [
     "MOVE", "BANK", "ON_TIME", "LATE", "OUT_OF_TIME", "PAUSED", "tokens", "Clock", "PRESETS",
@@ -84,8 +85,8 @@ class Clock:
             raise _clock_error(text)
         options = {name: parse_duration(value) for name, value in zip(names, rest[1::2])}
         if increment > time:
-            raise SetupError(f"the clock {text!r} adds more than its bank holds: the increment "
-                             "is at most the bank")
+            raise SetupError(_("the clock {text!r} adds more than its bank holds: the increment is at "
+                               "most the bank").format(text=text))
         return cls(kind, time, increment, options.get("grace", timedelta(0)), options.get("reveal"))
 
     def __str__(self) -> str:

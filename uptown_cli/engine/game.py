@@ -26,6 +26,8 @@ from typing import Literal, NamedTuple, Optional, TypeGuard
 from ..errors import IllegalMove, RacksUnknown, Reason, SetupError
 from .bags import seeded_bags
 from .geometry import (
+    shown_color,
+    shown_tile,
     ALL_SQUARES,
     FIT,
     GATHER,
@@ -40,6 +42,7 @@ from .geometry import (
 from .groups import count_groups, cut_points, is_cut_point
 from .move_lists import ROW_SHIFTS, move_lists, tile_moves
 from .notation import PASS, Move, board_diagram, parse_move
+from ..i18n import _ as gettext, ngettext
 
 __all__ = [
     "Color", "COLORS", "Variant", "VARIANTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR", "Player",
@@ -148,19 +151,20 @@ class Game:
                  variant: str = "standard") -> None:
         seated = [p if isinstance(p, Player) else Player(*p) for p in players]
         if not 2 <= len(seated) <= 5:
-            raise SetupError("a game has 2 to 5 players")
+            raise SetupError(gettext("a game has 2 to 5 players"))
         if not _is_variant(variant):
-            raise SetupError(f"unknown variant {variant!r} (standard or blockers)")
+            raise SetupError(gettext("unknown variant {variant!r} (standard or blockers)").format(variant=variant))
         per_player = 2 if len(seated) == 2 else 1
         seen: set[str] = set()
         for p in seated:
             if len(p.colors) != per_player:
                 raise SetupError(
-                    f"{p.name} needs {per_player} colour{'s' if per_player > 1 else ''}"
+                    ngettext("{name} needs {count} colour", "{name} needs {count} colours", per_player)
+                    .format(name=p.name, count=per_player)
                 )
             for c in p.colors:
                 if c not in _COLOR_INDEX or c in seen:
-                    raise SetupError(f"colour {c!r} is unknown or taken twice")
+                    raise SetupError(gettext("colour {c!r} is unknown or taken twice").format(c=c))
                 seen.add(c)
         self.players = seated
         """The players, in turn order."""
@@ -188,7 +192,7 @@ class Game:
             self._bags = {c: list(bags[c]) for c in self._owner}
             for c, order in self._bags.items():
                 if sorted(order) != list(range(TILES_PER_COLOR)):
-                    raise SetupError(f"the bag of {c} must hold each of the 28 tiles once")
+                    raise SetupError(gettext("the bag of {c} must hold each of the 28 tiles once").format(c=c))
             self._racks = {c: sorted(order[:RACK_SIZE]) for c, order in self._bags.items()}  # kept sorted
             self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
         self._turn = 0
@@ -429,7 +433,8 @@ class Game:
         if len(holders) > 1:
             raise IllegalMove(
                 Reason.AMBIGUOUS_COLOR,
-                f"both {' and '.join(holders)} could play {tile_name(tile)}: say which colour",
+                gettext("both {holders} could play {tile}: say which colour")
+                .format(holders=gettext(' and ').join(map(shown_color, holders)), tile=shown_tile(tile)),
             )
         return holders[0] if holders else player.colors[0]
 
@@ -438,46 +443,52 @@ class Game:
         return the colour it is played with otherwise (a pass counts as the player's first
         colour's, whichever colour names it). Never changes the game."""
         if self.finished:
-            raise IllegalMove(Reason.GAME_OVER, "the game is over")
+            raise IllegalMove(Reason.GAME_OVER, gettext("the game is over"))
         player = self.players[self._turn]
         if color is None:
             color = self._color_for(move, player)
         elif color not in self._owner:
-            raise IllegalMove(Reason.UNKNOWN_COLOR, f"{color} does not play in this game")
+            raise IllegalMove(Reason.UNKNOWN_COLOR, gettext("{color} does not play in this game").format(color=shown_color(color)))
         if self._owner[color] != self._turn:
             raise IllegalMove(
                 Reason.WRONG_TURN,
-                f"it is {player.name}'s turn ({', '.join(player.colors)}), not {color}'s",
+                gettext("it is {name}'s turn ({colors}), not {color}'s")
+                .format(name=player.name, colors=', '.join(map(shown_color, player.colors)), color=shown_color(color)),
             )
         if move.is_pass:
             if self._racks is not None and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
                 raise IllegalMove(
                     Reason.NOT_FORCED,
-                    f"{player.name} may not pass: {example_color} {example} is legal",
+                    gettext("{name} may not pass: {example_color} {example} is legal")
+                    .format(name=player.name, example_color=shown_color(example_color), example=example),
                 )
             return player.colors[0]
         tile, sq = move.tile, move.square
         if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
-            raise IllegalMove(Reason.EXHAUSTED, f"{color} has played all its {TILES_PLAYED_PER_COLOR} tiles")
+            raise IllegalMove(Reason.EXHAUSTED, gettext("{color} has played all its {count} tiles")
+                                                .format(color=shown_color(color), count=TILES_PLAYED_PER_COLOR))
         if self._played[color] >> tile & 1:
-            raise IllegalMove(Reason.REUSED, f"{color}'s {tile_name(tile)} has already been played")
+            raise IllegalMove(Reason.REUSED, gettext("{color}'s {tile} has already been played")
+                                             .format(color=shown_color(color), tile=shown_tile(tile)))
         if self._racks is not None and tile not in self._racks[color]:
-            rack = " ".join(tile_name(t) for t in self._racks[color])
-            raise IllegalMove(Reason.NOT_ON_RACK, f"{color} has no {tile_name(tile)} on its rack ({rack})")
+            rack = " ".join(shown_tile(t) for t in self._racks[color])
+            raise IllegalMove(Reason.NOT_ON_RACK, gettext("{color} has no {tile} on its rack ({rack})")
+                                                  .format(color=shown_color(color), tile=shown_tile(tile), rack=rack))
         if not FIT[tile] >> sq & 1:
             name = tile_name(tile)
             raise IllegalMove(
                 Reason.WRONG_SQUARE,
-                f"{color} plays {name} on {square_name(sq)}, but {name} goes in {tile_fit_text(tile)}",
+                gettext("{color} plays {name} on {sq}, but {name} goes in {tile}")
+                .format(color=shown_color(color), name=shown_tile(tile), sq=square_name(sq), tile=tile_fit_text(tile)),
             )
         victim = self._color_at[sq]
         if victim is not None:
             if self._owner[victim] == self._turn:
                 raise IllegalMove(
                     Reason.OWN_TILE,
-                    f"{color} plays {tile_name(tile)} on {square_name(sq)}, which holds {player.name}'s own "
-                    f"{victim} {tile_name(self._tile_at[sq])}",
+                    gettext("{color} plays {tile} on {sq}, which holds {name}'s own {victim} {tile_at}")
+                    .format(color=shown_color(color), tile=shown_tile(tile), sq=square_name(sq), name=player.name, victim=shown_color(victim), tile_at=shown_tile(self._tile_at[sq])),
                 )
             # Testing the one square is cheaper than finding all the victim's cut points.
             cuts = self._cuts.get(victim)
@@ -485,8 +496,8 @@ class Game:
             if splits:
                 raise IllegalMove(
                     Reason.SPLIT,
-                    f"{color} may not capture {victim}'s {tile_name(self._tile_at[sq])} on "
-                    f"{square_name(sq)}: it would split {victim}'s group",
+                    gettext("{color} may not capture {victim}'s {tile_at} on {sq}: it would split {victim}'s group")
+                    .format(color=shown_color(color), victim=shown_color(victim), tile_at=shown_tile(self._tile_at[sq]), sq=square_name(sq)),
                 )
         return color
 
@@ -659,8 +670,8 @@ class Game:
             if not move.is_pass:
                 bag, count = bags[turn.color], placed[turn.color]
                 if move.tile not in bag[:RACK_SIZE + count]:
-                    raise SetupError(f"{turn.color}'s bag had not drawn {tile_name(move.tile)} "
-                                     f"by move {turn.number}")
+                    raise SetupError(gettext("{color}'s bag had not drawn {tile} by move {number}")
+                                     .format(color=turn.color, tile=shown_tile(move.tile), number=turn.number))
                 placed[turn.color] += 1
                 drawn = bag[RACK_SIZE + count] if RACK_SIZE + count < TILES_PER_COLOR else None
                 turn = turn if drawn == turn.drawn else turn._replace(drawn=drawn)

@@ -7,11 +7,12 @@ symbols in region order (18..26) and the wild ``$`` (27).
 """
 
 from ..errors import NotationError
+from ..i18n import _, pgettext
 
 __all__ = [
     "ROWS", "COLUMNS", "SQUARE_NAMES", "ALL_SQUARES", "REGION_NAMES", "TILE_NAMES", "FACES", "WILD",
     "TILES_PER_COLOR", "TILE_ALIASES", "square_name", "parse_square", "parse_tile", "tile_name",
-    "tile_fit_text", "ROW_MASKS", "COLUMN_MASKS", "REGION_MASKS", "FIT", "FIT_SQUARES",
+    "tile_fit_text", "shown_color", "shown_tile", "ROW_MASKS", "COLUMN_MASKS", "REGION_MASKS", "FIT", "FIT_SQUARES",
     "NOT_FIRST_COLUMN", "NOT_LAST_COLUMN", "NEIGHBOURS", "RING", "GATHER", "spread", "flood",
     "spread_around", "crowded", "holes", "may_enclose", "joined_around", "squares_of",
 ]
@@ -73,7 +74,7 @@ def parse_square(text: str) -> int:
     try:
         return _SQUARE_INDEX[_ascii(text).upper()]
     except (KeyError, AttributeError):
-        raise NotationError(f"{text!r} is not a square (A1 to I9)") from None
+        raise NotationError(_("{text!r} is not a square (A1 to I9)").format(text=text)) from None
 
 
 def parse_tile(text: str) -> int:
@@ -82,7 +83,7 @@ def parse_tile(text: str) -> int:
         return _TILE_INDEX[_ascii(text).lower()]
     except (KeyError, AttributeError):
         raise NotationError(
-            f"{text!r} is not a tile (A-I, 1-9, a symbol such as sax, or $)"
+            _("{text!r} is not a tile (A-I, 1-9, a symbol such as sax, or $)").format(text=text)
         ) from None
 
 
@@ -269,9 +270,19 @@ GATHER = tuple(_gather(tile) for tile in range(WILD))
 def tile_fit_text(tile: int) -> str:
     """Where a tile may go, in words: ``column 7``, ``row B``, ``the sax region``."""
     if tile < 9:
-        return f"row {ROWS[tile]}"
+        return _("row {row}").format(row=ROWS[tile])
     if tile < 18:
-        return f"column {COLUMNS[tile - 9]}"
+        return _("column {column}").format(column=COLUMNS[tile - 9])
     if tile < 27:
-        return f"the {REGION_NAMES[tile - 18]} region"
-    return "any square"
+        return _("the {symbol} region").format(symbol=pgettext("tile", REGION_NAMES[tile - 18]))
+    return _("any square")
+
+
+def shown_color(color: str) -> str:
+    """A colour's name in messages for people, in the language in use (``azul``)."""
+    return pgettext("colour", color)
+
+
+def shown_tile(tile: int) -> str:
+    """A tile's name in messages for people, in the language in use (``saxofón``, ``7``)."""
+    return pgettext("tile", tile_name(tile))

@@ -11,6 +11,7 @@ from datetime import datetime
 from ..errors import SetupError
 from .clock import LONGEST, Clock, Pause, TimedTurn, Timeline, show_time, tokens
 from .game import name_key
+from ..i18n import _
 
 __all__ = [
     "WAIT", "PASS", "BOT", "FORFEIT", "DEFAULT_BOT", "LatePolicy", "stand_in_problem", "Vacation",
@@ -49,8 +50,8 @@ class LatePolicy:
         bot = words[1] if words[:1] == [BOT] and len(words) == 2 and words[1].isalpha() else None
         known = words in ([WAIT], [FORFEIT], [PASS], [BOT]) or bot is not None
         if not known or (after is not None and (words[0] not in (PASS, BOT) or not 0 < after < 100)):
-            raise SetupError(f"the late policy {text!r} is not one of: wait, forfeit, "
-                             "pass[, forfeit after N], bot [NAME][, forfeit after N]")
+            raise SetupError(_("the late policy {text!r} is not one of: wait, forfeit, pass[, forfeit "
+                               "after N], bot [NAME][, forfeit after N]").format(text=text))
         return cls(words[0], (bot or DEFAULT_BOT) if words[0] == BOT else None, after)
 
     def __str__(self) -> str:
@@ -60,8 +61,8 @@ class LatePolicy:
     def check(self, hidden: bool) -> None:
         """SetupError for a bot policy in a game with hidden racks (nobody knows the rack)."""
         if hidden and self.action == BOT:
-            raise SetupError("a bot cannot play for a player whose rack nobody else knows: "
-                             "in a game with hidden racks the late policy is wait, pass or forfeit")
+            raise SetupError(_("a bot cannot play for a player whose rack nobody else knows: in a "
+                               "game with hidden racks the late policy is wait, pass or forfeit"))
 
     def actions(self, stood_in: int) -> tuple[str, ...]:
         """What others may write for a player out of time whose last ``stood_in`` turns in a
@@ -108,8 +109,8 @@ class Vacation:
         match = re.fullmatch(r"(\d{1,3})d", words[0]) if words else None
         if match is None or words[1:] not in ([], ["per", "game"], ["per", "year"]) \
                 or not 0 < int(match.group(1)) <= LONGEST.days:
-            raise SetupError(f"the vacation {text!r} is not one of: none, 14d (in the game), "
-                             "30d per year (at most 366d)")
+            raise SetupError(_("the vacation {text!r} is not one of: none, 14d (in the game), 30d per "
+                               "year (at most 366d)").format(text=text))
         return cls(int(match.group(1)), words[1:] == ["per", "year"])
 
     def __str__(self) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 
 from ..errors import SetupError
+from ..i18n import _
 
 __all__ = ["NOW_ENV", "TOLERANCE", "LONGEST", "parse_duration", "write_duration", "describe",
            "parse_time", "write_time", "show_time", "current_time", "check_times"]
@@ -30,11 +31,13 @@ def parse_duration(text: str) -> timedelta:
     """``72h``, ``3d``, ``1d12h``, ``90m``: a positive number of whole minutes; SetupError else."""
     match = _DURATION.fullmatch(text.strip().lower())
     if not text.strip() or match is None:
-        raise SetupError(f"{text!r} is not a duration: write it as 72h, 3d, 1d12h or 90m")
+        raise SetupError(_("{text!r} is not a duration: write it as 72h, 3d, 1d12h or 90m")
+                         .format(text=text))
     days, hours, minutes = (int(part or 0) for part in match.groups())
     span = timedelta(days=days, hours=hours, minutes=minutes)
     if not timedelta(0) < span <= LONGEST:
-        raise SetupError(f"{text!r}: a duration is more than 0 and at most {LONGEST.days} days")
+        raise SetupError(_("{text!r}: a duration is more than 0 and at most {days} days")
+                         .format(text=text, days=LONGEST.days))
     return span
 
 
@@ -60,11 +63,12 @@ def parse_time(text: str) -> datetime:
     """An ISO 8601 time with its offset (``2026-12-01T15:36:00Z``, ``...+01:00``), in UTC."""
     match = _TIME.fullmatch(text.strip())
     if match is None:
-        raise SetupError(f"{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
+        raise SetupError(_("{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
+                         .format(text=text))
     try:
         return datetime.fromisoformat(match.group(0).replace("Z", "+00:00")).astimezone(timezone.utc)
     except ValueError:
-        raise SetupError(f"{text!r} is not a time: no such day or hour") from None
+        raise SetupError(_("{text!r} is not a time: no such day or hour").format(text=text)) from None
 
 
 def write_time(moment: datetime) -> str:

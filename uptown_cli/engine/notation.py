@@ -13,6 +13,7 @@ from typing import Literal, NamedTuple
 
 from ..errors import NotationError
 from .geometry import COLUMNS, FACES, ROWS, parse_square, parse_tile, square_name, tile_name
+from ..i18n import _
 
 __all__ = ["Move", "Placement", "Pass", "PASS", "parse_move", "board_diagram"]
 
@@ -69,12 +70,13 @@ def parse_move(text: str) -> Move:
     ``x`` of a capture may be left out, names are read in any case); a NotationError when it
     is none. (Moves are immutable, so the same text gives back the same Move, parsed once.)"""
     if not isinstance(text, str):
-        raise NotationError(f"{text!r} is not a move")
+        raise NotationError(_("{text!r} is not a move").format(text=text))
     words = text.split()
     if len(words) == 1 and words[0].lower() == "pass":
         return PASS
     if len(words) != 2:
-        raise NotationError(f"{text!r} is not a move: write TILE SQUARE (7 B7, 4 xB4) or pass")
+        raise NotationError(_("{text!r} is not a move: write TILE SQUARE (7 B7, 4 xB4) or pass")
+                            .format(text=text))
     tile = parse_tile(words[0])
     where = words[1]
     capture = len(where) == 3 and where[0] in "xX"

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, Optional
 
 from ..errors import SetupError
 from .game import VARIANTS, Game
+from ..i18n import _ as gettext
 
 __all__ = ["Standing", "standings", "win_share", "win_shares"]
 
@@ -39,7 +40,8 @@ def standings(game: Game, variant: str | None = None,
     if variant is None:
         variant = game.variant
     elif variant not in VARIANTS:
-        raise SetupError(f"unknown variant {variant!r} (standard or blockers)")
+        raise SetupError(gettext("unknown variant {variant!r} (standard or blockers)")
+                         .format(variant=variant))
     rows = []
     for player in game.players:
         captured = {

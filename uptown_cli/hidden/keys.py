@@ -23,6 +23,7 @@ from typing import Any
 from ..errors import KeyFileError
 from ..engine.sha256 import sha256
 from .draws import KEY_BYTES, new_key
+from ..i18n import _
 
 __all__ = [
     "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key", "load_seen",
@@ -60,7 +61,7 @@ def create_key(folder: str, game_id: str, name: str) -> tuple[bytes, str]:
         _write_private(folder, path, {"game": game_id, "player": name, "key": key.hex()},
                        replace=False)
     except FileExistsError:
-        raise KeyFileError(f"{path} already exists") from None
+        raise KeyFileError(_("{path} already exists").format(path=path)) from None
     return key, path
 
 
@@ -114,14 +115,15 @@ def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
     except OSError as exc:
         reason = exc.strerror or exc
         if renamed and replace:
-            raise KeyFileError(f"{path} was written, but its folder could not be synced to disk "
-                               f"({reason})") from None
+            raise KeyFileError(_("{path} was written, but its folder could not be synced to disk "
+                                 "({reason})").format(path=path, reason=reason)) from None
         if renamed:  # a new file not known to be on disk: taken back, to be made again
             with contextlib.suppress(OSError):
                 os.unlink(path)
-            raise KeyFileError(f"cannot write {path}: {reason} (its folder could not be synced "
-                               "to disk, so the new key was not kept)") from None
-        raise KeyFileError(f"cannot write {path}: {reason}") from None
+            raise KeyFileError(_("cannot write {path}: {reason} (its folder could not be synced to "
+                                 "disk, so the new key was not kept)")
+                               .format(path=path, reason=reason)) from None
+        raise KeyFileError(_("cannot write {path}: {reason}").format(path=path, reason=reason)) from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -147,12 +149,12 @@ def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> by
         key = bytes.fromhex(data["key"])
         matches = data["game"] == game_id and data["player"] == name and len(key) == KEY_BYTES
     except (ValueError, KeyError, TypeError, AttributeError):
-        raise KeyFileError(f"{path} is not an uptown key file") from None
+        raise KeyFileError(_("{path} is not an uptown key file").format(path=path)) from None
     if not matches:
-        raise KeyFileError(f"{path} is the key of another game or player")
+        raise KeyFileError(_("{path} is the key of another game or player").format(path=path))
     if data.get("spent") and not spent_ok:
-        raise KeyFileError(f"{path} was revealed at the end of its game and is never used "
-                           "again; this game id was used before")
+        raise KeyFileError(_("{path} was revealed at the end of its game and is never used again; "
+                             "this game id was used before").format(path=path))
     return key
 
 
@@ -164,29 +166,31 @@ def _read_private(path: str, missing: str) -> dict[str, Any]:
     except FileNotFoundError:
         raise KeyFileError(missing) from None
     except OSError as exc:
-        raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise KeyFileError(_("cannot read {path}: {value}")
+                           .format(path=path, value=exc.strerror or exc)) from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise KeyFileError(f"{path} is not a key file (not a regular file)")
+        raise KeyFileError(_("{path} is not a key file (not a regular file)").format(path=path))
     with os.fdopen(fd, "rb") as stream:
         if info.st_uid != os.geteuid():
-            raise KeyFileError(f"{path} belongs to another user (uid {info.st_uid}); "
-                               "use a key file of your own")
+            raise KeyFileError(_("{path} belongs to another user (uid {st_uid}); use a key file of your "
+                                 "own").format(path=path, st_uid=info.st_uid))
         if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise KeyFileError(f"{path} may be read by others (mode "
-                               f"{stat.S_IMODE(info.st_mode):o}); make it private with: "
-                               f"chmod 600 {path}")
+            raise KeyFileError(_("{path} may be read by others (mode {st_mode:o}); make it private "
+                                 "with: chmod 600 {path}")
+                               .format(path=path, st_mode=stat.S_IMODE(info.st_mode)))
         try:
             raw = stream.read(1 << 20)
         except OSError as exc:
-            raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise KeyFileError(_("cannot read {path}: {value}")
+                               .format(path=path, value=exc.strerror or exc)) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
-        raise KeyFileError(f"{path} is not an uptown key file") from None
+        raise KeyFileError(_("{path} is not an uptown key file").format(path=path)) from None
     if not isinstance(data, dict):
-        raise KeyFileError(f"{path} is not an uptown key file")
+        raise KeyFileError(_("{path} is not an uptown key file").format(path=path))
     return data
 
 
@@ -208,8 +212,8 @@ def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
                for key, size in _SEEN_ENTRIES.items()) or not all(
                    isinstance(entry[1], str) and re.fullmatch("[0-9a-f]{64}", entry[1])
                    for key in _SEEN_HEX for entry in data.get(key, [])):
-        raise KeyFileError(f"{path} is not an uptown memory file (it was damaged or edited): "
-                           "move it away to start remembering afresh")
+        raise KeyFileError(_("{path} is not an uptown memory file (it was damaged or edited): move "
+                             "it away to start remembering afresh").format(path=path))
     return data
 
 
@@ -235,16 +239,18 @@ def check_folder(folder: str) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise KeyFileError(f"cannot use the key folder {folder}: {exc.strerror or exc}") from None
+        raise KeyFileError(_("cannot use the key folder {folder}: {value}")
+                           .format(folder=folder, value=exc.strerror or exc)) from None
     if not stat.S_ISDIR(info.st_mode):
-        raise KeyFileError(f"the key folder {folder} is not a folder")
+        raise KeyFileError(_("the key folder {folder} is not a folder").format(folder=folder))
     if info.st_uid != os.geteuid():
-        raise KeyFileError(f"the key folder {folder} belongs to another user (uid "
-                           f"{info.st_uid}); use a folder of your own (--keys DIR)")
+        raise KeyFileError(_("the key folder {folder} belongs to another user (uid {st_uid}); use a "
+                             "folder of your own (--keys DIR)")
+                           .format(folder=folder, st_uid=info.st_uid))
     if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise KeyFileError(f"the key folder {folder} may be written by others (mode "
-                           f"{stat.S_IMODE(info.st_mode):o}); make it private with: "
-                           f"chmod 700 {folder}")
+        raise KeyFileError(_("the key folder {folder} may be written by others (mode {st_mode:o}); "
+                             "make it private with: chmod 700 {folder}")
+                           .format(folder=folder, st_mode=stat.S_IMODE(info.st_mode)))
 
 
 def make_folder(folder: str) -> None:
@@ -266,5 +272,6 @@ def make_folder(folder: str) -> None:
             pass
         except OSError as exc:
             raise KeyFileError(
-                f"cannot create the key folder {folder}: {exc.strerror or exc}") from None
+                _("cannot create the key folder {folder}: {value}")
+                .format(folder=folder, value=exc.strerror or exc)) from None
     check_folder(folder)

@@ -11,7 +11,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
+from ..i18n import _, current_language
 from .text import turn_text
+from .tile_names import color_label, variant_label
 from ..engine.scoring import standings
 from ..engine.sha256 import sha256
 from ..records.annotations import MARK_WORDS
@@ -118,9 +120,11 @@ SCRIPT = """
     if (lastTurn && lastTurn.sq !== null) mark("mark-last", lastTurn.sq);
     if (captureAt !== null) mark("mark-capture", captureAt);
     document.body.setAttribute("data-step", step);
-    document.getElementById("status").textContent = "Move " + step + " of " + last;
-    document.getElementById("turn").textContent =
-      step ? "Move " + step + ": " + moveButtons[step].textContent : "The start: no tile placed yet.";
+    document.getElementById("status").textContent =
+      data.words.status.replace("{step}", step).replace("{last}", last);
+    document.getElementById("turn").textContent = step ?
+      data.words.turn.replace("{step}", step).replace("{move}", moveButtons[step].textContent) :
+      data.words.start;
     var position = data.positions[step];
     standingRows.forEach(function (row, p) {
       var cells = row.querySelectorAll("td");
@@ -155,9 +159,9 @@ SCRIPT = """
     data.colors.forEach(function (color, c) {
       var line = document.createElement("div");
       line.className = "rack";
-      line.appendChild(document.createTextNode(color + " (" + data.owners[c] + "): "));
+      line.appendChild(document.createTextNode(data.colorNames[c] + " (" + data.owners[c] + "): "));
       position.racks[c].forEach(function (tile) { line.appendChild(chip(color, tile)); });
-      line.appendChild(document.createTextNode(" bag " + position.bags[c]));
+      line.appendChild(document.createTextNode(" " + data.words.bag.replace("{count}", position.bags[c])));
       racks.appendChild(line);
     });
   }
@@ -234,7 +238,10 @@ def replay_data(game: "Game", variant: str) -> dict[str, Any]:
         "squares": squares,
         "tiles": [[face_id(t), name] for t, name in enumerate(TILE_NAMES)],
         "colors": list(game.colors),
+        "colorNames": [color_label(c) for c in game.colors],
         "owners": [game.owner(c).name for c in game.colors],
+        "words": {"status": _("Move {step} of {last}"), "turn": _("Move {step}: {move}"),
+                  "start": _("The start: no tile placed yet."), "bag": _("bag {count}")},
         "turns": turns,
         "positions": positions(game, variant),
     }
@@ -242,7 +249,7 @@ def replay_data(game: "Game", variant: str) -> dict[str, Any]:
 
 def _chip(color: str) -> str:
     return (
-        f'<svg class="chip" viewBox="0 0 54 54" aria-label="{color}">'
+        f'<svg class="chip" viewBox="0 0 54 54" aria-label="{xml_text(color_label(color))}">'
         f'<use href="#tile-{color}"/></svg>'
     )
 
@@ -255,14 +262,15 @@ def _standings_table(game: "Game", variant: str) -> str:
         for p, s in zip(game.players, standings(game, variant))
     )
     return (
-        '<table id="standings"><thead><tr><th>rank</th><th>player</th><th>groups</th>'
-        f"<th>captures</th><th>score</th></tr></thead><tbody>{rows}</tbody></table>"
+        f'<table id="standings"><thead><tr><th>{_("rank")}</th><th>{_("player")}</th>'
+        f'<th>{_("groups")}</th><th>{_("captures")}</th><th>{_("score")}</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
     )
 
 
 def _move_list(game: "Game", notes: "list[MoveNotes | None]") -> str:
     """The moves as buttons, each with its mark (``?!``, ``?``, ``??``...) when annotated."""
-    items = ['<li value="0"><button type="button">start</button></li>']
+    items = [f'<li value="0"><button type="button">{xml_text(_("start"))}</button></li>']
     for turn, note in zip(game.history, notes):
         mark = "" if note is None or note.mark is None else f' <span class="mark">{note.mark}</span>'
         items.append(f'<li value="{turn.number}"><button type="button">'
@@ -294,8 +302,9 @@ def evaluation_graph(game: "Game", notes: "list[MoveNotes | None]") -> str:
     def y(win: float) -> float:
         return round(_TOP + (1 - win) * height, 1)
 
+    label = xml_text(_("Chance to win after each move, from the mover's point of view"))
     parts = [f'<svg id="graph" viewBox="0 0 {GRAPH_WIDTH} {GRAPH_HEIGHT}" role="img" '
-             'aria-label="Chance to win after each move, from the mover\'s point of view">']
+             f'aria-label="{label}">']
     for level in (0, 0.5, 1):
         parts.append(f'<line x1="{_LEFT}" x2="{GRAPH_WIDTH - _RIGHT}" y1="{y(level)}" y2="{y(level)}" '
                      'stroke="#ccc"/>'
@@ -310,9 +319,10 @@ def evaluation_graph(game: "Game", notes: "list[MoveNotes | None]") -> str:
         parts.append(f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2"/>')
         for n, note in seated:
             assert note.eval is not None  # only notes with an evaluation are points
-            title = f"Move {n}: {player.name}, {round(100 * note.eval[1])}% to win"
+            title = _("Move {number}: {name}, {percent}% to win").format(
+                number=n, name=player.name, percent=round(100 * note.eval[1]))
             if note.mark is not None:
-                title += f", {note.mark} {MARK_WORDS[note.mark]}"
+                title += f", {note.mark} {_(MARK_WORDS[note.mark])}"
             radius = 5 if note.mark is not None else 3
             ring = ' stroke="#111" stroke-width="1.5"' if note.mark is not None else ""
             parts.append(f'<circle data-move="{n}" cx="{x(n)}" cy="{y(note.eval[1])}" r="{radius}" '
@@ -323,16 +333,19 @@ def evaluation_graph(game: "Game", notes: "list[MoveNotes | None]") -> str:
         parts.append(f'<rect x="{legend_x}" y="{GRAPH_HEIGHT - 14}" width="10" height="10" fill="{fill}"/>'
                      f'<text x="{legend_x + 14}" y="{GRAPH_HEIGHT - 5}">{xml_text(player.name)}</text>')
         legend_x += 20 + 7 * len(player.name)
-    parts.append(f'<text x="{_LEFT}" y="{GRAPH_HEIGHT - 22}">move 1</text>'
+    first, end = (xml_text(_("move {number}").format(number=n)) for n in (1, game.ply))
+    parts.append(f'<text x="{_LEFT}" y="{GRAPH_HEIGHT - 22}">{first}</text>'
                  f'<text x="{GRAPH_WIDTH - _RIGHT}" y="{GRAPH_HEIGHT - 22}" text-anchor="end">'
-                 f'move {game.ply}</text></svg>')
+                 f'{end}</text></svg>')
     return "".join(parts)
 
 
 def about_line(game: "Game", record: "Record") -> str:
     """Variant, date and the other text fields, and who plays which colours."""
-    fields = [record.variant] + [f"{k} {v}" for k, v in record.fields.items() if k != "event"]
-    players = ", ".join(f"{p.name} ({' and '.join(p.colors)})" for p in game.players)
+    fields = [variant_label(record.variant)] + [f"{k} {v}" for k, v in record.fields.items()
+                                                if k != "event"]
+    players = ", ".join(f"{p.name} ({_(' and ').join(map(color_label, p.colors))})"
+                        for p in game.players)
     return " \u00b7 ".join([*fields, players])
 
 
@@ -342,17 +355,24 @@ def replay_html(game: "Game", record: "Record", title: str) -> str:
     data = replay_data(game, record.variant)
     notes = [entry.notes for entry in record.moves[:game.ply]]
     graph = evaluation_graph(game, notes)
-    rack_note = "" if game.knows_racks else "Racks unknown: the record has no seed."
+    rack_note = "" if game.knows_racks else _("Racks unknown: the record has no seed.")
+    style = STYLE.replace("to move", "".join(c for c in _("to move") if c not in '"\\'))
+    first, previous, following, last = map(xml_text, (
+        _("First (Home)"), _("Previous (\u2190)"), _("Next (\u2192)"), _("Last (End)")))
+    keys = xml_text(_(
+        "Keys: \u2190 \u2192 step, Home and End jump; #move=N in the address opens move N.\n"
+        "Tiles: face, and a corner shape per colour (red circle, blue square, green triangle, "
+        "yellow diamond,\norange cross); thick frame: last move; \u00d7 badge: last capture."))
     board = board_svg(game, record.variant, title, panel=False)
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{current_language().replace("_", "-")}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{content_policy(STYLE, SCRIPT)}">
+<meta http-equiv="Content-Security-Policy" content="{content_policy(style, SCRIPT)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="uptown">
 <title>{xml_text(title)}</title>
-<style>{STYLE}</style>
+<style>{style}</style>
 </head>
 <body data-step="{game.ply}">
 <h1>{xml_text(title)}</h1>
@@ -361,16 +381,14 @@ def replay_html(game: "Game", record: "Record", title: str) -> str:
 <div id="board">{board}</div>
 <aside>
 <nav>
-<button type="button" id="first" title="First (Home)">|&#x25C0;</button>
-<button type="button" id="prev" title="Previous (&#x2190;)">&#x25C0;</button>
-<button type="button" id="next" title="Next (&#x2192;)">&#x25B6;</button>
-<button type="button" id="last" title="Last (End)">&#x25B6;|</button>
-<span id="status">Move {game.ply} of {game.ply}</span>
+<button type="button" id="first" title="{first}">|&#x25C0;</button>
+<button type="button" id="prev" title="{previous}">&#x25C0;</button>
+<button type="button" id="next" title="{following}">&#x25B6;</button>
+<button type="button" id="last" title="{last}">&#x25B6;|</button>
+<span id="status">{xml_text(_("Move {step} of {last}").format(step=game.ply, last=game.ply))}</span>
 </nav>
 <p id="turn"></p>
-<p class="hint">Keys: &#x2190; &#x2192; step, Home and End jump; #move=N in the address opens move N.
-Tiles: face, and a corner shape per colour (red circle, blue square, green triangle, yellow diamond,
-orange cross); thick frame: last move; &#xD7; badge: last capture.</p>
+<p class="hint">{keys}</p>
 {_standings_table(game, record.variant)}
 <div id="racks">{rack_note}</div>
 {graph}

@@ -15,7 +15,9 @@ from html import escape
 
 from ..engine.game import Game, Turn
 from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+from ..i18n import _, ngettext
 from .text import turn_text
+from .tile_names import color_label, tile_label, variant_label
 from ..engine.scoring import standings
 
 __all__ = ["board_svg"]
@@ -108,11 +110,12 @@ def face_id(tile: int) -> str:
 def _face(tile: int) -> str:
     name = tile_name(tile)
     if name in GLYPHS:
-        fit = ' textLength="48" lengthAdjust="spacingAndGlyphs"' if len(name) > 7 else ""
+        shown = tile_label(tile)
+        fit = ' textLength="48" lengthAdjust="spacingAndGlyphs"' if len(shown) > 7 else ""
         return (
             f'<g fill="{INK}" stroke="{INK}" stroke-width="1">{GLYPHS[name]}</g>'
             f'<text x="27" y="48" font-size="10" text-anchor="middle" fill="{INK}" {HALO} '
-            f'stroke-width="2.5"{fit}>{name}</text>'
+            f'stroke-width="2.5"{fit}>{xml_text(shown)}</text>'
         )
     size = 24 if name == "$" else 30
     return (
@@ -243,35 +246,41 @@ def players_panel(game: Game, variant: str) -> str:
     """Beside the board: each player's colours (with their shapes), groups, captures and
     score, whose turn it is, the last move, the last capture and the regions' key."""
     x = PANEL_X
-    parts = [_panel_text(x, BOARD_Y + 4, f"{variant}, after {game.ply} move{'' if game.ply == 1 else 's'}", 15, "bold")]
+    heading = ngettext("{variant}, after {count} move", "{variant}, after {count} moves",
+                       game.ply).format(variant=variant_label(variant), count=game.ply)
+    parts = [_panel_text(x, BOARD_Y + 4, heading, 15, "bold")]
     y = BOARD_Y + 34
     for player, row in zip(game.players, standings(game, variant)):
         for i, color in enumerate(player.colors):
             parts.append(_swatch(color, x + i * 26, y - 17))
         name_x = x + 26 * len(player.colors) + 6
-        to_move_mark = "  \u25c0 to move" if player is game.to_move else ""
+        to_move_mark = "  \u25c0 " + _("to move") if player is game.to_move else ""
+        colours = ", ".join(map(color_label, player.colors))
         parts.append(
             f'<text x="{name_x}" y="{y}" font-size="14" fill="{INK}"><tspan font-weight="bold">'
-            f"{xml_text(short(player.name, 16))}</tspan> {', '.join(player.colors)}{to_move_mark}</text>"
+            f"{xml_text(short(player.name, 16))}</tspan> {xml_text(colours + to_move_mark)}</text>"
         )
         parts.append(
-            _panel_text(x, y + 17, f"#{row.rank}  score {row.score}  groups {row.groups}  "
-                        f"captures {row.captures}", 12)
+            _panel_text(x, y + 17, _("#{rank}  score {score}  groups {groups}  captures {captures}")
+                        .format(rank=row.rank, score=row.score, groups=row.groups,
+                                captures=row.captures), 12)
         )
-        taken = ", ".join(f"{n} from {short(name, 10)}" for name, n in row.captured.items() if n)
+        taken = ", ".join(_("{count} from {name}").format(count=n, name=short(name, 10))
+                          for name, n in row.captured.items() if n)
         if taken:
             parts.append(_panel_text(x + 12, y + 31, taken, 11, fill="#444", limit=50))
         y += 52
     if game.finished:
-        parts.append(_panel_text(x, y - 6, "The game is over.", 13, "bold"))
+        parts.append(_panel_text(x, y - 6, _("The game is over."), 13, "bold"))
         y += 14
-    for label, turn in (("Last move (thick frame)", game.last),
-                        ("Last capture (\u00d7 badge)", last_capture(game.history))):
+    for label, turn in ((_("Last move (thick frame):"), game.last),
+                        (_("Last capture (\u00d7 badge):"), last_capture(game.history))):
         if turn is not None:
-            parts.append(_panel_text(x, y, f"{label}:", 12, "bold"))
-            parts.append(_panel_text(x, y + 15, f"move {turn.number}: {turn_text(turn)}", 11.5, limit=50))
+            parts.append(_panel_text(x, y, label, 12, "bold"))
+            parts.append(_panel_text(x, y + 15, _("move {number}: {turn}").format(
+                number=turn.number, turn=turn_text(turn)), 11.5, limit=50))
             y += 36
-    parts.append(_panel_text(x, y, "Regions", 12, "bold"))
+    parts.append(_panel_text(x, y, _("Regions"), 12, "bold"))
     y += 5
     for region, name in enumerate(REGION_NAMES):
         rx = x + (region % 3) * 48
@@ -288,7 +297,8 @@ def board_svg(game: Game, variant: str = "standard", title: str = "Uptown",
     """The position of ``game`` as a complete SVG picture: with a title and the players panel,
     or (``panel=False``) the board alone, for a page that shows the rest itself."""
     body = defs() + board_frame() + position_layers(game)
-    label = f"{title}, after {game.ply} move{'' if game.ply == 1 else 's'}"
+    label = ngettext("{title}, after {count} move", "{title}, after {count} moves",
+                     game.ply).format(title=title, count=game.ply)
     if not panel:
         return svg_document(BOARD_WIDTH, body, label, top=BOARD_Y - 40)
     body += _panel_text(BOARD_X, 30, title, 18, "bold", limit=60) + players_panel(game, variant)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["simple_table"]
+__all__ = ["simple_table", "people_figures"]
 
 MIN_PADDING = 2
 """The blanks tabulate adds to each header's width."""
@@ -80,3 +81,38 @@ def simple_table(rows: Sequence[Sequence[object]], headers: list[str]) -> str | 
     lines = [line(headers), SEPARATOR.join("-" * width for width in widths)]
     lines += [line(row) for row in cells]
     return "\n".join(lines)
+
+
+_FIGURE = r"[-+\u00b1]?\d+\.\d+%?((->|-)[-+]?\d+\.\d+%?)?"
+"""A cell holding a figure with decimals, as the commands write them: ``0.25``, ``62.5%``,
+``\u00b141.2``, ``7.0->5.5``."""
+
+
+def people_figures(rows: Sequence[Sequence[Any]]) -> tuple[Sequence[Sequence[Any]], list[str] | None]:
+    """``rows`` with the figures of their cells written with the language's decimal separator
+    (``i18n.figures``), and tabulate's column alignment that keeps those columns on the right
+    (None: the rows as they were, in English). Machines never get here (csv, JSON)."""
+    from ..i18n import decimal_separator, figures
+
+    if decimal_separator() == ".":
+        return rows, None
+    import re
+
+    changed: set[int] = set()
+
+    def cell(index: int, value: Any) -> Any:
+        if isinstance(value, str) and re.fullmatch(r"[-+]?\d+\.\d+", value):
+            value = float(value)  # tabulate shows a number written as text as a number
+        if isinstance(value, float):
+            changed.add(index)
+            return figures(format(value, "g"))
+        if isinstance(value, str) and re.fullmatch(_FIGURE, value):
+            changed.add(index)
+            return figures(value)
+        return value
+
+    people = [[cell(i, value) for i, value in enumerate(row)] for row in rows]
+    if not changed:
+        return rows, None
+    width = max(map(len, rows))
+    return people, ["right" if i in changed else "global" for i in range(width)]

@@ -10,14 +10,22 @@ from typing import TYPE_CHECKING, Any, cast
 from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
 from ..engine.geometry import (
     COLUMNS,
-    FACES,
-    REGION_NAMES,
     ROWS,
     TILES_PER_COLOR,
     square_name,
     tile_name,
 )
 from ..errors import display_path
+from ..i18n import _
+from .tile_names import (
+    color_label,
+    color_letter,
+    move_label,
+    region_label,
+    symbol_words,
+    tile_face,
+    tile_label,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -54,7 +62,7 @@ def _cell(game: "Game", sq: int, last_square: int | None, use_color: bool) -> st
     if held is None:
         return EMPTY.center(CELL)
     color, tile = held
-    text = COLOR_LETTERS[color] + FACES[tile]
+    text = color_letter(color) + tile_face(tile)
     marked = sq == last_square
     body = _paint(text, color, use_color, bold=marked)
     if marked:
@@ -63,7 +71,7 @@ def _cell(game: "Game", sq: int, last_square: int | None, use_color: bool) -> st
     return " " * (pad // 2) + body + " " * (pad - pad // 2)
 
 
-def _border(regions: tuple[str, ...] | None) -> str:
+def _border(regions: list[str] | None) -> str:
     """A horizontal border; ``regions`` names the three regions below it (or None)."""
     span = 3 * CELL
     parts = []
@@ -84,7 +92,7 @@ def board_text(game: "Game", use_color: bool = False, legend: bool = True) -> st
     lines = [header.rstrip()]
     for r, row in enumerate(ROWS):
         if r % 3 == 0:
-            lines.append(_border(REGION_NAMES[r : r + 3]))
+            lines.append(_border([region_label(region) for region in range(r, r + 3)]))
         cells = [_cell(game, r * 9 + c, last_square, use_color) for c in range(9)]
         thirds = ["".join(cells[i : i + 3]) for i in (0, 3, 6)]
         lines.append(f" {row} |" + "|".join(thirds) + f"| {row}")
@@ -98,12 +106,35 @@ def board_text(game: "Game", use_color: bool = False, legend: bool = True) -> st
 def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
     """What the letters on the board mean, and what the last move was."""
     colors = "  ".join(
-        f"{_paint(COLOR_LETTERS[c], c, use_color)} {c} ({game.owner(c).name})" for c in game.colors
+        f"{_paint(color_letter(c), c, use_color)} {color_label(c)} ({game.owner(c).name})"
+        for c in game.colors
     )
-    faces = "rng=ring wom=woman sgn=sign sky=skyline crd=cards chp=champagne $=wild"
-    lines = [f"Colours: {colors}", f"Faces: {faces}"]
+    faces = [f"{s.face}={s.shown}" for name, s in symbol_words().items()
+             if s.face != s.shown and name != "$"] + ["$=" + _("wild")]
+    lines = wrap_line(_("Colours: {colours}").format(colours=colors))
+    lines += wrap_line(_("Faces: {faces}").format(faces=" ".join(faces)))
     if game.last is not None:
-        lines.append(f"Last move [in brackets]: move {game.last.number}, {turn_text(game.last)}")
+        lines += wrap_line(_("Last move [in brackets]: move {number}, {turn}").format(
+            number=game.last.number, turn=turn_text(game.last)))
+    return lines
+
+
+def wrap_line(text: str, width: int = 80, indent: str = "  ") -> list[str]:
+    """``text`` as one line, or (longer than ``width``, as a language's words may make it) in
+    lines of at most ``width`` broken at blanks, the further ones indented."""
+    import re
+
+    def seen(line: str) -> int:  # the columns it takes: colour escapes take none
+        return len(re.sub("\x1b\\[[0-9;]*m", "", line))
+
+    if seen(text) <= width:
+        return [text]
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and seen(lines[-1]) + 1 + seen(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append((indent if lines else "") + word)
     return lines
 
 
@@ -113,27 +144,35 @@ def rack_text(tiles: "Iterable[int]") -> str:
 
 
 def turn_text(turn: "Turn") -> str:
-    """``red (Ana) 4 xE8, captures blue sax``."""
-    text = f"{turn.color} ({turn.player.name}) {turn.move}"
-    if turn.captured is not None:
-        victim, tile = turn.captured
-        text += f", captures {victim} {tile_name(tile)}"
-    return text
+    """``red (Ana) 4 xE8, captures blue sax`` (in the language in use)."""
+    shown = {"colour": color_label(turn.color), "name": turn.player.name,
+             "move": move_label(turn.move)}
+    if turn.captured is None:
+        return _("{colour} ({name}) {move}").format(**shown)
+    victim, tile = turn.captured
+    return _("{colour} ({name}) {move}, captures {victim} {tile}").format(
+        **shown, victim=color_label(victim), tile=tile_label(tile))
 
 
 def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:
     """What was drawn after ``turn``, in a sentence; with a ``HiddenView``
     (``records.viewer``), as a game with hidden racks tells it: the tile comes later."""
+    colour = color_label(turn.color)
     if turn.move.is_pass:
-        return f"{turn.player.name} had to pass."
+        return _("{name} had to pass.").format(name=turn.player.name)
     if view is None and not game.knows_racks:
-        return f"{turn.color} draws a tile (unknown: the game has no seed)."
+        return _("{colour} draws a tile (unknown: the game has no seed).").format(colour=colour)
     if turn.drawn is None:
-        return f"{turn.color} draws nothing: its bag is empty."
+        return _("{colour} draws nothing: its bag is empty.").format(colour=colour)
     if view is not None:
-        return (f"{turn.color} draws a tile once {_draw_waits_for(view)} moved;\n"
-                f"then uptown show --as {turn.player.name} shows it.")
-    return f"{turn.color} draws {tile_name(turn.drawn)}."
+        if _waits_for_next(view):
+            text = _("{colour} draws a tile once the next player has moved;\n"
+                     "then uptown show --as {name} shows it.")
+        else:
+            text = _("{colour} draws a tile once every other player has moved;\n"
+                     "then uptown show --as {name} shows it.")
+        return text.format(colour=colour, name=turn.player.name)
+    return _("{colour} draws {tile}.").format(colour=colour, tile=tile_label(turn.drawn))
 
 
 def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
@@ -143,17 +182,25 @@ def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
         return _hidden_to_move_text(game, view)
     player = game.to_move
     if player is None:
-        return "The game is over."
+        return _("The game is over.")
     racks = game.racks
     if racks is None:
-        return f"{player.name} to move ({', '.join(player.colors)}); racks unknown (no seed)."
+        return _("{name} to move ({colours}); racks unknown (no seed).").format(
+            name=player.name, colours=", ".join(color_label(c) for c in player.colors))
     shown = []
     for c in player.colors:
         if game.playable(c):
-            shown.append(f"{c} {rack_text(racks[c])}")
+            shown.append(f"{color_label(c)} {rack_label(racks[c])}")
         else:
-            shown.append(f"{c} done")
-    return f"{player.name} to move, rack: " + "; ".join(shown)
+            shown.append(_("{colour} done").format(colour=color_label(c)))
+    return "\n".join(wrap_line(_("{name} to move, rack: {racks}").format(
+        name=player.name, racks="; ".join(shown))))
+
+
+def rack_label(tiles: "Iterable[int]") -> str:
+    """A rack as players of the language in use read it, in tile order: ``3 7 C saxofón $``
+    (``rack_text`` in English)."""
+    return " ".join(tile_label(t) for t in sorted(tiles))
 
 
 def own_racks_text(game: "Game", deal: "HiddenDeal", player: "Player") -> str:
@@ -161,14 +208,16 @@ def own_racks_text(game: "Game", deal: "HiddenDeal", player: "Player") -> str:
     come marked ``+?``."""
     parts = []
     for color in player.colors:
+        shown = color_label(color)
         if not game.playable(color) and not deal.racks[color]:
-            parts.append(f"{color} done")
+            parts.append(_("{colour} done").format(colour=shown))
             continue
         if not game.playable(color):
-            parts.append(f"{color} {rack_text(deal.racks[color])} (cannot play)")
+            parts.append(_("{colour} {rack} (cannot play)").format(
+                colour=shown, rack=rack_label(deal.racks[color])))
             continue
         waiting = deal.pending(color)
-        parts.append(" ".join(filter(None, [color, rack_text(deal.racks[color])] + ["+?"] * waiting)))
+        parts.append(" ".join(filter(None, [shown, rack_label(deal.racks[color])] + ["+?"] * waiting)))
     return "; ".join(parts)
 
 
@@ -178,12 +227,14 @@ def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
         return lines[0]
     if view.deal is None:
         if game.to_move is not None:
-            lines.append("Racks are hidden (with --as NAME, a player sees their own).")
+            lines.append(_("Racks are hidden (with --as NAME, a player sees their own)."))
     else:
         me = next(p for p in game.players if p.name == view.name)
-        lines.append(f"{me.name}'s rack: {own_racks_text(game, view.deal, me)}")
+        lines.append(_("{name}'s rack: {racks}").format(
+            name=me.name, racks=own_racks_text(game, view.deal, me)))
         if any(view.deal.pending(c) for c in me.colors):
-            lines.append(f"(+? is drawn when {_draw_waits_for(view)} moved.)")
+            lines.append(_("(+? is drawn when the next player has moved.)") if _waits_for_next(view)
+                         else _("(+? is drawn when every other player has moved.)"))
     return "\n".join(lines)
 
 
@@ -193,15 +244,15 @@ def protocol_text(hidden: "HiddenFields") -> str:
     from ..hidden.draws import LATEST, PROTOCOLS
 
     name = PROTOCOLS[hidden.version - 1]
-    return name if hidden.version == LATEST else f"{name}, older than {PROTOCOLS[LATEST - 1]}"
+    if hidden.version == LATEST:
+        return name
+    return _("{name}, older than {latest}").format(name=name, latest=PROTOCOLS[LATEST - 1])
 
 
-def _draw_waits_for(view: "HiddenView") -> str:
-    """Whose moves a draw of a hidden game waits for: the next player's (protocol versions 1
-    and 2), every other player's (version 3), as the subject of "has moved"."""
-    if cast("HiddenFields", view.record.hidden).version < 3 or len(view.record.players) == 2:
-        return "the next player has"
-    return "every other player has"
+def _waits_for_next(view: "HiddenView") -> bool:
+    """Whether a draw of a hidden game waits for the next player's move (protocol versions 1
+    and 2, or two players), else for every other player's (version 3)."""
+    return cast("HiddenFields", view.record.hidden).version < 3 or len(view.record.players) == 2
 
 
 def _state_line(record: "Record", game: "Game") -> str:
@@ -211,15 +262,16 @@ def _state_line(record: "Record", game: "Game") -> str:
     shown = display_path(record.path)
     waiting = [p.name for p in record.players if p.name not in hidden.joined()]
     if waiting:
-        return (f"Waiting for {', '.join(waiting)} to join (protocol {protocol_text(hidden)}); "
-                f"next:\n  uptown join {shown} --as {waiting[0]}")
+        return (_("Waiting for {names} to join (protocol {protocol}); next:").format(
+                    names=", ".join(waiting), protocol=protocol_text(hidden))
+                + f"\n  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
-        return f"{game.to_move.name} to move."
+        return _("{name} to move.").format(name=game.to_move.name)
     left = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
     if left:
-        return (f"The game is over. Still to reveal: {', '.join(left)}, each with\n"
-                f"  uptown reveal {shown} --as NAME")
-    return "The game is over; every key is revealed."
+        return (_("The game is over. Still to reveal: {names}, each with").format(
+            names=", ".join(left)) + f"\n  uptown reveal {shown} --as NAME")
+    return _("The game is over; every key is revealed.")
 
 
 def players_rows(game: "Game",
@@ -230,8 +282,10 @@ def players_rows(game: "Game",
     for player, s in zip(game.players, standing_rows):
         left = sum(TILES_PLAYED_PER_COLOR - game.played_count(c) for c in player.colors)
         mark = "*" if player is game.to_move else ""
-        rows.append([mark, player.name, ",".join(player.colors), left, s.groups, s.captures, s.score])
-    return rows, ["", "player", "colours", "to play", "groups", "captures", "score"]
+        rows.append([mark, player.name, ",".join(map(color_label, player.colors)), left, s.groups,
+                     s.captures, s.score])
+    return rows, ["", _("player"), _("colours"), _("to play"), _("groups"), _("captures"),
+                  _("score")]
 
 
 def standings_rows(standing_rows: "list[Standing]",
@@ -242,9 +296,11 @@ def standings_rows(standing_rows: "list[Standing]",
     rows: list[list[object]] = []
     for s in sorted(standing_rows, key=lambda s: s.rank):
         most = [max(s.captured.values(), default=0)] if blockers else []
-        rows.append([s.rank, s.name, ",".join(s.colors), s.groups, s.captures, *most, s.score])
-    added = ["+ most from one"] if blockers else []
-    return rows, ["rank", "player", "colours", "groups", "captures", *added, "score"]
+        rows.append([s.rank, s.name, ",".join(map(color_label, s.colors)), s.groups, s.captures,
+                     *most, s.score])
+    added = [_("+ most from one")] if blockers else []
+    return rows, [_("rank"), _("player"), _("colours"), _("groups"), _("captures"), *added,
+                  _("score")]
 
 
 def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[str]]:
@@ -252,11 +308,11 @@ def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[s
     rows: dict[tuple[str, str], list[str]] = {}
     for color, move in legal:
         if move.is_pass:
-            rows.setdefault((color, "pass"), []).append("")
+            rows.setdefault((color_label(color), move_label(move)), []).append("")
         else:
-            rows.setdefault((color, tile_name(move.tile)), []).append(_square_text(move))
+            rows.setdefault((color_label(color), tile_label(move.tile)), []).append(_square_text(move))
     table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
-    return table, ["colour", "tile", "squares"]
+    return table, [_("colour"), _("tile"), _("squares")]
 
 
 def _square_text(move: "Placement") -> str:

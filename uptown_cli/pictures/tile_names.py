@@ -10,10 +10,15 @@ language: ``canonical_move`` turns what a player typed into them.
 
 from __future__ import annotations
 
-from ..engine.geometry import REGION_NAMES, TILE_NAMES
+from typing import TYPE_CHECKING
+
+from ..engine.geometry import REGION_NAMES, SQUARE_NAMES, TILE_NAMES
 from ..i18n import ENGLISH, current_language, pgettext
 
-__all__ = ["canonical_move"]
+if TYPE_CHECKING:
+    from ..engine.notation import Move
+
+__all__ = ["canonical_move", "canonical_color", "color_label", "color_letter", "move_label", "variant_label"]
 
 
 class Symbol:
@@ -46,21 +51,28 @@ def symbol_words() -> dict[str, Symbol]:
     return words
 
 
-_TABLES: dict[str, tuple[dict[str, Symbol], dict[str, str]]] = {}
+_SYMBOLS: dict[str, dict[str, Symbol]] = {}
+_TYPED: dict[str, dict[str, str]] = {}
 
 
-def _table() -> tuple[dict[str, Symbol], dict[str, str]]:
-    """(the symbols' words, ``{folded name a player may type: canonical name}``) in the
-    language in use, made once per language."""
+def _symbols() -> dict[str, Symbol]:
+    """The symbols' words in the language in use, made once per language."""
     code = current_language()
-    if code not in _TABLES:
-        symbols = symbol_words()
+    if code not in _SYMBOLS:
+        _SYMBOLS[code] = symbol_words()
+    return _SYMBOLS[code]
+
+
+def _typed() -> dict[str, str]:
+    """``{folded name a player may type: canonical name}`` in the language in use, made once per
+    language (only a move typed needs it: folding imports unicodedata)."""
+    code = current_language()
+    if code not in _TYPED:
         words = [("pass", pgettext("move typed", "pass"))]
-        words += [(name, f"{symbol.shown}|{symbol.typed}") for name, symbol in symbols.items()]
-        typed = {fold(word): name for name, names in words for word in names.split("|")
-                 if word.strip()}
-        _TABLES[code] = (symbols, typed)
-    return _TABLES[code]
+        words += [(name, f"{symbol.shown}|{symbol.typed}") for name, symbol in _symbols().items()]
+        _TYPED[code] = {fold(word): name for name, names in words for word in names.split("|")
+                        if word.strip()}
+    return _TYPED[code]
 
 
 def fold(text: str) -> str:
@@ -76,20 +88,20 @@ def fold(text: str) -> str:
 def tile_label(tile: int) -> str:
     """The name of ``tile`` as players of the language in use read it: ``saxofón``, ``7``."""
     name = TILE_NAMES[tile]
-    symbol = _table()[0].get(name)
+    symbol = _symbols().get(name)
     return name if symbol is None else symbol.shown
 
 
 def tile_face(tile: int) -> str:
     """The face of ``tile`` in a board's cell (at most three characters): ``sax``, ``7``."""
     name = TILE_NAMES[tile]
-    symbol = _table()[0].get(name)
+    symbol = _symbols().get(name)
     return name if symbol is None else symbol.face
 
 
 def region_label(region: int) -> str:
     """The name of a region (its symbol's) on the board's border: ``horizonte``."""
-    return _table()[0][REGION_NAMES[region]].shown
+    return _symbols()[REGION_NAMES[region]].shown
 
 
 def canonical_move(text: str) -> str:
@@ -99,7 +111,7 @@ def canonical_move(text: str) -> str:
     they are, for the notation's parser to read or refuse."""
     if current_language() == ENGLISH:
         return text
-    typed = _table()[1]
+    typed = _typed()
     words = text.split()
     whole = typed.get(fold(text))
     if whole is not None:
@@ -107,3 +119,54 @@ def canonical_move(text: str) -> str:
     if len(words) > 1 and (tile := typed.get(fold(" ".join(words[:-1])))) is not None:
         return f"{tile} {words[-1]}"
     return text
+
+
+def _color_words() -> dict[str, tuple[str, str]]:
+    """Each colour's (name, letter on the board) in the language in use."""
+    return {
+        "red": (pgettext("colour", "red"),
+                # TRANSLATORS: the letter of the red colour on the text board (one letter, each
+                # colour's different)
+                pgettext("colour letter", "r")),
+        "blue": (pgettext("colour", "blue"), pgettext("colour letter", "b")),
+        "green": (pgettext("colour", "green"), pgettext("colour letter", "g")),
+        "yellow": (pgettext("colour", "yellow"), pgettext("colour letter", "y")),
+        "orange": (pgettext("colour", "orange"), pgettext("colour letter", "o")),
+    }
+
+
+def color_label(color: str) -> str:
+    """A colour's name as players of the language in use read it: ``rojo``. Records, options
+    and JSON keep the English names (``--rack red``)."""
+    return _color_words()[color][0]
+
+
+def canonical_color(word: str) -> str | None:
+    """The colour (``red``) a player named in the language in use (``rojo``, ``Rojo``), or
+    None; English names are left to the caller."""
+    if current_language() == ENGLISH:
+        return None
+    folded = fold(word)
+    return next((c for c, (name, _letter) in _color_words().items() if fold(name) == folded), None)
+
+
+def color_letter(color: str) -> str:
+    """A colour's letter on the text board: ``r`` (English), ``a`` for azul (Spanish)."""
+    return _color_words()[color][1]
+
+
+def move_label(move: "Move") -> str:
+    """A move as players of the language in use read it: ``saxofón xE8``, ``pasar``; the
+    canonical notation itself in English (``sax xE8``, ``pass``)."""
+    if current_language() == ENGLISH:
+        return str(move)
+    if move.is_pass:
+        return pgettext("move", "pass")
+    return f"{tile_label(move.tile)} {'x' if move.capture else ''}{SQUARE_NAMES[move.square]}"
+
+
+def variant_label(variant: str) -> str:
+    """A variant's name as players of the language in use read it: ``Bloqueadores``; the
+    record's own word (``standard``, ``blockers``) in English."""
+    names = {"standard": pgettext("variant", "standard"), "blockers": pgettext("variant", "blockers")}
+    return names.get(variant, variant)

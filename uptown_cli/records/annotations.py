@@ -21,13 +21,16 @@ from ..engine.notation import parse_move
 from ..errors import one_line
 from .entries import NOTE_KEYS, MoveNotes
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
+from ..i18n import N_, figures
+from ..i18n import _ as gettext
 
 __all__ = ["MARK_WORDS", "MoveAnnotation", "notes_lines", "notes_data"]
 
 
-MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy", "!?": "interesting move",
-              "!": "good move", "!!": "brilliant move"}
-"""The marks read from a move's comment, and what each says."""
+MARK_WORDS = {"??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy"),
+              "!?": N_("interesting move"), "!": N_("good move"), "!!": N_("brilliant move")}
+"""The marks read from a move's comment, and what each says (in English, as records write it;
+``gettext(MARK_WORDS[mark])`` where people read it)."""
 
 # Patterns as text, compiled on first use (``re`` keeps them): most records have no notes.
 _MARK = r"#\s*(\?\?|\?!|\?|!!|!\?|!)(?=\s|$)"
@@ -76,19 +79,21 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
             best = node.value
             lines.append((node.line,))
         else:
-            problem(f"move {number}'s best must be a move like '7 B7', not {describe(node)}", node, number)
+            problem(gettext("move {number}'s best must be a move like '7 B7', not {node}")
+                    .format(number=number, node=describe(node)), node, number)
     variations = []
     if "variations" in found:
         node = found["variations"]
         items = node.items if isinstance(node, Sequence) else None
         if items is None:
-            problem("variations are a list of lines, each a list of moves ('- [7 B7, sax E8]')",
+            problem(gettext("variations are a list of lines, each a list of moves ('- [7 B7, sax "
+                      "E8]')"),
                     node, number)
             items = []
         for line in items:
             moves = line.items if isinstance(line, Sequence) else None
             if not moves or not all(isinstance(m, Scalar) and not m.empty for m in moves):
-                problem("a variation is a list of moves, like '- [7 B7, sax E8]'", line, number)
+                problem(gettext("a variation is a list of moves, like '- [7 B7, sax E8]'"), line, number)
                 continue
             variations.append(tuple(m.value for m in moves))  # type: ignore[attr-defined]  # all Scalars
             lines.append(tuple(m.line for m in moves))
@@ -98,7 +103,8 @@ def read_notes(number: int, text: str, value: Scalar, pairs: list[tuple[Scalar, 
         if isinstance(node, Scalar):
             comment = None if node.empty else node.value
         else:
-            problem(f"move {number}'s comment must be text, not {describe(node)}", node, number)
+            problem(gettext("move {number}'s comment must be text, not {node}")
+                    .format(number=number, node=describe(node)), node, number)
     return MoveNotes(evaluation, best, tuple(variations), comment, mark, tuple(lines))
 
 
@@ -143,15 +149,16 @@ def notes_lines(notes: MoveNotes | None) -> list[str]:
         return []
     parts = []
     if notes.mark is not None:
-        parts.append(f"{notes.mark} {MARK_WORDS[notes.mark]}")
+        parts.append(f"{notes.mark} {gettext(MARK_WORDS[notes.mark])}")
     if notes.best is not None:
-        parts.append(f"better: {one_line(notes.best)}")
+        parts.append(gettext("better: {move}").format(move=one_line(notes.best)))
     if notes.eval is not None:
-        parts.append(f"after it: {eval_text(notes.eval)}")
+        parts.append(gettext("after it: {evaluation}").format(evaluation=eval_text(notes.eval)))
     lines = ["; ".join(parts)] if parts else []
     if notes.comment is not None:
         said = notes.comment.splitlines() or [""]
-        lines += [f"Comment: {one_line(said[0])}"] + [f"  {one_line(line)}" for line in said[1:]]
+        lines += [gettext("Comment: {text}").format(text=one_line(said[0]))]
+        lines += [f"  {one_line(line)}" for line in said[1:]]
     return lines
 
 
@@ -166,9 +173,10 @@ def notes_data(notes: MoveNotes | None) -> dict[str, object]:
 
 
 def eval_text(evaluation: tuple[float, float]) -> str:
-    """``38.0% to win, score 4.25``."""
+    """``38.0% to win, score 4.25`` (for people, in the language in use)."""
     score, win = evaluation
-    return f"{100 * win:.1f}% to win, score {score:.2f}"
+    return figures(gettext("{percent}% to win, score {score}").format(
+        percent=f"{100 * win:.1f}", score=f"{score:.2f}"))
 
 
 # -- writing a review into a record ------------------------------------------------------------

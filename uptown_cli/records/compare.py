@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..engine.notation import parse_move
 from ..errors import NotationError
+from ..i18n import _, ngettext
 from .replay import replay
 from .schema import Record
 from .entries import MoveEntry
@@ -92,31 +93,45 @@ class Comparison:
         """One line saying how the records relate."""
         a, b = self.path_a, self.path_b
         if self.relation == IDENTICAL and self.reason is not None:
-            return (f"{a}:{self.line_a}: {a} and {b} hold the same {_count(self.moves_a)}, but "
-                    f"move {self.move} is illegal: {self.reason}")
+            return ngettext("{a}:{line}: {a} and {b} hold the same {count} move, but move {move} is "
+                            "illegal: {reason}",
+                            "{a}:{line}: {a} and {b} hold the same {count} moves, but move {move} is "
+                            "illegal: {reason}", self.moves_a).format(
+                a=a, b=b, line=self.line_a, count=self.moves_a, move=self.move, reason=self.reason)
         if self.relation == IDENTICAL:
-            layout = "" if self.same_text else " (they differ only in comments, layout or notes)"
-            return f"{a} and {b} hold the same game and the same {_count(self.moves_a)}{layout}"
+            layout = "" if self.same_text else _(" (they differ only in comments, layout or notes)")
+            return ngettext("{a} and {b} hold the same game and the same {count} move",
+                            "{a} and {b} hold the same game and the same {count} moves",
+                            self.moves_a).format(a=a, b=b, count=self.moves_a) + layout
         if self.relation == EXTENDS:
             (long, n_long), (short, n_short) = sorted(
                 [(a, self.moves_a), (b, self.moves_b)], key=lambda item: -item[1])
-            more = n_long - n_short
-            return f"{long} extends {short}: the same {_count(n_short)}, then {more} more"
+            return ngettext("{long} extends {short}: the same {count} move, then {more} more",
+                            "{long} extends {short}: the same {count} moves, then {more} more",
+                            n_short).format(long=long, short=short, count=n_short,
+                                            more=n_long - n_short)
         if self.relation == ILLEGAL_EXTENSION:
             (long, line), short = ((a, self.line_a), b) if self.longer == "a" else ((b, self.line_b), a)
-            return (f"{long}:{line}: {long} extends {short}, but its move {self.move} is illegal: "
-                    f"{self.reason}")
-        where = f"{a}:{self.line_a} and {b}:{self.line_b}"
+            return _("{long}:{line}: {long} extends {short}, but its move {move} is illegal: "
+                     "{reason}").format(long=long, line=line, short=short, move=self.move,
+                                        reason=self.reason)
+        where = _("{a} and {b}").format(a=f"{a}:{self.line_a}", b=f"{b}:{self.line_b}")
         if self.relation == DIVERGING:
             detail = f": {self.detail}" if self.detail else ""
-            return (f"{where}: the games diverge at move {self.move} "
-                    f"({_count(cast(int, self.move) - 1)} in common before it){detail}")
+            common = cast(int, self.move) - 1
+            return ngettext("{where}: the games diverge at move {move} ({count} move in common "
+                            "before it)",
+                            "{where}: the games diverge at move {move} ({count} moves in common "
+                            "before it)", common).format(where=where, move=self.move,
+                                                         count=common) + detail
         if self.relation == ADDRESS_CHANGED:
             return f"{where}: {self.detail}"
         if self.fields == ("withdrawn",):
-            return (f"{where}: the withdrawn joins differ, though both copies have moves: a join "
-                    "is undone only before the first move, so an entry was written by hand")
-        return f"{where}: not the same game ({', '.join(self.fields)} differ)"
+            return _("{where}: the withdrawn joins differ, though both copies have moves: a join "
+                     "is undone only before the first move, so an entry was written by hand"
+                     ).format(where=where)
+        return _("{where}: not the same game ({fields} differ)").format(
+            where=where, fields=", ".join(self.fields))
 
     def to_json(self) -> dict[str, object]:
         """The comparison as plain data (for ``--json``)."""
@@ -255,10 +270,6 @@ def _header_line(record: Record, other: Record, name: str) -> int:
                 return mine.line
     pair = record.parsed().get(name)
     return pair[0].line if pair else 1
-
-
-def _count(moves: int) -> str:
-    return f"{moves} move{'' if moves == 1 else 's'}"
 
 
 SAME = "same"

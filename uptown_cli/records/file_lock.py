@@ -12,6 +12,7 @@ import time
 from typing import Callable, Iterator
 
 from ..errors import RecordError
+from ..i18n import _
 
 __all__: list[str] = []
 
@@ -45,7 +46,8 @@ def locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None
     try:
         folder = open_folder(directory, os.O_NOFOLLOW)
     except OSError as exc:
-        raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
+        raise RecordError(_("cannot read {shown}: {value}")
+                          .format(shown=shown, value=exc.strerror or exc)) from None
     held: list[int] = []
     try:
         wait = LockWait(on_wait)
@@ -54,9 +56,11 @@ def locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None
                 held.append(_open_game(folder, name))
                 locked = os.fstat(held[-1])
             except OSError as exc:
-                raise RecordError(f"cannot read {shown}: {exc.strerror or exc}") from None
+                raise RecordError(_("cannot read {shown}: {value}")
+                                  .format(shown=shown, value=exc.strerror or exc)) from None
             if not stat.S_ISREG(locked.st_mode):
-                raise RecordError(f"{shown} is not a regular file; nothing was written")
+                raise RecordError(_("{shown} is not a regular file; nothing was written")
+                                  .format(shown=shown))
             lock_file(held[-1], wait, shown)
             if _names(folder, name, locked):
                 break
@@ -114,10 +118,12 @@ def lock_file(fd: int, wait: LockWait, shown: str) -> None:
             return
         except BlockingIOError:
             if not wait.longer():
-                raise RecordError(f"{shown} is locked by another process (a move being written, "
-                                  "or a program reading it); nothing was written, try again") from None
+                raise RecordError(_("{shown} is locked by another process (a move being written, or a "
+                                    "program reading it); nothing was written, try again")
+                                  .format(shown=shown)) from None
         except OSError as exc:
-            raise RecordError(f"cannot lock {shown}: {exc.strerror or exc}") from None
+            raise RecordError(_("cannot lock {shown}: {value}")
+                              .format(shown=shown, value=exc.strerror or exc)) from None
 
 
 def _names(folder: int, name: str, locked: os.stat_result) -> bool:

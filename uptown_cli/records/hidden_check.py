@@ -19,6 +19,7 @@ from ..hidden.draws import (
     surely_unforced,
 )
 from .hidden_fields import is_hex
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -77,13 +78,15 @@ class HiddenCheck:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return f"the game has not started: {', '.join(waiting)} must join first (uptown join)"
+            return (gettext("the game has not started: {waiting} must join first (uptown join)")
+                    .format(waiting=', '.join(waiting)))
         player = game.to_move
         if player is None or entry.color not in player.colors:
             return None  # the engine reports it
         digits = self.link_digits
         if entry.link is None or not is_hex(entry.link, digits):
-            return f"the move needs its link, {digits} hex digits (0-9, a-f)"
+            return (gettext("the move needs its link, {digits} hex digits (0-9, a-f)")
+                    .format(digits=digits))
         link = bytes.fromhex(entry.link[:64])
         problem = self.deal.link_problem(player, link) or self._seal_problem(player, entry, link)
         if problem is not None:
@@ -113,8 +116,9 @@ class HiddenCheck:
         key = self.keys.get(player.name)
         if key is not None and seal(self.game_id, key, self._next_digest,
                                     self.version).hex() != entry.link[64:]:  # type: ignore[index]
-            return (f"the seal is not {player.name}'s: this move or an entry before it was "
-                    f"changed after {player.name} played it (compare copies with uptown diff)")
+            return (gettext("the seal is not {name}'s: this move or an entry before it was changed "
+                      "after {name} played it (compare copies with uptown diff)")
+                    .format(name=player.name))
         return None
 
     def _seals(self, player: Player, entry: MoveEntry, link: bytes, number: int) -> str | None:
@@ -236,7 +240,8 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
             break
         problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
         if problem is not None:
-            return [RecordError(f"{problem} (first link: move {seat + 1})", path=record.path,
+            return [RecordError(gettext("{problem} (first link: move {value})")
+                                .format(problem=problem, value=seat + 1), path=record.path,
                                 line=hidden.lines["commitments", name])]
     return []
 
@@ -285,9 +290,9 @@ def early_reveals(record: Record) -> list[RecordError]:
     was written by hand. Called with a replay of the whole record that found it not over."""
     hidden = record.hidden
     assert hidden is not None
-    return [RecordError(f"{name}'s key is revealed before the game is over: a key is revealed "
-                        f"only at the end (uptown reveal), so this entry was written by hand; "
-                        "remove it", path=record.path, line=hidden.lines["revealed", name])
+    return [RecordError(gettext("{name}'s key is revealed before the game is over: a key is revealed "
+                          "only at the end (uptown reveal), so this entry was written by hand; "
+                          "remove it").format(name=name), path=record.path, line=hidden.lines["revealed", name])
             for name, _ in hidden.revealed]
 
 
@@ -301,7 +306,7 @@ def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_
     assert hidden is not None
     last = CHAIN_LENGTH - (1 if hidden.version > 2 else 0)  # version 3 seals with the next link
     if turn > last:
-        raise RecordError(f"{name} has no link left for turn {turn}")
+        raise RecordError(gettext("{name} has no link left for turn {turn}").format(name=name, turn=turn))
     game_id = bytes.fromhex(hidden.game_id)
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
     if hidden.version == 1:

@@ -30,6 +30,7 @@ from ..hidden.draws import (
 )
 from .entries import HIDDEN_KEYS, Settled
 from .nodes import Mapping, Node, Scalar, Sequence, describe
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from .entries import MoveEntry, PlayerEntry
@@ -161,16 +162,17 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
     if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
         for key in HIDDEN_KEYS[1:]:
             if root.get(key) is not None:
-                problem(f"'{key}' belongs to a game with hidden racks, which needs 'hidden: "
-                        "GAME-ID' (uptown new --hidden)", root.get(key)[0])  # type: ignore[index]
+                problem(gettext("'{key}' belongs to a game with hidden racks, which needs 'hidden: "
+                          "GAME-ID' (uptown new --hidden)").format(key=key), root.get(key)[0])  # type: ignore[index]
         return None
     node = pair[1]
     if not (isinstance(node, Scalar) and is_hex(node.value, 32)):
         shown = node.value if isinstance(node, Scalar) else describe(node)
-        problem(f"'hidden' must be the game id, 32 hex digits (0-9, a-f), not {shown!r}", node)
+        problem(gettext("'hidden' must be the game id, 32 hex digits (0-9, a-f), not {shown!r}")
+                .format(shown=shown), node)
         return None
     if seed is not None:
-        problem("a game with hidden racks has no seed (the seed would show every rack)",
+        problem(gettext("a game with hidden racks has no seed (the seed would show every rack)"),
                 root.get("seed")[1])  # type: ignore[index]  # the seed's key is there
     version = _version(root, problem)
     names = [p.name for p in players]
@@ -178,16 +180,16 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
     commitments = _pairs(root, "commitments", names, problem, lines)
     for index, (name, _) in enumerate(commitments):
         if index < len(names) and name != names[index]:
-            problem(f"the players join in seat order: commitment {index + 1} must be "
-                    f"{names[index]}'s, not {name}'s", lines["commitments", name])
+            problem(gettext("the players join in seat order: commitment {value} must be {names}'s, "
+                      "not {name}'s").format(value=index + 1, names=names[index], name=name), lines["commitments", name])
     at: list[int] = []
     withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False, at=at)
     joins = HiddenFields(node.value, tuple(commitments), version, withdrawn=tuple(withdrawn))
     for index, ((name, _), line) in enumerate(zip(withdrawn, at)):
         if joins.withdraws_current(index):
-            problem(f"{name}'s withdrawn key gives {name}'s commitment, which is still there: "
-                    "uptown join --undo takes the commitment out, so this entry was written by "
-                    "hand; remove it", line)
+            problem(gettext("{name}'s withdrawn key gives {name}'s commitment, which is still "
+                            "there: uptown join --undo takes the commitment out, so this entry "
+                            "was written by hand; remove it").format(name=name), line)
     revealed = _reveals(root, names, HiddenFields(node.value, tuple(commitments), version),
                         problem if warning is None else warning, lines)
     return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines,
@@ -229,7 +231,8 @@ def _version(root: Mapping, problem: _Problem) -> int:
     if isinstance(node, Scalar) and node.value in PROTOCOLS:
         return PROTOCOLS.index(node.value) + 1
     shown = node.value if isinstance(node, Scalar) else describe(node)
-    problem(f"unknown protocol {shown!r} (this uptown knows {', '.join(PROTOCOLS)})", node)
+    problem(gettext("unknown protocol {shown!r} (this uptown knows {PROTOCOLS})")
+            .format(shown=shown, PROTOCOLS=', '.join(PROTOCOLS)), node)
     return LATEST
 
 
@@ -244,25 +247,28 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
         return []
     node = pair[1]
     if not isinstance(node, Sequence):
-        problem(f"'{key}' must be a list of '- NAME: HEX' items, not {describe(node)}", node)
+        problem(gettext("'{key}' must be a list of '- NAME: HEX' items, not {node}")
+                .format(key=key, node=describe(node)), node)
         return []
     found: list[tuple[str, str]] = []
     for item in node.items:
         if not (isinstance(item, Mapping) and len(item.pairs) == 1
                 and isinstance(item.pairs[0][1], Scalar)):
-            problem(f"each item of '{key}' is one player's name and 64 hex digits, "
-                    "like '- Ana: 3a4b...'", item)
+            problem(gettext("each item of '{key}' is one player's name and 64 hex digits, like '- "
+                      "Ana: 3a4b...'").format(key=key), item)
             continue
         name_node, value = item.pairs[0]
         assert isinstance(value, Scalar)  # checked above
         name = name_node.value
         skip = ", so it is ignored" if ignored else ""
         if name not in names:
-            problem(f"'{name}' in '{key}' is not a player of this game{skip}", name_node)
+            problem(gettext("'{name}' in '{key}' is not a player of this game")
+                    .format(name=name, key=key) + skip, name_node)
         elif once and (key, name) in lines:
-            problem(f"{name} appears twice in '{key}'", name_node)
+            problem(gettext("{name} appears twice in '{key}'").format(name=name, key=key), name_node)
         elif not is_hex(value.value, 64):
-            problem(f"{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f){skip}", value)
+            problem(gettext("{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f)")
+                    .format(name=name, key=key) + skip, value)
         else:
             lines.setdefault((key, name), name_node.line)
             found.append((name, value.value))
@@ -276,11 +282,12 @@ def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _P
     ``problem(message, line, move)`` notes each problem."""
     for number, entry in enumerate(moves, 1):
         if hidden is None and entry.link is not None:
-            problem("'link' belongs to games with hidden racks only", entry.line, number)
+            problem(gettext("'link' belongs to games with hidden racks only"), entry.line, number)
         elif hidden is not None and entry.link is None:
-            problem(f"move {number} has no link (a game with hidden racks needs "
-                    "'link: HEX' under every move)", entry.line, number)
+            problem(gettext("move {number} has no link (a game with hidden racks needs 'link: HEX' "
+                      "under every move)").format(number=number), entry.line, number)
         elif hidden is not None and not is_hex(entry.link, hidden.link_digits):  # type: ignore[arg-type]
-            problem(f"the link must be {hidden.link_digits} hex digits (0-9, a-f)", entry.line,
+            problem(gettext("the link must be {link_digits} hex digits (0-9, a-f)")
+                    .format(link_digits=hidden.link_digits), entry.line,
                     number)
 

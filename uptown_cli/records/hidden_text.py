@@ -9,6 +9,7 @@ from .hidden_fields import HiddenFields
 from .nodes import Mapping, Sequence
 from .schema import Record
 from .writing import end_of_lines, insert_item, quote, read_new_text, readable, summary
+from ..i18n import _
 
 __all__ = ["record_with_entry", "record_without_entry"]
 
@@ -37,7 +38,8 @@ def record_without_entry(old: Record, list_name: str, name: str) -> Record:
     what = f"{name}'s {list_name} entry"
     item = _list_item(old, list_name, name)
     if item is None or item.flow:
-        raise RecordError(f"{old.path}: {what} is not on a line of its own; nothing was written")
+        raise RecordError(_("{path}: {what} is not on a line of its own; nothing was written")
+                          .format(path=old.path, what=what))
     text = old.text
     start = text.rfind("\n", 0, item.start) + 1
     new = text[:start] + text[end_of_lines(text, item):]
@@ -61,6 +63,6 @@ def _edited(old: Record, new: str, doing: str, expected: HiddenFields | None) ->
     record = read_new_text(new, refused)
     if (summary(record) != summary(old) or record.extras != old.extras
             or expected is None or record.hidden != expected):
-        raise RecordError(f"{refused}; nothing was written")
+        raise RecordError(_("{refused}; nothing was written").format(refused=refused))
     record.path = old.path  # read back as "<new text>": named as its file again
     return record

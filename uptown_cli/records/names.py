@@ -13,6 +13,7 @@ table shows and a mail's headers carry (records/README.md, "Players" and "The ke
 from __future__ import annotations
 
 import re
+from ..i18n import _
 
 __all__ = ["address_problem", "encoded_word_warning", "event_problem", "name_problem"]
 
@@ -41,16 +42,18 @@ allowed, RFC 6531) and a domain of one label or more (letters, digits, inner hyp
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None."""
     if not name.strip():
-        return "a player's name must not be empty"
+        return _("a player's name must not be empty")
     if not name.isprintable():
-        return f"a player's name must be one line of printable text, not {name!r}"
+        return (_("a player's name must be one line of printable text, not {name!r}")
+                .format(name=name))
     return None
 
 
 def event_problem(event: str) -> str | None:
     """Why ``event`` cannot be a record's event, or None."""
     if re.search(_CONTROL, event):
-        return f"the event must be one line without control characters, not {event!r}"
+        return (_("the event must be one line without control characters, not {event!r}")
+                .format(event=event))
     return None
 
 
@@ -58,8 +61,8 @@ def encoded_word_warning(what: str, text: str) -> str | None:
     """The warning for ``text`` (``what`` it is: "the name", "the event") when it holds
     encoded-word syntax, or None."""
     if "=?" in text and re.search(_ENCODED_WORD, text):
-        return (f"{what} {text!r} holds '=?...?=', which mail programs may read as a MIME "
-                "encoded word (RFC 2047)")
+        return (_("{what} {text!r} holds '=?...?=', which mail programs may read as a "
+                  "MIME encoded word (RFC 2047)").format(what=what, text=text))
     return None
 
 
@@ -74,7 +77,7 @@ def address_problem(text: str) -> str | None:
                 _domain_fits(found.group("domain")) if found.group("domain") is not None
                 else _literal_fits(found.group("literal")))):
         return None
-    return f"{text!r} is not an email address like ana@example.org"
+    return _("{text!r} is not an email address like ana@example.org").format(text=text)
 
 
 def _domain_fits(domain: str) -> bool:

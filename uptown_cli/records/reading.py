@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..errors import RecordError
 from .schema import Record, load_record_text
 from .yaml_reader import MAX_BYTES, PIPE_WAIT, decode
+from ..i18n import _
 
 if TYPE_CHECKING:  # a type only: pathlib is not loaded at start-up
     from pathlib import Path
@@ -37,16 +38,17 @@ def read_file(path: str | Path, shown: str | None = None) -> str:
         _check_kind(os.stat(path).st_mode, shown)
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+        raise RecordError(_("cannot read the file: {value}").format(value=exc.strerror or exc), path=shown) from None
     try:
         status = os.fstat(descriptor)
         _check_kind(status.st_mode, shown)
         if stat.S_ISREG(status.st_mode) and status.st_size > MAX_BYTES:
-            raise RecordError(f"the file is larger than 1 MiB ({status.st_size} bytes); refused",
+            raise RecordError(_("the file is larger than 1 MiB ({st_size} bytes); refused")
+                              .format(st_size=status.st_size),
                               path=shown)
         data = _read_to_limit(descriptor, shown)
     except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+        raise RecordError(_("cannot read the file: {value}").format(value=exc.strerror or exc), path=shown) from None
     finally:
         os.close(descriptor)
     return decode(data, shown)
@@ -57,11 +59,11 @@ def read_standard_input(shown: str = "<stdin>") -> bytes:
     a larger record); a RecordError when it cannot be read, closed (``<&-``) or a folder."""
     try:
         if sys.stdin is None:  # Python's standard input when descriptor 0 is closed
-            raise OSError("it is closed")
+            raise OSError(_("it is closed"))
         return sys.stdin.buffer.read(MAX_BYTES + 1)
     except (OSError, ValueError) as exc:  # ValueError: a closed file object
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is closed"
-        raise RecordError(f"cannot read standard input: {reason}", path=shown) from None
+        raise RecordError(_("cannot read standard input: {reason}").format(reason=reason), path=shown) from None
 
 
 def _check_kind(mode: int, shown: str) -> None:
@@ -75,7 +77,7 @@ def _check_kind(mode: int, shown: str) -> None:
                 else "a block device" if stat.S_ISBLK(mode)
                 else "a socket" if stat.S_ISSOCK(mode) else "not a file")
         reason = f"it is {kind}, not a regular file"
-    raise RecordError(f"cannot read the file: {reason}", path=shown)
+    raise RecordError(_("cannot read the file: {reason}").format(reason=reason), path=shown)
 
 
 READ_CHUNK = 64 * 1024
@@ -96,8 +98,8 @@ def _read_to_limit(descriptor: int, shown: str) -> bytes:
             waiting = select.poll()
             waiting.register(descriptor, select.POLLIN)
             if not waiting.poll(PIPE_WAIT * 1000):
-                raise RecordError("cannot read the file: the pipe stayed silent for "
-                                  f"{PIPE_WAIT:g} s without ending", path=shown) from None
+                raise RecordError(_("cannot read the file: the pipe stayed silent for {PIPE_WAIT:g} s "
+                                    "without ending").format(PIPE_WAIT=PIPE_WAIT), path=shown) from None
             continue
         if not chunk:
             break

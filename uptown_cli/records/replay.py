@@ -11,6 +11,7 @@ from .entries import MoveEntry
 from .reading import read_file
 from .schema import Record, SchemaReader, file_order
 from .yaml_reader import decode
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -383,7 +384,7 @@ def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> 
                     played += 1
                 except (NotationError, IllegalMove) as exc:
                     where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
-                    problems.append(RecordError(f"{where}: {exc}", path=record.path,
+                    problems.append(RecordError(gettext("{where}: {exc}").format(where=where, exc=exc), path=record.path,
                                                 line=lines[j], move=number))
                     break
         finally:

@@ -48,6 +48,7 @@ from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
 from .writing import read_new_text, record_with_move
+from ..i18n import _
 
 __all__ = ["create_record", "write_file", "append_move", "write_entry", "replace_record"]
 
@@ -61,10 +62,12 @@ def create_record(path: str, text: str) -> None:
     try:
         folder = open_folder(directory)
     except OSError as exc:
-        raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
+        raise RecordError(_("could not create {path}: {value}")
+                          .format(path=path, value=exc.strerror or exc)) from None
     try:
         if not os.fstat(folder).st_mode & 0o222:
-            raise RecordError(f"could not create {path}: the folder is read-only")
+            raise RecordError(_("could not create {path}: the folder is read-only")
+                              .format(path=path))
         try:
             tmp = _write_temp(folder, name, data, 0o666)  # the umask applies, as to any new file
             try:
@@ -72,14 +75,15 @@ def create_record(path: str, text: str) -> None:
             finally:
                 _remove_quietly(folder, tmp)
         except FileExistsError:
-            raise RecordError(f"{path} already exists; not overwritten") from None
+            raise RecordError(_("{path} already exists; not overwritten").format(path=path)) from None
         except OSError as exc:
-            raise RecordError(f"could not create {path}: {exc.strerror or exc}") from None
+            raise RecordError(_("could not create {path}: {value}")
+                              .format(path=path, value=exc.strerror or exc)) from None
         try:
             _sync_dir(folder)
         except OSError as exc:
-            raise RecordError(f"{path} was created, but its folder could not be synced to disk "
-                              f"({exc.strerror or exc})") from None
+            raise RecordError(_("{path} was created, but its folder could not be synced to disk "
+                                "({value})").format(path=path, value=exc.strerror or exc)) from None
     finally:
         os.close(folder)
 
@@ -93,11 +97,12 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
     content = data.encode("utf-8") if isinstance(data, str) else data
     directory, name = os.path.split(path)
     if name in ("", ".", ".."):
-        raise OutputError(f"{shown} is a folder; give a file name")
+        raise OutputError(_("{shown} is a folder; give a file name").format(shown=shown))
     try:
         folder = open_folder(directory)
     except OSError as exc:
-        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        raise OutputError(_("cannot write {shown}: {value}")
+                          .format(shown=shown, value=exc.strerror or exc)) from None
     try:
         lock_file(folder, LockWait(None), shown)
         try:
@@ -105,24 +110,27 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
         except FileNotFoundError:
             old = None
         except OSError as exc:
-            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
+            raise OutputError(_("cannot write {shown}: {value}")
+                              .format(shown=shown, value=exc.strerror or exc)) from None
         if old is not None and stat.S_ISDIR(old.st_mode):
-            raise OutputError(f"{shown} is a folder; give a file name")
+            raise OutputError(_("{shown} is a folder; give a file name").format(shown=shown))
         if old is not None and not stat.S_ISREG(old.st_mode):
-            raise OutputError(f"{shown} is {_kind(old.st_mode)}, not a regular file; "
-                              "nothing was written (-o - writes to standard output)")
+            raise OutputError(_("{shown} is {st_mode}, not a regular file; nothing was written (-o - "
+                                "writes to standard output)")
+                              .format(shown=shown, st_mode=_kind(old.st_mode)))
         _remove_stale_temps(folder, name)
         try:
             mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)  # new: as the umask allows
             _write_beside(folder, name, content, mode, old)
         except OSError as exc:
             unchanged = "nothing was written" if old is None else "the old file is unchanged"
-            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; {unchanged}") from None
+            raise OutputError(_("cannot write {shown}: {value}; {unchanged}")
+                              .format(shown=shown, value=exc.strerror or exc, unchanged=unchanged)) from None
         try:
             _sync_dir(folder)
         except OSError as exc:
-            raise OutputError(f"{shown} was written, but its folder could not be synced to disk "
-                              f"({exc.strerror or exc})") from None
+            raise OutputError(_("{shown} was written, but its folder could not be synced to disk "
+                                "({value})").format(shown=shown, value=exc.strerror or exc)) from None
     except RecordError as exc:  # the folder's lock
         raise OutputError(exc.message) from None
     finally:
@@ -204,31 +212,33 @@ def _replace_record(path: str, expected_text: str, new_text: str,
     old_bytes, new_bytes = expected_text.encode("utf-8"), new_text.encode("utf-8")
     with locked_game(os.path.realpath(path), path, on_wait) as game:
         if not game.stat.st_mode & 0o222 or not os.access(game.name, os.W_OK, dir_fd=game.folder):
-            raise RecordError(f"{path} is read-only; nothing was written")
+            raise RecordError(_("{path} is read-only; nothing was written").format(path=path))
         if not os.fstat(game.folder).st_mode & 0o222:
-            raise RecordError(f"{path} is in a read-only folder; nothing was written")
+            raise RecordError(_("{path} is in a read-only folder; nothing was written")
+                              .format(path=path))
         try:
             current = _read_bytes(game.fd, len(old_bytes) + 1)
         except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise RecordError(_("cannot read {path}: {value}")
+                              .format(path=path, value=exc.strerror or exc)) from None
         if current != old_bytes:
-            raise RecordError(f"{path} changed since it was read (the game moved on); "
-                              "nothing was written")
+            raise RecordError(_("{path} changed since it was read (the game moved on); nothing was "
+                                "written").format(path=path))
         _remove_stale_temps(game.folder, game.name)
         try:
             _replace(game, new_bytes)
         except OSError as exc:
-            raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
-                              "the file is unchanged") from None
+            raise RecordError(_("could not write {path}: {value}; the file is unchanged")
+                              .format(path=path, value=exc.strerror or exc)) from None
         try:
             _sync_dir(game.folder)
             if _read_back(game.folder, game.name, len(new_bytes) + 1) != new_bytes:
-                raise OSError(errno.EIO, "the file read back differs from what was written")
+                raise OSError(errno.EIO, _("the file read back differs from what was written"))
         except BaseException as exc:
             _restore(game, old_bytes, path)
             if isinstance(exc, OSError):
-                raise RecordError(f"could not write {path}: {exc.strerror or exc}; "
-                                  "the file was put back as it was") from None
+                raise RecordError(_("could not write {path}: {value}; the file was put back as it was")
+                                  .format(path=path, value=exc.strerror or exc)) from None
             raise
 
 
@@ -245,10 +255,11 @@ def _restore(game: LockedFile, data: bytes, shown: str) -> None:
     try:
         _replace(game, data)
         if _read_named(game.folder, game.name, len(data) + 1) != data:
-            raise OSError(errno.EIO, "the file read back differs")
+            raise OSError(errno.EIO, _("the file read back differs"))
     except OSError as exc:
-        raise RecordError(f"writing {shown} failed and the original could not be put back "
-                          f"({exc.strerror or exc}); check the file") from None
+        raise RecordError(_("writing {shown} failed and the original could not be put back "
+                            "({value}); check the file")
+                          .format(shown=shown, value=exc.strerror or exc)) from None
     with contextlib.suppress(OSError):
         _sync_dir(game.folder)
 

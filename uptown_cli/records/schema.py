@@ -21,6 +21,7 @@ from .times import read_stamp, read_times, split_pauses
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
@@ -205,21 +206,23 @@ class SchemaReader:
         root = parse(self.text, self.path)
         if not isinstance(root, Mapping):
             got = "nothing" if root is None else describe(root)
-            self.problem("a record is a mapping of keys (uptown: 1, players: ...), "
-                         f"but this file holds {got}", root)
+            self.problem(gettext("a record is a mapping of keys (uptown: 1, players: ...), but this "
+                           "file holds {got}").format(got=got), root)
             return None
         extras: dict[str, object] = {}
         for key, node in root.pairs:
             if key.value.startswith("x-"):
                 extras[key.value] = to_plain(node)
             elif key.value not in KNOWN_KEYS:
-                self.problem(f"unknown key '{key.value}' (the keys are {', '.join(KNOWN_KEYS)}; "
-                             "keys of your own must begin with x-)", key)
+                self.problem(gettext("unknown key '{value}' (the keys are {KNOWN_KEYS}; keys of your own "
+                               "must begin with x-)")
+                             .format(value=key.value, KNOWN_KEYS=', '.join(KNOWN_KEYS)), key)
         variant = self.text_value(root, "variant")
         if variant is None:
             variant = "standard"
         elif variant not in VARIANTS:
-            self.problem(f"unknown variant '{variant}' (standard or blockers)",
+            self.problem(gettext("unknown variant '{variant}' (standard or blockers)")
+                         .format(variant=variant),
                          root.get("variant")[1])  # type: ignore[index]  # text_value found it
         fields: dict[str, str] = {}
         for name in TEXT_FIELDS:
@@ -238,7 +241,7 @@ class SchemaReader:
         version = self.version(root)
         seed = self.text_value(root, "seed")
         if seed is not None and not seed.strip():
-            self.problem("the seed must not be blank (leave the key out for a game without one)",
+            self.problem(gettext("the seed must not be blank (leave the key out for a game without one)"),
                          root.get("seed")[1])  # type: ignore[index]  # text_value found it
         players = self.players(root)
         hidden = None
@@ -266,17 +269,18 @@ class SchemaReader:
     def version(self, root: Mapping) -> int:
         pair = root.get("uptown")
         if pair is None:
-            self.problem("the format version is missing: a record starts with 'uptown: 1'", root)
+            self.problem(gettext("the format version is missing: a record starts with 'uptown: 1'"), root)
             return FORMAT_VERSION
         value = pair[1]
         if not (isinstance(value, Scalar) and value.plain and value.value.isascii()
                 and value.value.isdigit() and (value.value == "0" or value.value[0] != "0")):
             shown = value.value if isinstance(value, Scalar) else describe(value)
-            self.problem(f"the format version must be the number 1, not {shown!r}", value)
+            self.problem(gettext("the format version must be the number 1, not {shown!r}")
+                         .format(shown=shown), value)
             return FORMAT_VERSION
         if int(value.value) != FORMAT_VERSION:
-            self.problem(f"format version {value.value} is not supported "
-                         "(this uptown reads format 1)", value)
+            self.problem(gettext("format version {value} is not supported (this uptown reads format 1)")
+                         .format(value=value.value), value)
         return int(value.value)
 
     def text_value(self, root: Mapping, key: str) -> str | None:
@@ -286,19 +290,21 @@ class SchemaReader:
             return None
         value = pair[1]
         if not isinstance(value, Scalar):
-            self.problem(f"'{key}' must be text, not {describe(value)}", value)
+            self.problem(gettext("'{key}' must be text, not {value}")
+                         .format(key=key, value=describe(value)), value)
             return None
         return None if value.empty else value.value
 
     def players(self, root: Mapping) -> list[PlayerEntry]:
         pair = root.get("players")
         if pair is None:
-            self.problem("the players are missing ('players:' with one '- name: ...' per player)",
+            self.problem(gettext("the players are missing ('players:' with one '- name: ...' per player)"),
                          root)
             return []
         node = pair[1]
         if not isinstance(node, Sequence):
-            self.problem(f"'players' must be a list of players, not {describe(node)}", node)
+            self.problem(gettext("'players' must be a list of players, not {node}")
+                         .format(node=describe(node)), node)
             return []
         entries = [entry for entry in map(self.player, node.items) if entry is not None]
         if len(entries) < len(node.items):
@@ -306,21 +312,24 @@ class SchemaReader:
         for entry, message in lineup_problems(entries):
             self.problem(message, entry.line)
         if not 2 <= len(entries) <= 5:
-            self.problem(f"a game has 2 to 5 players, this one has {len(entries)}", node)
+            self.problem(gettext("a game has 2 to 5 players, this one has {entries_count}")
+                         .format(entries_count=len(entries)), node)
             return []
         deal_colors(entries)
         return entries
 
     def player(self, node: Node) -> PlayerEntry | None:
         if not isinstance(node, Mapping):
-            self.problem(f"a player must be a mapping like 'name: Ana', not {describe(node)}", node)
+            self.problem(gettext("a player must be a mapping like 'name: Ana', not {node}")
+                         .format(node=describe(node)), node)
             return None
         for key, _ in node.pairs:
             if key.value not in PLAYER_KEYS:
-                self.problem(f"unknown key '{key.value}' for a player (name, colors, email)", key)
+                self.problem(gettext("unknown key '{value}' for a player (name, colors, email)")
+                             .format(value=key.value), key)
         name_pair = node.get("name")
         if name_pair is None or not isinstance(name_pair[1], Scalar):
-            self.problem("a player needs a name ('name: Ana')",
+            self.problem(gettext("a player needs a name ('name: Ana')"),
                          node if name_pair is None else name_pair[1])
             return None
         name = name_pair[1].value
@@ -338,7 +347,7 @@ class SchemaReader:
         colors = []
         for item in items:
             if not isinstance(item, Scalar):
-                self.problem(f"a colour must be text, not {describe(item)}", item)
+                self.problem(gettext("a colour must be text, not {item}").format(item=describe(item)), item)
                 return None
             if item.value not in COLORS:
                 self.problem(_unknown_color(item.value), item)
@@ -367,7 +376,8 @@ class SchemaReader:
             return []
         node = pair[1]
         if not isinstance(node, Sequence):
-            self.problem(f"'moves' must be a list of moves ('- red: 7 B7'), not {describe(node)}",
+            self.problem(gettext("'moves' must be a list of moves ('- red: 7 B7'), not {node}")
+                         .format(node=describe(node)),
                          node)
             return []
         in_game = {c for p in players for c in p.colors}
@@ -388,10 +398,10 @@ class SchemaReader:
             extra = next((key for key, _ in pairs[1:] if key.value not in MOVE_KEYS
                           and not key.value.startswith("x-")), None)
             if extra is not None and extra.value not in COLORS:
-                self.problem(f"unknown key '{extra.value}' in a move (a move is one colour and "
-                             f"its move, '- red: 7 B7', with '{LINK_KEY}:' under it in games "
-                             f"with hidden racks, and {', '.join(NOTE_KEYS)} or x- keys of your "
-                             "own as notes)", extra, number)
+                self.problem(gettext("unknown key '{value}' in a move (a move is one colour and its move, "
+                               "'- red: 7 B7', with '{LINK_KEY}:' under it in games with hidden "
+                               "racks, and {NOTE_KEYS} or x- keys of your own as notes)")
+                             .format(value=extra.value, LINK_KEY=LINK_KEY, NOTE_KEYS=', '.join(NOTE_KEYS)), extra, number)
                 return None
             link = self.link(number, item)
         key, value = pairs[0]
@@ -403,11 +413,12 @@ class SchemaReader:
             self.problem(_unknown_color(key.value), key, number)
             return None
         if in_game is not None and key.value not in in_game:
-            self.problem(f"{key.value} does not play in this game", key, number)
+            self.problem(gettext("{value} does not play in this game").format(value=key.value), key, number)
             return None
         if not isinstance(value, Scalar) or not value.value and value.empty:  # (text first: cheaper)
             got = describe(value)
-            self.problem(f"move {number} ({key.value}) must be a move like '7 B7', not {got}",
+            self.problem(gettext("move {number} ({value}) must be a move like '7 B7', not {got}")
+                         .format(number=number, value=key.value, got=got),
                          value, number)
             return None
         stamp: tuple[str | None, str | None, str | None] = (None, None, None)
@@ -430,7 +441,8 @@ class SchemaReader:
             return None
         value = pair[1]
         if not isinstance(value, Scalar) or value.empty:
-            self.problem(f"move {number}'s link must be 64 hex digits, not {describe(value)}",
+            self.problem(gettext("move {number}'s link must be 64 hex digits, not {value}")
+                         .format(number=number, value=describe(value)),
                          value, number)
             return None
         return value.value

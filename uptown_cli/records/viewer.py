@@ -16,6 +16,7 @@ from ..errors import KeyFileError, RecordError, ViewerError
 from ..hidden.keys import check_folder, has_key, keys_folder, load_key, load_seen, save_seen
 from .reading import read_file
 from .schema import Record
+from ..i18n import _
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -49,7 +50,8 @@ def player_named(players: list[Any], as_name: str) -> str:
     for name in names:
         if same_name(name, as_name):
             return name
-    raise ViewerError(f"no player is named {as_name!r} (players: {', '.join(names)})")
+    raise ViewerError(_("no player is named {as_name!r} (players: {names})")
+                      .format(as_name=as_name, names=', '.join(names)))
 
 
 def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = True,
@@ -70,11 +72,12 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
         return name  # the seals prove it, and name who made it: the view says so
     unwritten = "; nothing was written" if writes else ""
     if change and _moved_on(record):
-        raise ViewerError(f"{record.path} changed since it was read (the game moved on)"
-                          f"{unwritten}")
+        raise ViewerError(_("{path} changed since it was read (the game moved on){unwritten}")
+                          .format(path=record.path, unwritten=unwritten))
     if change:
         line, message = change
-        raise ViewerError(f"{record.path}:{line}: {message}{unwritten}")
+        raise ViewerError(_("{path}:{line}: {message}{unwritten}")
+                          .format(path=record.path, line=line, message=message, unwritten=unwritten))
     return name
 
 
@@ -138,7 +141,7 @@ def remember(record: Record, name: str | None, keys: str | None) -> None:
         now = write_time(current_time(os.environ))
         save_seen(folder, game, name, snapshot(record, load_seen(folder, game, name), now))
     except (KeyFileError, RecordError) as exc:
-        raise KeyFileError(f"cannot remember what {name} saw: {exc}") from None
+        raise KeyFileError(_("cannot remember what {name} saw: {exc}").format(name=name, exc=exc)) from None
 
 
 def holds_key(folder: str, game_id: str, name: str) -> bool:
@@ -150,7 +153,7 @@ def holds_key(folder: str, game_id: str, name: str) -> bool:
 def _hidden(record: Record) -> HiddenFields:
     """The hidden-racks fields of ``record``, a game with hidden racks."""
     if record.hidden is None:
-        raise ViewerError(f"{record.path} is not a game with hidden racks")
+        raise ViewerError(_("{path} is not a game with hidden racks").format(path=record.path))
     return record.hidden
 
 
@@ -170,7 +173,8 @@ def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = Fal
     commitment."""
     hidden = _hidden(record)
     if name not in hidden.joined():
-        raise ViewerError(f"{name} has not joined {record.path} yet (uptown join)")
+        raise ViewerError(_("{name} has not joined {path} yet (uptown join)")
+                          .format(name=name, path=record.path))
     revealed = hidden.valid_reveals().get(name)
     if revealed is not None:
         return bytes.fromhex(revealed)
@@ -184,8 +188,9 @@ def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = Fal
         earlier = " or ".join(f"{n}'s" for n in names[:names.index(name)])
         also = (f", or a commitment before it ({earlier}) was changed after "
                 f"{name} joined" if earlier and hidden.version > 1 else "")
-        raise KeyFileError(f"{record.path}:{line}: {name}'s key file does not give "
-                           f"{name}'s commitment: it was changed{also}")
+        raise KeyFileError(_("{path}:{line}: {name}'s key file does not give {name}'s commitment: "
+                             "it was changed{also}")
+                           .format(path=record.path, line=line, name=name, also=also))
     return key
 
 
@@ -199,7 +204,8 @@ def own_view(record: Record, name: str, key: bytes,
     check = HiddenCheck(record, own=(name, key))
     result = replay(record, upto=upto, hidden=check)
     if result.errors:
-        raise RecordError(f"{result.errors[0].report_line()} (the record is invalid)")
+        raise RecordError(_("{report_line} (the record is invalid)")
+                          .format(report_line=result.errors[0].report_line()))
     return result.game, check
 
 

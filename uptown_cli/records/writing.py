@@ -12,6 +12,7 @@ from .schema import TEXT_FIELDS, Record, load_record_text
 from .entries import PlayerEntry
 from .nodes import Free, Mapping, Node, Scalar, Sequence
 from .yaml_reader import MAX_BYTES
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:  # loaded by the review that annotates
     from .annotations import MoveAnnotation
@@ -100,7 +101,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     fields = fields or {}
     unknown = set(fields) - set(TEXT_FIELDS)
     if unknown:
-        raise SetupError(f"unknown record fields: {', '.join(sorted(unknown))}")
+        raise SetupError(gettext("unknown record fields: {unknown}")
+                         .format(unknown=', '.join(sorted(unknown))))
     players = list(players)
     moves = [(color, text) for color, text in moves]
     for label, value in ([("name", p.name) for p in players] + [("seed", seed or "")]
@@ -127,7 +129,7 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     record = load_record_text(text, "<new record>")
     wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
     if summary(record) != wanted or (record.timing.written if record.timing else {}) != (timing or {}):
-        raise RecordError("the record would not read back as written")
+        raise RecordError(gettext("the record would not read back as written"))
     return text
 
 
@@ -138,7 +140,8 @@ def check_utf8(label: str, value: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        raise RecordError(f"the {label} '{shown}' is not UTF-8 text") from None
+        raise RecordError(gettext("the {label} '{shown}' is not UTF-8 text")
+                          .format(label=label, shown=shown)) from None
 
 
 def summary(record: Record) -> tuple[object, ...]:
@@ -170,7 +173,7 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
             or [m.notes for m in record.moves] != notes
             or (record.moves[-1].at, record.moves[-1].by, record.moves[-1].bot)
             != (stamp.get("at"), stamp.get("by"), stamp.get("bot"))):
-        raise RecordError(f"{refused}; nothing was written")
+        raise RecordError(gettext("{refused}; nothing was written").format(refused=refused))
     record.path = old.path  # read back as "<new text>": named as its file again
     return record
 
@@ -180,8 +183,8 @@ def readable(old: str | Record, path: str) -> Record:
     safely."""
     text = old.text if isinstance(old, Record) else old
     if any(b in text for b in _ODD_BREAKS) or "\r" in text.replace("\r\n", ""):
-        raise RecordError(f"{path} uses line breaks other than \\n or \\r\\n; "
-                          "the move cannot be appended safely")
+        raise RecordError(gettext("{path} uses line breaks other than \\n or \\r\\n; the move cannot be "
+                            "appended safely").format(path=path))
     return old if isinstance(old, Record) else load_record_text(text, path)
 
 
@@ -192,8 +195,8 @@ def insert_item(record: Record, key: str, item: list[str], path: str, what: str)
     text = record.text
     root = record.parsed()
     if root.flow:
-        raise RecordError(f"{path} is written as one flow mapping ({{...}}); "
-                          "the move cannot be appended to it")
+        raise RecordError(gettext("{path} is written as one flow mapping ({{...}}); the move cannot be "
+                            "appended to it").format(path=path))
     pair = root.get(key)
     if pair is None:
         new = _insert_after(text, root, f"{_indent(text, root)}{key}:", item, root.pairs[-1][1])
@@ -204,8 +207,8 @@ def insert_item(record: Record, key: str, item: list[str], path: str, what: str)
         new = _rewrite_moves(text, pair[0], pair[1], item)
     size = len(new.encode("utf-8"))
     if size > MAX_BYTES:
-        raise RecordError(f"with {what} appended, {path} would be larger than 1 MiB "
-                          f"({size} bytes); nothing was written")
+        raise RecordError(gettext("with {what} appended, {path} would be larger than 1 MiB ({size} "
+                            "bytes); nothing was written").format(what=what, path=path, size=size))
     return new
 
 
@@ -215,7 +218,8 @@ def read_new_text(new: str, refused: str) -> Record:
     try:
         return load_record_text(new, "<new text>")
     except RecordError as exc:
-        raise RecordError(f"{refused} ({exc.message}); nothing was written") from None
+        raise RecordError(gettext("{refused} ({message}); nothing was written")
+                          .format(refused=refused, message=exc.message)) from None
 
 
 def _column(text: str, index: int) -> int:
@@ -366,8 +370,8 @@ def annotated_text(record: Record, annotations: list[MoveAnnotation]) -> str:
     items = pair[1].items if pair is not None and isinstance(pair[1], Sequence) else []
     if pair is not None and isinstance(pair[1], Sequence) and pair[1].flow or any(
             not isinstance(item, Mapping) or item.flow for item in items):
-        raise RecordError(f"{record.path}: the moves are written in flow style ([...] or {{...}}); "
-                          "write one move per line to annotate them", path=record.path)
+        raise RecordError(gettext("{path}: the moves are written in flow style ([...] or {{...}}); write "
+                            "one move per line to annotate them").format(path=record.path), path=record.path)
     edits: list[tuple[int, int, str]] = []
     for item, annotation in zip(items, annotations):
         assert isinstance(item, Mapping)  # checked above
@@ -423,7 +427,7 @@ def _check_annotated(record: Record, new: str, annotations: list[MoveAnnotation]
     try:
         back = load_record_text(new, record.path)
     except RecordError as exc:
-        raise RecordError(f"{refused} ({exc.message})", path=record.path) from None
+        raise RecordError(gettext("{refused} ({message})").format(refused=refused, message=exc.message), path=record.path) from None
     same = [(m.color, m.text) for m in back.moves] == [(m.color, m.text) for m in record.moves]
     for entry, old, annotation in zip(back.moves, record.moves, annotations):
         notes = entry.notes

@@ -47,6 +47,7 @@ from .yaml_parsers import (
     parser_for,
     stray_byte_order_mark,
 )
+from ..i18n import _
 
 __all__ = ["MAX_BYTES"]
 
@@ -124,12 +125,13 @@ def decode(data: bytes, path: str | None) -> str:
     if len(data) > MAX_BYTES:
         # A pipe is read no further than one byte past the limit: its full size is unknown.
         size = f"more than {MAX_BYTES} bytes" if len(data) == MAX_BYTES + 1 else f"{len(data)} bytes"
-        raise RecordError(f"the file is larger than 1 MiB ({size}); refused", path=path)
+        raise RecordError(_("the file is larger than 1 MiB ({size}); refused").format(size=size), path=path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read",
+        raise RecordError(_("not UTF-8 text: byte 0x{data:02x} cannot be read")
+                          .format(data=data[exc.start]),
                           path=path, line=line) from None
 
 
@@ -145,13 +147,14 @@ def parse(text: str, path: str | None = None) -> Node | None:
         raise RecordError(_not_a_character(text[exc.start]), path=path,
                           line=text.count("\n", 0, exc.start) + 1) from None
     if size > MAX_BYTES:
-        raise RecordError("the file is larger than 1 MiB; refused", path=path)
+        raise RecordError(_("the file is larger than 1 MiB; refused"), path=path)
     # libyaml skips a byte order mark without counting it; keep offsets aligned.
     shift = 1 if text.startswith("\ufeff") else 0
     body = text[shift:] if shift else text
     stray = stray_byte_order_mark(body)
     if stray is not None:
-        raise RecordError("a byte order mark (U+FEFF) may only begin the file, not stand inside it",
+        raise RecordError(_("a byte order mark (U+FEFF) may only begin the file, not stand inside "
+                            "it"),
                           path=path, line=body.count("\n", 0, stray) + 1)
     with _without_collection():
         try:
@@ -217,7 +220,7 @@ class _Composer:
                 detail = TAB_MESSAGE
             elif exc.context and exc.problem:
                 detail = f"{exc.problem} ({exc.context})"
-            refusal = RecordError(f"invalid YAML: {detail}", path=self.path,
+            refusal = RecordError(_("invalid YAML: {detail}").format(detail=detail), path=self.path,
                                   line=self.line(mark) if mark else None)
             if exc.problem == "exceeded maximum nesting depth":  # libyaml's 1000 levels:
                 raise refusal from None  # past MAX_DEPTH_UNDER_X, refused by both (and slow in one)
@@ -227,12 +230,11 @@ class _Composer:
                 before = self.text.encode("utf-8")[:position]
                 position = len(before.decode("utf-8", "ignore"))
             reason = getattr(exc, "reason", None) or "not valid YAML"
-            refusal = RecordError(f"invalid YAML: {reason}", path=self.path,
+            refusal = RecordError(_("invalid YAML: {reason}").format(reason=reason), path=self.path,
                                   line=None if position is None else self.line_at(position))
         except ValueError:  # the pure parser's chr() on an escape past U+10FFFF
             assert parser is not None  # made without a chr()
-            refusal = RecordError("invalid YAML: an escape past the last Unicode character "
-                                  "(\\U0010ffff)", path=self.path, line=self.line(parser.get_mark()))
+            refusal = RecordError(_("invalid YAML: an escape past the last Unicode character (\\U0010ffff)"), path=self.path, line=self.line(parser.get_mark()))
         finally:
             if parser is not None:
                 parser.dispose()
@@ -379,11 +381,12 @@ class _Composer:
                 into[waiting[-1]] = item
                 waiting[-1] = None
             elif kind is not ScalarEvent:
-                raise RecordError(f"a key must be text, not {'a list' if item == [] else 'a mapping'}",
+                raise RecordError(_("a key must be text, not {value}")
+                                  .format(value='a list' if item == [] else 'a mapping'),
                                   path=self.path, line=self.line(event.start_mark))
             elif item in into or item in marks[-1]:
-                raise RecordError(f"the key '{item}' is given twice "
-                                  f"(first on line {self.line(marks[-1][item])})",
+                raise RecordError(_("the key '{item}' is given twice (first on line {marks})")
+                                  .format(item=item, marks=self.line(marks[-1][item])),
                                   path=self.path, line=self.line(event.start_mark))
             else:
                 waiting[-1] = item
@@ -436,9 +439,9 @@ class _Composer:
         """Refuse a key that is not text, or that its mapping already has (``seen``: its keys
         so far and their lines)."""
         if not isinstance(key, Scalar):
-            raise RecordError(f"a key must be text, not {describe(key)}",
+            raise RecordError(_("a key must be text, not {key}").format(key=describe(key)),
                               path=self.path, line=key.line)
-        raise RecordError(f"the key '{key.value}' is given twice "
-                          f"(first on line {seen[key.value]})",
+        raise RecordError(_("the key '{value}' is given twice (first on line {seen})")
+                          .format(value=key.value, seen=seen[key.value]),
                           path=self.path, line=key.line)
 
