@@ -141,7 +141,7 @@ def test_standard_input_is_refused(uptown, tmp_path):
     (["red", ""], "with 2 players, players have two colours each; Ana has 1"),
 ])
 def test_new_and_a_record_refuse_a_line_up_in_the_same_words(uptown, tmp_path, colors, message):
-    """One line-up check (records.schema.lineup_problems) serves new and the record reader."""
+    """One line-up check (records.lineup.lineup_problems) serves new and the record reader."""
     from uptown_cli.errors import RecordError
     from uptown_cli.records.schema import load_record_text
 

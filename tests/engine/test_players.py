@@ -4,7 +4,7 @@ import pytest
 
 from uptown_cli.engine.game import dealt_colors, name_key, same_name, seat_colors
 from uptown_cli.records.entries import PlayerEntry
-from uptown_cli.records.schema import deal_colors
+from uptown_cli.records.lineup import deal_colors
 
 
 def test_two_players_play_two_colours_each_dealt_round_the_table():

@@ -9,7 +9,8 @@ import pytest
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.notation import parse_move
-from uptown_cli.records.schema import deal_colors, load_record_text
+from uptown_cli.records.lineup import deal_colors
+from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.entries import MoveEntry, PlayerEntry
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record

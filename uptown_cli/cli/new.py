@@ -58,8 +58,8 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
 
 def check_lineup(entries: "list[PlayerEntry]") -> None:
     """A BadParameter for the first reason the players cannot sit at one table
-    (``records.schema.lineup_problems``)."""
-    from ..records.schema import lineup_problems
+    (``records.lineup.lineup_problems``)."""
+    from ..records.lineup import lineup_problems
 
     problems = lineup_problems(entries)
     if problems:
@@ -103,7 +103,8 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
 
     from ..pictures.text import to_move_text
     from ..records.safe_file import create_record
-    from ..records.schema import deal_colors, load_record_text
+    from ..records.lineup import deal_colors
+    from ..records.schema import load_record_text
     from ..records.entries import PlayerEntry
     from ..records.writing import render_record
 

@@ -8,7 +8,7 @@ import click
 
 from ..engine.game import COLORS
 from .exits import converted
-from .loading import check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
+from .loading import check_player, check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
 from ..i18n import _, ngettext
 from .options import (
     as_option,
@@ -27,7 +27,7 @@ from .options import (
 from .output import lock_notice, Output, use_color
 
 if TYPE_CHECKING:
-    from ..engine.game import Game, Player
+    from ..engine.game import Game
     from ..engine.notation import Move
     from ..records.schema import Record
     from .hidden import MoverView
@@ -109,24 +109,6 @@ def typed_move(words: Sequence[str]) -> "Move":
     from ..pictures.tile_names import canonical_move
 
     return parse_move(canonical_move(" ".join(words)))
-
-
-def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":
-    """The player to move, refusing a finished game and acting for someone else (``--as``);
-    ``writes`` says whether the command would have written the file."""
-    unwritten = _("; nothing was written") if writes else ""
-    player = game.to_move
-    if player is None:
-        raise click.ClickException(_("the game in {path} is over{unwritten}")
-                                   .format(path=path, unwritten=unwritten))
-    if as_name is None:
-        return player
-    from ..records.viewer import player_named
-
-    if player_named(game.players, as_name) != player.name:
-        raise click.ClickException(_("it is {name}'s turn, not {as_name}'s{unwritten}")
-                                   .format(name=player.name, as_name=as_name, unwritten=unwritten))
-    return player
 
 
 def _fold(text: str) -> str:
@@ -231,7 +213,9 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
         if bot and words:
             raise click.UsageError("--bot chooses the move: give no move")
-        _write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
+        from .stand_ins import write_turn_for
+
+        write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
                         sendmail, as_json, bot)
         return
     if not bot and not words:
@@ -298,87 +282,6 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         out.table(*standings_rows(standings(game, record.variant), record.variant), title=_("Final standings:"))
     if send:
         click.echo(_send_on(path, as_name or player.name, sendmail))
-
-
-def stand_in_seed(record: "Record", number: int) -> str:
-    """What seeds the bot of a stand-in's move ``number`` (docs/DEADLINES.md): the record's
-    seed and the move's number, so that ``validate`` plays the same bot again."""
-    return f"stand-in {record.seed} {number}"
-
-
-def _write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_name: str | None,
-                    keys: str | None, dry_run: bool, send: bool, sendmail: bool,
-                    as_json: bool, bot: str | None = None) -> None:
-    """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit`` (for a
-    player out of time): the entry is checked as ``validate`` checks it before it is written."""
-    from ..engine.moments import write_time
-    from ..records.replay import replay
-    from ..records.safe_file import append_move
-    from ..records.writing import record_with_move
-    from ..records.viewer import player_named
-    from .timing import now
-
-    action = " ".join(words).lower()
-    if action not in ("pass", "forfeit") and not (bot and for_name):
-        raise click.UsageError("with --for, MOVE is pass or forfeit, or --bot")
-    if for_name is not None and as_name is None:
-        raise click.UsageError("--for needs --as ME: the record says who wrote it")
-    if send and dry_run:
-        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
-    record = open_record(path)
-    if record.hidden is not None:
-        raise click.ClickException("forfeits and moves written for another player are not "
-                                   "supported yet in games with hidden racks; nothing was written")
-    check_seen_as(record, as_name, keys)
-    game = replay_valid(record)
-    player = check_player(game, for_name if for_name is not None else as_name, record.path)
-    writer = player_named(record.players, as_name) if as_name is not None else player.name
-    stamp = {"at": write_time(now())}
-    if for_name is not None:
-        stamp["by"] = writer
-    color = player.colors[0]
-    if bot is not None:
-        from ..analysis.bots import choose_move
-
-        policy = record.timing.late.bot if record.timing is not None else None
-        if bot != policy:
-            raise click.ClickException(f"this game's late policy lets {policy or 'no bot'} "
-                                       f"play for a late player, not {bot}; nothing was written")
-        color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
-                                    variant=record.variant)
-        action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
-    after = record_with_move(record, color, action, record.path, None, stamp)
-    result = replay(after)
-    if result.errors:
-        raise click.ClickException(f"{result.errors[0].message}; nothing was written")
-    if not dry_run:
-        written = append_move(path, color, action, record, None, lock_notice(path), stamp)
-        remember_seen(written, as_name, keys)
-    finished, nxt = result.game.finished, result.game.to_move
-    why = f", written by {writer} for {player.name} (out of time)" if for_name else ""
-    if bot is not None:
-        why = f", played by {bot} for {player.name}, out of time ({writer} asked)"
-    said = {"forfeit": "forfeits", "pass": "passes"}.get(action, action)
-    text = (f"Move {len(after.moves)}: {color} ({player.name}) {said}{why}"
-            + (" (dry run: nothing was written)" if dry_run else ""))
-    if as_json:
-        Output(True).json({"number": len(after.moves), "player": player.name, "action": action,
-                           "by": writer if for_name else None, "written": not dry_run,
-                           "finished": finished, "to_move": None if nxt is None else nxt.name})
-    else:
-        click.echo(text)
-        if finished:
-            from ..engine.scoring import standings
-            from ..pictures.text import standings_rows
-
-            Output(False).table(*standings_rows(standings(result.game, record.variant),
-                                                record.variant), title="Final standings:")
-        elif nxt is not None:
-            click.echo(f"{nxt.name} to move.")
-    if send:
-        line = _send_on(path, writer, sendmail)
-        if line:
-            click.echo(line, err=as_json)
 
 
 def _send_on(path: str, as_name: str, sendmail: bool) -> str | None:

@@ -256,11 +256,11 @@ def _in_the_future(result: "Validation") -> "Validation":
 
 def _bot_errors(record: "Record") -> "list[RecordError]":
     """An error for each move a bot made for a late player (``bot:`` under it) that is not
-    what that bot plays there (``play.stand_in_seed``): the analysis layer, above records."""
+    what that bot plays there (``stand_ins.stand_in_seed``): the analysis layer, above records."""
     from ..analysis.bots import choose_move
     from ..errors import RecordError
     from ..records.replay import replay
-    from .play import stand_in_seed
+    from .stand_ins import stand_in_seed
 
     errors = []
     for index, entry in enumerate(record.moves):

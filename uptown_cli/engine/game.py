@@ -37,7 +37,6 @@ from .geometry import (
     joined_around,
     square_name,
     tile_fit_text,
-    tile_name,
 )
 from .groups import count_groups, cut_points, is_cut_point
 from .move_lists import ROW_SHIFTS, move_lists, tile_moves
@@ -476,12 +475,9 @@ class Game:
             raise IllegalMove(Reason.NOT_ON_RACK, gettext("{color} has no {tile} on its rack ({rack})")
                                                   .format(color=shown_color(color), tile=shown_tile(tile), rack=rack))
         if not FIT[tile] >> sq & 1:
-            name = tile_name(tile)
-            raise IllegalMove(
-                Reason.WRONG_SQUARE,
-                gettext("{color} plays {name} on {sq}, but {name} goes in {tile}")
-                .format(color=shown_color(color), name=shown_tile(tile), sq=square_name(sq), tile=tile_fit_text(tile)),
-            )
+            raise IllegalMove(Reason.WRONG_SQUARE, gettext(
+                "{color} plays {name} on {sq}, but {name} goes in {tile}").format(
+                color=shown_color(color), name=shown_tile(tile), sq=square_name(sq), tile=tile_fit_text(tile)))
         victim = self._color_at[sq]
         if victim is not None:
             if self._owner[victim] == self._turn:

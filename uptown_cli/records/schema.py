@@ -18,6 +18,7 @@ from ..errors import RecordError
 from .entries import (HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, STAMP_KEYS, TIMING_KEYS, MoveEntry,
                       PauseEntry, PlayerEntry)
 from .times import read_stamp, read_times, split_pauses
+from .lineup import deal_colors, lineup_problems
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # loaded only for games with hidden racks
     from .hidden_fields import HiddenFields
     from .times import Timing
 
-__all__ = ["address_problem", "Record", "load_record_text", "deal_colors", "lineup_problems"]
+__all__ = ["address_problem", "Record", "load_record_text"]
 
 FORMAT_VERSION = 1
 MOVE_KEYS = (LINK_KEY, *NOTE_KEYS, *STAMP_KEYS)
@@ -107,53 +108,6 @@ def load_record_text(text: str | bytes, path: str) -> Record:
     if isinstance(text, bytes):
         text = decode(text, path)
     return SchemaReader(text, path).read()
-
-
-def deal_colors(entries: list[PlayerEntry]) -> None:
-    """Give the players (in place) who have no colours the colours nobody named, dealt round
-    the table in the order red, blue, green, yellow, orange; two each with 2 players."""
-    if all(entry.colors for entry in entries):  # the usual record: nothing to deal
-        return
-    from ..engine.game import dealt_colors
-
-    for seat, colors in enumerate(dealt_colors([entry.colors for entry in entries])):
-        entries[seat] = entries[seat]._replace(colors=colors)
-
-
-def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
-    """``(entry, message)`` for each reason the players cannot sit at one table: the same
-    name twice (as ``game.name_key`` compares them), a colour named twice, or the wrong number of colours for the
-    number of players (players who name none are dealt theirs, see ``deal_colors``); the
-    colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
-    named with their lines."""
-    from ..engine.game import name_key
-
-    problems: list[tuple[PlayerEntry, str]] = []
-    names: dict[str, PlayerEntry] = {}
-    for entry in entries:
-        key = name_key(entry.name)
-        first = names.setdefault(key, entry)
-        if first is not entry:
-            problems.append((entry, f"two players are named '{entry.name}' (lines {first.line} "
-                             f"and {entry.line})" if entry.line else
-                             f"two players are named {first.name!r} and {entry.name!r}; names "
-                             "must differ (ignoring case, accents' spelling and blanks round them)"))
-    if not 2 <= len(entries) <= 5:
-        return problems
-    owners: dict[str, str] = {}
-    for entry in entries:
-        for color in entry.colors:
-            if color in owners:
-                problems.append((entry, f"{color} is taken twice ({owners[color]} and "
-                                 f"{entry.name})"))
-            owners[color] = entry.name
-    each = 2 if len(entries) == 2 else 1
-    for entry in entries:
-        if entry.colors and len(entry.colors) != each:
-            want = "two colours each" if each == 2 else "one colour each"
-            problems.append((entry, f"with {len(entries)} players, players have {want}; "
-                             f"{entry.name} has {len(entry.colors)}"))
-    return problems
 
 
 _ONE_MOVE = "a move is one colour and its move, like '- red: 7 B7'"

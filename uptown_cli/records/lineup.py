@@ -1,0 +1,56 @@
+"""Whether the players of a record or of ``uptown new`` can sit at one table
+(``lineup_problems``: names that differ, each colour once, the right number each), and the
+colours dealt to those who name none (``deal_colors``)."""
+
+from __future__ import annotations
+
+from .entries import PlayerEntry
+
+__all__ = ["deal_colors", "lineup_problems"]
+
+
+def deal_colors(entries: list[PlayerEntry]) -> None:
+    """Give the players (in place) who have no colours the colours nobody named, dealt round
+    the table in the order red, blue, green, yellow, orange; two each with 2 players."""
+    if all(entry.colors for entry in entries):  # the usual record: nothing to deal
+        return
+    from ..engine.game import dealt_colors
+
+    for seat, colors in enumerate(dealt_colors([entry.colors for entry in entries])):
+        entries[seat] = entries[seat]._replace(colors=colors)
+
+
+def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
+    """``(entry, message)`` for each reason the players cannot sit at one table: the same
+    name twice (as ``game.name_key`` compares them), a colour named twice, or the wrong number of colours for the
+    number of players (players who name none are dealt theirs, see ``deal_colors``); the
+    colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
+    named with their lines."""
+    from ..engine.game import name_key
+
+    problems: list[tuple[PlayerEntry, str]] = []
+    names: dict[str, PlayerEntry] = {}
+    for entry in entries:
+        key = name_key(entry.name)
+        first = names.setdefault(key, entry)
+        if first is not entry:
+            problems.append((entry, f"two players are named '{entry.name}' (lines {first.line} "
+                             f"and {entry.line})" if entry.line else
+                             f"two players are named {first.name!r} and {entry.name!r}; names "
+                             "must differ (ignoring case, accents' spelling and blanks round them)"))
+    if not 2 <= len(entries) <= 5:
+        return problems
+    owners: dict[str, str] = {}
+    for entry in entries:
+        for color in entry.colors:
+            if color in owners:
+                problems.append((entry, f"{color} is taken twice ({owners[color]} and "
+                                 f"{entry.name})"))
+            owners[color] = entry.name
+    each = 2 if len(entries) == 2 else 1
+    for entry in entries:
+        if entry.colors and len(entry.colors) != each:
+            want = "two colours each" if each == 2 else "one colour each"
+            problems.append((entry, f"with {len(entries)} players, players have {want}; "
+                             f"{entry.name} has {len(entry.colors)}"))
+    return problems
