@@ -110,7 +110,7 @@ def mover_view(record: "Record", game: "Game", as_name: str | None,
     own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
     view, suspects = imagined_game(game, player, own_bags, random.Random())
     alert = seal_alert(record, check, name)
-    lines = [suspect_warning(suspects)] + ([f"Warning: {alert}"] if alert else [])
+    lines = [suspect_warning(suspects)] + ([gettext("Warning: {alert}").format(alert=alert)] if alert else [])
     return MoverView(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
 
 

@@ -343,7 +343,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                                f"uptown reveal {result.path} --as NAME")
                 else:
                     for note in result.unchecked:
-                        click.echo(f"{result.path}: not yet checkable: {note}")
+                        click.echo(_("{path}: not yet checkable: {note}")
+                                   .format(path=result.path, note=note))
     if as_json:
         click.echo("]")
     else:
