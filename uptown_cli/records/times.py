@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.moments import check_times, parse_time
 from ..errors import RecordError, SetupError
@@ -30,22 +30,17 @@ __all__ = ["Timing", "split_pauses", "read_times", "read_timing", "move_times", 
 _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 
-class Timing:
+class Timing(NamedTuple):
     """A record's time control: the clock (None: no clock), the late policy, the vacation
     allowed (None: none), when the game was made; ``written`` holds the four keys as the
     record writes them (what each player's memory keeps), ``lines`` their lines."""
 
-    __slots__ = ("clock", "late", "vacation", "started", "written", "lines")
-
-    def __init__(self, clock: Clock | None, late: LatePolicy, vacation: Vacation | None,
-                 started: datetime | None, written: dict[str, str],
-                 lines: dict[str, int]) -> None:
-        self.clock = clock
-        self.late = late
-        self.vacation = vacation
-        self.started = started
-        self.written = written
-        self.lines = lines
+    clock: Clock | None
+    late: LatePolicy
+    vacation: Vacation | None
+    started: datetime | None
+    written: dict[str, str]
+    lines: dict[str, int]
 
     def describe(self) -> str | None:
         """``Clock: move 72h grace 168h; late players: wait; vacation none``, or None for a
