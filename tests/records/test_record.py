@@ -154,10 +154,10 @@ def test_empty_optional_keys_count_as_missing():
     ("uptown: 01\n" + HEADER[10:], (1, None, "the format version must be the number 1, not '01'")),
     ("uptown: 2\n" + HEADER[10:], (1, None, "format version 2 is not supported (this uptown reads format 1)")),
     (HEADER + "variant: chess\n", (9, None, "unknown variant 'chess' (standard or blockers)")),
-    (HEADER + "mvoes: []\n", (9, None, "unknown key 'mvoes' (the keys are uptown, variant, event, site, date, "
-                                         "round, notes, players, seed, hidden, protocol, commitments, "
-                                         "revealed, withdrawn, clock, late, vacation, started, moves; keys of your "
-                                         "own must begin with x-)")),
+    (HEADER + "mvoes: []\n", (9, None, "unknown key 'mvoes': did you mean 'moves'? (keys of your own "
+                                         "begin with x-)")),
+    (HEADER + "foo: []\n", (9, None, "unknown key 'foo' (records/README.md lists the keys; keys of "
+                                       "your own begin with x-)")),
     (HEADER + "event: [a]\n", (9, None, "'event' must be text, not a list")),
     (HEADER + "seed: ''\n", (9, None, "the seed must not be blank (leave the key out for a game without one)")),
     (HEADER + "seed: {a: b}\n", (9, None, "'seed' must be text, not a mapping")),

@@ -168,9 +168,7 @@ class SchemaReader:
             if key.value.startswith("x-"):
                 extras[key.value] = to_plain(node)
             elif key.value not in KNOWN_KEYS:
-                self.problem(gettext("unknown key '{value}' (the keys are {KNOWN_KEYS}; keys of your own "
-                               "must begin with x-)")
-                             .format(value=key.value, KNOWN_KEYS=', '.join(KNOWN_KEYS)), key)
+                self.problem(_unknown_key(key.value), key)
         variant = self.text_value(root, "variant")
         if variant is None:
             variant = "standard"
@@ -411,3 +409,14 @@ def _unknown_color(name: str) -> str:
     return f"unknown colour '{name}' (the colours are {', '.join(COLORS)})"
 
 
+def _unknown_key(key: str) -> str:
+    """The problem of an unknown top-level key: the nearest known key when one is near, and
+    where the keys are listed (one line of an 80-column terminal, not the whole list)."""
+    import difflib
+
+    near = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
+    if near:
+        return gettext("unknown key '{key}': did you mean '{near}'? (keys of your own begin "
+                       "with x-)").format(key=key, near=near[0])
+    return gettext("unknown key '{key}' (records/README.md lists the keys; keys of your own "
+                   "begin with x-)").format(key=key)
