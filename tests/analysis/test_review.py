@@ -163,7 +163,7 @@ def test_the_same_seed_gives_the_same_review_whatever_the_jobs(uptown):
 def test_one_job_plays_the_game_once_not_from_the_start_for_every_move(monkeypatch):
     """Outside the evaluation of each position, each move of the game is played once: the
     review goes through the game in turn (not from the start for every move: O(moves**2))."""
-    from uptown_cli.cli.options import replay_valid
+    from uptown_cli.cli.loading import replay_valid
     from uptown_cli.engine.bags import seeded_bags
     from uptown_cli.engine.game import Game
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 from support.games import BROKEN, TWO, UNSEEDED, finished_game, new_game
 
-from uptown_cli.cli.options import wrap_words
+from uptown_cli.cli.output import wrap_words
 from uptown_cli.engine.geometry import SQUARE_NAMES
 from uptown_cli.engine.notation import PASS
 from uptown_cli.records.reading import load_record

@@ -10,7 +10,7 @@ import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,7 +22,6 @@ from .options import (
     BOT_NAMES,
     check_jobs_or_cluster,
     cluster_option,
-    file_argument,
     MC_PLAYOUTS,
     output_file_option,
     output_options,

@@ -11,20 +11,17 @@ import click
 from ..engine.game import VARIANTS
 from .exits import ExitStatus
 from ..i18n import _, ngettext
+from ..errors import display_path
+from .loading import game_path, listed_records
 from .options import (
-    Output,
     as_option,
-    display_path,
     file_argument,
-    game_path,
     json_option,
-    listed_records,
-    lock_notice,
     output_file_option,
     output_options,
     sendmail_option,
-    write_output,
 )
+from .output import Output, lock_notice, write_output
 
 if TYPE_CHECKING:
     from ..club.mime import Attached

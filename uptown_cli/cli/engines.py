@@ -20,12 +20,12 @@ from .options import (
     BOT_NAMES,
     check_jobs_or_cluster,
     cluster_option,
-    display_path,
     MC_PLAYOUTS,
     output_options,
     playouts_option,
 )
 from .output import Output
+from ..errors import display_path
 from ..i18n import _ as gettext, ngettext
 from ..i18n import figures as decimals
 

@@ -16,17 +16,9 @@ from ..errors import display_path
 from ..engine.sha256 import sha256
 from ..hidden.draws import JOINABLE, LATEST, PROTOCOLS, bags_from_draws, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
-from .options import (
-    Output,
-    as_option,
-    file_argument,
-    game_path,
-    json_option,
-    keys_option,
-    lock_notice,
-    open_record,
-    replay_valid,
-)
+from .loading import game_path, open_record, replay_valid
+from .options import as_option, file_argument, json_option, keys_option
+from .output import Output, lock_notice
 from ..i18n import _ as gettext
 
 if TYPE_CHECKING:

@@ -11,7 +11,8 @@ from ..engine.game import VARIANTS
 from ..i18n import _
 from .exits import converted
 from .loading import game_path
-from .options import display_path, file_argument, json_option
+from ..errors import display_path
+from .options import file_argument, json_option
 from .output import Output
 
 if TYPE_CHECKING:

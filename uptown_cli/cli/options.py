@@ -9,27 +9,15 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import display_path as display_path  # used by the commands through here
-from .loading import game_path as game_path
+from ..errors import display_path
+from .loading import game_path
 from .output import FORCE
 from ..i18n import _
-
-# The names that moved to .loading and .output stay importable from here for a while.
-from .loading import (
-    DEFAULT_GAME as DEFAULT_GAME, GAME_ENV as GAME_ENV, NO_SUCH_FILE as NO_SUCH_FILE,
-    PROGRESS_MIN_FILES as PROGRESS_MIN_FILES, check_seen_as as check_seen_as,
-    listed_records as listed_records, read_game as read_game, open_record as open_record,
-    record_files as record_files, remember_seen as remember_seen, replay_valid as replay_valid)
-from .output import (
-    MACHINE_FORMATS as MACHINE_FORMATS, Output as Output, check_not_input as check_not_input,
-    lock_notice as lock_notice, page as page, percent as percent, plural as plural,
-    use_color as use_color, wrap_words as wrap_words, write_output as write_output)
 
 __all__: list[str] = []
 
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function: the option decorators give it back with its type."""
-
 
 
 _FILE = click.Path(readable=False)

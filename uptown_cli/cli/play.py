@@ -15,7 +15,6 @@ from .options import (
     BOT_NAMES,
     check_playouts,
     color_options,
-    display_path,
     F,
     file_argument,
     json_option,
@@ -25,6 +24,7 @@ from .options import (
     sendmail_option,
 )
 from .output import lock_notice, Output, use_color
+from ..errors import display_path
 
 if TYPE_CHECKING:
     from ..engine.game import Game

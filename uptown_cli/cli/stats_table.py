@@ -4,7 +4,7 @@ percent, moves as ``mean (fewest-most)``), marked for the catalogs and translate
 from typing import cast
 
 from ..i18n import N_
-from .options import percent
+from .output import percent
 
 __all__ = ["STATS_TITLES", "STATS_HEADERS", "stats_row"]
 
