@@ -36,6 +36,7 @@ def test_selfplay_on_a_cluster_is_selfplay_with_jobs(cluster):
     assert list(play_games(**run, cluster=cluster)) == list(play_games(**run, jobs=2))
 
 
+@pytest.mark.slow
 def test_a_tournament_on_a_cluster_writes_what_jobs_write(tmp_path, cluster):
     here = Tournament.create(str(tmp_path / "jobs"), settings("same"))
     there = Tournament.create(str(tmp_path / "dask"), settings("same"))
@@ -45,6 +46,7 @@ def test_a_tournament_on_a_cluster_writes_what_jobs_write(tmp_path, cluster):
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "jobs" / name).read_bytes()
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_has_its_games_played_again_none_lost_none_twice(tmp_path, cluster):
     alone = Tournament.create(str(tmp_path / "alone"), settings("kill"))
     list(alone.run(jobs=1))
@@ -60,6 +62,7 @@ def test_a_worker_killed_mid_run_has_its_games_played_again_none_lost_none_twice
     assert (tmp_path / "killed" / "results.jsonl").read_bytes() == (tmp_path / "alone" / "results.jsonl").read_bytes()
 
 
+@pytest.mark.slow
 def test_the_commands_take_cluster_and_print_what_jobs_print(tmp_path, uptown, game_file, cluster):
     address = cluster
     selfplay = ["selfplay", "--bots", "mc,random", "--games", "4", "--playouts", "2", "--seed", "c", "--json"]

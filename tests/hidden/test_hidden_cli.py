@@ -196,6 +196,7 @@ def test_an_edited_earlier_move_is_caught_once_the_keys_are_revealed(uptown, tmp
             "Ana played it: Ana's seal does not cover it") in result.stdout, result.output
 
 
+@pytest.mark.slow
 def test_a_revealed_key_other_than_the_committed_one_is_reported(uptown, tmp_path, game):
     """A key swapped after the game (to claim other draws) does not match the commitment."""
     _finish_and_reveal(tmp_path, game)
@@ -366,6 +367,7 @@ def test_before_everyone_joined_show_names_who_joins_not_who_moves(uptown, tmp_p
     assert position(tmp_path, path)["to_move"] is None
 
 
+@pytest.mark.slow
 def test_join_and_reveal_take_json_and_the_end_says_how_to_reveal(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")

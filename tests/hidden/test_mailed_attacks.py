@@ -223,6 +223,7 @@ def test_two_players_who_reveal_at_once_do_not_deadlock_the_game(
     all_validate(club)
 
 
+@pytest.mark.slow
 def test_a_join_as_the_wrong_player_is_undone_before_the_first_move_visibly_to_all(
         tmp_path, smtp_server):
     """(5) Bo joins, then by mistake joins as Cy too, and mails the file to all. Cy is told that
@@ -442,6 +443,7 @@ def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(
     all_validate(club)
 
 
+@pytest.mark.slow
 def test_a_hand_written_withdrawn_join_is_refused_naming_its_line(tmp_path, smtp_server):
     """(N2) A griefer's ``withdrawn:`` entries. Before the first move, Cy takes Bo's join out
     and writes a key of his own under withdrawn: for Bo: Bo's tool refuses the file at his

@@ -122,6 +122,7 @@ def test_keys_of_your_own_under_a_move_are_notes(uptown, record_after):
     assert result.exit_code == 1 and "unknown key 'mine' in a move" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_note_never_freezes_a_hidden_game(uptown, tmp_path):
     """The attack of issue 26, item 5: Cy adds under her own move 3 a best move with a tile
     she did not hold; the note travels (nobody's memory seals notes), and once every key is

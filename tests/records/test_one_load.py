@@ -144,6 +144,7 @@ def revealed_game(uptown, tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_a_revealed_hidden_game_is_replayed_once_and_dealt_its_revealed_bags(
         uptown, counted, tmp_path):
     """Every key revealed, the moves are played once (with the check), then the position is
@@ -163,6 +164,7 @@ def test_a_revealed_hidden_game_is_replayed_once_and_dealt_its_revealed_bags(
     assert counts["plays"] == moves
 
 
+@pytest.mark.slow
 def test_a_revealed_hidden_game_checks_its_variations_against_the_racks_the_keys_drew(
         uptown, tmp_path):
     """Dealt once the whole game checks, the variations are checked against the racks too:

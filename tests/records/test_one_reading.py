@@ -279,6 +279,7 @@ def yaml_texts(draw):
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(yaml_texts())
+@pytest.mark.slow
 def test_both_loaders_give_generated_texts_the_same_verdict_and_tree(text):
     same_everywhere(text)
 
