@@ -385,10 +385,12 @@ def test_a_player_who_resigns_ranks_last_and_a_two_player_game_ends(uptown, tmp_
         assert status["waiting_for"] == "Cy"
 
 
-def test_forfeits_in_hidden_games_are_refused_for_now(uptown, tmp_path):
+def test_passes_written_for_another_in_hidden_games_are_refused_for_now(uptown, tmp_path):
+    """(Forfeits in hidden games: tests/club/test_hidden_forfeits.py.)"""
     table = Table(uptown, tmp_path, 2)
-    path = table.new(T0, "--clock", "judges", "--late", "forfeit", hidden=True)
-    result = table.run("Bo", "2026-12-01T16:00:00Z", "move", path, "forfeit", "--as", "Ana")
+    path = table.new(T0, "--clock", "judges", "--late", "pass", hidden=True)
+    result = table.run("Bo", "2026-12-30T16:00:00Z", "move", path, "pass", "--for", "Ana",
+                       "--as", "Bo")
     assert result.exit_code == 1 and "not supported yet in games with hidden racks" in result.stderr
 
 

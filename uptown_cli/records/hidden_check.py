@@ -102,6 +102,45 @@ class HiddenCheck:
             return None  # not the move its mover sealed: its tile says nothing of their rack
         return self.deal.move_problem(player, entry.color, move, stuck=stuck)
 
+    def forfeit_problem(self, game: Game, entry: MoveEntry) -> str | None:
+        """What is wrong with a forfeit (``- COLOR: forfeit``), or None: a resignation (no
+        ``by``) carries its player's link and seal, as a move does, which only their key
+        makes; a forfeit written by another carries none (the clock and the late policy are
+        checked by ``records.deadlines``)."""
+        if not self.deal.started:
+            waiting = [p.name for p in self.deal.players[self.deal.joined:]]
+            return (gettext("the game has not started: {waiting} must join first (uptown join)")
+                    .format(waiting=', '.join(waiting)))
+        player = game.to_move
+        if player is None or entry.by is not None:
+            return None
+        if entry.link is None or not is_hex(entry.link, self.link_digits):
+            return (f"{player.name}'s forfeit has no link of theirs: a player resigns with "
+                    f"their own tool (uptown move forfeit --as {player.name}), which writes "
+                    "it; this one was written by hand")
+        link = bytes.fromhex(entry.link[:64])
+        problem = self.deal.link_problem(player, link)
+        if problem is not None:
+            return (f"{player.name}'s forfeit was not written by their tool "
+                    f"(written by hand?): {problem}")
+        return self._seal_problem(player, entry, link)
+
+    def forfeited(self, player: Player, entry: MoveEntry) -> None:
+        """Feed a forfeit that ``forfeit_problem`` accepted: a resignation as a move that
+        draws nothing; a forfeit written by another publishes nothing and is outside the
+        seals' history. Either way the player's draws stop (``HiddenDeal.leave``)."""
+        if entry.by is not None:
+            self._fed += 1  # numbered as a move, sealed by nobody
+            self.deal.leave(player, None)
+            return
+        self.digest = self._next_digest
+        self._fed += 1
+        if self.version > 2:
+            sealed = bytes.fromhex(entry.link[64:])  # type: ignore[index]
+            self._open[player.name] = (self._fed, sealed, self.digest)
+            self.previous_seal = sealed
+        self.deal.leave(player, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
+
     def _seal_problem(self, player: Player, entry: MoveEntry, link: bytes) -> str | None:
         """Version 2: what is wrong with the seal of a move whose mover's key is known.
         Version 3: check every seal whose key is known now (this move's, when the mover's key
@@ -170,6 +209,8 @@ class HiddenCheck:
                 f"{victim} played it: {victim}'s seal does not cover it")
         between: list[str] = []
         for number in range(first + 1, last + 1):
+            if number not in self._movers:
+                continue  # a forfeit written for another player: nobody sealed it
             name = self._movers[number][0]
             ok = self.seal_ok.get(number)
             if ok and name == victim and between:  # the victim plays on: she did not make it

@@ -278,10 +278,18 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
 
 
 def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _Problem) -> None:
-    """Every move of a hidden game carries a link; no move of an open game does.
+    """Every move of a hidden game carries a link, but a forfeit written for another player
+    (``by``), which carries none; no move of an open game does.
     ``problem(message, line, move)`` notes each problem."""
     for number, entry in enumerate(moves, 1):
-        if hidden is None and entry.link is not None:
+        stand_in = entry.by is not None and entry.text == "forfeit"
+        if stand_in and entry.link is not None:
+            problem(f"move {number} is a forfeit written by {entry.by} for another player: it "
+                    "carries no link (only the player's key makes their links)", entry.line,
+                    number)
+        elif stand_in:
+            continue
+        elif hidden is None and entry.link is not None:
             problem(gettext("'link' belongs to games with hidden racks only"), entry.line, number)
         elif hidden is not None and entry.link is None:
             problem(gettext("move {number} has no link (a game with hidden racks needs 'link: HEX' "
