@@ -67,3 +67,74 @@ def test_a_resignation_in_a_hidden_game_ends_with_the_others_and_the_forfeiter_l
     _, score = table.uptown.json("score", table.game("Cy"), "--json", env=table.env("Cy", end))
     ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
     assert ranks["Cy"] == (3, 3) and ranks["Ana"][1] is None and ranks["Bo"][1] is None
+
+
+def _to_cy(table):
+    """Ana and Bo play a move each at LATER; Cy's copy holds the game, Cy to move. Returns
+    Bo's copy (the last written)."""
+    holder = "Cy"
+    for _ in range(2):
+        mover = _holder_to(table, holder, LATER)
+        table.ok(mover, LATER, "move", table.game(mover), "--bot", "random", "--as", mover)
+        holder = mover
+    return table.game("Bo")
+
+
+def test_a_forfeit_for_a_player_still_in_time_is_refused_by_move_and_by_validate(uptown, tmp_path):
+    """Bo makes Cy forfeit a day after Cy's turn came (out of time only after 48h): move refuses
+    it, and the same entry written by hand is refused by validate at its line."""
+    table = _hidden_table(uptown, tmp_path)
+    game = _to_cy(table)
+    early = "2026-12-02T16:00:00Z"
+    refused = table.run("Bo", early, "move", game, "forfeit", "--for", "Cy", "--as", "Bo")
+    assert refused.exit_code == 1 and "Cy is out of time only from" in refused.stderr
+    assert "nothing was written" in refused.stderr
+    text = game.read_text()
+    game.write_text(text + f'  - green: forfeit\n    at: "{early}"\n    by: Bo\n')
+    line = text.count("\n") + 1
+    checked = table.run("Bo", early, "validate", game)
+    assert checked.exit_code == 1
+    assert f"{game}:{line}: move 3: Cy is out of time only from" in checked.output
+
+
+def test_a_resignation_written_by_hand_is_refused_by_validate_at_its_line(uptown, tmp_path):
+    """Bo writes 'Cy resigns' into the file: without Cy's link, or with a link Cy's key did not
+    make, validate refuses it at its line, and only there."""
+    table = _hidden_table(uptown, tmp_path)
+    game = _to_cy(table)
+    text = game.read_text()
+    for link in ("", "    link: " + "ab" * 64 + "\n"):
+        game.write_text(text + f'  - green: forfeit\n    at: "{LATER}"\n' + link)
+        line = text.count("\n") + 1
+        checked = table.run("Bo", LATER, "validate", game)
+        assert checked.exit_code == 1, checked.output
+        errors = [row for row in checked.output.splitlines()
+                  if "not yet checkable" not in row and row.startswith(str(game))]
+        assert len(errors) == 1 and errors[0].startswith(f"{game}:{line}: move 3: Cy's forfeit")
+        assert "by hand" in errors[0]
+
+
+def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown, tmp_path):
+    """Cy is out of time; Ana makes him forfeit (no link under the entry); Ana and Bo play to
+    the end; everyone reveals, and validate says valid with Cy last."""
+    table = _hidden_table(uptown, tmp_path)
+    _to_cy(table)
+    assert table.carry("Bo", "Ana", LATER).exit_code == 0
+    late = "2026-12-04T16:00:00Z"
+    made = table.ok("Ana", late, "move", table.game("Ana"), "forfeit", "--for", "Cy",
+                    "--as", "Ana")
+    assert "forfeits, written by Ana for Cy (out of time)" in made.stdout
+    assert table.game("Ana").read_text().endswith(
+        f'  - green: forfeit\n    at: "{late}"\n    by: Ana\n')
+    last = _play_to_end(table, "Ana", late)
+    holder = last
+    for name in ("Ana", "Bo", "Cy"):
+        if name != holder:
+            assert table.carry(holder, name, late).exit_code == 0
+        table.ok(name, late, "reveal", table.game(name), "--as", name)
+        holder = name
+    checked = table.run("Cy", late, "validate", table.game("Cy"))
+    assert checked.exit_code == 0, checked.output
+    _, score = table.uptown.json("score", table.game("Cy"), "--json", env=table.env("Cy", late))
+    ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
+    assert ranks["Cy"] == (3, 3)

@@ -277,8 +277,9 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
             break
         entry = record.moves[seat]
         player = deal.players[seat]
-        if entry.color not in player.colors or entry.link is None or not is_hex(entry.link, 128):
-            break
+        if (entry.color not in player.colors or entry.link is None or entry.text == "forfeit"
+                or not is_hex(entry.link, 128)):
+            break  # (a resignation's link is checked at its own line: forfeit_problem)
         problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
         if problem is not None:
             return [RecordError(gettext("{problem} (first link: move {value})")
