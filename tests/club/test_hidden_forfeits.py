@@ -7,6 +7,8 @@ folder; the file goes from one to the next by ``send -o`` and ``receive``."""
 
 import re
 
+import pytest
+
 from club.test_deadlines import T0, Table
 
 LATER = "2026-12-01T16:00:00Z"
@@ -114,9 +116,12 @@ def test_a_resignation_written_by_hand_is_refused_by_validate_at_its_line(uptown
         assert "by hand" in errors[0]
 
 
-def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown, tmp_path):
+@pytest.mark.parametrize("cy_reveals", [True, False])
+def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown, tmp_path,
+                                                                         cy_reveals):
     """Cy is out of time; Ana makes him forfeit (no link under the entry); Ana and Bo play to
-    the end; everyone reveals, and validate says valid with Cy last."""
+    the end and reveal; Cy reveals too (valid), or never does (settled after his reveal
+    deadline); either way Cy ranks last."""
     table = _hidden_table(uptown, tmp_path)
     _to_cy(table)
     assert table.carry("Bo", "Ana", LATER).exit_code == 0
@@ -128,13 +133,19 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
         f'  - green: forfeit\n    at: "{late}"\n    by: Ana\n')
     last = _play_to_end(table, "Ana", late)
     holder = last
-    for name in ("Ana", "Bo", "Cy"):
+    for name in ("Ana", "Bo", "Cy") if cy_reveals else ("Ana", "Bo"):
         if name != holder:
             assert table.carry(holder, name, late).exit_code == 0
         table.ok(name, late, "reveal", table.game(name), "--as", name)
         holder = name
-    checked = table.run("Cy", late, "validate", table.game("Cy"))
+    game = table.game(holder)
+    if not cy_reveals:
+        waiting = table.run(holder, late, "validate", game)
+        assert waiting.exit_code == 3, waiting.output
+        late = "2026-12-09T16:00:00Z"  # past Cy's reveal deadline
+    checked = table.run(holder, late, "validate", game)
     assert checked.exit_code == 0, checked.output
-    _, score = table.uptown.json("score", table.game("Cy"), "--json", env=table.env("Cy", late))
+    assert ("settled" in checked.output) != cy_reveals
+    _, score = table.uptown.json("score", game, "--json", env=table.env(holder, late))
     ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
     assert ranks["Cy"] == (3, 3)
