@@ -149,3 +149,21 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
     _, score = table.uptown.json("score", game, "--json", env=table.env(holder, late))
     ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
     assert ranks["Cy"] == (3, 3)
+
+
+def test_a_resignation_at_the_first_turn_of_a_two_player_hidden_game_ends_it(uptown, tmp_path):
+    """Ana resigns before playing: the game is over, Bo wins; after both reveal, it is valid,
+    and the resigner's own view still opens."""
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "judges", hidden=True)
+    assert table.carry("Bo", "Ana", LATER).exit_code == 0
+    resigned = table.ok("Ana", LATER, "move", table.game("Ana"), "forfeit", "--as", "Ana")
+    assert "Final standings:" in resigned.stdout
+    table.ok("Ana", LATER, "show", table.game("Ana"), "--as", "Ana")
+    table.ok("Ana", LATER, "reveal", table.game("Ana"), "--as", "Ana")
+    assert table.carry("Ana", "Bo", LATER).exit_code == 0
+    table.ok("Bo", LATER, "reveal", table.game("Bo"), "--as", "Bo")
+    checked = table.run("Bo", LATER, "validate", table.game("Bo"))
+    assert checked.exit_code == 0, checked.output
+    _, [status] = uptown.json("status", tmp_path / "Bo", "--json", env=table.env("Bo", LATER))
+    assert status["winners"] == ["Bo"] and status["forfeited"] == [{"name": "Ana", "move": 1}]
