@@ -167,3 +167,50 @@ def test_a_resignation_at_the_first_turn_of_a_two_player_hidden_game_ends_it(upt
     assert checked.exit_code == 0, checked.output
     _, [status] = uptown.json("status", tmp_path / "Bo", "--json", env=table.env("Bo", LATER))
     assert status["winners"] == ["Bo"] and status["forfeited"] == [{"name": "Ana", "move": 1}]
+
+
+def test_passes_written_for_a_player_out_of_time_let_the_others_play_to_the_end(uptown, tmp_path):
+    """Policy 'pass, forfeit after 2': Cy goes quiet; Ana passes for him once he is out of time,
+    then Bo, then Ana makes him forfeit; the game is played to the end, everyone reveals, and
+    it is valid with Cy last. A pass for Cy before he is out of time is refused."""
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h reveal 48h", "--late", "pass, forfeit after 2",
+              hidden=True)
+    _to_cy(table)
+    assert table.carry("Bo", "Ana", LATER).exit_code == 0
+    early = table.run("Ana", "2026-12-02T16:00:00Z", "move", table.game("Ana"), "pass",
+                      "--for", "Cy", "--as", "Ana")
+    assert early.exit_code == 1 and "Cy is out of time only from" in early.stderr
+    now, holder = "2026-12-04T16:00:00Z", "Ana"
+    for day, writer in ((4, "Ana"), (7, "Bo"), (10, "Ana")):
+        now = f"2026-12-{day:02d}T16:00:00Z"
+        if writer != holder:
+            assert table.carry(holder, writer, now).exit_code == 0
+        action = "forfeit" if day == 10 else "pass"
+        made = table.ok(writer, now, "move", table.game(writer), action, "--for", "Cy",
+                        "--as", writer)
+        assert f"written by {writer} for Cy (out of time)" in made.stdout
+        holder = writer
+        if day < 10:  # Ana and Bo play their turns at once; Cy is out of time again later
+            holder = _play_round(table, holder, now)
+    assert "link:" not in table.game(holder).read_text().rsplit("- green:", 1)[1]
+    last = _play_to_end(table, holder, now)
+    holder = last
+    for name in ("Ana", "Bo", "Cy"):
+        if name != holder:
+            assert table.carry(holder, name, now).exit_code == 0
+        table.ok(name, now, "reveal", table.game(name), "--as", name)
+        holder = name
+    checked = table.run(holder, now, "validate", table.game(holder))
+    assert checked.exit_code == 0, checked.output
+    _, score = table.uptown.json("score", table.game(holder), "--json", env=table.env(holder, now))
+    ranks = {row["name"]: row["rank"] for row in score["players"]}
+    assert ranks["Cy"] == 3
+
+
+def _play_round(table, holder, now):
+    """Everyone to move before Cy plays a move at ``now`` (a random bot); returns the holder."""
+    while (mover := _holder_to(table, holder, now)) not in ("Cy", None):
+        table.ok(mover, now, "move", table.game(mover), "--bot", "random", "--as", mover)
+        holder = mover
+    return holder

@@ -42,10 +42,10 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
     if send and dry_run:
         raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
     record = open_record(path)
-    if record.hidden is not None and (action != "forfeit" or bot is not None):
-        raise click.ClickException("passes and moves written for another player are not "
-                                   "supported yet in games with hidden racks (a forfeit is); "
-                                   "nothing was written")
+    if record.hidden is not None and bot is not None:
+        raise click.ClickException("nobody can play a move for another player in a game with "
+                                   "hidden racks (their rack is theirs alone): pass or forfeit "
+                                   "for them; nothing was written")
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, for_name if for_name is not None else as_name, record.path)

@@ -302,6 +302,17 @@ class HiddenDeal:
                 waiting.wanted.discard(seat)
         self._publish(None, b"")
 
+    def skip(self, player: Player) -> None:
+        """Another player passed for ``player`` (out of time): they publish no value, so the
+        draws that wait for their next value (version 3) wait for it no more and are made with
+        the values they have (docs/HIDDEN_DRAWS.md, "Forfeits"); later draws wait for them
+        again."""
+        seat = self.players.index(player)
+        for waiting in self._waiting:
+            if waiting.wanted is not None:
+                waiting.wanted.discard(seat)
+        self._publish(None, b"")
+
     def _wait(self, seat: int, colors: list[str]) -> None:
         """Draws of ``seat``'s ``colors`` that wait for the values to come: the next one
         (versions 1 and 2), or the next of every other seat still in play (version 3)."""

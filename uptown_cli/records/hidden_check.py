@@ -81,8 +81,8 @@ class HiddenCheck:
             return (gettext("the game has not started: {waiting} must join first (uptown join)")
                     .format(waiting=', '.join(waiting)))
         player = game.to_move
-        if player is None or entry.color not in player.colors:
-            return None  # the engine reports it
+        if player is None or entry.color not in player.colors or entry.by is not None:
+            return None  # the engine reports it; a pass for another: records.deadlines
         digits = self.link_digits
         if entry.link is None or not is_hex(entry.link, digits):
             return (gettext("the move needs its link, {digits} hex digits (0-9, a-f)")
@@ -239,7 +239,12 @@ class HiddenCheck:
                       "checked"), False
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
-        """Feed a move the engine accepted."""
+        """Feed a move the engine accepted (a pass written for another player: nobody
+        sealed it, and no draw waits for its player this round: ``HiddenDeal.skip``)."""
+        if entry.by is not None:
+            self._fed += 1
+            self.deal.skip(turn.player)
+            return
         self.digest = self._next_digest
         self._fed += 1
         if self.version > 2:
