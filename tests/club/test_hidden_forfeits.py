@@ -214,3 +214,25 @@ def _play_round(table, holder, now):
         table.ok(mover, now, "move", table.game(mover), "--bot", "random", "--as", mover)
         holder = mover
     return holder
+
+
+def test_a_player_passed_for_plays_on_with_his_own_links_and_the_game_is_valid(uptown, tmp_path):
+    """Policy 'pass': Ana passes for Cy once he is out of time; Cy comes back and plays his own
+    turns (his next link follows his last one); played to the end, revealed: valid."""
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h reveal 48h", "--late", "pass", hidden=True)
+    _to_cy(table)
+    assert table.carry("Bo", "Ana", LATER).exit_code == 0
+    now = "2026-12-04T16:00:00Z"
+    table.ok("Ana", now, "move", table.game("Ana"), "pass", "--for", "Cy", "--as", "Ana")
+    last = _play_to_end(table, "Ana", now)
+    text = table.game(last).read_text()
+    assert text.count("- green:") > 2  # Cy played on after the pass written for him
+    holder = last
+    for name in ("Ana", "Bo", "Cy"):
+        if name != holder:
+            assert table.carry(holder, name, now).exit_code == 0
+        table.ok(name, now, "reveal", table.game(name), "--as", name)
+        holder = name
+    checked = table.run(holder, now, "validate", table.game(holder))
+    assert checked.exit_code == 0, checked.output
