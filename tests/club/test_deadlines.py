@@ -385,11 +385,13 @@ def test_a_player_who_resigns_ranks_last_and_a_two_player_game_ends(uptown, tmp_
         assert status["waiting_for"] == "Cy"
 
 
-def test_forfeits_in_hidden_games_are_refused_for_now(uptown, tmp_path):
+def test_a_bot_move_for_another_in_a_hidden_game_is_refused(uptown, tmp_path):
+    """(Passes and forfeits for another in hidden games: tests/club/test_hidden_forfeits.py.)"""
     table = Table(uptown, tmp_path, 2)
-    path = table.new(T0, "--clock", "judges", "--late", "forfeit", hidden=True)
-    result = table.run("Bo", "2026-12-01T16:00:00Z", "move", path, "forfeit", "--as", "Ana")
-    assert result.exit_code == 1 and "not supported yet in games with hidden racks" in result.stderr
+    path = table.new(T0, "--clock", "judges", "--late", "pass", hidden=True)
+    result = table.run("Bo", "2026-12-30T16:00:00Z", "move", path, "--for", "Ana", "--bot",
+                       "greedy", "--as", "Bo")
+    assert result.exit_code == 1 and "nobody can play a move for another player" in result.stderr
 
 
 def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path):

@@ -42,12 +42,18 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
     if send and dry_run:
         raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
     record = open_record(path)
-    if record.hidden is not None:
-        raise click.ClickException("forfeits and moves written for another player are not "
-                                   "supported yet in games with hidden racks; nothing was written")
+    if record.hidden is not None and bot is not None:
+        raise click.ClickException("nobody can play a move for another player in a game with "
+                                   "hidden racks (their rack is theirs alone): pass or forfeit "
+                                   "for them; nothing was written")
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, for_name if for_name is not None else as_name, record.path)
+    link = None
+    if record.hidden is not None and for_name is None:  # a resignation: the player's link
+        from .hidden import mover_view
+
+        link = mover_view(record, game, as_name, keys).link(player.colors[0], action)
     writer = player_named(record.players, as_name) if as_name is not None else player.name
     stamp = {"at": write_time(now())}
     if for_name is not None:
@@ -63,12 +69,12 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
         color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
                                     variant=record.variant)
         action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
-    after = record_with_move(record, color, action, record.path, None, stamp)
+    after = record_with_move(record, color, action, record.path, link, stamp)
     result = replay(after)
     if result.errors:
         raise click.ClickException(f"{result.errors[0].message}; nothing was written")
     if not dry_run:
-        written = append_move(path, color, action, record, None, lock_notice(path), stamp)
+        written = append_move(path, color, action, record, link, lock_notice(path), stamp)
         remember_seen(written, as_name, keys)
     finished, nxt = result.game.finished, result.game.to_move
     why = f", written by {writer} for {player.name} (out of time)" if for_name else ""

@@ -206,6 +206,8 @@ class HiddenDeal:
         self.racks: dict[str, list[int]] = {c: [] for c in self._owner_key}
         self.drawn: dict[str, list[int]] = {c: [] for c in self._owner_key}
         self._waiting: list[_Waiting] = []
+        self.out: set[int] = set()
+        """The seats that forfeited: they publish no more values, and no draw waits for them."""
 
     @property
     def started(self) -> bool:
@@ -283,20 +285,50 @@ class HiddenDeal:
         if self._draws[color] + self.pending(color) < TILES_PER_COLOR:
             self._wait(seat, [color])
 
+    def leave(self, player: Player, link: bytes | None) -> None:
+        """``player`` forfeits: at their turn with ``link`` (a resignation, which publishes
+        their next link and draws nothing), or without one (written by another once they are
+        out of time). Their draws stop, and no draw waits for them any more: a draw that waited
+        only for them is made at once (docs/HIDDEN_DRAWS.md, "Forfeits")."""
+        seat = self.players.index(player)
+        if link is not None:
+            self._publish(seat, link)
+            self._last[player.name] = link
+            self.turns[player.name] += 1
+        self.out.add(seat)
+        self._waiting = [w for w in self._waiting if w.seat != seat]
+        for waiting in self._waiting:
+            if waiting.wanted is not None:
+                waiting.wanted.discard(seat)
+        self._publish(None, b"")
+
+    def skip(self, player: Player) -> None:
+        """Another player passed for ``player`` (out of time): they publish no value, so the
+        draws that wait for their next value (version 3) wait for it no more and are made with
+        the values they have (docs/HIDDEN_DRAWS.md, "Forfeits"); later draws wait for them
+        again."""
+        seat = self.players.index(player)
+        for waiting in self._waiting:
+            if waiting.wanted is not None:
+                waiting.wanted.discard(seat)
+        self._publish(None, b"")
+
     def _wait(self, seat: int, colors: list[str]) -> None:
         """Draws of ``seat``'s ``colors`` that wait for the values to come: the next one
-        (versions 1 and 2), or the next of every other seat (version 3)."""
-        needs = len(self.players) - 1 if self.version > 2 else 1
-        self._waiting.append(_Waiting(seat, colors, needs))
+        (versions 1 and 2), or the next of every other seat still in play (version 3)."""
+        wanted = ({s for s in range(len(self.players)) if s != seat and s not in self.out}
+                  if self.version > 2 else None)
+        self._waiting.append(_Waiting(seat, colors, wanted))
 
-    def _publish(self, seat: int, value: bytes) -> None:
+    def _publish(self, seat: int | None, value: bytes) -> None:
         """Seat ``seat`` publishes a value: the draws waiting for it take it, and those that
-        have every value they wait for are made."""
+        have every value they wait for are made (``seat`` None: nothing published, only
+        those made)."""
         still = []
         for waiting in self._waiting:
-            if waiting.seat != seat:
+            if seat is not None and waiting.takes(seat):
                 waiting.values.append(value)
-            if len(waiting.values) < waiting.needs:
+            if not waiting.complete:
                 still.append(waiting)
                 continue
             for color in waiting.colors:
@@ -317,16 +349,31 @@ class HiddenDeal:
 
 
 class _Waiting:
-    """Draws of one seat's colours that wait for public values: how many they need, and those
+    """Draws of one seat's colours that wait for public values: the seats whose next value
+    they still wait for (version 3; None: the next value of any other seat), and those
     published so far (by the other seats)."""
 
-    __slots__ = ("seat", "colors", "needs", "values")
+    __slots__ = ("seat", "colors", "wanted", "values")
 
-    def __init__(self, seat: int, colors: list[str], needs: int) -> None:
+    def __init__(self, seat: int, colors: list[str], wanted: set[int] | None) -> None:
         self.seat = seat
         self.colors = colors
-        self.needs = needs
+        self.wanted = wanted
         self.values: list[bytes] = []
+
+    def takes(self, seat: int) -> bool:
+        """Whether a value that ``seat`` publishes now is one these draws wait for."""
+        if self.wanted is None:
+            return seat != self.seat and not self.values
+        if seat in self.wanted:
+            self.wanted.discard(seat)
+            return True
+        return False
+
+    @property
+    def complete(self) -> bool:
+        """Whether every value these draws wait for is published."""
+        return bool(self.values) if self.wanted is None else not self.wanted
 
 
 def bags_from_draws(drawn: Mapping[str, list[int]], colors: Iterable[str]) -> dict[str, list[int]]:

@@ -29,9 +29,8 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
         return "the game is over"
     if entry.color not in player.colors:
         return f"it is {player.name}'s turn ({', '.join(player.colors)}), not {entry.color}'s"
-    if hidden:
-        return ("forfeits and moves written for another player are not supported yet in games "
-                "with hidden racks")
+    if hidden and entry.by is not None and entry.text not in ("forfeit", "pass"):
+        return "only a pass or a forfeit may be written for another player in a hidden game"
     if entry.by is None:
         return None
     from ..engine.game import name_key

@@ -81,8 +81,8 @@ class HiddenCheck:
             return (gettext("the game has not started: {waiting} must join first (uptown join)")
                     .format(waiting=', '.join(waiting)))
         player = game.to_move
-        if player is None or entry.color not in player.colors:
-            return None  # the engine reports it
+        if player is None or entry.color not in player.colors or entry.by is not None:
+            return None  # the engine reports it; a pass for another: records.deadlines
         digits = self.link_digits
         if entry.link is None or not is_hex(entry.link, digits):
             return (gettext("the move needs its link, {digits} hex digits (0-9, a-f)")
@@ -101,6 +101,45 @@ class HiddenCheck:
         if self.seal_ok.get(self._fed + 1) is False:
             return None  # not the move its mover sealed: its tile says nothing of their rack
         return self.deal.move_problem(player, entry.color, move, stuck=stuck)
+
+    def forfeit_problem(self, game: Game, entry: MoveEntry) -> str | None:
+        """What is wrong with a forfeit (``- COLOR: forfeit``), or None: a resignation (no
+        ``by``) carries its player's link and seal, as a move does, which only their key
+        makes; a forfeit written by another carries none (the clock and the late policy are
+        checked by ``records.deadlines``)."""
+        if not self.deal.started:
+            waiting = [p.name for p in self.deal.players[self.deal.joined:]]
+            return (gettext("the game has not started: {waiting} must join first (uptown join)")
+                    .format(waiting=', '.join(waiting)))
+        player = game.to_move
+        if player is None or entry.by is not None:
+            return None
+        if entry.link is None or not is_hex(entry.link, self.link_digits):
+            return (f"{player.name}'s forfeit has no link of theirs: a player resigns with "
+                    f"their own tool (uptown move forfeit --as {player.name}), which writes "
+                    "it; this one was written by hand")
+        link = bytes.fromhex(entry.link[:64])
+        problem = self.deal.link_problem(player, link)
+        if problem is not None:
+            return (f"{player.name}'s forfeit was not written by their tool "
+                    f"(written by hand?): {problem}")
+        return self._seal_problem(player, entry, link)
+
+    def forfeited(self, player: Player, entry: MoveEntry) -> None:
+        """Feed a forfeit that ``forfeit_problem`` accepted: a resignation as a move that
+        draws nothing; a forfeit written by another publishes nothing and is outside the
+        seals' history. Either way the player's draws stop (``HiddenDeal.leave``)."""
+        if entry.by is not None:
+            self._fed += 1  # numbered as a move, sealed by nobody
+            self.deal.leave(player, None)
+            return
+        self.digest = self._next_digest
+        self._fed += 1
+        if self.version > 2:
+            sealed = bytes.fromhex(entry.link[64:])  # type: ignore[index]
+            self._open[player.name] = (self._fed, sealed, self.digest)
+            self.previous_seal = sealed
+        self.deal.leave(player, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
 
     def _seal_problem(self, player: Player, entry: MoveEntry, link: bytes) -> str | None:
         """Version 2: what is wrong with the seal of a move whose mover's key is known.
@@ -170,6 +209,8 @@ class HiddenCheck:
                 f"{victim} played it: {victim}'s seal does not cover it")
         between: list[str] = []
         for number in range(first + 1, last + 1):
+            if number not in self._movers:
+                continue  # a forfeit written for another player: nobody sealed it
             name = self._movers[number][0]
             ok = self.seal_ok.get(number)
             if ok and name == victim and between:  # the victim plays on: she did not make it
@@ -198,7 +239,12 @@ class HiddenCheck:
                       "checked"), False
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
-        """Feed a move the engine accepted."""
+        """Feed a move the engine accepted (a pass written for another player: nobody
+        sealed it, and no draw waits for its player this round: ``HiddenDeal.skip``)."""
+        if entry.by is not None:
+            self._fed += 1
+            self.deal.skip(turn.player)
+            return
         self.digest = self._next_digest
         self._fed += 1
         if self.version > 2:
@@ -236,8 +282,9 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
             break
         entry = record.moves[seat]
         player = deal.players[seat]
-        if entry.color not in player.colors or entry.link is None or not is_hex(entry.link, 128):
-            break
+        if (entry.color not in player.colors or entry.link is None or entry.text == "forfeit"
+                or not is_hex(entry.link, 128)):
+            break  # (a resignation's link is checked at its own line: forfeit_problem)
         problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
         if problem is not None:
             return [RecordError(gettext("{problem} (first link: move {value})")

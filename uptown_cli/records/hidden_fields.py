@@ -278,10 +278,19 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
 
 
 def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _Problem) -> None:
-    """Every move of a hidden game carries a link; no move of an open game does.
+    """Every move of a hidden game carries a link, but a pass or forfeit written for another
+    player (``by``), which carries none (a resignation without its link is refused on replay, at
+    its line: ``HiddenCheck.forfeit_problem``); no move of an open game does.
     ``problem(message, line, move)`` notes each problem."""
     for number, entry in enumerate(moves, 1):
-        if hidden is None and entry.link is not None:
+        if entry.by is not None and entry.link is not None:
+            problem(f"move {number} was written by {entry.by} for another player: it carries "
+                    "no link (only the player's key makes their links)", entry.line, number)
+        elif entry.by is not None:
+            continue
+        elif entry.text == "forfeit" and entry.link is None:
+            continue  # a forfeit written for another; a resignation's is checked on replay
+        elif hidden is None and entry.link is not None:
             problem(gettext("'link' belongs to games with hidden racks only"), entry.line, number)
         elif hidden is not None and entry.link is None:
             problem(gettext("move {number} has no link (a game with hidden racks needs 'link: HEX' "

@@ -189,6 +189,16 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
                 errors.append(_move_error(record, entry, number, problem))
                 result.moves_ok = number - 1
                 break
+            if entry.text == FORFEIT and hidden is not None:
+                problem = hidden.forfeit_problem(game, entry)
+                if problem is not None:
+                    errors.append(_move_error(record, entry, number, problem))
+                    result.moves_ok = number - 1
+                    break
+                player = game.to_move
+                game.forfeit()
+                hidden.forfeited(player, entry)  # type: ignore[arg-type]  # checked above
+                continue
             if entry.text == FORFEIT:
                 game.forfeit()
                 continue
