@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.moments import check_times, parse_time
 from ..errors import RecordError, SetupError
+from ..i18n import _, pgettext
 from .entries import TIMING_KEYS, MoveEntry, PauseEntry
 from .nodes import Mapping, Node, Scalar, describe
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # loaded only for a game with a clock (dataclasses cost a com
     from ..engine.clock import Clock, Deadline, Timeline
     from ..engine.late import LatePolicy, Vacation
 
-__all__ = ["Timing", "split_pauses", "read_times", "read_timing", "move_times", "future_problem",
+__all__ = ["Timing", "clock_line", "split_pauses", "read_times", "read_timing", "move_times", "future_problem",
            "order_problem", "timeline", "waiting_deadline"]
 
 _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
@@ -52,8 +53,16 @@ class Timing:
         game without a clock."""
         if self.clock is None:
             return None
-        vacation = "none" if self.vacation is None else str(self.vacation)
-        return f"Clock: {self.clock}; late players: {self.late}; vacation {vacation}"
+        return clock_line(str(self.clock), str(self.late),
+                          None if self.vacation is None else str(self.vacation))
+
+
+def clock_line(clock: str, late: str, vacation: str | None) -> str:
+    """``Clock: move 72h grace 168h; late players: wait; vacation none``: the words in the
+    players' language, the clock, late policy and vacation as the record writes them."""
+    return _("Clock: {clock}; late players: {late}; vacation {vacation}").format(
+        clock=clock, late=late, vacation=pgettext("vacation", "none") if vacation is None
+        else vacation)
 
 
 def read_times(root: Mapping, moves: Sequence[MoveEntry], hidden: bool,
