@@ -181,19 +181,22 @@ def read_stamp(number: int, item: Mapping,
             continue
         node = pair[1]
         if not isinstance(node, Scalar) or node.empty:
-            problem(f"move {number}'s {key} must be text, not {describe(node)}", node, number)
+            problem(_("move {number}'s {key} must be text, not {node}").format(
+                number=number, key=key, node=describe(node)), node, number)
             found.append(None)
             continue
         if key == "at":
             try:
                 parse_time(node.value)
             except SetupError as exc:
-                problem(f"move {number}'s time: {exc}", node, number)
+                problem(_("move {number}'s time: {problem}").format(number=number, problem=exc),
+                        node, number)
                 found.append(None)
                 continue
         found.append(node.value)
     if found[2] is not None and found[1] is None:
-        problem(f"move {number} names a bot but not who wrote it ('by: NAME')", item, number)
+        problem(_("move {number} names a bot but not who wrote it ('by: NAME')").format(
+            number=number), item, number)
     return found[0], found[1], found[2]
 
 
@@ -213,11 +216,12 @@ def order_problem(timing: Timing | None, moves: Sequence[MoveEntry],
     if timing is not None and timing.clock is not None:
         for index, move in enumerate(moves):
             if move.at is None:
-                return move.line, (f"move {index + 1} has no time ('at: 2026-12-01T15:36:00Z' "
-                                   "under it): a game with a clock dates every entry")
+                return move.line, _("move {number} has no time ('at: 2026-12-01T15:36:00Z' under "
+                                    "it): a game with a clock dates every entry").format(
+                                        number=index + 1)
         for pause in pauses:
             if pause.at is None:
-                return pause.line, "a pause has no time ('at: ...' under it)"
+                return pause.line, _("a pause has no time ('at: ...' under it)")
     times = sorted(move_times(moves, pauses), key=lambda t: t[2])
     start = (timing.started if timing is not None and timing.started is not None
              else datetime(1, 1, 1, tzinfo=timezone.utc))
