@@ -3,12 +3,15 @@ lines (the move they are in, the kind of YAML found, an unknown colour), the "an
 other commands; and where a tile may go says its region as Spanish says it."""
 
 import re
+from pathlib import Path
 
 import pytest
 
 from uptown_cli.engine.geometry import tile_fit_text
 from uptown_cli.engine.notation import parse_tile
 from uptown_cli.i18n import language
+
+RECORDS = Path(__file__).resolve().parents[2] / "records"
 
 BROKEN = """\
 uptown: 1
@@ -64,3 +67,18 @@ def test_a_region_takes_its_article_in_spanish(symbol, words):
         assert tile_fit_text(parse_tile(symbol)) == words
     with language("en"):
         assert tile_fit_text(parse_tile(symbol)) == f"the {symbol} region"
+
+
+def test_analyze_shows_moves_in_spanish_and_json_keeps_the_notation(uptown):
+    record = str(RECORDS / "in-progress.yaml")
+    args = ("analyze", record, "--iterations", "2", "--seed", "1")
+    shown = uptown.invoke("--lang", "es", *args)
+    assert shown.exit_code == 0, shown.output
+    rows = {line.split()[0]: line for line in shown.output.splitlines()
+            if line.strip()[:1].isdigit()}
+    assert "hombre A3" in rows["6"] and "man A3" not in shown.output
+    result, data = uptown.json("--lang", "es", *args, "--json")
+    moves = {m["number"]: m for m in data["moves"]}
+    assert moves[6]["move"] == "man A3"
+    english = uptown.invoke("--lang", "en", *args)
+    assert "man A3" in english.output and "hombre" not in english.output
