@@ -43,6 +43,7 @@ def test_a_spanish_remind_dry_run_meets_no_english_words(uptown, tmp_path):
             assert all(len(line) <= 80 for line in message["body"].splitlines())
         english = uptown.invoke("--lang", "en", "remind", tmp_path, "--dry-run", env=env)
         assert english.output.startswith("Would send reminder to Ana <ana@example.org>: [uptown] ")
+    assert "uptown move g.yaml JUGADA --as Ana --send" in data[0]["body"]
 
 
 def test_a_spanish_status_of_a_game_with_a_clock_meets_no_english_words(uptown, tmp_path,

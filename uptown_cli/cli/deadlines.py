@@ -61,7 +61,9 @@ def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
             game_ident(record), path, record.fields.get("event") or file,
             f"move {len(record.moves) + 1}", people[name],
             tuple(person for other, person in people.items() if other != name), deadline,
-            f"uptown move {file} MOVE --as {name} --send", stand_in, board_text(game)))
+            # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
+            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=name),
+            stand_in, board_text(game)))
     return waiting
 
 
