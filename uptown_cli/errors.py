@@ -165,7 +165,10 @@ class RecordError(UptownError):
     def report_line(self, warning: bool = False) -> str:
         """The error as ``validate`` reports it: ``PATH:LINE: move N: message`` (the move
         number when there is one); a ``warning``, ``PATH:LINE: warning: move N: message``."""
-        move = ("warning: " if warning else "") + (f"move {self.move}: " if self.move is not None else "")
+        from .i18n import _
+
+        move = (_("warning: ") if warning else "") + (
+            _("move {number}: ").format(number=self.move) if self.move is not None else "")
         where = self._where()
         return f"{where}: {move}{self.message}" if where else f"{move}{self.message}"
 

@@ -29,7 +29,7 @@ from .options import (
 )
 from .output import check_not_input, Output, percent, write_output
 from ..i18n import _, figures, ngettext
-from ..pictures.tile_names import variant_label
+from ..pictures.tile_names import variant_label, written_move_label
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame
@@ -290,9 +290,10 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
         path=record.path, variant=variant_label(how["variant"]), count=game.ply, state=state))
     out.text(_("Evaluated by {bot}, {budget}, seed {seed}.")
              .format(bot=how['bot'], budget=budget, seed=how['seed']))
-    rows = [[m.number, m.player, m.move + (m.mark or ""),
+    rows = [[m.number, m.player, written_move_label(m.move) + (m.mark or ""),
              f"{_pct(m.before.win)}->{_pct(m.after.win)}",
-             f"{m.before.score:.1f}->{m.after.score:.1f}", m.best or "",
+             f"{m.before.score:.1f}->{m.after.score:.1f}",
+             written_move_label(m.best) if m.best else "",
              f"{_pct(m.loss)}" if m.loss >= 0.005 else ""]
             for m in reviews]
     if rows:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..i18n import _, ngettext
 from .exits import ExitStatus, converted
 from .options import as_option, file_argument, json_option, keys_option, sendmail_option
 
@@ -60,7 +61,9 @@ def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
             game_ident(record), path, record.fields.get("event") or file,
             f"move {len(record.moves) + 1}", people[name],
             tuple(person for other, person in people.items() if other != name), deadline,
-            f"uptown move {file} MOVE --as {name} --send", stand_in, board_text(game)))
+            # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
+            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=name),
+            stand_in, board_text(game)))
     return waiting
 
 
@@ -104,8 +107,8 @@ def _sender() -> "tuple[str, str]":
     text = os.environ.get(FROM_ENV, "")
     found = getaddresses([text]) if text else []
     if len(found) != 1 or not found[0][1]:
-        raise click.UsageError(f"who sends the reminders? set ${FROM_ENV} to one address "
-                               "(e.g. Club <club@example.org>)")
+        raise click.UsageError(_("who sends the reminders? set ${variable} to one address "
+                                 "(e.g. Club <club@example.org>)").format(variable=FROM_ENV))
     return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
 
 
@@ -133,7 +136,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     """
     import sys
 
-    from ..club.reminders import due, read_log, send_due
+    from ..club.reminders import REMINDER, due, read_log, send_due
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
     from ..errors import MailError, one_line
@@ -154,7 +157,8 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     def send(reminder: "Reminder") -> None:
         awaited = reminder.awaited
         if reminder.to.address is None:
-            line = f"{reminder.to.name} ({awaited.file}) has no email in the record: not reminded"
+            line = _("{name} ({file}) has no email in the record: not reminded").format(
+                name=reminder.to.name, file=awaited.file)
         else:
             assert sender is not None  # sending
             data = reminder_bytes(reminder, awaited.file, sender)
@@ -164,9 +168,11 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
                 refused = send_smtp(data, sender[1], [reminder.to.address],
                                     os.environ.get(SMTP_ENV, "")).refused
                 if refused:
-                    raise MailError(f"the server refused {reminder.to.address}: "
-                                    f"{refused[reminder.to.address]}")
-            line = f"Sent {reminder.kind} to {reminder.to.name}: {reminder.subject}"
+                    raise MailError(_("the server refused {address}: {why}").format(
+                        address=reminder.to.address, why=refused[reminder.to.address]))
+            line = (_("Sent reminder to {name}: {subject}") if reminder.kind == REMINDER else
+                    _("Sent notice to {name}: {subject}")).format(
+                        name=reminder.to.name, subject=reminder.subject)
         done.append(_reminder_json(reminder, False))
         if not as_json:
             click.echo(one_line(line))
@@ -179,13 +185,16 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
             for reminder in due(waiting, read_log(folder), moment, period):
                 done.append(_reminder_json(reminder, True))
                 if not as_json:
-                    click.echo(one_line(f"Would send {reminder.kind} to {reminder.to.name} "
-                                        f"<{reminder.to.address or 'no email'}>: "
-                                        f"{reminder.subject}"))
+                    would = (_("Would send reminder to {name} <{address}>: {subject}")
+                             if reminder.kind == REMINDER else
+                             _("Would send notice to {name} <{address}>: {subject}"))
+                    click.echo(one_line(would.format(
+                        name=reminder.to.name, address=reminder.to.address or _("no email"),
+                        subject=reminder.subject)))
             continue
         if send_due(folder, waiting, moment, send, period) is None:
-            click.echo(f"{display_path(folder)}: another uptown remind is at work on these "
-                       "games; nothing was sent by this one", err=True)
+            click.echo(_("{folder}: another uptown remind is at work on these games; nothing "
+                         "was sent by this one").format(folder=display_path(folder)), err=True)
     if as_json:
         Output(True).json(done)
     if unread:
@@ -237,7 +246,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     from .timing import now
 
     if sendmail and not send:
-        raise click.UsageError("--sendmail goes with --send")
+        raise click.UsageError(_("--sendmail goes with --send"))
     path = game_path(file)
     record = open_record(path)
     check_seen_as(record, as_name, keys)
@@ -245,7 +254,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     name = player_named(record.players, as_name)
     timing = record.timing
     if timing is None or timing.clock is None:
-        raise click.ClickException("this game has no clock: there is no time to stop")
+        raise click.ClickException(_("this game has no clock: there is no time to stop"))
     moment = now()
     with converted(param_hint="--from"):
         begins = parse_time(start) if start else None
@@ -255,22 +264,27 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     to_move = game.to_move.name if game.to_move is not None else None
     problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
     if problem is not None:
-        raise click.ClickException(f"{problem}; nothing was written")
+        raise click.ClickException(_("{problem}; nothing was written").format(problem=problem))
     color = next(p.colors[0] for p in record.players if p.name == name)
     item = [f"{color}: pause {days}d", f"at: {quote(write_time(moment))}"]
     if begins is not None:
         item.append(f"from: {quote(write_time(begins))}")
     old = readable(record, record.path)
-    new_text = insert_item(old, "moves", item, record.path, f"{name}'s pause")
-    written = read_new_text(new_text, f"{name}'s pause would not read back")
+    new_text = insert_item(old, "moves", item, record.path,
+                           _("{name}'s pause").format(name=name))
+    written = read_new_text(new_text, _("{name}'s pause would not read back").format(name=name))
     if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
-        raise RecordError(f"{name}'s pause would not read back as one pause more; "
-                          "nothing was written")
+        raise RecordError(_("{name}'s pause would not read back as one pause more; nothing was "
+                            "written").format(name=name))
     replace_record(path, new_text, record.text, lock_notice(path))
     remember_seen(written, as_name, keys)
     left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
-    click.echo(f"{name} is on vacation from {show_time(wanted.begins)} until "
-               f"{show_time(wanted.end)}; {left} day{'' if left == 1 else 's'} of vacation left")
+    click.echo(ngettext("{name} is on vacation from {begins} until {end}; {left} day of "
+                        "vacation left",
+                        "{name} is on vacation from {begins} until {end}; {left} days of "
+                        "vacation left", left).format(
+                            name=name, begins=show_time(wanted.begins), end=show_time(wanted.end),
+                            left=left))
     if send:
         from .club import send_after_move
 

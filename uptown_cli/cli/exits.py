@@ -11,6 +11,7 @@ from enum import IntEnum
 import click
 
 from ..errors import RecordError, UptownError
+from ..i18n import ngettext
 
 __all__ = ["ExitStatus", "converted", "signal_status"]
 
@@ -51,7 +52,9 @@ def converted(*, prefix: str = "", suffix: str = "", usage: bool = False,
         yield
     except catch as exc:
         more = len(exc.problems) - 1 if isinstance(exc, RecordError) else 0
-        hint = f" (and {more} more; see uptown validate)" if more else ""
+        hint = ngettext(" (and {more} more; see uptown validate)",
+                        " (and {more} more; see uptown validate)", more).format(more=more) \
+            if more else ""
         if usage or param_hint is not None:
             raise click.BadParameter(f"{prefix}{exc}{hint}{suffix}", param_hint=param_hint) from None
         raise click.ClickException(f"{prefix}{exc}{hint}{suffix}") from None

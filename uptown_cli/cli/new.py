@@ -213,8 +213,11 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
     if timing:
         from ..engine.late import LatePolicy
 
-        click.echo(f"Clock: {timing['clock']}; late players: {LatePolicy.parse(timing['late'])}; "
-                   f"vacation {timing['vacation']}")
+        from ..records.times import clock_line
+
+        vacation = timing["vacation"]
+        click.echo(clock_line(timing["clock"], str(LatePolicy.parse(timing["late"])),
+                              None if vacation == "none" else vacation))
     click.echo(_("The players join in turn order, each on their own computer; first:"))
     click.echo(f"  uptown join {shown} --as {entries[0].name}")
 

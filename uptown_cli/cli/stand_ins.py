@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..i18n import _, pgettext
 from .loading import check_player, check_seen_as, open_record, remember_seen, replay_valid
 from .output import Output, lock_notice
 
@@ -36,16 +37,16 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
 
     action = " ".join(words).lower()
     if action not in ("pass", "forfeit") and not (bot and for_name):
-        raise click.UsageError("with --for, MOVE is pass or forfeit, or --bot")
+        raise click.UsageError(_("with --for, MOVE is pass or forfeit, or --bot"))
     if for_name is not None and as_name is None:
-        raise click.UsageError("--for needs --as ME: the record says who wrote it")
+        raise click.UsageError(_("--for needs --as ME: the record says who wrote it"))
     if send and dry_run:
-        raise click.UsageError("--dry-run writes nothing, so there is nothing to --send")
+        raise click.UsageError(_("--dry-run writes nothing, so there is nothing to --send"))
     record = open_record(path)
     if record.hidden is not None and bot is not None:
-        raise click.ClickException("nobody can play a move for another player in a game with "
-                                   "hidden racks (their rack is theirs alone): pass or forfeit "
-                                   "for them; nothing was written")
+        raise click.ClickException(_("nobody can play a move for another player in a game with "
+                                     "hidden racks (their rack is theirs alone): pass or forfeit "
+                                     "for them; nothing was written"))
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = check_player(game, for_name if for_name is not None else as_name, record.path)
@@ -64,25 +65,33 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
 
         policy = record.timing.late.bot if record.timing is not None else None
         if bot != policy:
-            raise click.ClickException(f"this game's late policy lets {policy or 'no bot'} "
-                                       f"play for a late player, not {bot}; nothing was written")
+            raise click.ClickException(_("this game's late policy lets {policy} play for a late "
+                                         "player, not {bot}; nothing was written").format(
+                                             policy=policy or _("no bot"), bot=bot))
         color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
                                     variant=record.variant)
         action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
     after = record_with_move(record, color, action, record.path, link, stamp)
     result = replay(after)
     if result.errors:
-        raise click.ClickException(f"{result.errors[0].message}; nothing was written")
+        raise click.ClickException(_("{problem}; nothing was written").format(
+            problem=result.errors[0].message))
     if not dry_run:
         written = append_move(path, color, action, record, link, lock_notice(path), stamp)
         remember_seen(written, as_name, keys)
     finished, nxt = result.game.finished, result.game.to_move
-    why = f", written by {writer} for {player.name} (out of time)" if for_name else ""
+    from ..pictures.tile_names import color_label
+
+    why = _(", written by {writer} for {name} (out of time)").format(
+        writer=writer, name=player.name) if for_name else ""
     if bot is not None:
-        why = f", played by {bot} for {player.name}, out of time ({writer} asked)"
-    said = {"forfeit": "forfeits", "pass": "passes"}.get(action, action)
-    text = (f"Move {len(after.moves)}: {color} ({player.name}) {said}{why}"
-            + (" (dry run: nothing was written)" if dry_run else ""))
+        why = _(", played by {bot} for {name}, out of time ({writer} asked)").format(
+            bot=bot, name=player.name, writer=writer)
+    said = {"forfeit": pgettext("a player", "forfeits"),
+            "pass": pgettext("a player", "passes")}.get(action, action)
+    text = (_("Move {number}: {colour} ({name}) {action}{why}").format(
+        number=len(after.moves), colour=color_label(color), name=player.name, action=said, why=why)
+            + (_(" (dry run: nothing was written)") if dry_run else ""))
     if as_json:
         Output(True).json({"number": len(after.moves), "player": player.name, "action": action,
                            "by": writer if for_name else None, "written": not dry_run,
@@ -94,9 +103,9 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
             from ..pictures.text import standings_rows
 
             Output(False).table(*standings_rows(standings(result.game, record.variant),
-                                                record.variant), title="Final standings:")
+                                                record.variant), title=_("Final standings:"))
         elif nxt is not None:
-            click.echo(f"{nxt.name} to move.")
+            click.echo(_("{name} to move.").format(name=nxt.name))
     if send:
         from .club import send_after_move
 

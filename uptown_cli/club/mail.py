@@ -131,7 +131,9 @@ class GameFile:
                     and recipient.name not in revealed):
                 return f"uptown reveal {name} --as {shlex.quote(recipient.name)}"
             return f"uptown validate {name}"
-        return f"uptown move {name} TILE SQUARE --as {shlex.quote(self.game.to_move.name)} --send"
+        # TRANSLATORS: what the player types in place of these words: a tile and a square
+        return _("uptown move {file} TILE SQUARE --as {name} --send").format(
+            file=name, name=shlex.quote(self.game.to_move.name))
 
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
         """In an open game in play, each recipient's rack (every rack is public there)."""

@@ -29,7 +29,7 @@ from ..i18n import _
 
 __all__ = [
     "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
-    "due", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
+    "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
 ]
 
 #: The reminders' log, one JSON line a message, beside the games.
@@ -157,45 +157,62 @@ def due(waiting: Iterable[Awaited], log: Iterable[LogEntry], now: datetime,
     return found
 
 
+def action_label(action: str) -> str:
+    """An ``Awaited.action`` (``move 18``, ``join``, ``reveal``: the log's words) as people
+    read it, in their language."""
+    kind, _sep, number = action.partition(" ")
+    if kind == "move" and number.isdigit():
+        return _("move {number}").format(number=number)
+    return {"join": _("join"), "reveal": _("reveal")}.get(action, action)
+
+
 def _lateness(awaited: Awaited, now: datetime) -> str:
     """``due 2026-12-04 15:36 UTC, late by 5h; out of time from ...``."""
     deadline = awaited.deadline
-    text = f"due {show_time(deadline.late_at)}, late by {describe(deadline.time_left(now))}"
+    values = {"due": show_time(deadline.late_at), "late": describe(deadline.time_left(now)),
+              "out": show_time(deadline.out_at)}
     if deadline.state(now) == OUT_OF_TIME:
-        return text + f"; out of time since {show_time(deadline.out_at)}"
+        return _("due {due}, late by {late}; out of time since {out}").format(**values)
     if deadline.out_at > deadline.late_at:
-        return text + f"; the grace ends {show_time(deadline.out_at)}"
-    return text
+        return _("due {due}, late by {late}; the grace ends {out}").format(**values)
+    return _("due {due}, late by {late}").format(**values)
 
 
 def reminder_text(awaited: Awaited, now: datetime) -> tuple[str, str]:
     """The subject and body of the reminder to the late player."""
     name, deadline = awaited.player.name, awaited.deadline
-    subject = f"{SUBJECT_TAG} {awaited.title}: {name}, your {awaited.action} is late"
-    lines = [_prose(f"{name}, {awaited.file} has waited for your {awaited.action} since "
-                    f"{show_time(deadline.since)} ({_lateness(awaited, now)}).")]
+    action = action_label(awaited.action)
+    subject = _("{tag} {title}: {name}, your {action} is late").format(
+        tag=SUBJECT_TAG, title=awaited.title, name=name, action=action)
+    lines = [_prose(_("{name}, {file} has waited for your {action} since {since} ({lateness}).")
+                    .format(name=name, file=awaited.file, action=action,
+                            since=show_time(deadline.since), lateness=_lateness(awaited, now)))]
     if awaited.stand_in is not None:
-        lines.append(_prose("You are out of time: the other players may now act for you (this "
-                            "game's late policy)." if deadline.state(now) == OUT_OF_TIME else
-                            f"From {show_time(deadline.out_at)} the other players may act for "
-                            "you (this game's late policy)."))
-    lines += ["", awaited.board.rstrip("\n"), "", "The command to run:", f"  {awaited.command}"]
+        lines.append(_prose(_("You are out of time: the other players may now act for you (this "
+                              "game's late policy).") if deadline.state(now) == OUT_OF_TIME else
+                            _("From {time} the other players may act for you (this game's late "
+                              "policy).").format(time=show_time(deadline.out_at))))
+    lines += ["", awaited.board.rstrip("\n"), "", _("The command to run:"), f"  {awaited.command}"]
     return subject, "\n".join(lines) + "\n"
 
 
 def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
     """The subject and body of the notice to ``to``, another player: who is late."""
     name = awaited.player.name
-    subject = f"{SUBJECT_TAG} {awaited.title}: {name} is late ({awaited.action})"
-    lines = [_prose(f"{awaited.file} waits for {name}'s {awaited.action} "
-                    f"({_lateness(awaited, now)}). {name} has been reminded.")]
+    action = action_label(awaited.action)
+    subject = _("{tag} {title}: {name} is late ({action})").format(
+        tag=SUBJECT_TAG, title=awaited.title, name=name, action=action)
+    lines = [_prose(_("{file} waits for {name}'s {action} ({lateness}). {name} has been reminded.")
+                    .format(file=awaited.file, name=name, action=action,
+                            lateness=_lateness(awaited, now)))]
     if awaited.stand_in is not None:
         if awaited.deadline.state(now) == OUT_OF_TIME:
-            lines += [_prose(f"{name} is out of time: you may act for them with"), "",
-                      f"  {awaited.stand_in} --as {to.name}"]
+            lines += [_prose(_("{name} is out of time: you may act for them with").format(name=name)),
+                      "", f"  {awaited.stand_in} --as {to.name}"]
         else:
-            lines.append(_prose(f"Once {name} is out of time ({show_time(awaited.deadline.out_at)}"
-                                "), you may act for them; you will be told how."))
+            lines.append(_prose(_("Once {name} is out of time ({time}), you may act for them; you "
+                                  "will be told how.").format(
+                                      name=name, time=show_time(awaited.deadline.out_at))))
     return subject, "\n".join(lines) + "\n"
 
 
@@ -331,6 +348,6 @@ def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
 
 def _why(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
-        return "it is a symbolic link"
+        return _("it is a symbolic link")
     return exc.strerror or str(exc)
 

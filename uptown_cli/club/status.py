@@ -112,17 +112,20 @@ class GameStatus:
         if state is None or deadline is None or now is None:
             return ""
         if state == "on time":
-            return f", {describe(deadline.time_left(now))} left"
+            return _(", {time} left").format(time=describe(deadline.time_left(now)))
         if state == "late":
-            return (f", late by {describe(deadline.time_left(now))} (out of time in "
-                    f"{describe(deadline.out_at - now)})")
+            return _(", late by {late} (out of time in {left})").format(
+                late=describe(deadline.time_left(now)), left=describe(deadline.out_at - now))
         if state == "paused":
             until = deadline.paused_until(now)
-            return f", on vacation for {describe(until - now)} more" if until is not None else ""
-        may = {"pass": "pass", "bot": "let a bot move", "forfeit": "forfeit"}
+            return (_(", on vacation for {time} more").format(time=describe(until - now))
+                    if until is not None else "")
+        may = {"pass": _(", out of time for {time}: others may pass"),
+               "bot": _(", out of time for {time}: others may let a bot move"),
+               "forfeit": _(", out of time for {time}: others may forfeit")}
         policy = (self.late_policy or "wait").split(",")[0].split()[0]
-        return (f", out of time for {describe(now - deadline.out_at)}"
-                + (f": others may {may[policy]}" if policy in may and self.stand_ins else ""))
+        text = may[policy] if policy in may and self.stand_ins else _(", out of time for {time}")
+        return text.format(time=describe(now - deadline.out_at))
 
     def to_json(self) -> dict[str, object]:
         """The status as ``status --json`` prints it (the clock's fields: null without one)."""

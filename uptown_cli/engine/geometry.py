@@ -7,7 +7,7 @@ symbols in region order (18..26) and the wild ``$`` (27).
 """
 
 from ..errors import NotationError
-from ..i18n import _, pgettext
+from ..i18n import N_, _, pgettext
 
 __all__ = [
     "ROWS", "COLUMNS", "SQUARE_NAMES", "ALL_SQUARES", "REGION_NAMES", "TILE_NAMES", "FACES", "WILD",
@@ -267,6 +267,12 @@ GATHER = tuple(_gather(tile) for tile in range(WILD))
 9 bits (see ``_gather``)."""
 
 
+_REGION_PHRASES = (N_("the man region"), N_("the ring region"), N_("the woman region"),
+                   N_("the sign region"), N_("the skyline region"), N_("the sax region"),
+                   N_("the car region"), N_("the cards region"), N_("the champagne region"))
+"""How ``tile_fit_text`` names each region, whole (a language's article agrees with the symbol)."""
+
+
 def tile_fit_text(tile: int) -> str:
     """Where a tile may go, in words: ``column 7``, ``row B``, ``the sax region``."""
     if tile < 9:
@@ -274,7 +280,7 @@ def tile_fit_text(tile: int) -> str:
     if tile < 18:
         return _("column {column}").format(column=COLUMNS[tile - 9])
     if tile < 27:
-        return _("the {symbol} region").format(symbol=pgettext("tile", REGION_NAMES[tile - 18]))
+        return _(_REGION_PHRASES[tile - 18])
     return _("any square")
 
 

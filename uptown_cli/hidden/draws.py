@@ -25,9 +25,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
 from ..engine.game import RACK_SIZE, Game, Player
-from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, tile_name
+from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, shown_color, shown_tile
 from ..engine.notation import Move, Placement
 from ..engine.sha256 import sha256
+from ..i18n import _
 
 __all__ = [
     "PROTOCOLS", "LATEST", "JOINABLE", "CHAIN_LENGTH", "new_game_id", "chain", "head",
@@ -233,22 +234,23 @@ class HiddenDeal:
         """Why ``link`` cannot be ``player``'s next link, or None."""
         turn = self.turns[player.name] + 1
         if turn > CHAIN_LENGTH:
-            return f"{player.name} has no link left for turn {turn}"
+            return _("{name} has no link left for turn {turn}").format(name=player.name, turn=turn)
         if turn == 1 and self.version > 1:
             seat = self.players.index(player)
             made = commitment(self.game_id, player.name, sha256(link).digest(),
                               self.commitments[:seat], self.version)
             if made == self.commitments[seat]:  # public values, as in follows
                 return None
-            earlier = " or ".join(f"{p.name}'s" for p in self.players[:seat])
-            also = (f", or a commitment before it ({earlier}) changed after {player.name} "
-                    "joined") if earlier else ""
-            return (f"{player.name}'s first link does not fit their commitment: "
-                    f"{player.name}'s commitment or link was changed{also}")
+            earlier = _(" or ").join(_("{name}'s").format(name=p.name) for p in self.players[:seat])
+            also = _(", or a commitment before it ({earlier}) changed after {name} joined").format(
+                earlier=earlier, name=player.name) if earlier else ""
+            return _("{name}'s first link does not fit their commitment: {name}'s commitment or "
+                     "link was changed{also}").format(name=player.name, also=also)
         if not follows(link, self._last[player.name]):
-            before = "commitment" if turn == 1 else "link"
-            return (f"the link is not the one below {player.name}'s previous {before} "
-                    "(its SHA-256 must equal it)")
+            return (_("the link is not the one below {name}'s previous commitment (its SHA-256 "
+                      "must equal it)") if turn == 1 else
+                    _("the link is not the one below {name}'s previous link (its SHA-256 must "
+                      "equal it)")).format(name=player.name)
         return None
 
     def move_problem(self, player: Player, color: str, move: Move, game: Game | None = None,
@@ -261,15 +263,16 @@ class HiddenDeal:
         if not move.is_pass:
             if move.tile in self.racks[color]:
                 return None
-            rack = " ".join(tile_name(t) for t in sorted(self.racks[color]))
-            return (f"{color} has no {tile_name(move.tile)} on its rack ({rack}); "
-                    f"{player.name}'s move")
+            rack = " ".join(shown_tile(t) for t in sorted(self.racks[color]))
+            return _("{colour} has no {tile} on its rack ({rack}); {name}'s move").format(
+                colour=shown_color(color), tile=shown_tile(move.tile), rack=rack, name=player.name)
         if stuck is None:
             stuck = stuck_tiles(cast(Game, game), player)
-        for c, (_, fit_nowhere) in stuck.items():
+        for c, (_held, fit_nowhere) in stuck.items():
             for tile in sorted(self.racks[c]):
                 if tile not in fit_nowhere:
-                    return f"{player.name} passed, but {c} could play {tile_name(tile)}"
+                    return _("{name} passed, but {colour} could play {tile}").format(
+                        name=player.name, colour=shown_color(c), tile=shown_tile(tile))
         return None
 
     def act(self, player: Player, color: str, move: Move, link: bytes) -> None:
@@ -404,9 +407,10 @@ def surely_unforced(game: Game, player: Player) -> str | None:
     colour that holds more tiles than there are tiles left to it that fit nowhere."""
     for color, (holds, fit_nowhere) in stuck_tiles(game, player).items():
         if len(fit_nowhere) < holds:
-            return (f"{player.name}'s pass cannot be forced: {color} holds {holds} tiles and "
-                    f"only {len(fit_nowhere)} of its tiles left fit nowhere; {player.name}'s "
-                    "entry was written by hand")
+            return _("{name}'s pass cannot be forced: {colour} holds {holds} tiles and only "
+                     "{stuck} of its tiles left fit nowhere; {name}'s entry was written by hand"
+                     ).format(name=player.name, colour=shown_color(color), holds=holds,
+                              stuck=len(fit_nowhere))
     return None
 
 

@@ -18,7 +18,8 @@ from ..i18n import ENGLISH, current_language, pgettext
 if TYPE_CHECKING:
     from ..engine.notation import Move
 
-__all__ = ["canonical_move", "canonical_color", "color_label", "color_letter", "move_label", "variant_label"]
+__all__ = ["canonical_move", "canonical_color", "color_label", "color_letter", "move_label", "variant_label",
+           "written_move_label"]
 
 
 class Symbol:
@@ -163,6 +164,26 @@ def move_label(move: "Move") -> str:
     if move.is_pass:
         return pgettext("move", "pass")
     return f"{tile_label(move.tile)} {'x' if move.capture else ''}{SQUARE_NAMES[move.square]}"
+
+
+def written_move_label(text: str) -> str:
+    """A move as ``uptown move`` takes it (``red 7 B7``, ``sax xE8``, ``pass``) as players of
+    the language in use read it (``rojo 7 B7``, ``saxofón xE8``, ``pasar``); ``text`` itself
+    in English, or when it is no move."""
+    from ..engine.game import COLORS
+    from ..engine.notation import parse_move
+    from ..errors import NotationError
+
+    if current_language() == ENGLISH:
+        return text
+    color, _sep, rest = text.partition(" ")
+    if color not in COLORS:
+        color, rest = "", text
+    try:
+        shown = move_label(parse_move(rest))
+    except NotationError:
+        return text
+    return f"{color_label(color)} {shown}" if color else shown
 
 
 def variant_label(variant: str) -> str:

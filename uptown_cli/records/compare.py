@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..engine.notation import parse_move
 from ..errors import NotationError
-from ..i18n import _, ngettext
+from ..engine.geometry import shown_color
+from ..i18n import _, ngettext, pgettext
 from .replay import replay
 from .schema import Record
 from .entries import MoveEntry
@@ -171,9 +172,12 @@ def compare_records(a: Record, b: Record) -> Comparison:
                           line_b=_header_line(b, a, fields[0]), **common)
     for index, (player_a, player_b) in enumerate(zip(a.players, b.players)):
         if player_a.email != player_b.email:
-            changed = (f"{player_a.name}'s e-mail address differs ({player_a.email or 'none'} "
-                       f"in {a.path}, {player_b.email or 'none'} in {b.path}): an address was "
-                       f"changed, and mail for {player_a.name} would go elsewhere")
+            none = pgettext("an address", "none")
+            changed = _("{name}'s e-mail address differs ({first} in {path_a}, {second} in "
+                        "{path_b}): an address was changed, and mail for {name} would go "
+                        "elsewhere").format(name=player_a.name, first=player_a.email or none,
+                                            second=player_b.email or none, path_a=a.path,
+                                            path_b=b.path)
             return Comparison(ADDRESS_CHANGED, line_a=email_line(a, index),
                               line_b=email_line(b, index), detail=changed, **common)
     key = _key if a.hidden is None else _written
@@ -247,17 +251,20 @@ def _respelled(a: Record, b: Record, number: int) -> str:
     and how each copy writes it."""
     move_a, move_b = a.moves[number - 1], b.moves[number - 1]
     owner = {c: p.name for p in a.players for c in p.colors}
-    what = f"move {number} ({owner.get(move_a.color, '?')}'s {move_a.color})"
+    what = _("move {number} ({name}'s {colour})").format(
+        number=number, name=owner.get(move_a.color, "?"), colour=shown_color(move_a.color))
     if (move_a.color, move_a.text) == (move_b.color, move_b.text):
-        return f"{what} has another link in each copy"
-    said = (f"{what} is {move_a.color}: {move_a.text!r} in {a.path}, {move_b.color}: "
-            f"{move_b.text!r} in {b.path}")
+        return _("{what} has another link in each copy").format(what=what)
+    said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in {path_b}"
+             ).format(what=what, colour_a=move_a.color, move_a=move_a.text, path_a=a.path,
+                      colour_b=move_b.color, move_b=move_b.text, path_b=b.path)
     if _key(move_a) == _key(move_b):
-        said += (" (the same move respelled: in a game with hidden racks a move is compared as "
-                 "written, as its seal covers it)")
+        said += _(" (the same move respelled: in a game with hidden racks a move is compared as "
+                  "written, as its seal covers it)")
     elif a.hidden is not None and a.hidden.version > 2:
         mover = owner.get(move_a.color, "?")
-        said += f" (uptown show --as {mover} on the kept copy tells which one {mover} sealed)"
+        said += _(" (uptown show --as {name} on the kept copy tells which one {name} sealed)"
+                  ).format(name=mover)
     return said
 
 
@@ -305,9 +312,10 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     lacking = [name for name in keys if name not in their_keys]
     joined = [name for seat, (name, value) in enumerate(theirs.commitments)
               if seat >= len(mine.commitments) or mine.commitments[seat][1] != value]
-    undone = [name for name, _ in theirs.withdrawn[len(mine.withdrawn):]]
-    said = ([f"{name}'s join was undone" for name in undone] + [f"{name} joined" for name in joined]
-            + [f"{name} revealed their key" for name in added])
+    undone = [name for name, _value in theirs.withdrawn[len(mine.withdrawn):]]
+    said = ([_("{name}'s join was undone").format(name=name) for name in undone]
+            + [_("{name} joined").format(name=name) for name in joined]
+            + [_("{name} revealed their key").format(name=name) for name in added])
     if not added and not newer_joins:
         return HiddenProgress(OLDER if lacking or older_joins else SAME)
     if not lacking and not older_joins:
@@ -315,5 +323,5 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     merged = local
     for name in added:
         merged = record_with_entry(merged, "revealed", name, their_keys[name], local.path)
-    return HiddenProgress(MERGED, ", ".join(said) + " (merged with the keys of your copy)",
-                          merged.text)
+    return HiddenProgress(MERGED, _("{news} (merged with the keys of your copy)").format(
+        news=", ".join(said)), merged.text)

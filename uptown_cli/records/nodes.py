@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import pgettext
+
 __all__: list[str] = []
 
 
@@ -102,10 +104,12 @@ class Free(Node):
 def describe(node: Node) -> str:
     """A short name for the kind of a node, for error messages."""
     if isinstance(node, Scalar):
-        return "empty" if node.empty else "text"
+        return pgettext("a node", "empty") if node.empty else pgettext("a node", "text")
     if isinstance(node, Free):
-        return "a list" if isinstance(node.value, list) else "a mapping"
-    return "a list" if isinstance(node, Sequence) else "a mapping"
+        listed = isinstance(node.value, list)
+    else:
+        listed = isinstance(node, Sequence)
+    return pgettext("a node", "a list") if listed else pgettext("a node", "a mapping")
 
 
 def rest_of_line(text: str, end: int) -> str:

@@ -22,6 +22,7 @@ from .lineup import deal_colors, lineup_problems
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from .yaml_reader import decode, parse, to_plain
+from ..i18n import N_, pgettext
 from ..i18n import _ as gettext
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
@@ -110,7 +111,7 @@ def load_record_text(text: str | bytes, path: str) -> Record:
     return SchemaReader(text, path).read()
 
 
-_ONE_MOVE = "a move is one colour and its move, like '- red: 7 B7'"
+_ONE_MOVE = N_("a move is one colour and its move, like '- red: 7 B7'")
 
 
 class SchemaReader:
@@ -159,7 +160,7 @@ class SchemaReader:
         RecordError only for text that is not a YAML record at all."""
         root = parse(self.text, self.path)
         if not isinstance(root, Mapping):
-            got = "nothing" if root is None else describe(root)
+            got = pgettext("a node", "nothing") if root is None else describe(root)
             self.problem(gettext("a record is a mapping of keys (uptown: 1, players: ...), but this "
                            "file holds {got}").format(got=got), root)
             return None
@@ -342,7 +343,7 @@ class SchemaReader:
 
     def move(self, number: int, item: Node, in_game: set[str] | None) -> MoveEntry | None:
         if not isinstance(item, Mapping) or not item.pairs:
-            self.problem(_ONE_MOVE, item, number)
+            self.problem(gettext(_ONE_MOVE), item, number)
             return None
         pairs = item.pairs
         link = extra = None
@@ -359,7 +360,7 @@ class SchemaReader:
         key, value = pairs[0]
         if extra is not None or (link is None and (key.value == LINK_KEY or len(pairs) > 1
                                                    and item.get(LINK_KEY) is not None)):
-            self.problem(_ONE_MOVE, item, number)
+            self.problem(gettext(_ONE_MOVE), item, number)
             return None
         if key.value not in COLORS:
             self.problem(_unknown_color(key.value), key, number)
@@ -406,7 +407,8 @@ def file_order(problem: RecordError) -> tuple[int, int]:
 
 
 def _unknown_color(name: str) -> str:
-    return f"unknown colour '{name}' (the colours are {', '.join(COLORS)})"
+    return gettext("unknown colour '{name}' (the colours are {colours})").format(
+        name=name, colours=", ".join(COLORS))
 
 
 def _unknown_key(key: str) -> str:

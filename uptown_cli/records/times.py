@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.moments import check_times, parse_time
 from ..errors import RecordError, SetupError
+from ..i18n import _, pgettext
 from .entries import TIMING_KEYS, MoveEntry, PauseEntry
 from .nodes import Mapping, Node, Scalar, describe
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # loaded only for a game with a clock (dataclasses cost a com
     from ..engine.clock import Clock, Deadline, Timeline
     from ..engine.late import LatePolicy, Vacation
 
-__all__ = ["Timing", "split_pauses", "read_times", "read_timing", "move_times", "future_problem",
+__all__ = ["Timing", "clock_line", "split_pauses", "read_times", "read_timing", "move_times", "future_problem",
            "order_problem", "timeline", "waiting_deadline"]
 
 _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
@@ -47,8 +48,16 @@ class Timing(NamedTuple):
         game without a clock."""
         if self.clock is None:
             return None
-        vacation = "none" if self.vacation is None else str(self.vacation)
-        return f"Clock: {self.clock}; late players: {self.late}; vacation {vacation}"
+        return clock_line(str(self.clock), str(self.late),
+                          None if self.vacation is None else str(self.vacation))
+
+
+def clock_line(clock: str, late: str, vacation: str | None) -> str:
+    """``Clock: move 72h grace 168h; late players: wait; vacation none``: the words in the
+    players' language, the clock, late policy and vacation as the record writes them."""
+    return _("Clock: {clock}; late players: {late}; vacation {vacation}").format(
+        clock=clock, late=late, vacation=pgettext("vacation", "none") if vacation is None
+        else vacation)
 
 
 def read_times(root: Mapping, moves: Sequence[MoveEntry], hidden: bool,
@@ -167,19 +176,22 @@ def read_stamp(number: int, item: Mapping,
             continue
         node = pair[1]
         if not isinstance(node, Scalar) or node.empty:
-            problem(f"move {number}'s {key} must be text, not {describe(node)}", node, number)
+            problem(_("move {number}'s {key} must be text, not {node}").format(
+                number=number, key=key, node=describe(node)), node, number)
             found.append(None)
             continue
         if key == "at":
             try:
                 parse_time(node.value)
             except SetupError as exc:
-                problem(f"move {number}'s time: {exc}", node, number)
+                problem(_("move {number}'s time: {problem}").format(number=number, problem=exc),
+                        node, number)
                 found.append(None)
                 continue
         found.append(node.value)
     if found[2] is not None and found[1] is None:
-        problem(f"move {number} names a bot but not who wrote it ('by: NAME')", item, number)
+        problem(_("move {number} names a bot but not who wrote it ('by: NAME')").format(
+            number=number), item, number)
     return found[0], found[1], found[2]
 
 
@@ -199,11 +211,12 @@ def order_problem(timing: Timing | None, moves: Sequence[MoveEntry],
     if timing is not None and timing.clock is not None:
         for index, move in enumerate(moves):
             if move.at is None:
-                return move.line, (f"move {index + 1} has no time ('at: 2026-12-01T15:36:00Z' "
-                                   "under it): a game with a clock dates every entry")
+                return move.line, _("move {number} has no time ('at: 2026-12-01T15:36:00Z' under "
+                                    "it): a game with a clock dates every entry").format(
+                                        number=index + 1)
         for pause in pauses:
             if pause.at is None:
-                return pause.line, "a pause has no time ('at: ...' under it)"
+                return pause.line, _("a pause has no time ('at: ...' under it)")
     times = sorted(move_times(moves, pauses), key=lambda t: t[2])
     start = (timing.started if timing is not None and timing.started is not None
              else datetime(1, 1, 1, tzinfo=timezone.utc))
