@@ -1,9 +1,8 @@
 """Turns written for a player out of time, and resigning: ``move forfeit`` and ``move --for
 NAME pass|forfeit|--bot`` (docs/DEADLINES.md), each entry checked as ``validate`` checks it
-before it is written, and the seed a stand-in bot plays with."""
+before it is written."""
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import click
 
@@ -11,16 +10,7 @@ from ..i18n import _, pgettext
 from .loading import check_player, check_seen_as, open_record, remember_seen, replay_valid
 from .output import Output, lock_notice
 
-if TYPE_CHECKING:
-    from ..records.schema import Record
-
 __all__: list[str] = []
-
-
-def stand_in_seed(record: "Record", number: int) -> str:
-    """What seeds the bot of a stand-in's move ``number`` (docs/DEADLINES.md): the record's
-    seed and the move's number, so that ``validate`` plays the same bot again."""
-    return f"stand-in {record.seed} {number}"
 
 
 def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_name: str | None,
@@ -61,16 +51,15 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
         stamp["by"] = writer
     color = player.colors[0]
     if bot is not None:
-        from ..analysis.bots import choose_move
+        from ..analysis.stand_ins import stand_in_move
 
         policy = record.timing.late.bot if record.timing is not None else None
         if bot != policy:
             raise click.ClickException(_("this game's late policy lets {policy} play for a late "
                                          "player, not {bot}; nothing was written").format(
                                              policy=policy or _("no bot"), bot=bot))
-        color, chosen = choose_move(bot, game, seed=stand_in_seed(record, len(record.moves) + 1),
-                                    variant=record.variant)
-        action, stamp["bot"] = str(game.copy().play(chosen, color).move), bot
+        color, action = stand_in_move(record, game, bot, len(record.moves) + 1)
+        stamp["bot"] = bot
     after = record_with_move(record, color, action, record.path, link, stamp)
     result = replay(after)
     if result.errors:

@@ -32,7 +32,6 @@ from .options import (
 from .output import Output, page, use_color
 
 if TYPE_CHECKING:
-    from ..errors import RecordError
     from ..records.replay import Validation
     from ..records.schema import Record
     from ..records.viewer import HiddenView
@@ -246,36 +245,14 @@ def _in_the_future(result: "Validation") -> "Validation":
             result.errors = sorted(result.errors + [problem], key=file_order)
     if result.record is not None and not result.errors and any(
             m.bot is not None for m in result.record.moves):
-        result.errors += _bot_errors(result.record)
+        from ..analysis.stand_ins import stand_in_errors
+
+        result.errors += stand_in_errors(result.record)
     if result.unrevealed and not result.errors:
         from ..records.deadlines import settle
 
         result.settled = settle(result.record, result.unrevealed, now())
     return result
-
-
-def _bot_errors(record: "Record") -> "list[RecordError]":
-    """An error for each move a bot made for a late player (``bot:`` under it) that is not
-    what that bot plays there (``stand_ins.stand_in_seed``): the analysis layer, above records."""
-    from ..analysis.bots import choose_move
-    from ..errors import RecordError
-    from ..records.replay import replay
-    from .stand_ins import stand_in_seed
-
-    errors = []
-    for index, entry in enumerate(record.moves):
-        if entry.bot is None:
-            continue
-        game = replay(record, upto=index).game
-        color, chosen = choose_move(entry.bot, game, seed=stand_in_seed(record, index + 1),
-                                    variant=record.variant)
-        text = str(game.copy().play(chosen, color).move)
-        if (color, text) != (entry.color, entry.text):
-            errors.append(RecordError(f"{entry.bot} plays {color} {text} for "
-                                      f"{game.to_move.name if game.to_move else '?'} here, not "
-                                      f"{entry.color} {entry.text}", path=record.path,
-                                      line=entry.line, move=index + 1))
-    return errors
 
 
 def _bad_reveals(result: "Validation") -> list[str]:

@@ -16,7 +16,13 @@ if TYPE_CHECKING:
     from ..errors import RecordError
     from .schema import Record
 
-__all__ = ["stand_in_error", "reveal_deadlines", "settle", "pause_errors"]
+__all__ = ["stand_in_error", "stand_in_seed", "reveal_deadlines", "settle", "pause_errors"]
+
+
+def stand_in_seed(record: Record, number: int) -> str:
+    """What seeds the bot of a stand-in's move ``number`` (docs/DEADLINES.md): the record's
+    seed and the move's number, so that ``validate`` plays the same bot again."""
+    return f"stand-in {record.seed} {number}"
 
 
 def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str | None:
