@@ -107,7 +107,7 @@ def test_a_log_line_is_read_as_it_was_written():
     assert json.loads(entry.line())["sent"] == "2026-12-04T12:03:00Z"
 
 
-@pytest.mark.parametrize("line", [b"", b"[]", b"not json", b"\xff", b'{"sent": 1}'])
+@pytest.mark.parametrize("line", [b"", b"[]", b"not json", b"\xff", b'{"sent": 1}', b"[" * 100_000])
 def test_a_line_that_holds_no_entry_is_none(line):
     assert LogEntry.from_line(line) is None
 
@@ -201,6 +201,25 @@ def test_a_torn_last_line_is_left_out_and_cut_off_by_the_next_run(tmp_path):
     assert len(sent) == 1
     assert len(read_log(str(tmp_path))) == 3
     assert log.read_bytes().count(b"\n") == 3 and log.read_bytes().endswith(b"}\n")
+
+
+def test_a_last_entry_that_lost_only_its_line_end_is_kept_and_not_sent_again(tmp_path):
+    send_due(str(tmp_path), [waiting()], T0 + 80 * H, sender([]))
+    log = tmp_path / LOG_NAME
+    log.write_bytes(log.read_bytes()[:-1])
+    assert len(read_log(str(tmp_path))) == 3
+    sent = []
+    send_due(str(tmp_path), [waiting()], T0 + 80 * H, sender(sent))
+    assert sent == []
+    assert log.read_bytes().count(b"\n") == 3 and log.read_bytes().endswith(b"}\n")
+
+
+def test_a_log_that_is_no_regular_file_is_refused_without_waiting(tmp_path):
+    os.mkfifo(tmp_path / LOG_NAME)
+    with pytest.raises(MailError, match="not a regular file"):
+        read_log(str(tmp_path))
+    with pytest.raises(MailError, match="not a regular file"):
+        send_due(str(tmp_path), [waiting()], T0 + 80 * H, sender([]))
 
 
 def test_a_damaged_log_line_is_named_and_nothing_is_sent(tmp_path):

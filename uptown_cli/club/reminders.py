@@ -108,7 +108,7 @@ class LogEntry:
                     or not all(isinstance(value, str) for value in values.values()):
                 return None
             values.update(sent=parse_time(values["sent"]), period=parse_time(values["period"]))
-        except (ValueError, SetupError):
+        except (ValueError, SetupError, RecursionError):  # RecursionError: nested past reason
             return None
         return cls(**values)
 
@@ -236,21 +236,15 @@ class ReminderLog:
         run holds it (that run sends what is due). A torn last line is cut off. MailError when
         it cannot be used."""
         path = os.path.join(folder, LOG_NAME)
-        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = _open_log(path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
         try:
-            fd = os.open(path, flags, 0o600)
-        except OSError as exc:
-            raise MailError(_("cannot open the reminder log {path}: {exc}; nothing was sent")
-                            .format(path=path, exc=_why(exc))) from None
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise MailError(_("the reminder log {path} is not a regular file; nothing was sent")
-                                .format(path=path))
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             data = _read_all(fd, path)
             entries, whole = _parse_log(path, data)
             if whole < len(data):
-                os.ftruncate(fd, whole)
+                os.ftruncate(fd, whole)  # a torn last line: a run stopped while writing it
+            elif data and not data.endswith(b"\n"):
+                os.write(fd, b"\n")  # a whole last entry that lost its line end
         except BlockingIOError:
             os.close(fd)
             return None
@@ -289,17 +283,32 @@ def read_log(folder: str) -> list[LogEntry]:
     """The entries of ``folder``'s log, read without a lock (for ``--dry-run``); none when
     there is no log."""
     path = os.path.join(folder, LOG_NAME)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return []
-    except OSError as exc:
-        raise MailError(_("cannot read the reminder log {path}: {exc}")
-                        .format(path=path, exc=_why(exc))) from None
+    fd = _open_log(path, os.O_RDONLY)
     try:
         return _parse_log(path, _read_all(fd, path))[0]
     finally:
         os.close(fd)
+
+
+def _open_log(path: str, flags: int) -> int:
+    """The log at ``path`` opened with ``flags`` (never through a link, never waiting on a
+    FIFO), or MailError when it cannot be opened or is no regular file."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise MailError(_("cannot open the reminder log {path}: {exc}; nothing was sent")
+                        .format(path=path, exc=_why(exc))) from None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        raise MailError(_("the reminder log {path} is not a regular file; nothing was sent")
+                        .format(path=path))
+    return fd
 
 
 def send_due(folder: str, waiting: Sequence[Awaited], now: datetime,
@@ -332,10 +341,13 @@ def _read_all(fd: int, path: str) -> bytes:
 
 def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
     """The entries of a log's bytes, and the length of its whole lines (a torn last line, with
-    no line end, is from a run stopped while writing it: it is left out). MailError naming any
-    other line that is no entry."""
+    no line end, is from a run stopped while writing it: it is left out, unless it is a whole
+    entry that lost only its line end). MailError naming any other line that is no entry."""
     lines = data.split(b"\n")
     torn = lines.pop()
+    if torn and LogEntry.from_line(torn) is not None:
+        lines.append(torn)
+        torn = b""
     entries = []
     for number, line in enumerate(lines, 1):
         entry = LogEntry.from_line(line)
