@@ -54,7 +54,7 @@ def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
         file = os.path.basename(path)
         actions = timing.late.actions(0)
         stand_in = None
-        if actions and record.hidden is None:  # (not yet with hidden racks)
+        if actions and record.hidden is None:  # (not offered yet with hidden racks)
             what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
             stand_in = f"uptown move {file} {what} --for {name} --send"
         waiting.append(Awaited(

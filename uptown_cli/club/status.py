@@ -56,8 +56,10 @@ class GameStatus:
     vacation: str | None = None
     deadline: Deadline | None = None
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
-    stand_ins: bool = True
-    """Whether others may act for a late player here (not yet in games with hidden racks)."""
+    stand_in: str | None = None
+    """What others may write for a player out of time (``pass``, ``bot``, ``forfeit``: the
+    late policy's first action, ``engine.late.LatePolicy.actions``), None when nothing (and,
+    as yet, in games with hidden racks)."""
     forfeited: tuple[tuple[str, int], ...] = ()
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
@@ -123,8 +125,7 @@ class GameStatus:
         may = {"pass": _(", out of time for {time}: others may pass"),
                "bot": _(", out of time for {time}: others may let a bot move"),
                "forfeit": _(", out of time for {time}: others may forfeit")}
-        policy = (self.late_policy or "wait").split(",")[0].split()[0]
-        text = may[policy] if policy in may and self.stand_ins else _(", out of time for {time}")
+        text = may[self.stand_in] if self.stand_in in may else _(", out of time for {time}")
         return text.format(time=describe(now - deadline.out_at))
 
     def to_json(self) -> dict[str, object]:
@@ -184,8 +185,7 @@ def _stamped_since(record: Record, since: float) -> float:
     the record says; else ``since`` (the file's time)."""
     from ..engine.moments import parse_time
 
-    stamped = [m.at for m in record.moves if m.at is not None]
-    if stamped and record.moves[-1].at is not None:
+    if record.moves and record.moves[-1].at is not None:
         return parse_time(record.moves[-1].at).timestamp()
     if not record.moves and record.timing is not None and record.timing.started is not None:
         return record.timing.started.timestamp()
@@ -198,7 +198,8 @@ def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
         return {"now": now}
     written = timing.written
     return {"clock": written.get("clock"), "late_policy": written.get("late"),
-            "vacation": written.get("vacation"), "now": now, "stand_ins": record.hidden is None}
+            "vacation": written.get("vacation"), "now": now,
+            "stand_in": next(iter(timing.late.actions(0)), None) if record.hidden is None else None}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:
