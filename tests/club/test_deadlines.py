@@ -470,6 +470,17 @@ def test_a_game_without_vacation_or_clock_refuses_a_pause(uptown, tmp_path):
     assert refused.exit_code == 1 and "this game has no clock" in refused.stderr
 
 
+def test_a_pause_booked_too_far_ahead_is_refused_and_nothing_is_written(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--vacation", "14d",
+                  "--seed", "v")
+    before = path.read_bytes()
+    refused = uptown.invoke("pause", path, "--as", "Ana", "--days", "3",
+                            "--from", "9999-12-31T00:00:00Z")
+    assert refused.exit_code == 2 and "too far ahead" in refused.stderr
+    assert "Traceback" not in refused.output and path.read_bytes() == before
+
+
 def test_a_pause_added_by_hand_that_the_game_does_not_allow_is_refused_by_validate(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--seed", "v",

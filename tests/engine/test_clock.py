@@ -118,6 +118,13 @@ def test_times_are_utc_iso_8601_to_the_second():
             parse_time(bad)
 
 
+def test_a_time_past_the_year_9000_is_refused_so_no_deadline_overflows():
+    assert parse_time("9000-12-31T23:59:59Z").year == 9000
+    for far in ("9001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "9999-12-31T23:30:00-01:00"):
+        with pytest.raises(SetupError, match="too far ahead|no such day"):
+            parse_time(far)
+
+
 def test_describe_says_days_hours_and_minutes():
     assert [describe(span) for span in (3 * D + 4 * H, 5 * H + 20 * timedelta(minutes=1),
                                         timedelta(minutes=12), -2 * D)] == ["3d 4h", "5h 20m", "12m", "2d"]

@@ -59,16 +59,26 @@ def describe(span: timedelta) -> str:
     return f"{minutes}m"
 
 
+_LAST_YEAR = 9000
+"""Times later than this year are refused: the deadlines computed from a time (a bank, a grace,
+a year of vacation) must stay within the last day Python's datetime holds."""
+
+
 def parse_time(text: str) -> datetime:
-    """An ISO 8601 time with its offset (``2026-12-01T15:36:00Z``, ``...+01:00``), in UTC."""
+    """An ISO 8601 time with its offset (``2026-12-01T15:36:00Z``, ``...+01:00``), in UTC, in
+    the year ``_LAST_YEAR`` at the latest."""
     match = _TIME.fullmatch(text.strip())
     if match is None:
         raise SetupError(_("{text!r} is not a time: write it as 2026-12-01T15:36:00Z (UTC)")
                          .format(text=text))
     try:
-        return datetime.fromisoformat(match.group(0).replace("Z", "+00:00")).astimezone(timezone.utc)
-    except ValueError:
+        moment = datetime.fromisoformat(match.group(0).replace("Z", "+00:00")).astimezone(timezone.utc)
+    except (ValueError, OverflowError):
         raise SetupError(_("{text!r} is not a time: no such day or hour").format(text=text)) from None
+    if moment.year > _LAST_YEAR:
+        raise SetupError(_("{text!r} is not a time: a year after {year} is too far ahead")
+                         .format(text=text, year=_LAST_YEAR))
+    return moment
 
 
 def write_time(moment: datetime) -> str:
