@@ -363,6 +363,10 @@ def test_a_player_out_of_time_is_passed_for_then_forfeited_and_ranks_last(uptown
     _, score = uptown.json("score", game, "--json", env=table.env("Ana", "2026-12-06T00:00:00Z"))
     ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
     assert ranks["Bo"] == (3, 5) and ranks["Ana"][1] is None
+    at = "2026-12-06T00:00:00Z"
+    for command in (["replay", game], ["export", game], ["html", game, "-o", tmp_path / "g.html"]):
+        played = table.run("Ana", at, *command)  # each plays the game forward again
+        assert played.exit_code == 0, played.output
 
 
 @pytest.mark.parametrize("count", [2, 4])

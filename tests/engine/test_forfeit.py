@@ -83,6 +83,19 @@ def test_a_forfeit_is_taken_back_by_pop_and_rewind():
     assert game.forfeited == [] and copied.forfeited == [("Bo", 2)]
 
 
+def test_redo_plays_forfeits_and_stand_in_passes_again_as_they_were_played():
+    game = Game.new(NAMES[:3], seed="j")
+    first_move(game)
+    game.forfeit()
+    game.play(PASS, stand_in=True)                  # Cy, with tiles he could place
+    first_move(game)
+    history, forfeited = list(game.history), list(game.forfeited)
+    assert [turn.kind for turn in history] == ["move", "forfeit", "stand-in", "move"]
+    for turn in game.rewind():
+        game.redo(turn)
+    assert game.history == history and game.forfeited == forfeited
+
+
 @settings(max_examples=40, deadline=None)
 @given(count=st.integers(2, 5), seed=st.integers(0, 10**6), plan=st.lists(st.integers(0, 9), max_size=60))
 def test_forfeits_anywhere_keep_the_turn_order_the_end_and_the_undo_right(count, seed, plan):

@@ -111,7 +111,7 @@ def move_rows(games: Iterable[RecordedGame]) -> Iterator[dict[str, str | int | b
     for item in games:
         game = item.game
         for turn in game.rewind():
-            game.play(turn.move, turn.color)
+            game.redo(turn)
             move = turn.move
             captured = turn.captured or (None, None)
             yield {

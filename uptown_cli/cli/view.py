@@ -159,7 +159,7 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     if not played:
         lines.append(_("No moves yet."))
     for turn in played:
-        game.play(turn.move, turn.color)
+        game.redo(turn)
         if turn.number >= first:
             lines += ["", _("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))]
             lines += notes_lines(record.moves[turn.number - 1].notes)

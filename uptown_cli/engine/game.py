@@ -123,8 +123,9 @@ def same_name(first: str, second: str) -> bool:
 
 class Turn(NamedTuple):
     """A move as it was played: its number (from 1), who, with which colour, the move (as it
-    was on the board: a capture marked), what it captured (``(colour, tile)``) and the tile
-    drawn after it (None when none was, or the racks are unknown)."""
+    was on the board: a capture marked), what it captured (``(colour, tile)``), the tile
+    drawn after it (None when none was, or the racks are unknown), and its kind (a ``move``, a
+    ``forfeit``, a ``stand-in`` pass), so that ``Game.redo`` plays it again as it was."""
 
     number: int
     player: Player
@@ -132,8 +133,7 @@ class Turn(NamedTuple):
     move: Move
     captured: Optional[tuple[str, int]] = None
     drawn: Optional[int] = None
-
-
+    kind: Literal["move", "forfeit", "stand-in"] = "move"
 
 
 class Game:
@@ -430,11 +430,9 @@ class Game:
             )
         ]
         if len(holders) > 1:
-            raise IllegalMove(
-                Reason.AMBIGUOUS_COLOR,
-                gettext("both {holders} could play {tile}: say which colour")
-                .format(holders=gettext(' and ').join(map(shown_color, holders)), tile=shown_tile(tile)),
-            )
+            raise IllegalMove(Reason.AMBIGUOUS_COLOR, gettext(
+                "both {holders} could play {tile}: say which colour").format(
+                holders=gettext(" and ").join(map(shown_color, holders)), tile=shown_tile(tile)))
         return holders[0] if holders else player.colors[0]
 
     def check(self, move: Move, color: str | None = None) -> str:
@@ -449,19 +447,16 @@ class Game:
         elif color not in self._owner:
             raise IllegalMove(Reason.UNKNOWN_COLOR, gettext("{color} does not play in this game").format(color=shown_color(color)))
         if self._owner[color] != self._turn:
-            raise IllegalMove(
-                Reason.WRONG_TURN,
-                gettext("it is {name}'s turn ({colors}), not {color}'s")
-                .format(name=player.name, colors=', '.join(map(shown_color, player.colors)), color=shown_color(color)),
-            )
+            raise IllegalMove(Reason.WRONG_TURN, gettext(
+                "it is {name}'s turn ({colors}), not {color}'s").format(
+                name=player.name, colors=", ".join(map(shown_color, player.colors)),
+                color=shown_color(color)))
         if move.is_pass:
             if self._racks is not None and self.has_legal_placement():
                 example_color, example = self.legal_moves()[0]
-                raise IllegalMove(
-                    Reason.NOT_FORCED,
-                    gettext("{name} may not pass: {example_color} {example} is legal")
-                    .format(name=player.name, example_color=shown_color(example_color), example=example),
-                )
+                raise IllegalMove(Reason.NOT_FORCED, gettext(
+                    "{name} may not pass: {example_color} {example} is legal").format(
+                    name=player.name, example_color=shown_color(example_color), example=example))
             return player.colors[0]
         tile, sq = move.tile, move.square
         if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
@@ -481,20 +476,20 @@ class Game:
         victim = self._color_at[sq]
         if victim is not None:
             if self._owner[victim] == self._turn:
-                raise IllegalMove(
-                    Reason.OWN_TILE,
-                    gettext("{color} plays {tile} on {sq}, which holds {name}'s own {victim} {tile_at}")
-                    .format(color=shown_color(color), tile=shown_tile(tile), sq=square_name(sq), name=player.name, victim=shown_color(victim), tile_at=shown_tile(self._tile_at[sq])),
-                )
+                raise IllegalMove(Reason.OWN_TILE, gettext(
+                    "{color} plays {tile} on {sq}, which holds {name}'s own {victim} {tile_at}"
+                ).format(color=shown_color(color), tile=shown_tile(tile), sq=square_name(sq),
+                         name=player.name, victim=shown_color(victim),
+                         tile_at=shown_tile(self._tile_at[sq])))
             # Testing the one square is cheaper than finding all the victim's cut points.
             cuts = self._cuts.get(victim)
             splits = is_cut_point(sq, self._masks[victim]) if cuts is None else cuts >> sq & 1
             if splits:
-                raise IllegalMove(
-                    Reason.SPLIT,
-                    gettext("{color} may not capture {victim}'s {tile_at} on {sq}: it would split {victim}'s group")
-                    .format(color=shown_color(color), victim=shown_color(victim), tile_at=shown_tile(self._tile_at[sq]), sq=square_name(sq)),
-                )
+                raise IllegalMove(Reason.SPLIT, gettext(
+                    "{color} may not capture {victim}'s {tile_at} on {sq}: it would split "
+                    "{victim}'s group").format(color=shown_color(color), victim=shown_color(victim),
+                                               tile_at=shown_tile(self._tile_at[sq]),
+                                               sq=square_name(sq)))
         return color
 
     def is_legal(self, move: Move, color: str | None = None) -> bool:
@@ -525,7 +520,8 @@ class Game:
         player = self.players[seat]
         undo = (seat, self._passes)
         if move.is_pass:
-            turn = Turn(len(self.history) + 1, player, color, PASS)
+            turn = Turn(len(self.history) + 1, player, color, PASS,
+                        kind="stand-in" if stand_in else "move")
             self._passes += 1
         else:
             tile, sq = move.tile, move.square
@@ -568,7 +564,7 @@ class Game:
             raise IllegalMove(Reason.GAME_OVER, "the game is over")
         seat = self._turn
         player = self.players[seat]
-        turn = Turn(len(self.history) + 1, player, player.colors[0], PASS)
+        turn = Turn(len(self.history) + 1, player, player.colors[0], PASS, kind="forfeit")
         self._undo.append((seat, self._passes))
         self.history.append(turn)
         self.forfeited.append((player.name, turn.number))
@@ -583,6 +579,11 @@ class Game:
         while self.players[following].name in out and following != seat:
             following = (following + 1) % len(self.players)
         return following
+
+    def redo(self, turn: Turn) -> Turn:
+        """Play ``turn`` (one ``rewind`` took back) again as it was played."""
+        return (self.forfeit() if turn.kind == "forfeit"
+                else self.play(turn.move, turn.color, stand_in=turn.kind == "stand-in"))
 
     def play_text(self, text: str, color: str | None = None) -> Turn:
         """Play the move written as ``text`` (``sax E8``, ``4 xB4``, ``pass``: ``parse_move``),
@@ -622,7 +623,7 @@ class Game:
 
     def rewind(self, ply: int = 0) -> list[Turn]:
         """Take the moves back to move ``ply`` (the start by default); returns the Turns taken
-        back, in the order they were played (to play them again)."""
+        back, in the order they were played (``redo`` plays each again)."""
         turns = []
         while len(self.history) > ply:
             turns.append(self.pop())

@@ -211,7 +211,7 @@ def positions(game: "Game", variant: str) -> list[dict[str, Any]]:
     for index in range(len(played) + 1):
         if index:
             turn = played[index - 1]
-            game.play(turn.move, turn.color)
+            game.redo(turn)
         racks, bags = game.racks, game.bag_sizes
         out.append({
             "standings": [[s.rank, s.groups, s.captures, s.score] for s in standings(game, variant)],
