@@ -369,6 +369,24 @@ def test_a_player_out_of_time_is_passed_for_then_forfeited_and_ranks_last(uptown
         assert played.exit_code == 0, played.output
 
 
+def test_a_turn_written_for_another_takes_the_mail_options_as_a_move_does(uptown, tmp_path):
+    """--sendmail without --send, and --send with no mail settings, are usage errors found
+    before anything is written, for move --for and move forfeit as for any move."""
+    table = Table(uptown, tmp_path, 3)
+    table.new(T0, "--clock", "move 24h grace 24h", "--late", "pass", "--seed", "m")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    before = game.read_bytes()
+    late = "2026-12-03T16:01:00Z"
+    alone = table.run("Cy", late, "move", game, "pass", "--for", "Bo", "--as", "Cy", "--sendmail")
+    assert alone.exit_code == 2 and "--sendmail goes with --send" in alone.stderr
+    unsent = table.run("Cy", late, "move", game, "pass", "--for", "Bo", "--as", "Cy", "--send")
+    assert unsent.exit_code == 2 and "how should it go?" in unsent.stderr
+    resign = table.run("Bo", late, "move", game, "forfeit", "--as", "Bo", "--send")
+    assert resign.exit_code == 2 and "how should it go?" in resign.stderr
+    assert game.read_bytes() == before
+
+
 @pytest.mark.parametrize("count", [2, 4])
 def test_a_player_who_resigns_ranks_last_and_a_two_player_game_ends(uptown, tmp_path, count):
     table = Table(uptown, tmp_path, count)

@@ -210,16 +210,6 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     if bot and (words or rack):
         raise click.UsageError(_("--bot chooses the move and its rack: give no move and no --rack"))
     check_playouts(playouts, bot)
-    if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
-        if bot and words:
-            raise click.UsageError("--bot chooses the move: give no move")
-        from .stand_ins import write_turn_for
-
-        write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
-                        sendmail, as_json, bot)
-        return
-    if not bot and not words:
-        raise click.UsageError(_("which move? e.g. uptown move 7 B7 (or pass)"))
     if sendmail and not send:
         raise click.UsageError(_("--sendmail goes with --send"))
     if send and dry_run:
@@ -228,6 +218,14 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         from .club import check_mail_settings
 
         check_mail_settings(sendmail)
+    if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
+        from .stand_ins import write_turn_for
+
+        write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
+                        sendmail, as_json, bot)
+        return
+    if not bot and not words:
+        raise click.UsageError(_("which move? e.g. uptown move 7 B7 (or pass)"))
     record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record, alerts=as_name is None)  # with --as, NAME's view warns

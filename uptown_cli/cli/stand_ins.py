@@ -30,8 +30,6 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
         raise click.UsageError(_("with --for, MOVE is pass or forfeit, or --bot"))
     if for_name is not None and as_name is None:
         raise click.UsageError(_("--for needs --as ME: the record says who wrote it"))
-    if send and dry_run:
-        raise click.UsageError(_("--dry-run writes nothing, so there is nothing to --send"))
     record = open_record(path)
     if record.hidden is not None and bot is not None:
         raise click.ClickException(_("nobody can play a move for another player in a game with "
