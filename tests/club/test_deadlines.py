@@ -89,7 +89,8 @@ def test_new_writes_the_clock_in_its_canonical_form_and_show_says_it(uptown, tmp
     (["--clock", "move 0h"], False), (["--late", "pass"], False), (["--vacation", "14d"], False),
     (["--clock", "judges", "--late", "sometimes"], False),
     (["--clock", "judges", "--vacation", "forever"], False),
-    (["--clock", "judges", "--late", "bot"], True)])
+    (["--clock", "judges", "--late", "bot"], True),
+    (["--clock", "judges", "--late", "bot zed"], False)])
 def test_new_refuses_a_bad_clock_policy_or_vacation_as_a_usage_error(uptown, tmp_path, options, hidden):
     path = tmp_path / "g.yaml"
     result = uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", *options,
@@ -543,6 +544,12 @@ def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(up
     checked = table.run("Ana", "2026-12-03T06:00:00Z", "validate", game)
     assert checked.exit_code == 1
     assert f"move 2: greedy plays {color} {chosen} for Bo here, not {own} {move}" in checked.stdout
+    game.write_text(text.replace("    bot: greedy\n", "    bot: zed\n")
+                    .replace("late: bot greedy\n", "late: bot zed\n"))  # a bot this uptown does not have: the stand-in's line, no traceback
+    unknown = uptown.invoke("validate", game, env={"UPTOWN_NOW": "2026-12-03T06:00:00Z"})
+    line = text.splitlines().index("    bot: greedy") - 3 + 1
+    assert unknown.exit_code == 1 and unknown.stdout.startswith(
+        f"{game}:{line}: move 2: unknown bot 'zed' (the bots are "), unknown.output
 
 
 def test_reminders_of_a_hidden_game_offer_no_stand_in_and_a_bot_policy_names_its_bot(uptown, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import RecordError
+from ..errors import RecordError, SetupError
 from ..records.deadlines import stand_in_seed
 from ..records.replay import replay
 from .bots import choose_move
@@ -36,7 +36,11 @@ def stand_in_errors(record: Record) -> list[RecordError]:
     errors = []
     for index, entry, bot in reversed(stand_ins):
         game.rewind(index)
-        color, text = stand_in_move(record, game, bot, index + 1)
+        try:
+            color, text = stand_in_move(record, game, bot, index + 1)
+        except SetupError as exc:  # a bot this uptown does not have
+            errors.append(RecordError(str(exc), path=record.path, line=entry.line, move=index + 1))
+            continue
         if (color, text) != (entry.color, entry.text):
             mover = game.to_move.name if game.to_move else "?"
             errors.append(RecordError(f"{bot} plays {color} {text} for {mover} here, not "

@@ -157,15 +157,19 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
 def timing_keys(clock: str | None, late: str | None, vacation: str | None,
                 hidden: bool) -> dict[str, str] | None:
     """The keys ``new`` writes for ``--clock``, ``--late`` and ``--vacation`` (canonical, with
-    ``started`` now: ``engine.clock.current_time``), None without a clock; a UsageError (exit
-    2) for a value that is wrong."""
-    from ..engine.clock import Clock, current_time, write_time
+    ``started`` now: ``cli.timing.now``), None without a clock; a UsageError (exit 2) for a
+    value that is wrong, a bot policy naming no bot of uptown's among them."""
+    from ..engine.clock import Clock
+    from ..engine.moments import write_time
     from ..engine.late import LatePolicy, Vacation
+    from .options import BOT_NAMES
+    from .timing import now
 
     if clock is None or clock.strip().lower() == "none":
         for option, value in (("--late", late), ("--vacation", vacation)):
             if value is not None:
-                raise click.UsageError(f"{option} needs --clock: without a clock nobody is late")
+                raise click.UsageError(_("{option} needs --clock: without a clock nobody is late")
+                                       .format(option=option))
         if clock is None:
             return None
     with converted(usage=True):
@@ -175,9 +179,11 @@ def timing_keys(clock: str | None, late: str | None, vacation: str | None,
         policy = LatePolicy.parse(late or "wait")
         policy.check(hidden)
         allowed = Vacation.parse(vacation or "none")
-        now = current_time(os.environ)
+    if policy.bot is not None and policy.bot not in BOT_NAMES:
+        raise click.BadParameter(_("{bot!r} is not a bot of uptown's ({names})").format(
+            bot=policy.bot, names=", ".join(BOT_NAMES)), param_hint="--late")
     return {"clock": str(parsed), "late": str(policy),
-            "vacation": "none" if allowed is None else str(allowed), "started": write_time(now)}
+            "vacation": "none" if allowed is None else str(allowed), "started": write_time(now())}
 
 
 def _timing_json(timing: dict[str, str] | None) -> dict[str, str | None]:
