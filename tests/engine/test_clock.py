@@ -10,16 +10,18 @@ from hypothesis import strategies as st
 
 from uptown_cli.engine.clock import (
     LATE,
-    NOW_ENV,
     ON_TIME,
     OUT_OF_TIME,
     PAUSED,
     PRESETS,
-    TOLERANCE,
     Clock,
     Pause,
     TimedTurn,
     Timeline,
+)
+from uptown_cli.engine.moments import (
+    NOW_ENV,
+    TOLERANCE,
     check_times,
     current_time,
     describe,

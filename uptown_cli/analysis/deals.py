@@ -113,11 +113,8 @@ def _sample_bag(played: list[int], limits: dict[int, frozenset[int]],
         last = leaves.get(tile, len(played))
         return all(tile in tiles for j, tiles in limits.items() if step <= j <= last)
 
-    if not limits:
-        allowed = None  # type: ignore[assignment]
-
-    for _ in range(_SAMPLE_ATTEMPTS):
-        bag = _draw_bag(played, allowed, rng)
+    for _attempt in range(_SAMPLE_ATTEMPTS):
+        bag = _draw_bag(played, allowed if limits else None, rng)
         if bag is not None:
             return bag
     raise SetupError("no bag fits the moves and passes of this game")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 

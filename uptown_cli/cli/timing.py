@@ -17,7 +17,7 @@ __all__: list[str] = []
 
 def now() -> "datetime":
     """Now, as every command takes it: ``$UPTOWN_NOW`` when set (for tests only), else the
-    system clock (``engine.clock.current_time``); a bad ``UPTOWN_NOW`` is a usage error."""
+    system clock (``engine.moments.current_time``); a bad ``UPTOWN_NOW`` is a usage error."""
     from ..engine.moments import current_time
     from .exits import converted
 
@@ -27,7 +27,7 @@ def now() -> "datetime":
 
 def check_future(record: "Record", writes: bool = False) -> None:
     """Refuse ``record`` (one line naming the move) when a move is dated more than
-    ``engine.clock.TOLERANCE`` after this computer's clock."""
+    ``engine.moments.TOLERANCE`` after this computer's clock."""
     if record.timing is None and all(m.at is None for m in record.moves):
         return
     from ..records.times import future_problem  # (a record with times: it is light)

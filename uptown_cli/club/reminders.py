@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..engine.clock import LATE, OUT_OF_TIME, Deadline, describe, parse_time, show_time, write_time
+from ..engine.clock import LATE, OUT_OF_TIME, Deadline
+from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.game import name_key
 from ..errors import MailError, SetupError
 from ..i18n import _

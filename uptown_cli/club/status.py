@@ -108,7 +108,7 @@ class GameStatus:
         """What the clock says of the wait, short enough for one line: ``, 1d 4h left``,
         ``, late by 5h (out of time in 6d 19h)``, ``, out of time for 2d: others may pass``,
         ``, on vacation for 2d 23h more``; empty without a clock."""
-        from ..engine.clock import describe
+        from ..engine.moments import describe
 
         state, deadline, now = self.clock_state, self.deadline, self.now
         if state is None or deadline is None or now is None:

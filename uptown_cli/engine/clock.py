@@ -5,8 +5,8 @@ late player and the others). The times themselves, now and the checks on a recor
 
 Times are aware ``datetime`` values in UTC, written ``2026-12-01T15:36:00Z``; durations are
 whole minutes. A game is seen as a ``Timeline``: when its first turn began, then its turns and
-its players' pauses in record order. Nothing here reads a file or YAML; ``current_time`` reads
-the environment mapping it is given, and the system clock.
+its players' pauses in record order. Nothing here reads a file, YAML or the system clock: times
+are read and written by ``engine.moments``.
 """
 
 from __future__ import annotations
@@ -17,11 +17,7 @@ from datetime import datetime, timedelta
 
 from ..errors import SetupError
 from .game import name_key
-from .moments import LONGEST as LONGEST, NOW_ENV as NOW_ENV, TOLERANCE as TOLERANCE
-from .moments import check_times as check_times, current_time as current_time
-from .moments import describe as describe, parse_duration as parse_duration
-from .moments import parse_time as parse_time, show_time as show_time
-from .moments import write_duration as write_duration, write_time as write_time
+from .moments import parse_duration, write_duration, write_time
 from ..i18n import _
 
 __all__ = [

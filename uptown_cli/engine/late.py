@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..errors import SetupError
-from .clock import LONGEST, Clock, Pause, TimedTurn, Timeline, show_time, tokens
+from .clock import Clock, Pause, TimedTurn, Timeline, tokens
+from .moments import LONGEST, show_time
 from .game import name_key
 from ..i18n import _
 

@@ -89,7 +89,7 @@ def _chain(game_id: bytes, name: str, key: bytes, version: int) -> tuple[bytes, 
     """``chain``, built once per key: a command checks a key against its commitment, then
     takes the link of the next turn from the same chain."""
     links = [framed_hash(tag(version, "chain"), game_id, name.encode("utf-8"), key)]
-    for _ in range(CHAIN_LENGTH):
+    for _step in range(CHAIN_LENGTH):
         links.append(sha256(links[-1]).digest())
     return tuple(links)
 

@@ -5,7 +5,7 @@ checked at their lines, and what the game waits for at a given time.
 The schema reads the top keys (``read_timing``) and the stamps under the moves; the order of
 the times (never back) is a problem of the record; a time too far in the reader's future is
 one only for the reader (``future_problem``, given now). Nothing here reads the clock or the
-environment: the commands pass now (``engine.clock.current_time``).
+environment: the commands pass now (``engine.moments.current_time``).
 """
 
 from __future__ import annotations
