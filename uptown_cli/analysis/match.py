@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from typing import Any, IO, NamedTuple, cast
+from typing import IO, Any, NamedTuple, cast
 
 from ..engine.bags import seeded_bags
 from ..engine.game import Game, Player

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timezone
 
-from typing import NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
