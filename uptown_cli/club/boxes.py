@@ -16,8 +16,7 @@ import errno
 import os
 import re
 import stat
-from dataclasses import dataclass
-from typing import Iterable, Iterator, cast
+from typing import Iterable, Iterator, NamedTuple, cast
 
 from ..errors import MailError, display_path, one_line
 from ..records.compare import (
@@ -38,8 +37,7 @@ READ_CHUNK = 1024 * 1024
 _ESCAPED_FROM = re.compile(rb">+From ")
 
 
-@dataclass(frozen=True)
-class Letter:
+class Letter(NamedTuple):
     """One message of a mailbox: where it is, and its bytes or why it was not read."""
 
     where: str

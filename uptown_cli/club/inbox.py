@@ -18,8 +18,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..engine.game import same_name
 from ..errors import MailError, RecordError
@@ -51,15 +50,14 @@ MAX_KEPT = 100
 """How many refused copies of one game ``receive`` keeps beside it (``kept_path``)."""
 
 
-@dataclass(frozen=True)
-class Received:
+class Received(NamedTuple):
     """What ``receive`` did: ``outcome`` (one of the names above), where, what it says, and
     what it warns of (``sender_warning``)."""
 
     outcome: str
     path: str
     message: str
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = ()
 
     @property
     def written(self) -> bool:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
 from email.message import Message
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
+from typing import NamedTuple
 
 from ..errors import MailError, one_line
 from ..i18n import _, ngettext
@@ -46,8 +46,7 @@ DEFAULT_NAME = "game.yaml"
 """The attachment's name when the game file's own name cannot be one (``plain_file_name``)."""
 
 
-@dataclass(frozen=True)
-class GameFile:
+class GameFile(NamedTuple):
     """A game file as read for sending: its path, exact bytes, record and replayed game."""
 
     path: str
@@ -216,8 +215,7 @@ def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> li
     return chosen
 
 
-@dataclass(frozen=True)
-class Outgoing:
+class Outgoing(NamedTuple):
     """A message ready to go: the message, the address it is from (the envelope's sender),
     and each recipient with the address it goes to."""
 

@@ -10,9 +10,8 @@ mu - 3 sigma, shown with sigma, the uncertainty.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..records.schema import Record
 from ..records.replay import validate_file
@@ -23,8 +22,7 @@ from ..engine.game import name_key
 __all__ = ["finished_games", "rate"]
 
 
-@dataclass(frozen=True)
-class RatedGame:
+class RatedGame(NamedTuple):
     """A finished game to rate: when it was played, its path, and its standings."""
 
     when: datetime
@@ -32,8 +30,7 @@ class RatedGame:
     standings: tuple[Standing, ...]
 
 
-@dataclass(frozen=True)
-class PlayerRating:
+class PlayerRating(NamedTuple):
     """A player's rating: openskill's ``mu`` and ``sigma``, games played and won."""
 
     name: str

@@ -19,8 +19,8 @@ import os
 import stat
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from ..engine.clock import LATE, OUT_OF_TIME, Deadline
 from ..engine.moments import describe, parse_time, show_time, write_time
@@ -47,16 +47,14 @@ NOTICE = "notice"
 _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
 
 
-@dataclass(frozen=True)
-class Person:
+class Person(NamedTuple):
     """A player as reminders address them: their name and email (None when the record has none)."""
 
     name: str
     address: str | None = None
 
 
-@dataclass(frozen=True)
-class Awaited:
+class Awaited(NamedTuple):
     """A game that waits for one player: ``game`` (its identity, the log's key: the hidden
     game id or the open game's digest), ``file`` and ``title`` as shown, ``action`` (``move
     18``, ``join``, ``reveal``), the ``player`` and the ``others``, their ``deadline``, the
@@ -75,8 +73,7 @@ class Awaited:
     board: str = ""
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One message sent: when, for which game, wait and late player, to whom, which kind, and
     the start of the period it belongs to."""
 
@@ -114,8 +111,7 @@ class LogEntry:
         return cls(**values)
 
 
-@dataclass(frozen=True)
-class Reminder:
+class Reminder(NamedTuple):
     """A message due: to whom, which kind (the late player's ``reminder``, the others'
     ``notice``), for which wait and period, its subject and body."""
 

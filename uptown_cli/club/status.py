@@ -5,10 +5,9 @@ late or out of time."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..records.replay import replay, validate_file
 from ..engine.scoring import standings
@@ -36,8 +35,7 @@ def file_time(seconds: float, utc: bool = False) -> datetime | None:
         return None
 
 
-@dataclass(frozen=True)
-class GameStatus:
+class GameStatus(NamedTuple):
     """Where one game stands: ``state`` (one of the names above), the player it waits for
     (to move or to join), the winners of a finished game, its first problem when invalid, the
     moves played, and the file's modification time (when the game last changed hands)."""

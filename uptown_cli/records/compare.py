@@ -37,8 +37,7 @@ other lacks (revealed keys are a set).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import NamedTuple, TYPE_CHECKING, TypedDict, cast
 
 from ..engine.notation import parse_move
 from ..errors import NotationError
@@ -66,8 +65,7 @@ DIFFERENT_GAMES = "different-games"
 ADDRESS_CHANGED = "address-changed"
 
 
-@dataclass(frozen=True)
-class Comparison:
+class Comparison(NamedTuple):
     """The relation of record ``a`` to record ``b`` (see the module docstring)."""
 
     relation: str
@@ -285,8 +283,7 @@ NEWER = "newer"
 MERGED = "merged"
 
 
-@dataclass(frozen=True)
-class HiddenProgress:
+class HiddenProgress(NamedTuple):
     """How the joins and revealed keys of a received copy of a hidden game relate to the
     local copy's (their moves being the same, or one's the start of the other's): ``state``
     is ``same``, ``older`` (it lacks some and adds none), ``newer`` (it adds some and lacks
