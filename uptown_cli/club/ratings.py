@@ -68,16 +68,13 @@ def game_date(record: Record, path: str) -> datetime:
 def finished_games(paths: list[str], variant: str | None = None, now: datetime | None = None
                    ) -> tuple[list[RatedGame], list[str]]:
     """(the valid finished games among ``paths``, of ``variant`` when given, in date order;
-    the paths of the invalid records, which are left out). With ``now``, a hidden game whose
-    missing keys are past their reveal deadline is settled (``records.times.settle``) and
-    counts, those who did not reveal ranked last."""
+    the paths of the invalid records, which are left out). Validated at ``now``
+    (``replay.validate_file``): a hidden game whose missing keys are past their reveal deadline
+    is settled and counts, those who did not reveal ranked last; a move from the future makes
+    its game invalid."""
     games, invalid = [], []
     for path in paths:
-        checked = validate_file(path)
-        if now is not None and checked.unrevealed:
-            from ..records.deadlines import settle
-
-            checked.settled = settle(checked.record, checked.unrevealed, now)
+        checked = validate_file(path, now=now)
         record = checked.record
         if not checked.valid or record is None:
             invalid.append(path)

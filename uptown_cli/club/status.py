@@ -144,13 +144,10 @@ class GameStatus:
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
     """The status of the game at ``path`` (``shown`` names it), its clock read at ``now``
-    (without it, the clock is left out)."""
+    (without it, the clock is left out), validated at ``now`` (``replay.validate_file``: a
+    move from the future makes it invalid, a stalled reveal settles it)."""
     shown = path if shown is None else shown
-    checked = validate_file(path, shown=shown)
-    if now is not None and checked.unrevealed:
-        from ..records.deadlines import settle
-
-        checked.settled = settle(checked.record, checked.unrevealed, now)
+    checked = validate_file(path, shown=shown, now=now)
     try:
         since = os.stat(path).st_mtime
     except OSError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..engine.game import Game
 from ..engine.notation import parse_move
@@ -14,6 +14,7 @@ from .yaml_reader import decode
 from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
+    from datetime import datetime
     from pathlib import Path
 
     from ..engine.game import Turn
@@ -276,8 +277,9 @@ class Validation:
         """The players of a *finished* hidden game whose draws stay unchecked (no valid
         key)."""
         self.settled: dict[str, str] = {}
-        """The players of ``unrevealed`` whose reveal deadline has passed (``records.times.
-        settle``), with the deadline: they forfeit, and the game counts for the others."""
+        """The players of ``unrevealed`` whose reveal deadline has passed at the ``now`` of
+        ``validate_text`` (``deadlines.settle``), with the deadline: they forfeit, and the game
+        counts for the others."""
 
     @property
     def valid(self) -> bool:
@@ -327,8 +329,20 @@ class Validation:
                         for name, deadline in self.settled.items()]
 
 
-def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
-    """Check a record given as text; every problem lands in the result, nothing is raised."""
+Check = Callable[[Record], list[RecordError]]
+"""A check of a record, from a layer above ``records`` (``validate_text``'s ``more``): a
+problem for each thing wrong."""
+
+
+def validate_text(text: str | bytes, path: str, strict: bool = False,
+                  now: datetime | None = None, more: Check | None = None) -> Validation:
+    """Check a record given as text; every problem lands in the result, nothing is raised.
+
+    With ``now`` (the reader's clock; None: no time is checked), a move dated in the reader's
+    future is a problem (``times.future_problem``), and the players of a finished hidden game
+    who did not reveal by their deadline settle it (``Validation.settled``). ``more`` is a check
+    from a layer above (the stand-in bots of ``analysis.stand_ins``, which ``validate`` adds),
+    run on a record without a problem so far, before it is settled."""
     try:
         if isinstance(text, bytes):
             text = decode(text, path)
@@ -350,18 +364,42 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
         from .hidden_check import unrevealed_players
 
         unrevealed = unrevealed_players(record)
-    return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      _unchecked(record), unrevealed, warnings)
+    checked = Validation(path, None if schema.problems else record, errors, result.moves_ok,
+                         _unchecked(record), unrevealed, warnings)
+    if checked.record is not None:
+        _check_further(checked, checked.record, now, more)
+    return checked
 
 
-def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:
-    """Check the record at ``path``; every problem lands in the result, nothing is raised."""
+def _check_further(checked: Validation, record: Record, now: datetime | None,
+                   more: Check | None) -> None:
+    """Add to ``checked`` (``record`` checked, its schema holding) what ``now`` and ``more``
+    find (``validate_text``), and who is settled at ``now``."""
+    if now is not None and (record.timing is not None or any(m.at is not None
+                                                             for m in record.moves)):
+        from .times import future_problem
+
+        problem = future_problem(checked.path, record.moves, now, record.timing, record.pauses)
+        if problem is not None:
+            checked.errors = sorted(checked.errors + [problem], key=file_order)
+    if more is not None and not checked.errors:
+        checked.errors += more(record)
+    if now is not None and checked.unrevealed and not checked.errors:
+        from .deadlines import settle
+
+        checked.settled = settle(record, checked.unrevealed, now)
+
+
+def validate_file(path: str | Path, strict: bool = False, shown: str | None = None,
+                  now: datetime | None = None, more: Check | None = None) -> Validation:
+    """Check the record at ``path``; every problem lands in the result, nothing is raised
+    (``now`` and ``more``: as for ``validate_text``)."""
     shown = str(path) if shown is None else shown
     try:
         text = read_file(path, shown)
     except RecordError as exc:
         return Validation(shown, None, exc.problems, 0)
-    return validate_text(text, shown, strict)
+    return validate_text(text, shown, strict, now, more)
 
 
 def _unchecked(record: Record) -> list[str]:
