@@ -16,7 +16,6 @@ from typing import Any
 
 from ..records.schema import Record
 from ..records.replay import validate_file
-from ..records.replay import replay
 from ..engine.scoring import Standing, standings
 from ..engine.game import name_key
 
@@ -75,13 +74,12 @@ def finished_games(paths: list[str], variant: str | None = None, now: datetime |
     games, invalid = [], []
     for path in paths:
         checked = validate_file(path, now=now)
-        record = checked.record
-        if not checked.valid or record is None:
+        record, game = checked.record, checked.game
+        if not checked.valid or record is None or game is None:
             invalid.append(path)
             continue
         if variant is not None and record.variant != variant:
             continue
-        game = replay(record).game
         if game.finished:
             games.append(RatedGame(game_date(record, path), path,
                                    tuple(standings(game, record.variant, list(checked.settled)))))

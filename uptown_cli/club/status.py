@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from typing import TYPE_CHECKING
 
-from ..records.replay import replay, validate_file
+from ..records.replay import validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
 from ..i18n import _
@@ -152,7 +152,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
         since = os.stat(path).st_mtime
     except OSError:
         since = 0.0
-    record = checked.record
+    record, game = checked.record, checked.game
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
         where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
@@ -161,7 +161,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name
         return GameStatus(shown, TO_JOIN, 0, since, waiting_for=joining)
-    game = replay(record).game
+    assert game is not None  # replayed with the record
     since = _stamped_since(record, since)
     timed = _clock_fields(record, now)
     if game.to_move is not None:
