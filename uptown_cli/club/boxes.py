@@ -271,7 +271,7 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
 
         def whose(record: Record) -> str:
             entry = record.moves[number - 1]
-            owner = next((p.name for p in record.players if entry.color in p.colors), "?")
+            owner = record.owners.get(entry.color, "?")
             return f"{owner}'s {entry.text}"
 
         return one_line(f"move {number} is {whose(a)} in one and {whose(b)} in the other")

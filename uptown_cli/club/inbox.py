@@ -167,8 +167,7 @@ def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | N
     newest join, else the newest join undone (``withdrawn``); None when it adds none."""
     if len(received.moves) > (len(local.moves) if local else 0):
         color = received.moves[-1].color
-        owner = next(p.name for p in received.players if color in p.colors)
-        return f"move {len(received.moves)}", owner
+        return f"move {len(received.moves)}", received.owners[color]
     hidden, before = received.hidden, local.hidden if local else None
     if hidden is None:
         return None
@@ -259,7 +258,7 @@ def _valid_game(record: Record) -> Game:
 
 def _new_moves(local: Record, received: Record) -> str:
     """``move 5 (Bo: sax E8) is new`` or ``moves 5-6 (...) are new``."""
-    owner = {c: p.name for p in received.players for c in p.colors}
+    owner = received.owners
     first, entries = len(local.moves) + 1, received.moves[len(local.moves):]
     listed = ", ".join(f"{owner[m.color]}: {_move_shown(m.text)}" for m in entries)
     if len(entries) == 1:

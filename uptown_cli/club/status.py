@@ -203,8 +203,8 @@ def _deadline(record: Record, name: str) -> Deadline | None:
     """The deadline of ``name``, to move (None without a clock)."""
     from ..records.times import waiting_deadline
 
-    owners = {color: p.name for p in record.players for color in p.colors}
-    return waiting_deadline(record.timing, record.moves, owners, name, pauses=record.pauses)
+    return waiting_deadline(record.timing, record.moves, record.owners, name,
+                            pauses=record.pauses)
 
 
 def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameStatus]:

@@ -259,7 +259,7 @@ def _respelled(a: Record, b: Record, number: int) -> str:
     """What differs in move ``number`` of two copies of a hidden game: the move, its mover,
     and how each copy writes it."""
     move_a, move_b = a.moves[number - 1], b.moves[number - 1]
-    owner = {c: p.name for p in a.players for c in p.colors}
+    owner = a.owners
     what = _("move {number} ({name}'s {colour})").format(
         number=number, name=owner.get(move_a.color, "?"), colour=shown_color(move_a.color))
     if (move_a.color, move_a.text) == (move_b.color, move_b.text):

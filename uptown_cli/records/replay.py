@@ -327,7 +327,7 @@ class Validation:
         record = self.record
         if record is None:
             return []
-        owners = {color: p.name for p in record.players for color in p.colors}
+        owners = record.owners
         found: list[dict[str, object]] = [
             {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
              "at": m.at, "move": number}
