@@ -185,7 +185,8 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     if mbox or maildir:
         letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
         try:
-            game, received = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
+            # into: not None, checked above
+            game, received = best_copy(letters, into, skipped)  # type: ignore[arg-type]
         finally:
             for line in skipped:
                 click.echo(_("Skipped {what}").format(what=line), err=True)

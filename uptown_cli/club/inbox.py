@@ -88,7 +88,8 @@ def receive(game: Attached, local_path: str, shown: str,
 
         create_record(local_path, received.text)
         return Received(SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
-                        path=shown, moves=_moves(len(received.moves)), waiting=_waiting(received, played)),
+                        path=shown, moves=_moves(len(received.moves)),
+                        waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
     comparison = compare_records(local, received, valid=received)

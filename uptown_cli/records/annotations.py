@@ -205,8 +205,8 @@ def line_problems(game: Game, path: str, entry: MoveEntry, number: int) -> list[
                     played += 1
                 except (NotationError, IllegalMove) as exc:
                     where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
-                    problems.append(RecordError(gettext("{where}: {exc}").format(where=where, exc=exc), path=path,
-                                                line=lines[j], move=number))
+                    problems.append(RecordError(gettext("{where}: {exc}").format(
+                        where=where, exc=exc), path=path, line=lines[j], move=number))
                     break
         finally:
             for _ in range(played):
