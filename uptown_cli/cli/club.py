@@ -25,6 +25,7 @@ from .output import Output, lock_notice, write_output
 
 if TYPE_CHECKING:
     from ..club.mime import Attached
+    from ..records.schema import Record
 
 __all__: list[str] = []
 
@@ -180,10 +181,12 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     if (mbox or maildir) and into is None:
         raise click.UsageError(_("--mbox and --maildir need --into FILE (the game to look for)"))
     skipped: list[str] = []
+    received: "Record | None" = None
     if mbox or maildir:
         letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
         try:
-            game = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
+            # into: not None, checked above
+            game, received = best_copy(letters, into, skipped)  # type: ignore[arg-type]
         finally:
             for line in skipped:
                 click.echo(_("Skipped {what}").format(what=line), err=True)
@@ -196,12 +199,12 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
-    _refuse_future(game)
+    received = _refuse_future(game, received)
     local = into or game.file_name
     if local is None:
         raise MailError(_("{name}: give --into FILE; nothing was written")
                         .format(name=game.unnamed()))
-    result = take(game, local, display_path(local), lock_notice(local))
+    result = take(game, local, display_path(local), lock_notice(local), received)
     if as_json:
         out.json({**result.to_json(), "skipped": skipped})
         return
@@ -210,21 +213,23 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         click.echo(_("Warning: {warning}").format(warning=one_line(warning)), err=True)
 
 
-def _refuse_future(game: "Attached") -> None:
-    """Refuse (one line, nothing written) a received game with a move dated after this
-    computer's clock (``records.times.future_problem``); a copy that cannot be read is
-    ``receive``'s to report."""
+def _refuse_future(game: "Attached", record: "Record | None") -> "Record | None":
+    """The record of ``game`` (``record``, when read already), refused (one line, nothing
+    written) when a move is dated after this computer's clock (``records.times.
+    future_problem``); None for a copy that cannot be read, which is ``receive``'s to report."""
     from ..errors import MailError, UptownError
     from ..records.times import future_problem
     from .timing import now
 
-    try:
-        record = game.record()
-    except UptownError:
-        return
+    if record is None:
+        try:
+            record = game.record()
+        except UptownError:
+            return None
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
         raise MailError(f"{problem}; nothing was written")
+    return record
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:

@@ -184,7 +184,7 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
     line = hidden.lines["commitments", name]
     without = record_without_entry(record, "commitments", name)
     written = record_with_entry(without, "withdrawn", name, key.hex(), record.path)
-    replace_record(path, written.text, record.text, lock_notice(path))
+    replace_record(path, written, record.text, lock_notice(path))
     folder = keys_folder(keys)
     remove_key(folder, hidden.game_id, name)
     remember(written, name, keys)

@@ -25,7 +25,6 @@ from ..engine.game import Game
 from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
 from ..records.entries import PlayerEntry
-from ..records.replay import replay
 from .headers import (
     MAX_NAME,
     address_field,
@@ -60,17 +59,18 @@ class GameFile(NamedTuple):
         no record, MailError for a record that does not validate (it is not sent: each
         player's ``receive`` would refuse it)."""
         from ..records.reading import read_file
-        from ..records.replay import validate_text
+        from ..records.replay import validate_record
 
-        data = read_file(path, shown).encode("utf-8")
-        record = load_record_text(data, shown)
-        checked = validate_text(data, shown)
+        text = read_file(path, shown)
+        record = load_record_text(text, shown)
+        checked = validate_record(record)
         if checked.errors:
             more = len(checked.errors) - 1
             also = f" (and {more} more)" if more else ""
             raise MailError(f"{checked.errors[0].report_line()}{also}; nothing was sent: the "
                             f"record is invalid (see uptown validate {shlex.quote(shown)})")
-        return cls(path, data, record, replay(record).game)
+        assert checked.game is not None  # replayed with the record
+        return cls(path, text.encode("utf-8"), record, checked.game)
 
     @property
     def attachment_name(self) -> str:

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..records.replay import replay, validate_file
+from ..records.replay import validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
 from ..i18n import _
@@ -142,18 +142,15 @@ class GameStatus(NamedTuple):
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
     """The status of the game at ``path`` (``shown`` names it), its clock read at ``now``
-    (without it, the clock is left out)."""
+    (without it, the clock is left out), validated at ``now`` (``replay.validate_file``: a
+    move from the future makes it invalid, a stalled reveal settles it)."""
     shown = path if shown is None else shown
-    checked = validate_file(path, shown=shown)
-    if now is not None and checked.unrevealed:
-        from ..records.deadlines import settle
-
-        checked.settled = settle(checked.record, checked.unrevealed, now)
+    checked = validate_file(path, shown=shown, now=now)
     try:
         since = os.stat(path).st_mtime
     except OSError:
         since = 0.0
-    record = checked.record
+    record, game = checked.record, checked.game
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
         where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
@@ -162,7 +159,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name
         return GameStatus(shown, TO_JOIN, 0, since, waiting_for=joining)
-    game = replay(record).game
+    assert game is not None  # replayed with the record
     since = _stamped_since(record, since)
     timed = _clock_fields(record, now)
     if game.to_move is not None:
@@ -204,8 +201,8 @@ def _deadline(record: Record, name: str) -> Deadline | None:
     """The deadline of ``name``, to move (None without a clock)."""
     from ..records.times import waiting_deadline
 
-    owners = {color: p.name for p in record.players for color in p.colors}
-    return waiting_deadline(record.timing, record.moves, owners, name, pauses=record.pauses)
+    return waiting_deadline(record.timing, record.moves, record.owners, name,
+                            pauses=record.pauses)
 
 
 def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameStatus]:

@@ -196,13 +196,14 @@ def _text(record: str | Record) -> str:
     return record.text if isinstance(record, Record) else record
 
 
-def replace_record(path: str, new_text: str, expected_text: str,
+def replace_record(path: str, new: str | Record, expected_text: str,
                    on_wait: Callable[[], None] | None = None) -> None:
     """Replace the record at ``path``, which must still hold ``expected_text``, by another
-    copy of it, ``new_text`` (a received game that extends it), locked and atomic as
-    ``append_move`` writes; ``new_text`` must read as a record."""
-    read_new_text(new_text, f"the new copy of {path} is not a record")
-    _replace_record(path, expected_text, new_text, on_wait)
+    copy of it, ``new`` (a received game that extends it), locked and atomic as
+    ``append_move`` writes; a text must read as a record (a Record was read already)."""
+    if isinstance(new, str):
+        read_new_text(new, f"the new copy of {path} is not a record")
+    _replace_record(path, expected_text, _text(new), on_wait)
 
 
 def _replace_record(path: str, expected_text: str, new_text: str,
