@@ -11,60 +11,12 @@ from .exits import ExitStatus, converted
 from .options import as_option, file_argument, json_option, keys_option, sendmail_option
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
-    from ..club.reminders import Awaited, Reminder
+    from ..club.reminders import Reminder
 
 __all__: list[str] = []
 
 
 # -- remind ------------------------------------------------------------------------------
-
-
-def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
-    """One ``club.reminders.Awaited`` per game of ``files`` with a clock that waits for a
-    move (records that cannot be read or replayed are ``validate``'s and ``status``'s to
-    report: left out here)."""
-    from ..club.reminders import Awaited, Person
-    from ..errors import UptownError
-    from ..pictures.text import board_text
-    from ..records.reading import load_record
-    from ..records.replay import replay
-    from ..records.seen import game_ident
-    from ..records.times import waiting_deadline
-    from ..errors import display_path
-
-    waiting = []
-    for path in files:
-        try:
-            record = load_record(path, display_path(path))
-            result = replay(record)
-        except UptownError:
-            continue
-        timing, game = record.timing, result.game
-        if result.errors or timing is None or timing.clock is None or game.to_move is None:
-            continue
-        if record.hidden is not None and len(record.hidden.commitments) < len(record.players):
-            continue  # joins carry no time yet: not reminded
-        name = game.to_move.name
-        owners = {color: p.name for p in record.players for color in p.colors}
-        deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
-        assert deadline is not None  # a game with a clock
-        people = {p.name: Person(p.name, p.email) for p in record.players}
-        file = os.path.basename(path)
-        actions = timing.late.actions(0)
-        stand_in = None
-        if actions and record.hidden is None:  # (not offered yet with hidden racks)
-            what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
-            stand_in = f"uptown move {file} {what} --for {name} --send"
-        waiting.append(Awaited(
-            game_ident(record), path, record.fields.get("event") or file,
-            f"move {len(record.moves) + 1}", people[name],
-            tuple(person for other, person in people.items() if other != name), deadline,
-            # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
-            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=name),
-            stand_in, board_text(game)))
-    return waiting
 
 
 def reminder_bytes(reminder: "Reminder", path: str, sender: "tuple[str, str]") -> bytes:
@@ -136,7 +88,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     """
     import sys
 
-    from ..club.reminders import REMINDER, due, read_log, send_due
+    from ..club.reminders import REMINDER, awaited_games, due, read_log, send_due
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
     from ..errors import MailError, one_line
@@ -180,7 +132,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     for folder in folders or (".",):
         files, bad = games_listed([folder])
         unread += bad
-        waiting = awaited_games(files, moment)
+        waiting = awaited_games(files)
         if dry_run:
             for reminder in due(waiting, read_log(folder), moment, period):
                 done.append(_reminder_json(reminder, True))

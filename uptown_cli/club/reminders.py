@@ -30,7 +30,7 @@ from ..i18n import _
 
 __all__ = [
     "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
-    "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
+    "awaited_games", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
 ]
 
 #: The reminders' log, one JSON line a message, beside the games.
@@ -131,6 +131,49 @@ class Reminder:
         awaited = self.awaited
         return LogEntry(sent, awaited.game, awaited.file, awaited.action, awaited.player.name,
                         self.to.name, self.kind, self.period)
+
+
+def awaited_games(files: Iterable[str]) -> list[Awaited]:
+    """One ``Awaited`` per game of ``files`` with a clock that waits for a move (records that
+    cannot be read or replayed are ``validate``'s and ``status``'s to report: left out here)."""
+    from ..errors import UptownError, display_path
+    from ..pictures.text import board_text
+    from ..records.reading import load_record
+    from ..records.replay import replay
+    from ..records.seen import game_ident
+    from ..records.times import waiting_deadline
+
+    waiting = []
+    for path in files:
+        try:
+            record = load_record(path, display_path(path))
+            result = replay(record)
+        except UptownError:
+            continue
+        timing, game = record.timing, result.game
+        if result.errors or timing is None or timing.clock is None or game.to_move is None:
+            continue
+        if record.hidden is not None and len(record.hidden.commitments) < len(record.players):
+            continue  # joins carry no time yet: not reminded
+        name = game.to_move.name
+        owners = {color: p.name for p in record.players for color in p.colors}
+        deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
+        assert deadline is not None  # a game with a clock
+        people = {p.name: Person(p.name, p.email) for p in record.players}
+        file = os.path.basename(path)
+        actions = timing.late.actions(0)
+        stand_in = None
+        if actions and record.hidden is None:  # (not offered yet with hidden racks)
+            what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
+            stand_in = f"uptown move {file} {what} --for {name} --send"
+        waiting.append(Awaited(
+            game_ident(record), path, record.fields.get("event") or file,
+            f"move {len(record.moves) + 1}", people[name],
+            tuple(person for other, person in people.items() if other != name), deadline,
+            # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
+            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=name),
+            stand_in, board_text(game)))
+    return waiting
 
 
 def period_start(deadline: Deadline, now: datetime, period: timedelta = PERIOD) -> datetime:
