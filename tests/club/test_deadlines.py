@@ -4,6 +4,7 @@ from the future refused. Time moves with ``UPTOWN_NOW``; each player has a worki
 key folder of their own, and the file goes from one to the next by ``send -o`` and ``receive``."""
 
 import json
+import os
 import shutil
 
 import pytest
@@ -594,3 +595,45 @@ def test_a_pause_booked_ahead_is_sent_on_and_received(uptown, tmp_path, smtp_ser
     assert table.game("Bo").read_text().endswith(
         '  - red: pause 7d\n    at: "2026-12-01T16:00:00Z"\n    from: "2026-12-20T00:00:00Z"\n')
     assert email.message_from_bytes(data)["Subject"].startswith("[uptown]")
+
+
+def test_a_reminder_quotes_its_commands_as_a_game_mail_does_and_reads_the_game_once(
+        uptown, tmp_path, smtp_server, monkeypatch):
+    """A game file named with a quote, blanks and ``$(...)``, a player named with a blank: each
+    command of the reminder and the notice is one the shell gives back word for word, the
+    game is attached under its name exactly as it is, and the file is read once in the run."""
+    import email
+    import shlex
+
+    from uptown_cli.records import reading
+
+    path = tmp_path / "it's $(x) g.yaml"
+    made = uptown.invoke("new", path, "-p", "Ana Lu <ana@example.org>", "-p", "Bo <bo@example.org>",
+                         "--clock", "move 24h", "--late", "pass", env={"UPTOWN_NOW": T0})
+    assert made.exit_code == 0, made.output
+    reads = []
+    read_file = reading.read_file
+    monkeypatch.setattr(reading, "read_file",
+                        lambda *args, **kwargs: reads.append(args[0]) or read_file(*args, **kwargs))
+    env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>",
+               UPTOWN_NOW="2026-12-03T00:00:00Z")
+    run = uptown.invoke("remind", tmp_path, env=env)
+    assert run.exit_code == 0, run.output
+    assert [os.path.basename(read) for read in reads] == [path.name]
+    sent = {recipients[0]: email.message_from_bytes(data)
+            for recipients, data in smtp_server.capture.take()}
+    assert sorted(sent) == ["ana@example.org", "bo@example.org"]
+
+    def command(message):
+        body = message.get_payload()[0].get_payload(decode=True).decode()
+        return shlex.split(body.rstrip("\n").splitlines()[-1])
+
+    assert command(sent["ana@example.org"]) == [
+        "uptown", "move", "it's $(x) g.yaml", "MOVE", "--as", "Ana Lu", "--send"]
+    assert command(sent["bo@example.org"]) == [
+        "uptown", "move", "it's $(x) g.yaml", "pass", "--for", "Ana Lu", "--send", "--as", "Bo"]
+    for message in sent.values():
+        attached = message.get_payload()[1]
+        assert attached.get_filename() == path.name
+        assert attached.get_payload(decode=True) == path.read_bytes()
+        assert message["From"] == "Club <club@example.org>"

@@ -11,6 +11,7 @@ from .exits import ExitStatus, converted
 from .options import as_option, file_argument, json_option, keys_option, sendmail_option
 
 if TYPE_CHECKING:
+    from ..club.mail import GameFile
     from ..club.reminders import Reminder
 
 __all__: list[str] = []
@@ -19,49 +20,15 @@ __all__: list[str] = []
 # -- remind ------------------------------------------------------------------------------
 
 
-def reminder_bytes(reminder: "Reminder", path: str, sender: "tuple[str, str]") -> bytes:
-    """The message of ``reminder`` from ``sender`` (name, address), the game at ``path``
-    attached as ``send`` attaches it."""
-    import email.policy
-    from email.mime.application import MIMEApplication
-    from email.mime.multipart import MIMEMultipart
-    from email.mime.text import MIMEText
-    from email.utils import formatdate, make_msgid
-
-    from ..club.headers import address_field, checked_address, header_value, plain_file_name
-    from ..records.reading import read_file
-
-    to = reminder.to
-    address = checked_address(to.address or "", f"{to.name}'s email")
-    message = MIMEMultipart()
-    message["From"] = address_field(sender[0], sender[1])
-    message["To"] = address_field(to.name, address)
-    message["Subject"] = header_value(reminder.subject)
-    message["Date"] = formatdate(localtime=True)
-    message["Message-ID"] = make_msgid(domain=sender[1].rpartition("@")[2])
-    body = reminder.body
-    message.attach(MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8"))
-    attached = MIMEApplication(read_file(path).encode("utf-8"), "yaml")
-    name = plain_file_name(os.path.basename(path)) or "game.yaml"
-    attached.add_header("Content-Disposition", "attachment",
-                        filename=name if name.isascii() else ("utf-8", "", name))
-    message.attach(attached)
-    return message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
-
-
 def _sender() -> "tuple[str, str]":
     """(name, address) of ``$UPTOWN_FROM``: reminders come from the club, not a player."""
-    from email.utils import getaddresses
+    from ..club.mail import FROM_ENV, from_env
 
-    from ..club.headers import checked_address
-    from ..club.mail import FROM_ENV
-
-    text = os.environ.get(FROM_ENV, "")
-    found = getaddresses([text]) if text else []
-    if len(found) != 1 or not found[0][1]:
+    club = from_env()
+    if club is None:
         raise click.UsageError(_("who sends the reminders? set ${variable} to one address "
                                  "(e.g. Club <club@example.org>)").format(variable=FROM_ENV))
-    return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
+    return club
 
 
 @click.command()
@@ -88,7 +55,8 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     """
     import sys
 
-    from ..club.reminders import REMINDER, awaited_games, due, read_log, send_due
+    from ..club.reminders import (REMINDER, awaited_games, due, read_games, read_log,
+                                   reminder_message, send_due)
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
     from ..errors import MailError, one_line
@@ -105,6 +73,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     moment = now()  # (cli.timing)
     done: list[dict[str, object]] = []
     unread = 0
+    games: "dict[str, GameFile]" = {}  # the folder's games, by path: each read once a run
 
     def send(reminder: "Reminder") -> None:
         awaited = reminder.awaited
@@ -113,7 +82,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
                 name=reminder.to.name, file=awaited.file)
         else:
             assert sender is not None  # sending
-            data = reminder_bytes(reminder, awaited.file, sender)
+            data = reminder_message(reminder, games[awaited.file], sender)
             if sendmail:
                 send_sendmail(data, [reminder.to.address])
             else:
@@ -132,7 +101,8 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     for folder in folders or (".",):
         files, bad = games_listed([folder])
         unread += bad
-        waiting = awaited_games(files)
+        games = read_games(files)
+        waiting = awaited_games(games.values())
         if dry_run:
             for reminder in due(waiting, read_log(folder), moment, period):
                 done.append(_reminder_json(reminder, True))

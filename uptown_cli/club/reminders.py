@@ -16,21 +16,27 @@ import errno
 import fcntl
 import json
 import os
+import shlex
 import stat
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from ..engine.clock import LATE, OUT_OF_TIME, Deadline
 from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.game import name_key
 from ..errors import MailError, SetupError
 from ..i18n import _
+from .headers import checked_address
+
+if TYPE_CHECKING:
+    from .mail import GameFile
 
 __all__ = [
     "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
-    "awaited_games", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
+    "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
 ]
 
 #: The reminders' log, one JSON line a message, beside the games.
@@ -133,47 +139,66 @@ class Reminder:
                         self.to.name, self.kind, self.period)
 
 
-def awaited_games(files: Iterable[str]) -> list[Awaited]:
-    """One ``Awaited`` per game of ``files`` with a clock that waits for a move (records that
-    cannot be read or replayed are ``validate``'s and ``status``'s to report: left out here)."""
+def read_games(files: Iterable[str]) -> dict[str, GameFile]:
+    """The games of ``files`` by path, each read once (``club.mail.GameFile``: what is checked
+    is what is attached); a file that is no valid record is ``validate``'s and ``status``'s to
+    report, and is left out here (as ``send`` refuses it)."""
     from ..errors import UptownError, display_path
+    from .mail import GameFile
+
+    games = {}
+    for path in files:
+        try:
+            games[path] = GameFile.read(path, display_path(path))
+        except UptownError:
+            continue
+    return games
+
+
+def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
+    """One ``Awaited`` per game of ``games`` with a clock that waits for a move, its commands
+    quoted for the shell as a game's mail quotes them (``GameFile.next_command``)."""
     from ..pictures.text import board_text
-    from ..records.reading import load_record
-    from ..records.replay import replay
     from ..records.seen import game_ident
     from ..records.times import waiting_deadline
 
     waiting = []
-    for path in files:
-        try:
-            record = load_record(path, display_path(path))
-            result = replay(record)
-        except UptownError:
+    for found in games:
+        record, game = found.record, found.game
+        timing = record.timing
+        if timing is None or timing.clock is None or game.to_move is None \
+                or found.joining is not None:  # joins carry no time yet: not reminded
             continue
-        timing, game = record.timing, result.game
-        if result.errors or timing is None or timing.clock is None or game.to_move is None:
-            continue
-        if record.hidden is not None and len(record.hidden.commitments) < len(record.players):
-            continue  # joins carry no time yet: not reminded
         name = game.to_move.name
         owners = {color: p.name for p in record.players for color in p.colors}
         deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
         assert deadline is not None  # a game with a clock
         people = {p.name: Person(p.name, p.email) for p in record.players}
-        file = os.path.basename(path)
+        file, player = shlex.quote(found.attachment_name), shlex.quote(name)
         actions = timing.late.actions(0)
         stand_in = None
         if actions and record.hidden is None:  # (not offered yet with hidden racks)
             what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
-            stand_in = f"uptown move {file} {what} --for {name} --send"
+            stand_in = f"uptown move {file} {what} --for {player} --send"
         waiting.append(Awaited(
-            game_ident(record), path, record.fields.get("event") or file,
+            game_ident(record), found.path, record.fields.get("event") or found.attachment_name,
             f"move {len(record.moves) + 1}", people[name],
             tuple(person for other, person in people.items() if other != name), deadline,
             # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
-            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=name),
+            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=player),
             stand_in, board_text(game)))
     return waiting
+
+
+def reminder_message(reminder: Reminder, game: GameFile, sender: tuple[str, str]) -> bytes:
+    """The message of ``reminder`` from ``sender`` (a display name and a checked address),
+    ``game`` attached as ``send`` attaches it (``club.mail.carrying``)."""
+    from .mail import carrying, wire_bytes
+
+    to = reminder.to
+    address = checked_address(to.address or "", f"{to.name}'s email")
+    return wire_bytes(carrying(game, sender, [(to.name, address)], reminder.subject,
+                               reminder.body))
 
 
 def period_start(deadline: Deadline, now: datetime, period: timedelta = PERIOD) -> datetime:
@@ -252,7 +277,7 @@ def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
     if awaited.stand_in is not None:
         if awaited.deadline.state(now) == OUT_OF_TIME:
             lines += [_prose(_("{name} is out of time: you may act for them with").format(name=name)),
-                      "", f"  {awaited.stand_in} --as {to.name}"]
+                      "", f"  {awaited.stand_in} --as {shlex.quote(to.name)}"]
         else:
             lines.append(_prose(_("Once {name} is out of time ({time}), you may act for them; you "
                                   "will be told how.").format(
