@@ -637,3 +637,15 @@ def test_a_reminder_quotes_its_commands_as_a_game_mail_does_and_reads_the_game_o
         assert attached.get_filename() == path.name
         assert attached.get_payload(decode=True) == path.read_bytes()
         assert message["From"] == "Club <club@example.org>"
+
+
+def test_pause_refuses_standard_input_as_move_does_before_reading_it(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--vacation", "14d",
+                  "--seed", "v", env={"UPTOWN_NOW": T0})
+    refused = uptown.invoke("pause", "-", "--as", "Ana", "--days", "1", input=path.read_text(),
+                            env={"UPTOWN_NOW": T0})
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "pause writes to FILE; standard input cannot be used" in refused.stderr
+    moved = uptown.invoke("move", "-", "pass", input=path.read_text(), env={"UPTOWN_NOW": T0})
+    assert moved.exit_code == 2 and "move writes to FILE; standard input" in moved.stderr

@@ -158,9 +158,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     from ..engine.clock import Pause
     from ..engine.late import pause_problem
     from ..engine.moments import parse_time, show_time, write_time
-    from ..errors import RecordError
-    from ..records.safe_file import replace_record
-    from ..records.writing import insert_item, quote, read_new_text, readable
+    from ..records.safe_file import append_pause
     from ..records.times import timeline
     from ..records.viewer import player_named
     from .loading import check_seen_as, game_path, open_record, remember_seen, replay_valid
@@ -170,6 +168,8 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     if sendmail and not send:
         raise click.UsageError(_("--sendmail goes with --send"))
     path = game_path(file)
+    if path == "-":
+        raise click.UsageError(_("pause writes to FILE; standard input cannot be used"))
     record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
@@ -188,17 +188,10 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     if problem is not None:
         raise click.ClickException(_("{problem}; nothing was written").format(problem=problem))
     color = next(p.colors[0] for p in record.players if p.name == name)
-    item = [f"{color}: pause {days}d", f"at: {quote(write_time(moment))}"]
+    stamp = {"at": write_time(moment)}
     if begins is not None:
-        item.append(f"from: {quote(write_time(begins))}")
-    old = readable(record, record.path)
-    new_text = insert_item(old, "moves", item, record.path,
-                           _("{name}'s pause").format(name=name))
-    written = read_new_text(new_text, _("{name}'s pause would not read back").format(name=name))
-    if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
-        raise RecordError(_("{name}'s pause would not read back as one pause more; nothing was "
-                            "written").format(name=name))
-    replace_record(path, new_text, record.text, lock_notice(path))
+        stamp["from"] = write_time(begins)
+    written = append_pause(path, color, days, record, lock_notice(path), stamp)
     remember_seen(written, as_name, keys)
     left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
     click.echo(ngettext("{name} is on vacation from {begins} until {end}; {left} day of "
