@@ -230,8 +230,8 @@ def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown
     nxt = table.to_move(name, "2026-12-01T18:00:00Z")
     expected = [("2026-12-02T08:00:00Z", f"{nxt} to move, 10h left", "on time", []),
                 ("2026-12-02T20:00:00Z", f"{nxt} to move, late by 2h (out of time in 1d 22h)", "late", [nxt]),
-                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h"
-                 + ("" if hidden else ": others may pass"), "out of time", [nxt])]
+                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h: others may pass",
+                 "out of time", [nxt])]
     for now, text, state, late in expected:
         shown = table.ok(name, now, "status", folder)
         assert shown.stdout.rstrip().endswith(text), shown.stdout
@@ -245,6 +245,7 @@ def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown
         assert data["deadline"]["state"] == state and data["late"] == late
         assert data["deadline"]["late_at"] == "2026-12-02T18:00:00Z"
         assert data["out_of_time"] == (late if state == "out of time" else [])
+        assert data["stand_in"] == "pass"
 
 
 def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp_path):
@@ -252,6 +253,7 @@ def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp
     uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s")
     result, [data] = uptown.json("status", tmp_path, "--json")
     assert (data["clock"], data["deadline"], data["late"], data["out_of_time"]) == (None, None, [], [])
+    assert data["stand_in"] is None
     assert uptown.invoke("status", tmp_path, "--late").stdout == ""
 
 
@@ -553,15 +555,38 @@ def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(up
         f"{game}:{line}: move 2: unknown bot 'zed' (the bots are "), unknown.output
 
 
-def test_reminders_of_a_hidden_game_offer_no_stand_in_and_a_bot_policy_names_its_bot(uptown, tmp_path):
+@pytest.mark.parametrize("policy", ["pass", "forfeit"])
+def test_reminders_and_status_of_a_hidden_game_offer_what_its_policy_allows_and_a_bot_policy_names_its_bot(
+        uptown, tmp_path, monkeypatch, policy):
+    """Out of time in a hidden game, the others are told the pass or forfeit its late policy
+    allows (nobody else knows the rack: no bot), by ``status`` as in an open game and by the
+    notice as a command that works as it is given."""
+    import shlex
+
     table = Table(uptown, tmp_path, 2)
-    path = table.new(T0, "--clock", "move 24h", "--late", "pass", hidden=True)
-    _, data = uptown.json("remind", path.parent, "--dry-run", "--json",
-                          env=table.env("Bo", "2026-12-03T00:00:00Z"))
+    path = table.new(T0, "--clock", "move 24h", "--late", policy, hidden=True)
+    now = "2026-12-03T00:00:00Z"
+    _, data = uptown.json("remind", path.parent, "--dry-run", "--json", env=table.env("Bo", now))
     assert [d["kind"] for d in data] == ["reminder", "notice"]
-    assert "--for" not in data[1]["body"] and "pass" not in data[1]["body"]
-    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", "2026-12-03T00:00:00Z"))
-    assert status["out_of_time"] == ["Ana"] and status["late_policy"] == "pass"
+    offered = f"uptown move game.yaml {policy} --for Ana --send --as Bo"
+    assert offered in data[1]["body"]
+    assert "may now act for you" in data[0]["body"]
+    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", now))
+    assert status["out_of_time"] == ["Ana"] and status["late_policy"] == policy
+    assert status["stand_in"] == policy
+    monkeypatch.chdir(path.parent)
+    said = {"pass": "others may pass", "forfeit": "others may forfeit"}[policy]
+    from datetime import datetime, timezone
+
+    from uptown_cli.club.status import game_status
+
+    at = datetime(2026, 12, 3, tzinfo=timezone.utc)  # the line of status, before it is cut to 80 columns
+    assert game_status(str(path), now=at).text() == f"Ana to move, out of time for 8h 24m: {said}"
+    words = [word for word in shlex.split(offered)[1:] if word != "--send"]
+    done = table.ok("Bo", now, *words)
+    assert "written by Bo for Ana (out of time)" in done.stdout
+    checked = table.run("Bo", now, "validate", path)  # Ana's forfeit ends a game of two
+    assert checked.exit_code == {"pass": 0, "forfeit": 3}[policy], checked.output
     open_game = tmp_path / "open"
     open_game.mkdir()
     players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]

@@ -177,7 +177,7 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
         file, player = shlex.quote(found.attachment_name), shlex.quote(name)
         actions = timing.late.actions(0)
         stand_in = None
-        if actions and record.hidden is None:  # (not offered yet with hidden racks)
+        if actions:  # a pass or forfeit in a hidden game (its policy has no bot)
             what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
             stand_in = f"uptown move {file} {what} --for {player} --send"
         waiting.append(Awaited(

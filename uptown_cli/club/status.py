@@ -138,7 +138,7 @@ class GameStatus:
                 "vacation": self.vacation,
                 "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
                              and self.now is not None else None),
-                "late": self.late, "out_of_time": self.out_of_time,
+                "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
                 "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
 
 
@@ -199,7 +199,7 @@ def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
     written = timing.written
     return {"clock": written.get("clock"), "late_policy": written.get("late"),
             "vacation": written.get("vacation"), "now": now,
-            "stand_in": next(iter(timing.late.actions(0)), None) if record.hidden is None else None}
+            "stand_in": next(iter(timing.late.actions(0)), None)}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:
