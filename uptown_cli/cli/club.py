@@ -76,9 +76,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
     one-line error (``NotAllSent`` when some recipients were refused)."""
-    import email.policy
-
-    from ..club.mail import GameFile, game_message
+    from ..club.mail import GameFile, game_message, wire_bytes
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..errors import NotAllSent, one_line
 
@@ -88,7 +86,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
         check_smtp_settings()
     game = GameFile.read(path, shown)
     outgoing = game_message(game, as_name, to)
-    data = outgoing.message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
+    data = wire_bytes(outgoing.message)
     if output is not None:
         write_output(data.replace(b"\r\n", b"\n").decode("utf-8"), output, inputs=(path,))
         return None

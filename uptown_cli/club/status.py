@@ -56,8 +56,8 @@ class GameStatus(NamedTuple):
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
     stand_in: str | None = None
     """What others may write for a player out of time (``pass``, ``bot``, ``forfeit``: the
-    late policy's first action, ``engine.late.LatePolicy.actions``), None when nothing (and,
-    as yet, in games with hidden racks)."""
+    late policy's first action, ``engine.late.LatePolicy.actions``; in a game with hidden
+    racks a pass or a forfeit), None when nothing."""
     forfeited: tuple[tuple[str, int], ...] = ()
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
@@ -136,7 +136,7 @@ class GameStatus(NamedTuple):
                 "vacation": self.vacation,
                 "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
                              and self.now is not None else None),
-                "late": self.late, "out_of_time": self.out_of_time,
+                "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
                 "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
 
 
@@ -194,7 +194,7 @@ def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
     written = timing.written
     return {"clock": written.get("clock"), "late_policy": written.get("late"),
             "vacation": written.get("vacation"), "now": now,
-            "stand_in": next(iter(timing.late.actions(0)), None) if record.hidden is None else None}
+            "stand_in": next(iter(timing.late.actions(0)), None)}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:

@@ -47,10 +47,12 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
+from .pause_text import record_with_pause
 from .writing import read_new_text, record_with_move
 from ..i18n import _
 
-__all__ = ["create_record", "write_file", "append_move", "write_entry", "replace_record"]
+__all__ = ["create_record", "write_file", "append_move", "append_pause", "write_entry",
+           "replace_record"]
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -175,6 +177,16 @@ def append_move(path: str, color: str, move_text: str, expected: str | Record,
     ``stamp``: ``at`` (``by``, ``bot``) under the move (``records.writing.record_with_move``).
     """
     new = record_with_move(expected, color, move_text, path, link, stamp)
+    _replace_record(path, _text(expected), new.text, on_wait)
+    return new
+
+
+def append_pause(path: str, color: str, days: int, expected: str | Record,
+                 on_wait: Callable[[], None] | None = None,
+                 stamp: dict[str, str] | None = None) -> Record:
+    """Append the pause ``- COLOR: pause DAYSd`` (``records.pause_text.record_with_pause``) to
+    the moves of the record at ``path``, as ``append_move`` appends a move."""
+    new = record_with_pause(expected, color, days, path, stamp)
     _replace_record(path, _text(expected), new.text, on_wait)
     return new
 
