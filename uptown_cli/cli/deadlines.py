@@ -180,8 +180,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     moment = now()
     with converted(param_hint="--from"):
         begins = parse_time(start) if start else None
-    owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves, owners, pauses=record.pauses)
+    line = timeline(timing, record.moves, record.owners, pauses=record.pauses)
     wanted = Pause(name, moment, days, begins)
     to_move = game.to_move.name if game.to_move is not None else None
     problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)

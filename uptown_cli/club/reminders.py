@@ -165,8 +165,8 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
                 or found.joining is not None:  # joins carry no time yet: not reminded
             continue
         name = game.to_move.name
-        owners = {color: p.name for p in record.players for color in p.colors}
-        deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
+        deadline = waiting_deadline(timing, record.moves, record.owners, name,
+                                    pauses=record.pauses)
         assert deadline is not None  # a game with a clock
         people = {p.name: Person(p.name, p.email) for p in record.players}
         file, player = shlex.quote(found.attachment_name), shlex.quote(name)
