@@ -385,27 +385,27 @@ def test_a_game_downgraded_to_an_older_protocol_is_not_joined_unless_asked(
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
     path = club.game("Ana")
-    assert "protocol: uptown-hidden-3\n" in path.read_text()
-    assert "(protocol uptown-hidden-3)" in club.uptown("Ana", "show", "club.yaml").output
-    path.write_text(path.read_text().replace("uptown-hidden-3", "uptown-hidden-2"))
+    assert "protocol: uptown-hidden-4\n" in path.read_text()
+    assert "(protocol uptown-hidden-4)" in club.uptown("Ana", "show", "club.yaml").output
+    path.write_text(path.read_text().replace("uptown-hidden-4", "uptown-hidden-2"))
     club.uptown("Ana", "join", "club.yaml", "--as", "Ana", "--older-protocol")
     club.uptown("Ana", "send", "club.yaml", "--as", "Ana")
     data = club.server.capture.messages[-1][1].decode()
-    assert "Hidden racks, protocol uptown-hidden-2, older than uptown-hidden-3." in data
+    assert "Hidden racks, protocol uptown-hidden-2, older than uptown-hidden-4." in data
     club.deliver()
     line = club.game("Bo").read_text().splitlines().index("protocol: uptown-hidden-2") + 1
-    assert ("(protocol uptown-hidden-2, older than uptown-hidden-3)"
+    assert ("(protocol uptown-hidden-2, older than uptown-hidden-4)"
             in club.uptown("Bo", "show", "club.yaml").output)
     before = club.game("Bo").read_bytes()
     refused(club.attempt("Bo", "join", "club.yaml", "--as", "Bo"),
-            f"club.yaml:{line}: the game uses uptown-hidden-2, older than uptown-hidden-3",
+            f"club.yaml:{line}: the game uses uptown-hidden-2, older than uptown-hidden-4",
             "--older-protocol", "nothing was written")
     assert club.game("Bo").read_bytes() == before and not list(club.keys("Bo").glob("*.key"))
     club.uptown("Bo", "join", "club.yaml", "--as", "Bo", "--older-protocol")
     bo = club.game("Bo")
-    bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-3"))
+    bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-4"))
     refused(club.attempt("Bo", "show", "club.yaml", "--as", "Bo"), "the protocol changed since Bo "
-            "saw it (was 'uptown-hidden-2', now 'uptown-hidden-3')")
+            "saw it (was 'uptown-hidden-2', now 'uptown-hidden-4')")
 
 
 def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
 from ..engine.sha256 import sha256
@@ -53,14 +54,15 @@ class Mover:
         check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
         return HiddenView(self.record, self.name, check.deal)
 
-    def link(self, color: str, move_text: str) -> str:
-        """The link the mover writes with their move ``move_text`` from rack ``color``."""
+    def link(self, color: str, move_text: str, stamp: Mapping[str, str]) -> str:
+        """The link the mover writes with their move ``move_text`` from rack ``color``, and
+        ``stamp`` (``at``...) under it: the seal covers the stamp as it is written."""
         from ..records.hidden_check import own_link
 
         check = cast("HiddenCheck", self.check)
         turn = check.deal.turns[self.name] + 1
         return own_link(self.record, self.name, self.key, turn, color, move_text,
-                        check.digest, check.previous_seal)
+                        check.digest, check.previous_seal, stamp)
 
 
 def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = True) -> Player:
@@ -181,10 +183,11 @@ def unstamped(text: str) -> str:
     return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
 
 
-def take_turn(game: Game, chosen: Move, rack: str | None,
-              seen_by: Mover | None = None) -> tuple[Turn, str | None]:
-    """(the Turn, the link its mover writes, None in an open game): ``chosen`` played on
-    ``game`` from ``rack`` (None: the player's only rack, or the one the move fits). A capture
+def take_turn(game: Game, chosen: Move, rack: str | None, seen_by: Mover | None = None,
+              stamp: Mapping[str, str] | None = None) -> tuple[Turn, str | None]:
+    """(the Turn, the link its mover writes with ``stamp`` under the move, None in an open
+    game): ``chosen`` played on ``game`` from ``rack`` (None: the player's only rack, or the
+    one the move fits). A capture
     marked on an empty square (a ``NotationError``), and a move two racks could play, are
     refused with the way to write them."""
     from ..engine.geometry import square_name
@@ -200,5 +203,5 @@ def take_turn(game: Game, chosen: Move, rack: str | None,
             raise
         raise IllegalMove(exc.reason, _("{exc} (name the rack: red 7 B7, or --rack)")
                           .format(exc=exc)) from None
-    link = None if seen_by is None else seen_by.link(turn.color, str(turn.move))
+    link = None if seen_by is None else seen_by.link(turn.color, str(turn.move), stamp or {})
     return turn, link

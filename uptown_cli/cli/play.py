@@ -170,7 +170,9 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         turn_data,
         turn_text,
     )
+    from ..engine.moments import write_time
     from ..records.safe_file import append_move
+    from .timing import now
 
     path, words = split_file(words)
     # One word or several: "red 7 B7" (as `moves --json` writes it) is red 7 B7.
@@ -210,13 +212,10 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     game, mover = seen_by_mover(record, game, as_name, keys)
     rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
                     else (rack, typed_move(words)))
+    stamp = {"at": write_time(now())}  # known before the link: the seal covers it
     with converted(suffix=_("; nothing was written")):
-        turn, link = take_turn(game, chosen, rack, mover)
+        turn, link = take_turn(game, chosen, rack, mover, stamp)
     if not dry_run:
-        from ..engine.moments import write_time
-        from .timing import now
-
-        stamp = {"at": write_time(now())}
         written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path),
                               stamp)
         remember_seen(written, as_name, keys)

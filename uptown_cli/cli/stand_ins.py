@@ -39,15 +39,15 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
     player = player_to_move(game, for_name if for_name is not None else as_name, record.path)
-    link = None
-    if record.hidden is not None and for_name is None:  # a resignation: the player's link
-        from ..analysis.mover import mover
-
-        link = mover(record, game, as_name, keys).link(player.colors[0], action)
     writer = player_named(record.players, as_name) if as_name is not None else player.name
     stamp = {"at": write_time(now())}
     if for_name is not None:
         stamp["by"] = writer
+    link = None
+    if record.hidden is not None and for_name is None:  # a resignation: the player's link
+        from ..analysis.mover import mover
+
+        link = mover(record, game, as_name, keys).link(player.colors[0], action, stamp)
     color = player.colors[0]
     if bot is not None:
         from ..analysis.stand_ins import stand_in_move

@@ -36,8 +36,8 @@ __all__ = [
     "Stuck", "stuck_tiles", "surely_unforced"
 ]
 
-PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3")
-"""The protocol versions, by number (1, 2, 3); new games use the last."""
+PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3", "uptown-hidden-4")
+"""The protocol versions, by number (1 to 4); new games use the last."""
 LATEST = len(PROTOCOLS)
 """The protocol version of new games."""
 JOINABLE = 2
@@ -112,27 +112,33 @@ def commitment(game_id: bytes, name: str, chain_head: bytes, earlier: Iterable[b
 
 def history_start(game_id: bytes, variant: str, players: Iterable[Player],
                   commitments: Iterable[bytes], version: int = 2,
-                  addresses: Iterable[str | None] = ()) -> bytes:
-    """Versions 2 and 3: the digest of a record before its first move (variant, players,
-    colours, in version 3 each player's e-mail address, ``addresses`` in seat order, and the
-    commitments), which the seal of move 1 binds."""
+                  addresses: Iterable[str | None] = (), timing: Sequence[str] = ()) -> bytes:
+    """Versions 2 to 4: the digest of a record before its first move (variant, players,
+    colours, from version 3 each player's e-mail address, ``addresses`` in seat order, and the
+    commitments; in version 4 then ``timing``, the game's ``clock``, ``late``, ``vacation`` and
+    ``started`` as written, empty when absent), which the seal of move 1 binds."""
     fields = [variant.encode("utf-8")]
     emails = list(addresses)
     for seat, player in enumerate(players):
         fields += [player.name.encode("utf-8"), " ".join(player.colors).encode("ascii")]
         if version > 2:
             fields.append(((emails[seat] if seat < len(emails) else None) or "").encode("utf-8"))
-    return framed_hash(tag(version, "history"), game_id, *fields, *commitments)
+    fields += commitments
+    if version > 3:
+        fields += [value.encode("utf-8") for value in timing]
+    return framed_hash(tag(version, "history"), game_id, *fields)
 
 
 def history_step(digest: bytes, color: str, move_text: str, link: bytes,
                  version: int = 2, previous_seal: bytes = b"",
                  more: Sequence[tuple[str, str]] = ()) -> bytes:
-    """Versions 2 and 3: the digest after one more move, what its seal covers. Version 2: its
-    colour, its text as written and its chain link. Version 3: the seal of the move before
-    (``previous_seal``, empty for move 1), the chain link, then every field of the entry as
-    written, key then value (``colour: move`` first, then ``more``: any field a later format
-    adds under the move, such as a time; not ``link`` and not the notes)."""
+    """Versions 2 to 4: the digest after one more move, what its seal covers. Version 2: its
+    colour, its text as written and its chain link. Versions 3 and 4: the seal of the move
+    before (``previous_seal``, empty for move 1), the chain link, then every field of the entry
+    as written, key then value (``colour: move`` first, then ``more``: in version 4 the entry's
+    stamp, ``at``, ``by`` and ``bot`` as written, those present, in that order; not ``link`` and
+    not the notes). Version 4 also steps over an entry written by another for a player out of
+    time (``link`` empty: it has none), so the next seal covers it."""
     if version < 3:
         return framed_hash(tag(version, "history"), digest, color.encode("ascii"),
                            move_text.encode("utf-8"), link)
@@ -143,8 +149,8 @@ def history_step(digest: bytes, color: str, move_text: str, link: bytes,
 
 
 def seal(game_id: bytes, secret: bytes, digest: bytes, version: int = 2) -> bytes:
-    """Versions 2 and 3: the mover's seal of the record up to and with their move
-    (``digest``). Version 2: made with their key. Version 3: made with their *next* chain
+    """Versions 2 to 4: the mover's seal of the record up to and with their move
+    (``digest``). Version 2: made with their key. Versions 3 and 4: made with their *next* chain
     link (``secret``), which only they know until their next turn, when everyone can check
     the seal. Nobody else can make it for another history before then."""
     return framed_hash(tag(version, "seal"), game_id, secret, digest)
@@ -152,7 +158,7 @@ def seal(game_id: bytes, secret: bytes, digest: bytes, version: int = 2) -> byte
 
 def seal_secret(game_id: bytes, name: str, key: bytes, turn: int, version: int) -> bytes | None:
     """What ``name`` seals their ``turn``-th turn (1-based) with: their key (version 2), their
-    next chain link (version 3; None past the chain's end)."""
+    next chain link (versions 3 and 4; None past the chain's end)."""
     if version < 3:
         return key
     if turn + 1 > CHAIN_LENGTH:
@@ -171,7 +177,7 @@ def draw_index(game_id: bytes, color: str, number: int, key: bytes,
     """Which of the ``left`` tiles still in ``color``'s bag (in tile order) its draw number
     ``number`` (0-based, the starting rack's included) takes, given the public value it waited
     for (versions 1 and 2), or the values of every other seat, in the order they were published
-    (version 3)."""
+    (from version 3)."""
     mixed = [values] if isinstance(values, bytes) else list(values)
     digest = framed_hash(tag(version, "draw"), game_id, color.encode("ascii"), number.to_bytes(4, "big"),
                          key, *mixed)
@@ -187,7 +193,7 @@ class HiddenDeal:
     and ``move_problem`` say what is wrong with a move before it is fed. ``racks`` and
     ``drawn`` hold the known colours' racks and draws so far; a draw that waits for public
     values still to come is ``pending``: in versions 1 and 2 it waits for the next value, in
-    version 3 for the next value of every other seat.
+    versions 3 and 4 for the next value of every other seat.
     """
 
     def __init__(self, game_id: bytes, players: Iterable[Player],
@@ -307,7 +313,7 @@ class HiddenDeal:
 
     def skip(self, player: Player) -> None:
         """Another player passed for ``player`` (out of time): they publish no value, so the
-        draws that wait for their next value (version 3) wait for it no more and are made with
+        draws that wait for their next value (from version 3) wait for it no more and are made with
         the values they have (docs/HIDDEN_DRAWS.md, "Forfeits"); later draws wait for them
         again."""
         seat = self.players.index(player)
@@ -318,7 +324,7 @@ class HiddenDeal:
 
     def _wait(self, seat: int, colors: list[str]) -> None:
         """Draws of ``seat``'s ``colors`` that wait for the values to come: the next one
-        (versions 1 and 2), or the next of every other seat still in play (version 3)."""
+        (versions 1 and 2), or the next of every other seat still in play (from version 3)."""
         wanted = ({s for s in range(len(self.players)) if s != seat and s not in self.out}
                   if self.version > 2 else None)
         self._waiting.append(_Waiting(seat, colors, wanted))
@@ -353,7 +359,7 @@ class HiddenDeal:
 
 class _Waiting:
     """Draws of one seat's colours that wait for public values: the seats whose next value
-    they still wait for (version 3; None: the next value of any other seat), and those
+    they still wait for (from version 3; None: the next value of any other seat), and those
     published so far (by the other seats)."""
 
     __slots__ = ("seat", "colors", "wanted", "values")

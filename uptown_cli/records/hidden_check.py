@@ -3,6 +3,7 @@ the commitments and the keys known (revealed, or a player's own), and what stays
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import RecordError
@@ -18,6 +19,7 @@ from ..hidden.draws import (
     stuck_tiles,
     surely_unforced,
 )
+from .entries import STAMP_KEYS, TIMING_KEYS
 from .hidden_fields import is_hex
 from ..i18n import _ as gettext
 
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from .entries import MoveEntry
     from .schema import Record
 
-__all__ = ["HiddenCheck", "own_link", "commitment_of"]
+__all__ = ["HiddenCheck", "own_link", "commitment_of", "sealed_stamp"]
 
 
 class HiddenCheck:
@@ -57,11 +59,14 @@ class HiddenCheck:
             self.deal.join(joined)
         self.passes: dict[int, Stuck] = {}
         """What each pass was checked against, by the number of moves before it."""
+        written = record.timing.written if record.timing is not None else {}
         self.digest = history_start(self.game_id, record.variant, players, values,
-                                    self.version, [p.email for p in record.players])
+                                    self.version, [p.email for p in record.players],
+                                    [written.get(key, "") for key in TIMING_KEYS])
         self._next_digest = self.digest
         self.previous_seal = b""
-        """Version 3: the seal of the last move fed (what the next move's history hashes)."""
+        """From version 3: the seal of the last move fed (what the next move's history
+        hashes)."""
         self.seal_ok: dict[int, bool] = {}
         """Version 3: each move whose seal could be checked (its mover's next link is in the
         record, or their key is known), by number: whether it covers the history as it is."""
@@ -128,8 +133,10 @@ class HiddenCheck:
     def forfeited(self, player: Player, entry: MoveEntry) -> None:
         """Feed a forfeit that ``forfeit_problem`` accepted: a resignation as a move that
         draws nothing; a forfeit written by another publishes nothing and is outside the
-        seals' history. Either way the player's draws stop (``HiddenDeal.leave``)."""
+        seals' history (from version 4 it is in it, sealed by the next seal: ``_step_over``).
+        Either way the player's draws stop (``HiddenDeal.leave``)."""
         if entry.by is not None:
+            self._step_over(entry)
             self._fed += 1  # numbered as a move, sealed by nobody
             self.deal.leave(player, None)
             return
@@ -163,7 +170,8 @@ class HiddenCheck:
     def _seals(self, player: Player, entry: MoveEntry, link: bytes, number: int) -> str | None:
         """Version 3: ``_seal_problem``."""
         self._next_digest = history_step(self.digest, entry.color, entry.text, link,
-                                         self.version, self.previous_seal)
+                                         self.version, self.previous_seal,
+                                         sealed_stamp(self.version, _stamp(entry)))
         self._movers[number] = (player.name, entry.color, entry.line)
         opened = self._open.get(player.name)
         if opened is not None:
@@ -240,8 +248,10 @@ class HiddenCheck:
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted (a pass written for another player: nobody
-        sealed it, and no draw waits for its player this round: ``HiddenDeal.skip``)."""
+        sealed it, and no draw waits for its player this round: ``HiddenDeal.skip``; from
+        version 4 the next seal covers it: ``_step_over``)."""
         if entry.by is not None:
+            self._step_over(entry)
             self._fed += 1
             self.deal.skip(turn.player)
             return
@@ -252,6 +262,14 @@ class HiddenCheck:
             self._open[turn.player.name] = (self._fed, sealed, self.digest)
             self.previous_seal = sealed
         self.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(entry.link[:64]))  # type: ignore[index]
+
+    def _step_over(self, entry: MoveEntry) -> None:
+        """Version 4: an entry written by another for a player out of time (no link, no seal
+        of its own) enters the history, with its stamp, so that the next seal covers it."""
+        if self.version > 3:
+            self.digest = history_step(
+                self.digest, entry.color, entry.text, b"", self.version, self.previous_seal,
+                sealed_stamp(self.version, _stamp(entry)))
 
     def follow(self, checked: HiddenCheck, turns: tuple[Turn, ...],
                entries: list[MoveEntry]) -> tuple[int, str] | None:
@@ -344,24 +362,39 @@ def early_reveals(record: Record) -> list[RecordError]:
 
 
 def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_text: str,
-             digest: bytes, previous_seal: bytes = b"") -> str:
+             digest: bytes, previous_seal: bytes = b"",
+             stamp: Mapping[str, str] | None = None) -> str:
     """The ``link`` ``name`` writes with their ``turn``-th turn (1-based), as hex: the chain
     link, and from version 2 the seal of the record's history (``digest``, the history before
-    the move; in version 3 with ``previous_seal``, the seal of the move before) with this
-    move."""
+    the move; from version 3 with ``previous_seal``, the seal of the move before) with this
+    move (in version 4 with its ``stamp`` as it will be written: ``sealed_stamp``)."""
     hidden = record.hidden
     assert hidden is not None
-    last = CHAIN_LENGTH - (1 if hidden.version > 2 else 0)  # version 3 seals with the next link
+    last = CHAIN_LENGTH - (1 if hidden.version > 2 else 0)  # from version 3 seals with the next link
     if turn > last:
         raise RecordError(gettext("{name} has no link left for turn {turn}").format(name=name, turn=turn))
     game_id = bytes.fromhex(hidden.game_id)
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
     if hidden.version == 1:
         return link.hex()
-    after = history_step(digest, color, move_text, link, hidden.version, previous_seal)
+    after = history_step(digest, color, move_text, link, hidden.version, previous_seal,
+                         sealed_stamp(hidden.version, stamp or {}))
     secret = seal_secret(game_id, name, key, turn, hidden.version)
     assert secret is not None  # the turn is checked above
     return link.hex() + seal(game_id, secret, after, hidden.version).hex()
+
+
+def sealed_stamp(version: int, stamp: Mapping[str, str | None]) -> list[tuple[str, str]]:
+    """What a seal binds of an entry's stamp: in version 4 its ``at``, ``by`` and ``bot`` as
+    written, those present, key then value, in that order; nothing before version 4."""
+    if version < 4:
+        return []
+    return [(key, value) for key in STAMP_KEYS if (value := stamp.get(key)) is not None]
+
+
+def _stamp(entry: MoveEntry) -> dict[str, str | None]:
+    """The stamp under ``entry``, by key (None: absent)."""
+    return {"at": entry.at, "by": entry.by, "bot": entry.bot}
 
 
 def commitment_of(record: Record, name: str, key: bytes) -> str:
