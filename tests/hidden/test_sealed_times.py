@@ -1,0 +1,147 @@
+"""Times under the seal (protocol uptown-hidden-4, docs/HIDDEN_DRAWS.md "Version 4"): a move's
+``at``, a pass written for a player out of time, and the clock are covered by the seals, through
+the command line with one key folder per player (as tests/hidden/test_attacks.py); games of
+uptown-hidden-3 keep their times unsealed and stay valid."""
+
+from support.players import as_player, refused
+
+from uptown_cli.records.reading import load_record
+
+def said(path, number):
+    """What every tool says of Ana's move ``number`` once her seal of it is proven broken."""
+    color = load_record(path).moves[number - 1].color
+    return (f"move {number} (Ana's {color}), or an entry before it, was changed after Ana "
+            "played it: Ana's seal does not cover it")
+
+
+def at(uptown, tmp_path, name, now, *args):
+    """``uptown ARGS`` run on ``name``'s computer at ``now`` (``UPTOWN_NOW``)."""
+    return uptown.invoke(*args, env={**as_player(tmp_path, name), "UPTOWN_NOW": now})
+
+
+def play(uptown, tmp_path, path, name, now):
+    result = at(uptown, tmp_path, name, now, "move", path, "--bot", "random", "--as", name)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def new_game(uptown, tmp_path, players, *options, protocol=None):
+    """A hidden game made at 09:00 and joined by ``players``; ``protocol``: rewritten to that
+    older version before anyone joins (who then join it with --older-protocol)."""
+    path = tmp_path / "g.yaml"
+    result = at(uptown, tmp_path, "nobody", "2026-12-03T09:00:00Z", "new", path, "--hidden",
+                *[x for n in players for x in ("-p", n)], *options)
+    assert result.exit_code == 0, result.output
+    if protocol is not None:
+        path.write_text(path.read_text().replace("uptown-hidden-4", protocol))
+    for name in players:
+        older = ("--older-protocol",) if protocol is not None else ()
+        result = at(uptown, tmp_path, name, "2026-12-03T09:00:00Z", "join", path, "--as", name,
+                    *older)
+        assert result.exit_code == 0, result.output
+    return path
+
+
+def forget(tmp_path, name):
+    """``name`` throws their tool's memory away."""
+    for seen in (tmp_path / f"keys-{name}").glob("*.seen"):
+        seen.unlink()
+
+
+def line_of(path, number):
+    return load_record(path).moves[number - 1].line
+
+
+def test_a_move_time_changed_after_it_was_played_breaks_its_movers_seal(uptown, tmp_path):
+    """Bo, his memory thrown away, moves Ana's first move an hour earlier, then plays. Ana's
+    tool refuses the file (its memory); without it, her key shows that her seal does not
+    cover the time, and the file says so to everyone once she plays on; Bo's own tool then
+    names him."""
+    path = new_game(uptown, tmp_path, ("Ana", "Bo", "Cy"))
+    play(uptown, tmp_path, path, "Ana", "2026-12-03T10:00:00Z")
+    forget(tmp_path, "Bo")
+    text = path.read_text()
+    assert text.count('at: "2026-12-03T10:00:00Z"') == 1
+    path.write_text(text.replace('at: "2026-12-03T10:00:00Z"', 'at: "2026-12-03T09:00:00Z"'))
+    play(uptown, tmp_path, path, "Bo", "2026-12-03T11:00:00Z")
+    play(uptown, tmp_path, path, "Cy", "2026-12-03T12:00:00Z")
+    first = line_of(path, 1)
+    refused(at(uptown, tmp_path, "Ana", "2026-12-03T13:00:00Z", "move", path, "--bot",
+               "random", "--as", "Ana"), "move 1's time changed since Ana saw it")
+    forget(tmp_path, "Ana")
+    result = play(uptown, tmp_path, path, "Ana", "2026-12-03T13:00:00Z")
+    assert (f"Warning: {path}:{first}: {said(path, 1)}; who changed it is named when Bo plays "
+            "next (Bo's seal of move 2 is the next over the change)") in result.stderr
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T13:00:00Z"})
+    assert result.exit_code == 0 and f"{path}:{first}: warning: {said(path, 1)}; who" in result.stdout
+    forget(tmp_path, "Bo")
+    refused(at(uptown, tmp_path, "Bo", "2026-12-03T14:00:00Z", "move", path, "--bot",
+               "random", "--as", "Bo"),
+            f"{path}:{first}: {said(path, 1)}; Bo's seal of move 2 is the first over the "
+            "change: Bo changed it")
+
+
+def test_a_clock_changed_after_the_first_move_breaks_every_seal_before(uptown, tmp_path):
+    """Bo lengthens the clock after Ana's first move and plays: Ana's memory refuses the file;
+    her key shows that her seal of move 1 does not cover the clock; Bo's tool names him."""
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"), "--clock", "move 72h grace 168h")
+    play(uptown, tmp_path, path, "Ana", "2026-12-03T10:00:00Z")
+    forget(tmp_path, "Bo")
+    path.write_text(path.read_text().replace("clock: move 72h grace 168h",
+                                             "clock: move 720h grace 168h"))
+    play(uptown, tmp_path, path, "Bo", "2026-12-03T11:00:00Z")
+    refused(at(uptown, tmp_path, "Ana", "2026-12-03T12:00:00Z", "move", path, "--bot",
+               "random", "--as", "Ana"), "the clock changed since Ana saw it")
+    forget(tmp_path, "Ana")
+    first = line_of(path, 1)
+    result = play(uptown, tmp_path, path, "Ana", "2026-12-03T12:00:00Z")
+    assert f"Warning: {path}:{first}: {said(path, 1)}; who changed it" in result.stderr
+    forget(tmp_path, "Bo")
+    refused(at(uptown, tmp_path, "Bo", "2026-12-03T13:00:00Z", "move", path, "--bot",
+               "random", "--as", "Bo"),
+            f"{path}:{first}: {said(path, 1)}; Bo's seal of move 2 is the first over the "
+            "change: Bo changed it")
+
+
+def test_a_pass_written_for_a_late_player_is_under_the_next_seal(uptown, tmp_path):
+    """Ana passes for Bo, out of time, then plays; Bo, his memory thrown away, moves the pass's
+    time earlier (still past his time) and plays. Ana's seal of move 3, the first over the
+    pass, does not cover it."""
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"), "--clock", "move 1h grace 1h", "--late",
+                    "pass")
+    play(uptown, tmp_path, path, "Ana", "2026-12-03T10:00:00Z")
+    result = at(uptown, tmp_path, "Ana", "2026-12-03T13:00:00Z", "move", path, "--for", "Bo",
+                "pass", "--as", "Ana")
+    assert result.exit_code == 0, result.output
+    play(uptown, tmp_path, path, "Ana", "2026-12-03T13:10:00Z")
+    forget(tmp_path, "Bo")
+    text = path.read_text()
+    assert 'at: "2026-12-03T13:00:00Z"\n    by: Ana\n' in text
+    path.write_text(text.replace('at: "2026-12-03T13:00:00Z"', 'at: "2026-12-03T12:30:00Z"'))
+    play(uptown, tmp_path, path, "Bo", "2026-12-03T13:20:00Z")
+    forget(tmp_path, "Ana")
+    result = play(uptown, tmp_path, path, "Ana", "2026-12-03T13:30:00Z")
+    assert f"Warning: {path}:{line_of(path, 3)}: {said(path, 3)}; who changed it" in result.stderr
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T13:30:00Z"})
+    assert result.exit_code == 0 and f"warning: {said(path, 3)}" in result.stdout
+
+
+def test_a_version_3_game_with_times_stays_valid_its_times_unsealed(uptown, tmp_path):
+    """A game of uptown-hidden-3 (joined with --older-protocol) writes times as any game does
+    and validates; its seals do not cover them, so a time changed later is the memory's to
+    refuse, not the seals'."""
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"), protocol="uptown-hidden-3")
+    for hour, name in zip(range(10, 14), ("Ana", "Bo", "Ana", "Bo")):
+        play(uptown, tmp_path, path, name, f"2026-12-03T{hour}:00:00Z")
+    text = path.read_text()
+    assert "protocol: uptown-hidden-3\n" in text and text.count("    at: ") == 4
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T14:00:00Z"})
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+    path.write_text(text.replace('at: "2026-12-03T10:00:00Z"', 'at: "2026-12-03T09:30:00Z"'))
+    refused(at(uptown, tmp_path, "Ana", "2026-12-03T14:00:00Z", "move", path, "--bot",
+               "random", "--as", "Ana"), "move 1's time changed since Ana saw it")
+    forget(tmp_path, "Ana")
+    result = play(uptown, tmp_path, path, "Ana", "2026-12-03T14:00:00Z")
+    assert "seal" not in result.stderr
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T14:00:00Z"})
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
