@@ -1,5 +1,6 @@
 """Whole games with hidden racks, written by a second implementation of the protocol made from
-docs/HIDDEN_DRAWS.md alone (version 3: its own hashes, chains, commitments, seals and draws;
+docs/HIDDEN_DRAWS.md alone (versions 3 and 4: its own hashes, chains, commitments, seals and
+draws, and in version 4 the times under the seals;
 the engine only says which placements the rules allow), then checked by the tool through the
 command line: every draw, rack, pass, link and seal must agree. Each test here fails when one
 of the checks of ``hidden.draws`` is broken (the draw number off by one, a revealed player's
@@ -8,6 +9,7 @@ forced at the wrong count, a link equal to the one before it accepted)."""
 
 import hashlib
 import random
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -16,7 +18,6 @@ from uptown_cli.engine.geometry import FIT_SQUARES, parse_square, parse_tile, sq
 from uptown_cli.engine.notation import PASS, Placement, parse_move
 from uptown_cli.errors import IllegalMove
 
-TAG = "uptown-hidden-3"
 TILES = 28
 RACK = 5
 FIVE = (("Ana", ("red",), "ana@example.org"), ("Bo", ("blue",), None),
@@ -24,6 +25,9 @@ FIVE = (("Ana", ("red",), "ana@example.org"), ("Bo", ("blue",), None),
         ("Ed", ("orange",), None))
 TWO = (("Ana", ("red", "green"), "ana@example.org"), ("Bo", ("blue", "yellow"), None))
 SEED = 7
+TIMING = (("clock", "move 72h grace 168h"), ("late", "wait"), ("vacation", "none"),
+          ("started", "2026-12-01T00:00:00Z"))
+"""The time control of the version 4 games written here."""
 
 
 def framed(*fields):
@@ -31,16 +35,24 @@ def framed(*fields):
     return hashlib.sha256(b"".join(len(f).to_bytes(4, "big") + f for f in fields)).digest()
 
 
-def tag(what):
-    return f"{TAG} {what}".encode()
+def tag(what, version=3):
+    return f"uptown-hidden-{version} {what}".encode()
+
+
+def minutes_after_start(number):
+    """The ``at`` of move ``number`` in the version 4 games written here: a minute apart."""
+    start = datetime.fromisoformat(TIMING[-1][1].replace("Z", "+00:00"))
+    return (start + timedelta(minutes=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Seated:
     """The players of a game (``seats``: (name, colours, address) in turn order) with keys,
     chains and commitments made from ``rng``, and the record of ``moves`` ((colour, Move,
-    chain link)) as the docs write it."""
+    chain link)) as the docs write it, in protocol ``version`` (3, or 4 with ``TIMING`` and a
+    time under each move)."""
 
-    def __init__(self, rng, seats):
+    def __init__(self, rng, seats, version=3):
+        self.version = version
         self.seats = seats
         self.names = [name for name, _, _ in seats]
         self.owner = {c: seat for seat, (_, colours, _) in enumerate(seats) for c in colours}
@@ -48,14 +60,17 @@ class Seated:
         self.keys = [rng.randbytes(32) for _ in seats]
         self.chains, self.commitments = [], []
         for name, key in zip(self.names, self.keys):
-            links = [framed(tag("chain"), self.game_id, name.encode(), key)]
+            links = [framed(self.tag("chain"), self.game_id, name.encode(), key)]
             for _ in range(256):
                 links.append(hashlib.sha256(links[-1]).digest())
             self.chains.append(links)
-            self.commitments.append(framed(tag("commit"), self.game_id, name.encode(), links[256],
-                                           *self.commitments))
+            self.commitments.append(framed(self.tag("commit"), self.game_id, name.encode(),
+                                           links[256], *self.commitments))
         self.moves = []  # (colour, Move, chain link, the racks before it or None)
         self.turns = [0] * len(seats)
+
+    def tag(self, what):
+        return tag(what, self.version)
 
     def new_game(self):
         return Game([Player(name, colours) for name, colours, _ in self.seats])
@@ -69,26 +84,39 @@ class Seated:
         self.moves.append((colour, move, link, racks))
         return link
 
-    def text(self, moves=None, revealed=True):
+    def text(self, moves=None, revealed=True, times=None, kept=None):
         """The record: ``moves`` as (colour, move text, chain link) (default: those played),
-        each with its seal; every key revealed, or none."""
+        each with its seal (``kept``: the seals of some moves, by index, as made before a
+        change); every key revealed, or none. Version 4: ``times`` the ``at`` of each move
+        (default: ``minutes_after_start``)."""
         moves = self.played() if moves is None else moves
+        if times is None:
+            times = [minutes_after_start(n) for n in range(1, len(moves) + 1)]
         lines = ["uptown: 1", "variant: standard", "players:"]
         fields = [b"standard"]
         for name, colours, address in self.seats:
             lines += [f"  - name: {name}", f"    colors: [{', '.join(colours)}]"]
             lines += [f"    email: {address}"] if address else []
             fields += [name.encode(), " ".join(colours).encode(), (address or "").encode()]
-        lines += [f"hidden: {self.game_id.hex()}", f"protocol: {TAG}", "commitments:"]
+        lines += [f"hidden: {self.game_id.hex()}", f"protocol: uptown-hidden-{self.version}",
+                  "commitments:"]
         lines += [f"  - {n}: {c.hex()}" for n, c in zip(self.names, self.commitments)]
-        digest = framed(tag("history"), self.game_id, *fields, *self.commitments)
+        fields += self.commitments
+        if self.version > 3:
+            lines += [f'{key}: "{value}"' for key, value in TIMING]
+            fields += [value.encode() for _, value in TIMING]
+        digest = framed(self.tag("history"), self.game_id, *fields)
         lines.append("moves:")
         seal = b""
-        for colour, text, link in moves:
-            digest = framed(tag("history"), digest, seal, link, colour.encode(), text.encode())
+        for index, ((colour, text, link), at) in enumerate(zip(moves, times)):
+            stamp = [b"at", at.encode()] if self.version > 3 else []
+            digest = framed(self.tag("history"), digest, seal, link, colour.encode(),
+                            text.encode(), *stamp)
             chain = self.chains[self.owner[colour]]
-            seal = framed(tag("seal"), self.game_id, chain[chain.index(link) - 1], digest)
-            lines += [f"  - {colour}: {text}", f"    link: {link.hex()}{seal.hex()}"]
+            seal = (kept or {}).get(index) or framed(self.tag("seal"), self.game_id,
+                                                     chain[chain.index(link) - 1], digest)
+            lines += [f"  - {colour}: {text}"] + ([f'    at: "{at}"'] if stamp else [])
+            lines.append(f"    link: {link.hex()}{seal.hex()}")
         if revealed:
             lines.append("revealed:")
             lines += [f"  - {n}: {k.hex()}" for n, k in zip(self.names, self.keys)]
@@ -104,9 +132,9 @@ class Written(Seated):
     say (each player's move chosen by ``choose`` among the placements their racks allow):
     every move with the racks before it, every draw."""
 
-    def __init__(self, seed, seats=FIVE, choose=random.Random.choice):
+    def __init__(self, seed, seats=FIVE, choose=random.Random.choice, version=3):
         rng = random.Random(seed)
-        super().__init__(rng, seats)
+        super().__init__(rng, seats, version)
         self.bags = {c: list(range(TILES)) for c in self.owner}
         self.drawn = {c: [] for c in self.owner}
         self.racks = {c: [] for c in self.owner}
@@ -141,7 +169,7 @@ class Written(Seated):
         for owner, colours, values in [w for w in self.waiting if len(w[2]) == others]:
             for colour in colours:
                 number = len(self.drawn[colour])
-                digest = framed(tag("draw"), self.game_id, colour.encode(),
+                digest = framed(self.tag("draw"), self.game_id, colour.encode(),
                                 number.to_bytes(4, "big"), self.keys[owner], *values)
                 tile = self.bags[colour].pop(int.from_bytes(digest, "big") % (TILES - number))
                 self.drawn[colour].append(tile)
@@ -485,3 +513,109 @@ def test_a_changed_move_whose_seals_are_not_yet_checkable_is_a_warning(uptown, t
     assert (f"cut.yaml:{line}: warning: move 1 (Ana's red), or an entry before it, was changed "
             "after Ana played it: Ana's seal does not cover it; who changed it is named when Bo "
             "plays next (Bo's seal of move 2 is the next over the change)") in result.stdout
+
+
+@pytest.fixture(scope="module")
+def written_4():
+    """A five-player game of version 4 played to its end."""
+    return Written(SEED, version=4)
+
+
+AFTER_THE_GAME = {"UPTOWN_NOW": "2026-12-02T00:00:00Z"}
+
+
+def test_the_tool_checks_every_draw_and_time_of_a_version_4_game_written_from_the_docs(
+        uptown, tmp_path, written_4):
+    """Version 4: the clock and every move's time under the seals, every key revealed:
+    valid, and the racks shown are those the docs deal."""
+    path = write(tmp_path, written_4.text())
+    assert "protocol: uptown-hidden-4\n" in path.read_text()
+    result = uptown.invoke("validate", path, env=AFTER_THE_GAME)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stdout
+    number = len(written_4.moves) // 2
+    shown = uptown.json("show", path, "--json", "--at", number, env=AFTER_THE_GAME)[1]["racks"]
+    assert {c: sorted(r) for c, r in shown.items()} == written_4.dealt(number)
+
+
+@pytest.mark.parametrize("sealed_by_bo", [False, True])
+def test_a_time_changed_in_a_version_4_game_breaks_its_movers_seal(uptown, tmp_path, written_4,
+                                                                   sealed_by_bo):
+    """Ana's first move dated a minute earlier after she sealed it. Every later seal as made
+    over the true history: nobody sealed the change, made after the last move. Bo's and every
+    later seal made over the changed time: Bo sealed it first, and is named."""
+    true = written_4.text()
+    line = true.splitlines().index("moves:") + 2  # Ana's move (then her at and link)
+    times = [minutes_after_start(n) for n in range(1, len(written_4.moves) + 1)]
+    times[0] = "2026-12-01T00:00:30Z"
+    if sealed_by_bo:
+        sealed = bytes.fromhex(true.splitlines()[line + 1][-64:])  # as Ana made it
+        text = written_4.text(times=times, kept={0: sealed})
+    else:
+        text = true.replace(f'at: "{minutes_after_start(1)}"', f'at: "{times[0]}"')
+    result = uptown.invoke("validate", write(tmp_path, text), env=AFTER_THE_GAME)
+    assert result.exit_code == 1, result.output
+    said = result.stdout.splitlines()[0]
+    assert said.startswith(f"{tmp_path / 'g.yaml'}:{line}: move 1 (Ana's red), or an entry "
+                           "before it, was changed after Ana played it: Ana's seal does not "
+                           "cover it"), said
+    assert said.endswith(": Bo changed it" if sealed_by_bo else
+                         "the change was made after the last move was sealed, by whoever "
+                         "held the file since"), said
+
+
+def test_the_version_4_example_values_are_pinned():
+    """docs/HIDDEN_DRAWS.md, "Version 4 example values": recomputed here. Never change them:
+    other values mean that every game of version 4 replays differently."""
+    seats = FIVE[:3]
+    keys = {n: hashlib.sha256(n.encode()).digest() for n, _, _ in seats}
+    game_id = bytes.fromhex("00112233445566778899aabbccddeeff")
+    made, chains = [], {}
+    for name in keys:
+        links = [framed(tag("chain", 4), game_id, name.encode(), keys[name])]
+        for _ in range(256):
+            links.append(hashlib.sha256(links[-1]).digest())
+        chains[name] = links
+        made.append(framed(tag("commit", 4), game_id, name.encode(), links[256], *made))
+    assert [c.hex() for c in made] == [
+        "c682c8d5058332de5d87127ab607df6c1cd0c8c816ec88e4cc9c72e4b61a645f",
+        "cc955bb5516c69c4db5d0fe8e3e27b72ff5af24717e8e72fc795ba16348b519e",
+        "919494659448cbb05a9604fc5ede4cce86e36144bd363f2c799436a3ea07d49f"]
+    timing = ["move 72h grace 168h", "pass", "none", "2026-12-01T15:36:00Z"]
+    start = framed(tag("history", 4), game_id, b"standard", b"Ana", b"red", b"ana@example.org",
+                   b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org", *made,
+                   *[value.encode() for value in timing])
+    assert start.hex() == "77a0dcb13b7594454c0158d6ac205a93c3a3c383b68aaf7c80cb194e7da18745"
+    first = framed(tag("history", 4), start, b"", chains["Ana"][255], b"red", b"7 B7", b"at",
+                   b"2026-12-01T18:02:11Z")
+    assert first.hex() == "cbcb4c130a78bbd097be890647c9f66e43aa2548fe2af4462b0452b649d12e13"
+    sealed = framed(tag("seal", 4), game_id, chains["Ana"][254], first)
+    assert sealed.hex() == "c8b1b02a6e723859f23474f33e224c51a8b57363067fbec444f3b1776810ed57"
+    passed = framed(tag("history", 4), first, sealed, b"", b"blue", b"pass", b"at",
+                    b"2026-12-09T10:00:00Z", b"by", b"Cy")  # written by Cy for Bo: no link
+    assert passed.hex() == "cea9bd1c0f4f85798d708db0e172019964880baedd84996917321d3895d900e4"
+    third = framed(tag("history", 4), passed, sealed, chains["Cy"][255], b"green", b"man C3",
+                   b"at", b"2026-12-09T10:05:00Z")
+    assert third.hex() == "2a6671c668a398b2a70e921fd07cc2271bb627d96d20a97f67d14e5d5f955de4"
+    assert framed(tag("seal", 4), game_id, chains["Cy"][254], third).hex() == (
+        "a8185da9188016b2ed71485f94dca68a2f5f1d8b03cc740724a8e74cc9cfb380")
+    values = (bytes(range(32)), bytes(range(32, 64)))
+    assert [int.from_bytes(framed(tag("draw", 4), game_id, b"red", n.to_bytes(4, "big"),
+                                  keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
+        == [11, 21, 5, 8, 7, 5]
+    from uptown_cli.hidden import draws
+
+    players = [Player(n, c) for n, c, _ in seats]
+    assert [draws.commitment(game_id, n, draws.head(game_id, n, keys[n], 4), made[:i], 4)
+            for i, n in enumerate(keys)] == made
+    assert draws.history_start(game_id, "standard", players, made, 4,
+                               [address for _, _, address in seats], timing) == start
+    assert draws.history_step(start, "red", "7 B7", chains["Ana"][255], 4,
+                              more=[("at", "2026-12-01T18:02:11Z")]) == first
+    assert draws.seal(game_id, chains["Ana"][254], first, 4) == sealed
+    assert draws.history_step(first, "blue", "pass", b"", 4, sealed,
+                              [("at", "2026-12-09T10:00:00Z"), ("by", "Cy")]) == passed
+    assert draws.history_step(passed, "green", "man C3", chains["Cy"][255], 4, sealed,
+                              [("at", "2026-12-09T10:05:00Z")]) == third
+    assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 4)
+            for n in range(6)] == [11, 21, 5, 8, 7, 5]
