@@ -18,6 +18,7 @@ from ..engine.scoring import standings, win_shares
 from ..engine.game import seat_colors
 from ..engine.sha256 import sha256
 from ..errors import SetupError
+from ..i18n import _
 from .pool import in_pool
 
 __all__ = ["GameResult", "check_bots", "play_games", "summarize", "record_text"]
@@ -75,10 +76,11 @@ def game_seed(seed: str, number: int) -> str:
 def check_bots(bots: list[str]) -> None:
     """Raise ValueError unless ``bots`` names one or more known bots."""
     if not bots:
-        raise SetupError("name one or more bots, e.g. mc,greedy")
+        raise SetupError(_("name one or more bots, e.g. mc,greedy"))
     for bot in bots:
         if bot not in BOT_NAMES:
-            raise SetupError(f"unknown bot {bot!r} (the bots are {', '.join(BOT_NAMES)})")
+            raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
+                name=bot, bots=", ".join(BOT_NAMES)))
 
 
 def play_game(bots: list[str], number: int, seed: str, variant: str = "standard",

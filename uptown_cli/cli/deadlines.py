@@ -80,7 +80,7 @@ def reminder_bytes(reminder: "Reminder", path: str, sender: "tuple[str, str]") -
     from ..records.reading import read_file
 
     to = reminder.to
-    address = checked_address(to.address or "", f"{to.name}'s email")
+    address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
     message = MIMEMultipart()
     message["From"] = address_field(sender[0], sender[1])
     message["To"] = address_field(to.name, address)

@@ -241,7 +241,7 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     record, else ``$UPTOWN_FROM``."""
     sender = game.player(as_name) if as_name is not None else None
     if sender is not None and sender.email is not None:
-        return sender.name, checked_address(sender.email, f"{sender.name}'s email")
+        return sender.name, checked_address(sender.email, _("{name}'s email").format(name=sender.name))
     text = os.environ.get(FROM_ENV, "")
     found = getaddresses([text]) if text else []
     if len(found) != 1 or not found[0][1]:
@@ -256,7 +256,7 @@ def game_message(game: GameFile, as_name: str | None = None, to: str | None = No
     (see ``recipients``), the game file attached byte for byte."""
     name, sender = sender_address(game, as_name)
     sender_entry = game.player(as_name) if as_name is not None else None
-    chosen = [(p, checked_address(p.email or "", f"{p.name}'s email"))
+    chosen = [(p, checked_address(p.email or "", _("{name}'s email").format(name=p.name)))
               for p in recipients(game, to, sender_entry)]
     message = MIMEMultipart()
     message["From"] = address_field(name, sender)
