@@ -2,7 +2,7 @@
 since a player saw it, a lineup that cannot sit, a move written for another player, a pause or
 a stand-in the clock refuses, an entry dated out of order, an unknown bot, a forged forfeit of
 a hidden game and the sender of a message that is not the mover's; in English each reads as
-before."""
+before. A mail refusal says what was not done once, in the language in use."""
 
 from datetime import datetime, timezone
 
@@ -13,7 +13,7 @@ from uptown_cli.engine.clock import Clock, Pause, Timeline
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.late import LatePolicy, Vacation, pause_problem, stand_in_problem
 from uptown_cli.engine.moments import check_times
-from uptown_cli.errors import RecordError, SetupError
+from uptown_cli.errors import NOTHING_SENT, NOTHING_WRITTEN, MailError, RecordError, SetupError
 from uptown_cli.i18n import language
 from uptown_cli.records.entries import PlayerEntry
 from uptown_cli.records.lineup import lineup_problems
@@ -105,3 +105,51 @@ def test_an_unknown_bot_is_refused_in_spanish():
         choose_move("nope", game)
     with pytest.raises(SetupError, match="^unknown bot 'nope' "):
         choose_move("nope", game)
+
+
+def test_a_mail_error_adds_what_was_not_done_in_the_language_in_use():
+    """A MailError keeps its reason apart from what was not done (``outcome``), which its
+    message adds in the language in use: a caller that says it otherwise takes the reason."""
+    with language("es"):
+        refused = MailError("sin tiempo", NOTHING_WRITTEN)
+        assert (str(refused), refused.reason) == ("sin tiempo; no se escribió nada", "sin tiempo")
+    assert str(MailError("late", NOTHING_SENT)) == "late; nothing was sent"
+    assert str(MailError("late")) == MailError("late").reason == "late"
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("es", "Error: no se encontró el programa sendmail (ni en PATH ni en /usr/sbin); no se escribió "
+           "nada (la jugada no se juega)\n"),
+    ("en", "Error: no sendmail program found (on PATH or in /usr/sbin); nothing was written (the "
+           "move is not played)\n")])
+def test_move_send_without_mail_says_once_that_nothing_was_written(uptown, game_file, monkeypatch,
+                                                                   lang, said):
+    """The refusal of the mail settings says that nothing was written in place of "nothing was
+    sent", in Spanish as in English (the suffix was stripped as English text before)."""
+    from uptown_cli.club import transport
+
+    path = game_file()
+    monkeypatch.setattr(transport.shutil, "which", lambda *args, **kwargs: None)
+    result = uptown.invoke("--lang", lang, "move", path, "--bot", "random", "--as", "Ana", "--send",
+                           "--sendmail")
+    assert result.exit_code == 1 and result.output == said
+
+
+@pytest.mark.parametrize("lang, unwritten", [("es", "no se escribió nada"),
+                                             ("en", "nothing was written")])
+def test_a_skipped_message_is_named_without_what_was_not_written(lang, unwritten):
+    """``receive`` lists the messages it skipped by their reason alone, in either language."""
+    from email.message import EmailMessage
+
+    from uptown_cli.club.boxes import Letter, best_copy
+
+    message = EmailMessage()
+    message["From"], message["Subject"] = "ana@example.org", "game"
+    message.set_content("my move")
+    message.add_attachment(b"\x1f\x8b", maintype="application", subtype="gzip",
+                           filename="club.yaml.gz")
+    skipped = []
+    with language(lang), pytest.raises(MailError):
+        best_copy([Letter("box message 1", message.as_bytes())], "/nowhere/club.yaml", skipped)
+    assert len(skipped) == 1 and skipped[0].startswith("box message 1: 'club.yaml.gz' ")
+    assert unwritten not in skipped[0] and not skipped[0].endswith(";")

@@ -51,8 +51,8 @@ def check_mail_settings(sendmail: bool) -> None:
     try:
         check_settings(os.environ.get(SMTP_ENV), sendmail)
     except MailError as exc:
-        raise MailError(f"{str(exc).removesuffix('; nothing was sent')}; nothing was written "
-                        "(the move is not played)") from None
+        raise MailError(_("{reason}; nothing was written (the move is not played)").format(
+            reason=exc.reason)) from None
 
 
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
@@ -214,7 +214,7 @@ def _refuse_future(game: "Attached") -> None:
     """Refuse (one line, nothing written) a received game with a move dated after this
     computer's clock (``records.times.future_problem``); a copy that cannot be read is
     ``receive``'s to report."""
-    from ..errors import MailError, UptownError
+    from ..errors import NOTHING_WRITTEN, MailError, UptownError
     from ..records.times import future_problem
     from .timing import now
 
@@ -224,7 +224,7 @@ def _refuse_future(game: "Attached") -> None:
         return
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
-        raise MailError(f"{problem}; nothing was written")
+        raise MailError(str(problem), NOTHING_WRITTEN)
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:

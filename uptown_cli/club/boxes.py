@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass
 from typing import Iterable, Iterator, cast
 
-from ..errors import MailError, display_path, one_line
+from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
 from ..records.compare import (
     ADDRESS_CHANGED,
     DIFFERENT_GAMES,
@@ -107,8 +107,8 @@ def read_message_file(path: str) -> bytes:
     """The bytes of the message file ``path``; MailError (one line) for anything else."""
     letter = _letter(path, display_path(path))
     if letter.problem is not None:
-        raise MailError(gettext("cannot read {where}: {problem}; nothing was written")
-                        .format(where=letter.where, problem=letter.problem))
+        raise MailError(gettext("cannot read {where}: {problem}")
+                        .format(where=letter.where, problem=letter.problem), NOTHING_WRITTEN)
     return letter.data
 
 
@@ -213,7 +213,7 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
                 record = game.record()
                 read[game.data] = record, progress(local, record)
         except MailError as exc:
-            skipped.append(str(exc).removesuffix("; nothing was written"))
+            skipped.append(exc.reason)
             continue
         key = read[game.data][1]
         if key is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..engine.game import same_name
-from ..errors import MailError, RecordError
+from ..errors import NOTHING_WRITTEN, MailError, RecordError
 from ..i18n import _, ngettext
 from ..records.compare import (
     DIFFERENT_GAMES,
@@ -249,8 +249,8 @@ def _holds(path: str, data: bytes) -> bool:
 def _check_valid(record: Record) -> None:
     result = validate_text(record.text, record.path)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
-        raise MailError(gettext("the attached game is invalid: {errors}; nothing was written")
-                        .format(errors=result.errors[0]))
+        raise MailError(gettext("the attached game is invalid: {errors}")
+                        .format(errors=result.errors[0]), NOTHING_WRITTEN)
 
 
 def _new_moves(local: Record, received: Record) -> str:

@@ -18,7 +18,7 @@ from email.header import decode_header
 from email.message import Message
 from typing import Callable, Iterator, cast
 
-from ..errors import MailError, RecordError, one_line
+from ..errors import NOTHING_WRITTEN, MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
 from .headers import address_key, plain_file_name, shown_name
@@ -98,7 +98,7 @@ def read_message(data: bytes, where: str) -> Message:
     import email
 
     def refuse(what: str) -> MailError:
-        return MailError(gettext("{where}: {what}; nothing was written").format(where=where, what=what))
+        return MailError(gettext("{where}: {what}").format(where=where, what=what), NOTHING_WRITTEN)
 
     if len(data) > MAX_MESSAGE_BYTES:
         raise refuse(f"the message is over {MAX_MESSAGE_BYTES // 2**20} MiB")
@@ -134,7 +134,7 @@ def find_game(message: Message, where: str) -> Attached | None:
     """The one game attached to ``message``, or None when none is; MailError (one line)
     for a message that shows a game but cannot give it."""
     def refuse(what: str) -> MailError:
-        return MailError(gettext("{where}: {what}; nothing was written").format(where=where, what=what))
+        return MailError(gettext("{where}: {what}").format(where=where, what=what), NOTHING_WRITTEN)
 
     games, plain, html = [], False, False
     for part, _, carrier in _parts(message):
@@ -168,8 +168,8 @@ def message_game(data: bytes, where: str) -> Attached:
     """The game attached to the message in ``data``; MailError when there is none."""
     found = find_game(read_message(data, where), where)
     if found is None:
-        raise MailError(gettext("{where}: {NO_GAME}; nothing was written")
-                        .format(where=where, NO_GAME=NO_GAME))
+        raise MailError(gettext("{where}: {NO_GAME}").format(where=where, NO_GAME=NO_GAME),
+                        NOTHING_WRITTEN)
     return found
 
 

@@ -24,7 +24,7 @@ import subprocess
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..errors import MailError
+from ..errors import NOTHING_SENT, MailError
 
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
@@ -101,7 +101,7 @@ class SmtpServer:
         password = os.environ.get(PASSWORD_ENV) or self._netrc_password()
         if not password.isascii() or not password.isprintable():
             raise MailError(_("the SMTP password holds a character that is not printable ASCII, "
-                              "which the SMTP login cannot send; nothing was sent"))
+                              "which the SMTP login cannot send"), NOTHING_SENT)
         return password
 
     def _netrc_password(self) -> str:
@@ -294,9 +294,9 @@ def _tls_context() -> ssl.SSLContext:
         return ssl.create_default_context(cafile=cafile)
     except (OSError, ssl.SSLError) as exc:
         reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
-        raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason}); "
-                          "nothing was sent")
-                        .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason)) from None
+        raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason})")
+                        .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason),
+                        NOTHING_SENT) from None
 
 
 def send_sendmail(data: bytes, recipients: list[str]) -> None:
@@ -322,5 +322,5 @@ def _sendmail_program() -> str:
     """The first ``sendmail`` on PATH, else in /usr/sbin or /usr/lib; MailError when none is."""
     program = shutil.which("sendmail") or shutil.which("sendmail", path="/usr/sbin:/usr/lib")
     if program is None:
-        raise MailError(_("no sendmail program found (on PATH or in /usr/sbin); nothing was sent"))
+        raise MailError(_("no sendmail program found (on PATH or in /usr/sbin)"), NOTHING_SENT)
     return program
