@@ -120,7 +120,7 @@ def play_games(bots: list[str], players: int, games: int, seed: str, variant: st
     Dask scheduler at ``cluster``)."""
     check_bots(bots)
     if not 2 <= players <= 5:
-        raise SetupError(f"a game has 2 to 5 players, not {players}")
+        raise SetupError(_("a game has 2 to 5 players, not {count}").format(count=players))
     tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
     yield from in_pool(_play_task, tasks, jobs, cluster)
 

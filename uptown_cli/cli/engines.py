@@ -57,8 +57,8 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
     from ..analysis.engine_server import serve
 
     if sys.stdin is None:
-        raise click.ClickException("standard input is closed: the engine reads its messages "
-                                   "there (pipe them to it)")
+        raise click.ClickException(gettext("standard input is closed: the engine reads its "
+                                           "messages there (pipe them to it)"))
     try:
         serve(bot, sys.stdin.buffer, sys.stdout.buffer, seconds, playouts, version=__version__)
     except KeyboardInterrupt:

@@ -70,7 +70,7 @@ def check_lineup(entries: "list[PlayerEntry]") -> None:
 def _seed(value: str | None) -> str | None:
     """``--seed``: any text but a blank one."""
     if value is not None and not value.strip():
-        raise click.BadParameter("a seed must not be blank (leave --seed out for a random one)")
+        raise click.BadParameter(_("a seed must not be blank (leave --seed out for a random one)"))
     return value
 
 

@@ -29,7 +29,7 @@ from ..records.compare import (
 )
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
-from ..i18n import _ as gettext
+from ..i18n import _ as gettext, ngettext
 
 __all__ = ["best_copy", "maildir_messages", "mbox_messages", "read_message_file"]
 
@@ -51,9 +51,9 @@ def _kind(mode: int) -> str | None:
     """What a file that is not a regular file is, or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
-    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    return (gettext("a folder") if stat.S_ISDIR(mode) else gettext("a FIFO") if stat.S_ISFIFO(mode)
+            else gettext("a device") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else gettext("a socket") if stat.S_ISSOCK(mode) else gettext("not a file"))
 
 
 def _open_regular(path: str) -> int | str:
@@ -67,15 +67,15 @@ def _open_regular(path: str) -> int | str:
         if kind is None:
             return descriptor
         os.close(descriptor)
-    return f"it is {kind}, not a message file"
+    return gettext("it is {kind}, not a message file").format(kind=kind)
 
 
 def _why(exc: OSError, path: str) -> str:
     if exc.errno == errno.ENOENT and os.path.islink(path):
-        return "it is a link that leads nowhere"
+        return gettext("it is a link that leads nowhere")
     if exc.errno == errno.ELOOP:
-        return "it is a link in a loop"
-    return f"it cannot be read ({exc.strerror or exc})"
+        return gettext("it is a link in a loop")
+    return gettext("it cannot be read ({reason})").format(reason=exc.strerror or exc)
 
 
 def _letter(path: str, where: str) -> Letter:
@@ -123,7 +123,7 @@ def maildir_messages(path: str) -> Iterator[Letter]:
                       for entry in os.scandir(os.path.join(path, sub))
                       if not entry.name.startswith(".")]
         except OSError as exc:
-            reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
+            reason = gettext("no such Maildir folder") if exc.errno == errno.ENOENT else exc.strerror
             raise MailError(gettext("{shown}: {reason} (a Maildir holds new/ and cur/)")
                             .format(shown=shown, reason=reason)) from None
     for name, file in sorted(names):
@@ -150,7 +150,7 @@ def mbox_messages(path: str) -> Iterator[Letter]:
     try:
         descriptor = _open_regular(path)
     except OSError as exc:
-        reason = "no such mbox file" if exc.errno == errno.ENOENT else _why(exc, path)
+        reason = gettext("no such mbox file") if exc.errno == errno.ENOENT else _why(exc, path)
         raise MailError(gettext("{shown}: {reason}").format(shown=shown, reason=reason)) from None
     if isinstance(descriptor, str):
         raise MailError(gettext("{shown}: {descriptor}").format(shown=shown, descriptor=descriptor))
@@ -219,11 +219,12 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
         if key is not None:
             found.append(((*key, place), game))
     if not found:
-        unread = (f"; {len(skipped)} {'was' if len(skipped) == 1 else 'were'} skipped"
-                  if skipped else "")
-        raise MailError((f"{display_path(local_path)}: no message in the mailbox carries this "
-                         "game" if local is not None else
-                         f"no message in the mailbox carries a game named {name}") + unread)
+        unread = (ngettext("; {count} was skipped", "; {count} were skipped",
+                           len(skipped)).format(count=len(skipped)) if skipped else "")
+        raise MailError((gettext("{path}: no message in the mailbox carries this game").format(
+            path=display_path(local_path)) if local is not None else
+            gettext("no message in the mailbox carries a game named {name}").format(name=name))
+            + unread)
     best = max(found, key=lambda item: item[0])[1]
     chosen = read[best.data][0]
     if local is None:

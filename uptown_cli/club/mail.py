@@ -68,9 +68,10 @@ class GameFile:
         checked = validate_text(data, shown)
         if checked.errors:
             more = len(checked.errors) - 1
-            also = f" (and {more} more)" if more else ""
-            raise MailError(f"{checked.errors[0].report_line()}{also}; nothing was sent: the "
-                            f"record is invalid (see uptown validate {shlex.quote(shown)})")
+            also = _(" (and {count} more)").format(count=more) if more else ""
+            raise MailError(_("{error}{also}; nothing was sent: the record is invalid (see "
+                              "uptown validate {path})").format(
+                error=checked.errors[0].report_line(), also=also, path=shlex.quote(shown)))
         return cls(path, data, record, replay(record).game)
 
     @property

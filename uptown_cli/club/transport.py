@@ -313,8 +313,8 @@ def send_sendmail(data: bytes, recipients: list[str]) -> None:
                         .format(program=program, value=exc.strerror or exc)) from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise MailError(f"sendmail failed (exit status {done.returncode})"
-                        + (f": {said[0]}" if said else ""))
+        failed = _("sendmail failed (exit status {status})").format(status=done.returncode)
+        raise MailError(failed + (f": {said[0]}" if said else ""))
 
 
 
