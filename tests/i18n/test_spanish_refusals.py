@@ -135,9 +135,10 @@ def test_move_send_without_mail_says_once_that_nothing_was_written(uptown, game_
     assert result.exit_code == 1 and result.output == said
 
 
-@pytest.mark.parametrize("lang, unwritten", [("es", "no se escribió nada"),
-                                             ("en", "nothing was written")])
-def test_a_skipped_message_is_named_without_what_was_not_written(lang, unwritten):
+@pytest.mark.parametrize("lang, said, unwritten", [
+    ("es", "está comprimido: adjunta el archivo de la partida tal cual", "no se escribió nada"),
+    ("en", "is compressed: attach the game file itself", "nothing was written")])
+def test_a_skipped_message_is_named_without_what_was_not_written(lang, said, unwritten):
     """``receive`` lists the messages it skipped by their reason alone, in either language."""
     from email.message import EmailMessage
 
@@ -151,5 +152,14 @@ def test_a_skipped_message_is_named_without_what_was_not_written(lang, unwritten
     skipped = []
     with language(lang), pytest.raises(MailError):
         best_copy([Letter("box message 1", message.as_bytes())], "/nowhere/club.yaml", skipped)
-    assert len(skipped) == 1 and skipped[0].startswith("box message 1: 'club.yaml.gz' ")
-    assert unwritten not in skipped[0] and not skipped[0].endswith(";")
+    assert skipped == [f"box message 1: 'club.yaml.gz' {said}"]
+    assert unwritten not in skipped[0]
+
+
+def test_a_record_with_a_yaml_anchor_is_refused_in_spanish():
+    aliased = "uptown: 1\nvariant: &v standard\nseed: *v\n"
+    with language("es"), pytest.raises(RecordError) as refused:
+        record(aliased)
+    assert str(refused.value) == "g.yaml:2: las anclas (&v) no se permiten en un registro"
+    with pytest.raises(RecordError, match=r"^g.yaml:2: anchors \(&v\) are not allowed in a record$"):
+        record(aliased)
