@@ -168,8 +168,7 @@ def parse(text: str, path: str | None = None) -> Node | None:
 
 
 def _not_a_character(surrogate: str) -> str:
-    return _("\\u{code:04x} is a lone surrogate, not a character; refused").format(
-        code=ord(surrogate))
+    return _("\\u{code:04x} is a lone surrogate, not a character; refused").format(code=ord(surrogate))
 
 
 class _Composer:
@@ -431,14 +430,11 @@ class _Composer:
         if not self.pure:
             raise ReadOtherwise()
         if isinstance(event, AliasEvent):
-            raise self.error(_("aliases (*{anchor}) are not allowed in a record").format(
-                anchor=event.anchor), event)
+            raise self.error(_("aliases (*{anchor}) are not allowed in a record").format(anchor=event.anchor), event)
         if event.anchor is not None:
-            raise self.error(_("anchors (&{anchor}) are not allowed in a record").format(
-                anchor=event.anchor), event)
+            raise self.error(_("anchors (&{anchor}) are not allowed in a record").format(anchor=event.anchor), event)
         if event.tag is not None:
-            raise self.error(_("tags ({tag}) are not allowed in a record").format(tag=event.tag),
-                             event)
+            raise self.error(_("tags ({tag}) are not allowed in a record").format(tag=event.tag), event)
 
     def refuse_key(self, seen: dict[str, int], key: Node) -> NoReturn:
         """Refuse a key that is not text, or that its mapping already has (``seen``: its keys
