@@ -139,7 +139,7 @@ class GameFile:
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
         """In an open game in play, each recipient's rack (every rack is public there)."""
         from ..pictures.text import rack_label
-        from ..pictures.tile_names import color_label
+        from ..engine.geometry import shown_color
 
         racks = self.game.racks
         if racks is None or self.game.finished:
@@ -147,8 +147,8 @@ class GameFile:
         lines = []
         for entry in recipients:
             colors = next(p.colors for p in self.game.players if same_name(p.name, entry.name))
-            shown = "; ".join(f"{color_label(c)} {rack_label(racks[c])}" if self.game.playable(c)
-                              else _("{colour} done").format(colour=color_label(c)) for c in colors)
+            shown = "; ".join(f"{shown_color(c)} {rack_label(racks[c])}" if self.game.playable(c)
+                              else _("{colour} done").format(colour=shown_color(c)) for c in colors)
             lines.append(_("Your rack: {racks}").format(racks=shown) if len(recipients) == 1
                          else _("{name}'s rack: {racks}").format(name=entry.name, racks=shown))
         return lines
