@@ -95,7 +95,9 @@ class RacksUnknown(UptownError):
     """Asked for what needs the racks (legal moves) in a game without known bags."""
 
     def __init__(self) -> None:
-        super().__init__("the racks are unknown (a game without a seed)")
+        from .i18n import _
+
+        super().__init__(_("the racks are unknown (a game without a seed)"))
 
 
 class SetupError(UptownError):

@@ -163,3 +163,18 @@ def test_a_record_with_a_yaml_anchor_is_refused_in_spanish():
     assert str(refused.value) == "g.yaml:2: las anclas (&v) no se permiten en un registro"
     with pytest.raises(RecordError, match=r"^g.yaml:2: anchors \(&v\) are not allowed in a record$"):
         record(aliased)
+
+
+def test_a_tab_in_a_record_and_unknown_racks_are_refused_in_spanish():
+    from uptown_cli.errors import RacksUnknown
+
+    tabbed = "uptown: 1\nvariant:\tstandard\n"
+    with language("es"):
+        with pytest.raises(RecordError, match="^g.yaml:2: YAML no válido: un tabulador donde YAML "
+                                              "necesita un espacio "):
+            record(tabbed)
+        with pytest.raises(RacksUnknown, match=r"^los estantes son desconocidos \(una partida sin "
+                                               r"semilla\)$"):
+            Game.new(["Ana", "Bo"]).legal_moves()
+    with pytest.raises(RecordError, match="^g.yaml:2: invalid YAML: a tab where YAML needs a space "):
+        record(tabbed)

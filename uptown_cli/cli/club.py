@@ -59,7 +59,8 @@ def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | Non
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, NotAllSent, UptownError
 
-    saved = f" (the move is saved: send it with uptown send {display_path(path)} --as {as_name})"
+    saved = _(" (the move is saved: send it with uptown send {path} --as {name})").format(
+        path=display_path(path), name=as_name)
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:

@@ -19,7 +19,7 @@ from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .loading import game_path, open_record, replay_valid
 from .options import as_option, file_argument, json_option, keys_option
 from .output import Output, lock_notice
-from ..i18n import _ as gettext
+from ..i18n import _ as gettext, ngettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -134,13 +134,12 @@ def suspect_warning(suspects: "list[Turn]") -> str | None:
     owners: dict[str, list[str]] = {}
     for turn in suspects:
         owners.setdefault(turn.player.name, []).append(str(turn.number))
-    parts = [f"{name}'s pass at move {numbers[0]}" if len(numbers) == 1 else
-             f"one of {name}'s passes (moves {', '.join(numbers)})"
-             for name, numbers in owners.items()]
-    verb = "looks" if len(parts) == 1 else "look"
-    who = " and ".join(owners)
-    return (f"Warning: {' and '.join(parts)} {verb} unforced; checked when {who} "
-            f"reveal{'s' if len(owners) == 1 else ''}")
+    parts = [gettext("{name}'s pass at move {number}").format(name=name, number=numbers[0])
+             if len(numbers) == 1 else gettext("one of {name}'s passes (moves {numbers})").format(
+                 name=name, numbers=", ".join(numbers)) for name, numbers in owners.items()]
+    return (ngettext("Warning: {passes} looks unforced; checked when {who} reveals",
+                     "Warning: {passes} look unforced; checked when {who} reveal", len(parts))
+            .format(passes=gettext(" and ").join(parts), who=gettext(" and ").join(owners)))
 
 
 # -- join and reveal -----------------------------------------------------------------------

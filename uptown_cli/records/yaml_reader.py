@@ -218,7 +218,7 @@ class _Composer:
             mark = exc.problem_mark or exc.context_mark
             detail = exc.problem or "not valid YAML"
             if mark is not None and self.text.startswith("\t", mark.index):
-                detail = TAB_MESSAGE
+                detail = _(TAB_MESSAGE)
             elif exc.context and exc.problem:
                 detail = f"{exc.problem} ({exc.context})"
             refusal = RecordError(_("invalid YAML: {detail}").format(detail=detail), path=self.path,
