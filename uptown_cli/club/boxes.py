@@ -162,7 +162,8 @@ def mbox_messages(path: str) -> Iterator[Letter]:
                 starts, at_line_start = at_line_start, piece.endswith(b"\n")
                 if starts and piece.startswith(b"From "):
                     if lines is not None:
-                        yield _mbox_letter(f"{shown} message {number}", lines, size)
+                        yield _mbox_letter(gettext("{shown} message {number}").format(
+                            shown=shown, number=number), lines, size)
                     number, lines, size = number + 1, [], 0
                     continue
                 if lines is None:
@@ -177,7 +178,7 @@ def mbox_messages(path: str) -> Iterator[Letter]:
             raise MailError(gettext("cannot read {shown}: {value}")
                             .format(shown=shown, value=exc.strerror or exc)) from None
         if lines is not None:
-            yield _mbox_letter(f"{shown} message {number}", lines, size)
+            yield _mbox_letter(gettext("{shown} message {number}").format(shown=shown, number=number), lines, size)
 
 
 def _mbox_letter(where: str, lines: list[bytes], size: int) -> Letter:
@@ -264,18 +265,19 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
         def whose(record: Record) -> str:
             entry = record.moves[number - 1]
             owner = next((p.name for p in record.players if entry.color in p.colors), "?")
-            return f"{owner}'s {entry.text}"
+            return gettext("{name}'s {move}").format(name=owner, move=entry.text)
 
-        return one_line(f"move {number} is {whose(a)} in one and {whose(b)} in the other")
+        return one_line(gettext("move {number} is {one} in one and {other} in the other").format(
+            number=number, one=whose(a), other=whose(b)))
     if comparison.relation == ADDRESS_CHANGED:
-        return one_line(comparison.detail or "an address differs")
+        return one_line(comparison.detail or gettext("an address differs"))
     if comparison.relation == DIFFERENT_GAMES and comparison.fields == ("commitments",):
         assert a.hidden is not None and b.hidden is not None
         seat = next((seat for seat, (mine, theirs) in enumerate(zip(a.hidden.commitments,
                                                                     b.hidden.commitments))
                      if mine != theirs), None)
-        who = a.hidden.commitments[seat][0] if seat is not None else "a player"
-        return one_line(f"{who} joined with two different keys")
+        who = a.hidden.commitments[seat][0] if seat is not None else gettext("a player")
+        return one_line(gettext("{name} joined with two different keys").format(name=who))
     return None
 
 

@@ -246,7 +246,8 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     text = os.environ.get(FROM_ENV, "")
     found = getaddresses([text]) if text else []
     if len(found) != 1 or not found[0][1]:
-        who = f"{sender.name} has no email in {game.record.path}" if sender else "no --as"
+        who = (_("{name} has no email in {path}").format(name=sender.name, path=game.record.path)
+               if sender else _("no --as"))
         raise MailError(_("who sends this? {who}, and ${FROM_ENV} is not one address (e.g. Ana "
                           "<ana@example.org>)").format(who=who, FROM_ENV=FROM_ENV))
     return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")

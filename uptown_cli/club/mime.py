@@ -76,15 +76,16 @@ class Attached:
     def unnamed(self) -> str:
         """Why there is no ``file_name``, as the start of a sentence."""
         if self.name is None or not self.name.strip():
-            return "the attached game has no file name"
+            return gettext("the attached game has no file name")
         if plain_file_name(self.name) is None and self.name.strip(" ./\\"):
-            return (f"the attached game's name is too long to save it under ({len(self.name)} "
-                    "characters)")
-        return f"the attached game's name {shown_name(self.name)} is no .yaml file name"
+            return gettext("the attached game's name is too long to save it under ({count} "
+                           "characters)").format(count=len(self.name))
+        return gettext("the attached game's name {name} is no .yaml file name").format(
+            name=shown_name(self.name))
 
     def record(self) -> Record:
         """The attached game as a record; MailError when it is not one."""
-        shown = f"{self.where} ({shown_name(self.name) if self.name else 'attached game'})"
+        shown = f"{self.where} ({shown_name(self.name) if self.name else gettext('attached game')})"
         try:
             return load_record_text(self.data, shown)
         except RecordError as exc:

@@ -54,8 +54,8 @@ class SmtpServer:
 
     @classmethod
     def parse(cls, url: str) -> SmtpServer:
-        usage = (f"${SMTP_ENV} must be smtp://[USER@]HOST[:PORT] (STARTTLS) or "
-                 "smtps://[USER@]HOST[:PORT] (TLS)")
+        usage = _("${env} must be smtp://[USER@]HOST[:PORT] (STARTTLS) or "
+                  "smtps://[USER@]HOST[:PORT] (TLS)").format(env=SMTP_ENV)
         parts = urlsplit(url)
         if parts.scheme not in ("smtp", "smtps") or not parts.hostname or parts.path not in ("", "/"):
             raise MailError(usage)
@@ -110,7 +110,7 @@ class SmtpServer:
         except FileNotFoundError:
             entry = None
         except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
-            reason = ("it is not UTF-8 text" if isinstance(exc, UnicodeError)
+            reason = (_("it is not UTF-8 text") if isinstance(exc, UnicodeError)
                       else getattr(exc, "msg", None) or getattr(exc, "strerror", None) or exc)
             raise MailError(_("~/.netrc cannot be read ({reason})").format(reason=reason)) from None
         if entry is None or not entry[2] or entry[0] not in ("", self.user):
@@ -165,7 +165,7 @@ class _Session:
         text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply
         text = " ".join(text.split())
         if self.password and self.password in text:
-            return "its reply is not shown"
+            return _("its reply is not shown")
         return text
 
     def deliver(self, data: bytes, sender: str, recipients: list[str]) -> Delivery:
@@ -193,7 +193,7 @@ class _Session:
                               "sent")
                             .format(where=where, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
         except (smtplib.SMTPException, OSError, UnicodeError) as exc:
-            reason = ("the server hung up" if isinstance(exc, smtplib.SMTPServerDisconnected)
+            reason = (_("the server hung up") if isinstance(exc, smtplib.SMTPServerDisconnected)
                       else getattr(exc, "strerror", None) or self.said(str(exc))
                       or type(exc).__name__)
             raise MailError(_("cannot send through {where}: {reason}; nothing was sent")
