@@ -9,18 +9,11 @@ import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "uptown_cli"
-TRANSLATED = {"_", "gettext", "ngettext", "pgettext", "N_"}
-"""The names a message is translated (or marked) through; ``gettext`` is ``_`` imported under
-another name where ``_`` is a throwaway variable."""
 PRINTED = {"echo", "secho"}
 """Calls that print a line for people (click's)."""
+NOTED = {"problem", "warning", "refuse"}
+"""Calls that note a problem for people (a record's reader, a received message's refusal)."""
 WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def is_prose(text):
-    """Whether literal text is words for people: a word and a space (``" exited"`` joined to
-    a name is), not a code word alone (``crash``) nor punctuation round fields (``": "``)."""
-    return " " in text and WORD.search(text) is not None
 ALLOWED = {
     ("__init__.py", "module 'uptown_cli' has no attribute"): "Python's own AttributeError",
     ("cli/new.py", "  uptown join "): "a command to type, as written",
@@ -28,9 +21,16 @@ ALLOWED = {
 """(module, start of the literal text) of messages that are not for people, and why."""
 
 
+def is_prose(text):
+    """Whether literal text is words for people: a word and a space (``" exited"`` joined to
+    a name is), not a code word alone (``crash``) nor punctuation round fields (``": "``)."""
+    return " " in text and WORD.search(text) is not None
+
+
 def literal_text(node):
     """The literal text of a message expression (its f-string's constant parts; both sides of
-    ``+`` and of ``a if c else b``), or "" when it has none outside gettext's calls."""
+    ``+`` and of ``a if c else b``; the template of ``"...".format()``), or "" when it has
+    none outside a call: ``_("...")`` (or ``ngettext``, ``gettext``...) holds its own."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
@@ -53,9 +53,10 @@ def name_of(function):
 
 def is_message_sink(call):
     """A call whose arguments are a message for people: an error made (``...Error``,
-    ``...Exception``, click's ``UsageError``) or a line printed."""
+    ``...Exception``, click's ``BadParameter``), a problem noted or a line printed."""
     name = name_of(call.func)
-    return name in PRINTED or name.endswith(("Error", "Exception")) or name == "BadParameter"
+    return (name in PRINTED or name in NOTED or name.endswith(("Error", "Exception"))
+            or name == "BadParameter")
 
 
 def untranslated():
@@ -72,7 +73,7 @@ def untranslated():
                 continue
             for call in calls:
                 for argument in list(call.args) + [k.value for k in call.keywords
-                                                   if k.arg in ("message", "msg")]:
+                                                   if k.arg in ("message", "msg", "problem")]:
                     text = literal_text(argument)
                     if is_prose(text) and not any(
                             module == allowed and text.startswith(start)
@@ -88,13 +89,14 @@ def test_every_message_raised_or_printed_goes_through_gettext():
 
 
 def test_the_check_finds_a_message_written_without_gettext():
-    """The check itself: an error of English words made without ``_`` is found, one made with
-    it, or one of code words, is not."""
+    """The check itself: an error or a problem of English words made without ``_`` is found,
+    one made with it, or one of code words, is not."""
     code = ('raise SetupError(f"unknown bot {name!r}")\n'
             'raise SetupError(_("unknown bot {name!r}").format(name=name))\n'
             'raise EngineError("crash", _("it crashed"))\n'
-            'click.echo(f"{path}: {note}")\n')
+            'click.echo(f"{path}: {note}")\n'
+            'problem(f"a pause is {days} days", node)\n')
     calls = [node for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Call)
              and is_message_sink(node)]
     texts = [literal_text(argument) for call in calls for argument in call.args]
-    assert [text for text in texts if is_prose(text)] == ["unknown bot "]
+    assert [text for text in texts if is_prose(text)] == ["unknown bot ", "a pause is  days"]
