@@ -100,3 +100,16 @@ def test_the_check_finds_a_message_written_without_gettext():
              and is_message_sink(node)]
     texts = [literal_text(argument) for call in calls for argument in call.args]
     assert [text for text in texts if is_prose(text)] == ["unknown bot ", "a pause is  days"]
+
+
+def test_no_message_is_an_f_string_inside_gettext():
+    """``_(f"...")`` looks a message up after its fields are filled in: no catalog holds it.
+    A message is a template, formatted after translation (``_("{n} moves").format(n=n)``)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and name_of(node.func) in (
+                    "_", "gettext", "ngettext", "pgettext", "N_") and any(
+                    isinstance(argument, ast.JoinedStr) for argument in node.args):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert not found, found
