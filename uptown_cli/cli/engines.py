@@ -318,9 +318,11 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
                  _number(f.sigma, 2), forfeits[f.name]] for f in table]
     out.table(rows, headers, title=title)
     if sprt is not None:
-        verdict = {"H1": f"H1 accepted: {names[0]} is the stronger by {sprt['elo1']:g} Elo",
-                   "H0": f"H0 accepted: {names[0]} is not stronger by more than {sprt['elo0']:g} Elo",
-                   None: "undecided"}[sprt["decision"]]
+        verdict = {"H1": gettext("H1 accepted: {name} is the stronger by {elo:g} Elo").format(
+                       name=names[0], elo=sprt["elo1"]),
+                   "H0": gettext("H0 accepted: {name} is not stronger by more than {elo:g} Elo")
+                   .format(name=names[0], elo=sprt["elo0"]),
+                   None: gettext("undecided")}[sprt["decision"]]
         out.text(decimals(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
                          f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
                          f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}"))
