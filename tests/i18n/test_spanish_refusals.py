@@ -178,3 +178,18 @@ def test_a_tab_in_a_record_and_unknown_racks_are_refused_in_spanish():
             Game.new(["Ana", "Bo"]).legal_moves()
     with pytest.raises(RecordError, match="^g.yaml:2: invalid YAML: a tab where YAML needs a space "):
         record(tabbed)
+
+
+def test_the_engine_protocol_answers_in_english_whatever_the_language(uptown):
+    """``uptown engine`` speaks JSON to programs: its error messages stay English with --lang es,
+    as JSON's words do."""
+    import json
+
+    request = {"type": "move", "id": 1, "you": "Bo", "moves": [], "racks": {}, "drawn": {},
+               "players": [{"name": "Ana", "colors": ["red", "green"]},
+                           {"name": "Bo", "colors": ["blue", "yellow"]}]}
+    lines = [{"type": "hello", "protocol": "uptown-engine-1"}, request, {"type": "quit"}]
+    result = uptown.invoke("--lang", "es", "engine", "--bot", "random",
+                           input="".join(json.dumps(line) + "\n" for line in lines))
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert answers[-1]["message"] == "a move request that is not sound: it is not Bo's turn"

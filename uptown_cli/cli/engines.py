@@ -55,10 +55,12 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
       echo '{"type":"hello","protocol":"uptown-engine-1"}' | uptown engine --bot greedy
     """
     from ..analysis.engine_server import serve
+    from ..i18n import use_language
 
     if sys.stdin is None:
         raise click.ClickException(gettext("standard input is closed: the engine reads its "
                                            "messages there (pipe them to it)"))
+    use_language("en")  # the protocol's messages are read by programs: English, as JSON's words
     try:
         serve(bot, sys.stdin.buffer, sys.stdout.buffer, seconds, playouts, version=__version__)
     except KeyboardInterrupt:
