@@ -33,8 +33,8 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "docs" / "MUTATION.md"
@@ -59,8 +59,7 @@ COMPARISONS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.G
 ARITHMETIC = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd}
 
 
-@dataclass(frozen=True)
-class Mutant:
+class Mutant(NamedTuple):
     """One change to one module: ``key`` names it (module, function, before -> after)."""
 
     path: str

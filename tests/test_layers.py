@@ -1,7 +1,7 @@
 """The layers of the package hold: read from the code's own imports (lazy ones included), a
-module imports only from its own package or a lower layer, and no modules import in a circle.
-The tests keep their own shape too: what many test files share is a fixture, not a helper
-module."""
+module imports only from its own package or a lower layer, and no modules import in a circle;
+values are named tuples, not dataclasses. The tests keep their own shape too: what many test
+files share is a fixture, not a helper module."""
 
 import ast
 import functools
@@ -101,6 +101,14 @@ def test_no_modules_import_in_a_circle():
         if module not in state:
             visit(module, [module])
     assert not circles, circles
+
+
+def test_a_value_is_a_named_tuple_no_module_imports_dataclasses():
+    """One kind of value type (issue 31; docs/ARCHITECTURE.md, Types): a value is a
+    ``typing.NamedTuple``, a mutable object a class with ``__slots__``."""
+    users = sorted(name for name, path in modules().items()
+                   if any(t.split(".")[0] == "dataclasses" for t in imports(name, path)))
+    assert not users, users
 
 
 LONG_ON_PURPOSE = {"uptown_cli.engine.game": 720}

@@ -136,7 +136,7 @@ def test_a_whole_game_through_the_protocol_is_the_game_the_bot_plays_in_process(
     played = play_game(through)
     assert played.finished and not played.replayed and len(played.moves) == 96
     assert all(seat.forfeit is None for seat in played.seats)
-    assert played == play_game(inside)
+    assert played._replace(logs={}) == play_game(inside)  # the engines' logs aside
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (.ci/run installs it)")

@@ -63,7 +63,7 @@ def two_seat_game(number, first, second, a_first):
         return SeatResult(name, name, ("red", "green"), 3, 0, 1 if share else 2, share)
 
     shares = (1.0, 0.0) if a_first == 1 else (0.0, 1.0) if a_first == 0 else (0.5, 0.5)
-    return GameOutcome(number, 0, "s", (), (seat(first, shares[0]), seat(second, shares[1])), True, False)
+    return GameOutcome(number, 0, "s", (), (seat(first, shares[0]), seat(second, shares[1])), True, False, {})
 
 
 def test_sprt_decision_reads_the_first_entrants_results():
@@ -85,7 +85,7 @@ def test_more_seats_are_rated_by_openskill_with_sigma():
     def game(number, order):
         seats = tuple(SeatResult(name, name, ("red",), rank, 0, rank, 1.0 if rank == 1 else 0.0)
                       for rank, name in enumerate(order, 1))
-        return GameOutcome(number, 0, "s", (), seats, True, False)
+        return GameOutcome(number, 0, "s", (), seats, True, False, {})
 
     games = [game(n, ["a", "b", "c"]) for n in range(1, 7)]
     a, b, c = figures(games, ["a", "b", "c"], 3)

@@ -92,6 +92,17 @@ def test_a_blunder_that_leaves_a_group_split_is_marked():
     assert [line[0] for line in review.variations][:1] == [review.best]
 
 
+
+def test_a_move_review_as_json_holds_its_evaluations_as_objects_and_its_lines_as_lists():
+    """``to_json`` is what ``analyze --json`` prints: the named tuples inside a review become
+    JSON objects (a named tuple alone would print as an array), in the fields' order."""
+    data = reviewed(GAP, GAP_RACK, "woman A9").to_json()
+    assert list(data) == ["number", "player", "color", "move", "before", "after", "best", "loss",
+                          "mark", "forced", "variations"]
+    assert data["after"] == {"score": 3.0, "win": 0.0} and list(data["before"]) == ["score", "win"]
+    assert data["variations"] and all(type(line) is list for line in data["variations"])
+
+
 def test_the_position_is_left_as_it_was():
     game = build(GAP, racks={"green": GAP_RACK})
     board, ply = game.board, game.ply

@@ -85,11 +85,11 @@ def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
 @pytest.mark.parametrize("args", [["show"], ["show", "--json"], ["moves"], ["score", "--json"],
                                   ["validate"], ["move", "H H1"]])
 def test_commands_on_an_open_record_import_only_what_it_needs(args, tmp_path):
-    """Every value type on their path is a named tuple: Python making a frozen slotted
-    dataclass takes about 2.5 ms, a named tuple 0.2 ms (docs/ARCHITECTURE.md, Types). SHA-256
-    comes from Python's own module (``engine.sha256``): hashlib and hmac load OpenSSL. The
-    modules of hidden racks, annotations, club play and players' memories, and the standard
-    modules that build tables or patterns as they load, are left to what needs them."""
+    """Every value type is a named tuple: Python takes about ten times as long to make a frozen
+    slotted dataclass (docs/ARCHITECTURE.md, Types). SHA-256 comes from Python's own module
+    (``engine.sha256``): hashlib and hmac load OpenSSL. The modules of hidden racks,
+    annotations, club play and players' memories, and the standard modules that build tables
+    or patterns as they load, are left to what needs them."""
     game = tmp_path / "game.yaml"
     shutil.copyfile(IN_PROGRESS, game)
     unneeded = ("dataclasses", "_hashlib", "hmac", "select", "unicodedata", "textwrap",

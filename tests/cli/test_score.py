@@ -123,3 +123,17 @@ def test_standard_input(uptown, finished):
     path, game = finished
     result, data = uptown.json("score", "-", "--json", input=path.read_bytes())
     assert data == expected_json(game, "standard", "-")
+
+
+def test_a_forfeit_has_its_column_in_the_table_and_its_move_in_json(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "-p", "Cy", "--seed", "s")
+    assert uptown.invoke("move", path, "--bot", "greedy").exit_code == 0
+    assert uptown.invoke("move", path, "forfeit", "--as", "Bo").exit_code == 0
+    lines = uptown.invoke("score", path).stdout.splitlines()
+    assert lines[1].split() == ["rank", "player", "colours", "groups", "captures", "score",
+                                "forfeit"]
+    assert lines[-1].split()[:2] == ["3", "Bo"] and lines[-1].endswith("  move 2")
+    assert not any(line.endswith("move 2") for line in lines[3:-1])
+    result, data = uptown.json("score", path, "--json")
+    assert {p["name"]: p["forfeit"] for p in data["players"]} == {"Ana": None, "Bo": 2, "Cy": None}

@@ -4,6 +4,7 @@ from the future refused. Time moves with ``UPTOWN_NOW``; each player has a worki
 key folder of their own, and the file goes from one to the next by ``send -o`` and ``receive``."""
 
 import json
+import os
 import shutil
 
 import pytest
@@ -229,8 +230,8 @@ def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown
     nxt = table.to_move(name, "2026-12-01T18:00:00Z")
     expected = [("2026-12-02T08:00:00Z", f"{nxt} to move, 10h left", "on time", []),
                 ("2026-12-02T20:00:00Z", f"{nxt} to move, late by 2h (out of time in 1d 22h)", "late", [nxt]),
-                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h"
-                 + ("" if hidden else ": others may pass"), "out of time", [nxt])]
+                ("2026-12-04T19:00:00Z", f"{nxt} to move, out of time for 1h: others may pass",
+                 "out of time", [nxt])]
     for now, text, state, late in expected:
         shown = table.ok(name, now, "status", folder)
         assert shown.stdout.rstrip().endswith(text), shown.stdout
@@ -244,6 +245,7 @@ def test_status_says_whose_turn_since_when_time_left_late_and_out_of_time(uptown
         assert data["deadline"]["state"] == state and data["late"] == late
         assert data["deadline"]["late_at"] == "2026-12-02T18:00:00Z"
         assert data["out_of_time"] == (late if state == "out of time" else [])
+        assert data["stand_in"] == "pass"
 
 
 def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp_path):
@@ -251,6 +253,7 @@ def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp
     uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "s")
     result, [data] = uptown.json("status", tmp_path, "--json")
     assert (data["clock"], data["deadline"], data["late"], data["out_of_time"]) == (None, None, [], [])
+    assert data["stand_in"] is None
     assert uptown.invoke("status", tmp_path, "--late").stdout == ""
 
 
@@ -552,15 +555,38 @@ def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(up
         f"{game}:{line}: move 2: unknown bot 'zed' (the bots are "), unknown.output
 
 
-def test_reminders_of_a_hidden_game_offer_no_stand_in_and_a_bot_policy_names_its_bot(uptown, tmp_path):
+@pytest.mark.parametrize("policy", ["pass", "forfeit"])
+def test_reminders_and_status_of_a_hidden_game_offer_what_its_policy_allows_and_a_bot_policy_names_its_bot(
+        uptown, tmp_path, monkeypatch, policy):
+    """Out of time in a hidden game, the others are told the pass or forfeit its late policy
+    allows (nobody else knows the rack: no bot), by ``status`` as in an open game and by the
+    notice as a command that works as it is given."""
+    import shlex
+
     table = Table(uptown, tmp_path, 2)
-    path = table.new(T0, "--clock", "move 24h", "--late", "pass", hidden=True)
-    _, data = uptown.json("remind", path.parent, "--dry-run", "--json",
-                          env=table.env("Bo", "2026-12-03T00:00:00Z"))
+    path = table.new(T0, "--clock", "move 24h", "--late", policy, hidden=True)
+    now = "2026-12-03T00:00:00Z"
+    _, data = uptown.json("remind", path.parent, "--dry-run", "--json", env=table.env("Bo", now))
     assert [d["kind"] for d in data] == ["reminder", "notice"]
-    assert "--for" not in data[1]["body"] and "pass" not in data[1]["body"]
-    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", "2026-12-03T00:00:00Z"))
-    assert status["out_of_time"] == ["Ana"] and status["late_policy"] == "pass"
+    offered = f"uptown move game.yaml {policy} --for Ana --send --as Bo"
+    assert offered in data[1]["body"]
+    assert "may now act for you" in data[0]["body"]
+    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", now))
+    assert status["out_of_time"] == ["Ana"] and status["late_policy"] == policy
+    assert status["stand_in"] == policy
+    monkeypatch.chdir(path.parent)
+    said = {"pass": "others may pass", "forfeit": "others may forfeit"}[policy]
+    from datetime import datetime, timezone
+
+    from uptown_cli.club.status import game_status
+
+    at = datetime(2026, 12, 3, tzinfo=timezone.utc)  # the line of status, before it is cut to 80 columns
+    assert game_status(str(path), now=at).text() == f"Ana to move, out of time for 8h 24m: {said}"
+    words = [word for word in shlex.split(offered)[1:] if word != "--send"]
+    done = table.ok("Bo", now, *words)
+    assert "written by Bo for Ana (out of time)" in done.stdout
+    checked = table.run("Bo", now, "validate", path)  # Ana's forfeit ends a game of two
+    assert checked.exit_code == {"pass": 0, "forfeit": 3}[policy], checked.output
     open_game = tmp_path / "open"
     open_game.mkdir()
     players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
@@ -594,3 +620,57 @@ def test_a_pause_booked_ahead_is_sent_on_and_received(uptown, tmp_path, smtp_ser
     assert table.game("Bo").read_text().endswith(
         '  - red: pause 7d\n    at: "2026-12-01T16:00:00Z"\n    from: "2026-12-20T00:00:00Z"\n')
     assert email.message_from_bytes(data)["Subject"].startswith("[uptown]")
+
+
+def test_a_reminder_quotes_its_commands_as_a_game_mail_does_and_reads_the_game_once(
+        uptown, tmp_path, smtp_server, monkeypatch):
+    """A game file named with a quote, blanks and ``$(...)``, a player named with a blank: each
+    command of the reminder and the notice is one the shell gives back word for word, the
+    game is attached under its name exactly as it is, and the file is read once in the run."""
+    import email
+    import shlex
+
+    from uptown_cli.records import reading
+
+    path = tmp_path / "it's $(x) g.yaml"
+    made = uptown.invoke("new", path, "-p", "Ana Lu <ana@example.org>", "-p", "Bo <bo@example.org>",
+                         "--clock", "move 24h", "--late", "pass", env={"UPTOWN_NOW": T0})
+    assert made.exit_code == 0, made.output
+    reads = []
+    read_file = reading.read_file
+    monkeypatch.setattr(reading, "read_file",
+                        lambda *args, **kwargs: reads.append(args[0]) or read_file(*args, **kwargs))
+    env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>",
+               UPTOWN_NOW="2026-12-03T00:00:00Z")
+    run = uptown.invoke("remind", tmp_path, env=env)
+    assert run.exit_code == 0, run.output
+    assert [os.path.basename(read) for read in reads] == [path.name]
+    sent = {recipients[0]: email.message_from_bytes(data)
+            for recipients, data in smtp_server.capture.take()}
+    assert sorted(sent) == ["ana@example.org", "bo@example.org"]
+
+    def command(message):
+        body = message.get_payload()[0].get_payload(decode=True).decode()
+        return shlex.split(body.rstrip("\n").splitlines()[-1])
+
+    assert command(sent["ana@example.org"]) == [
+        "uptown", "move", "it's $(x) g.yaml", "MOVE", "--as", "Ana Lu", "--send"]
+    assert command(sent["bo@example.org"]) == [
+        "uptown", "move", "it's $(x) g.yaml", "pass", "--for", "Ana Lu", "--send", "--as", "Bo"]
+    for message in sent.values():
+        attached = message.get_payload()[1]
+        assert attached.get_filename() == path.name
+        assert attached.get_payload(decode=True) == path.read_bytes()
+        assert message["From"] == "Club <club@example.org>"
+
+
+def test_pause_refuses_standard_input_as_move_does_before_reading_it(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--vacation", "14d",
+                  "--seed", "v", env={"UPTOWN_NOW": T0})
+    refused = uptown.invoke("pause", "-", "--as", "Ana", "--days", "1", input=path.read_text(),
+                            env={"UPTOWN_NOW": T0})
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "pause writes to FILE; standard input cannot be used" in refused.stderr
+    moved = uptown.invoke("move", "-", "pass", input=path.read_text(), env={"UPTOWN_NOW": T0})
+    assert moved.exit_code == 2 and "move writes to FILE; standard input" in moved.stderr

@@ -235,3 +235,22 @@ def test_a_player_passed_for_plays_on_with_his_own_links_and_the_game_is_valid(u
     text = table.game(last).read_text()
     assert text.count("- green:") > 2  # Cy played on after the pass written for him
     holder = _all_reveal_and_validate(table, last, now)
+
+
+def test_score_shows_a_resignation_in_a_hidden_game_in_its_table_and_json(uptown, tmp_path):
+    table = _hidden_table(uptown, tmp_path)
+    holder = "Cy"
+    for _ in range(2):  # Ana and Bo play a move each
+        mover = _holder_to(table, holder, LATER)
+        table.ok(mover, LATER, "move", table.game(mover), "--bot", "random", "--as", mover)
+        holder = mover
+    assert _holder_to(table, holder, LATER) == "Cy"
+    table.ok("Cy", LATER, "move", table.game("Cy"), "forfeit", "--as", "Cy")
+    shown = table.ok("Cy", LATER, "score", table.game("Cy"))
+    header, rule, *rows = shown.stdout.splitlines()[1:]
+    assert header.split()[-1] == "forfeit"
+    assert [row.split()[1] for row in rows if row.endswith("move 3")] == ["Cy"]
+    assert sum(row.endswith("move 3") for row in rows) == 1
+    _, score = uptown.json("score", table.game("Cy"), "--json", env=table.env("Cy", LATER))
+    assert {row["name"]: row["forfeit"] for row in score["players"]} == {
+        "Ana": None, "Bo": None, "Cy": 3}

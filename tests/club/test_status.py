@@ -217,3 +217,21 @@ def test_status_and_ratings_of_files_dated_in_the_year_10000(tmp_path):
         assert all("after year 9999" in line for line in lines) and len(lines) == 2
         assert [s["since"] for s in json.loads(ok(run(["status", "--json"], cwd=shm)).output)] == [None, None]
         assert rated(shm)[0]["games"] == 1
+
+
+def test_status_and_ratings_call_a_game_with_a_move_from_the_future_invalid(tmp_path):
+    """``game_status`` and ``finished_games`` validate at their ``now`` as ``validate`` does."""
+    from uptown_cli.club.status import INVALID, TO_MOVE, game_status
+
+    ok(run(["new", "g.yaml", "-p", "Ana", "-p", "Bo", "--seed", "s", "--clock", "judges"],
+           cwd=tmp_path, env={"UPTOWN_NOW": "2026-12-01T15:36:00Z"}))
+    ok(run(["move", "g.yaml", "--bot", "greedy"], cwd=tmp_path,
+           env={"UPTOWN_NOW": "2026-12-01T16:00:00Z"}))
+    path = str(tmp_path / "g.yaml")
+    before = datetime(2026, 12, 1, 15, 40, tzinfo=timezone.utc)
+    after = datetime(2026, 12, 1, 17, 0, tzinfo=timezone.utc)
+    early = game_status(path, "g.yaml", before)
+    assert early.state == INVALID and early.problem.startswith("line 14: move 1 is dated")
+    assert game_status(path, "g.yaml", after).state == TO_MOVE
+    assert finished_games([path], now=before) == ([], [path])
+    assert finished_games([path], now=after) == ([], [])

@@ -6,8 +6,7 @@ tile of its colour that fits its square and places them through the engine, in t
 """
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import pytest
 from support.positions import build, parse_diagram, render
@@ -17,12 +16,11 @@ from uptown_cli.engine.geometry import FIT, parse_square, square_name, tile_name
 from uptown_cli.engine.notation import PASS, Placement
 
 
-@dataclass
-class Position:
+class Position(NamedTuple):
     diagram: str
     groups: dict
     """Groups per colour; colours not named have none."""
-    cuts: set = field(default_factory=set)
+    cuts: frozenset = frozenset()
     seats: Optional[tuple] = None
     racks: Optional[dict] = None
     moves: Optional[dict] = None

@@ -238,3 +238,50 @@ def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(upt
                                 "changed after Bo played it: Bo's seal does not cover it, nor "
                                 "does any seal after it: the change was made after the last "
                                 "move was sealed, by whoever held the file since")
+
+
+def test_status_reads_parses_and_replays_each_game_once(uptown, counted, game):
+    path, env, _ = game
+    counts, _ = counted("status", path.parent, env=env)
+    assert (counts["reads"], counts["parses"], counts["schema"], counts["plays"]) == (
+        1, 1, 1, MOVES)
+
+
+def mailed(uptown, tmp_path):
+    """(the message of a three-player game after ``MOVES`` moves, from the mover of the last
+    one to the next, written by ``send -o``; the local copy, one move behind)."""
+    players = [x for name in ("Ana", "Bo", "Cy") for x in ("-p", f"{name} <{name.lower()}@example.org>")]
+    path, local = tmp_path / "game.yaml", tmp_path / "local" / "game.yaml"
+    local.parent.mkdir()
+    assert uptown.invoke("new", path, *players, "--seed", "7").exit_code == 0
+    for _ in range(MOVES):
+        local.write_bytes(path.read_bytes())
+        assert uptown.invoke("move", path, "--bot", "random").exit_code == 0
+    return path, local
+
+
+def test_send_reads_parses_and_replays_the_game_once(uptown, counted, tmp_path):
+    path, _ = mailed(uptown, tmp_path)
+    counts, texts = counted("send", path, "--as", "Ana", "--to", "Bo", "-o", tmp_path / "m.eml")
+    assert (counts["reads"], counts["parses"], counts["schema"], counts["plays"]) == (
+        1, 1, 1, MOVES)
+
+
+def test_receive_parses_and_replays_the_attached_game_once(uptown, counted, tmp_path):
+    path, local = mailed(uptown, tmp_path)
+    letter = tmp_path / "m.eml"
+    assert uptown.invoke("send", path, "--as", "Ana", "--to", "Bo", "-o", letter).exit_code == 0
+    counts, texts = counted("receive", letter, "--into", local)
+    assert local.read_bytes() == path.read_bytes()
+    assert texts[path.read_text()] == 1
+    assert counts["plays"] == MOVES  # the received copy once (the shorter local one: never)
+
+
+def test_receive_from_a_mailbox_parses_the_copy_it_takes_once(uptown, counted, tmp_path):
+    path, local = mailed(uptown, tmp_path)
+    letter, mbox = tmp_path / "m.eml", tmp_path / "bo.mbox"
+    assert uptown.invoke("send", path, "--as", "Ana", "--to", "Bo", "-o", letter).exit_code == 0
+    mbox.write_bytes(b"From ana@example.org Thu Dec  3 10:00:00 2026\n" + letter.read_bytes())
+    counts, texts = counted("receive", "--mbox", mbox, "--into", local)
+    assert local.read_bytes() == path.read_bytes()
+    assert texts[path.read_text()] == 1

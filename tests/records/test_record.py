@@ -396,3 +396,10 @@ def test_replayed_game_matches_playing_the_moves_directly():
     for entry in record.moves:
         game.play(parse_move(entry.text), entry.color)
     assert replay(record).game.board == game.board
+
+
+def test_record_owners_names_the_player_of_each_colour():
+    two = load_record_text("uptown: 1\nplayers:\n  - {name: Ana, colors: [red, green]}\n"
+                           "  - {name: Bo, colors: [blue, yellow]}\nseed: s\n", "g.yaml")
+    assert two.owners == {"red": "Ana", "green": "Ana", "blue": "Bo", "yellow": "Bo"}
+    assert load_record_text(THREE, "g.yaml").owners == {"red": "Ana", "blue": "Bo", "green": "Cy"}

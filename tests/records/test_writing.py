@@ -20,6 +20,7 @@ from uptown_cli.records import writing as record_text
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.records.replay import replay
 from uptown_cli.records.schema import load_record_text
+from uptown_cli.records.pause_text import record_with_pause
 from uptown_cli.records.writing import quote, record_with_move, render_record
 from uptown_cli.records.yaml_reader import MAX_BYTES, parse, to_plain
 
@@ -581,3 +582,21 @@ def test_render_record_writes_the_hidden_fields_itself():
                          "commitments:\nmoves:\n")
     record = load_record_text(text, "g.yaml")
     assert record.hidden.game_id == game_id and record.hidden.joined() == []
+
+
+def test_a_pause_is_appended_as_a_move_is_with_its_stamps_even_after_flow_moves():
+    """``pause`` writes through ``record_with_pause``: its entry is written as a move's is,
+    ``at`` then ``from``, after moves written as a flow list (which become a block list)."""
+    timed = HEADER + 'clock: move 72h grace 168h\nvacation: 14d\nstarted: "2026-12-01T12:00:00Z"\n'
+    old = timed + ('moves: [{red: woman B8, at: "2026-12-01T13:00:00Z"},\n'
+                   '        {blue: I I9, at: "2026-12-01T14:00:00Z"}]  # so far\n')
+    stamp = {"at": "2026-12-02T12:00:00Z", "from": "2026-12-03T00:00:00Z"}
+    new = record_with_pause(old, "green", 3, "g.yaml", stamp)
+    assert new.text.endswith('  - green: pause 3d\n    at: "2026-12-02T12:00:00Z"\n'
+                             '    from: "2026-12-03T00:00:00Z"\n')
+    assert moves_of(new.text) == moves_of(old) and new.path == "g.yaml"
+    assert [tuple(p)[:5] for p in new.pauses] == [(2, "green", 3, *stamp.values())]
+    moved = record_with_move(old, "green", "man C3", stamp={"at": stamp["at"]}).text
+    assert moved.endswith('  - green: man C3\n    at: "2026-12-02T12:00:00Z"\n')
+    again = record_with_pause(new, "red", 2, stamp={"at": "2026-12-02T13:00:00Z"})
+    assert again.text == new.text + '  - red: pause 2d\n    at: "2026-12-02T13:00:00Z"\n'

@@ -11,7 +11,7 @@ import json
 import os
 import socket
 import ssl
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -100,14 +100,13 @@ def check_login(server, session, envelope, mechanism, auth_data):
     return AuthResult(success=ok, handled=False)
 
 
-@dataclass
-class MailServer:
+class MailServer(NamedTuple):
     """A running SMTP server on 127.0.0.1: its port, what it captured, and the environment a
     client needs (with the test CA trusted)."""
 
     port: int
     capture: Capture
-    env: dict = field(default_factory=dict)
+    env: dict
 
 
 def start_server(folder, tls=True, implicit=False):

@@ -20,5 +20,5 @@ def annotate(record: Record, reviews: list[MoveReview]) -> str:
     (see ``records.writing.annotated_text``)."""
     return annotated_text(record, [
         MoveAnnotation((review.after.score, review.after.win), review.best,
-                       tuple(tuple(line) for line in review.variations), review.mark, review.loss)
+                       review.variations, review.mark, review.loss)
         for review in reviews])

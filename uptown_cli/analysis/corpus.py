@@ -5,8 +5,7 @@ import csv
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TextIO, TypedDict
+from typing import NamedTuple, TextIO, TypedDict
 
 from ..engine.game import Game
 from ..engine.geometry import square_name, tile_name
@@ -22,8 +21,7 @@ EXPORT_COLUMNS = (
 )
 
 
-@dataclass(frozen=True)
-class RecordedGame:
+class RecordedGame(NamedTuple):
     """A record's game as replayed: the record's path, its scoring variant and the game."""
 
     path: str

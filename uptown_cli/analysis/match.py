@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import dataclass, field
-from typing import IO, Any, cast
+from typing import IO, Any, NamedTuple, cast
 
 from ..engine.bags import seeded_bags
 from ..engine.game import Game, Player
@@ -33,8 +32,7 @@ LOG_TAIL = 65536
 """The most of an engine's standard error kept for each game (its end)."""
 
 
-@dataclass(frozen=True)
-class Entrant:
+class Entrant(NamedTuple):
     """A player of a tournament: uptown's ``bot`` by name, or an engine program (``command``,
     with ``options`` set through the protocol)."""
 
@@ -56,8 +54,7 @@ class Entrant:
                    tuple(sorted(data.get("options", {}).items())))
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """The time control: ``move`` seconds a move, or ``game`` seconds a game with
     ``increment`` added after each move; ``margin`` more before an engine loses on time;
     ``start`` seconds for an engine to answer its handshake and ping. ``bot_options`` go to
@@ -71,8 +68,7 @@ class Limits:
     bot_options: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
-class GameTask:
+class GameTask(NamedTuple):
     """What a worker needs to play game ``number``: its entrants in seat order, the ``seed``
     that deals it (the task's, never the worker's), the variant and the limits."""
 
@@ -84,8 +80,7 @@ class GameTask:
     limits: Limits
 
 
-@dataclass(frozen=True)
-class SeatResult:
+class SeatResult(NamedTuple):
     """How a seat did: its entrant and player name, colours, score, captures, rank (1 is best),
     its share of first place, and why it lost if it forfeited (``forfeit`` a reason of
     ``EngineError``, ``detail`` one line)."""
@@ -101,12 +96,11 @@ class SeatResult:
     detail: str | None = None
 
 
-@dataclass(frozen=True)
-class GameOutcome:
+class GameOutcome(NamedTuple):
     """A game played: its number, deal and seed, the moves (``(colour, text)``), each seat's
     result, whether it was ``finished`` (not stopped by a forfeit), whether it was played
     again after a crash or stall (``replayed``), and the end of each engine's standard error
-    by player name (``logs``, kept apart from the results)."""
+    by player name (``logs``, kept apart from the results: ``to_json`` leaves them out)."""
 
     number: int
     deal: int
@@ -115,7 +109,7 @@ class GameOutcome:
     seats: tuple[SeatResult, ...]
     finished: bool
     replayed: bool
-    logs: dict[str, str] = field(default_factory=dict, compare=False)
+    logs: dict[str, str]
 
     @property
     def players(self) -> tuple[Player, ...]:
@@ -137,7 +131,7 @@ class GameOutcome:
                                  s["captures"], s["rank"], s["first"], s["forfeit"], s["detail"])
                       for s in data["seats"])
         return cls(data["game"], data["deal"], data["seed"], (), seats, data["finished"],
-                   data["replayed"])
+                   data["replayed"], {})
 
 
 class _PlayAgain(Exception):
@@ -158,9 +152,9 @@ def play_game(task: GameTask) -> GameOutcome:
         except _PlayAgain as again:
             first = again.logs
             outcome = _play(task, last_try=True)
-    for name, text in first.items():
-        outcome.logs[name] = f"{text}--- the game played again ---\n{outcome.logs.get(name, '')}"
-    return outcome
+    logs = {name: f"{text}--- the game played again ---\n{outcome.logs.get(name, '')}"
+            for name, text in first.items()}
+    return outcome._replace(logs={**outcome.logs, **logs})
 
 
 def _play(task: GameTask, last_try: bool) -> GameOutcome:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..engine.game import Game, Player
 from ..engine.geometry import TILE_NAMES, TILES_PER_COLOR, parse_tile
@@ -40,8 +39,7 @@ def _tile(text: str) -> int:
     return _TILES[text] if text in _TILES else parse_tile(text)
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(NamedTuple):
     """What the player to move has to think in: ``move`` seconds for this move, or ``left``
     seconds for the rest of the game with ``increment`` added after each move."""
 
@@ -146,8 +144,7 @@ def answered_move(answer: Mapping[str, Any], number: int) -> tuple[str | None, M
             move=text[:60], reason=exc)) from None
 
 
-@dataclass(frozen=True)
-class EngineView:
+class EngineView(NamedTuple):
     """A move request made back into a game: ``game`` as its player to move may see it (their
     own racks as they are; every other bag dealt its tiles played, in order, then the rest, a
     deal that fits the moves and that bots never read), the request's ``seed``, ``variant``

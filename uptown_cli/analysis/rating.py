@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Any
+from typing import Any, NamedTuple
 
 from .match import GameOutcome
 
@@ -23,8 +22,7 @@ Z95 = NormalDist().inv_cdf(0.975)
 """The normal quantile of a two-sided 95% interval (1.95996...)."""
 
 
-@dataclass(frozen=True)
-class Sprt:
+class Sprt(NamedTuple):
     """A sequential probability ratio test of H0 (the first entrant is ``elo0`` stronger)
     against H1 (``elo1`` stronger), with error rates ``alpha`` and ``beta``."""
 
@@ -104,8 +102,7 @@ def sprt_decision(sprt: Sprt, outcomes: Sequence[GameOutcome], name: str) -> str
     return "H1" if llr >= upper else "H0" if llr <= lower else None
 
 
-@dataclass(frozen=True)
-class EntrantFigures:
+class EntrantFigures(NamedTuple):
     """An entrant's figures: ``games`` (seats played), ``firsts`` (first places, a shared one
     as a fraction), mean score; two seats: wins, draws, losses, Elo and its error bar; more
     seats: openskill's ``mu`` and ``sigma``."""
@@ -124,7 +121,7 @@ class EntrantFigures:
 
     def to_json(self) -> dict[str, Any]:
         return {key: round(value, 3) if isinstance(value, float) else value
-                for key, value in vars(self).items()}
+                for key, value in self._asdict().items()}
 
 
 def figures(outcomes: Sequence[GameOutcome], names: Sequence[str], seats: int) -> list[EntrantFigures]:

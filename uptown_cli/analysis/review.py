@@ -28,8 +28,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .bots import ColoredMove, greedy_choices, mc_candidates, shared_deals
 from .pool import in_pool, stopped_by_signals
@@ -58,8 +57,7 @@ VARIATION_REPLIES = 2
 
 
 
-@dataclass(frozen=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     """A position or move as its mover sees it: the expected final score (lower is better)
     and the chance to win (0 to 1)."""
 
@@ -83,8 +81,7 @@ class Evaluator(Protocol):
         time allow)."""
 
 
-@dataclass(frozen=True)
-class PlayoutEvaluator:
+class PlayoutEvaluator(NamedTuple):
     """Evaluates moves by fast playouts with ``policy``, comparing ``choose``'s moves."""
 
     choose: Callable[[Game, random.Random, str], list[ColoredMove]]
@@ -167,8 +164,7 @@ def game_accuracy(wins: Sequence[float], losses: Sequence[float]) -> float | Non
     return (weighted + harmonic) / 2
 
 
-@dataclass(frozen=True)
-class MoveReview:
+class MoveReview(NamedTuple):
     """One move as the engine saw it, from its mover's point of view."""
 
     number: int
@@ -186,17 +182,17 @@ class MoveReview:
     mark: str | None
     forced: bool
     """Whether the move was the only legal one (left out of the summary)."""
-    variations: list[list[str]] = field(default_factory=list)
+    variations: tuple[tuple[str, ...], ...] = ()
     """Other lines from the position before the move: the best move and the runner-up, each
     followed by greedy's replies on the real racks."""
 
     def to_json(self) -> dict[str, Any]:
         """The move's review as JSON data."""
-        return asdict(self)
+        return {**self._asdict(), "before": self.before._asdict(), "after": self.after._asdict(),
+                "variations": [list(line) for line in self.variations]}
 
 
-@dataclass(frozen=True)
-class PlayerReview:
+class PlayerReview(NamedTuple):
     """One player's game in figures (forced moves left out)."""
 
     name: str
@@ -209,8 +205,7 @@ class PlayerReview:
     accuracy: float | None
 
 
-@dataclass(frozen=True)
-class Review:
+class Review(NamedTuple):
     variant: str
     bot: str
     seed: str
@@ -224,7 +219,7 @@ class Review:
             "variant": self.variant, "bot": self.bot, "seed": self.seed, "deals": self.deals,
             "seconds": self.seconds,
             "moves": [m.to_json() for m in self.moves],
-            "players": [asdict(p) for p in self.players],
+            "players": [p._asdict() for p in self.players],
         }
 
 
@@ -241,8 +236,7 @@ def move_text(game: Game, color: str, move: Move) -> str:
     return f"{color} {text}" if mover is not None and len(mover.colors) > 1 and not move.is_pass else text
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(NamedTuple):
     """What a worker needs to review one move: the game's players and bags, the moves before
     it and the move itself, and the evaluation's settings."""
 
@@ -297,7 +291,7 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
         if after.key() >= before.key():
             best, before = 0, after
     loss = max(0.0, before.win - after.win)
-    variations = [_line(game, *moves[i]) for i in ranked if i != 0][:2]
+    variations = tuple(_line(game, *moves[i]) for i in ranked if i != 0)[:2]
     return MoveReview(
         number=number, player=mover.name, color=played_color, move=str(played),
         before=before, after=after,
@@ -306,7 +300,7 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
     )
 
 
-def _line(game: Game, color: str, move: Move) -> list[str]:
+def _line(game: Game, color: str, move: Move) -> tuple[str, ...]:
     """``move`` and greedy's replies after it (on the game's real racks), as text."""
     line = [move_text(game, color, move)]
     game.play(move, color)
@@ -320,7 +314,7 @@ def _line(game: Game, color: str, move: Move) -> list[str]:
     finally:
         for _ in range(played):
             game.pop()
-    return line
+    return tuple(line)
 
 
 def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: str,

@@ -9,7 +9,7 @@ play it.
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
@@ -24,8 +24,7 @@ from .pool import in_pool
 __all__ = ["GameResult", "check_bots", "play_games", "summarize", "record_text"]
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """How one bot did in one game."""
 
     bot: str
@@ -35,8 +34,7 @@ class Seat:
     """1 for an outright win, 1/k for a win shared by k players, else 0."""
 
 
-@dataclass(frozen=True)
-class GameResult:
+class GameResult(NamedTuple):
     """One game of a run: its number, seed, players, moves as written, and its seats."""
 
     number: int
@@ -47,8 +45,7 @@ class GameResult:
     seats: tuple[Seat, ...]
 
 
-@dataclass(frozen=True)
-class BotResult:
+class BotResult(NamedTuple):
     """A bot's results over a run (a bot that fills several seats of a game counts per seat)."""
 
     name: str

@@ -19,8 +19,7 @@ import itertools
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.sha256 import sha256
 from ..errors import SetupError
@@ -39,8 +38,7 @@ FORMAT = 1
 """The version of ``tournament.json`` and ``results.jsonl``."""
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """What a tournament is: its entrants, ``mode`` (one of ``MODES``), seats per game,
     ``deals`` per table (each played from every rotation of the seats), ``seed``, variant,
     time control (``Limits``) and, for a match of two, an optional SPRT that stops it early."""
@@ -71,11 +69,11 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         """The settings as the tournament's file keeps them."""
-        limits = {k: (dict(v) if k == "bot_options" else v) for k, v in vars(self.limits).items()}
+        limits = {k: (dict(v) if k == "bot_options" else v) for k, v in self.limits._asdict().items()}
         return {"uptown-tournament": FORMAT, "mode": self.mode, "seats": self.seats,
                 "deals": self.deals, "seed": self.seed, "variant": self.variant,
                 "entrants": [e.to_json() for e in self.entrants], "limits": limits,
-                "sprt": None if self.sprt is None else vars(self.sprt)}
+                "sprt": None if self.sprt is None else self.sprt._asdict()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:

@@ -279,7 +279,7 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
 
     players = summarize(reviews, game.players)
     report = {"path": record.path, **how, "moves": [m.to_json() for m in reviews],
-              "players": [vars(p) | {"colors": list(p.colors)} for p in players]}
+              "players": [p._asdict() | {"colors": list(p.colors)} for p in players]}
     if out.as_json:
         return report
     state = _("finished") if game.finished else _("not finished")

@@ -25,6 +25,7 @@ from .output import Output, lock_notice, write_output
 
 if TYPE_CHECKING:
     from ..club.mime import Attached
+    from ..records.schema import Record
 
 __all__: list[str] = []
 
@@ -76,9 +77,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
     one-line error (``NotAllSent`` when some recipients were refused)."""
-    import email.policy
-
-    from ..club.mail import GameFile, game_message
+    from ..club.mail import GameFile, game_message, wire_bytes
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..errors import NotAllSent, one_line
 
@@ -88,7 +87,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
         check_smtp_settings()
     game = GameFile.read(path, shown)
     outgoing = game_message(game, as_name, to)
-    data = outgoing.message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
+    data = wire_bytes(outgoing.message)
     if output is not None:
         write_output(data.replace(b"\r\n", b"\n").decode("utf-8"), output, inputs=(path,))
         return None
@@ -181,10 +180,12 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     if (mbox or maildir) and into is None:
         raise click.UsageError(_("--mbox and --maildir need --into FILE (the game to look for)"))
     skipped: list[str] = []
+    received: "Record | None" = None
     if mbox or maildir:
         letters = mbox_messages(mbox) if mbox else maildir_messages(maildir)  # type: ignore[arg-type]
         try:
-            game = best_copy(letters, into, skipped)  # type: ignore[arg-type]  # checked above
+            # into: not None, checked above
+            game, received = best_copy(letters, into, skipped)  # type: ignore[arg-type]
         finally:
             for line in skipped:
                 click.echo(_("Skipped {what}").format(what=line), err=True)
@@ -197,12 +198,12 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
-    _refuse_future(game)
+    received = _refuse_future(game, received)
     local = into or game.file_name
     if local is None:
         raise MailError(_("{name}: give --into FILE; nothing was written")
                         .format(name=game.unnamed()))
-    result = take(game, local, display_path(local), lock_notice(local))
+    result = take(game, local, display_path(local), lock_notice(local), received)
     if as_json:
         out.json({**result.to_json(), "skipped": skipped})
         return
@@ -211,21 +212,23 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         click.echo(_("Warning: {warning}").format(warning=one_line(warning)), err=True)
 
 
-def _refuse_future(game: "Attached") -> None:
-    """Refuse (one line, nothing written) a received game with a move dated after this
-    computer's clock (``records.times.future_problem``); a copy that cannot be read is
-    ``receive``'s to report."""
+def _refuse_future(game: "Attached", record: "Record | None") -> "Record | None":
+    """The record of ``game`` (``record``, when read already), refused (one line, nothing
+    written) when a move is dated after this computer's clock (``records.times.
+    future_problem``); None for a copy that cannot be read, which is ``receive``'s to report."""
     from ..errors import NOTHING_WRITTEN, MailError, UptownError
     from ..records.times import future_problem
     from .timing import now
 
-    try:
-        record = game.record()
-    except UptownError:
-        return
+    if record is None:
+        try:
+            record = game.record()
+        except UptownError:
+            return None
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
         raise MailError(str(problem), NOTHING_WRITTEN)
+    return record
 
 
 def games_listed(folders: Iterable[str]) -> tuple[list[str], int]:

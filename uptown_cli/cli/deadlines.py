@@ -11,9 +11,8 @@ from .exits import ExitStatus, converted
 from .options import as_option, file_argument, json_option, keys_option, sendmail_option
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
-    from ..club.reminders import Awaited, Reminder
+    from ..club.mail import GameFile
+    from ..club.reminders import Reminder
 
 __all__: list[str] = []
 
@@ -21,95 +20,15 @@ __all__: list[str] = []
 # -- remind ------------------------------------------------------------------------------
 
 
-def awaited_games(files: "list[str]", moment: "datetime") -> "list[Awaited]":
-    """One ``club.reminders.Awaited`` per game of ``files`` with a clock that waits for a
-    move (records that cannot be read or replayed are ``validate``'s and ``status``'s to
-    report: left out here)."""
-    from ..club.reminders import Awaited, Person
-    from ..errors import UptownError
-    from ..pictures.text import board_text
-    from ..records.reading import load_record
-    from ..records.replay import replay
-    from ..records.seen import game_ident
-    from ..records.times import waiting_deadline
-    from ..errors import display_path
-
-    waiting = []
-    for path in files:
-        try:
-            record = load_record(path, display_path(path))
-            result = replay(record)
-        except UptownError:
-            continue
-        timing, game = record.timing, result.game
-        if result.errors or timing is None or timing.clock is None or game.to_move is None:
-            continue
-        if record.hidden is not None and len(record.hidden.commitments) < len(record.players):
-            continue  # joins carry no time yet: not reminded
-        name = game.to_move.name
-        owners = {color: p.name for p in record.players for color in p.colors}
-        deadline = waiting_deadline(timing, record.moves, owners, name, pauses=record.pauses)
-        assert deadline is not None  # a game with a clock
-        people = {p.name: Person(p.name, p.email) for p in record.players}
-        file = os.path.basename(path)
-        actions = timing.late.actions(0)
-        stand_in = None
-        if actions and record.hidden is None:  # (not offered yet with hidden racks)
-            what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
-            stand_in = f"uptown move {file} {what} --for {name} --send"
-        waiting.append(Awaited(
-            game_ident(record), path, record.fields.get("event") or file,
-            f"move {len(record.moves) + 1}", people[name],
-            tuple(person for other, person in people.items() if other != name), deadline,
-            # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
-            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=name),
-            stand_in, board_text(game)))
-    return waiting
-
-
-def reminder_bytes(reminder: "Reminder", path: str, sender: "tuple[str, str]") -> bytes:
-    """The message of ``reminder`` from ``sender`` (name, address), the game at ``path``
-    attached as ``send`` attaches it."""
-    import email.policy
-    from email.mime.application import MIMEApplication
-    from email.mime.multipart import MIMEMultipart
-    from email.mime.text import MIMEText
-    from email.utils import formatdate, make_msgid
-
-    from ..club.headers import address_field, checked_address, header_value, plain_file_name
-    from ..records.reading import read_file
-
-    to = reminder.to
-    address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
-    message = MIMEMultipart()
-    message["From"] = address_field(sender[0], sender[1])
-    message["To"] = address_field(to.name, address)
-    message["Subject"] = header_value(reminder.subject)
-    message["Date"] = formatdate(localtime=True)
-    message["Message-ID"] = make_msgid(domain=sender[1].rpartition("@")[2])
-    body = reminder.body
-    message.attach(MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8"))
-    attached = MIMEApplication(read_file(path).encode("utf-8"), "yaml")
-    name = plain_file_name(os.path.basename(path)) or "game.yaml"
-    attached.add_header("Content-Disposition", "attachment",
-                        filename=name if name.isascii() else ("utf-8", "", name))
-    message.attach(attached)
-    return message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))
-
-
 def _sender() -> "tuple[str, str]":
     """(name, address) of ``$UPTOWN_FROM``: reminders come from the club, not a player."""
-    from email.utils import getaddresses
+    from ..club.mail import FROM_ENV, from_env
 
-    from ..club.headers import checked_address
-    from ..club.mail import FROM_ENV
-
-    text = os.environ.get(FROM_ENV, "")
-    found = getaddresses([text]) if text else []
-    if len(found) != 1 or not found[0][1]:
+    club = from_env()
+    if club is None:
         raise click.UsageError(_("who sends the reminders? set ${variable} to one address "
                                  "(e.g. Club <club@example.org>)").format(variable=FROM_ENV))
-    return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
+    return club
 
 
 @click.command()
@@ -136,7 +55,8 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     """
     import sys
 
-    from ..club.reminders import REMINDER, due, read_log, send_due
+    from ..club.reminders import (REMINDER, awaited_games, due, read_games, read_log,
+                                   reminder_message, send_due)
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
     from ..errors import MailError, one_line
@@ -153,6 +73,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     moment = now()  # (cli.timing)
     done: list[dict[str, object]] = []
     unread = 0
+    games: "dict[str, GameFile]" = {}  # the folder's games, by path: each read once a run
 
     def send(reminder: "Reminder") -> None:
         awaited = reminder.awaited
@@ -161,7 +82,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
                 name=reminder.to.name, file=awaited.file)
         else:
             assert sender is not None  # sending
-            data = reminder_bytes(reminder, awaited.file, sender)
+            data = reminder_message(reminder, games[awaited.file], sender)
             if sendmail:
                 send_sendmail(data, [reminder.to.address])
             else:
@@ -180,7 +101,8 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     for folder in folders or (".",):
         files, bad = games_listed([folder])
         unread += bad
-        waiting = awaited_games(files, moment)
+        games = read_games(files)
+        waiting = awaited_games(games.values())
         if dry_run:
             for reminder in due(waiting, read_log(folder), moment, period):
                 done.append(_reminder_json(reminder, True))
@@ -236,9 +158,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     from ..engine.clock import Pause
     from ..engine.late import pause_problem
     from ..engine.moments import parse_time, show_time, write_time
-    from ..errors import RecordError
-    from ..records.safe_file import replace_record
-    from ..records.writing import insert_item, quote, read_new_text, readable
+    from ..records.safe_file import append_pause
     from ..records.times import timeline
     from ..records.viewer import player_named
     from .loading import check_seen_as, game_path, open_record, remember_seen, replay_valid
@@ -248,6 +168,8 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     if sendmail and not send:
         raise click.UsageError(_("--sendmail goes with --send"))
     path = game_path(file)
+    if path == "-":
+        raise click.UsageError(_("pause writes to FILE; standard input cannot be used"))
     record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
@@ -258,25 +180,17 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     moment = now()
     with converted(param_hint="--from"):
         begins = parse_time(start) if start else None
-    owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves, owners, pauses=record.pauses)
+    line = timeline(timing, record.moves, record.owners, pauses=record.pauses)
     wanted = Pause(name, moment, days, begins)
     to_move = game.to_move.name if game.to_move is not None else None
     problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
     if problem is not None:
         raise click.ClickException(_("{problem}; nothing was written").format(problem=problem))
     color = next(p.colors[0] for p in record.players if p.name == name)
-    item = [f"{color}: pause {days}d", f"at: {quote(write_time(moment))}"]
+    stamp = {"at": write_time(moment)}
     if begins is not None:
-        item.append(f"from: {quote(write_time(begins))}")
-    old = readable(record, record.path)
-    new_text = insert_item(old, "moves", item, record.path,
-                           _("{name}'s pause").format(name=name))
-    written = read_new_text(new_text, _("{name}'s pause would not read back").format(name=name))
-    if len(written.pauses) != len(record.pauses) + 1 or written.moves != record.moves:
-        raise RecordError(_("{name}'s pause would not read back as one pause more; nothing was "
-                            "written").format(name=name))
-    replace_record(path, new_text, record.text, lock_notice(path))
+        stamp["from"] = write_time(begins)
+    written = append_pause(path, color, days, record, lock_notice(path), stamp)
     remember_seen(written, as_name, keys)
     left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
     click.echo(ngettext("{name} is on vacation from {begins} until {end}; {left} day of "

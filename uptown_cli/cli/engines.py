@@ -5,7 +5,6 @@ The protocol is docs/ENGINE_PROTOCOL.md; tournaments are docs/TOURNAMENTS.md. Th
 modules are imported inside the commands.
 """
 
-import dataclasses
 import json
 import shlex
 import sys
@@ -105,7 +104,7 @@ def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> lis
     if unknown:
         raise click.BadParameter(gettext("{unknown!r} is not an engine of this tournament")
                                  .format(unknown=unknown[0]), param_hint="--option")
-    return [dataclasses.replace(e, options=tuple(sorted(options.get(e.name, {}).items())))
+    return [e._replace(options=tuple(sorted(options.get(e.name, {}).items())))
             if e.bot is None else e for e in entrants]
 
 
@@ -292,7 +291,7 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
     if settings.sprt is not None:
         test = settings.sprt
         llr = sprt_llr(*results_of(run.results, names[0]), test.elo0, test.elo1)
-        sprt = {**vars(test), "llr": round(llr, 3), "bounds": [round(b, 3) for b in test.bounds()],
+        sprt = {**test._asdict(), "llr": round(llr, 3), "bounds": [round(b, 3) for b in test.bounds()],
                 "decision": run.decided()}
     out = Output(as_json, table_format)
     if as_json:

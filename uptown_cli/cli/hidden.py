@@ -1,38 +1,33 @@
-"""The commands of games with hidden racks: ``join`` and ``reveal``, ``new --hidden``'s
-file, and the player to move's view for ``moves``, ``move`` and ``hint`` (``MoverView``).
+"""The commands of games with hidden racks: ``join`` and ``reveal``, and ``new --hidden``'s
+file (the player to move's view for ``moves``, ``move`` and ``hint`` is ``analysis.mover``'s).
 
 Who a player is, their key and their own view are ``records.viewer``'s; what a view shows is
 ``pictures.text``'s. The record layer (and so PyYAML) is imported inside the functions, to
 keep ``uptown --help`` light.
 """
 
-import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import display_path
-from ..engine.sha256 import sha256
-from ..hidden.draws import JOINABLE, LATEST, PROTOCOLS, bags_from_draws, new_game_id
+from ..hidden.draws import JOINABLE, LATEST, PROTOCOLS, new_game_id
 from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
 from .loading import game_path, open_record, replay_valid
 from .options import as_option, file_argument, json_option, keys_option
 from .output import Output, lock_notice
-from ..i18n import _ as gettext, ngettext
+from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
-    from ..engine.game import Game, Player, Turn
-    from ..records.hidden_fields import HiddenFields
-    from ..records.hidden_check import HiddenCheck
+    from ..engine.game import Player
     from ..records.schema import Record
     from ..records.entries import PlayerEntry
-    from ..records.viewer import HiddenView
 
 __all__: list[str] = []
 
 
-# -- new --hidden, and the view of the player to move --------------------------------------
+# -- new --hidden ----------------------------------------------------------------------------
 
 
 def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant: str,
@@ -46,100 +41,6 @@ def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant:
     text = render_record(entries, variant=variant, hidden=game_id, timing=timing)
     create_record(path, text)
     return game_id
-
-
-class MoverView:
-    """The player to move's view of a hidden game: ``game`` knows their racks (the others'
-    drawn at random to fit the moves, as a bot's view), ``link(colour, move_text)`` is what
-    they write with their move, and ``bot_seed`` seeds a bot from their secret key and the
-    record (so nobody can replay the bot's choices from the public file). ``warning`` names
-    the passes set aside because no deal fits them (None when every pass fits)."""
-
-    def __init__(self, record: "Record", name: str, key: bytes, check: "HiddenCheck", game: "Game",
-                 warning: str | None = None) -> None:
-        self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
-        self.warning = warning
-        self.bot_seed = sha256(key + record.text.encode("utf-8")).hexdigest()
-
-    def view_after(self, turn: "Turn", link: str) -> "HiddenView":
-        """What the mover sees once their move (``turn``, written with ``link``) is played:
-        their racks, with the draw still to come."""
-        from ..records.viewer import HiddenView
-
-        self.check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
-        return HiddenView(self.record, self.name, self.check.deal)
-
-    def link(self, color: str, move_text: str) -> str:
-        from ..records.hidden_check import own_link
-
-        turn = self.check.deal.turns[self.name] + 1
-        return own_link(self.record, self.name, self.key, turn, color, move_text,
-                        self.check.digest, self.check.previous_seal)
-
-
-def mover_view(record: "Record", game: "Game", as_name: str | None,
-               keys: str | None) -> MoverView:
-    """The ``MoverView`` of the player to move, who gives ``--as`` with their name."""
-    from ..analysis.deals import imagined_game
-    from ..records.viewer import own_view, player_key, player_named, seal_alert
-
-    player = cast("Player", game.to_move)
-    waiting = [p.name for p in record.players
-               if p.name not in cast("HiddenFields", record.hidden).joined()]
-    if waiting:
-        raise click.ClickException(gettext("the game has not started: {waiting} must join first (uptown join)")
-                                   .format(waiting=', '.join(waiting)))
-    if as_name is None:
-        raise click.ClickException(gettext("{path} has hidden racks: run it with --as {name} (your key file "
-                                     "proves who you are)")
-                                   .format(path=record.path, name=player.name))
-    name = player_named(record.players, as_name)
-    if name != player.name:
-        raise click.ClickException(gettext("it is {name}'s turn, not {name2}'s")
-                                   .format(name=player.name, name2=name))
-    key = player_key(record, name, keys)
-    _, check = own_view(record, name, key)
-    own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
-    view, suspects = imagined_game(game, player, own_bags, random.Random())
-    alert = seal_alert(record, check, name)
-    lines = [suspect_warning(suspects)] + ([gettext("Warning: {alert}").format(alert=alert)] if alert else [])
-    return MoverView(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
-
-
-def _fitted(bags: dict[str, list[int]], game: "Game") -> dict[str, list[int]]:
-    """``bags`` in which every tile placed on the board is drawn by then: a move changed after
-    its mover played it (the seals prove it, and the view says so) may show a tile its mover
-    never drew. That tile takes the place of the last one drawn before it, which comes next;
-    the tile the mover did play stays on their rack. Unchanged when nothing was changed."""
-    from ..engine.game import RACK_SIZE
-
-    fitted = {color: list(bag) for color, bag in bags.items()}
-    placed = dict.fromkeys(fitted, 0)
-    for turn in game.history:
-        if turn.move.is_pass or turn.color not in fitted:
-            continue
-        bag, count = fitted[turn.color], placed[turn.color]
-        if turn.move.tile not in bag[:RACK_SIZE + count]:
-            bag.remove(turn.move.tile)
-            bag.insert(RACK_SIZE + count - 1, turn.move.tile)
-        placed[turn.color] += 1
-    return fitted
-
-
-def suspect_warning(suspects: "list[Turn]") -> str | None:
-    """One line naming the passes (``Turn``) that no deal of the other racks fits, and whose
-    they are; None when there are none. The mover's own moves do not depend on them."""
-    if not suspects:
-        return None
-    owners: dict[str, list[str]] = {}
-    for turn in suspects:
-        owners.setdefault(turn.player.name, []).append(str(turn.number))
-    parts = [gettext("{name}'s pass at move {number}").format(name=name, number=numbers[0])
-             if len(numbers) == 1 else gettext("one of {name}'s passes (moves {numbers})").format(
-                 name=name, numbers=", ".join(numbers)) for name, numbers in owners.items()]
-    return (ngettext("Warning: {passes} looks unforced; checked when {who} reveals",
-                     "Warning: {passes} look unforced; checked when {who} reveal", len(parts))
-            .format(passes=gettext(" and ").join(parts), who=gettext(" and ").join(owners)))
 
 
 # -- join and reveal -----------------------------------------------------------------------
@@ -283,7 +184,7 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
     line = hidden.lines["commitments", name]
     without = record_without_entry(record, "commitments", name)
     written = record_with_entry(without, "withdrawn", name, key.hex(), record.path)
-    replace_record(path, written.text, record.text, lock_notice(path))
+    replace_record(path, written, record.text, lock_notice(path))
     folder = keys_folder(keys)
     remove_key(folder, hidden.game_id, name)
     remember(written, name, keys)

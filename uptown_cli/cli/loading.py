@@ -14,7 +14,7 @@ from ..i18n import N_, _, ngettext
 from .exits import converted
 
 if TYPE_CHECKING:
-    from ..engine.game import Game, Player
+    from ..engine.game import Game
     from ..records.schema import Record
 
 __all__: list[str] = []
@@ -159,21 +159,3 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir()
     except OSError:
         return False
-
-
-def check_player(game: "Game", as_name: str | None, path: str, writes: bool = True) -> "Player":
-    """The player to move, refusing a finished game and acting for someone else (``--as``);
-    ``writes`` says whether the command would have written the file."""
-    unwritten = _("; nothing was written") if writes else ""
-    player = game.to_move
-    if player is None:
-        raise click.ClickException(_("the game in {path} is over{unwritten}")
-                                   .format(path=path, unwritten=unwritten))
-    if as_name is None:
-        return player
-    from ..records.viewer import player_named
-
-    if player_named(game.players, as_name) != player.name:
-        raise click.ClickException(_("it is {name}'s turn, not {as_name}'s{unwritten}")
-                                   .format(name=player.name, as_name=as_name, unwritten=unwritten))
-    return player

@@ -8,7 +8,7 @@ import click
 
 from ..engine.game import COLORS
 from .exits import converted
-from .loading import check_player, check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
+from .loading import check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
 from ..i18n import _, ngettext
 from .options import (
     as_option,
@@ -30,25 +30,21 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.notation import Move
     from ..records.schema import Record
-    from .hidden import MoverView
+    from ..analysis.mover import Mover
 
 __all__: list[str] = []
 
 
-def hidden_mover_view(record: "Record", game: "Game", as_name: str | None, keys: str | None,
-                      warn: bool = True) -> "tuple[Game, MoverView | None]":
-    """(the game as the player to move sees it, their ``hidden.MoverView``) in a game with
-    hidden racks; (game, None) in an open game, where ``--as`` must name the player to move.
-    ``warn``: print the view's warning (passes set aside) on standard error."""
-    if record.hidden is None:
-        check_player(game, as_name, record.path, writes=False)
-        return game, None
-    from .hidden import mover_view
+def seen_by_mover(record: "Record", game: "Game", as_name: str | None, keys: str | None,
+                  warn: bool = True) -> "tuple[Game, Mover | None]":
+    """``analysis.mover.game_seen_by``; ``warn``: print the mover's warning (passes set
+    aside) on standard error."""
+    from ..analysis.mover import game_seen_by
 
-    view = mover_view(record, game, as_name, keys)
-    if warn and view.warning:
-        click.echo(view.warning, err=True)
-    return view.game, view
+    game, seen = game_seen_by(record, game, as_name, keys)
+    if warn and seen is not None and seen.warning:
+        click.echo(seen.warning, err=True)
+    return game, seen
 
 
 # -- move ------------------------------------------------------------------------------------
@@ -80,27 +76,6 @@ def split_rack(words: Sequence[str]) -> tuple[str | None, Sequence[str]]:
 def bot_option(command: F) -> F:
     command = playouts_option()(command)
     return click.option("--bot", type=click.Choice(BOT_NAMES), help="Let a bot choose the move.")(command)
-
-
-def bot_move(bot: str, game: "Game", record: "Record", playouts: int | None,
-             mover: "MoverView | None" = None) -> "tuple[str, Move]":
-    """(colour, Move) that ``bot`` plays in the game of ``record``, or a one-line
-    ClickException. In an open game (every rack public) the same record gives the same move;
-    with hidden racks the bot is seeded from the mover's secret key with the record
-    (``mover.bot_seed``), so the public file does not tell what it drew."""
-    from ..analysis.bots import choose_move
-
-    options = {"playouts": playouts} if playouts else {}
-    seed = unstamped(record.text) if mover is None else mover.bot_seed
-    return choose_move(bot, game, seed=seed, variant=record.variant, **options)
-
-
-def unstamped(text: str) -> str:
-    """A record's text without the times (and stand-ins' names) under its moves: what seeds
-    a bot in an open game, so that when a move was made does not change the bot's choice."""
-    import re
-
-    return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
 
 
 def typed_move(words: Sequence[str]) -> "Move":
@@ -136,8 +111,8 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
         record = load_record(path)
         game = replay(record).game
         if record.hidden is not None and not game.finished and not game.knows_racks:
-            game = hidden_mover_view(record, game, ctx.params.get("as_name"),
-                                     ctx.params.get("keys"), warn=False)[0]
+            game = seen_by_mover(record, game, ctx.params.get("as_name"), ctx.params.get("keys"),
+                                 warn=False)[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
         return files
@@ -185,9 +160,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
       uptown move club.yaml sax xE8 --as Bo
       uptown move --dry-run pass
     """
-    from ..engine.geometry import square_name
+    from ..analysis.mover import bot_move, player_to_move, take_turn
     from ..engine.scoring import standings
-    from ..errors import IllegalMove, Reason
     from ..pictures.text import (
         board_text,
         drawn_text,
@@ -229,26 +203,15 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record, alerts=as_name is None)  # with --as, NAME's view warns
-    player = check_player(game, as_name, record.path)
+    player = player_to_move(game, as_name, record.path)
     if rack is not None and rack not in player.colors:
         raise click.ClickException(_("{name} plays {colors}, not {rack}")
                                    .format(name=player.name, colors=' and '.join(player.colors), rack=rack))
-    game, mover = hidden_mover_view(record, game, as_name, keys)
+    game, mover = seen_by_mover(record, game, as_name, keys)
     rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
                     else (rack, typed_move(words)))
-    if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
-        raise click.ClickException(_("{chosen} marks a capture, but {square} is empty (write {chosen2}); "
-                                     "nothing was written")
-                                   .format(chosen=chosen, square=square_name(chosen.square), chosen2=game.canonical(chosen)))
     with converted(suffix=_("; nothing was written")):
-        try:
-            turn = game.play(chosen, rack)
-        except IllegalMove as exc:
-            if exc.reason is not Reason.AMBIGUOUS_COLOR:
-                raise
-            raise IllegalMove(exc.reason, _("{exc} (name the rack: red 7 B7, or --rack)")
-                              .format(exc=exc)) from None
-    link = None if mover is None else mover.link(turn.color, str(turn.move))
+        turn, link = take_turn(game, chosen, rack, mover)
     if not dry_run:
         from ..engine.moments import write_time
         from .timing import now
@@ -310,7 +273,7 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
-        game = hidden_mover_view(record, game, as_name, keys)[0]
+        game = seen_by_mover(record, game, as_name, keys)[0]
     remember_seen(record, as_name, keys)
     if not game.finished and not game.knows_racks:
         raise click.ClickException(_("{path} has no seed, so the racks and legal moves are unknown")
@@ -346,8 +309,10 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     """
     check_playouts(playouts, bot)
     path, record, game = read_game(file, as_name=as_name, keys=keys)
-    player = check_player(game, None, record.path, writes=False)
-    game, mover = hidden_mover_view(record, game, as_name, keys)
+    from ..analysis.mover import bot_move, player_to_move
+
+    player = player_to_move(game, None, record.path, writes=False)
+    game, mover = seen_by_mover(record, game, as_name, keys)
     rack, chosen = bot_move(bot, game, record, playouts, mover)
     remember_seen(record, as_name, keys)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import click
 
 from ..i18n import _, pgettext
-from .loading import check_player, check_seen_as, open_record, remember_seen, replay_valid
+from ..analysis.mover import player_to_move
+from .loading import check_seen_as, open_record, remember_seen, replay_valid
 from .output import Output, lock_notice
 
 __all__: list[str] = []
@@ -37,12 +38,12 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
                                      "for them; nothing was written"))
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
-    player = check_player(game, for_name if for_name is not None else as_name, record.path)
+    player = player_to_move(game, for_name if for_name is not None else as_name, record.path)
     link = None
     if record.hidden is not None and for_name is None:  # a resignation: the player's link
-        from .hidden import mover_view
+        from ..analysis.mover import mover
 
-        link = mover_view(record, game, as_name, keys).link(player.colors[0], action)
+        link = mover(record, game, as_name, keys).link(player.colors[0], action)
     writer = player_named(record.players, as_name) if as_name is not None else player.name
     stamp = {"at": write_time(now())}
     if for_name is not None:

@@ -32,6 +32,9 @@ from .options import (
 from .output import Output, page, use_color
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from ..errors import RecordError
     from ..records.replay import Validation
     from ..records.schema import Record
     from ..records.viewer import HiddenView
@@ -213,7 +216,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
         sys.exit(ExitStatus.ERROR)
 
 
-def _validate_one(path: str, strict: bool) -> "Validation":
+def _validate_one(path: str, strict: bool, moment: "datetime") -> "Validation":
     from ..records.reading import read_standard_input
     from ..records.replay import Validation, validate_file, validate_text
     from ..errors import RecordError
@@ -223,37 +226,21 @@ def _validate_one(path: str, strict: bool) -> "Validation":
             data = read_standard_input()
         except RecordError as exc:
             return Validation("<stdin>", None, [exc], 0)
-        return _in_the_future(validate_text(data, "<stdin>", strict))
+        return validate_text(data, "<stdin>", strict, moment, _stand_in_errors)
     shown = display_path(path)
     if not os.path.lexists(path):
         return Validation(shown, None, [RecordError(_(NO_SUCH_FILE), path=shown)], 0)
-    return _in_the_future(validate_file(path, strict, shown))
+    return validate_file(path, strict, shown, moment, _stand_in_errors)
 
 
-def _in_the_future(result: "Validation") -> "Validation":
-    """``result`` with an error for a move dated after this computer's clock (a time from the
-    reader's future: ``records.times.future_problem``)."""
-    from ..records.schema import file_order
-    from .timing import now
+def _stand_in_errors(record: "Record") -> "list[RecordError]":
+    """The moves bots made for late players that are not what their bot plays there
+    (``analysis.stand_ins``): what ``validate`` checks beyond the library's validation."""
+    if all(m.bot is None for m in record.moves):
+        return []
+    from ..analysis.stand_ins import stand_in_errors
 
-    if result.record is not None and (result.record.timing is not None
-                                      or any(m.at is not None for m in result.record.moves)):
-        from ..records.times import future_problem
-
-        problem = future_problem(result.path, result.record.moves, now(),
-                                 result.record.timing, result.record.pauses)
-        if problem is not None:
-            result.errors = sorted(result.errors + [problem], key=file_order)
-    if result.record is not None and not result.errors and any(
-            m.bot is not None for m in result.record.moves):
-        from ..analysis.stand_ins import stand_in_errors
-
-        result.errors += stand_in_errors(result.record)
-    if result.unrevealed and not result.errors:
-        from ..records.deadlines import settle
-
-        result.settled = settle(result.record, result.unrevealed, now())
-    return result
+    return stand_in_errors(record)
 
 
 def _bad_reveals(result: "Validation") -> list[str]:
@@ -280,7 +267,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     """
     from ..records.replay import Validation
     from ..errors import RecordError
+    from .timing import now
 
+    moment = now()
     unreadable: list[tuple[str, str]] = []
     files = list(record_files(paths or [game_path(None)], unreadable))
     quiet = len(files) < PROGRESS_MIN_FILES or not sys.stderr.isatty()
@@ -292,7 +281,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     if as_json:
         click.echo("[")
     with click.progressbar(files, label=_("Validating"), file=sys.stderr, hidden=quiet) as bar:
-        results = (_validate_one(path, strict) for path in bar)
+        results = (_validate_one(path, strict, moment) for path in bar)
         for index, result in enumerate(itertools.chain(folders, results)):
             invalid += result.status == "invalid"
             unchecked += result.status == "unchecked"

@@ -16,8 +16,7 @@ import errno
 import os
 import re
 import stat
-from dataclasses import dataclass
-from typing import Iterable, Iterator, cast
+from typing import Iterable, Iterator, NamedTuple, cast
 
 from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
 from ..records.compare import (
@@ -38,8 +37,7 @@ READ_CHUNK = 1024 * 1024
 _ESCAPED_FROM = re.compile(rb">+From ")
 
 
-@dataclass(frozen=True)
-class Letter:
+class Letter(NamedTuple):
     """One message of a mailbox: where it is, and its bytes or why it was not read."""
 
     where: str
@@ -188,19 +186,21 @@ def _mbox_letter(where: str, lines: list[bytes], size: int) -> Letter:
     return Letter(where, data[:-1] if data.endswith(b"\n\n") else data)
 
 
-def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) -> Attached:
+def best_copy(letters: Iterable[Letter], local_path: str,
+              skipped: list[str]) -> tuple[Attached, Record]:
     """Of the messages that carry the game at ``local_path``, the copy that carries it
-    furthest (see ``inbox.progress``; the later message when two go as far); with no local
-    copy, the furthest of those whose attachment has the local file's name (or, in a game
-    with hidden racks, whose game id is that name without ``.yaml``). A message that cannot be
-    read, or whose game cannot, is added to ``skipped`` in one line; messages with no game or
-    another game are passed by. MailError when none carries it."""
+    furthest (see ``inbox.progress``; the later message when two go as far), and its record;
+    with no local copy, the furthest of those whose attachment has the local file's name (or,
+    in a game with hidden racks, whose game id is that name without ``.yaml``). A message that
+    cannot be read, or whose game cannot, is added to ``skipped`` in one line; messages with no
+    game or another game are passed by. MailError when none carries it."""
     from ..records.reading import load_record
     from .inbox import progress
 
     local = load_record(local_path) if os.path.lexists(local_path) else None
     name = os.path.basename(local_path)
     found: list[tuple[tuple[int, ...], Attached]] = []
+    records: dict[bytes, Record] = {}
     read: dict[bytes, tuple[Record, tuple[int, ...] | None]] = {}
     for place, letter in enumerate(letters):
         try:
@@ -208,10 +208,10 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
                 raise MailError(gettext("{where}: {problem}")
                                 .format(where=letter.where, problem=letter.problem))
             game = find_game(read_message(letter.data, letter.where), letter.where)
-            if game is None or local is None and not _named(game, name):
+            if game is None or local is None and not _named(game, name, records):
                 continue
             if game.data not in read:
-                record = game.record()
+                record = _record(game, records)
                 read[game.data] = record, progress(local, record)
         except MailError as exc:
             skipped.append(exc.reason)
@@ -247,7 +247,14 @@ def best_copy(letters: Iterable[Letter], local_path: str, skipped: list[str]) ->
                                     "the right one from its message)")
                             .format(path=display_path(local_path), one=best.where,
                                     other=game.where, conflict=conflict))
-    return best
+    return best, chosen
+
+
+def _record(game: Attached, records: dict[bytes, Record]) -> Record:
+    """``game.record()``, read once per copy (kept in ``records``)."""
+    if game.data not in records:
+        records[game.data] = game.record()
+    return records[game.data]
 
 
 def _other_game(comparison: Comparison) -> bool:
@@ -264,7 +271,7 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
 
         def whose(record: Record) -> str:
             entry = record.moves[number - 1]
-            owner = next((p.name for p in record.players if entry.color in p.colors), "?")
+            owner = record.owners.get(entry.color, "?")
             return gettext("{name}'s {move}").format(name=owner, move=entry.text)
 
         return one_line(gettext("move {number} is {one} in one and {other} in the other").format(
@@ -281,13 +288,14 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
     return None
 
 
-def _named(game: Attached, name: str) -> bool:
-    """Whether ``game`` is attached as ``name``, or is the hidden game whose id it names."""
+def _named(game: Attached, name: str, records: dict[bytes, Record]) -> bool:
+    """Whether ``game`` is attached as ``name``, or is the hidden game whose id it names
+    (its record read as by ``_record``)."""
     if game.file_name == name:
         return True
     stem = os.path.splitext(name)[0]
     try:
-        hidden = game.record().hidden
+        hidden = _record(game, records).hidden
     except MailError:
         return False
     return hidden is not None and hidden.game_id == stem

@@ -18,10 +18,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
-from ..engine.game import same_name
+from ..engine.game import Game, same_name
 from ..errors import NOTHING_WRITTEN, MailError, RecordError
 from ..i18n import _, ngettext
 from ..records.compare import (
@@ -34,7 +33,7 @@ from ..records.compare import (
     hidden_progress,
 )
 from ..records.reading import load_record
-from ..records.replay import replay, validate_text
+from ..records.replay import validate_record
 from ..records.schema import Record
 from .mime import Attached
 from ..i18n import _ as gettext
@@ -51,15 +50,14 @@ MAX_KEPT = 100
 """How many refused copies of one game ``receive`` keeps beside it (``kept_path``)."""
 
 
-@dataclass(frozen=True)
-class Received:
+class Received(NamedTuple):
     """What ``receive`` did: ``outcome`` (one of the names above), where, what it says, and
     what it warns of (``sender_warning``)."""
 
     outcome: str
     path: str
     message: str
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = ()
 
     @property
     def written(self) -> bool:
@@ -73,22 +71,26 @@ class Received:
 
 
 def receive(game: Attached, local_path: str, shown: str,
-            on_wait: Callable[[], None] | None = None) -> Received:
+            on_wait: Callable[[], None] | None = None,
+            received: Record | None = None) -> Received:
     """Compare ``game`` with the local copy at ``local_path`` and save it when it extends it
     (or when there is no local copy and it validates). MailError or RecordError (one line)
     when it is invalid (nothing written), or when it rewrites the history or is another game
-    (the local copy unchanged, the received one kept beside it, see ``kept_path``)."""
-    received = game.record()
-    _check_valid(received)
+    (the local copy unchanged, the received one kept beside it, see ``kept_path``).
+    ``received``: ``game.record()``, when the caller has read it already."""
+    if received is None:
+        received = game.record()
+    played = _valid_game(received)
     if not os.path.lexists(local_path):
         from ..records.safe_file import create_record
 
         create_record(local_path, received.text)
         return Received(SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
-                        path=shown, moves=_moves(len(received.moves)), waiting=_waiting(received)),
+                        path=shown, moves=_moves(len(received.moves)),
+                        waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
-    comparison = compare_records(local, received)
+    comparison = compare_records(local, received, valid=received)
     if comparison.relation not in (IDENTICAL, EXTENDS):
         raise _refused(comparison.message(), received, local_path, shown)
     hidden = hidden_progress(local, received)
@@ -104,9 +106,9 @@ def receive(game: Attached, local_path: str, shown: str,
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
     from ..records.safe_file import replace_record
 
-    replace_record(local_path, hidden.text or received.text, local.text, on_wait)
+    replace_record(local_path, hidden.text or received, local.text, on_wait)
     return Received(EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
-                    path=shown, news=news, waiting=_waiting(received)),
+                    path=shown, news=news, waiting=_waiting(received, played)),
                     _warned(sender_warning(game, local, received)))
 
 
@@ -166,8 +168,7 @@ def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | N
     newest join, else the newest join undone (``withdrawn``); None when it adds none."""
     if len(received.moves) > (len(local.moves) if local else 0):
         color = received.moves[-1].color
-        owner = next(p.name for p in received.players if color in p.colors)
-        return _("move {number}").format(number=len(received.moves)), owner
+        return _("move {number}").format(number=len(received.moves)), received.owners[color]
     hidden, before = received.hidden, local.hidden if local else None
     if hidden is None:
         return None
@@ -246,16 +247,19 @@ def _holds(path: str, data: bytes) -> bool:
         os.close(fd)
 
 
-def _check_valid(record: Record) -> None:
-    result = validate_text(record.text, record.path)
+def _valid_game(record: Record) -> Game:
+    """The game ``record`` holds, replayed; MailError when the record is invalid."""
+    result = validate_record(record)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
         raise MailError(gettext("the attached game is invalid: {errors}")
                         .format(errors=result.errors[0]), NOTHING_WRITTEN)
+    assert result.game is not None  # replayed with the record
+    return result.game
 
 
 def _new_moves(local: Record, received: Record) -> str:
     """``move 5 (Bo: sax E8) is new`` or ``moves 5-6 (...) are new``."""
-    owner = {c: p.name for p in received.players for c in p.colors}
+    owner = received.owners
     first, entries = len(local.moves) + 1, received.moves[len(local.moves):]
     listed = ", ".join(f"{owner[m.color]}: {_move_shown(m.text)}" for m in entries)
     if len(entries) == 1:
@@ -275,12 +279,12 @@ def _move_shown(text: str) -> str:
         return text
 
 
-def _waiting(record: Record) -> str:
-    """Who the game waits for now, as the end of a sentence."""
+def _waiting(record: Record, game: Game) -> str:
+    """Who the game waits for now (``game``: ``record`` replayed), as the end of a sentence."""
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
         return _("{name} to join").format(name=record.players[len(hidden.commitments)].name)
-    mover = replay(record).game.to_move
+    mover = game.to_move
     return _("the game is over") if mover is None else _("{name} to move").format(name=mover.name)
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
 from email.message import Message
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
+from typing import NamedTuple
 
 from ..errors import MailError, one_line
 from ..i18n import _, ngettext
@@ -25,7 +25,6 @@ from ..engine.game import Game
 from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
 from ..records.entries import PlayerEntry
-from ..records.replay import replay
 from .headers import (
     MAX_NAME,
     address_field,
@@ -35,7 +34,7 @@ from .headers import (
     plain_file_name,
 )
 
-__all__ = ["GameFile", "game_message"]
+__all__ = ["GameFile", "game_message", "carrying", "wire_bytes", "from_env"]
 
 FROM_ENV = "UPTOWN_FROM"
 """The sender's address when ``--as`` names no player with an email in the record."""
@@ -46,8 +45,7 @@ DEFAULT_NAME = "game.yaml"
 """The attachment's name when the game file's own name cannot be one (``plain_file_name``)."""
 
 
-@dataclass(frozen=True)
-class GameFile:
+class GameFile(NamedTuple):
     """A game file as read for sending: its path, exact bytes, record and replayed game."""
 
     path: str
@@ -61,18 +59,19 @@ class GameFile:
         no record, MailError for a record that does not validate (it is not sent: each
         player's ``receive`` would refuse it)."""
         from ..records.reading import read_file
-        from ..records.replay import validate_text
+        from ..records.replay import validate_record
 
-        data = read_file(path, shown).encode("utf-8")
-        record = load_record_text(data, shown)
-        checked = validate_text(data, shown)
+        text = read_file(path, shown)
+        record = load_record_text(text, shown)
+        checked = validate_record(record)
         if checked.errors:
             more = len(checked.errors) - 1
             also = _(" (and {count} more)").format(count=more) if more else ""
             raise MailError(_("{error}{also}; nothing was sent: the record is invalid (see "
                               "uptown validate {path})").format(
                 error=checked.errors[0].report_line(), also=also, path=shlex.quote(shown)))
-        return cls(path, data, record, replay(record).game)
+        assert checked.game is not None  # replayed with the record
+        return cls(path, text.encode("utf-8"), record, checked.game)
 
     @property
     def attachment_name(self) -> str:
@@ -217,8 +216,7 @@ def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> li
     return chosen
 
 
-@dataclass(frozen=True)
-class Outgoing:
+class Outgoing(NamedTuple):
     """A message ready to go: the message, the address it is from (the envelope's sender),
     and each recipient with the address it goes to."""
 
@@ -237,20 +235,29 @@ class Outgoing:
                          if addresses is None or address in addresses)
 
 
+def from_env() -> tuple[str, str] | None:
+    """(the display name, the checked address) of ``$UPTOWN_FROM``; None when it is not one
+    address."""
+    text = os.environ.get(FROM_ENV, "")
+    found = getaddresses([text]) if text else []
+    if len(found) != 1 or not found[0][1]:
+        return None
+    return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
+
+
 def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     """(the display name, the checked address) the message is from: ``--as``'s email in the
     record, else ``$UPTOWN_FROM``."""
     sender = game.player(as_name) if as_name is not None else None
     if sender is not None and sender.email is not None:
         return sender.name, checked_address(sender.email, _("{name}'s email").format(name=sender.name))
-    text = os.environ.get(FROM_ENV, "")
-    found = getaddresses([text]) if text else []
-    if len(found) != 1 or not found[0][1]:
+    club = from_env()
+    if club is None:
         who = (_("{name} has no email in {path}").format(name=sender.name, path=game.record.path)
                if sender else _("no --as"))
         raise MailError(_("who sends this? {who}, and ${FROM_ENV} is not one address (e.g. Ana "
                           "<ana@example.org>)").format(who=who, FROM_ENV=FROM_ENV))
-    return found[0][0], checked_address(found[0][1], f"${FROM_ENV}")
+    return club
 
 
 def game_message(game: GameFile, as_name: str | None = None, to: str | None = None) -> Outgoing:
@@ -260,17 +267,33 @@ def game_message(game: GameFile, as_name: str | None = None, to: str | None = No
     sender_entry = game.player(as_name) if as_name is not None else None
     chosen = [(p, checked_address(p.email or "", _("{name}'s email").format(name=p.name)))
               for p in recipients(game, to, sender_entry)]
+    message = carrying(game, (name, sender), [(p.name, address) for p, address in chosen],
+                       game.subject(), game.body([p for p, _ in chosen]))
+    return Outgoing(message, sender, chosen)
+
+
+def carrying(game: GameFile, sender: tuple[str, str], to: list[tuple[str, str]], subject: str,
+             body: str) -> MIMEMultipart:
+    """A message from ``sender`` to ``to`` (each a display name and a checked address) with
+    ``subject`` and the plain-text ``body``, ``game``'s file attached byte for byte under
+    ``GameFile.attachment_name``: a game's mail, or a reminder (``club.reminders``)."""
     message = MIMEMultipart()
-    message["From"] = address_field(name, sender)
-    message["To"] = ", ".join(address_field(p.name, address) for p, address in chosen)
-    message["Subject"] = header_value(game.subject())
+    message["From"] = address_field(*sender)
+    message["To"] = ", ".join(address_field(name, address) for name, address in to)
+    message["Subject"] = header_value(subject)
     message["Date"] = formatdate(localtime=True)
-    message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2])
-    body = game.body([p for p, _ in chosen])
+    message["Message-ID"] = make_msgid(domain=sender[1].rpartition("@")[2])
     message.attach(MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8"))
     attached = MIMEApplication(game.data, GAME_TYPE[1])
     file_name = game.attachment_name
     attached.add_header("Content-Disposition", "attachment",
                         filename=file_name if file_name.isascii() else ("utf-8", "", file_name))
     message.attach(attached)
-    return Outgoing(message, sender, chosen)
+    return message
+
+
+def wire_bytes(message: Message) -> bytes:
+    """``message`` as it goes to a server or sendmail (lines ending CRLF)."""
+    import email.policy
+
+    return message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))

@@ -12,11 +12,10 @@ charset) and kept as UTF-8. Anything it cannot read is one line (``MailError``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.errors import HeaderParseError
 from email.header import decode_header
 from email.message import Message
-from typing import Callable, Iterator, cast
+from typing import Callable, Iterator, NamedTuple, cast
 
 from ..errors import NOTHING_WRITTEN, MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
@@ -54,8 +53,7 @@ NO_GAME = N_("no game is attached (uptown send attaches it; a mail program that 
            "out: pipe or save the whole message)")
 
 
-@dataclass(frozen=True)
-class Attached:
+class Attached(NamedTuple):
     """The game a message carries: its attachment's file name as the message gives it (None
     if it has none), its bytes (UTF-8), where it came from, and the addresses of the From
     header of the message that carries it (the forwarded message's, for a forward), each as

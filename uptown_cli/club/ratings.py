@@ -10,21 +10,18 @@ mu - 3 sigma, shown with sigma, the uncertainty.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..records.schema import Record
 from ..records.replay import validate_file
-from ..records.replay import replay
 from ..engine.scoring import Standing, standings
 from ..engine.game import name_key
 
 __all__ = ["finished_games", "rate"]
 
 
-@dataclass(frozen=True)
-class RatedGame:
+class RatedGame(NamedTuple):
     """A finished game to rate: when it was played, its path, and its standings."""
 
     when: datetime
@@ -32,8 +29,7 @@ class RatedGame:
     standings: tuple[Standing, ...]
 
 
-@dataclass(frozen=True)
-class PlayerRating:
+class PlayerRating(NamedTuple):
     """A player's rating: openskill's ``mu`` and ``sigma``, games played and won."""
 
     name: str
@@ -68,23 +64,19 @@ def game_date(record: Record, path: str) -> datetime:
 def finished_games(paths: list[str], variant: str | None = None, now: datetime | None = None
                    ) -> tuple[list[RatedGame], list[str]]:
     """(the valid finished games among ``paths``, of ``variant`` when given, in date order;
-    the paths of the invalid records, which are left out). With ``now``, a hidden game whose
-    missing keys are past their reveal deadline is settled (``records.times.settle``) and
-    counts, those who did not reveal ranked last."""
+    the paths of the invalid records, which are left out). Validated at ``now``
+    (``replay.validate_file``): a hidden game whose missing keys are past their reveal deadline
+    is settled and counts, those who did not reveal ranked last; a move from the future makes
+    its game invalid."""
     games, invalid = [], []
     for path in paths:
-        checked = validate_file(path)
-        if now is not None and checked.unrevealed:
-            from ..records.deadlines import settle
-
-            checked.settled = settle(checked.record, checked.unrevealed, now)
-        record = checked.record
-        if not checked.valid or record is None:
+        checked = validate_file(path, now=now)
+        record, game = checked.record, checked.game
+        if not checked.valid or record is None or game is None:
             invalid.append(path)
             continue
         if variant is not None and record.variant != variant:
             continue
-        game = replay(record).game
         if game.finished:
             games.append(RatedGame(game_date(record, path), path,
                                    tuple(standings(game, record.variant, list(checked.settled)))))

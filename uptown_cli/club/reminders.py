@@ -16,21 +16,26 @@ import errno
 import fcntl
 import json
 import os
+import shlex
 import stat
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.clock import LATE, OUT_OF_TIME, Deadline
 from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.game import name_key
 from ..errors import MailError, SetupError
 from ..i18n import _
+from .headers import checked_address
+
+if TYPE_CHECKING:
+    from .mail import GameFile
 
 __all__ = [
     "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
-    "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
+    "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
 ]
 
 #: The reminders' log, one JSON line a message, beside the games.
@@ -47,16 +52,14 @@ NOTICE = "notice"
 _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
 
 
-@dataclass(frozen=True)
-class Person:
+class Person(NamedTuple):
     """A player as reminders address them: their name and email (None when the record has none)."""
 
     name: str
     address: str | None = None
 
 
-@dataclass(frozen=True)
-class Awaited:
+class Awaited(NamedTuple):
     """A game that waits for one player: ``game`` (its identity, the log's key: the hidden
     game id or the open game's digest), ``file`` and ``title`` as shown, ``action`` (``move
     18``, ``join``, ``reveal``), the ``player`` and the ``others``, their ``deadline``, the
@@ -75,8 +78,7 @@ class Awaited:
     board: str = ""
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One message sent: when, for which game, wait and late player, to whom, which kind, and
     the start of the period it belongs to."""
 
@@ -114,8 +116,7 @@ class LogEntry:
         return cls(**values)
 
 
-@dataclass(frozen=True)
-class Reminder:
+class Reminder(NamedTuple):
     """A message due: to whom, which kind (the late player's ``reminder``, the others'
     ``notice``), for which wait and period, its subject and body."""
 
@@ -131,6 +132,68 @@ class Reminder:
         awaited = self.awaited
         return LogEntry(sent, awaited.game, awaited.file, awaited.action, awaited.player.name,
                         self.to.name, self.kind, self.period)
+
+
+def read_games(files: Iterable[str]) -> dict[str, GameFile]:
+    """The games of ``files`` by path, each read once (``club.mail.GameFile``: what is checked
+    is what is attached); a file that is no valid record is ``validate``'s and ``status``'s to
+    report, and is left out here (as ``send`` refuses it)."""
+    from ..errors import UptownError, display_path
+    from .mail import GameFile
+
+    games = {}
+    for path in files:
+        try:
+            games[path] = GameFile.read(path, display_path(path))
+        except UptownError:
+            continue
+    return games
+
+
+def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
+    """One ``Awaited`` per game of ``games`` with a clock that waits for a move, its commands
+    quoted for the shell as a game's mail quotes them (``GameFile.next_command``)."""
+    from ..pictures.text import board_text
+    from ..records.seen import game_ident
+    from ..records.times import waiting_deadline
+
+    waiting = []
+    for found in games:
+        record, game = found.record, found.game
+        timing = record.timing
+        if timing is None or timing.clock is None or game.to_move is None \
+                or found.joining is not None:  # joins carry no time yet: not reminded
+            continue
+        name = game.to_move.name
+        deadline = waiting_deadline(timing, record.moves, record.owners, name,
+                                    pauses=record.pauses)
+        assert deadline is not None  # a game with a clock
+        people = {p.name: Person(p.name, p.email) for p in record.players}
+        file, player = shlex.quote(found.attachment_name), shlex.quote(name)
+        actions = timing.late.actions(0)
+        stand_in = None
+        if actions:  # a pass or forfeit in a hidden game (its policy has no bot)
+            what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
+            stand_in = f"uptown move {file} {what} --for {player} --send"
+        waiting.append(Awaited(
+            game_ident(record), found.path, record.fields.get("event") or found.attachment_name,
+            f"move {len(record.moves) + 1}", people[name],
+            tuple(person for other, person in people.items() if other != name), deadline,
+            # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
+            _("uptown move {file} MOVE --as {name} --send").format(file=file, name=player),
+            stand_in, board_text(game)))
+    return waiting
+
+
+def reminder_message(reminder: Reminder, game: GameFile, sender: tuple[str, str]) -> bytes:
+    """The message of ``reminder`` from ``sender`` (a display name and a checked address),
+    ``game`` attached as ``send`` attaches it (``club.mail.carrying``)."""
+    from .mail import carrying, wire_bytes
+
+    to = reminder.to
+    address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
+    return wire_bytes(carrying(game, sender, [(to.name, address)], reminder.subject,
+                               reminder.body))
 
 
 def period_start(deadline: Deadline, now: datetime, period: timedelta = PERIOD) -> datetime:
@@ -209,7 +272,7 @@ def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
     if awaited.stand_in is not None:
         if awaited.deadline.state(now) == OUT_OF_TIME:
             lines += [_prose(_("{name} is out of time: you may act for them with").format(name=name)),
-                      "", f"  {awaited.stand_in} --as {to.name}"]
+                      "", f"  {awaited.stand_in} --as {shlex.quote(to.name)}"]
         else:
             lines.append(_prose(_("Once {name} is out of time ({time}), you may act for them; you "
                                   "will be told how.").format(

@@ -5,12 +5,11 @@ late or out of time."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..records.replay import replay, validate_file
+from ..records.replay import validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
 from ..i18n import _
@@ -36,8 +35,7 @@ def file_time(seconds: float, utc: bool = False) -> datetime | None:
         return None
 
 
-@dataclass(frozen=True)
-class GameStatus:
+class GameStatus(NamedTuple):
     """Where one game stands: ``state`` (one of the names above), the player it waits for
     (to move or to join), the winners of a finished game, its first problem when invalid, the
     moves played, and the file's modification time (when the game last changed hands)."""
@@ -58,8 +56,8 @@ class GameStatus:
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
     stand_in: str | None = None
     """What others may write for a player out of time (``pass``, ``bot``, ``forfeit``: the
-    late policy's first action, ``engine.late.LatePolicy.actions``), None when nothing (and,
-    as yet, in games with hidden racks)."""
+    late policy's first action, ``engine.late.LatePolicy.actions``; in a game with hidden
+    racks a pass or a forfeit), None when nothing."""
     forfeited: tuple[tuple[str, int], ...] = ()
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
@@ -138,24 +136,21 @@ class GameStatus:
                 "vacation": self.vacation,
                 "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
                              and self.now is not None else None),
-                "late": self.late, "out_of_time": self.out_of_time,
+                "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
                 "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
 
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
     """The status of the game at ``path`` (``shown`` names it), its clock read at ``now``
-    (without it, the clock is left out)."""
+    (without it, the clock is left out), validated at ``now`` (``replay.validate_file``: a
+    move from the future makes it invalid, a stalled reveal settles it)."""
     shown = path if shown is None else shown
-    checked = validate_file(path, shown=shown)
-    if now is not None and checked.unrevealed:
-        from ..records.deadlines import settle
-
-        checked.settled = settle(checked.record, checked.unrevealed, now)
+    checked = validate_file(path, shown=shown, now=now)
     try:
         since = os.stat(path).st_mtime
     except OSError:
         since = 0.0
-    record = checked.record
+    record, game = checked.record, checked.game
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
         where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
@@ -164,7 +159,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name
         return GameStatus(shown, TO_JOIN, 0, since, waiting_for=joining)
-    game = replay(record).game
+    assert game is not None  # replayed with the record
     since = _stamped_since(record, since)
     timed = _clock_fields(record, now)
     if game.to_move is not None:
@@ -199,15 +194,15 @@ def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
     written = timing.written
     return {"clock": written.get("clock"), "late_policy": written.get("late"),
             "vacation": written.get("vacation"), "now": now,
-            "stand_in": next(iter(timing.late.actions(0)), None) if record.hidden is None else None}
+            "stand_in": next(iter(timing.late.actions(0)), None)}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:
     """The deadline of ``name``, to move (None without a clock)."""
     from ..records.times import waiting_deadline
 
-    owners = {color: p.name for p in record.players for color in p.colors}
-    return waiting_deadline(record.timing, record.moves, owners, name, pauses=record.pauses)
+    return waiting_deadline(record.timing, record.moves, record.owners, name,
+                            pauses=record.pauses)
 
 
 def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameStatus]:

@@ -21,7 +21,7 @@ import shutil
 import smtplib
 import ssl
 import subprocess
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..errors import NOTHING_SENT, MailError
@@ -41,8 +41,7 @@ NO_TLS = "no"
 """The value of the URL's ``tls`` parameter that sends without TLS."""
 
 
-@dataclass(frozen=True)
-class SmtpServer:
+class SmtpServer(NamedTuple):
     """Where ``$UPTOWN_SMTP`` says to send: TLS from the start or not, user (may be empty),
     host and port, and whether TLS is left out on purpose (``?tls=no``)."""
 
@@ -120,12 +119,11 @@ class SmtpServer:
         return entry[2]
 
 
-@dataclass
-class Delivery:
+class Delivery(NamedTuple):
     """What the server did with a message it took: the recipients it refused, each with its
     reply (the others got the message)."""
 
-    refused: dict[str, str] = field(default_factory=dict)
+    refused: dict[str, str]
 
 
 def check_settings(url: str | None, sendmail: bool = False) -> None:
@@ -244,15 +242,15 @@ class _Session:
             raise MailError(_("{where} refused the sender {sender} ({code}: {reply}); nothing was "
                               "sent")
                             .format(where=where, sender=sender, code=code, reply=self.said(reply)))
-        delivery = Delivery()
+        refused: dict[str, str] = {}
         for address in recipients:
             code, reply = client.rcpt(address)
             if code not in (250, 251):
-                delivery.refused[address] = f"{code}: {self.said(reply)}"
-        if len(delivery.refused) == len(recipients):
-            refused = "; ".join(f"{a} ({why})" for a, why in delivery.refused.items())
+                refused[address] = f"{code}: {self.said(reply)}"
+        if len(refused) == len(recipients):
+            listed = "; ".join(f"{a} ({why})" for a, why in refused.items())
             raise MailError(_("{where} refused every recipient: {refused}; nothing was sent")
-                            .format(where=where, refused=refused))
+                            .format(where=where, refused=listed))
         code, reply = client.docmd("DATA")
         if code != 354:
             raise MailError(_("{where} refused the message ({code}: {reply}); nothing was sent")
@@ -267,7 +265,7 @@ class _Session:
         if code != 250:
             raise MailError(_("{where} refused the message ({code}: {reply}); nothing was sent")
                             .format(where=where, code=code, reply=self.said(reply)))
-        return delivery
+        return Delivery(refused)
 
 
 def _dot_stuffed(data: bytes) -> bytes:

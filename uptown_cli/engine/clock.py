@@ -12,8 +12,8 @@ are read and written by ``engine.moments``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from ..errors import SetupError
 from .game import name_key
@@ -50,8 +50,7 @@ def _clock_error(text: str) -> SetupError:
                         "{presets}").format(text=text, presets=", ".join(PRESETS)))
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(NamedTuple):
     """A game's time control: ``move`` (each turn has ``time``, then ``grace``) or ``bank``
     (``time`` is the bank and its cap; each turn of the player adds ``increment``). ``reveal``
     is the window for a join or a reveal (default: ``time``), followed by the grace too."""
@@ -129,8 +128,7 @@ PRESETS = {
 notation they stand for."""
 
 
-@dataclass(frozen=True)
-class TimedTurn:
+class TimedTurn(NamedTuple):
     """A turn of the timeline: whose it was, when it was written, and whether another player
     wrote it for them (a bot move, a pass or a forfeit for a player out of time)."""
 
@@ -139,8 +137,7 @@ class TimedTurn:
     stand_in: bool = False
 
 
-@dataclass(frozen=True)
-class Pause:
+class Pause(NamedTuple):
     """A vacation: ``player`` stops their clock for ``days`` days from ``start`` (booked
     ahead), or from ``at``, when it was written."""
 
@@ -160,8 +157,7 @@ class Pause:
         return self.begins + timedelta(days=self.days)
 
 
-@dataclass(frozen=True)
-class Timeline:
+class Timeline(NamedTuple):
     """A game's times: ``start`` (when its first turn began: the game made, or the last
     join), then its turns and pauses in record order."""
 
@@ -234,8 +230,7 @@ def _deadline(player: str, since: datetime, budget: timedelta, grace: timedelta,
     return Deadline(player, since, late, _after_working(late, grace, pauses), pauses)
 
 
-@dataclass(frozen=True)
-class Deadline:
+class Deadline(NamedTuple):
     """The wait for one player: since when, when they are late (the time allowed is spent) and
     out of time (the grace is spent too, and others may act for them), and their pauses."""
 

@@ -5,8 +5,8 @@ No I/O."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from ..errors import SetupError
 from .clock import Clock, Pause, TimedTurn, Timeline, tokens
@@ -31,8 +31,7 @@ FORFEIT = "forfeit"
 DEFAULT_BOT = "greedy"
 
 
-@dataclass(frozen=True)
-class LatePolicy:
+class LatePolicy(NamedTuple):
     """What others may do for a player out of time: ``wait`` (nothing), ``pass``, ``bot``
     (a move by ``bot``, open games only) or ``forfeit``; after ``forfeit_after`` turns in a
     row written for them, a pass or bot policy lets others make them forfeit."""
@@ -94,8 +93,7 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
     return None
 
 
-@dataclass(frozen=True)
-class Vacation:
+class Vacation(NamedTuple):
     """The vacation a game allows each player: ``days`` in the whole game, or in each
     calendar year (UTC) with ``per_year``."""
 

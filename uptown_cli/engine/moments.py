@@ -1,8 +1,7 @@
 """Moments and spans of time as records write them (docs/DEADLINES.md): times in UTC, ISO
 8601, durations of whole minutes, now (``UPTOWN_NOW`` for tests), and the check that times never
 go back nor come from the reader's future. Kept apart from ``engine.clock`` (the clocks
-themselves) so that reading a record with times loads no dataclass; ``engine.clock`` lists
-these names too."""
+themselves), which only a game with a clock loads."""
 
 from __future__ import annotations
 

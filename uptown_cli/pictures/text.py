@@ -18,7 +18,7 @@ from ..engine.geometry import (
     tile_name,
 )
 from ..errors import display_path
-from ..i18n import _
+from ..i18n import _, pgettext
 from .tile_names import (
     color_letter,
     move_label,
@@ -291,16 +291,22 @@ def players_rows(game: "Game",
 def standings_rows(standing_rows: "list[Standing]",
                    variant: str = "standard") -> tuple[list[list[object]], list[str]]:
     """The standings as (rows, headers), best first: rank, player, colours, groups, captures,
-    and under Blockers! the most taken from one opponent (what the score adds), then the score."""
+    and under Blockers! the most taken from one opponent (what the score adds), then the score;
+    when a player forfeited, last the move of each forfeit (``move 5``; empty for the others)."""
     blockers = variant == "blockers"
+    forfeits = any(s.forfeit is not None for s in standing_rows)
     rows: list[list[object]] = []
     for s in sorted(standing_rows, key=lambda s: s.rank):
         most = [max(s.captured.values(), default=0)] if blockers else []
+        out = [] if not forfeits else [
+            "" if s.forfeit is None else _("move {number}").format(number=s.forfeit)]
         rows.append([s.rank, s.name, ",".join(map(shown_color, s.colors)), s.groups, s.captures,
-                     *most, s.score])
+                     *most, s.score, *out])
     added = [_("+ most from one")] if blockers else []
+    # TRANSLATORS: the column of the standings that says at which move a player forfeited
+    forfeit = [pgettext("column", "forfeit")] if forfeits else []
     return rows, [_("rank"), _("player"), _("colours"), _("groups"), _("captures"), *added,
-                  _("score")]
+                  _("score"), *forfeit]
 
 
 def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[str]]:

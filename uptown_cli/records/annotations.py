@@ -8,23 +8,27 @@ its first word: ``- red: 5 C5   # ?! inaccuracy (-7%)``. ``records/README.md`` d
 
 ``read_notes`` reads them for the record reader, ``notes_lines`` says them for people, and
 ``MoveAnnotation`` is what a review has ``records.writing.annotated_text`` write under a move
-(``records.replay.line_problems`` checks the moves of ``best`` and of the variations).
+(``line_problems`` checks the moves of ``best`` and of the variations).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..engine.game import COLORS
 from ..engine.notation import parse_move
-from ..errors import one_line
+from ..errors import IllegalMove, NotationError, RecordError, one_line
 from .entries import NOTE_KEYS, MoveNotes
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
 from ..i18n import N_, figures
 from ..i18n import _ as gettext
 
-__all__ = ["MARK_WORDS", "MoveAnnotation", "notes_lines", "notes_data"]
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from .entries import MoveEntry
+
+__all__ = ["MARK_WORDS", "MoveAnnotation", "notes_lines", "notes_data", "line_problems"]
 
 
 MARK_WORDS = {"??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy"),
@@ -183,3 +187,29 @@ def eval_text(evaluation: tuple[float, float]) -> str:
 # -- writing a review into a record ------------------------------------------------------------
 
 
+def line_problems(game: Game, path: str, entry: MoveEntry, number: int) -> list[RecordError]:
+    """Every variation of move ``number`` (``best`` counting as one) of the record at ``path``
+    that cannot be played from ``game``, the position before the move: one problem each, at
+    the line of its first bad move (a warning of ``replay``). ``game`` is left as it was."""
+    notes = entry.notes
+    assert notes is not None  # called for moves with notes only
+    named = ([("best", (notes.best,))] if notes.best is not None else []) + [
+        (f"variation {k}", line) for k, line in enumerate(notes.variations, 1)]
+    problems = []
+    for (what, moves), lines in zip(named, notes.lines):
+        played = 0
+        try:
+            for j, text in enumerate(moves):
+                try:
+                    color, move = parse_line_move(text)
+                    game.play(move, color)  # type: ignore[arg-type]
+                    played += 1
+                except (NotationError, IllegalMove) as exc:
+                    where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
+                    problems.append(RecordError(gettext("{where}: {exc}").format(
+                        where=where, exc=exc), path=path, line=lines[j], move=number))
+                    break
+        finally:
+            for _ in range(played):
+                game.pop()
+    return problems

@@ -37,11 +37,10 @@ other lacks (revealed keys are a set).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import NamedTuple, TYPE_CHECKING, TypedDict, cast
 
 from ..engine.notation import parse_move
-from ..errors import NotationError
+from ..errors import NotationError, RecordError
 from ..engine.geometry import shown_color
 from ..i18n import _, ngettext, pgettext
 from .replay import replay
@@ -66,8 +65,7 @@ DIFFERENT_GAMES = "different-games"
 ADDRESS_CHANGED = "address-changed"
 
 
-@dataclass(frozen=True)
-class Comparison:
+class Comparison(NamedTuple):
     """The relation of record ``a`` to record ``b`` (see the module docstring)."""
 
     relation: str
@@ -154,9 +152,10 @@ class _Common(TypedDict):
     same_text: bool
 
 
-def compare_records(a: Record, b: Record) -> Comparison:
+def compare_records(a: Record, b: Record, valid: Record | None = None) -> Comparison:
     """How record ``a`` relates to record ``b`` (only the longer one is replayed, when one
-    extends the other, to tell a legal extension from an illegal one)."""
+    extends the other, to tell a legal extension from an illegal one; not when it is
+    ``valid``, one of them found valid already: ``replay.validate_record``)."""
     common: _Common = dict(path_a=a.path, path_b=b.path, moves_a=len(a.moves),
                            moves_b=len(b.moves), same_text=a.text == b.text)
     fields = tuple(name for name in ("players", "seed", "variant", "hidden")
@@ -187,16 +186,16 @@ def compare_records(a: Record, b: Record) -> Comparison:
             return Comparison(DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
                               detail=detail, **common)
     if len(a.moves) == len(b.moves):
-        moved = [(e, e.move) for e in replay(a).errors if e.move is not None]
+        moved = _move_errors(a, valid)
         if moved:  # the same moves, but not a game: neither copy can be trusted
-            error, move = moved[0]
+            error, move = moved[0], cast(int, moved[0].move)
             return Comparison(IDENTICAL, move=move, line_a=error.line,
                               line_b=b.moves[move - 1].line, reason=error.message, **common)
         return Comparison(IDENTICAL, **common)
     longer = "a" if len(a.moves) > len(b.moves) else "b"
     long_record = a if longer == "a" else b
     number = min(len(a.moves), len(b.moves)) + 1
-    errors = [e for e in replay(long_record).errors if e.move is not None]
+    errors = _move_errors(long_record, valid)
     if errors:
         return Comparison(ILLEGAL_EXTENSION, longer=longer, move=errors[0].move,
                           reason=errors[0].message, **common,
@@ -206,6 +205,14 @@ def compare_records(a: Record, b: Record) -> Comparison:
     return Comparison(EXTENDS, longer=longer, move=number, **common,
                       line_a=first_extra if longer == "a" else None,
                       line_b=first_extra if longer == "b" else None)
+
+
+def _move_errors(record: Record, valid: Record | None) -> list[RecordError]:
+    """The problems of ``record``'s moves (each with its move number), replayed; none when
+    it is ``valid``."""
+    if record is valid:
+        return []
+    return [e for e in replay(record).errors if e.move is not None]
 
 
 def _header(record: Record) -> dict[str, object]:
@@ -250,7 +257,7 @@ def _respelled(a: Record, b: Record, number: int) -> str:
     """What differs in move ``number`` of two copies of a hidden game: the move, its mover,
     and how each copy writes it."""
     move_a, move_b = a.moves[number - 1], b.moves[number - 1]
-    owner = {c: p.name for p in a.players for c in p.colors}
+    owner = a.owners
     what = _("move {number} ({name}'s {colour})").format(
         number=number, name=owner.get(move_a.color, "?"), colour=shown_color(move_a.color))
     if (move_a.color, move_a.text) == (move_b.color, move_b.text):
@@ -285,8 +292,7 @@ NEWER = "newer"
 MERGED = "merged"
 
 
-@dataclass(frozen=True)
-class HiddenProgress:
+class HiddenProgress(NamedTuple):
     """How the joins and revealed keys of a received copy of a hidden game relate to the
     local copy's (their moves being the same, or one's the start of the other's): ``state``
     is ``same``, ``older`` (it lacks some and adds none), ``newer`` (it adds some and lacks

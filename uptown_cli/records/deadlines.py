@@ -65,8 +65,7 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
     if action == BOT and entry.bot != timing.late.bot:
         return _("move {number}'s bot is {bot}, not this game's ({policy})").format(
             number=index + 1, bot=entry.bot, policy=timing.late.bot or "none")
-    owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves[:index], owners,
+    line = timeline(timing, record.moves[:index], record.owners,
                     pauses=[p for p in record.pauses if p.after <= index])
     return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(entry.at),
                             action)
@@ -79,8 +78,7 @@ def reveal_deadlines(record: Record, names: Sequence[str]) -> dict[str, datetime
     timing = record.timing
     if timing is None or timing.clock is None or any(m.at is None for m in record.moves):
         return {}
-    owners = {color: p.name for p in record.players for color in p.colors}
-    line = timeline(timing, record.moves, owners, pauses=record.pauses)
+    line = timeline(timing, record.moves, record.owners, pauses=record.pauses)
     return {name: timing.clock.window(line, name).out_at for name in names}
 
 
@@ -103,8 +101,7 @@ def pause_errors(record: Record, game: Game) -> list[RecordError]:
     from ..engine.late import pause_problem
     from ..errors import RecordError
 
-    timing, errors = record.timing, []
-    owners = {color: p.name for p in record.players for color in p.colors}
+    timing, errors, owners = record.timing, [], record.owners
     for index, pause in enumerate(record.pauses):
         if timing is None or pause.at is None:
             errors.append(RecordError(_("a pause needs a clock and a time"), path=record.path,

@@ -24,9 +24,10 @@ see ``records.annotations``."""
 
 
 class Settled:
-    """A value made once and never changed (a plain class with slots, cheaper to define than a
-    dataclass): equal to and hashed as another of its class by ``_compared()``, shown with
-    every slot."""
+    """A value made once and never changed that keeps its lines beside it without comparing
+    them (so not a named tuple, which compares every field: a record's notes and hidden fields
+    stay equal when a move appended moves their lines): equal to and hashed as another of its
+    class by ``_compared()``, shown with every slot."""
 
     __slots__: tuple[str, ...] = ()
 

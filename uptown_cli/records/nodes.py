@@ -2,8 +2,8 @@
 its offsets in the text (``yaml_reader`` builds it; the schema reads it and the record writer
 edits the text where it says).
 
-Nodes are plain classes with slots rather than dataclasses: a record makes one per scalar,
-and making the classes must not cost a short command its start-up.
+Nodes are objects, plain classes with slots (docs/ARCHITECTURE.md, Types): the reader fills
+them in as it goes (a list's items, a node's end).
 """
 
 from __future__ import annotations

@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..engine.game import Game
 from ..engine.geometry import shown_color
 from ..engine.notation import parse_move
 from ..errors import IllegalMove, NotationError, RecordError
+from ..i18n import _ as gettext
 from .entries import MoveEntry
 from .reading import read_file
 from .schema import Record, SchemaReader, file_order
 from .yaml_reader import decode
-from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
+    from datetime import datetime
     from pathlib import Path
 
     from ..engine.game import Turn
     from .hidden_check import HiddenCheck  # loaded only for games with hidden racks
 
-__all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file"]
+__all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file",
+           "validate_record"]
 
 FORFEIT = "forfeit"
 """The text of a forfeit entry (``- blue: forfeit``): the player to move leaves the game."""
@@ -123,13 +125,15 @@ def _rack_line_problems(record: Record, game: Game,
     problems: list[RecordError] = []
     if bags is None or all(entry.notes is None for entry in record.moves[:game.ply]):
         return problems
+    from .annotations import line_problems  # here: most records have no notes
+
     board = game.redealt(bags)
     while board.ply:
         number = board.ply
         board.pop()
         entry = record.moves[number - 1]
         if entry.notes is not None:
-            problems[:0] = line_problems(board, record, entry, number)
+            problems[:0] = line_problems(board, record.path, entry, number)
     return problems
 
 
@@ -212,7 +216,9 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
             result.moves_ok = number - 1
             break
         if entry.notes is not None:
-            result.warnings += line_problems(game, record, entry, number)
+            from .annotations import line_problems  # here: most records have no notes
+
+            result.warnings += line_problems(game, record.path, entry, number)
         problem = hidden.problem(game, entry, move) if hidden is not None else None
         if problem is not None:
             errors.append(_move_error(record, entry, number, problem))
@@ -264,13 +270,16 @@ class Validation:
     or do not fit the rules or the racks: notes are not the game, and never make it invalid."""
 
     __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings",
-                 "settled")
+                 "settled", "game")
 
     def __init__(self, path: str, record: Record | None, errors: list[RecordError], moves: int,
                  unchecked: list[str] | None = None, unrevealed: list[str] | None = None,
-                 warnings: list[RecordError] | None = None) -> None:
+                 warnings: list[RecordError] | None = None, game: Game | None = None) -> None:
         self.path = path
         self.record = record
+        self.game = game
+        """The game ``record``'s moves were replayed into, as far as they are legal (None
+        with ``record``): read it, do not play on it."""
         self.errors = errors
         self.moves = moves
         self.warnings: list[RecordError] = [] if warnings is None else warnings
@@ -280,8 +289,9 @@ class Validation:
         """The players of a *finished* hidden game whose draws stay unchecked (no valid
         key)."""
         self.settled: dict[str, str] = {}
-        """The players of ``unrevealed`` whose reveal deadline has passed (``records.times.
-        settle``), with the deadline: they forfeit, and the game counts for the others."""
+        """The players of ``unrevealed`` whose reveal deadline has passed at the ``now`` of
+        ``validate_text`` (``deadlines.settle``), with the deadline: they forfeit, and the game
+        counts for the others."""
 
     @property
     def valid(self) -> bool:
@@ -322,7 +332,7 @@ class Validation:
         record = self.record
         if record is None:
             return []
-        owners = {color: p.name for p in record.players for color in p.colors}
+        owners = record.owners
         found: list[dict[str, object]] = [
             {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
              "at": m.at, "move": number}
@@ -331,8 +341,20 @@ class Validation:
                         for name, deadline in self.settled.items()]
 
 
-def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validation:
-    """Check a record given as text; every problem lands in the result, nothing is raised."""
+Check = Callable[[Record], list[RecordError]]
+"""A check of a record, from a layer above ``records`` (``validate_text``'s ``more``): a
+problem for each thing wrong."""
+
+
+def validate_text(text: str | bytes, path: str, strict: bool = False,
+                  now: datetime | None = None, more: Check | None = None) -> Validation:
+    """Check a record given as text; every problem lands in the result, nothing is raised.
+
+    With ``now`` (the reader's clock; None: no time is checked), a move dated in the reader's
+    future is a problem (``times.future_problem``), and the players of a finished hidden game
+    who did not reveal by their deadline settle it (``Validation.settled``). ``more`` is a check
+    from a layer above (the stand-in bots of ``analysis.stand_ins``, which ``validate`` adds),
+    run on a record without a problem so far, before it is settled."""
     try:
         if isinstance(text, bytes):
             text = decode(text, path)
@@ -342,30 +364,70 @@ def validate_text(text: str | bytes, path: str, strict: bool = False) -> Validat
         return Validation(path, None, exc.problems, 0)
     if record is None:
         return Validation(path, None, schema.problems, 0, warnings=schema.warnings)
+    return _validated(record, schema.problems, schema.warnings, strict, now, more)
+
+
+def validate_record(record: Record, strict: bool = False, now: datetime | None = None,
+                    more: Check | None = None) -> Validation:
+    """``validate_text`` of a record already read (``schema.load_record_text``: its schema
+    holds), without reading its text again."""
+    return _validated(record, [], [], strict, now, more)
+
+
+def _validated(record: Record, problems: list[RecordError], warned: list[RecordError],
+               strict: bool, now: datetime | None, more: Check | None) -> Validation:
+    """``validate_text`` of ``record`` once its schema is read, with the ``problems`` and
+    warnings (``warned``) found there: its moves replayed once."""
     result = replay(record, strict)
     if record.pauses:  # vacations (records.deadlines)
         from .deadlines import pause_errors
 
         result.errors += pause_errors(record, result.game)
-    errors = sorted(schema.problems + result.errors, key=file_order)
-    warnings = sorted(schema.warnings + result.warnings + result.alerts, key=file_order)
+    errors = sorted(problems + result.errors, key=file_order)
+    warnings = sorted(warned + result.warnings + result.alerts, key=file_order)
     unrevealed = []
     if record.hidden is not None and result.game.finished and not errors:
         from .hidden_check import unrevealed_players
 
         unrevealed = unrevealed_players(record)
-    return Validation(path, None if schema.problems else record, errors, result.moves_ok,
-                      _unchecked(record), unrevealed, warnings)
+    if problems:
+        return Validation(record.path, None, errors, result.moves_ok, _unchecked(record),
+                          unrevealed, warnings)
+    checked = Validation(record.path, record, errors, result.moves_ok, _unchecked(record),
+                         unrevealed, warnings, result.game)
+    _check_further(checked, record, now, more)
+    return checked
 
 
-def validate_file(path: str | Path, strict: bool = False, shown: str | None = None) -> Validation:
-    """Check the record at ``path``; every problem lands in the result, nothing is raised."""
+def _check_further(checked: Validation, record: Record, now: datetime | None,
+                   more: Check | None) -> None:
+    """Add to ``checked`` (``record`` checked, its schema holding) what ``now`` and ``more``
+    find (``validate_text``), and who is settled at ``now``."""
+    if now is not None and (record.timing is not None or any(m.at is not None
+                                                             for m in record.moves)):
+        from .times import future_problem
+
+        problem = future_problem(checked.path, record.moves, now, record.timing, record.pauses)
+        if problem is not None:
+            checked.errors = sorted(checked.errors + [problem], key=file_order)
+    if more is not None and not checked.errors:
+        checked.errors += more(record)
+    if now is not None and checked.unrevealed and not checked.errors:
+        from .deadlines import settle
+
+        checked.settled = settle(record, checked.unrevealed, now)
+
+
+def validate_file(path: str | Path, strict: bool = False, shown: str | None = None,
+                  now: datetime | None = None, more: Check | None = None) -> Validation:
+    """Check the record at ``path``; every problem lands in the result, nothing is raised
+    (``now`` and ``more``: as for ``validate_text``)."""
     shown = str(path) if shown is None else shown
     try:
         text = read_file(path, shown)
     except RecordError as exc:
         return Validation(shown, None, exc.problems, 0)
-    return validate_text(text, shown, strict)
+    return validate_text(text, shown, strict, now, more)
 
 
 def _unchecked(record: Record) -> list[str]:
@@ -375,33 +437,3 @@ def _unchecked(record: Record) -> list[str]:
     from .hidden_check import unchecked
 
     return unchecked(record)
-
-
-def line_problems(game: Game, record: Record, entry: MoveEntry, number: int) -> list[RecordError]:
-    """Every variation of move ``number`` (``best`` counting as one) that cannot be played
-    from ``game``, the position before the move: one problem each, at the line of its first
-    bad move. ``game`` is left as it was."""
-    from .annotations import parse_line_move  # here: most records have no notes
-
-    notes = entry.notes
-    assert notes is not None  # called for moves with notes only
-    named = ([("best", (notes.best,))] if notes.best is not None else []) + [
-        (f"variation {k}", line) for k, line in enumerate(notes.variations, 1)]
-    problems = []
-    for (what, moves), lines in zip(named, notes.lines):
-        played = 0
-        try:
-            for j, text in enumerate(moves):
-                try:
-                    color, move = parse_line_move(text)
-                    game.play(move, color)  # type: ignore[arg-type]
-                    played += 1
-                except (NotationError, IllegalMove) as exc:
-                    where = f"{what}, move {j + 1} ({text})" if what != "best" else f"best ({text})"
-                    problems.append(RecordError(gettext("{where}: {exc}").format(where=where, exc=exc), path=record.path,
-                                                line=lines[j], move=number))
-                    break
-        finally:
-            for _ in range(played):
-                game.pop()
-    return problems

@@ -47,10 +47,12 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
+from .pause_text import record_with_pause
 from .writing import read_new_text, record_with_move
 from ..i18n import _
 
-__all__ = ["create_record", "write_file", "append_move", "write_entry", "replace_record"]
+__all__ = ["create_record", "write_file", "append_move", "append_pause", "write_entry",
+           "replace_record"]
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -179,6 +181,16 @@ def append_move(path: str, color: str, move_text: str, expected: str | Record,
     return new
 
 
+def append_pause(path: str, color: str, days: int, expected: str | Record,
+                 on_wait: Callable[[], None] | None = None,
+                 stamp: dict[str, str] | None = None) -> Record:
+    """Append the pause ``- COLOR: pause DAYSd`` (``records.pause_text.record_with_pause``) to
+    the moves of the record at ``path``, as ``append_move`` appends a move."""
+    new = record_with_pause(expected, color, days, path, stamp)
+    _replace_record(path, _text(expected), new.text, on_wait)
+    return new
+
+
 def write_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
                 on_wait: Callable[[], None] | None = None) -> Record:
     """Write ``- NAME: VALUE`` in the hidden-racks list ``list_name`` (``commitments``,
@@ -196,13 +208,14 @@ def _text(record: str | Record) -> str:
     return record.text if isinstance(record, Record) else record
 
 
-def replace_record(path: str, new_text: str, expected_text: str,
+def replace_record(path: str, new: str | Record, expected_text: str,
                    on_wait: Callable[[], None] | None = None) -> None:
     """Replace the record at ``path``, which must still hold ``expected_text``, by another
-    copy of it, ``new_text`` (a received game that extends it), locked and atomic as
-    ``append_move`` writes; ``new_text`` must read as a record."""
-    read_new_text(new_text, _("the new copy of {path} is not a record").format(path=path))
-    _replace_record(path, expected_text, new_text, on_wait)
+    copy of it, ``new`` (a received game that extends it), locked and atomic as
+    ``append_move`` writes; a text must read as a record (a Record was read already)."""
+    if isinstance(new, str):
+        read_new_text(new, _("the new copy of {path} is not a record").format(path=path))
+    _replace_record(path, expected_text, _text(new), on_wait)
 
 
 def _replace_record(path: str, expected_text: str, new_text: str,

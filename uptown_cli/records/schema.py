@@ -89,6 +89,11 @@ class Record:
         """Every colour in the game, in seat order."""
         return tuple(c for p in self.players for c in p.colors)
 
+    @property
+    def owners(self) -> dict[str, str]:
+        """Each colour's player, by name: ``{"red": "Ana", "blue": "Bo"}``."""
+        return {c: p.name for p in self.players for c in p.colors}
+
     def game_players(self) -> list[Player]:
         """The players as the engine wants them."""
         return [Player(p.name, p.colors) for p in self.players]

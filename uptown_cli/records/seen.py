@@ -237,7 +237,7 @@ def _list_change(seen: dict[str, Any], record: Record, since: str,
                  list_name: str) -> tuple[int, str] | None:
     """The first entry of ``list_name`` (``moves`` or ``withdrawn``) seen that ``record`` does
     not hold as it was."""
-    owner = {c: p.name for p in record.players for c in p.colors}
+    owner = record.owners
     new = snapshot(record)[list_name]
     for index, was in enumerate(seen.get(list_name, [])):
         line = _line_of(record, list_name, index)

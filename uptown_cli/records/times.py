@@ -21,7 +21,7 @@ from ..i18n import _, pgettext
 from .entries import TIMING_KEYS, MoveEntry, PauseEntry
 from .nodes import Mapping, Node, Scalar, describe
 
-if TYPE_CHECKING:  # loaded only for a game with a clock (dataclasses cost a command's start)
+if TYPE_CHECKING:  # loaded only for a game with a clock
     from ..engine.clock import Clock, Deadline, Timeline
     from ..engine.late import LatePolicy, Vacation
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, cast
 from ..errors import RecordError, SetupError
 from ..engine.game import Player
 from .schema import TEXT_FIELDS, Record, load_record_text
-from .entries import PlayerEntry
+from .entries import STAMP_KEYS, PlayerEntry
 from .nodes import Free, Mapping, Node, Scalar, Sequence
 from .yaml_reader import MAX_BYTES
 from ..i18n import _ as gettext
@@ -17,7 +17,7 @@ from ..i18n import _ as gettext
 if TYPE_CHECKING:  # loaded by the review that annotates
     from .annotations import MoveAnnotation
 
-__all__ = ["render_record", "annotated_text"]
+__all__ = ["render_record", "annotated_text", "record_with_move", "entry_lines"]
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -158,11 +158,8 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
     ``bot``), written under the move before its link."""
     old = readable(old, path)
     stamp = stamp or {}
-    item = ([f"{quote(color)}: {quote(move_text)}"]
-            + [f"{key}: {quote(stamp[key])}" for key in ("at", "by", "bot") if key in stamp]
-            + ([f"link: {quote(link)}"] if link else []))
     what = f"{color}: {move_text}"
-    new = insert_item(old, "moves", item, path, what)
+    new = insert_item(old, "moves", entry_lines(color, move_text, stamp, link), path, what)
     refused = f"appending {what} to {path} would not read back as that one move more"
     record = read_new_text(new, refused)
     expected = summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
@@ -176,6 +173,15 @@ def record_with_move(old: str | Record, color: str, move_text: str, path: str = 
         raise RecordError(gettext("{refused}; nothing was written").format(refused=refused))
     record.path = old.path  # read back as "<new text>": named as its file again
     return record
+
+
+def entry_lines(color: str, text: str, stamp: dict[str, str], link: str | None = None
+                ) -> list[str]:
+    """The lines of an entry among the moves: ``COLOUR: TEXT``, its stamps in the order
+    records write them (``at``, ``by``, ``bot``; a pause's ``from``), then its ``link``."""
+    return ([f"{quote(color)}: {quote(text)}"]
+            + [f"{key}: {quote(stamp[key])}" for key in (*STAMP_KEYS, "from") if key in stamp]
+            + ([f"link: {quote(link)}"] if link else []))
 
 
 def readable(old: str | Record, path: str) -> Record:

@@ -1,0 +1,204 @@
+"""The player to move: who they are, what they see of a game with hidden racks, the move a bot
+chooses for them, and their move played with the link they write (``take_turn``).
+
+``move``, ``moves``, ``hint`` and a resignation in a hidden game are these calls and printing.
+Errors are ``ViewerError`` (not this player's turn, not joined), ``IllegalMove``,
+``NotationError`` and ``KeyFileError``, each one line. The modules of hidden racks are
+loaded only for a game that has them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING, cast
+
+from ..engine.sha256 import sha256
+from ..errors import IllegalMove, NotationError, Reason, ViewerError
+from ..i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from ..engine.game import Game, Player, Turn
+    from ..engine.notation import Move
+    from ..records.hidden_check import HiddenCheck
+    from ..records.hidden_fields import HiddenFields
+    from ..records.schema import Record
+    from ..records.viewer import HiddenView
+
+__all__ = ["Mover", "player_to_move", "mover", "game_seen_by", "bot_move", "unstamped",
+           "take_turn", "suspect_warning"]
+
+
+class Mover:
+    """The player to move in a game with hidden racks: ``game`` knows their racks (the
+    others' drawn at random to fit the moves, as a bot's view), ``link(colour, move_text)`` is
+    what they write with their move, and ``bot_seed`` seeds a bot from their secret key and
+    the record (so nobody can replay the bot's choices from the public file). ``warning``
+    names the passes set aside because no deal fits them (None when every pass fits)."""
+
+    __slots__ = ("record", "name", "key", "check", "game", "warning", "bot_seed")
+
+    def __init__(self, record: Record, name: str, key: bytes, check: HiddenCheck | None,
+                 game: Game | None, warning: str | None = None) -> None:
+        self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
+        self.warning = warning
+        self.bot_seed = sha256(key + record.text.encode("utf-8")).hexdigest()
+
+    def view_after(self, turn: Turn, link: str) -> HiddenView:
+        """What the mover sees once their move (``turn``, written with ``link``) is played:
+        their racks, with the draw still to come."""
+        from ..records.viewer import HiddenView
+
+        check = cast("HiddenCheck", self.check)
+        check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
+        return HiddenView(self.record, self.name, check.deal)
+
+    def link(self, color: str, move_text: str) -> str:
+        """The link the mover writes with their move ``move_text`` from rack ``color``."""
+        from ..records.hidden_check import own_link
+
+        check = cast("HiddenCheck", self.check)
+        turn = check.deal.turns[self.name] + 1
+        return own_link(self.record, self.name, self.key, turn, color, move_text,
+                        check.digest, check.previous_seal)
+
+
+def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = True) -> Player:
+    """The player to move, refusing a finished game and acting for someone else (``as_name``,
+    when given); ``writes`` says whether the command would have written the file."""
+    unwritten = _("; nothing was written") if writes else ""
+    player = game.to_move
+    if player is None:
+        raise ViewerError(_("the game in {path} is over{unwritten}")
+                          .format(path=path, unwritten=unwritten))
+    if as_name is None:
+        return player
+    from ..records.viewer import player_named
+
+    if player_named(game.players, as_name) != player.name:
+        raise ViewerError(_("it is {name}'s turn, not {as_name}'s{unwritten}")
+                          .format(name=player.name, as_name=as_name, unwritten=unwritten))
+    return player
+
+
+def mover(record: Record, game: Game, as_name: str | None, keys: str | None) -> Mover:
+    """The ``Mover`` of a game with hidden racks, for the player to move, who gives their
+    name (``as_name``) and whose key is in ``keys`` (default: their key folder)."""
+    from ..hidden.draws import bags_from_draws
+    from ..records.viewer import own_view, player_key, player_named, seal_alert
+    from .deals import imagined_game
+
+    player = cast("Player", game.to_move)
+    waiting = [p.name for p in record.players
+               if p.name not in cast("HiddenFields", record.hidden).joined()]
+    if waiting:
+        raise ViewerError(_("the game has not started: {waiting} must join first (uptown join)")
+                          .format(waiting=", ".join(waiting)))
+    if as_name is None:
+        raise ViewerError(_("{path} has hidden racks: run it with --as {name} (your key file "
+                            "proves who you are)").format(path=record.path, name=player.name))
+    name = player_named(record.players, as_name)
+    if name != player.name:
+        raise ViewerError(_("it is {name}'s turn, not {name2}'s")
+                          .format(name=player.name, name2=name))
+    key = player_key(record, name, keys)
+    _game, check = own_view(record, name, key)
+    own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
+    view, suspects = imagined_game(game, player, own_bags, random.Random())
+    alert = seal_alert(record, check, name)
+    lines = [suspect_warning(suspects)] + ([_("Warning: {alert}").format(alert=alert)] if alert
+                                           else [])
+    return Mover(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
+
+
+def game_seen_by(record: Record, game: Game, as_name: str | None,
+                 keys: str | None) -> tuple[Game, Mover | None]:
+    """(the game as the player to move sees it, their ``Mover``) in a game with hidden racks;
+    (``game``, None) in an open game, where ``as_name`` (when given) must name the player to
+    move."""
+    if record.hidden is None:
+        player_to_move(game, as_name, record.path, writes=False)
+        return game, None
+    seen = mover(record, game, as_name, keys)
+    return cast("Game", seen.game), seen
+
+
+def _fitted(bags: dict[str, list[int]], game: Game) -> dict[str, list[int]]:
+    """``bags`` in which every tile placed on the board is drawn by then: a move changed after
+    its mover played it (the seals prove it, and the view says so) may show a tile its mover
+    never drew. That tile takes the place of the last one drawn before it, which comes next;
+    the tile the mover did play stays on their rack. Unchanged when nothing was changed."""
+    from ..engine.game import RACK_SIZE
+
+    fitted = {color: list(bag) for color, bag in bags.items()}
+    placed = dict.fromkeys(fitted, 0)
+    for turn in game.history:
+        if turn.move.is_pass or turn.color not in fitted:
+            continue
+        bag, count = fitted[turn.color], placed[turn.color]
+        if turn.move.tile not in bag[:RACK_SIZE + count]:
+            bag.remove(turn.move.tile)
+            bag.insert(RACK_SIZE + count - 1, turn.move.tile)
+        placed[turn.color] += 1
+    return fitted
+
+
+def suspect_warning(suspects: list[Turn]) -> str | None:
+    """One line naming the passes (``Turn``) that no deal of the other racks fits, and whose
+    they are; None when there are none. The mover's own moves do not depend on them."""
+    if not suspects:
+        return None
+    owners: dict[str, list[str]] = {}
+    for turn in suspects:
+        owners.setdefault(turn.player.name, []).append(str(turn.number))
+    parts = [_("{name}'s pass at move {number}").format(name=name, number=numbers[0])
+             if len(numbers) == 1 else
+             _("one of {name}'s passes (moves {numbers})").format(name=name,
+                                                                  numbers=", ".join(numbers))
+             for name, numbers in owners.items()]
+    return ngettext("Warning: {passes} looks unforced; checked when {who} reveals",
+                    "Warning: {passes} look unforced; checked when {who} reveal",
+                    len(owners)).format(
+        passes=_(" and ").join(parts), who=_(" and ").join(owners))
+
+
+def bot_move(bot: str, game: Game, record: Record, playouts: int | None,
+             seen_by: Mover | None = None) -> tuple[str, Move]:
+    """(colour, Move) that ``bot`` plays in the game of ``record``. In an open game (every
+    rack public) the same record gives the same move; with hidden racks the bot is seeded
+    from the mover's secret key with the record (``Mover.bot_seed``), so the public file does
+    not tell what it drew."""
+    from .bots import choose_move
+
+    options = {"playouts": playouts} if playouts else {}
+    seed = unstamped(record.text) if seen_by is None else seen_by.bot_seed
+    return choose_move(bot, game, seed=seed, variant=record.variant, **options)
+
+
+def unstamped(text: str) -> str:
+    """A record's text without the times (and stand-ins' names) under its moves: what seeds
+    a bot in an open game, so that when a move was made does not change the bot's choice."""
+    return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
+
+
+def take_turn(game: Game, chosen: Move, rack: str | None,
+              seen_by: Mover | None = None) -> tuple[Turn, str | None]:
+    """(the Turn, the link its mover writes, None in an open game): ``chosen`` played on
+    ``game`` from ``rack`` (None: the player's only rack, or the one the move fits). A capture
+    marked on an empty square (a ``NotationError``), and a move two racks could play, are
+    refused with the way to write them."""
+    from ..engine.geometry import square_name
+
+    if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
+        raise NotationError(_(
+            "{chosen} marks a capture, but {square} is empty (write {chosen2})").format(
+            chosen=chosen, square=square_name(chosen.square), chosen2=game.canonical(chosen)))
+    try:
+        turn = game.play(chosen, rack)
+    except IllegalMove as exc:
+        if exc.reason is not Reason.AMBIGUOUS_COLOR:
+            raise
+        raise IllegalMove(exc.reason, _("{exc} (name the rack: red 7 B7, or --rack)")
+                          .format(exc=exc)) from None
+    link = None if seen_by is None else seen_by.link(turn.color, str(turn.move))
+    return turn, link
