@@ -23,10 +23,12 @@ from __future__ import annotations
 import os
 from enum import Enum
 
+from .i18n import N_
+
 __all__ = [
     "UptownError", "NotationError", "IllegalMove", "Reason", "RacksUnknown", "SetupError",
     "KeyFileError", "ViewerError", "MailError", "NotAllSent", "EngineError", "OutputError", "RecordError",
-    "one_line", "display_path",
+    "one_line", "display_path", "NOTHING_WRITTEN", "NOTHING_SENT",
 ]
 
 
@@ -93,7 +95,9 @@ class RacksUnknown(UptownError):
     """Asked for what needs the racks (legal moves) in a game without known bags."""
 
     def __init__(self) -> None:
-        super().__init__("the racks are unknown (a game without a seed)")
+        from .i18n import _
+
+        super().__init__(_("the racks are unknown (a game without a seed)"))
 
 
 class SetupError(UptownError):
@@ -110,11 +114,24 @@ class ViewerError(UptownError):
     not their turn, or the file changed since they last saw it; one line."""
 
 
-class MailError(UptownError):
-    """Mail that cannot be sent, or a received message that is refused; one line."""
+NOTHING_WRITTEN = N_("{reason}; nothing was written")
+"""A ``MailError``'s outcome: the game file was not written (a received message refused)."""
+NOTHING_SENT = N_("{reason}; nothing was sent")
+"""A ``MailError``'s outcome: no message went out."""
 
-    def __init__(self, message: str):
-        super().__init__(one_line(message))
+
+class MailError(UptownError):
+    """Mail that cannot be sent, or a received message that is refused; one line. ``reason``
+    says what is wrong; ``outcome`` (``NOTHING_WRITTEN``, ``NOTHING_SENT`` or None) what was
+    not done, which the message adds in the language in use (``...; nothing was sent``), so
+    that a caller who says it otherwise takes ``reason`` alone."""
+
+    def __init__(self, reason: str, outcome: str | None = None):
+        from .i18n import _
+
+        self.reason = one_line(reason)
+        self.outcome = outcome
+        super().__init__(self.reason if outcome is None else _(outcome).format(reason=self.reason))
 
 
 class EngineError(UptownError):

@@ -7,9 +7,8 @@ import pytest
 
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
-from uptown_cli.engine.geometry import TILE_NAMES
+from uptown_cli.engine.geometry import TILE_NAMES, shown_tile
 from uptown_cli.i18n import language
-from uptown_cli.pictures.tile_names import tile_label
 
 SPANISH_USAGE_ERROR = "Error: La opción '--as' requiere un argumento.\n"
 SPANISH_UNKNOWN_COMMAND = ("Uso: uptown [OPTIONS] COMMAND [ARGS]...\n"
@@ -108,7 +107,7 @@ def spanish_words(move, ply):
     if move.is_pass:
         return ["pasar"]
     name = TILE_NAMES[move.tile]
-    spanish = tile_label(move.tile)
+    spanish = shown_tile(move.tile)
     typed = [spanish, spanish.upper(), spanish.replace("ó", "o").replace("á", "a")][ply % 3]
     typed = {"sign": "cartel de la calle", "$": "comodín"}.get(name, typed)
     square = str(move).split()[1]

@@ -12,8 +12,7 @@ import pytest
 from support.players import as_player
 
 from uptown_cli.i18n import language
-from uptown_cli.pictures.tile_names import color_label, tile_label
-from uptown_cli.engine.geometry import TILE_NAMES
+from uptown_cli.engine.geometry import TILE_NAMES, shown_color, shown_tile
 
 SAMPLES = Path(__file__).resolve().parents[2] / "records"
 ENGLISH_WORDS = re.compile(r"\b(to move|rack|Colours|Faces|draws|Last move|player|score|groups|"
@@ -30,9 +29,9 @@ def spanish(move, ply):
         return ["pasar"]
     typed = []
     if len(words) == 3:
-        colour = color_label(words.pop(0))
+        colour = shown_color(words.pop(0))
         typed.append(colour.upper() if ply % 2 else colour)
-    name = tile_label(TILE_NAMES.index(words[0]))
+    name = shown_tile(TILE_NAMES.index(words[0]))
     name = [name, name.upper(), name.replace("ó", "o").replace("á", "a")][ply % 3]
     name = {"sign": "cartel de la calle", "$": "comodín"}.get(words[0], name)
     return typed + name.split() + [words[1]]

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from uptown_cli.engine.geometry import REGION_NAMES, SQUARE_NAMES, TILE_ALIASES, TILE_NAMES
+from uptown_cli.engine.geometry import shown_tile
 from uptown_cli.engine.notation import parse_move
 from uptown_cli.i18n import language
 from uptown_cli.pictures.tile_names import (
@@ -15,7 +16,6 @@ from uptown_cli.pictures.tile_names import (
     fold,
     region_label,
     tile_face,
-    tile_label,
 )
 
 LANGUAGES = ["en"] + sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "po").glob("*.po"))
@@ -66,13 +66,13 @@ def test_english_leaves_every_word_alone():
 
 def test_spanish_names_shown_on_the_board_and_in_lists():
     with language("es"):
-        assert [tile_label(t) for t in range(18, 28)] == [
+        assert [shown_tile(t) for t in range(18, 28)] == [
             "hombre", "anillo", "mujer", "cartel", "horizonte", "saxofón", "automóvil",
             "naipes", "champán", "$"]
         assert [tile_face(t) for t in range(18, 28)] == [
             "hom", "ani", "muj", "crt", "hor", "sax", "aut", "nai", "cha", "$"]
         assert region_label(4) == "horizonte"
-        assert tile_label(0) == tile_face(0) == "A" and tile_label(16) == "8"
+        assert shown_tile(0) == tile_face(0) == "A" and shown_tile(16) == "8"
 
 
 def test_english_names_and_faces_are_todays():
@@ -89,7 +89,7 @@ def test_every_language_names_each_tile_once_and_within_the_board(lang):
     with language(lang):
         symbols = symbol_words()
         faces = [tile_face(t) for t in range(len(TILE_NAMES))]
-        names = [fold(tile_label(t)) for t in range(len(TILE_NAMES))]
+        names = [fold(shown_tile(t)) for t in range(len(TILE_NAMES))]
         typed = [fold(word) for s in symbols.values() for word in s.typed.split("|") if word]
         typed_by = {fold(w): n for n, s in symbols.items() for w in s.typed.split("|") if w}
     assert all(1 <= len(face) <= 3 for face in faces), faces

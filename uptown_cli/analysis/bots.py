@@ -37,6 +37,7 @@ from ..engine.notation import Move, Placement
 from ..engine.playout import QUICK, MoveClass, Playout
 from ..engine.scoring import win_share
 from ..errors import SetupError
+from ..i18n import _
 from .deals import sample_bags
 
 __all__ = ["choose_move", "greedy_choices"]
@@ -80,14 +81,16 @@ def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> C
     is then no longer reproducible); a bot ignores the options it has no use for.
     """
     if name not in _BOTS:
-        raise SetupError(f"unknown bot {name!r} (the bots are {', '.join(BOT_NAMES)})")
+        raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
+            name=name, bots=", ".join(BOT_NAMES)))
     unknown = sorted(set(options) - {"variant", "playouts", "seconds"})
     if unknown:
-        raise SetupError(f"unknown bot option {unknown[0]!r}")
+        raise SetupError(_("unknown bot option {option!r}").format(option=unknown[0]))
     if game.finished:
-        raise SetupError("the game is over")
+        raise SetupError(_("the game is over"))
     if not game.knows_racks:
-        raise SetupError("the racks are unknown (a game without a seed), so a bot cannot play")
+        raise SetupError(_("the racks are unknown (a game without a seed), so a bot cannot "
+                           "play"))
     bot, takes = _BOTS[name]
     options = {"variant": game.variant, **options}
     return bot(game, random.Random(seed),  # type: ignore[arg-type]
@@ -230,7 +233,7 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     only the ``keep`` best after ``deals`` views are played out in the views that follow, so
     that the time goes to telling the likely best apart."""
     if playouts < 1:
-        raise SetupError("playouts must be at least 1")
+        raise SetupError(_("playouts must be at least 1"))
     if len(candidates) == 1:
         return candidates[0]
     assert game.to_move is not None  # the game is not over

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import SetupError
+from ..i18n import _
 
 __all__: list[str] = []
 
@@ -47,12 +48,14 @@ def _client(address: str) -> Iterator[Any]:
     try:  # typed as Any: the extra may be missing where the package is checked
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
-        raise SetupError("--cluster needs Dask's distributed: pip install 'uptown[cluster]'") from None
+        raise SetupError(_("--cluster needs Dask's distributed: pip install "
+                           "'uptown[cluster]'")) from None
     with contextlib.ExitStack() as stack:
         if address == LOCAL or address.startswith(LOCAL + ":"):
             count = address.partition(":")[2]
             if count and not (count.isdigit() and int(count) > 0):
-                raise SetupError(f"not a number of workers: {address!r} (local:N)")
+                raise SetupError(_("not a number of workers: {address!r} (local:N)").format(
+                    address=address))
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=int(count) if count else None, threads_per_worker=1, processes=True,
                 dashboard_address=None))
@@ -63,5 +66,6 @@ def _client(address: str) -> Iterator[Any]:
             # how long to try to reach it: Dask's setting (30 s; $DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)
             client = stack.enter_context(distributed.Client(target))
         except (OSError, TimeoutError) as exc:
-            raise SetupError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            raise SetupError(_("cannot reach the Dask scheduler at {address}: {reason}").format(
+                address=address, reason=exc)) from None
         yield client

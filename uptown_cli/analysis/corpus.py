@@ -11,6 +11,7 @@ from ..engine.game import Game
 from ..engine.geometry import square_name, tile_name
 from ..engine.scoring import standings, win_shares
 from ..errors import SetupError
+from ..i18n import _
 
 __all__ = ["RecordedGame", "corpus_stats", "move_rows", "write_rows"]
 
@@ -134,7 +135,7 @@ def write_rows(rows: Iterable[Mapping[str, object]], stream: TextIO, fmt: str) -
             stream.write(json.dumps(row, ensure_ascii=False) + "\n")
         return
     if fmt != "csv":
-        raise SetupError(f"unknown export format {fmt!r} (csv or jsonl)")
+        raise SetupError(_("unknown export format {format!r} (csv or jsonl)").format(format=fmt))
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
     for row in rows:

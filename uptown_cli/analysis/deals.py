@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from ..engine.game import RACK_SIZE, Game, Player, Turn
 from ..engine.geometry import TILES_PER_COLOR
 from ..errors import SetupError
+from ..i18n import _ as gettext
 from ..hidden.draws import stuck_tiles
 
 __all__ = ["sample_bags", "imagined_game"]
@@ -117,7 +118,7 @@ def _sample_bag(played: list[int], limits: dict[int, frozenset[int]],
         bag = _draw_bag(played, allowed if limits else None, rng)
         if bag is not None:
             return bag
-    raise SetupError("no bag fits the moves and passes of this game")
+    raise SetupError(gettext("no bag fits the moves and passes of this game"))
 
 
 def _draw_bag(played: list[int], allowed: Callable[[int, int], bool] | None,

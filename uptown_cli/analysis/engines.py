@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from ..errors import EngineError
+from ..i18n import _
 from .protocol import MAX_LINE, PROTOCOL, decode, encode
 
 __all__ = ["EngineProcess", "engine_signals"]
@@ -49,8 +50,8 @@ class EngineProcess:
                 stderr=log if log is not None else subprocess.DEVNULL, start_new_session=True,
                 bufsize=0)
         except OSError as exc:
-            raise EngineError("crash", f"cannot start {' '.join(self.command)}: "
-                                       f"{exc.strerror or exc}") from None
+            raise EngineError("crash", _("cannot start {command}: {reason}").format(
+                command=" ".join(self.command), reason=exc.strerror or exc)) from None
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
 
@@ -65,11 +66,12 @@ class EngineProcess:
         (its ``name``, ``author``, ``options``...), also kept as ``about``."""
         deadline = time.monotonic() + timeout
         self.send({"type": "hello", "protocol": PROTOCOL})
-        hello = self._receive(deadline, "stall", "no hello")
+        hello = self._receive(deadline, "stall", _("no hello"))
         if hello.get("type") != "hello":
-            raise EngineError("garbage", f"answered {hello['type']!r} to hello")
+            raise EngineError("garbage", _("answered {type!r} to hello").format(type=hello["type"]))
         if hello.get("protocol") != PROTOCOL:
-            raise EngineError("refused", f"speaks {str(hello.get('protocol'))[:40]!r}, not {PROTOCOL}")
+            raise EngineError("refused", _("speaks {protocol!r}, not {ours}").format(
+                protocol=str(hello.get("protocol"))[:40], ours=PROTOCOL))
         self.about = hello
         if isinstance(hello.get("name"), str) and hello["name"]:
             self.name = hello["name"][:60]
@@ -82,25 +84,29 @@ class EngineProcess:
         """Ping and wait for the pong (an error answer, to an option set before, is refused)."""
         self._pings += 1
         self.send({"type": "ping", "id": self._pings})
-        answer = self._receive(time.monotonic() + timeout, "stall", "no answer to a ping")
+        answer = self._receive(time.monotonic() + timeout, "stall", _("no answer to a ping"))
         if answer.get("type") == "error":
-            raise EngineError("refused", f"answered an error: {str(answer.get('message'))[:200]}")
+            raise EngineError("refused", _("answered an error: {message}").format(
+                message=str(answer.get("message"))[:200]))
         if answer.get("type") != "pong" or answer.get("id") != self._pings:
-            raise EngineError("garbage", f"answered {answer['type']!r} to ping {self._pings}")
+            raise EngineError("garbage", _("answered {type!r} to ping {number}").format(
+                type=answer["type"], number=self._pings))
 
     def ask(self, request: Mapping[str, Any], allowed: float, margin: float = 0.0) -> dict[str, Any]:
         """Send ``request`` and return the next message (``info`` messages skipped); ``time``
         when none comes within ``allowed`` seconds and the ``margin``."""
         self.send(request)
         return self._receive(time.monotonic() + allowed + margin, "time",
-                             f"no move within {allowed:.3g} s and a margin of {margin:.3g} s")
+                             _("no move within {allowed:.3g} s and a margin of {margin:.3g} s")
+                             .format(allowed=allowed, margin=margin))
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Write ``message`` to the engine, one line of the protocol."""
         try:
             self.process.stdin.write(encode(message))  # type: ignore[union-attr]
         except (BrokenPipeError, ValueError, OSError):
-            raise EngineError("crash", f"{self.name} closed its input{self._exit_text()}") from None
+            raise EngineError("crash", _("{name} closed its input{exit}").format(
+                name=self.name, exit=self._exit_text())) from None
 
     def _receive(self, deadline: float, reason: str, late: str) -> dict[str, Any]:
         """The next message but ``info``; EngineError(``reason``, ``late``) after ``deadline``."""
@@ -115,16 +121,19 @@ class EngineProcess:
                     return message
                 continue
             if len(self._buffer) > MAX_LINE:
-                raise EngineError("garbage", f"{self.name} wrote a line over {MAX_LINE} bytes")
+                raise EngineError("garbage", _("{name} wrote a line over {size} bytes").format(
+                    name=self.name, size=MAX_LINE))
             left = deadline - time.monotonic()
             if left <= 0 or not self._selector.select(left):
                 if _exited(self.process.pid, 0):
-                    raise EngineError("crash", f"{self.name} exited{self._exit_text()}")
+                    raise EngineError("crash", _("{name} exited{exit}").format(
+                        name=self.name, exit=self._exit_text()))
                 raise EngineError(reason, f"{self.name}: {late}")
             chunk = os.read(self.process.stdout.fileno(), 65536)  # type: ignore[union-attr]
             if not chunk:
                 _exited(self.process.pid, 0.2)
-                raise EngineError("crash", f"{self.name} closed its output{self._exit_text()}")
+                raise EngineError("crash", _("{name} closed its output{exit}").format(
+                    name=self.name, exit=self._exit_text()))
             self._buffer += chunk
 
     def _exit_text(self) -> str:
@@ -133,7 +142,8 @@ class EngineProcess:
             status = os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             if status is not None:
                 killed = status.si_code != os.CLD_EXITED
-                return f" (killed by signal {status.si_status})" if killed else f" (exit status {status.si_status})"
+                return (_(" (killed by signal {number})") if killed else
+                        _(" (exit status {number})")).format(number=status.si_status)
         return ""
 
     def end(self, grace: float = QUIT_GRACE) -> None:

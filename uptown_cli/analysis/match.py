@@ -20,6 +20,7 @@ from ..engine.notation import Move
 from ..engine.scoring import standings
 from ..engine.game import seat_colors
 from ..errors import EngineError, IllegalMove
+from ..i18n import _
 from .bots import choose_move
 from .engines import EngineProcess, engine_signals
 from .selfplay import player_names
@@ -239,7 +240,8 @@ def play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
     try:
         turn = game.play(played[1], played[0])
     except IllegalMove as exc:
-        raise EngineError("illegal", f"played {played[1]}: {exc}") from None
+        raise EngineError("illegal", _("played {move}: {reason}").format(
+            move=played[1], reason=exc)) from None
     moves.append([turn.color, str(turn.move)])
     if left is not None:
         clocks[seat] = max(0.0, left - spent) + limits.increment

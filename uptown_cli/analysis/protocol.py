@@ -19,6 +19,7 @@ from ..engine.geometry import TILE_NAMES, TILES_PER_COLOR, parse_tile
 from ..engine.notation import Move, parse_move
 from ..engine.sha256 import sha256
 from ..errors import EngineError, NotationError, SetupError, UptownError
+from ..i18n import _
 from ..hidden.draws import bags_from_draws
 
 __all__: list[str] = []
@@ -81,9 +82,10 @@ def decode(line: bytes) -> dict[str, Any]:
     try:
         message = json.loads(line)
     except (ValueError, UnicodeDecodeError):
-        raise EngineError("garbage", f"not a JSON line: {shown!r}") from None
+        raise EngineError("garbage", _("not a JSON line: {line!r}").format(line=shown)) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise EngineError("garbage", f"not a message (a JSON object with a \"type\"): {shown!r}")
+        raise EngineError("garbage", _("not a message (a JSON object with a \"type\"): {line!r}")
+                          .format(line=shown))
     return message
 
 
@@ -126,16 +128,20 @@ def answered_move(answer: Mapping[str, Any], number: int) -> tuple[str | None, M
     that is not a move."""
     kind = answer.get("type")
     if kind == "error":
-        raise EngineError("refused", f"answered an error: {answer.get('message')!s:.200}")
+        raise EngineError("refused", _("answered an error: {message}").format(
+            message=str(answer.get("message"))[:200]))
     if kind != "move" or answer.get("id") != number:
-        raise EngineError("garbage", f"answered {json.dumps(answer)[:120]} to move request {number}")
+        raise EngineError("garbage", _("answered {answer} to move request {number}").format(
+            answer=json.dumps(answer)[:120], number=number))
     text, color = answer.get("move"), answer.get("color")
     if not isinstance(text, str) or not (color is None or isinstance(color, str)):
-        raise EngineError("garbage", f"a move answer without a move: {json.dumps(answer)[:120]}")
+        raise EngineError("garbage", _("a move answer without a move: {answer}").format(
+            answer=json.dumps(answer)[:120]))
     try:
         return color, parse_move(text)
     except NotationError as exc:
-        raise EngineError("illegal", f"played {text[:60]!r}: {exc}") from None
+        raise EngineError("illegal", _("played {move!r}: {reason}").format(
+            move=text[:60], reason=exc)) from None
 
 
 class EngineView(NamedTuple):
@@ -183,7 +189,7 @@ def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> Eng
         game = (replay or Replay()).game_for(players, request["moves"])
         me = game.to_move
         if me is None or me.name != request["you"]:
-            raise SetupError(f"it is not {request['you']}'s turn")
+            raise SetupError(_("it is not {name}'s turn").format(name=request["you"]))
         drawn: dict[str, list[int]] = {color: [] for color in game.colors}
         for turn in game.history:
             if not turn.move.is_pass:
@@ -193,11 +199,14 @@ def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> Eng
         racks = cast("dict[str, list[int]]", view.racks)
         for color in me.colors:
             if sorted(_tile(t) for t in request["racks"][color]) != racks[color]:
-                raise SetupError(f"the {color} rack does not follow from the tiles drawn and played")
+                raise SetupError(_("the {color} rack does not follow from the tiles drawn and "
+                                   "played").format(color=color))
     except UptownError as exc:
-        raise SetupError(f"a move request that is not sound: {exc}") from None
+        raise SetupError(_("a move request that is not sound: {reason}").format(
+            reason=exc)) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise SetupError(f"a move request that is not sound: missing or wrong {exc}") from None
+        raise SetupError(_("a move request that is not sound: missing or wrong {field}").format(
+            field=exc)) from None
     variant = request.get("variant", "standard")
     return EngineView(view, str(request.get("seed", "")),
                       variant if isinstance(variant, str) else "standard",

@@ -38,6 +38,7 @@ from ..engine.playout import QUICK, MoveClass
 from ..engine.scoring import win_share
 from ..engine.sha256 import sha256
 from ..errors import SetupError
+from ..i18n import _ as gettext
 
 __all__ = ["MoveReview", "tasks", "review_games", "summarize", "mark", "loss_percent"]
 
@@ -320,7 +321,8 @@ def tasks(game: Game, bags: dict[str, list[int]], variant: str, bot: str, seed: 
           deals: int | None = DEFAULT_DEALS, seconds: float | None = None) -> list[Task]:
     """One task per move of ``game`` (played with ``bags``)."""
     if bot not in EVALUATORS:
-        raise SetupError(f"{bot!r} cannot evaluate moves (those that can: {', '.join(EVALUATORS)})")
+        raise SetupError(gettext("{bot!r} cannot evaluate moves (those that can: {bots})").format(
+            bot=bot, bots=", ".join(EVALUATORS)))
     players = tuple((p.name, p.colors) for p in game.players)
     moves = tuple((turn.color, str(turn.move)) for turn in game.history)
     return [Task(players, bags, moves, n, seed, bot, variant, deals, seconds)

@@ -18,6 +18,7 @@ from ..engine.scoring import standings, win_shares
 from ..engine.game import seat_colors
 from ..engine.sha256 import sha256
 from ..errors import SetupError
+from ..i18n import _
 from .pool import in_pool
 
 __all__ = ["GameResult", "check_bots", "play_games", "summarize", "record_text"]
@@ -72,10 +73,11 @@ def game_seed(seed: str, number: int) -> str:
 def check_bots(bots: list[str]) -> None:
     """Raise ValueError unless ``bots`` names one or more known bots."""
     if not bots:
-        raise SetupError("name one or more bots, e.g. mc,greedy")
+        raise SetupError(_("name one or more bots, e.g. mc,greedy"))
     for bot in bots:
         if bot not in BOT_NAMES:
-            raise SetupError(f"unknown bot {bot!r} (the bots are {', '.join(BOT_NAMES)})")
+            raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
+                name=bot, bots=", ".join(BOT_NAMES)))
 
 
 def play_game(bots: list[str], number: int, seed: str, variant: str = "standard",
@@ -115,7 +117,7 @@ def play_games(bots: list[str], players: int, games: int, seed: str, variant: st
     Dask scheduler at ``cluster``)."""
     check_bots(bots)
     if not 2 <= players <= 5:
-        raise SetupError(f"a game has 2 to 5 players, not {players}")
+        raise SetupError(_("a game has 2 to 5 players, not {count}").format(count=players))
     tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
     yield from in_pool(_play_task, tasks, jobs, cluster)
 

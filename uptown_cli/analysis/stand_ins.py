@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import RecordError, SetupError
+from ..engine.geometry import shown_color
+from ..i18n import _
 from ..records.deadlines import stand_in_seed
 from ..records.replay import replay
 from .bots import choose_move
@@ -43,7 +45,9 @@ def stand_in_errors(record: Record) -> list[RecordError]:
             continue
         if (color, text) != (entry.color, entry.text):
             mover = game.to_move.name if game.to_move else "?"
-            errors.append(RecordError(f"{bot} plays {color} {text} for {mover} here, not "
-                                      f"{entry.color} {entry.text}", path=record.path,
-                                      line=entry.line, move=index + 1))
+            errors.append(RecordError(_("{bot} plays {color} {text} for {name} here, not "
+                                        "{written_color} {written}").format(
+                bot=bot, color=shown_color(color), text=text, name=mover,
+                written_color=shown_color(entry.color),
+                written=entry.text), path=record.path, line=entry.line, move=index + 1))
     return errors[::-1]

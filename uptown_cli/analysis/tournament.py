@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from ..engine.sha256 import sha256
 from ..errors import SetupError
+from ..i18n import _
 from ..records.safe_file import write_file
 from .match import Entrant, GameOutcome, GameTask, Limits, play_game, record_text
 from .pool import in_pool
@@ -55,15 +56,16 @@ class Settings(NamedTuple):
         """Raise SetupError unless these settings make a tournament."""
         names = [e.name for e in self.entrants]
         if len(names) < 2:
-            raise SetupError("a tournament needs two or more entrants")
+            raise SetupError(_("a tournament needs two or more entrants"))
         if len({name.casefold() for name in names}) < len(names):
-            raise SetupError("two entrants have the same name")
+            raise SetupError(_("two entrants have the same name"))
         if self.mode not in MODES:
-            raise SetupError(f"unknown mode {self.mode!r} ({', '.join(MODES)})")
+            raise SetupError(_("unknown mode {mode!r} ({modes})").format(
+                mode=self.mode, modes=", ".join(MODES)))
         if not 2 <= self.seats <= 5:
-            raise SetupError(f"a game has 2 to 5 seats, not {self.seats}")
+            raise SetupError(_("a game has 2 to 5 seats, not {count}").format(count=self.seats))
         if self.sprt is not None and (len(names) != 2 or self.seats != 2):
-            raise SetupError("an SPRT is for a match of two entrants at two seats")
+            raise SetupError(_("an SPRT is for a match of two entrants at two seats"))
 
     def to_json(self) -> dict[str, Any]:
         """The settings as the tournament's file keeps them."""
@@ -122,11 +124,13 @@ class Tournament:
         """A new tournament in ``folder`` (made if need be; SetupError if it holds one)."""
         settings.check()
         if os.path.exists(os.path.join(folder, SETTINGS_FILE)):
-            raise SetupError(f"{folder} holds a tournament already: --resume continues it")
+            raise SetupError(_("{folder} holds a tournament already: --resume continues it")
+                             .format(folder=folder))
         try:
             os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
         except OSError as exc:
-            raise SetupError(f"cannot create {folder}: {exc.strerror or exc}") from None
+            raise SetupError(_("cannot create {folder}: {reason}").format(
+                folder=folder, reason=exc.strerror or exc)) from None
         write_file(os.path.join(folder, SETTINGS_FILE), json.dumps(settings.to_json(), indent=2) + "\n")
         write_file(os.path.join(folder, RESULTS_FILE), "")
         return cls(folder, settings, [])
@@ -142,16 +146,19 @@ class Tournament:
             with open(os.path.join(folder, RESULTS_FILE), "rb") as file:
                 data = file.read()
         except FileNotFoundError:
-            raise SetupError(f"{folder} holds no tournament (no {SETTINGS_FILE} and {RESULTS_FILE})") from None
+            raise SetupError(_("{folder} holds no tournament (no {settings} and {results})").format(
+                folder=folder, settings=SETTINGS_FILE, results=RESULTS_FILE)) from None
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise SetupError(f"{path}: not a tournament's settings ({exc})") from None
+            raise SetupError(_("{path}: not a tournament's settings ({reason})").format(
+                path=path, reason=exc)) from None
         whole = data[:data.rfind(b"\n") + 1]
         results = []
         for number, line in enumerate(whole.splitlines(), 1):
             try:
                 results.append(GameOutcome.from_json(json.loads(line)))
             except (ValueError, KeyError, TypeError):
-                raise SetupError(f"{os.path.join(folder, RESULTS_FILE)}:{number}: not a game's result") from None
+                raise SetupError(_("{path}:{number}: not a game's result").format(
+                    path=os.path.join(folder, RESULTS_FILE), number=number)) from None
         if len(whole) < len(data):
             with open(os.path.join(folder, RESULTS_FILE), "r+b") as file:
                 file.truncate(len(whole))

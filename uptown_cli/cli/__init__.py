@@ -242,8 +242,8 @@ class _GuardedOutput(io.RawIOBase):
             return os.write(self.fd, data)
         except OSError as exc:
             self.failed = True
-            raise OutputError(f"cannot write to standard output ({exc.strerror or exc}); what "
-                              "was printed is cut short") from None
+            raise OutputError(_("cannot write to standard output ({reason}); what was printed "
+                                "is cut short").format(reason=exc.strerror or exc)) from None
 
 
 def _guard_output() -> None:

@@ -52,15 +52,16 @@ def check_mail_settings(sendmail: bool) -> None:
     try:
         check_settings(os.environ.get(SMTP_ENV), sendmail)
     except MailError as exc:
-        raise MailError(f"{str(exc).removesuffix('; nothing was sent')}; nothing was written "
-                        "(the move is not played)") from None
+        raise MailError(_("{reason}; nothing was written (the move is not played)").format(
+            reason=exc.reason)) from None
 
 
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, NotAllSent, UptownError
 
-    saved = f" (the move is saved: send it with uptown send {display_path(path)} --as {as_name})"
+    saved = _(" (the move is saved: send it with uptown send {path} --as {name})").format(
+        path=display_path(path), name=as_name)
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:
@@ -215,7 +216,7 @@ def _refuse_future(game: "Attached", record: "Record | None") -> "Record | None"
     """The record of ``game`` (``record``, when read already), refused (one line, nothing
     written) when a move is dated after this computer's clock (``records.times.
     future_problem``); None for a copy that cannot be read, which is ``receive``'s to report."""
-    from ..errors import MailError, UptownError
+    from ..errors import NOTHING_WRITTEN, MailError, UptownError
     from ..records.times import future_problem
     from .timing import now
 
@@ -226,7 +227,7 @@ def _refuse_future(game: "Attached", record: "Record | None") -> "Record | None"
             return None
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
-        raise MailError(f"{problem}; nothing was written")
+        raise MailError(str(problem), NOTHING_WRITTEN)
     return record
 
 

@@ -54,10 +54,12 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
       echo '{"type":"hello","protocol":"uptown-engine-1"}' | uptown engine --bot greedy
     """
     from ..analysis.engine_server import serve
+    from ..i18n import use_language
 
     if sys.stdin is None:
-        raise click.ClickException("standard input is closed: the engine reads its messages "
-                                   "there (pipe them to it)")
+        raise click.ClickException(gettext("standard input is closed: the engine reads its "
+                                           "messages there (pipe them to it)"))
+    use_language("en")  # the protocol's messages are read by programs: English, as JSON's words
     try:
         serve(bot, sys.stdin.buffer, sys.stdout.buffer, seconds, playouts, version=__version__)
     except KeyboardInterrupt:
@@ -317,9 +319,11 @@ def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str
                  _number(f.sigma, 2), forfeits[f.name]] for f in table]
     out.table(rows, headers, title=title)
     if sprt is not None:
-        verdict = {"H1": f"H1 accepted: {names[0]} is the stronger by {sprt['elo1']:g} Elo",
-                   "H0": f"H0 accepted: {names[0]} is not stronger by more than {sprt['elo0']:g} Elo",
-                   None: "undecided"}[sprt["decision"]]
+        verdict = {"H1": gettext("H1 accepted: {name} is the stronger by {elo:g} Elo").format(
+                       name=names[0], elo=sprt["elo1"]),
+                   "H0": gettext("H0 accepted: {name} is not stronger by more than {elo:g} Elo")
+                   .format(name=names[0], elo=sprt["elo0"]),
+                   None: gettext("undecided")}[sprt["decision"]]
         out.text(decimals(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
                          f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
                          f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}"))

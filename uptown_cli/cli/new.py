@@ -70,7 +70,7 @@ def check_lineup(entries: "list[PlayerEntry]") -> None:
 def _seed(value: str | None) -> str | None:
     """``--seed``: any text but a blank one."""
     if value is not None and not value.strip():
-        raise click.BadParameter("a seed must not be blank (leave --seed out for a random one)")
+        raise click.BadParameter(_("a seed must not be blank (leave --seed out for a random one)"))
     return value
 
 
@@ -144,9 +144,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
             "to_move": game.to_move.name,
         })
         return
-    from ..pictures.tile_names import color_label, variant_label
+    from ..engine.geometry import shown_color
+    from ..pictures.tile_names import variant_label
 
-    who = ", ".join(f"{p.name} ({' '.join(map(color_label, p.colors))})" for p in game.players)
+    who = ", ".join(f"{p.name} ({' '.join(map(shown_color, p.colors))})" for p in game.players)
     click.echo(_("Created {path}: {variant}, seed {seed}; {players}.").format(
         path=display_path(path), variant=variant_label(variant), seed=seed, players=who))
     if shown_clock:
@@ -210,9 +211,10 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
             "to_join": entries[0].name,
         })
         return
-    from ..pictures.tile_names import color_label, variant_label
+    from ..engine.geometry import shown_color
+    from ..pictures.tile_names import variant_label
 
-    who = ", ".join(f"{e.name} ({' '.join(map(color_label, e.colors))})" for e in entries)
+    who = ", ".join(f"{e.name} ({' '.join(map(shown_color, e.colors))})" for e in entries)
     click.echo(_("Created {path}: {variant}, hidden racks; {players}.").format(
         path=shown, variant=variant_label(variant), players=who))
     click.echo(_("Game id: {id}").format(id=game_id))

@@ -145,8 +145,8 @@ def check_jobs_or_cluster(cluster: str | None) -> None:
     the work, so a number of processes here would be ignored."""
     ctx = click.get_current_context()
     if cluster is not None and ctx.get_parameter_source("jobs") is click.core.ParameterSource.COMMANDLINE:
-        raise click.UsageError("give --jobs or --cluster, not both (the cluster's workers share "
-                               "out the work)")
+        raise click.UsageError(_("give --jobs or --cluster, not both (the cluster's workers "
+                                 "share out the work)"))
 
 
 def check_playouts(playouts: int | None, bot: str | None) -> None:
@@ -197,8 +197,8 @@ def output_file_option(example: str) -> Callable[[F], F]:
 
     def check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
         if value not in (None, "-") and os.path.lexists(value) and not ctx.meta.get(FORCE):
-            raise click.ClickException(f"-o {display_path(value)} exists; add --force to replace "
-                                       "it (nothing was done)")
+            raise click.ClickException(_("-o {path} exists; add --force to replace it (nothing "
+                                         "was done)").format(path=display_path(value)))
         return value
 
     def decorate(command: F) -> F:

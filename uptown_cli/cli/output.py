@@ -1,7 +1,7 @@
 """The one output path of the commands: ``Output`` (text, tables in any tabulate style with
 ``--format``, csv, or JSON with ``--json``; machine formats print the tables alone), the files
 ``-o`` writes (``write_output``), the pager, colour, and the small words every command prints
-alike (``plural``, ``percent``). tabulate is imported only for tables it must draw."""
+alike (``percent``). tabulate is imported only for tables it must draw."""
 
 import io
 import os
@@ -181,10 +181,6 @@ def lock_notice(path: str) -> Callable[[], None]:
     return lambda: click.echo(_("{path} is locked by another program (a move being written, or a "
                                 "program reading it); waiting...").format(path=display_path(path)),
                               err=True)
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def percent(rate: float) -> str:

@@ -268,7 +268,7 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
     as it is (with its rack first where both racks could play it).
     """
     from ..pictures.text import moves_data, moves_rows
-    from ..pictures.tile_names import color_label
+    from ..engine.geometry import shown_color
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
@@ -288,7 +288,7 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
         assert player is not None  # a game not finished has a player to move
         title = ngettext("{name} to move ({colours}): {count} legal move",
                          "{name} to move ({colours}): {count} legal moves", len(legal)).format(
-            name=player.name, colours=", ".join(map(color_label, player.colors)), count=len(legal))
+            name=player.name, colours=", ".join(map(shown_color, player.colors)), count=len(legal))
         rows, headers = moves_rows(legal)
         out.table(out.wrapped(rows, 2, 56), headers, title=title)
 
@@ -318,9 +318,10 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
         return
-    from ..pictures.tile_names import color_label, move_label
+    from ..engine.geometry import shown_color
+    from ..pictures.tile_names import move_label
 
-    shown = f"{color_label(rack)} {move_label(chosen)}" if len(player.colors) > 1 else move_label(chosen)
+    shown = f"{shown_color(rack)} {move_label(chosen)}" if len(player.colors) > 1 else move_label(chosen)
     click.echo(_("{bot} suggests for {name}: {move}").format(bot=bot, name=player.name, move=shown))
     who = f" --as {player.name}" if record.hidden is not None else ""
     click.echo(_("To play it: {command}").format(

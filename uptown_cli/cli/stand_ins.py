@@ -68,7 +68,7 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
         written = append_move(path, color, action, record, link, lock_notice(path), stamp)
         remember_seen(written, as_name, keys)
     finished, nxt = result.game.finished, result.game.to_move
-    from ..pictures.tile_names import color_label
+    from ..engine.geometry import shown_color
 
     why = _(", written by {writer} for {name} (out of time)").format(
         writer=writer, name=player.name) if for_name else ""
@@ -78,7 +78,7 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
     said = {"forfeit": pgettext("a player", "forfeits"),
             "pass": pgettext("a player", "passes")}.get(action, action)
     text = (_("Move {number}: {colour} ({name}) {action}{why}").format(
-        number=len(after.moves), colour=color_label(color), name=player.name, action=said, why=why)
+        number=len(after.moves), colour=shown_color(color), name=player.name, action=said, why=why)
             + (_(" (dry run: nothing was written)") if dry_run else ""))
     if as_json:
         Output(True).json({"number": len(after.moves), "player": player.name, "action": action,

@@ -34,4 +34,8 @@ def check_future(record: "Record", writes: bool = False) -> None:
 
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
-        raise click.ClickException(problem.report_line() + ("; nothing was written" if writes else ""))
+        from ..errors import NOTHING_WRITTEN
+        from ..i18n import _
+
+        line = problem.report_line()
+        raise click.ClickException(_(NOTHING_WRITTEN).format(reason=line) if writes else line)

@@ -94,7 +94,8 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     out.table(*players_rows(game, standings(game, record.variant)))
     for name, ply in game.forfeited:
         by = record.moves[ply - 1].by if ply <= len(record.moves) else None
-        out.text(f"{name} forfeited at move {ply}" + (f" (out of time; {by} wrote it)" if by else ""))
+        out.text((_("{name} forfeited at move {number} (out of time; {by} wrote it)") if by else
+                  _("{name} forfeited at move {number}")).format(name=name, number=ply, by=by))
     out.text()
     out.text(to_move_text(game, view))
 
@@ -117,7 +118,7 @@ def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
         return HiddenView(record)
     view = player_view(record, as_name, keys, at)
     if view.alert is not None:  # (what the public replay proves, and what NAME's key adds)
-        click.echo(f"Warning: {view.alert}", err=True)
+        click.echo(_("Warning: {alert}").format(alert=view.alert), err=True)
     remember(record, view.name, keys)
     return view
 
@@ -299,14 +300,15 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                     click.echo(warning.report_line(warning=True))
                 if result.status == "settled":
                     for name, deadline in result.settled.items():
-                        click.echo(f"{result.path}: settled: {name} did not reveal by "
-                                   f"{deadline} and ranks last; {name}'s draws are unchecked")
+                        click.echo(_("{path}: settled: {name} did not reveal by {deadline} and "
+                                     "ranks last; {name}'s draws are unchecked").format(
+                            path=result.path, name=name, deadline=deadline))
                 elif result.unrevealed:
                     for note in _bad_reveals(result):
                         click.echo(f"{result.path}: {note}")
-                    click.echo(f"{result.path}: the game is over, but the draws of "
-                               f"{', '.join(result.unrevealed)} are unchecked: each must run "
-                               f"uptown reveal {result.path} --as NAME")
+                    click.echo(_("{path}: the game is over, but the draws of {names} are "
+                                 "unchecked: each must run uptown reveal {path} --as NAME").format(
+                        path=result.path, names=", ".join(result.unrevealed)))
                 else:
                     for note in result.unchecked:
                         click.echo(_("{path}: not yet checkable: {note}")

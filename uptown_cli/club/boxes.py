@@ -18,7 +18,7 @@ import re
 import stat
 from typing import Iterable, Iterator, NamedTuple, cast
 
-from ..errors import MailError, display_path, one_line
+from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
 from ..records.compare import (
     ADDRESS_CHANGED,
     DIFFERENT_GAMES,
@@ -28,7 +28,7 @@ from ..records.compare import (
 )
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
-from ..i18n import _ as gettext
+from ..i18n import _ as gettext, ngettext
 
 __all__ = ["best_copy", "maildir_messages", "mbox_messages", "read_message_file"]
 
@@ -49,9 +49,9 @@ def _kind(mode: int) -> str | None:
     """What a file that is not a regular file is, or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
-    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    return (gettext("a folder") if stat.S_ISDIR(mode) else gettext("a FIFO") if stat.S_ISFIFO(mode)
+            else gettext("a device") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else gettext("a socket") if stat.S_ISSOCK(mode) else gettext("not a file"))
 
 
 def _open_regular(path: str) -> int | str:
@@ -65,15 +65,15 @@ def _open_regular(path: str) -> int | str:
         if kind is None:
             return descriptor
         os.close(descriptor)
-    return f"it is {kind}, not a message file"
+    return gettext("it is {kind}, not a message file").format(kind=kind)
 
 
 def _why(exc: OSError, path: str) -> str:
     if exc.errno == errno.ENOENT and os.path.islink(path):
-        return "it is a link that leads nowhere"
+        return gettext("it is a link that leads nowhere")
     if exc.errno == errno.ELOOP:
-        return "it is a link in a loop"
-    return f"it cannot be read ({exc.strerror or exc})"
+        return gettext("it is a link in a loop")
+    return gettext("it cannot be read ({reason})").format(reason=exc.strerror or exc)
 
 
 def _letter(path: str, where: str) -> Letter:
@@ -105,8 +105,8 @@ def read_message_file(path: str) -> bytes:
     """The bytes of the message file ``path``; MailError (one line) for anything else."""
     letter = _letter(path, display_path(path))
     if letter.problem is not None:
-        raise MailError(gettext("cannot read {where}: {problem}; nothing was written")
-                        .format(where=letter.where, problem=letter.problem))
+        raise MailError(gettext("cannot read {where}: {problem}")
+                        .format(where=letter.where, problem=letter.problem), NOTHING_WRITTEN)
     return letter.data
 
 
@@ -121,7 +121,7 @@ def maildir_messages(path: str) -> Iterator[Letter]:
                       for entry in os.scandir(os.path.join(path, sub))
                       if not entry.name.startswith(".")]
         except OSError as exc:
-            reason = "no such Maildir folder" if exc.errno == errno.ENOENT else exc.strerror
+            reason = gettext("no such Maildir folder") if exc.errno == errno.ENOENT else exc.strerror
             raise MailError(gettext("{shown}: {reason} (a Maildir holds new/ and cur/)")
                             .format(shown=shown, reason=reason)) from None
     for name, file in sorted(names):
@@ -148,7 +148,7 @@ def mbox_messages(path: str) -> Iterator[Letter]:
     try:
         descriptor = _open_regular(path)
     except OSError as exc:
-        reason = "no such mbox file" if exc.errno == errno.ENOENT else _why(exc, path)
+        reason = gettext("no such mbox file") if exc.errno == errno.ENOENT else _why(exc, path)
         raise MailError(gettext("{shown}: {reason}").format(shown=shown, reason=reason)) from None
     if isinstance(descriptor, str):
         raise MailError(gettext("{shown}: {descriptor}").format(shown=shown, descriptor=descriptor))
@@ -160,7 +160,8 @@ def mbox_messages(path: str) -> Iterator[Letter]:
                 starts, at_line_start = at_line_start, piece.endswith(b"\n")
                 if starts and piece.startswith(b"From "):
                     if lines is not None:
-                        yield _mbox_letter(f"{shown} message {number}", lines, size)
+                        yield _mbox_letter(gettext("{shown} message {number}").format(
+                            shown=shown, number=number), lines, size)
                     number, lines, size = number + 1, [], 0
                     continue
                 if lines is None:
@@ -175,7 +176,7 @@ def mbox_messages(path: str) -> Iterator[Letter]:
             raise MailError(gettext("cannot read {shown}: {value}")
                             .format(shown=shown, value=exc.strerror or exc)) from None
         if lines is not None:
-            yield _mbox_letter(f"{shown} message {number}", lines, size)
+            yield _mbox_letter(gettext("{shown} message {number}").format(shown=shown, number=number), lines, size)
 
 
 def _mbox_letter(where: str, lines: list[bytes], size: int) -> Letter:
@@ -213,17 +214,18 @@ def best_copy(letters: Iterable[Letter], local_path: str,
                 record = _record(game, records)
                 read[game.data] = record, progress(local, record)
         except MailError as exc:
-            skipped.append(str(exc).removesuffix("; nothing was written"))
+            skipped.append(exc.reason)
             continue
         key = read[game.data][1]
         if key is not None:
             found.append(((*key, place), game))
     if not found:
-        unread = (f"; {len(skipped)} {'was' if len(skipped) == 1 else 'were'} skipped"
-                  if skipped else "")
-        raise MailError((f"{display_path(local_path)}: no message in the mailbox carries this "
-                         "game" if local is not None else
-                         f"no message in the mailbox carries a game named {name}") + unread)
+        unread = (ngettext("; {count} was skipped", "; {count} were skipped",
+                           len(skipped)).format(count=len(skipped)) if skipped else "")
+        raise MailError((gettext("{path}: no message in the mailbox carries this game").format(
+            path=display_path(local_path)) if local is not None else
+            gettext("no message in the mailbox carries a game named {name}").format(name=name))
+            + unread)
     best = max(found, key=lambda item: item[0])[1]
     chosen = read[best.data][0]
     if local is None:
@@ -270,18 +272,19 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
         def whose(record: Record) -> str:
             entry = record.moves[number - 1]
             owner = record.owners.get(entry.color, "?")
-            return f"{owner}'s {entry.text}"
+            return gettext("{name}'s {move}").format(name=owner, move=entry.text)
 
-        return one_line(f"move {number} is {whose(a)} in one and {whose(b)} in the other")
+        return one_line(gettext("move {number} is {one} in one and {other} in the other").format(
+            number=number, one=whose(a), other=whose(b)))
     if comparison.relation == ADDRESS_CHANGED:
-        return one_line(comparison.detail or "an address differs")
+        return one_line(comparison.detail or gettext("an address differs"))
     if comparison.relation == DIFFERENT_GAMES and comparison.fields == ("commitments",):
         assert a.hidden is not None and b.hidden is not None
         seat = next((seat for seat, (mine, theirs) in enumerate(zip(a.hidden.commitments,
                                                                     b.hidden.commitments))
                      if mine != theirs), None)
-        who = a.hidden.commitments[seat][0] if seat is not None else "a player"
-        return one_line(f"{who} joined with two different keys")
+        who = a.hidden.commitments[seat][0] if seat is not None else gettext("a player")
+        return one_line(gettext("{name} joined with two different keys").format(name=who))
     return None
 
 

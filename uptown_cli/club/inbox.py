@@ -21,7 +21,7 @@ import stat
 from typing import Callable, NamedTuple
 
 from ..engine.game import Game, same_name
-from ..errors import MailError, RecordError
+from ..errors import NOTHING_WRITTEN, MailError, RecordError
 from ..i18n import _, ngettext
 from ..records.compare import (
     DIFFERENT_GAMES,
@@ -155,9 +155,11 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
         return None
     known = {address_key(p.email): p.name for p in book if p.email}
     senders = ", ".join(f"{a} ({known[a]})" if a in known else a for a in game.senders)
-    sender = f"from {senders}" if senders else "from no address uptown can read"
-    return (f"the message is {sender}, but {what} is {name}'s ({entry.email}): check with "
-            f"{name} that it is theirs")
+    return (_("the message is from {senders}, but {what} is {name}'s ({address}): check with "
+              "{name} that it is theirs") if senders else
+            _("the message is from no address uptown can read, but {what} is {name}'s "
+              "({address}): check with {name} that it is theirs")).format(
+        senders=senders, what=what, name=name, address=entry.email)
 
 
 def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | None:
@@ -166,21 +168,21 @@ def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | N
     newest join, else the newest join undone (``withdrawn``); None when it adds none."""
     if len(received.moves) > (len(local.moves) if local else 0):
         color = received.moves[-1].color
-        return f"move {len(received.moves)}", received.owners[color]
+        return _("move {number}").format(number=len(received.moves)), received.owners[color]
     hidden, before = received.hidden, local.hidden if local else None
     if hidden is None:
         return None
     known = before.valid_reveals() if before else {}
     revealed = [name for name in hidden.valid_reveals() if name not in known]
     if revealed:
-        return "the newest key revealed", revealed[-1]
+        return _("the newest key revealed"), revealed[-1]
     mine = before.commitments if before else ()
     joined = [name for seat, (name, value) in enumerate(hidden.commitments)
               if seat >= len(mine) or mine[seat][1] != value]
     if joined:
-        return "the newest join", joined[-1]
+        return _("the newest join"), joined[-1]
     undone = hidden.withdrawn[len(before.withdrawn) if before else 0:]
-    return ("the newest join undone", undone[-1][0]) if undone else None
+    return (_("the newest join undone"), undone[-1][0]) if undone else None
 
 
 def _warned(warning: str | None) -> tuple[str, ...]:
@@ -249,8 +251,8 @@ def _valid_game(record: Record) -> Game:
     """The game ``record`` holds, replayed; MailError when the record is invalid."""
     result = validate_record(record)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
-        raise MailError(gettext("the attached game is invalid: {errors}; nothing was written")
-                        .format(errors=result.errors[0]))
+        raise MailError(gettext("the attached game is invalid: {errors}")
+                        .format(errors=result.errors[0]), NOTHING_WRITTEN)
     assert result.game is not None  # replayed with the record
     return result.game
 

@@ -66,9 +66,10 @@ class GameFile(NamedTuple):
         checked = validate_record(record)
         if checked.errors:
             more = len(checked.errors) - 1
-            also = f" (and {more} more)" if more else ""
-            raise MailError(f"{checked.errors[0].report_line()}{also}; nothing was sent: the "
-                            f"record is invalid (see uptown validate {shlex.quote(shown)})")
+            also = _(" (and {count} more)").format(count=more) if more else ""
+            raise MailError(_("{error}{also}; nothing was sent: the record is invalid (see "
+                              "uptown validate {path})").format(
+                error=checked.errors[0].report_line(), also=also, path=shlex.quote(shown)))
         assert checked.game is not None  # replayed with the record
         return cls(path, text.encode("utf-8"), record, checked.game)
 
@@ -137,7 +138,7 @@ class GameFile(NamedTuple):
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
         """In an open game in play, each recipient's rack (every rack is public there)."""
         from ..pictures.text import rack_label
-        from ..pictures.tile_names import color_label
+        from ..engine.geometry import shown_color
 
         racks = self.game.racks
         if racks is None or self.game.finished:
@@ -145,8 +146,8 @@ class GameFile(NamedTuple):
         lines = []
         for entry in recipients:
             colors = next(p.colors for p in self.game.players if same_name(p.name, entry.name))
-            shown = "; ".join(f"{color_label(c)} {rack_label(racks[c])}" if self.game.playable(c)
-                              else _("{colour} done").format(colour=color_label(c)) for c in colors)
+            shown = "; ".join(f"{shown_color(c)} {rack_label(racks[c])}" if self.game.playable(c)
+                              else _("{colour} done").format(colour=shown_color(c)) for c in colors)
             lines.append(_("Your rack: {racks}").format(racks=shown) if len(recipients) == 1
                          else _("{name}'s rack: {racks}").format(name=entry.name, racks=shown))
         return lines
@@ -249,10 +250,11 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     record, else ``$UPTOWN_FROM``."""
     sender = game.player(as_name) if as_name is not None else None
     if sender is not None and sender.email is not None:
-        return sender.name, checked_address(sender.email, f"{sender.name}'s email")
+        return sender.name, checked_address(sender.email, _("{name}'s email").format(name=sender.name))
     club = from_env()
     if club is None:
-        who = f"{sender.name} has no email in {game.record.path}" if sender else "no --as"
+        who = (_("{name} has no email in {path}").format(name=sender.name, path=game.record.path)
+               if sender else _("no --as"))
         raise MailError(_("who sends this? {who}, and ${FROM_ENV} is not one address (e.g. Ana "
                           "<ana@example.org>)").format(who=who, FROM_ENV=FROM_ENV))
     return club
@@ -263,7 +265,7 @@ def game_message(game: GameFile, as_name: str | None = None, to: str | None = No
     (see ``recipients``), the game file attached byte for byte."""
     name, sender = sender_address(game, as_name)
     sender_entry = game.player(as_name) if as_name is not None else None
-    chosen = [(p, checked_address(p.email or "", f"{p.name}'s email"))
+    chosen = [(p, checked_address(p.email or "", _("{name}'s email").format(name=p.name)))
               for p in recipients(game, to, sender_entry)]
     message = carrying(game, (name, sender), [(p.name, address) for p, address in chosen],
                        game.subject(), game.body([p for p, _ in chosen]))

@@ -17,11 +17,11 @@ from email.header import decode_header
 from email.message import Message
 from typing import Callable, Iterator, NamedTuple, cast
 
-from ..errors import MailError, RecordError, one_line
+from ..errors import NOTHING_WRITTEN, MailError, RecordError, one_line
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
 from .headers import address_key, plain_file_name, shown_name
-from ..i18n import _ as gettext
+from ..i18n import N_, _ as gettext, thousands
 
 __all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
 
@@ -48,7 +48,7 @@ COMPRESSED_TYPES = ("application/gzip", "application/x-gzip", "application/zip",
                     "application/x-compress")
 PLAIN_CHARSETS = ("us-ascii", "ascii", "utf-8", "utf8")
 """Charsets whose bytes are kept as they are (ASCII is UTF-8; the record's reader checks)."""
-NO_GAME = ("no game is attached (uptown send attaches it; a mail program that decodes a "
+NO_GAME = N_("no game is attached (uptown send attaches it; a mail program that decodes a "
            "message before piping it, as mutt does with pipe_decode set, leaves the attachment "
            "out: pipe or save the whole message)")
 
@@ -74,15 +74,16 @@ class Attached(NamedTuple):
     def unnamed(self) -> str:
         """Why there is no ``file_name``, as the start of a sentence."""
         if self.name is None or not self.name.strip():
-            return "the attached game has no file name"
+            return gettext("the attached game has no file name")
         if plain_file_name(self.name) is None and self.name.strip(" ./\\"):
-            return (f"the attached game's name is too long to save it under ({len(self.name)} "
-                    "characters)")
-        return f"the attached game's name {shown_name(self.name)} is no .yaml file name"
+            return gettext("the attached game's name is too long to save it under ({count} "
+                           "characters)").format(count=len(self.name))
+        return gettext("the attached game's name {name} is no .yaml file name").format(
+            name=shown_name(self.name))
 
     def record(self) -> Record:
         """The attached game as a record; MailError when it is not one."""
-        shown = f"{self.where} ({shown_name(self.name) if self.name else 'attached game'})"
+        shown = f"{self.where} ({shown_name(self.name) if self.name else gettext('attached game')})"
         try:
             return load_record_text(self.data, shown)
         except RecordError as exc:
@@ -96,21 +97,23 @@ def read_message(data: bytes, where: str) -> Message:
     import email
 
     def refuse(what: str) -> MailError:
-        return MailError(gettext("{where}: {what}; nothing was written").format(where=where, what=what))
+        return MailError(gettext("{where}: {what}").format(where=where, what=what), NOTHING_WRITTEN)
 
     if len(data) > MAX_MESSAGE_BYTES:
-        raise refuse(f"the message is over {MAX_MESSAGE_BYTES // 2**20} MiB")
+        raise refuse(gettext("the message is over {size} MiB").format(size=MAX_MESSAGE_BYTES // 2**20))
     if (len(_CONTAINER.findall(data)) > MAX_PARTS
             or data.startswith(b"--") + data.count(b"\n--") > MAX_MARKS):
-        raise refuse(f"the message has more than {MAX_PARTS} MIME parts")
+        raise refuse(gettext("the message has more than {count} MIME parts").format(count=MAX_PARTS))
     message = email.message_from_bytes(data)
     count = 0
     for _, depth, _ in _parts(message):
         count += 1
         if count > MAX_PARTS:
-            raise refuse(f"the message has more than {MAX_PARTS} MIME parts")
+            raise refuse(gettext("the message has more than {count} MIME parts").format(
+                count=MAX_PARTS))
         if depth > MAX_DEPTH:
-            raise refuse(f"the message nests its parts more than {MAX_DEPTH} deep")
+            raise refuse(gettext("the message nests its parts more than {depth} deep").format(
+                depth=MAX_DEPTH))
     return message
 
 
@@ -132,18 +135,20 @@ def find_game(message: Message, where: str) -> Attached | None:
     """The one game attached to ``message``, or None when none is; MailError (one line)
     for a message that shows a game but cannot give it."""
     def refuse(what: str) -> MailError:
-        return MailError(gettext("{where}: {what}; nothing was written").format(where=where, what=what))
+        return MailError(gettext("{where}: {what}").format(where=where, what=what), NOTHING_WRITTEN)
 
     games, plain, html = [], False, False
     for part, _, carrier in _parts(message):
         if part.defects:
-            raise refuse(f"malformed MIME ({_defect_text(part.defects[0])})")
+            raise refuse(gettext("malformed MIME ({defect})").format(
+                defect=_defect_text(part.defects[0])))
         if part.is_multipart():
             continue
         kind = part.get_content_type()
         name = _file_name(part, refuse)
         if name is not None and (name.lower().endswith(COMPRESSED_SUFFIXES) or kind in COMPRESSED_TYPES):
-            raise refuse(f"{shown_name(name)} is compressed: attach the game file itself")
+            raise refuse(gettext("{name} is compressed: attach the game file itself").format(
+                name=shown_name(name)))
         if (name or "").lower().endswith(GAME_SUFFIXES) or kind in GAME_TYPES:
             games.append((part, name, carrier))
         elif name is None and kind == "text/plain":
@@ -153,11 +158,13 @@ def find_game(message: Message, where: str) -> Attached | None:
     if not games:
         return None
     if html and not plain:
-        raise refuse("HTML-only mail is not read: send plain text with the game attached")
+        raise refuse(gettext("HTML-only mail is not read: send plain text with the game "
+                             "attached"))
     found = {_content(part, refuse): (name, carrier) for part, name, carrier in games}
     if len(found) > 1:
         names = ", ".join(shown_name(name) if name else "unnamed" for _, name, _ in games)
-        raise refuse(f"{len(games)} games are attached ({names}): send one game per message")
+        raise refuse(gettext("{count} games are attached ({names}): send one game per "
+                             "message").format(count=len(games), names=names))
     ((data, (name, carrier)),) = found.items()
     return Attached(name, data, where, _senders(carrier))
 
@@ -166,8 +173,8 @@ def message_game(data: bytes, where: str) -> Attached:
     """The game attached to the message in ``data``; MailError when there is none."""
     found = find_game(read_message(data, where), where)
     if found is None:
-        raise MailError(gettext("{where}: {NO_GAME}; nothing was written")
-                        .format(where=where, NO_GAME=NO_GAME))
+        raise MailError(gettext("{where}: {NO_GAME}").format(where=where, NO_GAME=gettext(NO_GAME)),
+                        NOTHING_WRITTEN)
     return found
 
 
@@ -176,16 +183,18 @@ def _content(part: Message, refuse: Callable[[str], MailError]) -> bytes:
     charset decoded, and its line ends (CR LF on the wire) made LF."""
     data = part.get_payload(decode=True)
     if part.defects:  # found while decoding (bad base64)
-        raise refuse(f"malformed MIME ({_defect_text(part.defects[0])})")
+        raise refuse(gettext("malformed MIME ({defect})").format(
+            defect=_defect_text(part.defects[0])))
     if not isinstance(data, bytes):
-        raise refuse("the attached game cannot be decoded")
+        raise refuse(gettext("the attached game cannot be decoded"))
     if part.get_content_maintype() == "text":
         charset = part.get_content_charset()
         if charset is not None and charset not in PLAIN_CHARSETS:
-            data = _decoded(data, charset, "the attached game", refuse).encode("utf-8")
+            data = _decoded(data, charset, gettext("the attached game"), refuse).encode("utf-8")
         data = data.replace(b"\r\n", b"\n")
     if len(data) > MAX_BYTES:
-        raise refuse(f"the attached game is over 1 MiB ({len(data):,} bytes)")
+        raise refuse(gettext("the attached game is over 1 MiB ({size} bytes)").format(
+            size=thousands(len(data))))
     return data
 
 
@@ -195,7 +204,8 @@ def _decoded(data: bytes, charset: str, what: str, refuse: Callable[[str], MailE
     try:
         return data.decode(charset)
     except (LookupError, UnicodeError, ValueError, TypeError):
-        raise refuse(f"{what} is not readable as its charset says ({charset!r})") from None
+        raise refuse(gettext("{what} is not readable as its charset says ({charset!r})").format(
+            what=what, charset=charset)) from None
 
 
 def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
@@ -207,7 +217,7 @@ def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
         raw = part.get_param("name", None, header="content-type")
     if raw is None:
         return None
-    what = "the attachment's file name"
+    what = gettext("the attachment's file name")
     if isinstance(raw, tuple):  # RFC 2231: (charset, language, the text's bytes as Latin-1)
         charset, _, text = raw
         data = text.encode("latin-1", "surrogateescape")
@@ -217,7 +227,8 @@ def _file_name(part: Message, refuse: Callable[[str], MailError]) -> str | None:
         try:
             words = decode_header(raw)
         except HeaderParseError:
-            raise refuse(f"{what} is not a readable RFC 2047 name ({shown_name(raw)})") from None
+            raise refuse(gettext("{what} is not a readable RFC 2047 name ({name})").format(
+                what=what, name=shown_name(raw))) from None
         return "".join(word if isinstance(word, str)
                        else _decoded(word, charset or "raw-unicode-escape", what, refuse)
                        for word, charset in words)

@@ -191,7 +191,7 @@ def reminder_message(reminder: Reminder, game: GameFile, sender: tuple[str, str]
     from .mail import carrying, wire_bytes
 
     to = reminder.to
-    address = checked_address(to.address or "", f"{to.name}'s email")
+    address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
     return wire_bytes(carrying(game, sender, [(to.name, address)], reminder.subject,
                                reminder.body))
 

@@ -24,7 +24,7 @@ import subprocess
 from typing import NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..errors import MailError
+from ..errors import NOTHING_SENT, MailError
 
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
@@ -53,8 +53,8 @@ class SmtpServer(NamedTuple):
 
     @classmethod
     def parse(cls, url: str) -> SmtpServer:
-        usage = (f"${SMTP_ENV} must be smtp://[USER@]HOST[:PORT] (STARTTLS) or "
-                 "smtps://[USER@]HOST[:PORT] (TLS)")
+        usage = _("${env} must be smtp://[USER@]HOST[:PORT] (STARTTLS) or "
+                  "smtps://[USER@]HOST[:PORT] (TLS)").format(env=SMTP_ENV)
         parts = urlsplit(url)
         if parts.scheme not in ("smtp", "smtps") or not parts.hostname or parts.path not in ("", "/"):
             raise MailError(usage)
@@ -100,7 +100,7 @@ class SmtpServer(NamedTuple):
         password = os.environ.get(PASSWORD_ENV) or self._netrc_password()
         if not password.isascii() or not password.isprintable():
             raise MailError(_("the SMTP password holds a character that is not printable ASCII, "
-                              "which the SMTP login cannot send; nothing was sent"))
+                              "which the SMTP login cannot send"), NOTHING_SENT)
         return password
 
     def _netrc_password(self) -> str:
@@ -109,7 +109,7 @@ class SmtpServer(NamedTuple):
         except FileNotFoundError:
             entry = None
         except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
-            reason = ("it is not UTF-8 text" if isinstance(exc, UnicodeError)
+            reason = (_("it is not UTF-8 text") if isinstance(exc, UnicodeError)
                       else getattr(exc, "msg", None) or getattr(exc, "strerror", None) or exc)
             raise MailError(_("~/.netrc cannot be read ({reason})").format(reason=reason)) from None
         if entry is None or not entry[2] or entry[0] not in ("", self.user):
@@ -163,7 +163,7 @@ class _Session:
         text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply
         text = " ".join(text.split())
         if self.password and self.password in text:
-            return "its reply is not shown"
+            return _("its reply is not shown")
         return text
 
     def deliver(self, data: bytes, sender: str, recipients: list[str]) -> Delivery:
@@ -191,7 +191,7 @@ class _Session:
                               "sent")
                             .format(where=where, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
         except (smtplib.SMTPException, OSError, UnicodeError) as exc:
-            reason = ("the server hung up" if isinstance(exc, smtplib.SMTPServerDisconnected)
+            reason = (_("the server hung up") if isinstance(exc, smtplib.SMTPServerDisconnected)
                       else getattr(exc, "strerror", None) or self.said(str(exc))
                       or type(exc).__name__)
             raise MailError(_("cannot send through {where}: {reason}; nothing was sent")
@@ -292,9 +292,9 @@ def _tls_context() -> ssl.SSLContext:
         return ssl.create_default_context(cafile=cafile)
     except (OSError, ssl.SSLError) as exc:
         reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
-        raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason}); "
-                          "nothing was sent")
-                        .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason)) from None
+        raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason})")
+                        .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason),
+                        NOTHING_SENT) from None
 
 
 def send_sendmail(data: bytes, recipients: list[str]) -> None:
@@ -311,8 +311,8 @@ def send_sendmail(data: bytes, recipients: list[str]) -> None:
                         .format(program=program, value=exc.strerror or exc)) from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise MailError(f"sendmail failed (exit status {done.returncode})"
-                        + (f": {said[0]}" if said else ""))
+        failed = _("sendmail failed (exit status {status})").format(status=done.returncode)
+        raise MailError(failed + (f": {said[0]}" if said else ""))
 
 
 
@@ -320,5 +320,5 @@ def _sendmail_program() -> str:
     """The first ``sendmail`` on PATH, else in /usr/sbin or /usr/lib; MailError when none is."""
     program = shutil.which("sendmail") or shutil.which("sendmail", path="/usr/sbin:/usr/lib")
     if program is None:
-        raise MailError(_("no sendmail program found (on PATH or in /usr/sbin); nothing was sent"))
+        raise MailError(_("no sendmail program found (on PATH or in /usr/sbin)"), NOTHING_SENT)
     return program

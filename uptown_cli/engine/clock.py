@@ -45,9 +45,9 @@ def tokens(text: str) -> list[str]:
 
 
 def _clock_error(text: str) -> SetupError:
-    return SetupError(f"the clock {text!r} is not one of: none, move 72h [grace 168h], "
-                      "bank 36h +12h [grace 24h], each with [reveal 48h] if wanted; or "
-                      + ", ".join(PRESETS))
+    return SetupError(_("the clock {text!r} is not one of: none, move 72h [grace 168h], "
+                        "bank 36h +12h [grace 24h], each with [reveal 48h] if wanted; or "
+                        "{presets}").format(text=text, presets=", ".join(PRESETS)))
 
 
 class Clock(NamedTuple):

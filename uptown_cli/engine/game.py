@@ -561,7 +561,7 @@ class Game:
         stay, their turns are skipped from now on, and they rank last (``scoring.standings``).
         Returns the Turn, in the history as their pass; IllegalMove once the game is over."""
         if self.finished:
-            raise IllegalMove(Reason.GAME_OVER, "the game is over")
+            raise IllegalMove(Reason.GAME_OVER, gettext("the game is over"))
         seat = self._turn
         player = self.players[seat]
         turn = Turn(len(self.history) + 1, player, player.colors[0], PASS, kind="forfeit")

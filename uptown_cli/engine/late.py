@@ -79,16 +79,17 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
     """Why another player may not write ``action`` (pass, bot, forfeit) for ``player`` at
     ``at``, after ``timeline``; None when they may."""
     if clock is None:
-        return f"this game has no clock: nobody may play for {player}"
+        return _("this game has no clock: nobody may play for {name}").format(name=player)
     allowed = policy.actions(timeline.stood_in(player))
     if action not in allowed:
-        return (f"this game's late policy ({policy}) lets others "
-                + (f"only {' or '.join(allowed)} for a player out of time" if allowed
-                   else "do nothing for a late player"))
+        return (_("this game's late policy ({policy}) lets others only {allowed} for a player "
+                  "out of time").format(policy=policy, allowed=_(" or ").join(allowed))
+                if allowed else _("this game's late policy ({policy}) lets others do nothing "
+                                  "for a late player").format(policy=policy))
     deadline = clock.turn(timeline, player)
     if at < deadline.out_at:
-        return (f"{player} is out of time only from {show_time(deadline.out_at)}, and this "
-                f"was written at {show_time(at)}")
+        return _("{name} is out of time only from {out}, and this was written at {at}").format(
+            name=player, out=show_time(deadline.out_at), at=show_time(at))
     return None
 
 
@@ -131,28 +132,30 @@ def pause_problem(vacation: Vacation | None, clock: Clock | None, timeline: Time
     player to move, or the player of the last turn (before sending it on)."""
     who = pause.player
     if clock is None:
-        return "this game has no clock: there is no time to stop"
+        return _("this game has no clock: there is no time to stop")
     if vacation is None:
-        return "this game allows no vacation"
+        return _("this game allows no vacation")
     if pause.begins < pause.at:
-        return f"a vacation cannot begin before it is written ({show_time(pause.at)})"
+        return _("a vacation cannot begin before it is written ({at})").format(
+            at=show_time(pause.at))
     last = [entry.player for entry in timeline.entries if isinstance(entry, TimedTurn)][-1:]
     holders = {name_key(name) for name in [to_move or ""] + last}
     if to_move is not None and name_key(who) not in holders:
-        return (f"{who} may write a vacation only at their turn, or right after it before "
-                "sending the game: the others may be playing on other copies")
+        return _("{name} may write a vacation only at their turn, or right after it before "
+                 "sending the game: the others may be playing on other copies").format(name=who)
     overlap = [span for span in timeline.pauses_of(who) if span[0] < pause.end and pause.begins < span[1]]
     if overlap:
-        return (f"{who} is on vacation from {show_time(overlap[0][0])} until "
-                f"{show_time(overlap[0][1])} already")
+        return _("{name} is on vacation from {begins} until {end} already").format(
+            name=who, begins=show_time(overlap[0][0]), end=show_time(overlap[0][1]))
     left = vacation.left(timeline, who, pause.begins)
     if pause.days < 1 or pause.days > left:
-        return (f"{who} may take 1 to {left} more days of vacation (this game allows "
-                f"{vacation}), not {pause.days}" if left > 0 else f"{who} has no vacation left "
-                f"(this game allows {vacation})")
+        return (_("{name} may take 1 to {left} more days of vacation (this game allows "
+                  "{vacation}), not {days}") if left > 0 else _(
+                  "{name} has no vacation left (this game allows {vacation})")).format(
+            name=who, left=left, vacation=vacation, days=pause.days)
     if to_move is not None and name_key(to_move) == name_key(who):
         deadline = clock.turn(timeline, who)
         if pause.at >= deadline.out_at:
-            return (f"{who} is out of time since {show_time(deadline.out_at)}: too late for a "
-                    "vacation on this turn")
+            return _("{name} is out of time since {out}: too late for a vacation on this "
+                     "turn").format(name=who, out=show_time(deadline.out_at))
     return None

@@ -102,13 +102,15 @@ def check_times(times: Sequence[tuple[str, datetime]], start: datetime, now: dat
     """The first entry (index, one line) whose time is before the previous one's (or the
     game's start), or more than TOLERANCE after ``now``; None when all hold. ``times`` are
     ``(label, time)`` in record order: ``("move 12", ...)``."""
-    previous = ("the game's start", start)
+    previous = (_("the game's start"), start)
     for index, (label, at) in enumerate(times):
         if at < previous[1]:
-            return index, (f"{label} is dated {write_time(at)}, before {previous[0]} "
-                           f"({write_time(previous[1])})")
+            return index, _("{label} is dated {time}, before {previous} ({previous_time})").format(
+                label=label, time=write_time(at), previous=previous[0],
+                previous_time=write_time(previous[1]))
         if at > now + TOLERANCE:
-            return index, (f"{label} is dated {write_time(at)}, {describe(at - now)} after this "
-                           f"computer's clock ({write_time(now)})")
+            return index, _("{label} is dated {time}, {ahead} after this computer's clock "
+                            "({now})").format(label=label, time=write_time(at),
+                                              ahead=describe(at - now), now=write_time(now))
         previous = (label, at)
     return None

@@ -143,8 +143,9 @@ def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> by
     unless ``spent_ok``)."""
     check_folder(folder)
     path = key_path(folder, game_id, name)
-    data = _read_private(path, f"no key for {name} in this game: {path} does not exist "
-                         f"(uptown join creates it; --keys or ${KEYS_ENV} name another folder)")
+    data = _read_private(path, _("no key for {name} in this game: {path} does not exist (uptown "
+                                 "join creates it; --keys or ${env} name another folder)").format(
+        name=name, path=path, env=KEYS_ENV))
     try:
         key = bytes.fromhex(data["key"])
         matches = data["game"] == game_id and data["player"] == name and len(key) == KEY_BYTES

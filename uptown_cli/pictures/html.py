@@ -10,10 +10,10 @@ import base64
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..engine.geometry import SQUARE_NAMES, TILE_NAMES
+from ..engine.geometry import SQUARE_NAMES, TILE_NAMES, shown_color
 from ..i18n import _, current_language
 from .text import turn_text
-from .tile_names import color_label, variant_label
+from .tile_names import variant_label
 from ..engine.scoring import standings
 from ..engine.sha256 import sha256
 from ..records.annotations import MARK_WORDS
@@ -238,7 +238,7 @@ def replay_data(game: "Game", variant: str) -> dict[str, Any]:
         "squares": squares,
         "tiles": [[face_id(t), name] for t, name in enumerate(TILE_NAMES)],
         "colors": list(game.colors),
-        "colorNames": [color_label(c) for c in game.colors],
+        "colorNames": [shown_color(c) for c in game.colors],
         "owners": [game.owner(c).name for c in game.colors],
         "words": {"status": _("Move {step} of {last}"), "turn": _("Move {step}: {move}"),
                   "start": _("The start: no tile placed yet."), "bag": _("bag {count}")},
@@ -249,7 +249,7 @@ def replay_data(game: "Game", variant: str) -> dict[str, Any]:
 
 def _chip(color: str) -> str:
     return (
-        f'<svg class="chip" viewBox="0 0 54 54" aria-label="{xml_text(color_label(color))}">'
+        f'<svg class="chip" viewBox="0 0 54 54" aria-label="{xml_text(shown_color(color))}">'
         f'<use href="#tile-{color}"/></svg>'
     )
 
@@ -344,7 +344,7 @@ def about_line(game: "Game", record: "Record") -> str:
     """Variant, date and the other text fields, and who plays which colours."""
     fields = [variant_label(record.variant)] + [f"{k} {v}" for k, v in record.fields.items()
                                                 if k != "event"]
-    players = ", ".join(f"{p.name} ({_(' and ').join(map(color_label, p.colors))})"
+    players = ", ".join(f"{p.name} ({_(' and ').join(map(shown_color, p.colors))})"
                         for p in game.players)
     return " \u00b7 ".join([*fields, players])
 

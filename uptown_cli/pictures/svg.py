@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from html import escape
 
 from ..engine.game import Game, Turn
-from ..engine.geometry import COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, square_name, tile_name
+from ..engine.geometry import (COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, shown_color, shown_tile,
+                               square_name, tile_name)
 from ..i18n import _, ngettext
 from .text import turn_text
-from .tile_names import color_label, tile_label, variant_label
+from .tile_names import variant_label
 from ..engine.scoring import standings
 
 __all__ = ["board_svg"]
@@ -110,7 +111,7 @@ def face_id(tile: int) -> str:
 def _face(tile: int) -> str:
     name = tile_name(tile)
     if name in GLYPHS:
-        shown = tile_label(tile)
+        shown = shown_tile(tile)
         fit = ' textLength="48" lengthAdjust="spacingAndGlyphs"' if len(shown) > 7 else ""
         return (
             f'<g fill="{INK}" stroke="{INK}" stroke-width="1">{GLYPHS[name]}</g>'
@@ -255,7 +256,7 @@ def players_panel(game: Game, variant: str) -> str:
             parts.append(_swatch(color, x + i * 26, y - 17))
         name_x = x + 26 * len(player.colors) + 6
         to_move_mark = "  \u25c0 " + _("to move") if player is game.to_move else ""
-        colours = ", ".join(map(color_label, player.colors))
+        colours = ", ".join(map(shown_color, player.colors))
         parts.append(
             f'<text x="{name_x}" y="{y}" font-size="14" fill="{INK}"><tspan font-weight="bold">'
             f"{xml_text(short(player.name, 16))}</tspan> {xml_text(colours + to_move_mark)}</text>"

@@ -12,19 +12,19 @@ from ..engine.geometry import (
     COLUMNS,
     ROWS,
     TILES_PER_COLOR,
+    shown_color,
+    shown_tile,
     square_name,
     tile_name,
 )
 from ..errors import display_path
 from ..i18n import _, pgettext
 from .tile_names import (
-    color_label,
     color_letter,
     move_label,
     region_label,
     symbol_words,
     tile_face,
-    tile_label,
 )
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def board_text(game: "Game", use_color: bool = False, legend: bool = True) -> st
 def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
     """What the letters on the board mean, and what the last move was."""
     colors = "  ".join(
-        f"{_paint(color_letter(c), c, use_color)} {color_label(c)} ({game.owner(c).name})"
+        f"{_paint(color_letter(c), c, use_color)} {shown_color(c)} ({game.owner(c).name})"
         for c in game.colors
     )
     faces = [f"{s.face}={s.shown}" for name, s in symbol_words().items()
@@ -145,19 +145,19 @@ def rack_text(tiles: "Iterable[int]") -> str:
 
 def turn_text(turn: "Turn") -> str:
     """``red (Ana) 4 xE8, captures blue sax`` (in the language in use)."""
-    shown = {"colour": color_label(turn.color), "name": turn.player.name,
+    shown = {"colour": shown_color(turn.color), "name": turn.player.name,
              "move": move_label(turn.move)}
     if turn.captured is None:
         return _("{colour} ({name}) {move}").format(**shown)
     victim, tile = turn.captured
     return _("{colour} ({name}) {move}, captures {victim} {tile}").format(
-        **shown, victim=color_label(victim), tile=tile_label(tile))
+        **shown, victim=shown_color(victim), tile=shown_tile(tile))
 
 
 def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:
     """What was drawn after ``turn``, in a sentence; with a ``HiddenView``
     (``records.viewer``), as a game with hidden racks tells it: the tile comes later."""
-    colour = color_label(turn.color)
+    colour = shown_color(turn.color)
     if turn.move.is_pass:
         return _("{name} had to pass.").format(name=turn.player.name)
     if view is None and not game.knows_racks:
@@ -172,7 +172,7 @@ def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> 
             text = _("{colour} draws a tile once every other player has moved;\n"
                      "then uptown show --as {name} shows it.")
         return text.format(colour=colour, name=turn.player.name)
-    return _("{colour} draws {tile}.").format(colour=colour, tile=tile_label(turn.drawn))
+    return _("{colour} draws {tile}.").format(colour=colour, tile=shown_tile(turn.drawn))
 
 
 def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
@@ -186,13 +186,13 @@ def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
     racks = game.racks
     if racks is None:
         return _("{name} to move ({colours}); racks unknown (no seed).").format(
-            name=player.name, colours=", ".join(color_label(c) for c in player.colors))
+            name=player.name, colours=", ".join(shown_color(c) for c in player.colors))
     shown = []
     for c in player.colors:
         if game.playable(c):
-            shown.append(f"{color_label(c)} {rack_label(racks[c])}")
+            shown.append(f"{shown_color(c)} {rack_label(racks[c])}")
         else:
-            shown.append(_("{colour} done").format(colour=color_label(c)))
+            shown.append(_("{colour} done").format(colour=shown_color(c)))
     return "\n".join(wrap_line(_("{name} to move, rack: {racks}").format(
         name=player.name, racks="; ".join(shown))))
 
@@ -200,7 +200,7 @@ def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
 def rack_label(tiles: "Iterable[int]") -> str:
     """A rack as players of the language in use read it, in tile order: ``3 7 C saxofón $``
     (``rack_text`` in English)."""
-    return " ".join(tile_label(t) for t in sorted(tiles))
+    return " ".join(shown_tile(t) for t in sorted(tiles))
 
 
 def own_racks_text(game: "Game", deal: "HiddenDeal", player: "Player") -> str:
@@ -208,7 +208,7 @@ def own_racks_text(game: "Game", deal: "HiddenDeal", player: "Player") -> str:
     come marked ``+?``."""
     parts = []
     for color in player.colors:
-        shown = color_label(color)
+        shown = shown_color(color)
         if not game.playable(color) and not deal.racks[color]:
             parts.append(_("{colour} done").format(colour=shown))
             continue
@@ -282,7 +282,7 @@ def players_rows(game: "Game",
     for player, s in zip(game.players, standing_rows):
         left = sum(TILES_PLAYED_PER_COLOR - game.played_count(c) for c in player.colors)
         mark = "*" if player is game.to_move else ""
-        rows.append([mark, player.name, ",".join(map(color_label, player.colors)), left, s.groups,
+        rows.append([mark, player.name, ",".join(map(shown_color, player.colors)), left, s.groups,
                      s.captures, s.score])
     return rows, ["", _("player"), _("colours"), _("to play"), _("groups"), _("captures"),
                   _("score")]
@@ -300,7 +300,7 @@ def standings_rows(standing_rows: "list[Standing]",
         most = [max(s.captured.values(), default=0)] if blockers else []
         out = [] if not forfeits else [
             "" if s.forfeit is None else _("move {number}").format(number=s.forfeit)]
-        rows.append([s.rank, s.name, ",".join(map(color_label, s.colors)), s.groups, s.captures,
+        rows.append([s.rank, s.name, ",".join(map(shown_color, s.colors)), s.groups, s.captures,
                      *most, s.score, *out])
     added = [_("+ most from one")] if blockers else []
     # TRANSLATORS: the column of the standings that says at which move a player forfeited
@@ -314,9 +314,9 @@ def moves_rows(legal: "list[tuple[str, Move]]") -> tuple[list[list[str]], list[s
     rows: dict[tuple[str, str], list[str]] = {}
     for color, move in legal:
         if move.is_pass:
-            rows.setdefault((color_label(color), move_label(move)), []).append("")
+            rows.setdefault((shown_color(color), move_label(move)), []).append("")
         else:
-            rows.setdefault((color_label(color), tile_label(move.tile)), []).append(_square_text(move))
+            rows.setdefault((shown_color(color), shown_tile(move.tile)), []).append(_square_text(move))
     table = [[color, tile, " ".join(squares)] for (color, tile), squares in rows.items()]
     return table, [_("colour"), _("tile"), _("squares")]
 

@@ -5,20 +5,22 @@ name shown in racks, lists and the board's region borders: at most 14 characters
 the board" (the face in a board's cell: at most 3) and "tile typed" (other names a player may
 type, separated by ``|``); "move typed" holds the words for a pass. Letters, digits and ``$``
 are the same in every language. Records keep the canonical English names whatever the
-language: ``canonical_move`` turns what a player typed into them.
+language: ``canonical_move`` turns what a player typed into them. A colour's or a tile's name
+alone, as shown, is the engine's (``geometry.shown_color``, ``shown_tile``), whose refusals
+name them too.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine.geometry import REGION_NAMES, SQUARE_NAMES, TILE_NAMES
+from ..engine.geometry import REGION_NAMES, SQUARE_NAMES, TILE_NAMES, shown_color, shown_tile
 from ..i18n import ENGLISH, current_language, pgettext
 
 if TYPE_CHECKING:
     from ..engine.notation import Move
 
-__all__ = ["canonical_move", "canonical_color", "color_label", "color_letter", "move_label", "variant_label",
+__all__ = ["canonical_move", "canonical_color", "color_letter", "move_label", "variant_label",
            "written_move_label"]
 
 
@@ -84,13 +86,6 @@ def fold(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-def tile_label(tile: int) -> str:
-    """The name of ``tile`` as players of the language in use read it: ``saxofón``, ``7``."""
-    name = TILE_NAMES[tile]
-    symbol = _symbols().get(name)
-    return name if symbol is None else symbol.shown
-
-
 def tile_face(tile: int) -> str:
     """The face of ``tile`` in a board's cell (at most three characters): ``sax``, ``7``."""
     name = TILE_NAMES[tile]
@@ -134,12 +129,6 @@ def _color_words() -> dict[str, tuple[str, str]]:
     }
 
 
-def color_label(color: str) -> str:
-    """A colour's name as players of the language in use read it: ``rojo``. Records, options
-    and JSON keep the English names (``--rack red``)."""
-    return _color_words()[color][0]
-
-
 def canonical_color(word: str) -> str | None:
     """The colour (``red``) a player named in the language in use (``rojo``, ``Rojo``), or
     None; English names are left to the caller."""
@@ -161,7 +150,7 @@ def move_label(move: "Move") -> str:
         return str(move)
     if move.is_pass:
         return pgettext("move", "pass")
-    return f"{tile_label(move.tile)} {'x' if move.capture else ''}{SQUARE_NAMES[move.square]}"
+    return f"{shown_tile(move.tile)} {'x' if move.capture else ''}{SQUARE_NAMES[move.square]}"
 
 
 def written_move_label(text: str) -> str:
@@ -181,7 +170,7 @@ def written_move_label(text: str) -> str:
         shown = move_label(parse_move(rest))
     except NotationError:
         return text
-    return f"{color_label(color)} {shown}" if color else shown
+    return f"{shown_color(color)} {shown}" if color else shown
 
 
 def variant_label(variant: str) -> str:

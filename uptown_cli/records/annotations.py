@@ -124,7 +124,8 @@ def _mark_after(text: str, end: int) -> str | None:
 def _eval(number: int, node: Node,
           problem: Callable[[str, Node | int | None, int | None], None]) -> tuple[float, float] | None:
     """``(score, chance to win)`` from ``{score: 4.25, win: 38%}``."""
-    wanted = f"move {number}'s eval is {{score: NUMBER, win: PERCENT%}}, like {{score: 4.25, win: 38%}}"
+    wanted = gettext("move {number}'s eval is {{score: NUMBER, win: PERCENT%}}, like {{score: 4.25, "
+                     "win: 38%}}").format(number=number)
     if not isinstance(node, Mapping) or sorted(k.value for k, _ in node.pairs) != ["score", "win"]:
         problem(wanted, node, number)
         return None

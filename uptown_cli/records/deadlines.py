@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ..engine.geometry import shown_color
 from ..engine.moments import parse_time
+from ..i18n import _
 from .times import timeline
 
 if TYPE_CHECKING:
@@ -32,11 +34,13 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
     entry = record.moves[index]
     player = game.to_move
     if player is None:
-        return "the game is over"
+        return _("the game is over")
     if entry.color not in player.colors:
-        return f"it is {player.name}'s turn ({', '.join(player.colors)}), not {entry.color}'s"
+        return _("it is {name}'s turn ({colors}), not {color}'s").format(
+            name=player.name, colors=", ".join(map(shown_color, player.colors)),
+            color=shown_color(entry.color))
     if hidden and entry.by is not None and entry.text not in ("forfeit", "pass"):
-        return "only a pass or a forfeit may be written for another player in a hidden game"
+        return _("only a pass or a forfeit may be written for another player in a hidden game")
     if entry.by is None:
         return None
     from ..engine.game import name_key
@@ -46,18 +50,21 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
     out = {name_key(name) for name, _ in game.forfeited}
     writer = name_key(entry.by)
     if writer not in names or writer in out:
-        return f"{entry.by}, who wrote move {index + 1}, is not a player still in play"
+        return _("{by}, who wrote move {number}, is not a player still in play").format(
+            by=entry.by, number=index + 1)
     if writer == name_key(player.name):
-        return f"{entry.by} wrote move {index + 1} for themselves: leave out 'by'"
+        return _("{by} wrote move {number} for themselves: leave out 'by'").format(
+            by=entry.by, number=index + 1)
     timing = record.timing
     if timing is None or entry.at is None:
-        return f"nobody may play for {player.name} in a game without a clock"
+        return _("nobody may play for {name} in a game without a clock").format(name=player.name)
     action = FORFEIT if entry.text == FORFEIT else PASS if entry.text == PASS else BOT
     if action == BOT and entry.bot is None:
-        return f"move {index + 1} was written by {entry.by} for {player.name}, but not by a bot"
+        return _("move {number} was written by {by} for {name}, but not by a bot").format(
+            number=index + 1, by=entry.by, name=player.name)
     if action == BOT and entry.bot != timing.late.bot:
-        return (f"move {index + 1}'s bot is {entry.bot}, not this game's "
-                f"({timing.late.bot or 'none'})")
+        return _("move {number}'s bot is {bot}, not this game's ({policy})").format(
+            number=index + 1, bot=entry.bot, policy=timing.late.bot or "none")
     line = timeline(timing, record.moves[:index], record.owners,
                     pauses=[p for p in record.pauses if p.after <= index])
     return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(entry.at),
@@ -97,7 +104,7 @@ def pause_errors(record: Record, game: Game) -> list[RecordError]:
     timing, errors, owners = record.timing, [], record.owners
     for index, pause in enumerate(record.pauses):
         if timing is None or pause.at is None:
-            errors.append(RecordError("a pause needs a clock and a time", path=record.path,
+            errors.append(RecordError(_("a pause needs a clock and a time"), path=record.path,
                                       line=pause.line))
             continue
         line = timeline(timing, record.moves[:pause.after], owners, pauses=record.pauses[:index])
@@ -107,6 +114,6 @@ def pause_errors(record: Record, game: Game) -> list[RecordError]:
                        parse_time(pause.start) if pause.start else None)
         problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
         if problem is not None:
-            errors.append(RecordError(f"the pause after move {pause.after}: {problem}",
-                                      path=record.path, line=pause.line))
+            errors.append(RecordError(_("the pause after move {number}: {problem}").format(
+                number=pause.after, problem=problem), path=record.path, line=pause.line))
     return errors

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ..engine.geometry import shown_color
 from ..errors import RecordError
 from ..hidden.draws import (
     CHAIN_LENGTH,
@@ -120,14 +121,15 @@ class HiddenCheck:
         if player is None or entry.by is not None:
             return None
         if entry.link is None or not is_hex(entry.link, self.link_digits):
-            return (f"{player.name}'s forfeit has no link of theirs: a player resigns with "
-                    f"their own tool (uptown move forfeit --as {player.name}), which writes "
-                    "it; this one was written by hand")
+            return gettext("{name}'s forfeit has no link of theirs: a player resigns with "
+                           "their own tool (uptown move forfeit --as {name}), which writes "
+                           "it; this one was written by hand").format(name=player.name)
         link = bytes.fromhex(entry.link[:64])
         problem = self.deal.link_problem(player, link)
         if problem is not None:
-            return (f"{player.name}'s forfeit was not written by their tool "
-                    f"(written by hand?): {problem}")
+            return gettext("{name}'s forfeit was not written by their tool "
+                           "(written by hand?): {problem}").format(name=player.name,
+                                                                   problem=problem)
         return self._seal_problem(player, entry, link)
 
     def forfeited(self, player: Player, entry: MoveEntry) -> None:
@@ -213,8 +215,9 @@ class HiddenCheck:
         first = min(broken)
         self.victim = victim = self._movers[first][0]
         _, color, line = self._movers[first]
-        said = (f"move {first} ({victim}'s {color}), or an entry before it, was changed after "
-                f"{victim} played it: {victim}'s seal does not cover it")
+        said = gettext("move {number} ({name}'s {color}), or an entry before it, was changed "
+                       "after {name} played it: {name}'s seal does not cover it").format(
+            number=first, name=victim, color=shown_color(color))
         between: list[str] = []
         for number in range(first + 1, last + 1):
             if number not in self._movers:
@@ -222,29 +225,33 @@ class HiddenCheck:
             name = self._movers[number][0]
             ok = self.seal_ok.get(number)
             if ok and name == victim and between:  # the victim plays on: she did not make it
-                return line, (f"{said}, nor do the seals after it to move {number - 1}; "
-                              f"{victim}'s own seal of move {number} is the first that does: "
-                              f"the change was made after move {number - 1} was sealed, "
-                              f"before {victim} played on"), True
+                return line, gettext(
+                    "{said}, nor do the seals after it to move {before}; {name}'s own seal of "
+                    "move {number} is the first that does: the change was made after move "
+                    "{before} was sealed, before {name} played on").format(
+                    said=said, before=number - 1, name=victim, number=number), True
             if ok:
-                who = " or ".join(dict.fromkeys(between + [name]))
-                cover = ("" if not between else
-                         ", and the seals between do not cover the history either")
-                return line, (f"{said}; {name}'s seal of move {number} is the first over the "
-                              f"change{cover}: {who} changed it"), True
+                who = gettext(" or ").join(dict.fromkeys(between + [name]))
+                return line, (gettext("{said}; {name}'s seal of move {number} is the first over "
+                                      "the change: {who} changed it") if not between else
+                              gettext("{said}; {name}'s seal of move {number} is the first over "
+                                      "the change, and the seals between do not cover the "
+                                      "history either: {who} changed it")).format(
+                    said=said, name=name, number=number, who=who), True
             if ok is None:
-                return line, (f"{said}; who changed it is named when {name} plays next "
-                              f"({name}'s seal of move {number} is the next over the "
-                              "change)"), False
+                return line, gettext("{said}; who changed it is named when {name} plays next "
+                                     "({name}'s seal of move {number} is the next over the "
+                                     "change)").format(said=said, name=name, number=number), False
             between.append(name)
         if final and last == len(self.record.moves):
-            return line, (f"{said}, nor does any seal after it: the change was made after the "
-                          "last move was sealed, by whoever held the file since"), True
+            return line, gettext("{said}, nor does any seal after it: the change was made after "
+                                 "the last move was sealed, by whoever held the file since").format(
+                said=said), True
         if final:
-            return line, (f"{said}, nor does any seal checked after it (to move {last}, where "
-                          "the replay stops)"), True
-        return line, (f"{said}; who changed it is named once the next move's seal is "
-                      "checked"), False
+            return line, gettext("{said}, nor does any seal checked after it (to move {last}, "
+                                 "where the replay stops)").format(said=said, last=last), True
+        return line, gettext("{said}; who changed it is named once the next move's seal is "
+                             "checked").format(said=said), False
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted (a pass written for another player: nobody
@@ -327,13 +334,14 @@ def unchecked(record: Record) -> list[str]:
     joined = hidden.joined()
     waiting = [p.name for p in record.players if p.name not in joined]
     if waiting:
-        notes.append(f"not started: {', '.join(waiting)} must join (uptown join)")
+        notes.append(gettext("not started: {waiting} must join (uptown join)").format(
+            waiting=", ".join(waiting)))
     revealed = hidden.valid_reveals()
     bad = dict(bad_reveals(record))
     for player in record.players:
         if player.name in joined and player.name not in revealed:
-            note = (f"{player.name}'s draws ({', '.join(player.colors)}), until {player.name} "
-                    "reveals")
+            note = gettext("{name}'s draws ({colors}), until {name} reveals").format(
+                name=player.name, colors=", ".join(map(shown_color, player.colors)))
             notes.append(note + (f" ({bad[player.name]})" if player.name in bad else ""))
     return notes
 
@@ -344,9 +352,9 @@ def bad_reveals(record: Record) -> list[tuple[str, str]]:
     entry was not written by that player."""
     hidden = record.hidden
     assert hidden is not None
-    return [(name, f"the key at line {hidden.lines['revealed', name]} does not give {name}'s "
-                   f"commitment: that entry was not written by {name}, and counts as not "
-                   "revealed") for name in hidden.bad_reveals()]
+    return [(name, gettext("the key at line {line} does not give {name}'s commitment: that "
+                           "entry was not written by {name}, and counts as not revealed").format(
+        line=hidden.lines["revealed", name], name=name)) for name in hidden.bad_reveals()]
 
 
 def early_reveals(record: Record) -> list[RecordError]:

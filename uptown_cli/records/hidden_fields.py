@@ -207,15 +207,17 @@ def _reveals(root: Mapping, names: list[str], joins: HiddenFields, warning: _Pro
     chosen: dict[str, tuple[str, int]] = {}
     for (name, value), line in zip(found, at):
         if name not in joins.joined():
-            warning(f"{name} has not joined, so the key revealed for {name} is ignored", line)
+            warning(gettext("{name} has not joined, so the key revealed for {name} is ignored")
+                    .format(name=name), line)
             continue
         if name not in chosen or (joins.key_gives(name, bytes.fromhex(value))
                                   and not joins.key_gives(name, bytes.fromhex(chosen[name][0]))):
             chosen[name] = (value, line)
     for (name, value), line in zip(found, at):
         if name in chosen and chosen[name][1] != line:
-            warning(f"another key revealed for {name} (line {chosen[name][1]} is the one "
-                    f"counted): ignored; {name} did not write it", line)
+            warning(gettext("another key revealed for {name} (line {line} is the one counted): "
+                            "ignored; {name} did not write it").format(
+                name=name, line=chosen[name][1]), line)
     for name, (_, line) in chosen.items():
         lines["revealed", name] = line
     return [(name, chosen[name][0]) for name in dict.fromkeys(n for n, _ in found)
@@ -260,7 +262,7 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
         name_node, value = item.pairs[0]
         assert isinstance(value, Scalar)  # checked above
         name = name_node.value
-        skip = ", so it is ignored" if ignored else ""
+        skip = gettext(", so it is ignored") if ignored else ""
         if name not in names:
             problem(gettext("'{name}' in '{key}' is not a player of this game")
                     .format(name=name, key=key) + skip, name_node)
@@ -284,8 +286,9 @@ def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _P
     ``problem(message, line, move)`` notes each problem."""
     for number, entry in enumerate(moves, 1):
         if entry.by is not None and entry.link is not None:
-            problem(f"move {number} was written by {entry.by} for another player: it carries "
-                    "no link (only the player's key makes their links)", entry.line, number)
+            problem(gettext("move {number} was written by {by} for another player: it carries "
+                            "no link (only the player's key makes their links)").format(
+                number=number, by=entry.by), entry.line, number)
         elif entry.by is not None:
             continue
         elif entry.text == "forfeit" and entry.link is None:

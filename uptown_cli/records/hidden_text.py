@@ -21,7 +21,7 @@ def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
     has one (not in ``withdrawn``), else appended; checked by reading it back as that one
     entry changed or added."""
     old = readable(old, path)
-    what = f"{name}'s {list_name} entry"
+    what = _("{name}'s {list} entry").format(name=name, list=list_name)
     item = _list_item(old, list_name, name) if list_name != "withdrawn" else None
     if item is None:
         new = insert_item(old, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
@@ -29,13 +29,13 @@ def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
         scalar = item.pairs[0][1]
         new = old.text[:scalar.start] + quote(value, flow=item.flow) + old.text[scalar.end:]
     expected = None if old.hidden is None else old.hidden.with_entry(list_name, name, value)
-    return _edited(old, new, f"writing {what} to {path}", expected)
+    return _edited(old, new, _("writing {what} to {path}").format(what=what, path=path), expected)
 
 
 def record_without_entry(old: Record, list_name: str, name: str) -> Record:
     """The record ``old`` without ``name``'s entry in the hidden-racks list ``list_name`` (its
     lines, comments on them too), checked by reading it back as that one entry less."""
-    what = f"{name}'s {list_name} entry"
+    what = _("{name}'s {list} entry").format(name=name, list=list_name)
     item = _list_item(old, list_name, name)
     if item is None or item.flow:
         raise RecordError(_("{path}: {what} is not on a line of its own; nothing was written")
@@ -44,7 +44,8 @@ def record_without_entry(old: Record, list_name: str, name: str) -> Record:
     start = text.rfind("\n", 0, item.start) + 1
     new = text[:start] + text[end_of_lines(text, item):]
     expected = None if old.hidden is None else old.hidden.without_entry(list_name, name)
-    return _edited(old, new, f"removing {what} from {old.path}", expected)
+    return _edited(old, new, _("removing {what} from {path}").format(what=what, path=old.path),
+                   expected)
 
 
 def _list_item(record: Record, list_name: str, name: str) -> Mapping | None:
@@ -59,7 +60,7 @@ def _list_item(record: Record, list_name: str, name: str) -> Mapping | None:
 def _edited(old: Record, new: str, doing: str, expected: HiddenFields | None) -> Record:
     """The record in ``new``, the text of ``old`` with one hidden-racks entry changed, checked
     to read back as ``old`` with the hidden-racks fields ``expected``."""
-    refused = f"{doing} would not read back as that one entry changed"
+    refused = _("{doing} would not read back as that one entry changed").format(doing=doing)
     record = read_new_text(new, refused)
     if (summary(record) != summary(old) or record.extras != old.extras
             or expected is None or record.hidden != expected):

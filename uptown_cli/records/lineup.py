@@ -4,6 +4,8 @@ colours dealt to those who name none (``deal_colors``)."""
 
 from __future__ import annotations
 
+from ..engine.geometry import shown_color
+from ..i18n import _
 from .entries import PlayerEntry
 
 __all__ = ["deal_colors", "lineup_problems"]
@@ -34,23 +36,27 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
         key = name_key(entry.name)
         first = names.setdefault(key, entry)
         if first is not entry:
-            problems.append((entry, f"two players are named '{entry.name}' (lines {first.line} "
-                             f"and {entry.line})" if entry.line else
-                             f"two players are named {first.name!r} and {entry.name!r}; names "
-                             "must differ (ignoring case, accents' spelling and blanks round them)"))
+            problems.append((entry, _(
+                "two players are named '{name}' (lines {first} and {line})").format(
+                name=entry.name, first=first.line, line=entry.line) if entry.line else _(
+                "two players are named {first!r} and {name!r}; names must differ (ignoring "
+                "case, accents' spelling and blanks round them)").format(
+                first=first.name, name=entry.name)))
     if not 2 <= len(entries) <= 5:
         return problems
     owners: dict[str, str] = {}
     for entry in entries:
         for color in entry.colors:
             if color in owners:
-                problems.append((entry, f"{color} is taken twice ({owners[color]} and "
-                                 f"{entry.name})"))
+                problems.append((entry, _("{color} is taken twice ({first} and {name})").format(
+                    color=shown_color(color), first=owners[color], name=entry.name)))
             owners[color] = entry.name
     each = 2 if len(entries) == 2 else 1
     for entry in entries:
         if entry.colors and len(entry.colors) != each:
-            want = "two colours each" if each == 2 else "one colour each"
-            problems.append((entry, f"with {len(entries)} players, players have {want}; "
-                             f"{entry.name} has {len(entry.colors)}"))
+            problems.append((entry, (_(
+                "with {players} players, players have two colours each; {name} has {count}")
+                if each == 2 else _(
+                "with {players} players, players have one colour each; {name} has {count}"))
+                .format(players=len(entries), name=entry.name, count=len(entry.colors))))
     return problems

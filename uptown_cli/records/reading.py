@@ -62,7 +62,7 @@ def read_standard_input(shown: str = "<stdin>") -> bytes:
             raise OSError(_("it is closed"))
         return sys.stdin.buffer.read(MAX_BYTES + 1)
     except (OSError, ValueError) as exc:  # ValueError: a closed file object
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is closed"
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else _("it is closed")
         raise RecordError(_("cannot read standard input: {reason}").format(reason=reason), path=shown) from None
 
 
@@ -71,12 +71,12 @@ def _check_kind(mode: int, shown: str) -> None:
     if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
         return
     if stat.S_ISDIR(mode):
-        reason = "Is a directory"
+        reason = _("Is a directory")
     else:
-        kind = ("a device (a terminal, /dev/zero...)" if stat.S_ISCHR(mode)
-                else "a block device" if stat.S_ISBLK(mode)
-                else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-        reason = f"it is {kind}, not a regular file"
+        kind = (_("a device (a terminal, /dev/zero...)") if stat.S_ISCHR(mode)
+                else _("a block device") if stat.S_ISBLK(mode)
+                else _("a socket") if stat.S_ISSOCK(mode) else _("not a file"))
+        reason = _("it is {kind}, not a regular file").format(kind=kind)
     raise RecordError(_("cannot read the file: {reason}").format(reason=reason), path=shown)
 
 

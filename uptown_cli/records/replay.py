@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..engine.game import Game
+from ..engine.geometry import shown_color
 from ..engine.notation import parse_move
 from ..errors import IllegalMove, NotationError, RecordError
+from ..i18n import _ as gettext
 from .entries import MoveEntry
 from .reading import read_file
 from .schema import Record, SchemaReader, file_order
@@ -208,7 +210,8 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
         try:
             move = parse_move(entry.text)
         except NotationError as exc:
-            message = f"{entry.color}'s move {entry.text!r} cannot be read: {exc}"
+            message = gettext("{color}'s move {text!r} cannot be read: {reason}").format(
+                color=shown_color(entry.color), text=entry.text, reason=exc)
             errors.append(_move_error(record, entry, number, message))
             result.moves_ok = number - 1
             break
@@ -244,10 +247,12 @@ def _not_canonical(record: Record, turns: list[Turn]) -> list[RecordError]:
         if entry.text == FORFEIT:
             continue
         if entry.text != canonical:
-            message = f"{entry.text!r} is not canonical notation: write {canonical!r}"
+            message = gettext("{text!r} is not canonical notation: write {canonical!r}").format(
+                text=entry.text, canonical=canonical)
             errors.append(_move_error(record, entry, number, message))
         elif turn.move.is_pass and entry.color != first:
-            message = f"a pass is recorded under the player's first colour, {first}"
+            message = gettext("a pass is recorded under the player's first colour, {color}").format(
+                color=shown_color(first))
             errors.append(_move_error(record, entry, number, message))
     return errors
 

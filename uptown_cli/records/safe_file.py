@@ -125,7 +125,7 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
             mode = 0o666 if old is None else stat.S_IMODE(old.st_mode)  # new: as the umask allows
             _write_beside(folder, name, content, mode, old)
         except OSError as exc:
-            unchanged = "nothing was written" if old is None else "the old file is unchanged"
+            unchanged = _("nothing was written") if old is None else _("the old file is unchanged")
             raise OutputError(_("cannot write {shown}: {value}; {unchanged}")
                               .format(shown=shown, value=exc.strerror or exc, unchanged=unchanged)) from None
         try:
@@ -143,12 +143,12 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
 def _kind(mode: int) -> str:
     """What a file that is not a regular file is, for a refusal."""
     if stat.S_ISLNK(mode):
-        return "a symbolic link"
+        return _("a symbolic link")
     if stat.S_ISFIFO(mode):
-        return "a FIFO"
+        return _("a FIFO")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+        return _("a socket")
+    return _("a device") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else _("not a regular file")
 
 
 def _write_beside(folder: int, name: str, data: bytes, mode: int,
@@ -214,7 +214,7 @@ def replace_record(path: str, new: str | Record, expected_text: str,
     copy of it, ``new`` (a received game that extends it), locked and atomic as
     ``append_move`` writes; a text must read as a record (a Record was read already)."""
     if isinstance(new, str):
-        read_new_text(new, f"the new copy of {path} is not a record")
+        read_new_text(new, _("the new copy of {path} is not a record").format(path=path))
     _replace_record(path, expected_text, _text(new), on_wait)
 
 

@@ -320,7 +320,8 @@ class SchemaReader:
             return None
         value = pair[1]
         problem = (address_problem(value.value) if isinstance(value, Scalar)
-                   else f"'email' must be text, not {describe(value)}")
+                   else gettext("'{key}' must be text, not {value}").format(
+                       key="email", value=describe(value)))
         if problem is not None:
             self.problem(problem, value)
             return None

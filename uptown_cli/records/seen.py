@@ -22,7 +22,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine.geometry import shown_color
 from ..engine.sha256 import sha256
+from ..i18n import N_, _
 from .nodes import Mapping, Sequence
 from .schema import Record
 
@@ -90,13 +92,14 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
     ``rewrites_own_key``: the command writes the viewer's own revealed key, so whatever entry
     stands there now is not a change (``reveal``)."""
     now = snapshot(record)
-    since = f"since {viewer} saw it"
+    since = _("since {name} saw it").format(name=viewer)
     for key in ("game", "protocol", "variant", "seed"):
         if seen.get(key) != now[key]:
             was, new = (_protocol(seen.get(key)), _protocol(now[key])) if key == "protocol" \
                 else (seen.get(key), now[key])
-            return (_key_line(record, key), f"the {_WORDS[key]} changed {since} (was "
-                    f"{was!r}, now {new!r}): the file was edited by hand")
+            return (_key_line(record, key), _(
+                "{what} changed {since} (was {was!r}, now {now!r}): the file was edited by "
+                "hand").format(what=_(_WORDS[key]), since=since, was=was, now=new))
     return (_timing_change(seen, record, since)
             or _player_change(seen, record, since) or _address_change(seen, record, since)
             or _commitment_change(seen, record, since)
@@ -116,9 +119,10 @@ def _timing_change(seen: dict[str, Any], record: Record, since: str) -> tuple[in
     for key in ("clock", "late", "vacation", "started"):
         if was.get(key) != now.get(key):
             line = record.timing.lines.get(key, 1) if record.timing is not None else 1
-            word = {"late": "late policy"}.get(key, key)
-            return (line, f"the {word} changed {since} (was {was.get(key) or 'none'!r}, now "
-                    f"{now.get(key) or 'none'!r}): the file was edited by hand")
+            return (line, _(
+                "{what} changed {since} (was {was!r}, now {now!r}): the file was edited by "
+                "hand").format(what=_(_TIME_WORDS[key]), since=since,
+                               was=was.get(key) or "none", now=now.get(key) or "none"))
     return None
 
 
@@ -126,8 +130,10 @@ def _stamp_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int
     """A move whose time (or who wrote it) changed since it was seen."""
     for index, (was, move) in enumerate(zip(seen.get("stamps", []), record.moves)):
         if was != [move.at, move.by, move.bot]:
-            return (move.line, f"move {index + 1}'s time changed {since} (was {was[0] or 'none'}, "
-                    f"now {move.at or 'none'}): the file was edited by hand")
+            return (move.line, _(
+                "move {number}'s time changed {since} (was {was}, now {now}): the file was "
+                "edited by hand").format(number=index + 1, since=since, was=was[0] or "none",
+                                         now=move.at or "none"))
     return None
 
 
@@ -172,19 +178,25 @@ def _player_change(seen: dict[str, Any], record: Record, since: str) -> tuple[in
     was_players, players = seen["players"], record.players
     for index, ((was, colors), player) in enumerate(zip(was_players, players)):
         if was != player.name:
-            return (player.line, f"player {index + 1} ({was}) changed {since}: now "
-                    f"{player.name}: the players were edited by hand")
+            return (player.line, _(
+                "player {number} ({was}) changed {since}: now {name}: the players were edited "
+                "by hand").format(number=index + 1, was=was, since=since, name=player.name))
         if colors != list(player.colors):
-            return (player.line, f"{was}'s colours changed {since} (were {' '.join(colors)}, "
-                    f"now {' '.join(player.colors)}): the players were edited by hand")
+            return (player.line, _(
+                "{name}'s colours changed {since} (were {was}, now {now}): the players were "
+                "edited by hand").format(name=was, since=since,
+                                         was=" ".join(map(shown_color, colors)),
+                                         now=" ".join(map(shown_color, player.colors))))
     if len(players) > len(was_players):
         added = players[len(was_players)]
-        return (added.line, f"player {len(was_players) + 1} ({added.name}) was added {since}: "
-                "the players were edited by hand")
+        return (added.line, _(
+            "player {number} ({name}) was added {since}: the players were edited by "
+            "hand").format(number=len(was_players) + 1, name=added.name, since=since))
     if len(players) < len(was_players):
         gone = was_players[len(players)][0]
-        return (_key_line(record, "players"), f"player {len(players) + 1} ({gone}) is gone "
-                f"{since}: the players were edited by hand")
+        return (_key_line(record, "players"), _(
+            "player {number} ({name}) is gone {since}: the players were edited by "
+            "hand").format(number=len(players) + 1, name=gone, since=since))
     return None
 
 
@@ -193,9 +205,10 @@ def _address_change(seen: dict[str, Any], record: Record, since: str) -> tuple[i
     has none to compare)."""
     for index, ((name, was), player) in enumerate(zip(seen.get("addresses", []), record.players)):
         if was != player.email:
-            return (email_line(record, index), f"{name}'s e-mail address changed {since} (was "
-                    f"{was or 'none'}, now {player.email or 'none'}): mail for {name} would go "
-                    "elsewhere; the address was edited by hand")
+            return (email_line(record, index), _(
+                "{name}'s e-mail address changed {since} (was {was}, now {now}): mail for "
+                "{name} would go elsewhere; the address was edited by hand").format(
+                name=name, since=since, was=was or "none", now=player.email or "none"))
     return None
 
 
@@ -212,9 +225,10 @@ def _commitment_change(seen: dict[str, Any], record: Record,
                              and hidden.withdraws(name, was, earlier)):
             line = _line_of(record, "commitments", index)
             if index >= len(now):
-                return (line, f"{name}'s commitment is gone {since}: this is an older copy, or "
-                        "entries were removed")
-            return (line, f"{name}'s commitment changed {since}")
+                return (line, _("{name}'s commitment is gone {since}: this is an older copy, "
+                                "or entries were removed").format(name=name, since=since))
+            return (line, _("{name}'s commitment changed {since}").format(name=name,
+                                                                          since=since))
         earlier.append(was)
     return None
 
@@ -229,15 +243,17 @@ def _list_change(seen: dict[str, Any], record: Record, since: str,
         line = _line_of(record, list_name, index)
         what = _entry(list_name, index, was, owner)
         if index >= len(new):
-            return (line, f"{what} is gone {since}: this is an older copy, or entries were "
-                    "removed")
+            return (line, _("{what} is gone {since}: this is an older copy, or entries were "
+                            "removed").format(what=what, since=since))
         if was != new[index]:
-            changed = f"{what} changed {since}"
             if list_name == "moves" and was[:2] != new[index][:2]:
                 current = new[index][1] if was[0] == new[index][0] else " ".join(new[index][:2])
-                changed += f": was {was[1]!r}, now {current!r}"
+                changed = _("{what} changed {since}: was {was!r}, now {now!r}").format(
+                    what=what, since=since, was=was[1], now=current)
             elif list_name == "moves":
-                changed += " (its link)"
+                changed = _("{what} changed {since} (its link)").format(what=what, since=since)
+            else:
+                changed = _("{what} changed {since}").format(what=what, since=since)
             return (line, changed)
     return None
 
@@ -251,9 +267,10 @@ def _late_withdrawal(seen: dict[str, Any], record: Record,
         return None
     index = len(seen["withdrawn"])
     name = hidden.withdrawn[index][0]
-    return (_line_of(record, "withdrawn", index), f"{name}'s withdrawn join was added {since}, "
-            "after the first move: a join cannot be undone then (uptown join --undo refuses), "
-            "so whoever held the file since wrote it by hand")
+    return (_line_of(record, "withdrawn", index), _(
+        "{name}'s withdrawn join was added {since}, after the first move: a join cannot be undone "
+        "then (uptown join --undo refuses), so whoever held the file since wrote it by "
+        "hand").format(name=name, since=since))
 
 
 def _reveal_change(seen: dict[str, Any], record: Record, since: str,
@@ -264,9 +281,10 @@ def _reveal_change(seen: dict[str, Any], record: Record, since: str,
     now = {} if hidden is None else dict(hidden.revealed)
     for name, key in _seen_reveals(seen, record):
         if name in now and now[name] != key and name != rewriter:
-            return (_line_of(record, "revealed", name), f"the key revealed for {name} changed "
-                    f"{since}: it no longer gives {name}'s commitment, so the entry was not "
-                    f"written by {name} (uptown reveal --as {name} writes the key again)")
+            return (_line_of(record, "revealed", name), _(
+                "the key revealed for {name} changed {since}: it no longer gives {name}'s "
+                "commitment, so the entry was not written by {name} (uptown reveal --as {name} "
+                "writes the key again)").format(name=name, since=since))
     return None
 
 
@@ -280,15 +298,21 @@ def _seen_reveals(seen: dict[str, Any], record: Record) -> list[tuple[str, str]]
             if hidden.key_gives(name, bytes.fromhex(key))]
 
 
-_WORDS = {"game": "game id", "protocol": "protocol", "variant": "variant", "seed": "seed"}
+_WORDS = {"game": N_("the game id"), "protocol": N_("the protocol"),
+          "variant": N_("the variant"), "seed": N_("the seed")}
+"""The keys compared first, as messages name them."""
+_TIME_WORDS = {"clock": N_("the clock"), "late": N_("the late policy"),
+               "vacation": N_("the vacation"), "started": N_("the started")}
+"""The time keys, as messages name them."""
 _KEYS = {"game": "hidden", "protocol": "protocol", "variant": "variant", "seed": "seed"}
 
 
 def _entry(list_name: str, index: int, was: list[Any], owner: dict[str, str]) -> str:
     """Names an entry and whose it is: ``move 3 (Bo's blue)``, ``Cy's withdrawn join``."""
     if list_name == "moves":
-        return f"move {index + 1} ({owner.get(was[0], '?')}'s {was[0]})"
-    return f"{was[0]}'s withdrawn join"
+        return _("move {number} ({name}'s {color})").format(
+            number=index + 1, name=owner.get(was[0], "?"), color=shown_color(was[0]))
+    return _("{name}'s withdrawn join").format(name=was[0])
 
 
 def _line_of(record: Record, list_name: str, index: int | str) -> int:

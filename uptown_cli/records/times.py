@@ -92,17 +92,18 @@ def split_pauses(items: Sequence[Node], problem: Callable[..., None]
         stamps = {}
         for key, node in item.pairs[1:]:
             if key.value not in ("at", "from") or not isinstance(node, Scalar):
-                problem(f"a pause carries only 'at' and 'from' under it, not '{key.value}'", key)
+                problem(_("a pause carries only 'at' and 'from' under it, not '{key}'").format(
+                    key=key.value), key)
                 continue
             try:
                 parse_time(node.value)
             except SetupError as exc:
-                problem(f"the pause's {key.value}: {exc}", node)
+                problem(_("the pause's {key}: {problem}").format(key=key.value, problem=exc), node)
                 continue
             stamps[key.value] = node.value
         days = int(found.group(1))
         if not 0 < days <= 366:
-            problem(f"a pause is 1 to 366 days, not {days}", value)
+            problem(_("a pause is 1 to 366 days, not {days}").format(days=days), value)
         pauses.append(PauseEntry(len(kept), first[0].value, days, stamps.get("at"),
                                  stamps.get("from"), item.line))
     return kept, pauses
@@ -127,7 +128,8 @@ def read_timing(root: Mapping, hidden: bool,
         node = pair[1]
         lines[key] = pair[0].line
         if not isinstance(node, Scalar) or node.empty:
-            problem(f"'{key}' must be text, not {describe(node)}", node)
+            problem(_("'{key}' must be text, not {value}").format(key=key, value=describe(node)),
+                    node)
             continue
         written[key] = node.value
         try:
@@ -136,12 +138,13 @@ def read_timing(root: Mapping, hidden: bool,
             problem(str(exc), node)
     clock = values.get("clock")
     if written.get("clock") is not None and clock is not None and "started" not in written:
-        problem("a game with a clock says when it started ('started: 2026-12-01T15:36:00Z')",
+        problem(_("a game with a clock says when it started ('started: 2026-12-01T15:36:00Z')"),
                 lines["clock"])
     if clock is None:
         for key in ("late", "vacation"):
             if key in written and "clock" not in values:
-                problem(f"'{key}' needs a clock ('clock: move 72h grace 168h')", lines[key])
+                problem(_("'{key}' needs a clock ('clock: move 72h grace 168h')").format(key=key),
+                        lines[key])
     late, vacation, started = values.get("late"), values.get("vacation"), values.get("started")
     return Timing(clock if isinstance(clock, Clock) else None,
                   late if isinstance(late, LatePolicy) else LatePolicy(),
@@ -198,9 +201,10 @@ def read_stamp(number: int, item: Mapping,
 def move_times(moves: Sequence[MoveEntry], pauses: Sequence[PauseEntry] = ()
                ) -> list[tuple[str, datetime, int]]:
     """``(label, time, line)`` of each move (and pause) that has a time."""
-    return [(f"move {index + 1}", parse_time(move.at), move.line)
+    return [(_("move {number}").format(number=index + 1), parse_time(move.at), move.line)
             for index, move in enumerate(moves) if move.at is not None] + [
-        (f"the pause after move {pause.after}", parse_time(pause.at), pause.line)
+        (_("the pause after move {number}").format(number=pause.after), parse_time(pause.at),
+         pause.line)
         for pause in pauses if pause.at is not None]
 
 
@@ -232,7 +236,7 @@ def future_problem(record_path: str, moves: Sequence[MoveEntry], now: datetime,
     """A RecordError at the line of the first move dated more than ``TOLERANCE`` after
     ``now`` (the reader's clock), or None; the game's ``started`` too."""
     if timing is not None and timing.started is not None:
-        found = check_times([("the game's start", timing.started)], timing.started, now)
+        found = check_times([(_("the game's start"), timing.started)], timing.started, now)
         if found is not None:
             return RecordError(found[1], path=record_path, line=timing.lines.get("started"))
     times = move_times(moves, pauses)

@@ -70,7 +70,7 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     change = seen and first_change(seen, record, name, rewrites_own_key)
     if change and seen and _sealed_change(seen, record, name, keys):
         return name  # the seals prove it, and name who made it: the view says so
-    unwritten = "; nothing was written" if writes else ""
+    unwritten = _("; nothing was written") if writes else ""
     if change and _moved_on(record):
         raise ViewerError(_("{path} changed since it was read (the game moved on){unwritten}")
                           .format(path=record.path, unwritten=unwritten))
@@ -112,9 +112,9 @@ def seal_alert(record: Record, check: HiddenCheck, viewer: str | None = None) ->
     found = check.forgery()
     if found is None or found[2]:
         return None
-    more = (f"; {viewer} can play on from this copy, which the others hold: {viewer}'s next "
-            "link shows the change to every tool") if viewer and viewer == check.victim \
-        and check.open_seal(viewer) == found[0] else ""
+    more = _("; {name} can play on from this copy, which the others hold: {name}'s next link "
+             "shows the change to every tool").format(name=viewer) if viewer and \
+        viewer == check.victim and check.open_seal(viewer) == found[0] else ""
     return f"{record.path}:{found[0]}: {found[1]}{more}"
 
 
@@ -160,11 +160,12 @@ def _hidden(record: Record) -> HiddenFields:
 def not_your_commitment(record: Record, name: str, folder: str) -> str:
     """What to tell ``name``, who holds no key for a game the record says they joined."""
     line = _hidden(record).lines["commitments", name]
-    return (f"{record.path}:{line}: {name}'s commitment was not made with a key of yours (no "
-            f"key for this game in {folder}): if you did not join, someone else joined as "
-            f"{name}, and before the first move they can undo it (uptown join --undo --as "
-            f"{name}, with their keys); if you lost your key, {name} cannot play on. Start a "
-            "new game (uptown new --hidden), or give the folder of your key with --keys")
+    return _("{path}:{line}: {name}'s commitment was not made with a key of yours (no key for "
+             "this game in {folder}): if you did not join, someone else joined as {name}, and "
+             "before the first move they can undo it (uptown join --undo --as {name}, with their "
+             "keys); if you lost your key, {name} cannot play on. Start a new game (uptown new "
+             "--hidden), or give the folder of your key with --keys").format(
+        path=record.path, line=line, name=name, folder=folder)
 
 
 def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = False) -> bytes:
@@ -185,9 +186,9 @@ def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = Fal
     if not hidden.key_gives(name, key):
         line = hidden.lines["commitments", name]
         names = hidden.joined()
-        earlier = " or ".join(f"{n}'s" for n in names[:names.index(name)])
-        also = (f", or a commitment before it ({earlier}) was changed after "
-                f"{name} joined" if earlier and hidden.version > 1 else "")
+        earlier = _(" or ").join(_("{name}'s").format(name=n) for n in names[:names.index(name)])
+        also = (_(", or a commitment before it ({earlier}) was changed after {name} joined")
+                .format(earlier=earlier, name=name) if earlier and hidden.version > 1 else "")
         raise KeyFileError(_("{path}:{line}: {name}'s key file does not give {name}'s commitment: "
                              "it was changed{also}")
                            .format(path=record.path, line=line, name=name, also=also))

@@ -23,6 +23,7 @@ import re
 import yaml
 
 from ..errors import RecordError
+from ..i18n import N_, _
 
 __all__ = [
     "REFERENCE", "ReadOtherwise", "TAB_MESSAGE", "after_colon", "block_difference",
@@ -35,7 +36,8 @@ REFERENCE = yaml.SafeLoader
 YAML_VERSIONS = ((1, 1), (1, 2))
 """The ``%YAML`` directives a record may hold (libyaml refuses others)."""
 
-TAB_MESSAGE = "a tab where YAML needs a space (tabs may stand only inside quotes, block text and comments)"
+TAB_MESSAGE = N_("a tab where YAML needs a space (tabs may stand only inside quotes, block text and "
+                 "comments)")
 """What the pure parser's refusal of a tab says (it refuses every tab elsewhere)."""
 
 _BREAKS = "\n\r\x85\u2028\u2029"
@@ -94,8 +96,8 @@ def block_difference(text: str, start: int, pure: bool) -> tuple[str, int] | Non
     opening = re.compile(_BLOCK_OPENING).match(text, start)
     assert opening is not None  # a block scalar starts with its header
     if text.startswith("\t", opening.end()) and not re.search("[0-9]", opening.group(1)):
-        return ("a tab where the indentation of block text (| or >) is expected; indent with "
-                "spaces", opening.end())
+        return (_("a tab where the indentation of block text (| or >) is expected; indent with "
+                  "spaces"), opening.end())
     return None
 
 
@@ -112,9 +114,9 @@ def flow_difference(text: str, value: str, end: int, is_key: bool,
     if not is_key:
         return None
     if not value:
-        return "a key in [...] or {...} must not be empty", end
+        return _("a key in [...] or {...} must not be empty"), end
     if re.compile(_COLON_THEN_INDICATOR).match(text, end):
-        return f"'{value}:' in [...] or {{...}} needs a space after its colon", end
+        return _("'{value}:' in [...] or {{...}} needs a space after its colon").format(value=value), end
     return None
 
 
@@ -131,7 +133,9 @@ def directive_problem(head: str, version: tuple[int, int] | None) -> tuple[str, 
     others, the pure parser ignores them.  (``%TAG`` is refused before.)"""
     for name in re.finditer(_DIRECTIVE, head, re.M):
         if name.group(1) != "YAML":
-            return f"the directive %{name.group(1)} is not allowed in a record", name.start()
+            return _("the directive %{name} is not allowed in a record").format(
+                name=name.group(1)), name.start()
     if version is not None and version not in YAML_VERSIONS:
-        return f"%YAML {'.'.join(map(str, version))}: a record is YAML 1.1 or 1.2", 0
+        return _("%YAML {version}: a record is YAML 1.1 or 1.2").format(
+            version=".".join(map(str, version))), 0
     return None

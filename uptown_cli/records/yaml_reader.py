@@ -124,7 +124,8 @@ def decode(data: bytes, path: str | None) -> str:
     """Check the size of raw record bytes and decode them as strict UTF-8."""
     if len(data) > MAX_BYTES:
         # A pipe is read no further than one byte past the limit: its full size is unknown.
-        size = f"more than {MAX_BYTES} bytes" if len(data) == MAX_BYTES + 1 else f"{len(data)} bytes"
+        size = (_("more than {count} bytes") if len(data) == MAX_BYTES + 1 else
+                _("{count} bytes")).format(count=MAX_BYTES if len(data) == MAX_BYTES + 1 else len(data))
         raise RecordError(_("the file is larger than 1 MiB ({size}); refused").format(size=size), path=path)
     try:
         return data.decode("utf-8")
@@ -167,7 +168,7 @@ def parse(text: str, path: str | None = None) -> Node | None:
 
 
 def _not_a_character(surrogate: str) -> str:
-    return f"\\u{ord(surrogate):04x} is a lone surrogate, not a character; refused"
+    return _("\\u{code:04x} is a lone surrogate, not a character; refused").format(code=ord(surrogate))
 
 
 class _Composer:
@@ -217,7 +218,7 @@ class _Composer:
             mark = exc.problem_mark or exc.context_mark
             detail = exc.problem or "not valid YAML"
             if mark is not None and self.text.startswith("\t", mark.index):
-                detail = TAB_MESSAGE
+                detail = _(TAB_MESSAGE)
             elif exc.context and exc.problem:
                 detail = f"{exc.problem} ({exc.context})"
             refusal = RecordError(_("invalid YAML: {detail}").format(detail=detail), path=self.path,
@@ -250,8 +251,8 @@ class _Composer:
                 return root
             if isinstance(event, yaml.DocumentStartEvent):
                 if root is not None:
-                    raise self.error("a record is a single YAML document, "
-                                     "but a second one starts here", event)
+                    raise self.error(_("a record is a single YAML document, "
+                                       "but a second one starts here"), event)
                 if event.explicit:
                     self.refuse_directives(event)
                 root = self.node(self.next())
@@ -259,7 +260,7 @@ class _Composer:
     def refuse_directives(self, start: Any) -> None:
         """Refuse the directives before ``---`` but ``%YAML 1.1`` and ``%YAML 1.2``."""
         if start.tags:
-            raise self.error("%TAG directives are not allowed in a record", start)
+            raise self.error(_("%TAG directives are not allowed in a record"), start)
         first = start.start_mark.index
         problem = directive_problem(self.text[first:start.end_mark.index], start.version)
         if problem is not None:
@@ -304,7 +305,7 @@ class _Composer:
                 if key is None or not key.value.startswith("x-"):
                     if into is not None:
                         if len(around) + 1 >= MAX_DEPTH:
-                            raise self.error("nested deeper than a record can be", event)
+                            raise self.error(_("nested deeper than a record can be"), event)
                         around.append((into, seen, key))
                     mark = event.start_mark
                     line = mark.line + 1 if lines_as_parsed else self.line(mark)
@@ -348,8 +349,8 @@ class _Composer:
         last_end = start
         while True:
             if depth + len(open_items) > MAX_DEPTH_UNDER_X:
-                raise self.error(f"nested deeper than {MAX_DEPTH_UNDER_X} levels, the most "
-                                 "under an x- key", event)
+                raise self.error(_("nested deeper than {levels} levels, the most under an x- "
+                                   "key").format(levels=MAX_DEPTH_UNDER_X), event)
             event = next_event()
             kind = event.__class__
             if kind is SequenceEndEvent or kind is MappingEndEvent:
@@ -429,11 +430,11 @@ class _Composer:
         if not self.pure:
             raise ReadOtherwise()
         if isinstance(event, AliasEvent):
-            raise self.error(f"aliases (*{event.anchor}) are not allowed in a record", event)
+            raise self.error(_("aliases (*{anchor}) are not allowed in a record").format(anchor=event.anchor), event)
         if event.anchor is not None:
-            raise self.error(f"anchors (&{event.anchor}) are not allowed in a record", event)
+            raise self.error(_("anchors (&{anchor}) are not allowed in a record").format(anchor=event.anchor), event)
         if event.tag is not None:
-            raise self.error(f"tags ({event.tag}) are not allowed in a record", event)
+            raise self.error(_("tags ({tag}) are not allowed in a record").format(tag=event.tag), event)
 
     def refuse_key(self, seen: dict[str, int], key: Node) -> NoReturn:
         """Refuse a key that is not text, or that its mapping already has (``seen``: its keys
