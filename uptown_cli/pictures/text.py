@@ -240,7 +240,7 @@ def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
 
 def protocol_text(hidden: "HiddenFields") -> str:
     """The protocol version of a hidden game, as the record names it, and whether it is older
-    than the one new games use: ``uptown-hidden-2, older than uptown-hidden-3``."""
+    than the one new games use: ``uptown-hidden-3, older than uptown-hidden-4``."""
     from ..hidden.draws import LATEST, PROTOCOLS
 
     name = PROTOCOLS[hidden.version - 1]
