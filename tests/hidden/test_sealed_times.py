@@ -3,6 +3,7 @@
 the command line with one key folder per player (as tests/hidden/test_attacks.py); games of
 uptown-hidden-3 keep their times unsealed and stay valid."""
 
+import pytest
 from support.players import as_player, refused
 
 from uptown_cli.records.reading import load_record
@@ -145,4 +146,94 @@ def test_a_version_3_game_with_times_stays_valid_its_times_unsealed(uptown, tmp_
     result = play(uptown, tmp_path, path, "Ana", "2026-12-03T14:00:00Z")
     assert "seal" not in result.stderr
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T14:00:00Z"})
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+
+
+def paused_game(uptown, tmp_path, protocol=None):
+    """Ana and Bo play one move each; Bo, the last mover, books 3 days of vacation from the
+    next day; Ana plays on, her seal of move 3 over the pause; then Bo."""
+    path = new_game(uptown, tmp_path, ("Ana", "Bo"), "--clock", "move 72h grace 168h",
+                    "--vacation", "14d", protocol=protocol)
+    play(uptown, tmp_path, path, "Ana", "2026-12-03T10:00:00Z")
+    play(uptown, tmp_path, path, "Bo", "2026-12-03T11:00:00Z")
+    result = at(uptown, tmp_path, "Bo", "2026-12-03T11:05:00Z", "pause", path, "--as", "Bo",
+                "--days", "3", "--from", "2026-12-04T00:00:00Z")
+    assert result.exit_code == 0, result.output
+    play(uptown, tmp_path, path, "Ana", "2026-12-03T12:00:00Z")
+    return path
+
+
+PAUSE = ('  - blue: pause 3d\n    at: "2026-12-03T11:05:00Z"\n'
+         '    from: "2026-12-04T00:00:00Z"\n')
+
+
+def test_an_honest_version_4_game_with_pauses_validates(uptown, tmp_path):
+    """Pauses by the last mover and by the player to move, each under the next seal: every
+    tool accepts the game and no seal is broken."""
+    path = paused_game(uptown, tmp_path)
+    assert PAUSE in path.read_text()
+    result = at(uptown, tmp_path, "Bo", "2026-12-07T12:00:00Z", "pause", path, "--as", "Bo",
+                "--days", "1")
+    assert result.exit_code == 0, result.output
+    for hour, name in zip(range(13, 17), ("Bo", "Ana", "Bo", "Ana")):
+        result = play(uptown, tmp_path, path, name, f"2026-12-08T{hour}:00:00Z")
+        assert "seal" not in result.stderr, result.stderr
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-08T17:00:00Z"})
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+
+
+def pause_changed(uptown, tmp_path, change):
+    """Bo's pause before Ana's move 3 is ``change``d (text in, text out) by Bo, his memory
+    thrown away; Bo plays, then Ana without her memory: her seal of move 3 shows the change,
+    and Bo's own tool names him."""
+    path = paused_game(uptown, tmp_path)
+    forget(tmp_path, "Bo")
+    text = path.read_text()
+    path.write_text(change(text))
+    assert path.read_text() != text
+    play(uptown, tmp_path, path, "Bo", "2026-12-08T13:00:00Z")
+    forget(tmp_path, "Ana")
+    third = line_of(path, 3)
+    result = play(uptown, tmp_path, path, "Ana", "2026-12-08T14:00:00Z")
+    assert (f"Warning: {path}:{third}: {said(path, 3)}; who changed it is named when Bo plays "
+            "next (Bo's seal of move 4 is the next over the change)") in result.stderr
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-08T14:00:00Z"})
+    assert result.exit_code == 0 and f"warning: {said(path, 3)}; who" in result.stdout
+    forget(tmp_path, "Bo")
+    refused(at(uptown, tmp_path, "Bo", "2026-12-08T15:00:00Z", "move", path, "--bot",
+               "random", "--as", "Bo"),
+            f"{path}:{third}: {said(path, 3)}; Bo's seal of move 4 is the first over the "
+            "change: Bo changed it")
+
+
+def test_a_pause_removed_breaks_the_seal_over_it(uptown, tmp_path):
+    pause_changed(uptown, tmp_path, lambda text: text.replace(PAUSE, ""))
+
+
+@pytest.mark.parametrize("was, now", [("pause 3d", "pause 5d"),
+                                      ('from: "2026-12-04', 'from: "2026-12-05')])
+def test_a_pause_whose_days_or_start_changed_breaks_the_seal_over_it(uptown, tmp_path, was,
+                                                                     now):
+    pause_changed(uptown, tmp_path, lambda text: text.replace(was, now))
+
+
+def test_a_pause_inserted_breaks_the_seal_over_it(uptown, tmp_path):
+    """Bo adds a second pause of his own before Ana's move 3, as if written then."""
+    extra = ('  - blue: pause 1d\n    at: "2026-12-03T11:30:00Z"\n'
+             '    from: "2026-12-10T00:00:00Z"\n')
+    pause_changed(uptown, tmp_path, lambda text: text.replace(PAUSE, PAUSE + extra))
+
+
+def test_a_version_3_game_with_a_pause_stays_valid_its_pause_unsealed(uptown, tmp_path):
+    """uptown-hidden-3 keeps pauses outside the history: the game validates, and a pause
+    removed later breaks no seal."""
+    path = paused_game(uptown, tmp_path, protocol="uptown-hidden-3")
+    play(uptown, tmp_path, path, "Bo", "2026-12-08T13:00:00Z")
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-08T14:00:00Z"})
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+    path.write_text(path.read_text().replace(PAUSE, ""))
+    forget(tmp_path, "Ana")
+    result = play(uptown, tmp_path, path, "Ana", "2026-12-08T14:00:00Z")
+    assert "seal" not in result.stderr
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-08T14:00:00Z"})
     assert result.exit_code == 0 and "warning" not in result.stdout, result.output

@@ -61,8 +61,9 @@ class Mover:
 
         check = cast("HiddenCheck", self.check)
         turn = check.deal.turns[self.name] + 1
+        digest, previous_seal = check.history()  # with the pauses since the last move
         return own_link(self.record, self.name, self.key, turn, color, move_text,
-                        check.digest, check.previous_seal, stamp)
+                        digest, previous_seal, stamp)
 
 
 def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = True) -> Player:

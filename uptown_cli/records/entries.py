@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry"]
+__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry", "pause_text"]
 
 
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
@@ -108,4 +108,14 @@ class PauseEntry(NamedTuple):
     at: str | None
     start: str | None
     line: int
+
+    @property
+    def text(self) -> str:
+        """The entry's text after its colour, as the tools write it: ``pause 7d``."""
+        return pause_text(self.days)
+
+
+def pause_text(days: int) -> str:
+    """The text of a pause of ``days`` days after its colour: ``pause 7d``."""
+    return f"pause {days}d"
 

@@ -27,10 +27,10 @@ from ..i18n import _ as gettext
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move
-    from .entries import MoveEntry
+    from .entries import MoveEntry, PauseEntry
     from .schema import Record
 
-__all__ = ["HiddenCheck", "own_link", "commitment_of", "sealed_stamp"]
+__all__ = ["HiddenCheck", "own_link", "commitment_of", "sealed_stamp", "sealed_pause"]
 
 
 class HiddenCheck:
@@ -75,6 +75,8 @@ class HiddenCheck:
         self._movers: dict[int, tuple[str, str, int]] = {}  # (name, colour, line) by number
         self._open: dict[str, tuple[int, bytes, bytes]] = {}  # each mover's last seal, unchecked
         self._named: tuple[int, str, bool] | None = None
+        self._pauses = record.pauses if self.version > 3 else []
+        self._paused = 0  # how many of ``_pauses`` the history holds
         self.victim: str | None = None
         """The mover of the first move whose seal does not cover the history (``forgery``)."""
         if self.version > 1:
@@ -171,6 +173,7 @@ class HiddenCheck:
 
     def _seals(self, player: Player, entry: MoveEntry, link: bytes, number: int) -> str | None:
         """Version 3: ``_seal_problem``."""
+        self._pauses_over()
         self._next_digest = history_step(self.digest, entry.color, entry.text, link,
                                          self.version, self.previous_seal,
                                          sealed_stamp(self.version, _stamp(entry)))
@@ -274,9 +277,28 @@ class HiddenCheck:
         """Version 4: an entry written by another for a player out of time (no link, no seal
         of its own) enters the history, with its stamp, so that the next seal covers it."""
         if self.version > 3:
+            self._pauses_over()
             self.digest = history_step(
                 self.digest, entry.color, entry.text, b"", self.version, self.previous_seal,
                 sealed_stamp(self.version, _stamp(entry)))
+
+    def _pauses_over(self) -> None:
+        """Version 4: the pauses written since the last entry fed (``- blue: pause 3d``, not
+        turns: no link, no seal, no draw) enter the history, in record order, with their
+        ``at`` and ``from``, so that the next seal covers them."""
+        while (self._paused < len(self._pauses)
+               and self._pauses[self._paused].after <= self._fed):
+            pause = self._pauses[self._paused]
+            self.digest = history_step(
+                self.digest, pause.color, pause.text, b"", self.version,
+                self.previous_seal, sealed_pause(pause))
+            self._paused += 1
+
+    def history(self) -> tuple[bytes, bytes]:
+        """What the next move's seal hashes: the history so far (from version 4 with the
+        pauses written since the last entry fed) and the seal of the last sealed entry."""
+        self._pauses_over()
+        return self.digest, self.previous_seal
 
     def follow(self, checked: HiddenCheck, turns: tuple[Turn, ...],
                entries: list[MoveEntry]) -> tuple[int, str] | None:
@@ -398,6 +420,13 @@ def sealed_stamp(version: int, stamp: Mapping[str, str | None]) -> list[tuple[st
     if version < 4:
         return []
     return [(key, value) for key in STAMP_KEYS if (value := stamp.get(key)) is not None]
+
+
+def sealed_pause(pause: PauseEntry) -> list[tuple[str, str]]:
+    """What a seal of version 4 binds of a pause's stamp: its ``at`` then its ``from``, those
+    present, key then value as written."""
+    return [(key, value) for key, value in (("at", pause.at), ("from", pause.start))
+            if value is not None]
 
 
 def _stamp(entry: MoveEntry) -> dict[str, str | None]:

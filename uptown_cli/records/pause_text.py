@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..errors import RecordError
 from ..i18n import _
-from .entries import MoveEntry, PauseEntry
+from .entries import MoveEntry, PauseEntry, pause_text
 from .schema import Record
 from .writing import entry_lines, insert_item, read_new_text, readable, summary
 
@@ -22,7 +22,7 @@ def record_with_pause(old: str | Record, color: str, days: int, path: str = "<re
     be the same record with exactly this one pause more."""
     old = readable(old, path)
     stamp = stamp or {}
-    text = f"pause {days}d"
+    text = pause_text(days)
     what = f"{color}: {text}"
     new = insert_item(old, "moves", entry_lines(color, text, stamp), path, what)
     refused = f"appending {what} to {path} would not read back as that one pause more"
