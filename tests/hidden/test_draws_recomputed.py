@@ -1,6 +1,6 @@
 """Whole games with hidden racks, written by a second implementation of the protocol made from
 docs/HIDDEN_DRAWS.md alone (versions 3 and 4: its own hashes, chains, commitments, seals and
-draws, and in version 4 the times under the seals;
+draws, and in version 4 the times and pauses under the seals;
 the engine only says which placements the rules allow), then checked by the tool through the
 command line: every draw, rack, pass, link and seal must agree. Each test here fails when one
 of the checks of ``hidden.draws`` is broken (the draw number off by one, a revealed player's
@@ -25,7 +25,7 @@ FIVE = (("Ana", ("red",), "ana@example.org"), ("Bo", ("blue",), None),
         ("Ed", ("orange",), None))
 TWO = (("Ana", ("red", "green"), "ana@example.org"), ("Bo", ("blue", "yellow"), None))
 SEED = 7
-TIMING = (("clock", "move 72h grace 168h"), ("late", "wait"), ("vacation", "none"),
+TIMING = (("clock", "move 72h grace 168h"), ("late", "wait"), ("vacation", "14d"),
           ("started", "2026-12-01T00:00:00Z"))
 """The time control of the version 4 games written here."""
 
@@ -84,11 +84,12 @@ class Seated:
         self.moves.append((colour, move, link, racks))
         return link
 
-    def text(self, moves=None, revealed=True, times=None, kept=None):
+    def text(self, moves=None, revealed=True, times=None, kept=None, pauses=None):
         """The record: ``moves`` as (colour, move text, chain link) (default: those played),
         each with its seal (``kept``: the seals of some moves, by index, as made before a
         change); every key revealed, or none. Version 4: ``times`` the ``at`` of each move
-        (default: ``minutes_after_start``)."""
+        (default: ``minutes_after_start``); ``pauses``: (colour, days, at, from or None) by
+        the number of moves before them, in the history before the next move."""
         moves = self.played() if moves is None else moves
         if times is None:
             times = [minutes_after_start(n) for n in range(1, len(moves) + 1)]
@@ -109,6 +110,9 @@ class Seated:
         lines.append("moves:")
         seal = b""
         for index, ((colour, text, link), at) in enumerate(zip(moves, times)):
+            for pause in (pauses or {}).get(index, []):
+                digest, written = self.paused(digest, seal, *pause)
+                lines += written
             stamp = [b"at", at.encode()] if self.version > 3 else []
             digest = framed(self.tag("history"), digest, seal, link, colour.encode(),
                             text.encode(), *stamp)
@@ -121,6 +125,16 @@ class Seated:
             lines.append("revealed:")
             lines += [f"  - {n}: {k.hex()}" for n, k in zip(self.names, self.keys)]
         return "\n".join(lines) + "\n"
+
+    def paused(self, digest, seal, colour, days, at, start):
+        """A pause: the history after it (version 4: as an entry with an empty link, its
+        ``at`` then its ``from``, under the last seal before it), and its lines."""
+        stamp = [b"at", at.encode()] + ([b"from", start.encode()] if start else [])
+        if self.version > 3:
+            digest = framed(self.tag("history"), digest, seal, b"", colour.encode(),
+                            f"pause {days}d".encode(), *stamp)
+        return digest, ([f"  - {colour}: pause {days}d", f'    at: "{at}"']
+                        + ([f'    from: "{start}"'] if start else []))
 
     def played(self):
         """The moves as ``text`` takes them."""
@@ -564,6 +578,42 @@ def test_a_time_changed_in_a_version_4_game_breaks_its_movers_seal(uptown, tmp_p
                          "held the file since"), said
 
 
+PAUSES = {2: [("blue", 2, "2026-12-01T00:02:30Z", "2026-12-01T06:00:00Z")],
+          4: [("orange", 1, "2026-12-01T00:04:30Z", None),
+              ("yellow", 3, "2026-12-01T00:04:40Z", "2026-12-02T00:00:00Z")]}
+"""Pauses in a version 4 game: Bo's after his move 2, then Ed's at his turn and Di's after
+her move 4."""
+
+
+def test_a_version_4_game_with_pauses_under_the_seals_validates(uptown, tmp_path, written_4):
+    """Pauses by the last mover and by the player to move, in the history as the docs say:
+    every seal covers them, and the game is valid."""
+    text = written_4.text(pauses=PAUSES)
+    assert "  - orange: pause 1d\n" in text
+    result = uptown.invoke("validate", write(tmp_path, text), env=AFTER_THE_GAME)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stdout
+
+
+@pytest.mark.parametrize("change", ["removed", "days", "from"])
+def test_a_pause_changed_in_a_version_4_game_breaks_the_seal_over_it(uptown, tmp_path,
+                                                                     written_4, change):
+    """Bo's pause removed, or its days or start changed, after Cy's move 3 sealed it: Cy's
+    seal does not cover it, and nobody sealed the change."""
+    true = written_4.text(pauses=PAUSES)
+    was = '  - blue: pause 2d\n    at: "2026-12-01T00:02:30Z"\n    from: "2026-12-01T06:00:00Z"\n'
+    now = {"removed": "", "days": was.replace("2d", "1d"),
+           "from": was.replace("T06:", "T07:")}[change]
+    assert was in true
+    result = uptown.invoke("validate", write(tmp_path, true.replace(was, now)),
+                           env=AFTER_THE_GAME)
+    assert result.exit_code == 1, result.output
+    said = result.stdout.splitlines()[0]
+    assert "move 3 (Cy's green), or an entry before it, was changed after Cy played it" in said
+    assert said.endswith("the change was made after the last move was sealed, by whoever "
+                         "held the file since"), said
+
+
 def test_the_version_4_example_values_are_pinned():
     """docs/HIDDEN_DRAWS.md, "Version 4 example values": recomputed here. Never change them:
     other values mean that every game of version 4 replays differently."""
@@ -599,6 +649,15 @@ def test_the_version_4_example_values_are_pinned():
     assert third.hex() == "2a6671c668a398b2a70e921fd07cc2271bb627d96d20a97f67d14e5d5f955de4"
     assert framed(tag("seal", 4), game_id, chains["Cy"][254], third).hex() == (
         "a8185da9188016b2ed71485f94dca68a2f5f1d8b03cc740724a8e74cc9cfb380")
+    paused = framed(tag("history", 4), passed, sealed, b"", b"green", b"pause 2d", b"at",
+                    b"2026-12-09T10:02:00Z", b"from", b"2026-12-12T00:00:00Z")  # Cy's, no link
+    assert paused.hex() == "4aab4cad96dcd45d90dffac996dabb1480eb317b677ce4e8e770ec858b8a256b"
+    after_pause = framed(tag("history", 4), paused, sealed, chains["Cy"][255], b"green",
+                         b"man C3", b"at", b"2026-12-09T10:05:00Z")
+    assert after_pause.hex() == (
+        "5c51573de76dd640e1fcf6643c0abfa945b48859e407d9bd4f379fbaae6f67be")
+    assert framed(tag("seal", 4), game_id, chains["Cy"][254], after_pause).hex() == (
+        "2bc83e8985ca0ee8d6de3591bd666466cd666f2cc778d9392e332944f0e16781")
     values = (bytes(range(32)), bytes(range(32, 64)))
     assert [int.from_bytes(framed(tag("draw", 4), game_id, b"red", n.to_bytes(4, "big"),
                                   keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
@@ -617,5 +676,11 @@ def test_the_version_4_example_values_are_pinned():
                               [("at", "2026-12-09T10:00:00Z"), ("by", "Cy")]) == passed
     assert draws.history_step(passed, "green", "man C3", chains["Cy"][255], 4, sealed,
                               [("at", "2026-12-09T10:05:00Z")]) == third
+    from uptown_cli.records.entries import PauseEntry
+    from uptown_cli.records.hidden_check import sealed_pause
+
+    pause = PauseEntry(2, "green", 2, "2026-12-09T10:02:00Z", "2026-12-12T00:00:00Z", 0)
+    assert draws.history_step(passed, pause.color, pause.text, b"", 4, sealed,
+                              sealed_pause(pause)) == paused
     assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 4)
             for n in range(6)] == [11, 21, 5, 8, 7, 5]

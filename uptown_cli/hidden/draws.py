@@ -138,7 +138,8 @@ def history_step(digest: bytes, color: str, move_text: str, link: bytes,
     as written, key then value (``colour: move`` first, then ``more``: in version 4 the entry's
     stamp, ``at``, ``by`` and ``bot`` as written, those present, in that order; not ``link`` and
     not the notes). Version 4 also steps over an entry written by another for a player out of
-    time (``link`` empty: it has none), so the next seal covers it."""
+    time, and over a pause (``link`` empty: they have none; a pause's ``more`` is its ``at``
+    then its ``from``), so the next seal covers them."""
     if version < 3:
         return framed_hash(tag(version, "history"), digest, color.encode("ascii"),
                            move_text.encode("utf-8"), link)
