@@ -237,3 +237,32 @@ def test_a_version_3_game_with_a_pause_stays_valid_its_pause_unsealed(uptown, tm
     assert "seal" not in result.stderr
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-08T14:00:00Z"})
     assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+
+
+@pytest.mark.parametrize("removed", [False, True])
+def test_a_pause_before_a_resignation_is_under_its_seal(uptown, tmp_path, removed):
+    """Bo pauses at his turn, then resigns: his resignation's seal covers the pause; once the
+    keys are revealed the game validates, or, the pause removed afterwards, the seal of move 4
+    is named (nobody sealed the change)."""
+    path = paused_game(uptown, tmp_path)
+    extra = at(uptown, tmp_path, "Bo", "2026-12-07T12:00:00Z", "pause", path, "--as", "Bo",
+               "--days", "1")
+    assert extra.exit_code == 0, extra.output
+    result = at(uptown, tmp_path, "Bo", "2026-12-07T12:10:00Z", "move", path, "forfeit",
+                "--as", "Bo")
+    assert result.exit_code == 0, result.output
+    for name in ("Ana", "Bo"):
+        result = at(uptown, tmp_path, name, "2026-12-07T13:00:00Z", "reveal", path, "--as", name)
+        assert result.exit_code == 0, result.output
+    if removed:
+        text = path.read_text()
+        path.write_text(text.replace('  - blue: pause 1d\n    at: "2026-12-07T12:00:00Z"\n', ""))
+        assert path.read_text() != text
+    result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-07T14:00:00Z"})
+    if not removed:
+        assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+        return
+    assert result.exit_code == 1, result.output
+    assert (f"{path}:{line_of(path, 4)}: move 4 (Bo's blue), or an entry before it, was changed "
+            "after Bo played it: Bo's seal does not cover it, nor does any seal after it"
+            ) in result.stdout, result.output
