@@ -597,6 +597,35 @@ def test_reminders_and_status_of_a_hidden_game_offer_what_its_policy_allows_and_
     assert "uptown move g.yaml --bot greedy --for Ana --send --as Bo" in data[1]["body"]
 
 
+@pytest.mark.parametrize("hidden", [False, True])
+def test_once_a_pass_policy_allows_the_forfeit_status_and_reminders_offer_it(uptown, tmp_path, hidden):
+    """Under ``pass, forfeit after 1``, once others have passed for a player once, the next
+    time they are out of time others may forfeit them too: status and the notice say so (a
+    player who stalls is not passed for again and again without anyone being told)."""
+    table = Table(uptown, tmp_path, 2)
+    path = table.new(T0, "--clock", "move 24h", "--late", "pass, forfeit after 1", hidden=hidden)
+    first = "2026-12-03T00:00:00Z"
+    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", first))
+    assert (status["stand_in"], status["stand_ins"]) == ("pass", ["pass"])
+    table.ok("Bo", first, "move", path, "pass", "--for", "Ana", "--as", "Bo")
+    table.ok("Bo", first, "move", path, "--bot", "random", "--as", "Bo")
+    again = "2026-12-05T00:00:00Z"
+    _, [status] = uptown.json("status", path.parent, "--json", env=table.env("Bo", again))
+    assert status["out_of_time"] == ["Ana"]
+    assert (status["stand_in"], status["stand_ins"]) == ("pass", ["pass", "forfeit"])
+    from datetime import datetime, timezone
+
+    from uptown_cli.club.status import game_status
+
+    at = datetime(2026, 12, 5, tzinfo=timezone.utc)  # the line before it is cut to 80 columns
+    assert game_status(str(path), now=at).text().endswith(": others may pass or forfeit")
+    _, data = uptown.json("remind", path.parent, "--dry-run", "--json", env=table.env("Bo", again))
+    notice = next(d for d in data if d["kind"] == "notice")["body"]
+    assert "uptown move game.yaml pass --for Ana --send --as Bo" in notice
+    assert "uptown move game.yaml forfeit --for Ana --send --as Bo" in notice
+    table.ok("Bo", again, "move", path, "forfeit", "--for", "Ana", "--as", "Bo")
+
+
 def test_a_pause_booked_ahead_is_sent_on_and_received(uptown, tmp_path, smtp_server):
     import email
 

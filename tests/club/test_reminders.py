@@ -26,7 +26,7 @@ def waiting(late_at=T0 + 72 * H, out_at=T0 + 240 * H, pauses=(), stand_in="uptow
             action="move 18", game="open-1234"):
     return Awaited(game, "club.yaml", "Club night", action, BO, (ANA, CY),
                    Deadline("Bo", T0, late_at, out_at, pauses), "uptown move club.yaml MOVE --as Bo --send",
-                   stand_in, BOARD)
+                   (stand_in,) if stand_in else (), BOARD)
 
 
 def kinds(reminders):

@@ -63,8 +63,9 @@ class Awaited(NamedTuple):
     """A game that waits for one player: ``game`` (its identity, the log's key: the hidden
     game id or the open game's digest), ``file`` and ``title`` as shown, ``action`` (``move
     18``, ``join``, ``reveal``), the ``player`` and the ``others``, their ``deadline``, the
-    ``command`` the player runs, the command others may run once the player is out of time
-    without its ``--as`` (``stand_in``, None under the ``wait`` policy) and the ``board``."""
+    ``command`` the player runs, the commands others may run once the player is out of time
+    without their ``--as`` (``stand_ins``, one for each action the late policy allows then:
+    none under ``wait``) and the ``board``."""
 
     game: str
     file: str
@@ -74,7 +75,7 @@ class Awaited(NamedTuple):
     others: tuple[Person, ...]
     deadline: Deadline
     command: str
-    stand_in: str | None = None
+    stand_ins: tuple[str, ...] = ()
     board: str = ""
 
 
@@ -155,7 +156,7 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
     quoted for the shell as a game's mail quotes them (``GameFile.next_command``)."""
     from ..pictures.text import board_text
     from ..records.seen import game_ident
-    from ..records.times import waiting_deadline
+    from ..records.times import stand_in_actions, waiting_deadline
 
     waiting = []
     for found in games:
@@ -170,18 +171,17 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
         assert deadline is not None  # a game with a clock
         people = {p.name: Person(p.name, p.email) for p in record.players}
         file, player = shlex.quote(found.attachment_name), shlex.quote(name)
-        actions = timing.late.actions(0)
-        stand_in = None
-        if actions:  # a pass or forfeit in a hidden game (its policy has no bot)
-            what = f"--bot {timing.late.bot}" if actions[0] == "bot" else actions[0]
-            stand_in = f"uptown move {file} {what} --for {player} --send"
+        actions = stand_in_actions(timing, record.moves, record.owners, name, record.pauses)
+        stand_ins = tuple(
+            f"uptown move {file} {f'--bot {timing.late.bot}' if what == 'bot' else what} "
+            f"--for {player} --send" for what in actions)
         waiting.append(Awaited(
             game_ident(record), found.path, record.fields.get("event") or found.attachment_name,
             f"move {len(record.moves) + 1}", people[name],
             tuple(person for other, person in people.items() if other != name), deadline,
             # TRANSLATORS: what the late player types in place of MOVE: their move (7 B7)
             _("uptown move {file} MOVE --as {name} --send").format(file=file, name=player),
-            stand_in, board_text(game)))
+            stand_ins, board_text(game)))
     return waiting
 
 
@@ -251,7 +251,7 @@ def reminder_text(awaited: Awaited, now: datetime) -> tuple[str, str]:
     lines = [_prose(_("{name}, {file} has waited for your {action} since {since} ({lateness}).")
                     .format(name=name, file=awaited.file, action=action,
                             since=show_time(deadline.since), lateness=_lateness(awaited, now)))]
-    if awaited.stand_in is not None:
+    if awaited.stand_ins:
         lines.append(_prose(_("You are out of time: the other players may now act for you (this "
                               "game's late policy).") if deadline.state(now) == OUT_OF_TIME else
                             _("From {time} the other players may act for you (this game's late "
@@ -269,10 +269,11 @@ def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
     lines = [_prose(_("{file} waits for {name}'s {action} ({lateness}). {name} has been reminded.")
                     .format(file=awaited.file, name=name, action=action,
                             lateness=_lateness(awaited, now)))]
-    if awaited.stand_in is not None:
+    if awaited.stand_ins:
         if awaited.deadline.state(now) == OUT_OF_TIME:
             lines += [_prose(_("{name} is out of time: you may act for them with").format(name=name)),
-                      "", f"  {awaited.stand_in} --as {shlex.quote(to.name)}"]
+                      ""] + [f"  {command} --as {shlex.quote(to.name)}"
+                             for command in awaited.stand_ins]
         else:
             lines.append(_prose(_("Once {name} is out of time ({time}), you may act for them; you "
                                   "will be told how.").format(

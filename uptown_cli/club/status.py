@@ -56,8 +56,11 @@ class GameStatus(NamedTuple):
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
     stand_in: str | None = None
     """What others may write for a player out of time (``pass``, ``bot``, ``forfeit``: the
-    late policy's first action, ``engine.late.LatePolicy.actions``; in a game with hidden
-    racks a pass or a forfeit), None when nothing."""
+    first of ``stand_ins``), None when nothing."""
+    stand_ins: tuple[str, ...] = ()
+    """Everything others may write for the player to move once out of time, as the late
+    policy allows after the turns others already wrote for them (``records.times.
+    stand_in_actions``): ``pass, forfeit after 2`` gives ``("pass", "forfeit")`` after two."""
     forfeited: tuple[tuple[str, int], ...] = ()
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
@@ -120,10 +123,13 @@ class GameStatus(NamedTuple):
             until = deadline.paused_until(now)
             return (_(", on vacation for {time} more").format(time=describe(until - now))
                     if until is not None else "")
-        may = {"pass": _(", out of time for {time}: others may pass"),
-               "bot": _(", out of time for {time}: others may let a bot move"),
-               "forfeit": _(", out of time for {time}: others may forfeit")}
-        text = may[self.stand_in] if self.stand_in in may else _(", out of time for {time}")
+        may = {("pass",): _(", out of time for {time}: others may pass"),
+               ("bot",): _(", out of time for {time}: others may let a bot move"),
+               ("forfeit",): _(", out of time for {time}: others may forfeit"),
+               ("pass", "forfeit"): _(", out of time for {time}: others may pass or forfeit"),
+               ("bot", "forfeit"): _(", out of time for {time}: others may let a bot move or "
+                                     "forfeit")}
+        text = may.get(self.stand_ins, _(", out of time for {time}"))
         return text.format(time=describe(now - deadline.out_at))
 
     def to_json(self) -> dict[str, object]:
@@ -137,6 +143,7 @@ class GameStatus(NamedTuple):
                 "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
                              and self.now is not None else None),
                 "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
+                "stand_ins": list(self.stand_ins),
                 "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
 
 
@@ -161,7 +168,8 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
         return GameStatus(shown, TO_JOIN, 0, since, waiting_for=joining)
     assert game is not None  # replayed with the record
     since = _stamped_since(record, since)
-    timed = _clock_fields(record, now)
+    waiting = game.to_move.name if game.to_move is not None else None
+    timed = _clock_fields(record, now, waiting)
     if game.to_move is not None:
         name = game.to_move.name
         deadline = _deadline(record, name) if now is not None else None
@@ -187,14 +195,21 @@ def _stamped_since(record: Record, since: float) -> float:
     return since
 
 
-def _clock_fields(record: Record, now: datetime | None) -> dict[str, object]:
+def _clock_fields(record: Record, now: datetime | None,
+                  waiting: str | None) -> dict[str, object]:
+    """The status's fields of the clock, with what others may write for ``waiting`` (the
+    player to move; for a finished game, what the policy allows at first)."""
+    from ..records.times import stand_in_actions
+
     timing = record.timing
     if timing is None or timing.clock is None:
         return {"now": now}
     written = timing.written
+    actions = (timing.late.actions(0) if waiting is None else
+               stand_in_actions(timing, record.moves, record.owners, waiting, record.pauses))
     return {"clock": written.get("clock"), "late_policy": written.get("late"),
             "vacation": written.get("vacation"), "now": now,
-            "stand_in": next(iter(timing.late.actions(0)), None)}
+            "stand_in": next(iter(actions), None), "stand_ins": actions}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:

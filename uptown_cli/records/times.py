@@ -268,6 +268,17 @@ def timeline(timing: Timing, moves: Sequence[MoveEntry], owners: dict[str, str],
     return Timeline(first, tuple(entries))
 
 
+def stand_in_actions(timing: Timing | None, moves: Sequence[MoveEntry], owners: dict[str, str],
+                     player: str, pauses: Sequence[PauseEntry] = ()) -> tuple[str, ...]:
+    """What others may write for ``player``, to move after ``moves``, once they are out of time
+    (``engine.late.LatePolicy.actions``: ``pass``, ``bot``, ``forfeit``, counting the turns
+    others already wrote for them in a row, so that ``pass, forfeit after N`` offers the
+    forfeit once it is allowed); nothing without a clock."""
+    if timing is None or timing.clock is None:
+        return ()
+    return timing.late.actions(timeline(timing, moves, owners, pauses=pauses).stood_in(player))
+
+
 def waiting_deadline(timing: Timing | None, moves: Sequence[MoveEntry], owners: dict[str, str],
                      player: str, start: datetime | None = None,
                      pauses: Sequence[PauseEntry] = ()) -> Deadline | None:
