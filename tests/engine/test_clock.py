@@ -361,6 +361,15 @@ def test_a_stand_in_may_do_only_what_the_policy_says():
     assert stand_in_problem(JUDGES, LatePolicy.parse("forfeit"), turns(1), "Bo", T0 + 999 * H, "forfeit") is None
 
 
+def test_a_stand_in_refused_in_spanish_names_what_others_may_do_in_spanish():
+    from uptown_cli.i18n import language
+
+    with language("es"):
+        problem = stand_in_problem(JUDGES, LatePolicy.parse("pass, forfeit after 1"), turns(1),
+                                   "Bo", T0 + 999 * H, "bot")
+    assert problem == ("la política de retraso de esta partida (pass, forfeit after 1) solo deja "
+                       "a los demás pasar por un jugador sin tiempo")
+
 def test_forfeit_after_n_turns_in_a_row_written_for_the_player():
     policy = LatePolicy.parse("bot, forfeit after 2")
     stood = TimedTurn("Bo", T0 + 300 * H, stand_in=True)

@@ -12,7 +12,7 @@ from ..errors import SetupError
 from .clock import Clock, Pause, TimedTurn, Timeline, tokens
 from .moments import LONGEST, show_time
 from .game import name_key
-from ..i18n import _
+from ..i18n import _, pgettext
 
 __all__ = [
     "WAIT", "PASS", "BOT", "FORFEIT", "DEFAULT_BOT", "LatePolicy", "stand_in_problem", "Vacation",
@@ -83,7 +83,8 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
     allowed = policy.actions(timeline.stood_in(player))
     if action not in allowed:
         return (_("this game's late policy ({policy}) lets others only {allowed} for a player "
-                  "out of time").format(policy=policy, allowed=_(" or ").join(allowed))
+                  "out of time").format(policy=policy, allowed=_(" or ").join(
+                      _action_words(what) for what in allowed))
                 if allowed else _("this game's late policy ({policy}) lets others do nothing "
                                   "for a late player").format(policy=policy))
     deadline = clock.turn(timeline, player)
@@ -91,6 +92,14 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
         return _("{name} is out of time only from {out}, and this was written at {at}").format(
             name=player, out=show_time(deadline.out_at), at=show_time(at))
     return None
+
+
+def _action_words(action: str) -> str:
+    """A late policy's action as the words of a sentence in the language in use (the policy
+    itself is quoted as the record writes it)."""
+    words = {PASS: pgettext("late action", "pass"), BOT: pgettext("late action", "bot"),
+             FORFEIT: pgettext("late action", "forfeit")}
+    return words[action]
 
 
 class Vacation(NamedTuple):
