@@ -145,10 +145,12 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
         late = "2026-12-09T16:00:00Z"  # past Cy's reveal deadline
     checked = table.run(holder, late, "validate", game)
     assert checked.exit_code == 0, checked.output
-    assert ("settled" in checked.output) != cy_reveals
+    assert f"{game}: settled: Cy forfeited at move 3 (out of time)\n" in checked.output
+    assert ("Cy did not reveal" in checked.output) != cy_reveals
     _, score = table.uptown.json("score", game, "--json", env=table.env(holder, late))
-    ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
-    assert ranks["Cy"] == (3, 3)
+    ranks = {row["name"]: (row["rank"], row["forfeit"], row["forfeit_reason"])
+             for row in score["players"]}
+    assert ranks["Cy"] == (3, 3, "out of time") and ranks["Ana"][2] is None
 
 
 def test_a_resignation_at_the_first_turn_of_a_two_player_hidden_game_ends_it(uptown, tmp_path):
