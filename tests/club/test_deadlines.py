@@ -420,11 +420,10 @@ def test_a_bot_move_for_another_in_a_hidden_game_is_refused(uptown, tmp_path):
     assert result.exit_code == 1 and "nobody can play a move for another player" in result.stderr
 
 
-def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path):
-    """Three players finish a hidden game at the tests' now; only Ana reveals. Before the
-    reveal deadline validate says unchecked (exit 3); after it, settled (exit 0), and ratings
-    counts the game with Bo and Cy last."""
-    from support.games import NOW
+def _stalled_reveals(uptown, tmp_path, revealing=("Ana",)):
+    """A hidden game of Ana, Bo and Cy played to the end at the tests' now (clock ``move 24h
+    grace 24h reveal 48h``: reveal deadline 2026-12-04 12:00 UTC), where only ``revealing``
+    reveal; its path."""
     from support.players import as_player, play_bot, position, uptown_as
 
     path = tmp_path / "g.yaml"
@@ -435,7 +434,18 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
         assert uptown.invoke("join", path, "--as", name, env=as_player(tmp_path, name)).exit_code == 0
     while not position(tmp_path, path)["finished"]:
         play_bot(tmp_path, path)
-    assert uptown_as(tmp_path, "Ana", "reveal", path, "--as", "Ana").exit_code == 0
+    for name in revealing:
+        assert uptown_as(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
+    return path
+
+
+def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path):
+    """Three players finish a hidden game at the tests' now; only Ana reveals. Before the
+    reveal deadline validate says unchecked (exit 3); after it, settled (exit 0), and ratings
+    counts the game with Bo and Cy last."""
+    from support.games import NOW
+
+    path = _stalled_reveals(uptown, tmp_path)
     before = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T11:59:00Z"})
     assert before.exit_code == 3, before.output
     after = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T12:00:00Z"})
@@ -703,3 +713,71 @@ def test_pause_refuses_standard_input_as_move_does_before_reading_it(uptown, tmp
     assert "pause writes to FILE; standard input cannot be used" in refused.stderr
     moved = uptown.invoke("move", "-", "pass", input=path.read_text(), env={"UPTOWN_NOW": T0})
     assert moved.exit_code == 2 and "move writes to FILE; standard input" in moved.stderr
+
+
+def test_score_shows_a_player_who_did_not_reveal_in_time_as_forfeited(uptown, tmp_path):
+    """Ana and Cy reveal, Bo never does: before Bo's reveal deadline score ranks by the board
+    with no forfeit; after it, Bo ranks last as ratings ranks him, marked ``not revealed``
+    (``"forfeit_reason": "reveal"`` in --json)."""
+    path = _stalled_reveals(uptown, tmp_path, revealing=("Ana", "Cy"))
+    _, before = uptown.json("score", path, "--json", env={"UPTOWN_NOW": "2026-12-04T11:59:00Z"})
+    assert all(row["forfeit"] is None and "forfeit_reason" not in row for row in before["players"])
+    after_env = {"UPTOWN_NOW": "2026-12-04T12:00:00Z"}
+    _, after = uptown.json("score", path, "--json", env=after_env)
+    rows = {row["name"]: row for row in after["players"]}
+    assert rows["Bo"]["rank"] == 3 and rows["Bo"]["forfeit_reason"] == "reveal"
+    assert rows["Bo"]["forfeit"] is not None and rows["Ana"]["forfeit_reason"] is None
+    assert sorted(rows[n]["rank"] for n in ("Ana", "Cy")) in ([1, 2], [1, 1])
+    table = uptown.invoke("score", path, env=after_env)
+    assert table.exit_code == 0, table.output
+    assert "forfeit" in table.stdout and [line for line in table.stdout.splitlines()
+                                          if "Bo" in line and "not revealed" in line]
+    early = uptown.invoke("score", path, env={"UPTOWN_NOW": "2026-12-04T11:59:00Z"})
+    assert "not revealed" not in early.stdout and "forfeit" not in early.stdout
+    _, rated = uptown.json("ratings", tmp_path, "--json", env=after_env)
+    assert rated["games"] == 1 and rated["ratings"][-1]["player"] == "Bo"
+
+
+@pytest.mark.parametrize("written_for", [False, True])
+def test_validate_reports_a_finished_game_with_a_forfeit_as_settled(uptown, tmp_path, written_for):
+    """Two players, open racks: Bo resigns, or Ana makes Bo forfeit once he is out of time;
+    the game is over, and validate says settled (exit 0, counted as settled among the valid,
+    ``"status": "settled"``); status and ratings still count it, Bo last."""
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "move 24h grace 24h", "--late", "forfeit", "--seed", "s")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    at = "2026-12-03T16:01:00Z"
+    if written_for:
+        table.ok("Ana", at, "move", game, "forfeit", "--for", "Bo", "--as", "Ana")
+    else:
+        table.ok("Bo", at, "move", game, "forfeit", "--as", "Bo")
+    reason = "out of time" if written_for else "resigned"
+    checked = table.run("Ana", at, "validate", game)
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout == (f"{game}: settled: Bo forfeited at move 2 ({reason})\n"
+                              "1 record, 1 valid (1 settled), 0 invalid\n")
+    _, [data] = uptown.json("validate", game, "--json", env=table.env("Ana", at))
+    assert data["status"] == "settled" and data["valid"] and data["errors"] == []
+    assert data["forfeited"] == [{"name": "Bo", "reason": reason, "at": at, "move": 2}]
+    _, [status] = uptown.json("status", tmp_path / "Ana", "--json", env=table.env("Ana", at))
+    assert status["state"] == "finished" and status["winners"] == ["Ana"]
+    _, rated = uptown.json("ratings", tmp_path / "Ana", "--json", env=table.env("Ana", at))
+    assert rated["games"] == 1 and rated["ratings"][-1]["player"] == "Bo"
+    _, score = uptown.json("score", game, "--json", env=table.env("Ana", at))
+    assert {row["name"]: row["forfeit_reason"] for row in score["players"]} == {
+        "Ana": None, "Bo": reason}
+
+
+def test_a_game_going_on_after_a_forfeit_stays_valid(uptown, tmp_path):
+    """Four players, Bo resigns and the others play on: nothing is settled until the game
+    is over, so validate says valid, with no ``"status"`` in --json."""
+    table = Table(uptown, tmp_path, 4)
+    table.new(T0, "--seed", "r")
+    game = table.game("Ana")
+    table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
+    table.ok("Bo", "2026-12-01T17:00:00Z", "move", game, "forfeit", "--as", "Bo")
+    checked = table.run("Ana", "2026-12-01T18:00:00Z", "validate", game)
+    assert checked.exit_code == 0 and checked.stdout == "1 record, 1 valid, 0 invalid\n"
+    _, [data] = uptown.json("validate", game, "--json", env=table.env("Ana", "2026-12-01T18:00:00Z"))
+    assert "status" not in data and data["forfeited"][0]["reason"] == "resigned"

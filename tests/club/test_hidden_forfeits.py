@@ -145,10 +145,16 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
         late = "2026-12-09T16:00:00Z"  # past Cy's reveal deadline
     checked = table.run(holder, late, "validate", game)
     assert checked.exit_code == 0, checked.output
-    assert ("settled" in checked.output) != cy_reveals
+    assert f"{game}: settled: Cy forfeited at move 3 (out of time)\n" in checked.output
+    assert ("Cy did not reveal" in checked.output) != cy_reveals
+    _, [data] = table.uptown.json("validate", game, "--json", env=table.env(holder, late))
+    assert data["status"] == "settled" and data["valid"]
+    _, rated = table.uptown.json("ratings", game, "--json", env=table.env(holder, late))
+    assert rated["games"] == 1 and rated["ratings"][-1]["player"] == "Cy"
     _, score = table.uptown.json("score", game, "--json", env=table.env(holder, late))
-    ranks = {row["name"]: (row["rank"], row["forfeit"]) for row in score["players"]}
-    assert ranks["Cy"] == (3, 3)
+    ranks = {row["name"]: (row["rank"], row["forfeit"], row["forfeit_reason"])
+             for row in score["players"]}
+    assert ranks["Cy"] == (3, 3, "out of time") and ranks["Ana"][2] is None
 
 
 def test_a_resignation_at_the_first_turn_of_a_two_player_hidden_game_ends_it(uptown, tmp_path):
@@ -165,6 +171,10 @@ def test_a_resignation_at_the_first_turn_of_a_two_player_hidden_game_ends_it(upt
     table.ok("Bo", LATER, "reveal", table.game("Bo"), "--as", "Bo")
     checked = table.run("Bo", LATER, "validate", table.game("Bo"))
     assert checked.exit_code == 0, checked.output
+    assert checked.stdout == (f"{table.game('Bo')}: settled: Ana forfeited at move 1 (resigned)\n"
+                              "1 record, 1 valid (1 settled), 0 invalid\n")
+    _, [data] = uptown.json("validate", table.game("Bo"), "--json", env=table.env("Bo", LATER))
+    assert data["status"] == "settled" and data["valid"] and data["unchecked_players"] == []
     _, [status] = uptown.json("status", tmp_path / "Bo", "--json", env=table.env("Bo", LATER))
     assert status["winners"] == ["Bo"] and status["forfeited"] == [{"name": "Ana", "move": 1}]
 

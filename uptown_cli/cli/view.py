@@ -180,12 +180,17 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
 
     One table per file: rank, player, colours, groups, captures and score, under the file's
     variant or --variant. Under Blockers! the table also shows what is added to the groups: the
-    most tiles taken from any one opponent. Folders are searched for *.yaml, as by validate.
+    most tiles taken from any one opponent. When a player forfeited, a forfeit column says at
+    which move, or "not revealed" for a player of a finished hidden game past their reveal
+    deadline (ranked last). Folders are searched for *.yaml, as by validate.
     """
     from ..pictures.text import standings_data, standings_rows
     from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
+    from ..records.replay import validate_record
+    from .timing import now
 
+    moment = now()
     paths, unread = listed_records(files or (game_path(None),))
     out = Output(as_json, table_format)
     scored = []
@@ -199,18 +204,24 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
             exc.show()
             continue
         scoring = variant or record.variant
-        scored.append((display_path(path), game, scoring, standings(game, scoring)))
+        checked = validate_record(record, now=moment)  # who is settled as not revealing
+        reasons: dict[str, str] = {}
+        for forfeit in checked.forfeited():  # a forfeit in the game before a reveal not made
+            reasons.setdefault(str(forfeit["name"]), str(forfeit["reason"]))
+        scored.append((display_path(path), game, scoring,
+                       standings(game, scoring, list(checked.settled)), reasons))
     if as_json:
-        data = [{"path": path, **standings_data(game, rows, scoring)} for path, game, scoring, rows in scored]
+        data = [{"path": path, **standings_data(game, rows, scoring, reasons)}
+                for path, game, scoring, rows, reasons in scored]
         out.json(data if len(paths) > 1 else data[0])
     else:
-        for index, (path, game, scoring, rows) in enumerate(scored):
+        for index, (path, game, scoring, rows, reasons) in enumerate(scored):
             state = _("finished") if game.finished else ngettext(
                 "not finished, after {count} move", "not finished, after {count} moves",
                 game.ply).format(count=game.ply)
             if index:
                 out.text()
-            out.table(*standings_rows(rows, scoring),
+            out.table(*standings_rows(rows, scoring, reasons),
                       title=f"{path}: {variant_label(scoring)}, {state}")
     if len(scored) < len(paths) or unread:
         sys.exit(ExitStatus.ERROR)
@@ -263,7 +274,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     invalid. Exit status: 0 every record valid; 1 a record invalid; 3 none invalid, but a
     finished game with hidden racks whose draws stay unchecked (a key not revealed). A game
     with a clock whose missing keys are past their reveal deadline is settled: valid (exit 0),
-    those who did not reveal ranked last.
+    those who did not reveal ranked last; so is a finished game with a forfeit in its moves
+    (exit 0, PATH: settled: NAME forfeited at move N).
     """
     from ..records.replay import Validation
     from ..errors import RecordError
@@ -299,6 +311,12 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                 for warning in result.warnings:
                     click.echo(warning.report_line(warning=True))
                 if result.status == "settled":
+                    for forfeit in result.forfeits_in_moves():
+                        click.echo((_("{path}: settled: {name} forfeited at move {number} (out of time)")
+                                    if forfeit["reason"] == "out of time" else
+                                    _("{path}: settled: {name} forfeited at move {number} (resigned)"))
+                                   .format(path=result.path, name=forfeit["name"],
+                                           number=forfeit["move"]))
                     for name, deadline in result.settled.items():
                         click.echo(_("{path}: settled: {name} did not reveal by {deadline} and "
                                      "ranks last; {name}'s draws are unchecked").format(

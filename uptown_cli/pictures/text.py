@@ -28,7 +28,7 @@ from .tile_names import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move, Placement
@@ -288,18 +288,21 @@ def players_rows(game: "Game",
                   _("score")]
 
 
-def standings_rows(standing_rows: "list[Standing]",
-                   variant: str = "standard") -> tuple[list[list[object]], list[str]]:
+def standings_rows(standing_rows: "list[Standing]", variant: str = "standard",
+                   reasons: "Mapping[str, str] | None" = None) -> tuple[list[list[object]], list[str]]:
     """The standings as (rows, headers), best first: rank, player, colours, groups, captures,
     and under Blockers! the most taken from one opponent (what the score adds), then the score;
-    when a player forfeited, last the move of each forfeit (``move 5``; empty for the others)."""
+    when a player forfeited, last the move of each forfeit (``move 5``, or ``not revealed``
+    for those whose reason in ``reasons`` is ``reveal``; empty for the others)."""
     blockers = variant == "blockers"
     forfeits = any(s.forfeit is not None for s in standing_rows)
+    reasons = reasons or {}
     rows: list[list[object]] = []
     for s in sorted(standing_rows, key=lambda s: s.rank):
         most = [max(s.captured.values(), default=0)] if blockers else []
         out = [] if not forfeits else [
-            "" if s.forfeit is None else _("move {number}").format(number=s.forfeit)]
+            "" if s.forfeit is None else _("not revealed") if reasons.get(s.name) == "reveal"
+            else _("move {number}").format(number=s.forfeit)]
         rows.append([s.rank, s.name, ",".join(map(shown_color, s.colors)), s.groups, s.captures,
                      *most, s.score, *out])
     added = [_("+ most from one")] if blockers else []
@@ -364,13 +367,19 @@ def _hidden_position_data(game: "Game", view: "HiddenView") -> dict[str, Any]:
     return data
 
 
-def standings_data(game: "Game", standing_rows: "list[Standing]",
-                   variant: str) -> dict[str, Any]:
-    """The ``score --json`` object for one game."""
+def standings_data(game: "Game", standing_rows: "list[Standing]", variant: str,
+                   reasons: "Mapping[str, str] | None" = None) -> dict[str, Any]:
+    """The ``score --json`` object for one game; when someone forfeited (``reasons``: a
+    forfeited player's ``resigned``, ``out of time`` or ``reveal``), each player's
+    ``forfeit_reason`` (null for those still in play)."""
+    players = [s._asdict() for s in standing_rows]
+    if reasons:
+        for player in players:
+            player["forfeit_reason"] = reasons.get(player["name"])
     return {
         "variant": variant,
         "finished": game.finished,
-        "players": [s._asdict() for s in standing_rows],
+        "players": players,
     }
 
 

@@ -301,14 +301,16 @@ class Validation:
 
     @property
     def status(self) -> str:
-        """``valid``, ``invalid``, ``settled`` (every key missing from a finished hidden game
-        is past its reveal deadline) or ``unchecked``: no problem found, but a finished hidden
-        game whose players in ``unrevealed`` have not revealed their keys."""
+        """``valid``, ``invalid``, ``settled`` (a finished game with a forfeit written in its
+        moves, or every key missing from a finished hidden game past its reveal deadline) or
+        ``unchecked``: no problem found, but a finished hidden game whose players in
+        ``unrevealed`` have not revealed their keys."""
         if self.errors:
             return "invalid"
         if self.unrevealed:
             return "settled" if self.valid else "unchecked"
-        return "valid"
+        finished = self.game is not None and self.game.finished
+        return "settled" if finished and self.forfeits_in_moves() else "valid"
 
     def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
@@ -321,6 +323,8 @@ class Validation:
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
                         unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
+        elif self.status == "settled":
+            data["status"] = "settled"
         forfeited = self.forfeited()
         if forfeited:
             data["forfeited"] = forfeited
@@ -329,16 +333,20 @@ class Validation:
     def forfeited(self) -> list[dict[str, object]]:
         """``{"name", "reason" ("resigned", "out of time", "reveal"), "at", "move"}`` for each
         forfeit of the record (in the moves, then the reveals not made in time)."""
+        return self.forfeits_in_moves() + [
+            {"name": name, "reason": "reveal", "at": deadline, "move": None}
+            for name, deadline in self.settled.items()]
+
+    def forfeits_in_moves(self) -> list[dict[str, object]]:
+        """The forfeits of ``forfeited`` written in the record's moves (``resigned``, or ``out
+        of time`` when written by another), in move order."""
         record = self.record
         if record is None:
             return []
         owners = record.owners
-        found: list[dict[str, object]] = [
-            {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
-             "at": m.at, "move": number}
-            for number, m in enumerate(record.moves, 1) if m.text == FORFEIT]
-        return found + [{"name": name, "reason": "reveal", "at": deadline, "move": None}
-                        for name, deadline in self.settled.items()]
+        return [{"name": owners.get(m.color, m.color),
+                 "reason": "out of time" if m.by else "resigned", "at": m.at, "move": number}
+                for number, m in enumerate(record.moves, 1) if m.text == FORFEIT]
 
 
 Check = Callable[[Record], list[RecordError]]
