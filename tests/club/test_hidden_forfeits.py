@@ -40,16 +40,17 @@ def _play_to_end(table, holder, now):
     raise AssertionError("the game did not end")
 
 
+def _to_cys_first_turn(table):
+    """``_to_cy``, then Bo's copy carried to Cy, whose turn it is."""
+    _to_cy(table)
+    assert _holder_to(table, "Bo", LATER) == "Cy"
+
+
 def test_a_resignation_in_a_hidden_game_ends_with_the_others_and_the_forfeiter_last(uptown, tmp_path):
     """Cy resigns at his first turn; Ana and Bo play to the end; everyone reveals (Cy too), and
     the game is valid with Cy last."""
     table = _hidden_table(uptown, tmp_path)
-    holder = "Cy"
-    for _ in range(2):  # Ana and Bo play a move each
-        mover = _holder_to(table, holder, LATER)
-        table.ok(mover, LATER, "move", table.game(mover), "--bot", "random", "--as", mover)
-        holder = mover
-    assert _holder_to(table, holder, LATER) == "Cy"
+    _to_cys_first_turn(table)
     refused = table.run("Ana", LATER, "move", table.game("Cy"), "forfeit", "--as", "Ana")
     assert refused.exit_code == 1 and "it is Cy's turn, not Ana's" in refused.stderr
     resigned = table.ok("Cy", LATER, "move", table.game("Cy"), "forfeit", "--as", "Cy")
@@ -244,17 +245,12 @@ def test_a_player_passed_for_plays_on_with_his_own_links_and_the_game_is_valid(u
     last = _play_to_end(table, "Ana", now)
     text = table.game(last).read_text()
     assert text.count("- green:") > 2  # Cy played on after the pass written for him
-    holder = _all_reveal_and_validate(table, last, now)
+    _all_reveal_and_validate(table, last, now)
 
 
 def test_score_shows_a_resignation_in_a_hidden_game_in_its_table_and_json(uptown, tmp_path):
     table = _hidden_table(uptown, tmp_path)
-    holder = "Cy"
-    for _ in range(2):  # Ana and Bo play a move each
-        mover = _holder_to(table, holder, LATER)
-        table.ok(mover, LATER, "move", table.game(mover), "--bot", "random", "--as", mover)
-        holder = mover
-    assert _holder_to(table, holder, LATER) == "Cy"
+    _to_cys_first_turn(table)
     table.ok("Cy", LATER, "move", table.game("Cy"), "forfeit", "--as", "Cy")
     shown = table.ok("Cy", LATER, "score", table.game("Cy"))
     header, rule, *rows = shown.stdout.splitlines()[1:]

@@ -400,25 +400,63 @@ def test_the_bags_dealt_from_draws_hold_the_rest_in_tile_order():
         range(4, 27))}
 
 
+def example_chains(version):
+    """The example values' game id, keys (each the SHA-256 of its player's name), chains (each
+    player's 257 links) and commitments of Ana, Bo and Cy (docs/HIDDEN_DRAWS.md)."""
+    game_id = bytes.fromhex("00112233445566778899aabbccddeeff")
+    keys = {name: hashlib.sha256(name.encode()).digest() for name, _, _ in FIVE[:3]}
+    made, chains = [], {}
+    for name, key in keys.items():
+        links = [framed(tag("chain", version), game_id, name.encode(), key)]
+        for _ in range(256):
+            links.append(hashlib.sha256(links[-1]).digest())
+        chains[name] = links
+        made.append(framed(tag("commit", version), game_id, name.encode(), links[256], *made))
+    assert [c.hex() for c in made] == PINNED_COMMITMENTS[version]
+    return game_id, keys, chains, made
+
+
+#: The example commitments of Ana, Bo and Cy, by version (docs/HIDDEN_DRAWS.md).
+PINNED_COMMITMENTS = {
+    3: ["a93a3d859753a363c08a655fd8bc600fd7865cf80590904cb0ce1eba5c53b2ab",
+        "fb5c5531ad8436a7e655e08e178e42edc73a1dc8c060104fe4395ca484c0141c",
+        "a44dc3f4577ff41dd99379ee6e60f0bb43c6c6751276e4d937ad4d0fbeb7aa2f"],
+    4: ["c682c8d5058332de5d87127ab607df6c1cd0c8c816ec88e4cc9c72e4b61a645f",
+        "cc955bb5516c69c4db5d0fe8e3e27b72ff5af24717e8e72fc795ba16348b519e",
+        "919494659448cbb05a9604fc5ede4cce86e36144bd363f2c799436a3ea07d49f"],
+}
+
+
+def example_draws(version, game_id, keys):
+    """(the example's two values, the first six draws of Ana's red from them)."""
+    values = (bytes(range(32)), bytes(range(32, 64)))
+    return values, [int.from_bytes(framed(tag("draw", version), game_id, b"red",
+                                          n.to_bytes(4, "big"), keys["Ana"], *values), "big")
+                    % (28 - n) for n in range(6)]
+
+
+def library_commitments(version, game_id, keys, made):
+    """The commitments the library makes from the example's keys."""
+    from uptown_cli.hidden import draws
+
+    return [draws.commitment(game_id, n, draws.head(game_id, n, keys[n], version), made[:i],
+                             version) for i, n in enumerate(keys)]
+
+
+def example_start(version, game_id, made, *more):
+    """The example's history before move 1: the variant, each seat's name, colours and
+    address, the commitments, and (version 4) the clock keys ``more``."""
+    return framed(tag("history", version), game_id, b"standard", b"Ana", b"red",
+                  b"ana@example.org", b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org",
+                  *made, *more)
+
+
 def test_the_version_3_example_values_are_pinned():
     """docs/HIDDEN_DRAWS.md, "Version 3 example values": recomputed here. Never change them:
     other values mean that every game of version 3 replays differently."""
     seats = FIVE[:3]
-    keys = {n: hashlib.sha256(n.encode()).digest() for n, _, _ in seats}
-    game_id = bytes.fromhex("00112233445566778899aabbccddeeff")
-    made, chains = [], {}
-    for name in keys:
-        links = [framed(tag("chain"), game_id, name.encode(), keys[name])]
-        for _ in range(256):
-            links.append(hashlib.sha256(links[-1]).digest())
-        chains[name] = links
-        made.append(framed(tag("commit"), game_id, name.encode(), links[256], *made))
-    assert [c.hex() for c in made] == [
-        "a93a3d859753a363c08a655fd8bc600fd7865cf80590904cb0ce1eba5c53b2ab",
-        "fb5c5531ad8436a7e655e08e178e42edc73a1dc8c060104fe4395ca484c0141c",
-        "a44dc3f4577ff41dd99379ee6e60f0bb43c6c6751276e4d937ad4d0fbeb7aa2f"]
-    start = framed(tag("history"), game_id, b"standard", b"Ana", b"red", b"ana@example.org",
-                   b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org", *made)
+    game_id, keys, chains, made = example_chains(3)
+    start = example_start(3, game_id, made)
     assert start.hex() == "b2f696866843305522754c666b4241becb429dd1214dbe464d602cb40dd5f7af"
     after = framed(tag("history"), start, b"", chains["Ana"][255], b"red", b"7 B7")
     assert after.hex() == "dc7b95cd80c9b40fceb9c04c0f71b167f76c0465467eeaf24405e73a63310fb8"
@@ -430,15 +468,12 @@ def test_the_version_3_example_values_are_pinned():
         "d295c763fd0e25021e32e192d4a15733dd6a3490ae9b3c7f0a6d0e5ff0ee1722")
     with_time = framed(tag("history"), start, b"", chains["Ana"][255], b"red", b"7 B7", b"at",
                        b"2026-01-02T03:04:05Z")  # a field a later format adds: covered too
-    values = (bytes(range(32)), bytes(range(32, 64)))
-    assert [int.from_bytes(framed(tag("draw"), game_id, b"red", n.to_bytes(4, "big"),
-                                  keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
-        == [0, 9, 6, 21, 1, 20]
+    values, drawn = example_draws(3, game_id, keys)
+    assert drawn == [0, 9, 6, 21, 1, 20]
     from uptown_cli.hidden import draws
 
     players = [Player(n, c) for n, c, _ in seats]
-    assert [draws.commitment(game_id, n, draws.head(game_id, n, keys[n], 3), made[:i], 3)
-            for i, n in enumerate(keys)] == made
+    assert library_commitments(3, game_id, keys, made) == made
     assert draws.history_start(game_id, "standard", players, made, 3,
                                [address for _, _, address in seats]) == start
     assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 3)
@@ -618,23 +653,9 @@ def test_the_version_4_example_values_are_pinned():
     """docs/HIDDEN_DRAWS.md, "Version 4 example values": recomputed here. Never change them:
     other values mean that every game of version 4 replays differently."""
     seats = FIVE[:3]
-    keys = {n: hashlib.sha256(n.encode()).digest() for n, _, _ in seats}
-    game_id = bytes.fromhex("00112233445566778899aabbccddeeff")
-    made, chains = [], {}
-    for name in keys:
-        links = [framed(tag("chain", 4), game_id, name.encode(), keys[name])]
-        for _ in range(256):
-            links.append(hashlib.sha256(links[-1]).digest())
-        chains[name] = links
-        made.append(framed(tag("commit", 4), game_id, name.encode(), links[256], *made))
-    assert [c.hex() for c in made] == [
-        "c682c8d5058332de5d87127ab607df6c1cd0c8c816ec88e4cc9c72e4b61a645f",
-        "cc955bb5516c69c4db5d0fe8e3e27b72ff5af24717e8e72fc795ba16348b519e",
-        "919494659448cbb05a9604fc5ede4cce86e36144bd363f2c799436a3ea07d49f"]
+    game_id, keys, chains, made = example_chains(4)
     timing = ["move 72h grace 168h", "pass", "none", "2026-12-01T15:36:00Z"]
-    start = framed(tag("history", 4), game_id, b"standard", b"Ana", b"red", b"ana@example.org",
-                   b"Bo", b"blue", b"", b"Cy", b"green", b"cy@example.org", *made,
-                   *[value.encode() for value in timing])
+    start = example_start(4, game_id, made, *[value.encode() for value in timing])
     assert start.hex() == "77a0dcb13b7594454c0158d6ac205a93c3a3c383b68aaf7c80cb194e7da18745"
     first = framed(tag("history", 4), start, b"", chains["Ana"][255], b"red", b"7 B7", b"at",
                    b"2026-12-01T18:02:11Z")
@@ -658,15 +679,12 @@ def test_the_version_4_example_values_are_pinned():
         "5c51573de76dd640e1fcf6643c0abfa945b48859e407d9bd4f379fbaae6f67be")
     assert framed(tag("seal", 4), game_id, chains["Cy"][254], after_pause).hex() == (
         "2bc83e8985ca0ee8d6de3591bd666466cd666f2cc778d9392e332944f0e16781")
-    values = (bytes(range(32)), bytes(range(32, 64)))
-    assert [int.from_bytes(framed(tag("draw", 4), game_id, b"red", n.to_bytes(4, "big"),
-                                  keys["Ana"], *values), "big") % (28 - n) for n in range(6)] \
-        == [11, 21, 5, 8, 7, 5]
+    values, drawn = example_draws(4, game_id, keys)
+    assert drawn == [11, 21, 5, 8, 7, 5]
     from uptown_cli.hidden import draws
 
     players = [Player(n, c) for n, c, _ in seats]
-    assert [draws.commitment(game_id, n, draws.head(game_id, n, keys[n], 4), made[:i], 4)
-            for i, n in enumerate(keys)] == made
+    assert library_commitments(4, game_id, keys, made) == made
     assert draws.history_start(game_id, "standard", players, made, 4,
                                [address for _, _, address in seats], timing) == start
     assert draws.history_step(start, "red", "7 B7", chains["Ana"][255], 4,

@@ -53,6 +53,22 @@ def line_of(path, number):
     return load_record(path).moves[number - 1].line
 
 
+def refused_as(uptown, tmp_path, path, name, now, message):
+    """``name``'s tool refuses to play on from ``path`` at ``now``, saying ``message``."""
+    refused(at(uptown, tmp_path, name, now, "move", path, "--bot", "random", "--as", name),
+            message)
+
+
+def bo_is_named(uptown, tmp_path, path, now, number=1, sealed=2):
+    """Bo, his memory thrown away, plays on at ``now``: his own tool names him as the one who
+    changed Ana's move ``number`` (at its line), his seal of move ``sealed`` being the first
+    over the change."""
+    forget(tmp_path, "Bo")
+    refused_as(uptown, tmp_path, path, "Bo", now,
+               f"{path}:{line_of(path, number)}: {said(path, number)}; Bo's seal of move "
+               f"{sealed} is the first over the change: Bo changed it")
+
+
 def test_a_move_time_changed_after_it_was_played_breaks_its_movers_seal(uptown, tmp_path):
     """Bo, his memory thrown away, moves Ana's first move an hour earlier, then plays. Ana's
     tool refuses the file (its memory); without it, her key shows that her seal does not
@@ -67,8 +83,8 @@ def test_a_move_time_changed_after_it_was_played_breaks_its_movers_seal(uptown, 
     play(uptown, tmp_path, path, "Bo", "2026-12-03T11:00:00Z")
     play(uptown, tmp_path, path, "Cy", "2026-12-03T12:00:00Z")
     first = line_of(path, 1)
-    refused(at(uptown, tmp_path, "Ana", "2026-12-03T13:00:00Z", "move", path, "--bot",
-               "random", "--as", "Ana"), "move 1's time changed since Ana saw it")
+    refused_as(uptown, tmp_path, path, "Ana", "2026-12-03T13:00:00Z",
+               "move 1's time changed since Ana saw it")
     forget(tmp_path, "Ana")
     result = play(uptown, tmp_path, path, "Ana", "2026-12-03T13:00:00Z")
     assert (f"Warning: {path}:{first}: {said(path, 1)}; who changed it is named when Bo plays "
@@ -76,11 +92,7 @@ def test_a_move_time_changed_after_it_was_played_breaks_its_movers_seal(uptown, 
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T13:00:00Z"})
     assert result.exit_code == 0
     assert f"{path}:{first}: warning: {said(path, 1)}; who" in result.stdout
-    forget(tmp_path, "Bo")
-    refused(at(uptown, tmp_path, "Bo", "2026-12-03T14:00:00Z", "move", path, "--bot",
-               "random", "--as", "Bo"),
-            f"{path}:{first}: {said(path, 1)}; Bo's seal of move 2 is the first over the "
-            "change: Bo changed it")
+    bo_is_named(uptown, tmp_path, path, "2026-12-03T14:00:00Z")
 
 
 def test_a_clock_changed_after_the_first_move_breaks_every_seal_before(uptown, tmp_path):
@@ -92,17 +104,13 @@ def test_a_clock_changed_after_the_first_move_breaks_every_seal_before(uptown, t
     path.write_text(path.read_text().replace("clock: move 72h grace 168h",
                                              "clock: move 720h grace 168h"))
     play(uptown, tmp_path, path, "Bo", "2026-12-03T11:00:00Z")
-    refused(at(uptown, tmp_path, "Ana", "2026-12-03T12:00:00Z", "move", path, "--bot",
-               "random", "--as", "Ana"), "the clock changed since Ana saw it")
+    refused_as(uptown, tmp_path, path, "Ana", "2026-12-03T12:00:00Z",
+               "the clock changed since Ana saw it")
     forget(tmp_path, "Ana")
     first = line_of(path, 1)
     result = play(uptown, tmp_path, path, "Ana", "2026-12-03T12:00:00Z")
     assert f"Warning: {path}:{first}: {said(path, 1)}; who changed it" in result.stderr
-    forget(tmp_path, "Bo")
-    refused(at(uptown, tmp_path, "Bo", "2026-12-03T13:00:00Z", "move", path, "--bot",
-               "random", "--as", "Bo"),
-            f"{path}:{first}: {said(path, 1)}; Bo's seal of move 2 is the first over the "
-            "change: Bo changed it")
+    bo_is_named(uptown, tmp_path, path, "2026-12-03T13:00:00Z")
 
 
 def test_a_pass_written_for_a_late_player_is_under_the_next_seal(uptown, tmp_path):
@@ -140,8 +148,8 @@ def test_a_version_3_game_with_times_stays_valid_its_times_unsealed(uptown, tmp_
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-03T14:00:00Z"})
     assert result.exit_code == 0 and "warning" not in result.stdout, result.output
     path.write_text(text.replace('at: "2026-12-03T10:00:00Z"', 'at: "2026-12-03T09:30:00Z"'))
-    refused(at(uptown, tmp_path, "Ana", "2026-12-03T14:00:00Z", "move", path, "--bot",
-               "random", "--as", "Ana"), "move 1's time changed since Ana saw it")
+    refused_as(uptown, tmp_path, path, "Ana", "2026-12-03T14:00:00Z",
+               "move 1's time changed since Ana saw it")
     forget(tmp_path, "Ana")
     result = play(uptown, tmp_path, path, "Ana", "2026-12-03T14:00:00Z")
     assert "seal" not in result.stderr
@@ -199,11 +207,7 @@ def pause_changed(uptown, tmp_path, change):
             "next (Bo's seal of move 4 is the next over the change)") in result.stderr
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-08T14:00:00Z"})
     assert result.exit_code == 0 and f"warning: {said(path, 3)}; who" in result.stdout
-    forget(tmp_path, "Bo")
-    refused(at(uptown, tmp_path, "Bo", "2026-12-08T15:00:00Z", "move", path, "--bot",
-               "random", "--as", "Bo"),
-            f"{path}:{third}: {said(path, 3)}; Bo's seal of move 4 is the first over the "
-            "change: Bo changed it")
+    bo_is_named(uptown, tmp_path, path, "2026-12-08T15:00:00Z", 3, 4)
 
 
 def test_a_pause_removed_breaks_the_seal_over_it(uptown, tmp_path):

@@ -11,9 +11,9 @@ TIMED = """\
 uptown: 1
 variant: standard
 players:
-  - name: Ana
+  - name: Cy
     colors: [red, green]
-  - name: Bo
+  - name: Dee
     colors: [blue, yellow]
 seed: s
 clock: move 24h grace 24h
