@@ -92,7 +92,7 @@ def test_commands_on_an_open_record_import_only_what_it_needs(args, tmp_path):
     or patterns as they load, are left to what needs them."""
     game = tmp_path / "game.yaml"
     shutil.copyfile(IN_PROGRESS, game)
-    unneeded = ("dataclasses", "_hashlib", "hmac", "select", "unicodedata", "textwrap",
+    unneeded = ("dataclasses", "_hashlib", "hmac", "select", "unicodedata", "textwrap", "random",
                 "uptown_cli.hidden.draws", "uptown_cli.hidden.keys", "uptown_cli.records.hidden_fields",
                 "uptown_cli.records.annotations", "uptown_cli.records.viewer", "uptown_cli.cli.club")
     assert imported_after([args[0], str(game), *args[1:]], unneeded) == []

@@ -9,7 +9,6 @@ loaded only for a game that has them.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
@@ -87,6 +86,8 @@ def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = Tr
 def mover(record: Record, game: Game, as_name: str | None, keys: str | None) -> Mover:
     """The ``Mover`` of a game with hidden racks, for the player to move, who gives their
     name (``as_name``) and whose key is in ``keys`` (default: their key folder)."""
+    import random
+
     from ..hidden.draws import bags_from_draws
     from ..records.viewer import own_view, player_key, player_named, seal_alert
     from .deals import imagined_game
