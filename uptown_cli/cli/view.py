@@ -187,7 +187,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     from ..pictures.text import standings_data, standings_rows
     from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
-    from ..records.replay import validate_record
+    from ..records.deadlines import forfeits, settle
     from .timing import now
 
     moment = now()
@@ -204,12 +204,16 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
             exc.show()
             continue
         scoring = variant or record.variant
-        checked = validate_record(record, now=moment)  # who is settled as not revealing
+        settled = {}  # who did not reveal by their deadline: as validate settles them
+        if record.hidden is not None and game.finished:
+            from ..records.hidden_check import unrevealed_players
+
+            settled = settle(record, unrevealed_players(record), moment)
         reasons: dict[str, str] = {}
-        for forfeit in checked.forfeited():  # a forfeit in the game before a reveal not made
+        for forfeit in forfeits(record, settled):  # a forfeit in the game before a reveal not made
             reasons.setdefault(str(forfeit["name"]), str(forfeit["reason"]))
         scored.append((display_path(path), game, scoring,
-                       standings(game, scoring, list(checked.settled)), reasons))
+                       standings(game, scoring, list(settled)), reasons))
     if as_json:
         data = [{"path": path, **standings_data(game, rows, scoring, reasons)}
                 for path, game, scoring, rows, reasons in scored]

@@ -333,20 +333,16 @@ class Validation:
     def forfeited(self) -> list[dict[str, object]]:
         """``{"name", "reason" ("resigned", "out of time", "reveal"), "at", "move"}`` for each
         forfeit of the record (in the moves, then the reveals not made in time)."""
-        return self.forfeits_in_moves() + [
-            {"name": name, "reason": "reveal", "at": deadline, "move": None}
-            for name, deadline in self.settled.items()]
+        from .deadlines import forfeits
+
+        return forfeits(self.record, self.settled)
 
     def forfeits_in_moves(self) -> list[dict[str, object]]:
-        """The forfeits of ``forfeited`` written in the record's moves (``resigned``, or ``out
-        of time`` when written by another), in move order."""
-        record = self.record
-        if record is None:
-            return []
-        owners = record.owners
-        return [{"name": owners.get(m.color, m.color),
-                 "reason": "out of time" if m.by else "resigned", "at": m.at, "move": number}
-                for number, m in enumerate(record.moves, 1) if m.text == FORFEIT]
+        """The forfeits of ``forfeited`` written in the record's moves."""
+        from .deadlines import forfeits
+
+        return forfeits(self.record, {})
+
 
 
 Check = Callable[[Record], list[RecordError]]
