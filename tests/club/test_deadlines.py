@@ -517,6 +517,19 @@ def test_a_pause_booked_too_far_ahead_is_refused_and_nothing_is_written(uptown, 
     assert "Traceback" not in refused.output and path.read_bytes() == before
 
 
+def test_pause_send_checks_the_mail_settings_before_writing_the_pause(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--vacation", "14d",
+                  "--seed", "v", env={"UPTOWN_NOW": T0})
+    before = path.read_bytes()
+    unset = uptown.invoke("pause", path, "--as", "Ana", "--days", "3", "--send",
+                          env={"UPTOWN_NOW": T0, "UPTOWN_SMTP": None})
+    assert unset.exit_code == 2 and "UPTOWN_SMTP" in unset.stderr
+    bad = uptown.invoke("pause", path, "--as", "Ana", "--days", "3", "--send",
+                        env={"UPTOWN_NOW": T0, "UPTOWN_SMTP": "ftp://nowhere"})
+    assert bad.exit_code == 1 and bad.stderr.rstrip().endswith("; nothing was written")
+    assert "Traceback" not in unset.output + bad.output and path.read_bytes() == before
+
 def test_a_pause_added_by_hand_that_the_game_does_not_allow_is_refused_by_validate(uptown, tmp_path):
     path = tmp_path / "g.yaml"
     uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--clock", "judges", "--seed", "v",

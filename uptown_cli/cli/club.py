@@ -40,10 +40,11 @@ def check_smtp_settings() -> None:
                                  "--sendmail or -o FILE.eml").format(SMTP_ENV=SMTP_ENV))
 
 
-def check_mail_settings(sendmail: bool) -> None:
-    """For ``move --send``, before the move is written: ``check_smtp_settings``, then the
-    settings read as sending will read them (``club.transport.check_settings``); a
-    MailError (one line) that says nothing was written."""
+def check_mail_settings(sendmail: bool, move: bool = True) -> None:
+    """For ``move --send`` (``pause --send``: not ``move``), before anything is written:
+    ``check_smtp_settings``, then the settings read as sending will read them
+    (``club.transport.check_settings``); a MailError (one line) that says nothing was
+    written."""
     from ..club.transport import SMTP_ENV, check_settings
     from ..errors import MailError
 
@@ -52,8 +53,9 @@ def check_mail_settings(sendmail: bool) -> None:
     try:
         check_settings(os.environ.get(SMTP_ENV), sendmail)
     except MailError as exc:
-        raise MailError(_("{reason}; nothing was written (the move is not played)").format(
-            reason=exc.reason)) from None
+        unwritten = (_("{reason}; nothing was written (the move is not played)") if move
+                     else _("{reason}; nothing was written"))
+        raise MailError(unwritten.format(reason=exc.reason)) from None
 
 
 def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | None:

@@ -170,6 +170,10 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     path = game_path(file)
     if path == "-":
         raise click.UsageError(_("pause writes to FILE; standard input cannot be used"))
+    if send:  # before anything is written, as move --send checks
+        from .club import check_mail_settings
+
+        check_mail_settings(sendmail, move=False)
     record = open_record(path)
     check_seen_as(record, as_name, keys)
     game = replay_valid(record)
