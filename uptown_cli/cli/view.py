@@ -187,7 +187,8 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     from ..pictures.text import standings_data, standings_rows
     from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
-    from ..records.deadlines import forfeits, settle
+    from ..records.deadlines import settle
+    from ..records.entries import forfeits
     from .timing import now
 
     moment = now()
@@ -210,7 +211,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
 
             settled = settle(record, unrevealed_players(record), moment)
         reasons: dict[str, str] = {}
-        for forfeit in forfeits(record, settled):  # a forfeit in the game before a reveal not made
+        for forfeit in forfeits(record.moves, record.owners, settled):  # a forfeit in the game before a reveal not made
             reasons.setdefault(str(forfeit["name"]), str(forfeit["reason"]))
         scored.append((display_path(path), game, scoring,
                        standings(game, scoring, list(settled)), reasons))

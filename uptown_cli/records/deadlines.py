@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..errors import RecordError
     from .schema import Record
 
-__all__ = ["stand_in_error", "stand_in_seed", "reveal_deadlines", "settle", "forfeits", "pause_errors"]
+__all__ = ["stand_in_error", "stand_in_seed", "reveal_deadlines", "settle", "pause_errors"]
 
 
 def stand_in_seed(record: Record, number: int) -> str:
@@ -93,22 +93,6 @@ def settle(record: Record | None, unrevealed: Sequence[str], now: datetime) -> d
     return {name: write_time(deadline)
             for name, deadline in reveal_deadlines(record, unrevealed).items() if now >= deadline}
 
-
-def forfeits(record: Record | None, settled: dict[str, str]) -> list[dict[str, object]]:
-    """``{"name", "reason", "at", "move"}`` for each forfeit written in ``record``'s moves
-    (``resigned``, or ``out of time`` when written by another), in move order, then for each
-    player ``settled`` as not revealing by their deadline (``reveal``)."""
-    from ..engine.late import FORFEIT
-
-    if record is None:
-        return []
-    owners = record.owners
-    written: list[dict[str, object]] = [
-        {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
-         "at": m.at, "move": number}
-        for number, m in enumerate(record.moves, 1) if m.text == FORFEIT]
-    return written + [{"name": name, "reason": "reveal", "at": deadline, "move": None}
-                      for name, deadline in settled.items()]
 
 
 def pause_errors(record: Record, game: Game) -> list[RecordError]:

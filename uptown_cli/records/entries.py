@@ -4,11 +4,14 @@ records that have them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
-__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry", "pause_text"]
+__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry", "pause_text", "FORFEIT", "forfeits"]
 
 
+FORFEIT = "forfeit"
+"""The text of a forfeit entry (``- blue: forfeit``): the player to move leaves the game."""
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
 """The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
 LINK_KEY = "link"
@@ -119,3 +122,16 @@ def pause_text(days: int) -> str:
     """The text of a pause of ``days`` days after its colour: ``pause 7d``."""
     return f"pause {days}d"
 
+
+def forfeits(moves: Sequence[MoveEntry], owners: Mapping[str, str],
+             settled: Mapping[str, str]) -> list[dict[str, object]]:
+    """``{"name", "reason", "at", "move"}`` for each forfeit written in ``moves`` (its player's
+    name from ``owners``, colour to name; ``resigned``, or ``out of time`` when written by
+    another), in move order, then for each player ``settled`` as not revealing by their
+    deadline (``reveal``, at the deadline)."""
+    written: list[dict[str, object]] = [
+        {"name": owners.get(m.color, m.color), "reason": "out of time" if m.by else "resigned",
+         "at": m.at, "move": number}
+        for number, m in enumerate(moves, 1) if m.text == FORFEIT]
+    return written + [{"name": name, "reason": "reveal", "at": deadline, "move": None}
+                      for name, deadline in settled.items()]

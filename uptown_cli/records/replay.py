@@ -9,7 +9,7 @@ from ..engine.geometry import shown_color
 from ..engine.notation import parse_move
 from ..errors import IllegalMove, NotationError, RecordError
 from ..i18n import _ as gettext
-from .entries import MoveEntry
+from .entries import FORFEIT, MoveEntry, forfeits
 from .reading import read_file
 from .schema import Record, SchemaReader, file_order
 from .yaml_reader import decode
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["replay", "drawn_bags", "Validation", "validate_text", "validate_file",
            "validate_record"]
 
-FORFEIT = "forfeit"
-"""The text of a forfeit entry (``- blue: forfeit``): the player to move leaves the game."""
 
 
 class Replay:
@@ -310,7 +308,8 @@ class Validation:
         if self.unrevealed:
             return "settled" if self.valid else "unchecked"
         finished = self.game is not None and self.game.finished
-        return "settled" if finished and self.forfeits_in_moves() else "valid"
+        forfeit = self.record is not None and any(m.text == FORFEIT for m in self.record.moves)
+        return "settled" if finished and forfeit else "valid"
 
     def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
@@ -333,16 +332,12 @@ class Validation:
     def forfeited(self) -> list[dict[str, object]]:
         """``{"name", "reason" ("resigned", "out of time", "reveal"), "at", "move"}`` for each
         forfeit of the record (in the moves, then the reveals not made in time)."""
-        from .deadlines import forfeits
-
-        return forfeits(self.record, self.settled)
+        return self.forfeits_in_moves() + forfeits((), {}, self.settled)
 
     def forfeits_in_moves(self) -> list[dict[str, object]]:
         """The forfeits of ``forfeited`` written in the record's moves."""
-        from .deadlines import forfeits
-
-        return forfeits(self.record, {})
-
+        record = self.record
+        return [] if record is None else forfeits(record.moves, record.owners, {})
 
 
 Check = Callable[[Record], list[RecordError]]

@@ -47,7 +47,6 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
-from .pause_text import record_with_pause
 from .writing import read_new_text, record_with_move
 from ..i18n import _
 
@@ -185,7 +184,10 @@ def append_pause(path: str, color: str, days: int, expected: str | Record,
                  on_wait: Callable[[], None] | None = None,
                  stamp: dict[str, str] | None = None) -> Record:
     """Append the pause ``- COLOR: pause DAYSd`` (``records.pause_text.record_with_pause``) to
-    the moves of the record at ``path``, as ``append_move`` appends a move."""
+    the moves of the record at ``path``, as ``append_move`` appends a move. (``pause_text`` is
+    loaded here: only ``uptown pause`` needs it.)"""
+    from .pause_text import record_with_pause
+
     new = record_with_pause(expected, color, days, path, stamp)
     _replace_record(path, _text(expected), new.text, on_wait)
     return new
