@@ -1,6 +1,6 @@
 """Mutation testing: change the code one small way at a time and check that a test fails.
 
-    python scripts/mutation.py                      # engine/, hidden/ and records/seen.py
+    python scripts/mutation.py                      # engine/, hidden/ and fairplay/memory.py
     python scripts/mutation.py uptown_cli/engine/game.py --jobs 2
     python scripts/mutation.py --list uptown_cli/engine/scoring.py   # the mutants, not run
 
@@ -38,7 +38,8 @@ from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "docs" / "MUTATION.md"
-DEFAULT_TARGETS = ["uptown_cli/engine", "uptown_cli/hidden", "uptown_cli/records/seen.py"]
+DEFAULT_TARGETS = ["uptown_cli/engine", "uptown_cli/fairplay/draws.py", "uptown_cli/fairplay/keys.py",
+                   "uptown_cli/fairplay/memory.py"]
 TESTS = {
     "uptown_cli/engine/": [
         ["tests/engine/test_rules.py", "tests/engine/test_turns_and_colours.py",
@@ -46,8 +47,9 @@ TESTS = {
          "tests/engine/test_geometry.py", "tests/engine/test_positions.py"],
         ["tests/engine"],
     ],
-    "uptown_cli/hidden/": [["tests/hidden/test_draws.py"], ["tests/hidden"]],
-    "uptown_cli/records/seen.py": [["tests/hidden/test_attacks.py"], ["tests/records", "tests/hidden"]],
+    "uptown_cli/fairplay/draws.py": [["tests/hidden/test_draws.py"], ["tests/hidden"]],
+    "uptown_cli/fairplay/keys.py": [["tests/hidden/test_key_files.py"], ["tests/hidden"]],
+    "uptown_cli/fairplay/memory.py": [["tests/hidden/test_attacks.py"], ["tests/records", "tests/hidden"]],
 }
 """The tests run against a mutant of each module (by the start of its path), in stages: the
 quick tests first, the rest only for a mutant that passed them (``pytest -x`` stops at the

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay
+from uptown_cli.fairplay.replay import replay
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RECORDS = sorted((ROOT / "records").glob("*.yaml"))

@@ -35,8 +35,8 @@ _NAMES = {
     "Record": ("records.schema", "Record"),
     "read_record": ("records.reading", "load_record"),
     "load_record_text": ("records.schema", "load_record_text"),
-    "replay": ("records.replay", "replay"),
-    "validate_file": ("records.replay", "validate_file"),
+    "replay": ("fairplay.replay", "replay"),
+    "validate_file": ("turns.validation", "validate_file"),
     "choose_move": ("analysis.bots", "choose_move"),
     "UptownError": ("errors", "UptownError"),
     "NotationError": ("errors", "NotationError"),
@@ -79,7 +79,8 @@ if TYPE_CHECKING:
         UptownError as UptownError,
     )
     from .records.reading import load_record as read_record
-    from .records.replay import replay as replay, validate_file as validate_file
+    from .fairplay.replay import replay as replay
+    from .turns.validation import validate_file as validate_file
     from .records.schema import Record as Record, load_record_text as load_record_text
 
 

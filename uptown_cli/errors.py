@@ -8,7 +8,7 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
   colours, bags, variant, bot, export format), or a view no deal of the unseen tiles fits;
 - ``RecordError``: a problem with a record, located by path, line and move (``records``);
 - ``KeyFileError``: a hidden-racks key file that is missing, unsafe or for another game;
-- ``ViewerError``: a player who cannot view or act as asked (``records.viewer``);
+- ``ViewerError``: a player who cannot view or act as asked (``fairplay.viewer``);
 - ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``),
   or standard output that could not be written (``cli.run``);
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``);

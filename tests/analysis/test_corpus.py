@@ -9,7 +9,7 @@ import pytest
 
 from uptown_cli.analysis.corpus import RecordedGame, corpus_stats, move_rows, write_rows
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay
+from uptown_cli.fairplay.replay import replay
 
 RECORDS = Path(__file__).parents[1] / "analysis_records"
 

@@ -13,7 +13,7 @@ from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.geometry import FIT_SQUARES
 from uptown_cli.engine.notation import PASS, Placement
-from uptown_cli.hidden.draws import can_place, stuck_tiles
+from uptown_cli.engine.passes import can_place, stuck_tiles
 
 GAMES = {"players": st.integers(2, 5), "seed": st.integers(0, 10**6),
          "plies": st.integers(0, 130), "deal": st.integers(0, 10**6)}

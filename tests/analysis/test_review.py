@@ -24,7 +24,7 @@ from uptown_cli.analysis.review import (
 )
 from uptown_cli.engine.notation import parse_move
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import validate_file
+from uptown_cli.turns.validation import validate_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -489,7 +489,7 @@ def test_an_empty_game_has_nothing_to_review(uptown, tmp_path):
 
 def test_the_library_review_is_the_commands(uptown, tmp_path):
     from uptown_cli.engine.bags import seeded_bags
-    from uptown_cli.records.replay import replay
+    from uptown_cli.fairplay.replay import replay
 
     record = load_record(RECORDS / "in-progress.yaml")
     game = replay(record).game

@@ -7,7 +7,8 @@ import pytest
 from support.processes import stopped_at_work, stopped_with_its_workers
 
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay, validate_file
+from uptown_cli.fairplay.replay import replay
+from uptown_cli.turns.validation import validate_file
 from uptown_cli.engine.scoring import standings
 from uptown_cli.analysis.selfplay import (
     GameResult,

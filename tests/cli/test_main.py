@@ -1,6 +1,5 @@
 """The ``uptown`` group: --version, --help and -h, light start-up, commands registered by name."""
 
-import json
 import shutil
 import subprocess
 import sys
@@ -60,44 +59,6 @@ def test_unknown_command_is_a_usage_error(uptown):
     assert "No such command" in result.stderr
 
 
-def imported_after(args, names):
-    """Which of the modules ``names`` a fresh Python holds after running ``uptown ARGS`` (the
-    command must succeed)."""
-    probe = (
-        "import json, sys\n"
-        "from uptown_cli.cli import main\n"
-        f"try:\n    main({list(args)!r})\n"
-        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
-        f"print(json.dumps(sorted(m for m in {tuple(names)!r} if m in sys.modules)))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    return json.loads(out.splitlines()[-1])
-
-
-@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"], ["show", "--help"], ["move", "--help"],
-                                  ["selfplay", "--help"], ["hint", "--help"]])
-def test_start_up_and_help_import_neither_yaml_nor_tabulate_nor_bots(args):
-    assert imported_after(args, ("yaml", "tabulate", "uptown_cli.analysis.bots")) == []
-
-
-@pytest.mark.parametrize("args", [["show"], ["show", "--json"], ["moves"], ["score", "--json"],
-                                  ["validate"], ["move", "H H1"]])
-def test_commands_on_an_open_record_import_only_what_it_needs(args, tmp_path):
-    """Every value type is a named tuple: Python takes about ten times as long to make a frozen
-    slotted dataclass (docs/ARCHITECTURE.md, Types). SHA-256 comes from Python's own module
-    (``engine.sha256``): hashlib and hmac load OpenSSL. The modules of hidden racks,
-    annotations, club play and players' memories, and the standard modules that build tables
-    or patterns as they load, are left to what needs them."""
-    game = tmp_path / "game.yaml"
-    shutil.copyfile(IN_PROGRESS, game)
-    unneeded = ("dataclasses", "_hashlib", "hmac", "select", "unicodedata", "textwrap", "random",
-                "uptown_cli.hidden.draws", "uptown_cli.hidden.keys", "uptown_cli.records.hidden_fields",
-                "uptown_cli.records.annotations", "uptown_cli.records.viewer", "uptown_cli.cli.club")
-    assert imported_after([args[0], str(game), *args[1:]], unneeded) == []
-
-
 def test_the_program_turns_the_collector_back_on_once_the_command_is_imported(tmp_path):
     """``uptown`` starts with the cyclic garbage collector paused (``__main__``) and runs the
     command with it on again, everything imported set aside (frozen)."""
@@ -126,16 +87,6 @@ def test_python_m_uptown_cli_is_the_program():
     assert result.returncode == 0
     assert result.stdout == f"uptown, version {__version__}\n"
 
-
-def test_version_through_the_console_script_with_importtime(uptown):
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", str(uptown.path), "--version"], capture_output=True, text=True
-    )
-    assert result.returncode == 0
-    assert result.stdout == f"uptown, version {__version__}\n"
-    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
-    assert "uptown_cli.cli" in imported
-    assert not imported & {"yaml", "tabulate"}
 
 
 def test_console_script_error_is_one_line_without_traceback(uptown, tmp_path):

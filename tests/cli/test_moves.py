@@ -10,7 +10,7 @@ from uptown_cli.cli.output import wrap_words
 from uptown_cli.engine.geometry import SQUARE_NAMES
 from uptown_cli.engine.notation import PASS
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay
+from uptown_cli.fairplay.replay import replay
 from uptown_cli.pictures.text import moves_data
 
 

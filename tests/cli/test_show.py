@@ -8,7 +8,7 @@ from support.games import BROKEN, UNSEEDED, finished_game, new_game
 from uptown_cli.cli import output
 from uptown_cli.engine.geometry import tile_name
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay
+from uptown_cli.fairplay.replay import replay
 from uptown_cli.pictures.text import board_text
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -12,7 +12,7 @@ import pytest
 from support.processes import _default_signals
 from support.games import new_game
 
-from uptown_cli.records.compare import EXTENDS, ILLEGAL_EXTENSION, compare_records
+from uptown_cli.fairplay.copies import EXTENDS, ILLEGAL_EXTENSION, compare_records
 from uptown_cli.records.reading import load_record
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -562,7 +562,7 @@ def test_a_bot_moves_for_a_player_out_of_time_and_validate_replays_its_choice(up
     entry = [line for line in text.splitlines() if line.startswith("  - ")][-1]
     color, chosen = entry[4:].split(": ")
     from uptown_cli.records.reading import load_record
-    from uptown_cli.records.replay import replay
+    from uptown_cli.fairplay.replay import replay
 
     before = replay(load_record(game), upto=1).game
     own, move = next((c, str(m)) for c, m in before.legal_moves() if (c, str(m)) != (color, chosen))

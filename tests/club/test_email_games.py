@@ -7,7 +7,7 @@ import json
 import pytest
 from support.club import CLUB, Club, smtp_server  # noqa: F401 (a fixture)
 
-from uptown_cli.records.replay import validate_file
+from uptown_cli.turns.validation import validate_file
 
 NAMES = CLUB
 MAX_MOVES = 200

@@ -8,7 +8,7 @@ import re
 import pytest
 from support.players import PLAYERS, as_player as env, refused, uptown_as
 
-from uptown_cli.hidden.draws import new_key
+from uptown_cli.fairplay.draws import new_key
 from uptown_cli.records.reading import load_record
 
 def new_game(uptown, tmp_path, players=PLAYERS, join=True):
@@ -48,7 +48,7 @@ def forget(tmp_path, name):
 def swap_key(tmp_path, path, name):
     """``name`` makes a new key once later seats have joined and writes the commitment it gives
     over theirs (to pick a starting rack): the new key file replaces the old one."""
-    from uptown_cli.hidden.draws import commitment, head
+    from uptown_cli.fairplay.draws import commitment, head
 
     record = load_record(path)
     game_id = bytes.fromhex(record.hidden.game_id)
@@ -75,8 +75,8 @@ def key_of(tmp_path, name):
 def write_pass(tmp_path, path, name):
     """``name`` writes a pass by hand, with the link and seal their key gives (their first
     turn)."""
-    from uptown_cli.records.hidden_check import HiddenCheck, own_link
-    from uptown_cli.records.replay import replay
+    from uptown_cli.fairplay.check import HiddenCheck, own_link
+    from uptown_cli.fairplay.replay import replay
 
     record = load_record(path)
     key = key_of(tmp_path, name)
@@ -259,7 +259,7 @@ def test_an_unforced_pass_the_file_cannot_disprove_lets_the_others_play_on(uptow
     the pass, yet Cy and Ana, whose moves depend only on their own racks, still play, see
     their moves and get hints, each told in one line that Bo's pass is set aside until he
     reveals; his own tool names his pass; once his key is known, validate names it."""
-    from uptown_cli.records import hidden_check
+    from uptown_cli.fairplay import check as hidden_check
 
     monkeypatch.setattr(hidden_check, "surely_unforced", lambda game, player: None)
     path = new_game(uptown, tmp_path)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from uptown_cli.engine.game import RACK_SIZE, Game, Player
 from uptown_cli.engine.geometry import TILES_PER_COLOR
-from uptown_cli.hidden.draws import (
+from uptown_cli.fairplay.draws import (
     CHAIN_LENGTH,
     HiddenDeal,
     chain,
@@ -368,7 +368,7 @@ def test_version_3_seals_with_the_next_link_up_to_the_last_turn_of_the_chain():
     """A version 3 seal is made with the mover's next link: turn 255 seals with the chain's
     start, c_0; turn 256 has no next link, so it cannot be sealed (no game needs it). Version
     2 seals with the key itself."""
-    from uptown_cli.hidden.draws import chain, seal_secret
+    from uptown_cli.fairplay.draws import chain, seal_secret
 
     key = KEYS["Ana"]
     links = chain(GAME_ID, "Ana", key, 3)

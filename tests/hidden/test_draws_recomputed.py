@@ -3,7 +3,7 @@ docs/HIDDEN_DRAWS.md alone (versions 3 and 4: its own hashes, chains, commitment
 draws, and in version 4 the times and pauses under the seals;
 the engine only says which placements the rules allow), then checked by the tool through the
 command line: every draw, rack, pass, link and seal must agree. Each test here fails when one
-of the checks of ``hidden.draws`` is broken (the draw number off by one, a revealed player's
+of the checks of ``fairplay.draws`` is broken (the draw number off by one, a revealed player's
 rack not checked, the tiles never drawn dealt in another order, a pass judged unforced or
 forced at the wrong count, a link equal to the one before it accepted)."""
 
@@ -394,7 +394,7 @@ def test_a_link_written_twice_is_refused(uptown, tmp_path, written):
 
 
 def test_the_bags_dealt_from_draws_hold_the_rest_in_tile_order():
-    from uptown_cli.hidden.draws import bags_from_draws
+    from uptown_cli.fairplay.draws import bags_from_draws
 
     assert bags_from_draws({"red": [27, 3]}, ["red"]) == {"red": [27, 3] + [0, 1, 2] + list(
         range(4, 27))}
@@ -437,7 +437,7 @@ def example_draws(version, game_id, keys):
 
 def library_commitments(version, game_id, keys, made):
     """The commitments the library makes from the example's keys."""
-    from uptown_cli.hidden import draws
+    from uptown_cli.fairplay import draws
 
     return [draws.commitment(game_id, n, draws.head(game_id, n, keys[n], version), made[:i],
                              version) for i, n in enumerate(keys)]
@@ -470,7 +470,7 @@ def test_the_version_3_example_values_are_pinned():
                        b"2026-01-02T03:04:05Z")  # a field a later format adds: covered too
     values, drawn = example_draws(3, game_id, keys)
     assert drawn == [0, 9, 6, 21, 1, 20]
-    from uptown_cli.hidden import draws
+    from uptown_cli.fairplay import draws
 
     players = [Player(n, c) for n, c, _ in seats]
     assert library_commitments(3, game_id, keys, made) == made
@@ -681,7 +681,7 @@ def test_the_version_4_example_values_are_pinned():
         "2bc83e8985ca0ee8d6de3591bd666466cd666f2cc778d9392e332944f0e16781")
     values, drawn = example_draws(4, game_id, keys)
     assert drawn == [11, 21, 5, 8, 7, 5]
-    from uptown_cli.hidden import draws
+    from uptown_cli.fairplay import draws
 
     players = [Player(n, c) for n, c, _ in seats]
     assert library_commitments(4, game_id, keys, made) == made
@@ -695,7 +695,7 @@ def test_the_version_4_example_values_are_pinned():
     assert draws.history_step(passed, "green", "man C3", chains["Cy"][255], 4, sealed,
                               [("at", "2026-12-09T10:05:00Z")]) == third
     from uptown_cli.records.entries import PauseEntry
-    from uptown_cli.records.hidden_check import sealed_pause
+    from uptown_cli.fairplay.check import sealed_pause
 
     pause = PauseEntry(2, "green", 2, "2026-12-09T10:02:00Z", "2026-12-12T00:00:00Z", 0)
     assert draws.history_step(passed, pause.color, pause.text, b"", 4, sealed,

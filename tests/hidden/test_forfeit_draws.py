@@ -5,7 +5,7 @@ import hashlib
 
 from uptown_cli.engine.game import Player
 from uptown_cli.engine.notation import Placement, parse_move
-from uptown_cli.hidden.draws import HiddenDeal, chain, commitment, draw_index
+from uptown_cli.fairplay.draws import HiddenDeal, chain, commitment, draw_index
 
 GAME_ID = bytes(range(16))
 SEATS = [Player("Ana", ("red",)), Player("Bo", ("blue",)), Player("Cy", ("green",))]

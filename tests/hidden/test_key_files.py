@@ -8,8 +8,8 @@ import stat
 import pytest
 
 from uptown_cli.errors import KeyFileError
-from uptown_cli.hidden import keys
-from uptown_cli.hidden.keys import create_key, has_key, load_key, mark_spent
+from uptown_cli.fairplay import keys
+from uptown_cli.fairplay.keys import create_key, has_key, load_key, mark_spent
 
 GAME = "0123456789abcdef0123456789abcdef"
 

@@ -263,9 +263,9 @@ def other_legal_move(path, number):
     another tile of that colour not played yet, on a square it may take, that no later move
     takes."""
     from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
-    from uptown_cli.hidden.draws import can_place
+    from uptown_cli.engine.passes import can_place
     from uptown_cli.engine.notation import parse_move
-    from uptown_cli.records.replay import replay
+    from uptown_cli.fairplay.replay import replay
 
     record = load_record(path)
     entry = record.moves[number - 1]
@@ -291,10 +291,10 @@ def play_by_hand(path, name, keys):
     """``name`` writes their next move by hand (their tool refuses to play), with the link and
     seal their key gives, as the docs say: a tile of their rack that the board allows."""
     from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
-    from uptown_cli.hidden.draws import can_place
-    from uptown_cli.hidden.keys import load_key
-    from uptown_cli.records.hidden_check import HiddenCheck, own_link
-    from uptown_cli.records.replay import replay
+    from uptown_cli.engine.passes import can_place
+    from uptown_cli.fairplay.keys import load_key
+    from uptown_cli.fairplay.check import HiddenCheck, own_link
+    from uptown_cli.fairplay.replay import replay
 
     record = load_record(path)
     key = load_key(keys, record.hidden.game_id, name)

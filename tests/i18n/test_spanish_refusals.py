@@ -18,7 +18,7 @@ from uptown_cli.i18n import language
 from uptown_cli.records.entries import PlayerEntry
 from uptown_cli.records.lineup import lineup_problems
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.seen import first_change, snapshot
+from uptown_cli.fairplay.memory import first_change, snapshot
 
 OPEN = """uptown: 1
 variant: standard

@@ -10,7 +10,7 @@ import pytest
 
 from uptown_cli.engine.geometry import REGION_NAMES
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay
+from uptown_cli.fairplay.replay import replay
 from uptown_cli.pictures.svg import FILLS, MARKS, board_svg
 
 ROOT = Path(__file__).resolve().parents[2]

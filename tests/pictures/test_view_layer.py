@@ -1,5 +1,5 @@
 """One view layer: ``pictures.text`` renders turns, racks and draws for open and hidden games
-with the viewer as an argument; ``records.viewer`` knows who the viewer is (no click)."""
+with the viewer as an argument; ``fairplay.viewer`` knows who the viewer is (no click)."""
 
 import re
 
@@ -10,8 +10,8 @@ from uptown_cli.engine.geometry import tile_name
 from uptown_cli.errors import KeyFileError, ViewerError
 from uptown_cli.pictures.text import drawn_text, position_data, to_move_text
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay
-from uptown_cli.records.viewer import HiddenView, player_named, player_view
+from uptown_cli.fairplay.replay import replay
+from uptown_cli.fairplay.viewer import HiddenView, player_named, player_view
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from uptown_cli.records import safe_file
 from uptown_cli.cli import main
-from uptown_cli.records.compare import (
+from uptown_cli.fairplay.copies import (
     DIFFERENT_GAMES,
     DIVERGING,
     EXTENDS,
@@ -30,7 +30,7 @@ from uptown_cli.records.compare import (
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.replay import validate_file, validate_text
+from uptown_cli.turns.validation import validate_file, validate_text
 from uptown_cli.records.writing import render_record
 
 

@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from uptown_cli.engine.game import COLORS, Game, Player
-from uptown_cli.hidden.draws import HiddenDeal, chain, head
-from uptown_cli.records.hidden_check import HiddenCheck
+from uptown_cli.fairplay.draws import HiddenDeal, chain, head
+from uptown_cli.fairplay.check import HiddenCheck
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.replay import replay, validate_text
+from uptown_cli.fairplay.replay import replay
+from uptown_cli.turns.validation import validate_text
 from uptown_cli.records.hidden_text import record_with_entry
 from uptown_cli.records.writing import record_with_move, render_record
 from uptown_cli.errors import RecordError
@@ -154,6 +155,6 @@ def test_a_withdrawn_key_that_gives_a_commitment_still_there_is_refused_at_its_l
     and was written by hand; a withdrawn key that gives none of the commitments there is a
     join taken back (its commitment is gone) and is read as one."""
     text = JOINED + f"withdrawn:\n  - Bo: {KEYS['Bo'].hex()}\n  - Ana: {'1' * 64}\n"
-    assert problems(text) == [(10, "Bo's withdrawn key gives Bo's commitment, which is still "
+    assert [(e.line, e.message) for e in validate_text(text, "g.yaml").errors] == [(10, "Bo's withdrawn key gives Bo's commitment, which is still "
                                    "there: uptown join --undo takes the commitment out, so this "
                                    "entry was written by hand; remove it")]

@@ -26,7 +26,8 @@ from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.records.schema import KNOWN_KEYS
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import replay, validate_file, validate_text
+from uptown_cli.fairplay.replay import replay
+from uptown_cli.turns.validation import validate_file, validate_text
 from uptown_cli.pictures.text import (
     board_text,
     moves_data,

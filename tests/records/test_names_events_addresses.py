@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from uptown_cli.records.names import address_problem
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import validate_text
+from uptown_cli.turns.validation import validate_text
 
 CONTROLS = ["\x00", "\x07", "\t", "\n", "\r", "\x1b", "\x7f", "\x85", "\x9b", "\u2028", "\u2029"]
 """C0 (tab and line breaks too), DEL, C1 and the line and paragraph separators."""

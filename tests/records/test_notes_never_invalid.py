@@ -12,7 +12,7 @@ from uptown_cli.engine.geometry import FIT_SQUARES, TILE_NAMES, parse_tile, squa
 from uptown_cli.engine.notation import parse_move
 from uptown_cli.errors import IllegalMove
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import validate_file
+from uptown_cli.turns.validation import validate_file
 
 
 def off_rack_move(path, number, rack):

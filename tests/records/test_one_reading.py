@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from uptown_cli.errors import RecordError
 from uptown_cli.records import yaml_reader
 from uptown_cli.records.nodes import Free, Mapping, Scalar, Sequence
-from uptown_cli.records.replay import validate_text
+from uptown_cli.turns.validation import validate_text
 
 PURE = yaml.SafeLoader
 LIBYAML = getattr(yaml, "CSafeLoader", None)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from uptown_cli.records.reading import load_record
-from uptown_cli.records.replay import validate_file
+from uptown_cli.turns.validation import validate_file
 
 AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
 """What ``uptown move`` writes under a move at the tests' now (``support.games.NOW``)."""

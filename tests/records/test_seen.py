@@ -1,4 +1,4 @@
-"""What a player's tool remembers of a game (``records.seen``): each field of the memory changed
+"""What a player's tool remembers of a game (``fairplay.memory``): each field of the memory changed
 alone is refused at its line, naming whose entry it is; what may change without blame (a key
 revealed by its player over one they did not write, a key another copy holds, a join undone by
 whoever made it) is not. Then, through the command line, the memory of an open game follows the
@@ -10,9 +10,9 @@ import hashlib
 import pytest
 from support.players import as_player
 
-from uptown_cli.hidden.draws import commitment, head
+from uptown_cli.fairplay.draws import commitment, head
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.seen import first_change, snapshot
+from uptown_cli.fairplay.memory import first_change, snapshot
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 NAMES = ("Ana", "Bo", "Cy")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from uptown_cli.records import reading
-from uptown_cli.records.replay import validate_file
+from uptown_cli.turns.validation import validate_file
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import read_file
 

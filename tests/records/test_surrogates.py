@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.errors import RecordError
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.replay import validate_text
+from uptown_cli.turns.validation import validate_text
 from uptown_cli.records.yaml_reader import parse
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])

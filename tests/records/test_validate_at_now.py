@@ -1,11 +1,11 @@
 """``validate_text`` and ``validate_file`` given the reader's clock (``now``): a move from the
-reader's future is a problem, and the checks of the layers above (``more``) run on a record
-found valid so far. (A stalled reveal settled at ``now``: tests/club/test_deadlines.py.)"""
+reader's future is a problem, and the moves bots made for late players are played again only
+on a record found valid so far. (A stalled reveal settled at ``now``: tests/club/test_deadlines.py.)"""
 
 from datetime import datetime
 
 from uptown_cli.errors import RecordError
-from uptown_cli.records.replay import validate_file, validate_text
+from uptown_cli.turns.validation import validate_file, validate_text
 
 TIMED = """\
 uptown: 1
@@ -46,15 +46,18 @@ def test_validate_file_at_now_says_the_same_as_validate_text(tmp_path):
             == [e.report_line() for e in validate_text(TIMED, "g.yaml", now=early).errors])
 
 
-def test_validate_runs_the_checks_from_above_only_on_a_record_valid_so_far():
+def test_validate_plays_the_stand_ins_bots_again_only_on_a_record_valid_so_far(monkeypatch):
+    from uptown_cli.turns import validation
+
     seen = []
 
-    def more(record):
+    def stand_in_errors(record):
         seen.append(record.path)
         return [RecordError("the bot would not play that", path=record.path, line=14, move=1)]
 
-    result = validate_text(TIMED, "g.yaml", now=at("2026-12-01T16:00:00Z"), more=more)
+    monkeypatch.setattr(validation, "stand_in_errors", stand_in_errors)
+    result = validate_text(TIMED, "g.yaml", now=at("2026-12-01T16:00:00Z"))
     assert seen == ["g.yaml"] and not result.valid
     assert [e.message for e in result.errors] == ["the bot would not play that"]
-    late = validate_text(TIMED, "g.yaml", now=at("2026-12-01T15:50:00Z"), more=more)
+    late = validate_text(TIMED, "g.yaml", now=at("2026-12-01T15:50:00Z"))
     assert seen == ["g.yaml"] and len(late.errors) == 1  # the future move only

@@ -18,7 +18,7 @@ from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.errors import RecordError
 from uptown_cli.records import writing as record_text
 from uptown_cli.records import yaml_reader as yamlsafe
-from uptown_cli.records.replay import replay
+from uptown_cli.fairplay.replay import replay
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.records.pause_text import record_with_pause
 from uptown_cli.records.writing import quote, record_with_move, render_record
@@ -570,7 +570,7 @@ def test_a_move_that_reaches_exactly_1_mib_is_written():
 
 def test_render_record_writes_the_hidden_fields_itself():
     """new --hidden's record comes whole from render_record (no surgery on its text)."""
-    from uptown_cli.hidden.draws import LATEST, PROTOCOLS
+    from uptown_cli.records.hidden_fields import LATEST, PROTOCOLS
     from uptown_cli.records.schema import load_record_text
     from uptown_cli.records.entries import PlayerEntry
     from uptown_cli.records.writing import render_record

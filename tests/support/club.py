@@ -247,7 +247,7 @@ def message_of(folder, name="club.yaml", date=None):
     its newest move (Ana before any) to Bo; made even of a record that does not validate,
     which ``send`` refuses (an attacker writes such messages by hand)."""
     from uptown_cli.club.mail import GameFile, game_message
-    from uptown_cli.records.replay import replay
+    from uptown_cli.fairplay.replay import replay
     from uptown_cli.records.schema import load_record_text
 
     data = (folder / name).read_bytes()

@@ -1,6 +1,6 @@
 """Helpers shared by the hidden-racks tests (``from support.hidden import ...``); no tests here."""
 
-from uptown_cli.hidden.draws import can_place
+from uptown_cli.engine.passes import can_place
 from uptown_cli.engine.notation import PASS, Placement
 
 

@@ -7,7 +7,7 @@ from ..engine.game import RACK_SIZE, Game, Player, Turn
 from ..engine.geometry import TILES_PER_COLOR
 from ..errors import SetupError
 from ..i18n import _ as gettext
-from ..hidden.draws import stuck_tiles
+from ..engine.passes import stuck_tiles
 
 __all__ = ["sample_bags", "imagined_game"]
 

@@ -20,10 +20,10 @@ from ..i18n import _, ngettext
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move
-    from ..records.hidden_check import HiddenCheck
+    from ..fairplay.check import HiddenCheck
     from ..records.hidden_fields import HiddenFields
     from ..records.schema import Record
-    from ..records.viewer import HiddenView
+    from ..fairplay.viewer import HiddenView
 
 __all__ = ["Mover", "player_to_move", "mover", "game_seen_by", "bot_move", "unstamped",
            "take_turn", "suspect_warning"]
@@ -47,7 +47,7 @@ class Mover:
     def view_after(self, turn: Turn, link: str) -> HiddenView:
         """What the mover sees once their move (``turn``, written with ``link``) is played:
         their racks, with the draw still to come."""
-        from ..records.viewer import HiddenView
+        from ..fairplay.viewer import HiddenView
 
         check = cast("HiddenCheck", self.check)
         check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
@@ -56,7 +56,7 @@ class Mover:
     def link(self, color: str, move_text: str, stamp: Mapping[str, str]) -> str:
         """The link the mover writes with their move ``move_text`` from rack ``color``, and
         ``stamp`` (``at``...) under it: the seal covers the stamp as it is written."""
-        from ..records.hidden_check import own_link
+        from ..fairplay.check import own_link
 
         check = cast("HiddenCheck", self.check)
         turn = check.deal.turns[self.name] + 1
@@ -75,7 +75,7 @@ def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = Tr
                           .format(path=path, unwritten=unwritten))
     if as_name is None:
         return player
-    from ..records.viewer import player_named
+    from ..fairplay.viewer import player_named
 
     if player_named(game.players, as_name) != player.name:
         raise ViewerError(_("it is {name}'s turn, not {as_name}'s{unwritten}")
@@ -88,8 +88,8 @@ def mover(record: Record, game: Game, as_name: str | None, keys: str | None) -> 
     name (``as_name``) and whose key is in ``keys`` (default: their key folder)."""
     import random
 
-    from ..hidden.draws import bags_from_draws
-    from ..records.viewer import own_view, player_key, player_named, seal_alert
+    from ..fairplay.draws import bags_from_draws
+    from ..fairplay.viewer import own_view, player_key, player_named, seal_alert
     from .deals import imagined_game
 
     player = cast("Player", game.to_move)

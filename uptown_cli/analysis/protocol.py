@@ -20,7 +20,7 @@ from ..engine.notation import Move, parse_move
 from ..engine.sha256 import sha256
 from ..errors import EngineError, NotationError, SetupError, UptownError
 from ..i18n import _
-from ..hidden.draws import bags_from_draws
+from ..fairplay.draws import bags_from_draws
 
 __all__: list[str] = []
 

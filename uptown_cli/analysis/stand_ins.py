@@ -10,7 +10,7 @@ from ..errors import RecordError, SetupError
 from ..engine.geometry import shown_color
 from ..i18n import _
 from ..records.deadlines import stand_in_seed
-from ..records.replay import replay
+from ..fairplay.replay import replay
 from .bots import choose_move
 
 if TYPE_CHECKING:

@@ -323,8 +323,8 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
 
         return game, seeded_bags(record.seed, record.colors)
     if record.hidden is not None:
-        from ..records.hidden_check import HiddenCheck
-        from ..records.replay import drawn_bags, replay
+        from ..fairplay.check import HiddenCheck
+        from ..fairplay.replay import drawn_bags, replay
 
         check = HiddenCheck(record)
         result = replay(record, hidden=check)

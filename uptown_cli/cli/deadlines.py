@@ -160,7 +160,7 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     from ..engine.moments import parse_time, show_time, write_time
     from ..records.safe_file import append_pause
     from ..records.times import timeline
-    from ..records.viewer import player_named
+    from ..fairplay.viewer import player_named
     from .loading import check_seen_as, game_path, open_record, remember_seen, replay_valid
     from .output import lock_notice
     from .timing import now

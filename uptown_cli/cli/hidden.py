@@ -1,7 +1,7 @@
 """The commands of games with hidden racks: ``join`` and ``reveal``, and ``new --hidden``'s
 file (the player to move's view for ``moves``, ``move`` and ``hint`` is ``analysis.mover``'s).
 
-Who a player is, their key and their own view are ``records.viewer``'s; what a view shows is
+Who a player is, their key and their own view are ``fairplay.viewer``'s; what a view shows is
 ``pictures.text``'s. The record layer (and so PyYAML) is imported inside the functions, to
 keep ``uptown --help`` light.
 """
@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import display_path
-from ..hidden.draws import JOINABLE, LATEST, PROTOCOLS, new_game_id
-from ..hidden.keys import create_key, keys_folder, mark_spent, remove_key
+from ..fairplay.draws import JOINABLE, new_game_id
+from ..records.hidden_fields import LATEST, PROTOCOLS
+from ..fairplay.keys import create_key, keys_folder, mark_spent, remove_key
 from .loading import game_path, open_record, replay_valid
 from .options import as_option, file_argument, json_option, keys_option
 from .output import Output, lock_notice
@@ -89,8 +90,8 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | No
     join is taken back before the first move by whoever made it (their key file proves it):
     for a join made as the wrong player.
     """
-    from ..records.hidden_check import commitment_of
-    from ..records.viewer import check_seen, holds_key, not_your_commitment, player_named, remember
+    from ..fairplay.joins import commitment_of
+    from ..fairplay.viewer import check_seen, holds_key, not_your_commitment, player_named, remember
 
     path = game_path(file)
     record = _hidden_record(path)
@@ -133,7 +134,7 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | No
     game_id = record.hidden.game_id
     key, key_file = create_key(folder, game_id, name)
     try:
-        written = _write_entry(path, "commitments", name, commitment_of(record, name, key),
+        written = _write_entry(path, "commitments", name, commitment_of(record.hidden, name, key),
                                record)
     except Exception:  # the commitment was not written: the key made for it is not kept
         remove_key(folder, game_id, name)
@@ -163,7 +164,7 @@ def _undo_join(path: str, record: "Record", as_name: str, keys: str | None,
     made the join holds its key); the key file is removed (the key is public now)."""
     from ..records.safe_file import replace_record
     from ..records.hidden_text import record_with_entry, record_without_entry
-    from ..records.viewer import check_seen, player_key, remember
+    from ..fairplay.viewer import check_seen, player_key, remember
 
     hidden = record.hidden
     assert hidden is not None
@@ -212,7 +213,8 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
     again in this one (in another copy of it). An entry for you that does not give your
     commitment was not written by you: your key replaces it.
     """
-    from ..records.viewer import check_seen, own_view, player_key, remember
+    from ..fairplay.joins import reveal_line, valid_reveals
+    from ..fairplay.viewer import check_seen, own_view, player_key, remember
 
     path = game_path(file)
     record = _hidden_record(path)
@@ -223,16 +225,16 @@ def reveal(file: str | None, as_name: str, keys: str | None, as_json: bool) -> N
     if not game.finished:
         raise click.ClickException(gettext("the game is not over: a key is revealed only at the end (it shows "
                                      "every rack and draw of its player); nothing was written"))
-    if name in hidden.valid_reveals():
+    if name in valid_reveals(hidden):
         raise click.ClickException(gettext("{name} has already revealed their key in {path}; nothing was written")
                                    .format(name=name, path=record.path))
     key = player_key(record, name, keys, spent_ok=True)
     own_view(record, name, key)
-    replaced = hidden.lines.get(("revealed", name))
+    replaced = reveal_line(hidden, name)
     written = _write_entry(path, "revealed", name, key.hex(), record)
     mark_spent(keys_folder(keys), hidden.game_id, name)
     remember(written, name, keys)
-    left = [n for n in hidden.joined() if n != name and n not in hidden.valid_reveals()]
+    left = [n for n in hidden.joined() if n != name and n not in valid_reveals(hidden)]
     if as_json:
         Output(True).json({"path": display_path(path), "player": name, "to_reveal": left,
                            "replaced_line": replaced})

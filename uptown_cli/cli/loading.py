@@ -56,7 +56,7 @@ def replay_valid(record: "Record", upto: int | None = None, alerts: bool = True)
     """The game after the record's moves (the first ``upto``), or a ClickException for the
     first illegal move; with ``alerts``, a change the seals prove whose author is not named
     yet is a warning on standard error."""
-    from ..records.replay import replay
+    from ..fairplay.replay import replay
 
     result = replay(record, upto=upto)
     if result.errors:
@@ -69,11 +69,11 @@ def replay_valid(record: "Record", upto: int | None = None, alerts: bool = True)
 
 def check_seen_as(record: "Record", as_name: str | None, keys: str | None,
                   writes: bool = True) -> None:
-    """With ``--as NAME``, ``records.viewer.check_seen``: refuse ``record`` unless it extends what
+    """With ``--as NAME``, ``fairplay.viewer.check_seen``: refuse ``record`` unless it extends what
     NAME last saw of it (without ``--as``, the viewer's modules are not even loaded); ``writes``:
     whether the command would have written the file."""
     if as_name is not None:
-        from ..records.viewer import check_seen
+        from ..fairplay.viewer import check_seen
 
         from .timing import check_future
 
@@ -82,9 +82,9 @@ def check_seen_as(record: "Record", as_name: str | None, keys: str | None,
 
 
 def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
-    """With ``--as NAME``, keep ``record`` as what NAME has seen (``records.viewer.remember``)."""
+    """With ``--as NAME``, keep ``record`` as what NAME has seen (``fairplay.viewer.remember``)."""
     if as_name is not None:
-        from ..records.viewer import player_named, remember
+        from ..fairplay.viewer import player_named, remember
 
         remember(record, player_named(record.players, as_name), keys)
 

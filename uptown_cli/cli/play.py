@@ -99,7 +99,7 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
     from ..records.reading import load_record
-    from ..records.replay import replay
+    from ..fairplay.replay import replay
 
     from .options import completed_files
 

@@ -20,10 +20,10 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
     """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit`` (for a
     player out of time): the entry is checked as ``validate`` checks it before it is written."""
     from ..engine.moments import write_time
-    from ..records.replay import replay
+    from ..fairplay.replay import replay
     from ..records.safe_file import append_move
     from ..records.writing import record_with_move
-    from ..records.viewer import player_named
+    from ..fairplay.viewer import player_named
     from .timing import now
 
     action = " ".join(words).lower()

@@ -34,10 +34,9 @@ from .output import Output, page, use_color
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from ..errors import RecordError
-    from ..records.replay import Validation
+    from ..turns.validation import Validation
     from ..records.schema import Record
-    from ..records.viewer import HiddenView
+    from ..fairplay.viewer import HiddenView
 
 __all__: list[str] = []
 
@@ -102,16 +101,16 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
 
 def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
                  at: int | None) -> "HiddenView | None":
-    """What the viewer knows of a game with hidden racks (``records.viewer.HiddenView``):
+    """What the viewer knows of a game with hidden racks (``fairplay.viewer.HiddenView``):
     NAME's own racks with ``--as NAME``, no rack without; None for an open game, where
     ``--as`` names a player as it does for moves, hint and move (every rack is shown)."""
     if record.hidden is None:
         if as_name is not None:
-            from ..records.viewer import player_named
+            from ..fairplay.viewer import player_named
 
             player_named(record.players, as_name)
         return None
-    from ..records.viewer import HiddenView, player_view, remember
+    from ..fairplay.viewer import HiddenView, player_view, remember
 
 
     if as_name is None:
@@ -207,7 +206,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
         scoring = variant or record.variant
         settled = {}  # who did not reveal by their deadline: as validate settles them
         if record.hidden is not None and game.finished:
-            from ..records.hidden_check import unrevealed_players
+            from ..fairplay.check import unrevealed_players
 
             settled = settle(record, unrevealed_players(record), moment)
         reasons: dict[str, str] = {}
@@ -234,7 +233,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
 
 def _validate_one(path: str, strict: bool, moment: "datetime") -> "Validation":
     from ..records.reading import read_standard_input
-    from ..records.replay import Validation, validate_file, validate_text
+    from ..turns.validation import Validation, validate_file, validate_text
     from ..errors import RecordError
 
     if path == "-":
@@ -242,26 +241,16 @@ def _validate_one(path: str, strict: bool, moment: "datetime") -> "Validation":
             data = read_standard_input()
         except RecordError as exc:
             return Validation("<stdin>", None, [exc], 0)
-        return validate_text(data, "<stdin>", strict, moment, _stand_in_errors)
+        return validate_text(data, "<stdin>", strict, moment)
     shown = display_path(path)
     if not os.path.lexists(path):
         return Validation(shown, None, [RecordError(_(NO_SUCH_FILE), path=shown)], 0)
-    return validate_file(path, strict, shown, moment, _stand_in_errors)
-
-
-def _stand_in_errors(record: "Record") -> "list[RecordError]":
-    """The moves bots made for late players that are not what their bot plays there
-    (``analysis.stand_ins``): what ``validate`` checks beyond the library's validation."""
-    if all(m.bot is None for m in record.moves):
-        return []
-    from ..analysis.stand_ins import stand_in_errors
-
-    return stand_in_errors(record)
+    return validate_file(path, strict, shown, moment)
 
 
 def _bad_reveals(result: "Validation") -> list[str]:
     """The sentences of ``hidden_check.bad_reveals`` for a validated hidden game."""
-    from ..records.hidden_check import bad_reveals
+    from ..fairplay.check import bad_reveals
 
     return [note for _, note in bad_reveals(result.record)] if result.record else []
 
@@ -282,7 +271,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     those who did not reveal ranked last; so is a finished game with a forfeit in its moves
     (exit 0, PATH: settled: NAME forfeited at move N).
     """
-    from ..records.replay import Validation
+    from ..turns.validation import Validation
     from ..errors import RecordError
     from .timing import now
 
@@ -368,7 +357,7 @@ def diff(file_a: str, file_b: str, as_json: bool) -> None:
     (identical, or one legally extends the other), so two players who both answered the same
     emailed position are caught.
     """
-    from ..records.compare import compare_records
+    from ..fairplay.copies import compare_records
 
     if file_a == file_b == "-":
         raise click.UsageError(_("standard input can be only one of A and B"))

@@ -19,7 +19,7 @@ import stat
 from typing import Iterable, Iterator, NamedTuple, cast
 
 from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
-from ..records.compare import (
+from ..fairplay.copies import (
     ADDRESS_CHANGED,
     DIFFERENT_GAMES,
     DIVERGING,

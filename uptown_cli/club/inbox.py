@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from ..engine.game import Game, same_name
 from ..errors import NOTHING_WRITTEN, MailError, RecordError
 from ..i18n import _, ngettext
-from ..records.compare import (
+from ..fairplay.copies import (
     DIFFERENT_GAMES,
     EXTENDS,
     IDENTICAL,
@@ -33,7 +33,8 @@ from ..records.compare import (
     hidden_progress,
 )
 from ..records.reading import load_record
-from ..records.replay import validate_record
+from ..fairplay.joins import valid_reveals
+from ..turns.validation import validate_record
 from ..records.schema import Record
 from .mime import Attached
 from ..i18n import _ as gettext
@@ -119,7 +120,7 @@ def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
     ``(2, 0)`` the same copy, ``(1, 0)`` an older one, ``(0, 0)`` one that rewrites the history
     or changes an address; None for another game."""
     hidden = received.hidden
-    size = len(received.moves) + (len(hidden.commitments) + len(hidden.valid_reveals())
+    size = len(received.moves) + (len(hidden.commitments) + len(valid_reveals(hidden))
                                   if hidden else 0)
     if local is None:
         return 3, size
@@ -172,8 +173,8 @@ def _newest_entry(local: Record | None, received: Record) -> tuple[str, str] | N
     hidden, before = received.hidden, local.hidden if local else None
     if hidden is None:
         return None
-    known = before.valid_reveals() if before else {}
-    revealed = [name for name in hidden.valid_reveals() if name not in known]
+    known = valid_reveals(before) if before else {}
+    revealed = [name for name in valid_reveals(hidden) if name not in known]
     if revealed:
         return _("the newest key revealed"), revealed[-1]
     mine = before.commitments if before else ()

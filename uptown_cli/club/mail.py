@@ -25,6 +25,7 @@ from ..engine.game import Game
 from ..engine.game import same_name
 from ..records.schema import Record, load_record_text
 from ..records.entries import PlayerEntry
+from ..fairplay.joins import valid_reveals
 from .headers import (
     MAX_NAME,
     address_field,
@@ -59,7 +60,7 @@ class GameFile(NamedTuple):
         no record, MailError for a record that does not validate (it is not sent: each
         player's ``receive`` would refuse it)."""
         from ..records.reading import read_file
-        from ..records.replay import validate_record
+        from ..turns.validation import validate_record
 
         text = read_file(path, shown)
         record = load_record_text(text, shown)
@@ -126,7 +127,7 @@ class GameFile(NamedTuple):
         if self.joining is not None:
             return f"uptown join {name} --as {shlex.quote(self.joining.name)}"
         if self.game.to_move is None:
-            revealed = self.record.hidden.valid_reveals() if self.record.hidden else None
+            revealed = valid_reveals(self.record.hidden) if self.record.hidden else None
             if (revealed is not None and recipient is not None
                     and recipient.name not in revealed):
                 return f"uptown reveal {name} --as {shlex.quote(recipient.name)}"

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from ..records.schema import Record
-from ..records.replay import validate_file
+from ..turns.validation import validate_file
 from ..engine.scoring import Standing, standings
 from ..engine.game import name_key
 

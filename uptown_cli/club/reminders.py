@@ -155,7 +155,7 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
     """One ``Awaited`` per game of ``games`` with a clock that waits for a move, its commands
     quoted for the shell as a game's mail quotes them (``GameFile.next_command``)."""
     from ..pictures.text import board_text
-    from ..records.seen import game_ident
+    from ..fairplay.memory import game_ident
     from ..records.times import stand_in_actions, waiting_deadline
 
     waiting = []

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..records.replay import validate_file
+from ..turns.validation import validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
 from ..i18n import _

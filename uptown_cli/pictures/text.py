@@ -1,7 +1,7 @@
 """Text for people and data for programs: the ASCII board, racks, table rows and JSON shapes.
 
 Pure functions of a Game (or of standings, or of what a viewer knows of a game with hidden
-racks: ``records.viewer.HiddenView``); nothing here reads or writes files or draws tables
+racks: ``fairplay.viewer.HiddenView``); nothing here reads or writes files or draws tables
 (tables are rows and headers, drawn by the command line in the format asked for).
 """
 
@@ -18,6 +18,7 @@ from ..engine.geometry import (
     tile_name,
 )
 from ..errors import display_path
+from ..fairplay.joins import valid_reveals
 from ..i18n import _, pgettext
 from .tile_names import (
     color_letter,
@@ -33,10 +34,10 @@ if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move, Placement
     from ..engine.scoring import Standing
-    from ..hidden.draws import HiddenDeal
+    from ..fairplay.draws import HiddenDeal
     from ..records.hidden_fields import HiddenFields
     from ..records.schema import Record
-    from ..records.viewer import HiddenView
+    from ..fairplay.viewer import HiddenView
 
 __all__ = [
     "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "players_rows",
@@ -156,7 +157,7 @@ def turn_text(turn: "Turn") -> str:
 
 def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:
     """What was drawn after ``turn``, in a sentence; with a ``HiddenView``
-    (``records.viewer``), as a game with hidden racks tells it: the tile comes later."""
+    (``fairplay.viewer``), as a game with hidden racks tells it: the tile comes later."""
     colour = shown_color(turn.color)
     if turn.move.is_pass:
         return _("{name} had to pass.").format(name=turn.player.name)
@@ -177,7 +178,7 @@ def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> 
 
 def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
     """Whose turn it is and their rack(s), or that the game is over. With a ``HiddenView``
-    (``records.viewer``): who joins, moves or reveals next, and the viewer's own racks."""
+    (``fairplay.viewer``): who joins, moves or reveals next, and the viewer's own racks."""
     if view is not None:
         return _hidden_to_move_text(game, view)
     player = game.to_move
@@ -241,7 +242,7 @@ def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
 def protocol_text(hidden: "HiddenFields") -> str:
     """The protocol version of a hidden game, as the record names it, and whether it is older
     than the one new games use: ``uptown-hidden-3, older than uptown-hidden-4``."""
-    from ..hidden.draws import LATEST, PROTOCOLS
+    from ..records.hidden_fields import LATEST, PROTOCOLS
 
     name = PROTOCOLS[hidden.version - 1]
     if hidden.version == LATEST:
@@ -267,7 +268,7 @@ def _state_line(record: "Record", game: "Game") -> str:
                 + f"\n  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
         return _("{name} to move.").format(name=game.to_move.name)
-    left = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
+    left = [n for n in hidden.joined() if n not in valid_reveals(hidden)]
     if left:
         return (_("The game is over. Still to reveal: {names}, each with").format(
             names=", ".join(left)) + f"\n  uptown reveal {shown} --as NAME")
@@ -329,7 +330,7 @@ def _square_text(move: "Placement") -> str:
 
 
 def position_data(game: "Game", view: "HiddenView | None" = None) -> dict[str, Any]:
-    """The ``show --json`` object. With a ``HiddenView`` (``records.viewer``): the racks the
+    """The ``show --json`` object. With a ``HiddenView`` (``fairplay.viewer``): the racks the
     viewer knows (their own), per colour the draws waiting for the next public value
     (``"to_come"``), the bags' sizes, and who is still to join and to reveal."""
     to_move = game.to_move
@@ -361,7 +362,7 @@ def _hidden_position_data(game: "Game", view: "HiddenView") -> dict[str, Any]:
     hidden = cast("HiddenFields", view.record.hidden)
     data["waiting_to_join"] = [p.name for p in view.record.players
                                if p.name not in hidden.joined()]
-    data["to_reveal"] = [n for n in hidden.joined() if n not in hidden.valid_reveals()]
+    data["to_reveal"] = [n for n in hidden.joined() if n not in valid_reveals(hidden)]
     if data["waiting_to_join"]:
         data["to_move"] = None
     return data

@@ -13,8 +13,8 @@ A hidden game has, instead of a ``seed``::
         link: 77e0...          # the mover's next chain link, with every move and pass
                                # (version 2: 128 hex digits, the link then the move's seal)
 
-``read_hidden`` checks these fields while a record is read; ``records.hidden_check`` checks
-every move of a replay against them. The protocol itself is ``hidden.draws``; ``records/README.md`` documents the fields.
+``read_hidden`` checks these fields while a record is read; ``fairplay.check`` checks
+every move of a replay against them. The protocol itself is ``fairplay.draws``; ``records/README.md`` documents the fields.
 """
 
 from __future__ import annotations
@@ -22,12 +22,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final, Protocol
 
-from ..hidden.draws import (
-    LATEST,
-    PROTOCOLS,
-    commitment,
-    head,
-)
 from .entries import HIDDEN_KEYS, Settled
 from .nodes import Mapping, Node, Scalar, Sequence, describe
 from ..i18n import _ as gettext
@@ -35,7 +29,13 @@ from ..i18n import _ as gettext
 if TYPE_CHECKING:
     from .entries import MoveEntry, PlayerEntry
 
-__all__ = ["HiddenFields"]
+__all__ = ["HiddenFields", "PROTOCOLS", "LATEST", "read_hidden", "check_links"]
+
+PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3", "uptown-hidden-4")
+"""The fair-play protocol's versions as ``protocol:`` names them, by number (1 to 4): what each
+hashes and seals is ``fairplay.draws``'s."""
+LATEST = len(PROTOCOLS)
+"""The protocol version of new games."""
 
 
 class _Problem(Protocol):
@@ -47,25 +47,30 @@ class _Problem(Protocol):
 
 
 class HiddenFields(Settled):
-    """The hidden-draw fields of a record: game id and (name, value) pairs, all hex text.
-    ``withdrawn`` lists the keys of joins undone before the first move (``join --undo``), a
-    name possibly more than once. ``lines`` (not compared) gives the line of each commitment
-    and revealed key, by (list name, player). Not to be changed once made."""
+    """The hidden-draw fields of a record: game id and (name, value) pairs, all hex text, as
+    written. ``revealed`` holds every well-formed key revealed for a player who joined, in file
+    order (anyone can write one: which counts is ``fairplay.joins``'s to say). ``withdrawn``
+    lists the keys of joins undone before the first move (``join --undo``), a name possibly
+    more than once. Not compared: ``lines`` gives the line of each commitment and the first
+    withdrawn and revealed key of each player, by (list name, player); ``entry_lines`` the line
+    of every entry of ``revealed`` and ``withdrawn``, in order, by list name. Not to be changed
+    once made."""
 
     __slots__ = ("game_id", "commitments", "version", "revealed", "withdrawn", "lines",
-                 "_valid")
+                 "entry_lines")
 
     def __init__(self, game_id: str, commitments: tuple[tuple[str, str], ...] = (),
                  version: int = 1, revealed: tuple[tuple[str, str], ...] = (),
                  lines: dict[tuple[str, str], int] | None = None,
-                 withdrawn: tuple[tuple[str, str], ...] = ()) -> None:
+                 withdrawn: tuple[tuple[str, str], ...] = (),
+                 entry_lines: dict[str, tuple[int, ...]] | None = None) -> None:
         self.game_id: Final = game_id
         self.commitments: Final = commitments
         self.version: Final = version
         self.revealed: Final = revealed
         self.withdrawn: Final = withdrawn
         self.lines: Final[dict[tuple[str, str], int]] = {} if lines is None else lines
-        self._valid: dict[str, str] | None = None
+        self.entry_lines: Final[dict[str, tuple[int, ...]]] = entry_lines or {}
 
     def _compared(self) -> tuple[object, ...]:
         return self.game_id, self.commitments, self.version, self.revealed, self.withdrawn
@@ -76,7 +81,7 @@ class HiddenFields(Settled):
 
     def _with(self, lists: dict[str, tuple[tuple[str, str], ...]]) -> HiddenFields:
         return HiddenFields(self.game_id, lists["commitments"], self.version, lists["revealed"],
-                            self.lines, lists["withdrawn"])
+                            self.lines, lists["withdrawn"], self.entry_lines)
 
     def with_entry(self, list_name: str, name: str, value: str) -> HiddenFields:
         """These fields with ``name: value`` in ``list_name`` (``commitments``, ``revealed``
@@ -104,49 +109,6 @@ class HiddenFields(Settled):
     def link_digits(self) -> int:
         """Hex digits of a move's link: 64, or 128 from version 2 on (link and seal)."""
         return 64 if self.version == 1 else 128
-
-    def commitment_of(self, name: str, key: bytes, earlier: list[str]) -> str:
-        """The commitment (hex) that ``name`` makes with ``key`` after the commitments
-        ``earlier`` (hex, those of the seats before, as they were)."""
-        game_id = bytes.fromhex(self.game_id)
-        made = commitment(game_id, name, head(game_id, name, key, self.version),
-                          [bytes.fromhex(value) for value in earlier], self.version)
-        return made.hex()
-
-    def key_gives(self, name: str, key: bytes) -> bool:
-        """Whether ``key`` gives ``name``'s commitment, with the commitments before it as they
-        are: whether it is the key ``name`` joined with."""
-        names = self.joined()
-        if name not in names:
-            return False
-        seat = names.index(name)
-        earlier = [value for _, value in self.commitments[:seat]]
-        return self.commitment_of(name, key, earlier) == self.commitments[seat][1]
-
-    def valid_reveals(self) -> dict[str, str]:
-        """The revealed keys that give their player's commitment (hex, by name). Any other
-        ``revealed`` entry was not written by that player and counts as not revealed."""
-        if self._valid is None:
-            self._valid = {name: value for name, value in self.revealed
-                           if self.key_gives(name, bytes.fromhex(value))}
-        return self._valid
-
-    def bad_reveals(self) -> list[str]:
-        """The players whose ``revealed`` entry does not give their commitment."""
-        valid = self.valid_reveals()
-        return [name for name, _ in self.revealed if name not in valid]
-
-    def withdraws_current(self, index: int) -> bool:
-        """Whether the key of ``withdrawn`` entry ``index`` gives the commitment its player
-        holds now: the join it says was taken back is still there."""
-        name, key = self.withdrawn[index]
-        return name in self.joined() and self.key_gives(name, bytes.fromhex(key))
-
-    def withdraws(self, name: str, value: str, earlier: list[str]) -> bool:
-        """Whether a ``withdrawn`` key of ``name`` gives the commitment ``value`` made after
-        the commitments ``earlier`` (hex): that join was undone by whoever made it."""
-        return any(who == name and self.commitment_of(name, bytes.fromhex(key), earlier) == value
-                   for who, key in self.withdrawn)
 
 
 def is_hex(text: str, digits: int) -> bool:
@@ -182,46 +144,33 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
         if index < len(names) and name != names[index]:
             problem(gettext("the players join in seat order: commitment {value} must be {names}'s, "
                       "not {name}'s").format(value=index + 1, names=names[index], name=name), lines["commitments", name])
-    at: list[int] = []
-    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False, at=at)
-    joins = HiddenFields(node.value, tuple(commitments), version, withdrawn=tuple(withdrawn))
-    for index, ((name, _), line) in enumerate(zip(withdrawn, at)):
-        if joins.withdraws_current(index):
-            problem(gettext("{name}'s withdrawn key gives {name}'s commitment, which is still "
-                            "there: uptown join --undo takes the commitment out, so this entry "
-                            "was written by hand; remove it").format(name=name), line)
-    revealed = _reveals(root, names, HiddenFields(node.value, tuple(commitments), version),
-                        problem if warning is None else warning, lines)
+    withdrawn_at: list[int] = []
+    withdrawn = _pairs(root, "withdrawn", names, problem, lines, once=False, at=withdrawn_at)
+    revealed, revealed_at = _reveals(root, names, [name for name, _ in commitments],
+                                     problem if warning is None else warning, lines)
     return HiddenFields(node.value, tuple(commitments), version, tuple(revealed), lines,
-                        tuple(withdrawn))
+                        tuple(withdrawn), {"revealed": tuple(revealed_at),
+                                           "withdrawn": tuple(withdrawn_at)})
 
 
-def _reveals(root: Mapping, names: list[str], joins: HiddenFields, warning: _Problem,
-             lines: dict[tuple[str, str], int]) -> list[tuple[str, str]]:
-    """The ``revealed`` entries counted, one per player who joined: the one whose key gives
-    the player's commitment, else the first. Anyone can write an entry, so each other one
-    (another entry for that player, a name that is no player or did not join) is ignored
-    with a ``warning`` at its line, and never blocks the real key."""
+def _reveals(root: Mapping, names: list[str], joined: list[str], warning: _Problem,
+             lines: dict[tuple[str, str], int]) -> tuple[list[tuple[str, str]], list[int]]:
+    """The ``revealed`` entries of players who joined, in file order, and their lines. Anyone
+    can write an entry, so one for a name that is no player or did not join is ignored with a
+    ``warning`` at its line (which of several for one player counts is ``fairplay.joins``'s)."""
     at: list[int] = []
     found = _pairs(root, "revealed", names, warning, {}, once=False, at=at, ignored=True)
-    chosen: dict[str, tuple[str, int]] = {}
+    kept: list[tuple[str, str]] = []
+    kept_at: list[int] = []
     for (name, value), line in zip(found, at):
-        if name not in joins.joined():
+        if name not in joined:
             warning(gettext("{name} has not joined, so the key revealed for {name} is ignored")
                     .format(name=name), line)
             continue
-        if name not in chosen or (joins.key_gives(name, bytes.fromhex(value))
-                                  and not joins.key_gives(name, bytes.fromhex(chosen[name][0]))):
-            chosen[name] = (value, line)
-    for (name, value), line in zip(found, at):
-        if name in chosen and chosen[name][1] != line:
-            warning(gettext("another key revealed for {name} (line {line} is the one counted): "
-                            "ignored; {name} did not write it").format(
-                name=name, line=chosen[name][1]), line)
-    for name, (_, line) in chosen.items():
-        lines["revealed", name] = line
-    return [(name, chosen[name][0]) for name in dict.fromkeys(n for n, _ in found)
-            if name in chosen]
+        lines.setdefault(("revealed", name), line)
+        kept.append((name, value))
+        kept_at.append(line)
+    return kept, kept_at
 
 
 def _version(root: Mapping, problem: _Problem) -> int:

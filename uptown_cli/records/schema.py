@@ -71,7 +71,7 @@ class Record:
         """The vacations written among the moves (not turns: ``moves`` leaves them out)."""
         self.replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = {}
         """``records.replay``'s own: the replays of a game with hidden racks, by ``upto`` (the
-        game, its turns and the ``records.hidden_check.HiddenCheck`` that checked them): the
+        game, its turns and the ``fairplay.check.HiddenCheck`` that checked them): the
         public replay, or once every key is revealed the whole game dealt the bags they drew.
         A player's view is checked on them, and an earlier position of a revealed game taken
         back from the whole game, without playing the moves again."""

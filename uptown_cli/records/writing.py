@@ -119,7 +119,7 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     if hidden is not None:
-        from ..hidden.draws import LATEST, PROTOCOLS  # here: an open game never needs them
+        from .hidden_fields import LATEST, PROTOCOLS
 
         lines += [f"hidden: {hidden}", f"protocol: {PROTOCOLS[LATEST - 1]}", "commitments:"]
     lines += [f"{key}: {quote(value)}" for key, value in (timing or {}).items()]

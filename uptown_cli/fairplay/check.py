@@ -7,30 +7,30 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..engine.geometry import shown_color
+from ..engine.passes import Stuck, stuck_tiles, surely_unforced
 from ..errors import RecordError
-from ..hidden.draws import (
+from .draws import (
     CHAIN_LENGTH,
     HiddenDeal,
-    Stuck,
     chain,
     history_start,
     history_step,
     seal,
     seal_secret,
-    stuck_tiles,
-    surely_unforced,
 )
-from .entries import STAMP_KEYS, TIMING_KEYS
-from .hidden_fields import is_hex
+from ..records.entries import STAMP_KEYS, TIMING_KEYS
+from ..records.hidden_fields import is_hex
+from .joins import bad_reveals as bad_reveal_names, hand_written_joins, reveal_line, valid_reveals
 from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
     from ..engine.notation import Move
-    from .entries import MoveEntry, PauseEntry
-    from .schema import Record
+    from ..records.entries import MoveEntry, PauseEntry
+    from ..records.schema import Record
 
-__all__ = ["HiddenCheck", "own_link", "commitment_of", "sealed_stamp", "sealed_pause"]
+__all__ = ["HiddenCheck", "own_link", "sealed_stamp", "sealed_pause", "unrevealed_players",
+           "unchecked", "bad_reveals", "early_reveals"]
 
 
 class HiddenCheck:
@@ -50,7 +50,7 @@ class HiddenCheck:
         self.record = record
         self.errors: list[RecordError] = []
         values = [bytes.fromhex(value) for _, value in hidden.commitments]
-        keys = {name: bytes.fromhex(value) for name, value in hidden.valid_reveals().items()}
+        keys = {name: bytes.fromhex(value) for name, value in valid_reveals(hidden).items()}
         if own is not None:
             keys[own[0]] = own[1]
         self.keys = keys
@@ -81,6 +81,7 @@ class HiddenCheck:
         """The mover of the first move whose seal does not cover the history (``forgery``)."""
         if self.version > 1:
             self.errors[:0] = _binding_errors(record, self.deal)
+        self.errors += hand_written_joins(record)[0]
 
     def problem(self, game: Game, entry: MoveEntry, move: Move) -> str | None:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
@@ -343,7 +344,7 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
 def unrevealed_players(record: Record) -> list[str]:
     """The players whose draws nobody can check: no revealed key that gives their commitment."""
     assert record.hidden is not None
-    revealed = record.hidden.valid_reveals()
+    revealed = valid_reveals(record.hidden)
     return [name for name in record.hidden.joined() if name not in revealed]
 
 
@@ -358,7 +359,7 @@ def unchecked(record: Record) -> list[str]:
     if waiting:
         notes.append(gettext("not started: {waiting} must join (uptown join)").format(
             waiting=", ".join(waiting)))
-    revealed = hidden.valid_reveals()
+    revealed = valid_reveals(hidden)
     bad = dict(bad_reveals(record))
     for player in record.players:
         if player.name in joined and player.name not in revealed:
@@ -376,7 +377,7 @@ def bad_reveals(record: Record) -> list[tuple[str, str]]:
     assert hidden is not None
     return [(name, gettext("the key at line {line} does not give {name}'s commitment: that "
                            "entry was not written by {name}, and counts as not revealed").format(
-        line=hidden.lines["revealed", name], name=name)) for name in hidden.bad_reveals()]
+        line=reveal_line(hidden, name), name=name)) for name in bad_reveal_names(hidden)]
 
 
 def early_reveals(record: Record) -> list[RecordError]:
@@ -387,8 +388,8 @@ def early_reveals(record: Record) -> list[RecordError]:
     assert hidden is not None
     return [RecordError(gettext("{name}'s key is revealed before the game is over: a key is revealed "
                           "only at the end (uptown reveal), so this entry was written by hand; "
-                          "remove it").format(name=name), path=record.path, line=hidden.lines["revealed", name])
-            for name, _ in hidden.revealed]
+                          "remove it").format(name=name), path=record.path, line=reveal_line(hidden, name))
+            for name in dict.fromkeys(name for name, _ in hidden.revealed)]
 
 
 def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_text: str,
@@ -432,10 +433,3 @@ def sealed_pause(pause: PauseEntry) -> list[tuple[str, str]]:
 def _stamp(entry: MoveEntry) -> dict[str, str | None]:
     """The stamp under ``entry``, by key (None: absent)."""
     return {"at": entry.at, "by": entry.by, "bot": entry.bot}
-
-
-def commitment_of(record: Record, name: str, key: bytes) -> str:
-    """The commitment ``name`` publishes with ``key`` when joining ``record`` now (hex)."""
-    hidden = record.hidden
-    assert hidden is not None
-    return hidden.commitment_of(name, key, [value for _, value in hidden.commitments])

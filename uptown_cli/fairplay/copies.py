@@ -44,13 +44,14 @@ from ..errors import NotationError, RecordError
 from ..engine.geometry import shown_color
 from ..i18n import _, ngettext, pgettext
 from .replay import replay
-from .schema import Record
-from .entries import MoveEntry
-from .seen import email_line
-from .hidden_text import record_with_entry
+from ..records.schema import Record
+from ..records.entries import MoveEntry
+from .joins import valid_reveals, withdraws
+from .memory import email_line
+from ..records.hidden_text import record_with_entry
 
 if TYPE_CHECKING:
-    from .hidden_fields import HiddenFields
+    from ..records.hidden_fields import HiddenFields
 
 __all__ = ["IDENTICAL", "EXTENDS", "DIFFERENT_GAMES", "compare_records"]
 
@@ -229,7 +230,7 @@ def _follows(newer: HiddenFields, older: HiddenFields, undoable: bool = True) ->
     earlier: list[str] = []
     for seat, (name, value) in enumerate(older.commitments):
         kept = seat < len(newer.commitments) and newer.commitments[seat][1] == value
-        if not kept and not (undoable and newer.withdraws(name, value, earlier)):
+        if not kept and not (undoable and withdraws(newer, name, value, earlier)):
             return False
         earlier.append(value)
     return newer.withdrawn[:len(older.withdrawn)] == older.withdrawn
@@ -313,7 +314,7 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
         return HiddenProgress(SAME)
     mine, theirs = local.hidden, received.hidden
     newer_joins, older_joins = not _follows(mine, theirs), not _follows(theirs, mine)
-    keys, their_keys = mine.valid_reveals(), theirs.valid_reveals()
+    keys, their_keys = valid_reveals(mine), valid_reveals(theirs)
     added = [name for name in their_keys if name not in keys]
     lacking = [name for name in keys if name not in their_keys]
     joined = [name for seat, (name, value) in enumerate(theirs.commitments)

@@ -9,8 +9,8 @@ place, so it is never seen half-written or readable by others) and holds JSON: `
 or that is someone else's, is refused, as ssh refuses such a private key. A key serves one game:
 it is made by ``join`` and never made again for the same game id.
 
-Beside each key, ``GAME-NAME.seen`` remembers what the player last saw of the game (see
-``records.seen``).
+Beside each key, ``GAME-NAME.seen`` remembers what the player last saw of the game
+(``fairplay.memory``), written and read as a key file is (``write_private``, ``read_private``).
 """
 
 import contextlib
@@ -26,8 +26,8 @@ from .draws import KEY_BYTES, new_key
 from ..i18n import _
 
 __all__ = [
-    "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key", "load_seen",
-    "save_seen", "check_folder"
+    "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key", "check_folder",
+    "make_folder", "read_private", "write_private"
 ]
 
 KEYS_ENV = "UPTOWN_KEYS"
@@ -58,7 +58,7 @@ def create_key(folder: str, game_id: str, name: str) -> tuple[bytes, str]:
     make_folder(folder)
     key = new_key()
     try:
-        _write_private(folder, path, {"game": game_id, "player": name, "key": key.hex()},
+        write_private(folder, path, {"game": game_id, "player": name, "key": key.hex()},
                        replace=False)
     except FileExistsError:
         raise KeyFileError(_("{path} already exists").format(path=path)) from None
@@ -79,12 +79,12 @@ def has_key(folder: str, game_id: str, name: str) -> bool:
 def mark_spent(folder: str, game_id: str, name: str) -> None:
     """Mark ``name``'s key of game ``game_id`` as revealed: it is never used again."""
     key = load_key(folder, game_id, name, spent_ok=True)
-    _write_private(folder, key_path(folder, game_id, name),
+    write_private(folder, key_path(folder, game_id, name),
                    {"game": game_id, "player": name, "key": key.hex(), "spent": True},
                    replace=True)
 
 
-def _write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
+def write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
                    sync: bool = True) -> None:
     """Write ``data`` as JSON to ``path``, mode 0600 from the start, never half-written (and,
     with ``sync``, on disk before it is renamed into place, and the folder after, so that the
@@ -143,7 +143,7 @@ def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> by
     unless ``spent_ok``)."""
     check_folder(folder)
     path = key_path(folder, game_id, name)
-    data = _read_private(path, _("no key for {name} in this game: {path} does not exist (uptown "
+    data = read_private(path, _("no key for {name} in this game: {path} does not exist (uptown "
                                  "join creates it; --keys or ${env} name another folder)").format(
         name=name, path=path, env=KEYS_ENV))
     try:
@@ -159,7 +159,7 @@ def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> by
     return key
 
 
-def _read_private(path: str, missing: str) -> dict[str, Any]:
+def read_private(path: str, missing: str) -> dict[str, Any]:
     """The JSON held by a private file of the user's: refused when others may read it or it
     belongs to someone else."""
     try:
@@ -193,44 +193,6 @@ def _read_private(path: str, missing: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise KeyFileError(_("{path} is not an uptown key file").format(path=path))
     return data
-
-
-def seen_path(folder: str, game: str, name: str) -> str:
-    """Where the memory of what ``name`` last saw of game ``game`` lives."""
-    return key_path(folder, game, name)[:-len(".key")] + ".seen"
-
-
-def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
-    """What ``name`` last saw of game ``game`` (a snapshot, see ``records.seen``), or None."""
-    check_folder(folder)
-    path = seen_path(folder, game, name)
-    if not os.path.lexists(path):
-        return None
-    data = _read_private(path, path)
-    if not all(isinstance(entries := data.get(key, [] if key in _SEEN_LATER else None), list)
-               and all(isinstance(entry, list) and len(entry) == size
-                       and isinstance(entry[0], str) for entry in entries)
-               for key, size in _SEEN_ENTRIES.items()) or not all(
-                   isinstance(entry[1], str) and re.fullmatch("[0-9a-f]{64}", entry[1])
-                   for key in _SEEN_HEX for entry in data.get(key, [])):
-        raise KeyFileError(_("{path} is not an uptown memory file (it was damaged or edited): move "
-                             "it away to start remembering afresh").format(path=path))
-    return data
-
-
-_SEEN_ENTRIES = {"players": 2, "addresses": 2, "commitments": 2, "withdrawn": 2, "moves": 3,
-                 "revealed": 2}
-"""The lists of a memory file, and how many fields each entry of them has."""
-_SEEN_HEX = ("commitments", "withdrawn", "revealed")
-"""The lists whose entries are ``[name, 64 hex digits]``."""
-_SEEN_LATER = ("addresses", "withdrawn")
-"""The lists a memory file kept by an older uptown lacks (nothing to compare yet)."""
-
-
-def save_seen(folder: str, game: str, name: str, snapshot: dict[str, Any]) -> None:
-    """Remember ``snapshot`` as what ``name`` last saw of game ``game``."""
-    make_folder(folder)
-    _write_private(folder, seen_path(folder, game, name), snapshot, replace=True, sync=False)
 
 
 def check_folder(folder: str) -> None:

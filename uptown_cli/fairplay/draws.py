@@ -25,21 +25,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
 from ..engine.game import RACK_SIZE, Game, Player
-from ..engine.geometry import FIT_SQUARES, TILES_PER_COLOR, shown_color, shown_tile
-from ..engine.notation import Move, Placement
+from ..engine.geometry import TILES_PER_COLOR, shown_color, shown_tile
+from ..engine.notation import Move
+from ..engine.passes import Stuck, stuck_tiles
 from ..engine.sha256 import sha256
 from ..i18n import _
+from ..records.hidden_fields import PROTOCOLS
 
 __all__ = [
-    "PROTOCOLS", "LATEST", "JOINABLE", "CHAIN_LENGTH", "new_game_id", "chain", "head",
-    "commitment", "history_start", "history_step", "seal", "seal_secret", "HiddenDeal", "bags_from_draws",
-    "Stuck", "stuck_tiles", "surely_unforced"
-]
+    "JOINABLE", "CHAIN_LENGTH", "new_game_id", "chain", "head",
+    "commitment", "history_start", "history_step", "seal", "seal_secret", "HiddenDeal", "bags_from_draws"]
 
-PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3", "uptown-hidden-4")
-"""The protocol versions, by number (1 to 4); new games use the last."""
-LATEST = len(PROTOCOLS)
-"""The protocol version of new games."""
 JOINABLE = 2
 """The oldest version a player may still join (in version 1 a player can re-roll their
 starting rack)."""
@@ -390,37 +386,3 @@ def bags_from_draws(drawn: Mapping[str, list[int]], colors: Iterable[str]) -> di
     """Bags for ``colors`` that give each the tiles ``drawn`` (its draws in order, starting rack
     first) and then the rest in tile order: enough to replay a game whose draws are known."""
     return {c: drawn[c] + [t for t in range(TILES_PER_COLOR) if t not in drawn[c]] for c in colors}
-
-
-Stuck = dict[str, tuple[int, frozenset[int]]]
-"""What a pass is checked against: per colour of the passer that can still play, how many
-tiles its rack holds and which of its tiles left fit no square."""
-
-
-def stuck_tiles(game: Game, player: Player) -> Stuck:
-    """``Stuck`` for a pass by ``player`` now."""
-    stuck = {}
-    for color in player.colors:
-        if game.playable(color):
-            unplayed = game.unplayed_tiles(color)
-            stuck[color] = (min(RACK_SIZE, len(unplayed)), frozenset(
-                t for t in unplayed if not any(can_place(game, color, t, sq)
-                                               for sq in FIT_SQUARES[t])))
-    return stuck
-
-
-def surely_unforced(game: Game, player: Player) -> str | None:
-    """Why a pass by ``player`` now cannot be forced whatever their racks hold, or None: a
-    colour that holds more tiles than there are tiles left to it that fit nowhere."""
-    for color, (holds, fit_nowhere) in stuck_tiles(game, player).items():
-        if len(fit_nowhere) < holds:
-            return _("{name}'s pass cannot be forced: {colour} holds {holds} tiles and only "
-                     "{stuck} of its tiles left fit nowhere; {name}'s entry was written by hand"
-                     ).format(name=player.name, colour=shown_color(color), holds=holds,
-                              stuck=len(fit_nowhere))
-    return None
-
-
-def can_place(game: Game, color: str, tile: int, square: int) -> bool:
-    """Whether ``color`` could place ``tile`` on ``square`` now, its rack aside."""
-    return game.is_legal(Placement(tile, square), color)

@@ -20,15 +20,20 @@ not files or terminals.
 from __future__ import annotations
 
 import json
+import os
+import re
 from typing import Any
 
 from ..engine.geometry import shown_color
 from ..engine.sha256 import sha256
+from ..errors import KeyFileError
 from ..i18n import N_, _
-from .nodes import Mapping, Sequence
-from .schema import Record
+from ..records.nodes import Mapping, Sequence
+from ..records.schema import Record
+from .keys import key_path, make_folder, check_folder, read_private, write_private
+from .joins import counted_reveals, key_gives, valid_reveals, withdraws
 
-__all__: list[str] = []
+__all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "load_seen", "save_seen"]
 
 
 def game_ident(record: Record, opening: bool = False) -> str:
@@ -55,7 +60,7 @@ def snapshot(record: Record, seen: dict[str, Any] | None = None,
     The time control and the moves' stamps are kept too (``timing``, ``stamps``), and when
     each move was first seen (``first_seen``: the earlier memory's, else ``now``)."""
     hidden = record.hidden
-    revealed = [] if hidden is None else [list(r) for r in hidden.valid_reveals().items()]
+    revealed = [] if hidden is None else [list(r) for r in valid_reveals(hidden).items()]
     if hidden is not None and seen is not None:
         revealed += [list(r) for r in _seen_reveals(seen, record) if r[0] not in dict(revealed)]
     return {
@@ -152,7 +157,7 @@ def _as_played(color: str, text: str) -> list[str]:
 
 def _protocol(version: object) -> object:
     """A protocol version as the record names it (``uptown-hidden-2``), or as it is."""
-    from ..hidden.draws import PROTOCOLS
+    from ..records.hidden_fields import PROTOCOLS
 
     if isinstance(version, int) and 1 <= version <= len(PROTOCOLS):
         return PROTOCOLS[version - 1]
@@ -222,7 +227,7 @@ def _commitment_change(seen: dict[str, Any], record: Record,
     for index, (name, was) in enumerate(seen["commitments"]):
         same = index < len(now) and now[index][1] == was
         if not same and not (hidden is not None and not seen["moves"]
-                             and hidden.withdraws(name, was, earlier)):
+                             and withdraws(hidden, name, was, earlier)):
             line = _line_of(record, "commitments", index)
             if index >= len(now):
                 return (line, _("{name}'s commitment is gone {since}: this is an older copy, "
@@ -278,7 +283,7 @@ def _reveal_change(seen: dict[str, Any], record: Record, since: str,
     """A revealed key seen (one that gives its player's commitment) whose entry now holds
     another key, which cannot be that player's. A key missing is no change: copies merge."""
     hidden = record.hidden
-    now = {} if hidden is None else dict(hidden.revealed)
+    now = {} if hidden is None else counted_reveals(hidden)
     for name, key in _seen_reveals(seen, record):
         if name in now and now[name] != key and name != rewriter:
             return (_line_of(record, "revealed", name), _(
@@ -295,7 +300,7 @@ def _seen_reveals(seen: dict[str, Any], record: Record) -> list[tuple[str, str]]
     if hidden is None:
         return []
     return [(name, key) for name, key in seen["revealed"]
-            if hidden.key_gives(name, bytes.fromhex(key))]
+            if key_gives(hidden, name, bytes.fromhex(key))]
 
 
 _WORDS = {"game": N_("the game id"), "protocol": N_("the protocol"),
@@ -347,3 +352,44 @@ def _key_line(record: Record, key: str) -> int:
     pair = root.get(_KEYS.get(key, key)) or (root.get("commitments") if key == "withdrawn"
                                              else None)
     return pair[0].line if pair is not None else 1
+
+
+# -- memory files, beside the keys ----------------------------------------------------------
+
+
+def seen_path(folder: str, game: str, name: str) -> str:
+    """Where the memory of what ``name`` last saw of game ``game`` lives."""
+    return key_path(folder, game, name)[:-len(".key")] + ".seen"
+
+
+def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
+    """What ``name`` last saw of game ``game`` (a snapshot, see ``fairplay.memory``), or None."""
+    check_folder(folder)
+    path = seen_path(folder, game, name)
+    if not os.path.lexists(path):
+        return None
+    data = read_private(path, path)
+    if not all(isinstance(entries := data.get(key, [] if key in _SEEN_LATER else None), list)
+               and all(isinstance(entry, list) and len(entry) == size
+                       and isinstance(entry[0], str) for entry in entries)
+               for key, size in _SEEN_ENTRIES.items()) or not all(
+                   isinstance(entry[1], str) and re.fullmatch("[0-9a-f]{64}", entry[1])
+                   for key in _SEEN_HEX for entry in data.get(key, [])):
+        raise KeyFileError(_("{path} is not an uptown memory file (it was damaged or edited): move "
+                             "it away to start remembering afresh").format(path=path))
+    return data
+
+
+_SEEN_ENTRIES = {"players": 2, "addresses": 2, "commitments": 2, "withdrawn": 2, "moves": 3,
+                 "revealed": 2}
+"""The lists of a memory file, and how many fields each entry of them has."""
+_SEEN_HEX = ("commitments", "withdrawn", "revealed")
+"""The lists whose entries are ``[name, 64 hex digits]``."""
+_SEEN_LATER = ("addresses", "withdrawn")
+"""The lists a memory file kept by an older uptown lacks (nothing to compare yet)."""
+
+
+def save_seen(folder: str, game: str, name: str, snapshot: dict[str, Any]) -> None:
+    """Remember ``snapshot`` as what ``name`` last saw of game ``game``."""
+    make_folder(folder)
+    write_private(folder, seen_path(folder, game, name), snapshot, replace=True, sync=False)

@@ -2,7 +2,7 @@
 hidden racks, and what they have seen of it.
 
 A player's view of a hidden game is the record replayed with their key (from the record once
-revealed, else from their key file, see ``hidden.keys``): it knows their racks and no one
+revealed, else from their key file, see ``fairplay.keys``): it knows their racks and no one
 else's. Before a player acts on a file, the file must extend what they last saw of it
 (``seen``); after, what they saw is kept. Errors are ``ViewerError``, ``KeyFileError`` and
 ``RecordError``, each one line.
@@ -13,15 +13,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import KeyFileError, RecordError, ViewerError
-from ..hidden.keys import check_folder, has_key, keys_folder, load_key, load_seen, save_seen
-from .reading import read_file
-from .schema import Record
+from .keys import check_folder, has_key, keys_folder, load_key
+from .joins import key_gives, valid_reveals
+from .memory import load_seen, save_seen
+from ..records.reading import read_file
+from ..records.schema import Record
 from ..i18n import _
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from .hidden_fields import HiddenFields
-    from .hidden_check import HiddenCheck
+    from ..records.hidden_fields import HiddenFields
+    from .check import HiddenCheck
 
 __all__ = [
     "HiddenView", "player_named", "check_seen", "remember", "holds_key", "not_your_commitment",
@@ -60,7 +62,7 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     memory beside their keys); returns the player's name as the record writes it. ``writes``:
     whether the command would write the file (the refusal says that nothing was);
     ``rewrites_own_key``: the command writes the player's own revealed key (``reveal``)."""
-    from .seen import first_change, game_ident
+    from .memory import first_change, game_ident
 
     name = player_named(record.players, as_name)
     folder = keys_folder(keys)
@@ -87,9 +89,9 @@ def _sealed_change(seen: dict[str, Any], record: Record, name: str, keys: str | 
     the history as it is now is that move's. Then the view names who changed it (or whose
     seal is checked next), and the player can play on: a refusal would freeze the game with
     nobody blamed."""
-    from .hidden_check import HiddenCheck
+    from .check import HiddenCheck
     from .replay import replay
-    from .seen import first_changed_move
+    from .memory import first_changed_move
 
     if record.hidden is None or record.hidden.version < 3:
         return False
@@ -132,7 +134,7 @@ def remember(record: Record, name: str | None, keys: str | None) -> None:
     import os
 
     from ..engine.moments import current_time, write_time
-    from .seen import game_ident, snapshot
+    from .memory import game_ident, snapshot
 
     if name is None:
         return
@@ -176,14 +178,14 @@ def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = Fal
     if name not in hidden.joined():
         raise ViewerError(_("{name} has not joined {path} yet (uptown join)")
                           .format(name=name, path=record.path))
-    revealed = hidden.valid_reveals().get(name)
+    revealed = valid_reveals(hidden).get(name)
     if revealed is not None:
         return bytes.fromhex(revealed)
     folder = keys_folder(keys)
     if not holds_key(folder, hidden.game_id, name):
         raise KeyFileError(not_your_commitment(record, name, folder))
     key: bytes = load_key(folder, hidden.game_id, name, spent_ok)
-    if not hidden.key_gives(name, key):
+    if not key_gives(hidden, name, key):
         line = hidden.lines["commitments", name]
         names = hidden.joined()
         earlier = _(" or ").join(_("{name}'s").format(name=n) for n in names[:names.index(name)])
@@ -199,7 +201,7 @@ def own_view(record: Record, name: str, key: bytes,
              upto: int | None = None) -> tuple[Game, HiddenCheck]:
     """``(game, check)``: the game after the record's moves (the first ``upto``), replayed with
     player ``name``'s key, whose ``check.deal`` knows that player's racks."""
-    from .hidden_check import HiddenCheck
+    from .check import HiddenCheck
     from .replay import replay
 
     check = HiddenCheck(record, own=(name, key))

@@ -1,0 +1,179 @@
+"""Validating records: a record checked from end to end, its schema, its moves and every check
+of fair play, the clock and the bots that played for late players, every problem in file
+order (``validate_file``, ``validate_text``, ``validate_record``): what ``uptown validate`` says,
+and what every command that reads a game relies on."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..analysis.stand_ins import stand_in_errors
+from ..errors import RecordError
+from ..fairplay.check import unchecked, unrevealed_players
+from ..fairplay.replay import replay
+from ..records.deadlines import pause_errors, settle
+from ..records.entries import FORFEIT, forfeits
+from ..records.reading import read_file
+from ..records.schema import Record, SchemaReader, file_order
+from ..records.times import future_problem
+from ..records.yaml_reader import decode
+
+__all__ = ["Validation", "validate_text", "validate_record", "validate_file"]
+
+
+class Validation:
+    """A record checked from end to end: its schema, then a replay of the moves before the
+    first that breaks the format.  ``record`` is None unless the schema holds; ``moves``
+    counts the moves replayed legally before the first problem with a move; ``errors`` are
+    in file order, so the earliest move's problem comes before those of later moves;
+    ``warnings`` (in file order too) are the notes under the moves that do not read as notes
+    or do not fit the rules or the racks: notes are not the game, and never make it invalid."""
+
+    __slots__ = ("path", "record", "errors", "moves", "unchecked", "unrevealed", "warnings",
+                 "settled", "game")
+
+    def __init__(self, path: str, record: Record | None, errors: list[RecordError], moves: int,
+                 unchecked: list[str] | None = None, unrevealed: list[str] | None = None,
+                 warnings: list[RecordError] | None = None, game: Game | None = None) -> None:
+        self.path = path
+        self.record = record
+        self.game = game
+        """The game ``record``'s moves were replayed into, as far as they are legal (None
+        with ``record``): read it, do not play on it."""
+        self.errors = errors
+        self.moves = moves
+        self.warnings: list[RecordError] = [] if warnings is None else warnings
+        self.unchecked: list[str] = [] if unchecked is None else unchecked
+        """What cannot be checked yet (hidden racks whose keys are not revealed)."""
+        self.unrevealed: list[str] = [] if unrevealed is None else unrevealed
+        """The players of a *finished* hidden game whose draws stay unchecked (no valid
+        key)."""
+        self.settled: dict[str, str] = {}
+        """The players of ``unrevealed`` whose reveal deadline has passed at the ``now`` of
+        ``validate_text`` (``deadlines.settle``), with the deadline: they forfeit, and the game
+        counts for the others."""
+
+    @property
+    def valid(self) -> bool:
+        """No problem found, and nothing left unchecked in a finished game (a player who did
+        not reveal in time is settled: ranked last)."""
+        return not self.errors and all(name in self.settled for name in self.unrevealed)
+
+    @property
+    def status(self) -> str:
+        """``valid``, ``invalid``, ``settled`` (a finished game with a forfeit written in its
+        moves, or every key missing from a finished hidden game past its reveal deadline) or
+        ``unchecked``: no problem found, but a finished hidden game whose players in
+        ``unrevealed`` have not revealed their keys."""
+        if self.errors:
+            return "invalid"
+        if self.unrevealed:
+            return "settled" if self.valid else "unchecked"
+        finished = self.game is not None and self.game.finished
+        forfeit = self.record is not None and any(m.text == FORFEIT for m in self.record.moves)
+        return "settled" if finished and forfeit else "valid"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
+        [the same]}``, and for a game with hidden racks ``"status"``, ``"unchecked": [sentence,
+        ...]`` and ``"unchecked_players": [name, ...]`` (those of a finished game who did not
+        reveal)."""
+        data = {"path": self.path, "valid": self.valid, "moves": self.moves,
+                "errors": [e.to_json() for e in self.errors],
+                "warnings": [w.to_json() for w in self.warnings]}
+        if self.record is not None and self.record.hidden is not None:
+            data.update(status=self.status, unchecked=self.unchecked,
+                        unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
+        elif self.status == "settled":
+            data["status"] = "settled"
+        forfeited = self.forfeited()
+        if forfeited:
+            data["forfeited"] = forfeited
+        return data
+
+    def forfeited(self) -> list[dict[str, object]]:
+        """``{"name", "reason" ("resigned", "out of time", "reveal"), "at", "move"}`` for each
+        forfeit of the record (in the moves, then the reveals not made in time)."""
+        return self.forfeits_in_moves() + forfeits((), {}, self.settled)
+
+    def forfeits_in_moves(self) -> list[dict[str, object]]:
+        """The forfeits of ``forfeited`` written in the record's moves."""
+        record = self.record
+        return [] if record is None else forfeits(record.moves, record.owners, {})
+
+
+def validate_text(text: str | bytes, path: str, strict: bool = False,
+                  now: datetime | None = None) -> Validation:
+    """Check a record given as text; every problem lands in the result, nothing is raised.
+
+    With ``now`` (the reader's clock; None: no time is checked), a move dated in the reader's
+    future is a problem (``times.future_problem``), and the players of a finished hidden game
+    who did not reveal by their deadline settle it (``Validation.settled``). A record without
+    a problem so far has each move a bot made for a late player played again
+    (``analysis.stand_ins``), before it is settled."""
+    try:
+        if isinstance(text, bytes):
+            text = decode(text, path)
+        schema = SchemaReader(text, path)
+        record = schema.check()
+    except RecordError as exc:
+        return Validation(path, None, exc.problems, 0)
+    if record is None:
+        return Validation(path, None, schema.problems, 0, warnings=schema.warnings)
+    return _validated(record, schema.problems, schema.warnings, strict, now)
+
+
+def validate_record(record: Record, strict: bool = False,
+                    now: datetime | None = None) -> Validation:
+    """``validate_text`` of a record already read (``schema.load_record_text``: its schema
+    holds), without reading its text again."""
+    return _validated(record, [], [], strict, now)
+
+
+def validate_file(path: str | Path, strict: bool = False, shown: str | None = None,
+                  now: datetime | None = None) -> Validation:
+    """Check the record at ``path`` (named ``shown`` in what is said, default ``path``); every
+    problem lands in the result, nothing is raised (``now``: as for ``validate_text``)."""
+    shown = str(path) if shown is None else shown
+    try:
+        text = read_file(path, shown)
+    except RecordError as exc:
+        return Validation(shown, None, exc.problems, 0)
+    return validate_text(text, shown, strict, now)
+
+
+def _validated(record: Record, problems: list[RecordError], warned: list[RecordError],
+               strict: bool, now: datetime | None) -> Validation:
+    """``validate_text`` of ``record`` once its schema is read, with the ``problems`` and
+    warnings (``warned``) found there: its moves replayed once."""
+    result = replay(record, strict)
+    if record.pauses:
+        result.errors += pause_errors(record, result.game)
+    errors = sorted(problems + result.errors, key=file_order)
+    warnings = sorted(warned + result.warnings + result.alerts, key=file_order)
+    unrevealed = []
+    if record.hidden is not None and result.game.finished and not errors:
+        unrevealed = unrevealed_players(record)
+    if problems:
+        return Validation(record.path, None, errors, result.moves_ok, unchecked(record),
+                          unrevealed, warnings)
+    checked = Validation(record.path, record, errors, result.moves_ok, unchecked(record),
+                         unrevealed, warnings, result.game)
+    _check_further(checked, record, now)
+    return checked
+
+
+def _check_further(checked: Validation, record: Record, now: datetime | None) -> None:
+    """Add to ``checked`` (``record`` checked, its schema holding) what ``now`` and the
+    stand-ins' bots find (``validate_text``), and who is settled at ``now``."""
+    if now is not None and (record.timing is not None or any(m.at is not None
+                                                             for m in record.moves)):
+        problem = future_problem(checked.path, record.moves, now, record.timing, record.pauses)
+        if problem is not None:
+            checked.errors = sorted(checked.errors + [problem], key=file_order)
+    if not checked.errors:
+        checked.errors += stand_in_errors(record)
+    if now is not None and checked.unrevealed and not checked.errors:
+        checked.settled = settle(record, checked.unrevealed, now)
