@@ -61,7 +61,7 @@ from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.analysis.bots import choose_move
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.game import seat_colors
-from uptown_cli.records.writing import render_record
+from uptown_cli.records.editing import render_record
 from uptown_cli.analysis.selfplay import play_games, summarize
 
 PARSE_ONLY = """\

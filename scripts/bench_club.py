@@ -24,7 +24,7 @@ import tempfile
 from bench import compare_processes, compile_bytecode, make_corpus, seats, uptown_command
 from bench_figures import table
 
-from uptown_cli.records.writing import render_record
+from uptown_cli.records.editing import render_record
 
 
 def with_emails(folder):

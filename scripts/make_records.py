@@ -17,7 +17,7 @@ from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.game import seat_colors
 from uptown_cli.engine.geometry import tile_name
-from uptown_cli.records.writing import render_record
+from uptown_cli.records.editing import render_record
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
 

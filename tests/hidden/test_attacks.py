@@ -347,10 +347,10 @@ def test_key_folders_and_their_parents_are_made_private_whatever_the_umask(uptow
 def test_a_bot_in_a_hidden_game_is_not_seeded_from_the_public_file(uptown, tmp_path):
     """(7) Two players with the same public file but different keys: the bot's seed differs,
     so the file alone does not tell what the bot drew."""
-    from uptown_cli.analysis.mover import Mover
+    from uptown_cli.turns.own_turn import secret_seed
 
     record = load_record(new_game(uptown, tmp_path))
-    seeds = {Mover(record, "Ana", new_key(), None, None).bot_seed for _ in range(2)}
+    seeds = {secret_seed(new_key(), record) for _ in range(2)}
     assert len(seeds) == 2 and record.text not in seeds
 
 

@@ -31,7 +31,7 @@ from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.turns.validation import validate_file, validate_text
-from uptown_cli.records.writing import render_record
+from uptown_cli.records.editing import render_record
 
 
 def compare_files(path_a, path_b):

@@ -14,8 +14,8 @@ from uptown_cli.fairplay.check import HiddenCheck
 from uptown_cli.records.schema import load_record_text
 from uptown_cli.fairplay.replay import replay
 from uptown_cli.turns.validation import validate_text
-from uptown_cli.records.hidden_text import record_with_entry
-from uptown_cli.records.writing import record_with_move, render_record
+from uptown_cli.records.editing import record_with_entry
+from uptown_cli.records.editing import record_with_move, render_record
 from uptown_cli.errors import RecordError
 
 GAME_ID = "00112233445566778899aabbccddeeff"

@@ -41,13 +41,13 @@ from pathlib import Path
 from uptown_cli.records import safe_file
 from uptown_cli.cli import main
 
-real = safe_file.append_move
+real = safe_file.replace_record
 
 def announce(*args):
     Path(sys.argv[1]).touch()
     return real(*args)
 
-safe_file.append_move = announce
+safe_file.replace_record = announce
 main(sys.argv[2:], prog_name="uptown")
 """
 """``python -c ANNOUNCE MARKER ARGS...``: ``uptown ARGS`` that creates MARKER once it has read
@@ -131,7 +131,8 @@ def test_many_players_at_once(uptown, game):
 
 RACER = """
 import sys
-from uptown_cli.records.safe_file import append_move
+from uptown_cli.records.editing import record_with_move
+from uptown_cli.records.safe_file import replace_record
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import read_file
 
@@ -139,7 +140,8 @@ path, color, row = sys.argv[1:]
 for column in range(1, 10):
     while True:
         try:
-            append_move(path, color, f"$ {row}{column}", read_file(path))
+            text = read_file(path)
+            replace_record(path, record_with_move(text, color, f"$ {row}{column}", path), text)
             break
         except RecordError as exc:
             if "the game moved on" not in str(exc):

@@ -16,7 +16,7 @@ from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
 from uptown_cli.fairplay.replay import replay
 from uptown_cli.turns.validation import validate_file, validate_text
-from uptown_cli.records.writing import record_with_move
+from uptown_cli.records.editing import record_with_move
 
 ROOT = Path(__file__).resolve().parents[2]
 ACCEPTANCE = ROOT.parent / "shared" / "acceptance"

@@ -13,7 +13,8 @@ import pytest
 from uptown_cli.errors import RecordError
 from uptown_cli.records import file_lock
 from uptown_cli.records import safe_file
-from uptown_cli.records.safe_file import append_move, create_record
+from uptown_cli.records.editing import record_with_move
+from uptown_cli.records.safe_file import create_record
 
 AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
 """What ``uptown move`` writes under a move at the tests' now (``support.games.NOW``)."""
@@ -21,6 +22,14 @@ AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
 START = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\n  - name: Cy\nmoves:\n"
 AFTER = START + "  - red: 7 B7\n"
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+
+
+def append_move(path, color, move_text, expected, on_wait=None):
+    """Append a move to the game at ``path``, read as ``expected``, as the commands do: the
+    record edited, then put in the file's place (``safe_file.replace_record``)."""
+    new = record_with_move(expected, color, move_text, path)
+    safe_file.replace_record(path, new, expected, on_wait)
+    return new
 
 
 @pytest.fixture

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.errors import RecordError
-from uptown_cli.records import writing as record_text
+from uptown_cli.records import editing as record_text
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.fairplay.replay import replay
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.pause_text import record_with_pause
-from uptown_cli.records.writing import quote, record_with_move, render_record
+from uptown_cli.records.editing import record_with_pause
+from uptown_cli.records.yaml_writer import quote
+from uptown_cli.records.editing import record_with_move, render_record
 from uptown_cli.records.yaml_reader import MAX_BYTES, parse, to_plain
 
 AT_LINE = '    at: "2026-12-01T12:00:00Z"\n'
@@ -573,7 +574,7 @@ def test_render_record_writes_the_hidden_fields_itself():
     from uptown_cli.records.hidden_fields import LATEST, PROTOCOLS
     from uptown_cli.records.schema import load_record_text
     from uptown_cli.records.entries import PlayerEntry
-    from uptown_cli.records.writing import render_record
+    from uptown_cli.records.editing import render_record
 
     game_id = "ab" * 16
     text = render_record([PlayerEntry("Ana", ("red", "green"), 0),

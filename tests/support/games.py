@@ -63,7 +63,7 @@ def finished_game(path, seats=THREE, seed=SEED):
     rule (so that it has captures), and return the engine's game."""
     from uptown_cli.engine.bags import seeded_bags
     from uptown_cli.engine.game import Game, Player
-    from uptown_cli.records.writing import render_record
+    from uptown_cli.records.editing import render_record
 
     players = [Player(name, colors) for name, colors in seats]
     game = Game(players, seeded_bags(seed, [c for p in players for c in p.colors]))

@@ -279,7 +279,7 @@ def _tail(log: IO[bytes]) -> str:
 
 def record_text(outcome: GameOutcome, variant: str, event: str) -> str:
     """The record of a tournament game (format 1); a forfeit is told in ``notes``."""
-    from ..records.writing import render_record
+    from ..records.editing import render_record
 
     fields = {"event": event}
     lost = next((s for s in outcome.seats if s.forfeit is not None), None)

@@ -155,7 +155,7 @@ def wilson_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, fl
 
 def record_text(result: GameResult, variant: str) -> str:
     """The record of a self-play game (format 1)."""
-    from ..records.writing import render_record
+    from ..records.editing import render_record
 
     bots = " vs ".join(seat.bot for seat in result.seats)
     return render_record(

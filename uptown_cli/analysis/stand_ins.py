@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..errors import RecordError, SetupError
 from ..engine.geometry import shown_color
 from ..i18n import _
-from ..records.deadlines import stand_in_seed
+from ..records.times import stand_in_seed
 from ..fairplay.replay import replay
 from .bots import choose_move
 

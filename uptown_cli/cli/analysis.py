@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..engine.game import VARIANTS
-from ..errors import display_path
+from ..errors import RecordError, UptownError, display_path
 from .exits import ExitStatus, converted, signal_status
-from .loading import game_path, PROGRESS_MIN_FILES, open_record, record_files, replay_valid
+from ..turns.game_files import open_record
+from .loading import game_path, PROGRESS_MIN_FILES, record_files, replay_valid
 from .options import (
     BOT_NAMES,
     check_jobs_or_cluster,
@@ -263,8 +264,8 @@ def _judged_games(paths: tuple[str, ...], several: bool,
         try:
             record = open_record(path)
             yield (record, *_known_game(record))
-        except click.ClickException as exc:
-            click.echo(_("Error: {message} (skipped)").format(message=exc.message), err=True)
+        except UptownError as exc:
+            click.echo(_("Error: {message} (skipped)").format(message=exc), err=True)
             skipped.append(path)
     for folder, reason in unreadable:
         click.echo(_("Error: {folder}: cannot read the folder ({reason}); its records were "
@@ -316,7 +317,7 @@ def _pct(rate: float) -> str:
 
 
 def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
-    """(the game replayed with every rack known, its bags), or a one-line ClickException."""
+    """(the game replayed with every rack known, its bags), or a one-line RecordError."""
     if record.seed is not None:
         game = replay_valid(record)
         from ..engine.bags import seeded_bags
@@ -329,12 +330,12 @@ def _known_game(record: "Record") -> "tuple[Game, dict[str, list[int]]]":
         check = HiddenCheck(record)
         result = replay(record, hidden=check)
         if result.errors:
-            raise click.ClickException(_("{report_line} (the record is invalid)")
-                                       .format(report_line=result.errors[0].report_line()))
+            raise RecordError(_("{report_line} (the record is invalid)")
+                              .format(report_line=result.errors[0].report_line()))
         bags = drawn_bags(check)
         if bags is not None:  # every key revealed and sound: replay dealt the game these bags
             return result.game, bags
-    raise click.ClickException(
+    raise RecordError(
         _("{path}: the racks are unknown (a game without a seed, or with hidden "
           "racks not all revealed), so the moves cannot be judged from their "
           "players' view").format(path=record.path))
@@ -358,8 +359,8 @@ def _recorded_games(paths: tuple[str, ...], label: str,
             try:
                 record = open_record(path)
                 game = replay_valid(record)
-            except click.ClickException as exc:
-                click.echo(_("Error: {message} (skipped)").format(message=exc.message), err=True)
+            except UptownError as exc:
+                click.echo(_("Error: {message} (skipped)").format(message=exc), err=True)
                 skipped.append(path)
                 continue
             yield RecordedGame(record.path, record.variant, game)

@@ -155,13 +155,11 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
     before sending the game on. Refused when the game has no clock or allows no vacation,
     when it overlaps another, is more than NAME has left, or NAME is out of time already.
     """
-    from ..engine.clock import Pause
-    from ..engine.late import pause_problem
-    from ..engine.moments import parse_time, show_time, write_time
-    from ..records.safe_file import append_pause
-    from ..records.times import timeline
-    from ..fairplay.viewer import player_named
-    from .loading import check_seen_as, game_path, open_record, remember_seen, replay_valid
+    from ..engine.moments import parse_time, show_time
+    from ..turns.acts import pause as write_pause
+    from ..turns.game_files import open_game
+    from .exits import converted
+    from .loading import game_path, warn
     from .output import lock_notice
     from .timing import now
 
@@ -174,39 +172,22 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
         from .club import check_mail_settings
 
         check_mail_settings(sendmail, move=False)
-    record = open_record(path)
-    check_seen_as(record, as_name, keys)
-    game = replay_valid(record)
-    name = player_named(record.players, as_name)
-    timing = record.timing
-    if timing is None or timing.clock is None:
-        raise click.ClickException(_("this game has no clock: there is no time to stop"))
     moment = now()
+    opened = open_game(path, as_name, keys, now=moment, alerts=True)
+    warn(opened.warnings)
     with converted(param_hint="--from"):
         begins = parse_time(start) if start else None
-    line = timeline(timing, record.moves, record.owners, pauses=record.pauses)
-    wanted = Pause(name, moment, days, begins)
-    to_move = game.to_move.name if game.to_move is not None else None
-    problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
-    if problem is not None:
-        raise click.ClickException(_("{problem}; nothing was written").format(problem=problem))
-    color = next(p.colors[0] for p in record.players if p.name == name)
-    stamp = {"at": write_time(moment)}
-    if begins is not None:
-        stamp["from"] = write_time(begins)
-    written = append_pause(path, color, days, record, lock_notice(path), stamp)
-    remember_seen(written, as_name, keys)
-    left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
+    paused = write_pause(opened, days, now=moment, begins=begins, on_wait=lock_notice(path))
     click.echo(ngettext("{name} is on vacation from {begins} until {end}; {left} day of "
                         "vacation left",
                         "{name} is on vacation from {begins} until {end}; {left} days of "
-                        "vacation left", left).format(
-                            name=name, begins=show_time(wanted.begins), end=show_time(wanted.end),
-                            left=left))
+                        "vacation left", paused.left).format(
+                            name=paused.name, begins=show_time(paused.begins),
+                            end=show_time(paused.end), left=paused.left))
     if send:
         from .club import send_after_move
 
-        sent = send_after_move(path, name, sendmail)
+        sent = send_after_move(path, paused.name, sendmail)
         if sent:
             click.echo(sent)
 

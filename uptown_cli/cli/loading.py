@@ -1,7 +1,6 @@
-"""How the commands find and read their records: FILE and its default (``game_path``), a record
-read or a one-line error (``open_record``), replayed (``replay_valid``, ``read_game``), what a
-player saw of it (``check_seen_as``, ``remember_seen``), and the records of folders
-(``record_files``)."""
+"""How the commands find and read their records: FILE and its default (``game_path``), a game
+read to look at it (``read_game``: ``turns.game_files``'s steps, the warnings printed), and the
+records of folders (``record_files``)."""
 
 import os
 from collections.abc import Iterable, Iterator
@@ -10,8 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import display_path
-from ..i18n import N_, _, ngettext
-from .exits import converted
+from ..i18n import _, ngettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -34,74 +32,44 @@ def game_path(file: str | None) -> str:
     return file or os.environ.get(GAME_ENV) or DEFAULT_GAME
 
 
-NO_SUCH_FILE = N_("no such file (uptown new creates a game)")
-"""The one wording of every command for a FILE that is not there."""
-
-
-def open_record(path: str) -> "Record":
-    """The record at ``path`` ("-" for standard input), or a one-line ClickException."""
-    from ..records.reading import load_record, read_standard_input
-    from ..records.schema import load_record_text
-
-    if path != "-" and not os.path.lexists(path):
-        raise click.ClickException(_("{path}: {NO_SUCH_FILE}")
-                                   .format(path=display_path(path), NO_SUCH_FILE=_(NO_SUCH_FILE)))
-    with converted():
-        if path == "-":
-            return load_record_text(read_standard_input(), "<stdin>")
-        return load_record(path, display_path(path))
-
-
-def replay_valid(record: "Record", upto: int | None = None, alerts: bool = True) -> "Game":
-    """The game after the record's moves (the first ``upto``), or a ClickException for the
-    first illegal move; with ``alerts``, a change the seals prove whose author is not named
-    yet is a warning on standard error."""
-    from ..fairplay.replay import replay
-
-    result = replay(record, upto=upto)
-    if result.errors:
-        raise click.ClickException(_("{report_line} (the record is invalid)")
-                                   .format(report_line=result.errors[0].report_line()))
-    for alert in result.alerts if alerts else ():
-        click.echo(_("Warning: {alert}").format(alert=alert.report_line()), err=True)
-    return result.game
-
-
-def check_seen_as(record: "Record", as_name: str | None, keys: str | None,
-                  writes: bool = True) -> None:
-    """With ``--as NAME``, ``fairplay.viewer.check_seen``: refuse ``record`` unless it extends what
-    NAME last saw of it (without ``--as``, the viewer's modules are not even loaded); ``writes``:
-    whether the command would have written the file."""
-    if as_name is not None:
-        from ..fairplay.viewer import check_seen
-
-        from .timing import check_future
-
-        check_seen(record, as_name, keys, writes)
-        check_future(record, writes)
-
-
-def remember_seen(record: "Record", as_name: str | None, keys: str | None) -> None:
-    """With ``--as NAME``, keep ``record`` as what NAME has seen (``fairplay.viewer.remember``)."""
-    if as_name is not None:
-        from ..fairplay.viewer import player_named, remember
-
-        remember(record, player_named(record.players, as_name), keys)
-
-
 def read_game(file: str | None, upto: int | None = None, as_name: str | None = None,
               keys: str | None = None) -> tuple[str, "Record", "Game"]:
-    """(path, record, game) for FILE: the record read and replayed (its first ``upto`` moves).
-    With ``as_name``, the record must first extend what that player saw of it (``seen``)."""
+    """(path, record, game) for FILE, as a command that only looks at it reads it
+    (``turns.game_files``): the record read, checked against what ``as_name`` saw of it, and
+    replayed (its first ``upto`` moves, a usage error past its end); the replay's warnings
+    (without ``as_name``: a player's own view says more) on standard error."""
+    from ..turns.game_files import check_seen, open_record, replayed
+    from .timing import now
+
     path = game_path(file)
     record = open_record(path)
-    check_seen_as(record, as_name, keys, writes=False)
+    check_seen(record, as_name, keys, writes=False, now=now() if as_name else None)
     if upto is not None and upto > len(record.moves):
         raise click.BadParameter(ngettext("{path} has {count} move, not {upto}",
                                           "{path} has {count} moves, not {upto}", len(record.moves))
                                  .format(path=record.path, count=len(record.moves), upto=upto),
                                  param_hint="--at")
-    return path, record, replay_valid(record, upto, alerts=as_name is None)
+    warnings: list[str] = []
+    game = replayed(record, upto, warnings if as_name is None else None)
+    warn(warnings)
+    return path, record, game
+
+
+def replay_valid(record: "Record", upto: int | None = None) -> "Game":
+    """``record`` replayed (its first ``upto`` moves: ``turns.game_files.replayed``), its
+    warnings on standard error."""
+    from ..turns.game_files import replayed
+
+    warnings: list[str] = []
+    game = replayed(record, upto, warnings)
+    warn(warnings)
+    return game
+
+
+def warn(lines: Iterable[str]) -> None:
+    """Each of ``lines`` (a warning, ``Warning: ...``) on standard error."""
+    for line in lines:
+        click.echo(line, err=True)
 
 
 def listed_records(paths: Iterable[str]) -> tuple[list[str], int]:

@@ -27,7 +27,7 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     address that ``records.names.address_problem`` takes; a name is what a record may hold, and
     no MIME encoded word (``records.names``)."""
     from ..records.names import address_problem, encoded_word_warning, name_problem
-    from ..records.writing import check_utf8
+    from ..records.editing import check_utf8
 
     with converted(param_hint="--player"):
         check_utf8("name", text)
@@ -107,7 +107,7 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     from ..records.lineup import deal_colors
     from ..records.schema import load_record_text
     from ..records.entries import PlayerEntry
-    from ..records.writing import render_record
+    from ..records.editing import render_record
 
     path = game_path(file)
     if path == "-":

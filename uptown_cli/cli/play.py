@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
-from .exits import converted
-from .loading import check_seen_as, game_path, read_game, open_record, remember_seen, replay_valid
+from .loading import game_path, read_game, warn
 from ..i18n import _, ngettext
 from .options import (
     as_option,
@@ -30,21 +29,19 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.notation import Move
     from ..records.schema import Record
-    from ..analysis.mover import Mover
 
 __all__: list[str] = []
 
 
-def seen_by_mover(record: "Record", game: "Game", as_name: str | None, keys: str | None,
-                  warn: bool = True) -> "tuple[Game, Mover | None]":
-    """``analysis.mover.game_seen_by``; ``warn``: print the mover's warning (passes set
-    aside) on standard error."""
-    from ..analysis.mover import game_seen_by
+def seen_at_turn(record: "Record", game: "Game", as_name: str | None,
+                 keys: str | None) -> "Game":
+    """The game as the player to move sees it (``turns.own_turn.seen_at_turn``), their
+    warning (passes set aside, a change the seals prove) on standard error."""
+    from ..turns.own_turn import seen_at_turn as seen
 
-    game, seen = game_seen_by(record, game, as_name, keys)
-    if warn and seen is not None and seen.warning:
-        click.echo(seen.warning, err=True)
-    return game, seen
+    game, own = seen(record, game, as_name, keys)
+    warn([own.warning] if own is not None and own.warning else [])
+    return game
 
 
 # -- move ------------------------------------------------------------------------------------
@@ -98,8 +95,9 @@ def _fold(text: str) -> str:
 def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for ``uptown move``: the tiles, then the squares, of the legal moves of
     the player to move (with hidden racks, of the player ``--as`` names, from their key)."""
-    from ..records.reading import load_record
     from ..fairplay.replay import replay
+    from ..records.reading import load_record
+    from ..turns.own_turn import seen_at_turn as seen
 
     from .options import completed_files
 
@@ -111,8 +109,7 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
         record = load_record(path)
         game = replay(record).game
         if record.hidden is not None and not game.finished and not game.knows_racks:
-            game = seen_by_mover(record, game, ctx.params.get("as_name"), ctx.params.get("keys"),
-                                 warn=False)[0]
+            game = seen(record, game, ctx.params.get("as_name"), ctx.params.get("keys"))[0]
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
         return files
@@ -160,7 +157,6 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
       uptown move club.yaml sax xE8 --as Bo
       uptown move --dry-run pass
     """
-    from ..analysis.mover import bot_move, player_to_move, take_turn
     from ..engine.scoring import standings
     from ..pictures.text import (
         board_text,
@@ -170,8 +166,9 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         turn_data,
         turn_text,
     )
-    from ..engine.moments import write_time
-    from ..records.safe_file import append_move
+    from ..turns.acts import play_move, seat_to_move
+    from ..turns.game_files import open_game
+    from ..turns.own_turn import bot_move
     from .timing import now
 
     path, words = split_file(words)
@@ -195,53 +192,102 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
 
         check_mail_settings(sendmail)
     if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
-        from .stand_ins import write_turn_for
-
         write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
-                        sendmail, as_json, bot)
+                       sendmail, as_json, bot)
         return
     if not bot and not words:
         raise click.UsageError(_("which move? e.g. uptown move 7 B7 (or pass)"))
-    record = open_record(path)
-    check_seen_as(record, as_name, keys)
-    game = replay_valid(record, alerts=as_name is None)  # with --as, NAME's view warns
-    player = player_to_move(game, as_name, record.path)
-    if rack is not None and rack not in player.colors:
-        raise click.ClickException(_("{name} plays {colors}, not {rack}")
-                                   .format(name=player.name, colors=' and '.join(player.colors), rack=rack))
-    game, mover = seen_by_mover(record, game, as_name, keys)
-    rack, chosen = (bot_move(bot, game, record, playouts, mover) if bot
+    moment = now()
+    opened = open_game(path, as_name, keys, now=moment)  # with --as, NAME's view warns
+    warn(opened.warnings)
+    seat = seat_to_move(opened, rack)
+    warn([seat.own.warning] if seat.own is not None and seat.own.warning else [])
+    rack, chosen = (bot_move(bot, seat.game, opened.record, playouts, seat.own) if bot
                     else (rack, typed_move(words)))
-    stamp = {"at": write_time(now())}  # known before the link: the seal covers it
-    with converted(suffix=_("; nothing was written")):
-        turn, link = take_turn(game, chosen, rack, mover, stamp)
-    if not dry_run:
-        written = append_move(path, turn.color, str(turn.move), record, link, lock_notice(path),
-                              stamp)
-        remember_seen(written, as_name, keys)
+    played = play_move(opened, seat, chosen, rack, now=moment, dry_run=dry_run,
+                       on_wait=lock_notice(path))
+    turn, game = played.turn, played.game
     out = Output(as_json, table_format)
     if as_json:
         data = turn_data(turn)
-        if link is not None:
+        if played.link is not None:
             data["drawn"] = None  # known to the player only once the next player has moved
         out.json({**data, "written": not dry_run, "finished": game.finished,
                   "to_move": None if game.to_move is None else game.to_move.name})
         if send:
-            click.echo(_send_on(path, as_name or player.name, sendmail), err=True)
+            click.echo(_send_on(path, as_name or seat.player.name, sendmail), err=True)
         return
     out.text(_("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))
              + (_(" (dry run: nothing was written)") if dry_run else ""))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
-    view = None
-    if mover is not None and link is not None:  # hidden racks: the mover's view after the move
-        view = mover.view_after(turn, link)
-    out.text(drawn_text(game, turn, view))
-    out.text(to_move_text(game, view))
+    out.text(drawn_text(game, turn, played.view))
+    out.text(to_move_text(game, played.view))
     if game.finished:
-        out.table(*standings_rows(standings(game, record.variant), record.variant), title=_("Final standings:"))
+        out.table(*standings_rows(standings(game, opened.record.variant), opened.record.variant),
+                  title=_("Final standings:"))
     if send:
-        click.echo(_send_on(path, as_name or player.name, sendmail))
+        click.echo(_send_on(path, as_name or seat.player.name, sendmail))
+
+
+def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_name: str | None,
+                   keys: str | None, dry_run: bool, send: bool, sendmail: bool,
+                   as_json: bool, bot: str | None = None) -> None:
+    """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit|--bot`` (for
+    a player out of time: ``turns.acts.resign``, ``stand_in``)."""
+    from ..engine.geometry import shown_color
+    from ..turns.acts import resign, said_action, stand_in
+    from ..turns.game_files import open_game
+    from .timing import now
+
+    action = " ".join(words).lower()
+    if action not in ("pass", "forfeit") and not (bot and for_name):
+        raise click.UsageError(_("with --for, MOVE is pass or forfeit, or --bot"))
+    if for_name is not None and as_name is None:
+        raise click.UsageError(_("--for needs --as ME: the record says who wrote it"))
+    moment = now()
+    opened = open_game(path, as_name, keys, now=moment, alerts=True)
+    warn(opened.warnings)
+    if for_name is None:
+        done = resign(opened, now=moment, dry_run=dry_run, on_wait=lock_notice(path))
+    else:
+        done = stand_in(opened, for_name, action, now=moment, bot=bot, dry_run=dry_run,
+                        on_wait=lock_notice(path))
+    finished, nxt = done.game.finished, done.game.to_move
+    if as_json:
+        Output(True).json({"number": done.number, "player": done.player.name,
+                           "action": done.action, "by": done.by, "written": not dry_run,
+                           "finished": finished, "to_move": None if nxt is None else nxt.name})
+    else:
+        move = _("Move {number}: {colour} ({name}) {action}").format(
+            number=done.number, colour=shown_color(done.color), name=done.player.name,
+            action=said_action(done.action))
+        if done.bot is not None:
+            move = _("Move {number}: {colour} ({name}) {action}, played by {bot} for {name}, out "
+                     "of time ({writer} asked)").format(
+                number=done.number, colour=shown_color(done.color), name=done.player.name,
+                action=said_action(done.action), bot=done.bot, writer=done.by)
+        elif done.by is not None:
+            move = _("Move {number}: {colour} ({name}) {action}, written by {writer} for {name} "
+                     "(out of time)").format(
+                number=done.number, colour=shown_color(done.color), name=done.player.name,
+                action=said_action(done.action), writer=done.by)
+        click.echo(move + (_(" (dry run: nothing was written)") if dry_run else ""))
+        if finished:
+            from ..engine.scoring import standings
+            from ..pictures.text import standings_rows
+
+            variant = opened.record.variant
+            Output(False).table(*standings_rows(standings(done.game, variant), variant),
+                                title=_("Final standings:"))
+        elif nxt is not None:
+            click.echo(_("{name} to move.").format(name=nxt.name))
+    if send:
+        from .club import send_after_move
+
+        line = send_after_move(path, done.by or done.player.name, sendmail)
+        if line:
+            click.echo(line, err=as_json)
 
 
 def _send_on(path: str, as_name: str, sendmail: bool) -> str | None:
@@ -269,10 +315,11 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
     """
     from ..pictures.text import moves_data, moves_rows
     from ..engine.geometry import shown_color
+    from ..turns.game_files import remember_seen
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     if not game.finished:
-        game = seen_by_mover(record, game, as_name, keys)[0]
+        game = seen_at_turn(record, game, as_name, keys)
     remember_seen(record, as_name, keys)
     if not game.finished and not game.knows_racks:
         raise click.ClickException(_("{path} has no seed, so the racks and legal moves are unknown")
@@ -308,11 +355,13 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     """
     check_playouts(playouts, bot)
     path, record, game = read_game(file, as_name=as_name, keys=keys)
-    from ..analysis.mover import bot_move, player_to_move
+    from ..turns.game_files import remember_seen
+    from ..turns.own_turn import bot_move, player_to_move, seen_at_turn as seen
 
     player = player_to_move(game, None, record.path, writes=False)
-    game, mover = seen_by_mover(record, game, as_name, keys)
-    rack, chosen = bot_move(bot, game, record, playouts, mover)
+    game, own = seen(record, game, as_name, keys)
+    warn([own.warning] if own is not None and own.warning else [])
+    rack, chosen = bot_move(bot, game, record, playouts, own)
     remember_seen(record, as_name, keys)
     text = f"{rack} {chosen}" if len(player.colors) > 1 else str(chosen)
     if as_json:

@@ -14,10 +14,8 @@ from ..i18n import _, ngettext
 from .loading import (
     game_path,
     listed_records,
-    NO_SUCH_FILE,
     PROGRESS_MIN_FILES,
     read_game,
-    open_record,
     record_files,
     replay_valid,
 )
@@ -30,6 +28,7 @@ from .options import (
     output_options,
 )
 from .output import Output, page, use_color
+from ..turns.game_files import NO_SUCH_FILE, open_record
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -186,8 +185,9 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     from ..pictures.text import standings_data, standings_rows
     from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
-    from ..records.deadlines import settle
+    from ..errors import UptownError
     from ..records.entries import forfeits
+    from ..turns.validation import settled_players
     from .timing import now
 
     moment = now()
@@ -198,17 +198,13 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
         try:
             record = open_record(path)
             game = replay_valid(record)
-        except click.ClickException as exc:
+        except UptownError as exc:
             if len(paths) == 1:
                 raise
-            exc.show()
+            click.echo(_("Error: {message}").format(message=exc), err=True)
             continue
         scoring = variant or record.variant
-        settled = {}  # who did not reveal by their deadline: as validate settles them
-        if record.hidden is not None and game.finished:
-            from ..fairplay.check import unrevealed_players
-
-            settled = settle(record, unrevealed_players(record), moment)
+        settled = settled_players(record, game, moment)
         reasons: dict[str, str] = {}
         for forfeit in forfeits(record.moves, record.owners, settled):  # a forfeit in the game before a reveal not made
             reasons.setdefault(str(forfeit["name"]), str(forfeit["reason"]))

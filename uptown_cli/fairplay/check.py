@@ -91,7 +91,7 @@ class HiddenCheck:
                     .format(waiting=', '.join(waiting)))
         player = game.to_move
         if player is None or entry.color not in player.colors or entry.by is not None:
-            return None  # the engine reports it; a pass for another: records.deadlines
+            return None  # the engine reports it; a pass for another: records.times
         digits = self.link_digits
         if entry.link is None or not is_hex(entry.link, digits):
             return (gettext("the move needs its link, {digits} hex digits (0-9, a-f)")
@@ -115,7 +115,7 @@ class HiddenCheck:
         """What is wrong with a forfeit (``- COLOR: forfeit``), or None: a resignation (no
         ``by``) carries its player's link and seal, as a move does, which only their key
         makes; a forfeit written by another carries none (the clock and the late policy are
-        checked by ``records.deadlines``)."""
+        checked by ``records.times``)."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
             return (gettext("the game has not started: {waiting} must join first (uptown join)")

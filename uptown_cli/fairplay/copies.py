@@ -48,7 +48,7 @@ from ..records.schema import Record
 from ..records.entries import MoveEntry
 from .joins import valid_reveals, withdraws
 from .memory import email_line
-from ..records.hidden_text import record_with_entry
+from ..records.editing import record_with_entry
 
 if TYPE_CHECKING:
     from ..records.hidden_fields import HiddenFields

@@ -7,7 +7,7 @@ position before the move, each a list) and ``comment`` (any text). The mark (``?
 its first word: ``- red: 5 C5   # ?! inaccuracy (-7%)``. ``records/README.md`` documents them.
 
 ``read_notes`` reads them for the record reader, ``notes_lines`` says them for people, and
-``MoveAnnotation`` is what a review has ``records.writing.annotated_text`` write under a move
+``MoveAnnotation`` is what a review has ``records.editing.annotated_text`` write under a move
 (``line_problems`` checks the moves of ``best`` and of the variations).
 """
 

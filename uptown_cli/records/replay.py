@@ -79,7 +79,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
     result = Replay(game, errors, len(moves))
     for number, entry in enumerate(moves, 1):
         if entry.by is not None or entry.text == FORFEIT:  # (records.times)
-            from .deadlines import stand_in_error
+            from .times import stand_in_error
 
             problem = stand_in_error(record, game, number - 1, hidden is not None)
             if problem is not None:

@@ -3,7 +3,7 @@ and every other file uptown writes.
 
 ``append_move`` adds one move to a record (with its ``link`` in a game with hidden racks),
 ``write_entry`` an entry to a hidden-racks list (``commitments``, ``revealed``,
-``withdrawn``): the new text comes from ``records.writing`` or ``records.hidden_text``, which leave
+``withdrawn``): the new text comes from ``records.editing`` or ``records.editing``, which leave
 every other byte as it was and read it back before the file is touched.
 
 On disk, a path that is a symbolic link is resolved once; from then on everything
@@ -47,11 +47,10 @@ from ..errors import OutputError, RecordError
 from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
-from .writing import read_new_text, record_with_move
+from .editing import read_new_text
 from ..i18n import _
 
-__all__ = ["create_record", "write_file", "append_move", "append_pause", "write_entry",
-           "replace_record"]
+__all__ = ["create_record", "write_file", "replace_record"]
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -162,62 +161,21 @@ def _write_beside(folder: int, name: str, data: bytes, mode: int,
         raise
 
 
-def append_move(path: str, color: str, move_text: str, expected: str | Record,
-                link: str | None = None, on_wait: Callable[[], None] | None = None,
-                stamp: dict[str, str] | None = None) -> Record:
-    """Append ``- COLOR: MOVE`` (and its ``link:`` in a game with hidden racks) to the moves
-    of the record at ``path``, which was read as ``expected`` (the Record, or its text);
-    returns the new record (its text is what the file now holds).
-
-    Refuses (RecordError, file untouched) when the file no longer holds
-    ``expected``'s text (the game moved on), or when anything fails.  The move's
-    legality is the caller's business; its place in the file is checked here.
-    ``on_wait`` is called once when another writer has held the file for WAIT_NOTICE seconds.
-    ``stamp``: ``at`` (``by``, ``bot``) under the move (``records.writing.record_with_move``).
-    """
-    new = record_with_move(expected, color, move_text, path, link, stamp)
-    _replace_record(path, _text(expected), new.text, on_wait)
-    return new
-
-
-def append_pause(path: str, color: str, days: int, expected: str | Record,
-                 on_wait: Callable[[], None] | None = None,
-                 stamp: dict[str, str] | None = None) -> Record:
-    """Append the pause ``- COLOR: pause DAYSd`` (``records.pause_text.record_with_pause``) to
-    the moves of the record at ``path``, as ``append_move`` appends a move. (``pause_text`` is
-    loaded here: only ``uptown pause`` needs it.)"""
-    from .pause_text import record_with_pause
-
-    new = record_with_pause(expected, color, days, path, stamp)
-    _replace_record(path, _text(expected), new.text, on_wait)
-    return new
-
-
-def write_entry(path: str, list_name: str, name: str, value: str, expected: str | Record,
-                on_wait: Callable[[], None] | None = None) -> Record:
-    """Write ``- NAME: VALUE`` in the hidden-racks list ``list_name`` (``commitments``,
-    ``revealed`` or ``withdrawn``) of the record at ``path`` (over the value of ``name``'s
-    entry when there is one: ``hidden_text.record_with_entry``), as ``append_move`` appends a
-    move. (``hidden_text`` is loaded here: an open game never needs it.)"""
-    from .hidden_text import record_with_entry
-
-    new = record_with_entry(expected, list_name, name, value, path)
-    _replace_record(path, _text(expected), new.text, on_wait)
-    return new
+def replace_record(path: str, new: str | Record, expected: str | Record,
+                   on_wait: Callable[[], None] | None = None) -> None:
+    """Replace the record at ``path``, which must still hold ``expected`` (the Record read from
+    it, or its text), by ``new``: the record edited (``records.editing``: a move appended, an
+    entry written), or a received copy that extends it (a text must read as a record; a Record
+    was read already). Refuses (RecordError, file untouched) when the file no longer holds
+    ``expected``'s text (the game moved on), or when anything fails; ``on_wait`` is called once
+    when another writer has held the file for WAIT_NOTICE seconds."""
+    if isinstance(new, str):
+        read_new_text(new, _("the new copy of {path} is not a record").format(path=path))
+    _replace_record(path, _text(expected), _text(new), on_wait)
 
 
 def _text(record: str | Record) -> str:
     return record.text if isinstance(record, Record) else record
-
-
-def replace_record(path: str, new: str | Record, expected_text: str,
-                   on_wait: Callable[[], None] | None = None) -> None:
-    """Replace the record at ``path``, which must still hold ``expected_text``, by another
-    copy of it, ``new`` (a received game that extends it), locked and atomic as
-    ``append_move`` writes; a text must read as a record (a Record was read already)."""
-    if isinstance(new, str):
-        read_new_text(new, _("the new copy of {path} is not a record").format(path=path))
-    _replace_record(path, expected_text, _text(new), on_wait)
 
 
 def _replace_record(path: str, expected_text: str, new_text: str,

@@ -10,17 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.stand_ins import stand_in_errors
+from ..engine.game import Game
 from ..errors import RecordError
 from ..fairplay.check import unchecked, unrevealed_players
 from ..fairplay.replay import replay
-from ..records.deadlines import pause_errors, settle
+from ..records.times import pause_errors, settle
 from ..records.entries import FORFEIT, forfeits
 from ..records.reading import read_file
 from ..records.schema import Record, SchemaReader, file_order
 from ..records.times import future_problem
 from ..records.yaml_reader import decode
 
-__all__ = ["Validation", "validate_text", "validate_record", "validate_file"]
+__all__ = ["Validation", "validate_text", "validate_record", "validate_file", "settled_players"]
 
 
 class Validation:
@@ -175,5 +176,14 @@ def _check_further(checked: Validation, record: Record, now: datetime | None) ->
             checked.errors = sorted(checked.errors + [problem], key=file_order)
     if not checked.errors:
         checked.errors += stand_in_errors(record)
-    if now is not None and checked.unrevealed and not checked.errors:
-        checked.settled = settle(record, checked.unrevealed, now)
+    if now is not None and not checked.errors and checked.game is not None:
+        checked.settled = settled_players(record, checked.game, now)
+
+
+def settled_players(record: Record, game: Game, now: datetime) -> dict[str, str]:
+    """The players of ``record``, a finished game with hidden racks (``game``, as replayed),
+    who did not reveal their keys by their deadline at ``now``, with it: they forfeit, and the
+    game counts for the others (``Validation.settled``)."""
+    if record.hidden is None or not game.finished:
+        return {}
+    return settle(record, unrevealed_players(record), now)

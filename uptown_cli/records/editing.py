@@ -1,90 +1,35 @@
-"""The text of a record: new records, and moves or a review's annotations added without
-touching the rest of the file (the hidden-racks entries: ``records.hidden_text``)."""
+"""A record's text written and edited: a new record (``render_record``), and one entry
+added, written over or taken out without touching the rest of the file: a move or a pause among
+the moves (``record_with_move``, ``record_with_pause``), a join, a withdrawn join or a revealed
+key (``record_with_entry``, ``record_without_entry``), a review's annotations under the moves
+(``annotated_text``). Every edit is read back and must be the record it was with exactly that
+change (``_read_back``); a RecordError says what was wrong, and nothing is written.
+
+``records.safe_file`` puts the new text on disk."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable, Iterator, cast
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, cast
 
-from ..errors import RecordError, SetupError
 from ..engine.game import Player
-from .schema import TEXT_FIELDS, Record, load_record_text
-from .entries import STAMP_KEYS, PlayerEntry
-from .nodes import Free, Mapping, Node, Scalar, Sequence
-from .yaml_reader import MAX_BYTES
+from ..errors import RecordError, SetupError
 from ..i18n import _ as gettext
+from .entries import STAMP_KEYS, MoveEntry, PauseEntry, PlayerEntry, pause_text
+from .nodes import Free, Mapping, Node, Scalar
+from .nodes import Sequence as SequenceNode
+from .schema import TEXT_FIELDS, Record, load_record_text
+from .yaml_reader import MAX_BYTES
+from .yaml_writer import quote
 
 if TYPE_CHECKING:  # loaded by the review that annotates
     from .annotations import MoveAnnotation
 
-__all__ = ["render_record", "annotated_text", "record_with_move", "entry_lines"]
+__all__ = ["render_record", "record_with_move", "record_with_pause", "record_with_entry",
+           "record_without_entry", "annotated_text", "entry_lines", "check_utf8"]
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
-_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-#: Plain scalars that some YAML 1.1 or 1.2 (core schema) reader types as other than
-#: text, drawn a little wider than the specifications (case is ignored): booleans,
-#: nulls, numbers in any base, sexagesimals, infinities and NaN, dates, merge and value.
-#: Compiled on first use (``re`` keeps it): ``_typed`` needs it only for text that begins
-#: with a digit or a sign, and compiling it costs about a millisecond.
-_TYPED = r"""
-      y | n | yes | no | true | false | on | off        # booleans (1.1 and 1.2)
-    | ~ | null                                          # nulls
-    | [-+]? [0-9_.:]+ (e [-+]? [0-9_]+)?                # decimal ints and floats, 1_000, 12:30
-    | [-+]? 0 [box] [0-9a-f_]+                          # binary, octal, hexadecimal
-    | [-+]? \. (inf | nan)                              # infinities and not-a-number
-    | [0-9]{4} - [0-9]{1,2} - [0-9]{1,2} ([ t] .*)?     # dates and timestamps
-    | << | =                                            # YAML 1.1 merge and value keys
-"""
-#: What a typed plain scalar that is a word can be (case ignored): the booleans and null.
-_TYPED_WORDS = frozenset(("y", "n", "yes", "no", "true", "false", "on", "off", "null"))
-
-
-#: Characters that may not begin a plain scalar; what may not appear in one (a colon, the
-#: start of a comment); and what may not appear in one inside a flow collection (``[a, b]``;
-#: PyYAML ends a plain scalar there at ``?`` too).
-_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_FLOW = frozenset(",[]{}?")
-
-
-def quote(text: str, *, flow: bool = False) -> str:
-    """``text`` as a YAML scalar: plain when every YAML reader gives it back as the
-    same string, double-quoted otherwise (``No``, ``y``, ``007``, ``1e3``, ``2026-11-29``,
-    ``a: b``).  ``flow``: for a value inside ``[...]`` or ``{...}``."""
-    if _plain_is_text(text, flow):
-        return text
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif char.isprintable():
-            out.append(char)
-        elif ord(char) <= 0xFFFF:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(f"\\U{ord(char):08x}")
-    return '"' + "".join(out) + '"'
-
-
-def _plain_is_text(text: str, flow: bool) -> bool:
-    """Whether ``text`` written plain (in a flow collection when ``flow``) is read back by
-    YAML 1.1 and 1.2 readers as that very string."""
-    return (bool(text) and text.isprintable() and text == text.strip()
-            and text[0] not in _INDICATORS and ":" not in text and " #" not in text
-            and not (flow and not _FLOW.isdisjoint(text)) and not _typed(text))
-
-
-def _typed(text: str) -> bool:
-    """Whether plain ``text`` (not empty) matches ``_TYPED``. Only a boolean or null begins
-    with a letter, and nothing typed begins with a character past ASCII, ``$`` and the like."""
-    if text[0].isalpha():
-        return text.lower() in _TYPED_WORDS
-    if text[0] not in "~+-.:_<=0123456789":
-        return False
-    return re.fullmatch(_TYPED, text, re.VERBOSE | re.IGNORECASE | re.DOTALL) is not None
 
 
 def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard", seed: str | None = None,
@@ -152,27 +97,110 @@ def summary(record: Record) -> tuple[object, ...]:
 def record_with_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
                      link: str | None = None, stamp: dict[str, str] | None = None) -> Record:
     """The record ``old`` (a Record, or a record's text) with the move (and its ``link``, for
-    hidden racks) appended (see the module docstring).  A Record is edited at the place its
-    parsed tree gives, without parsing its text again; the new text is read back, and must be
-    the same record with exactly this one move more. ``stamp`` holds ``at`` (and ``by``,
-    ``bot``), written under the move before its link."""
+    hidden racks) appended among its moves.  A Record is edited at the place its parsed tree
+    gives, without parsing its text again; the new text is read back, and must be the same
+    record with exactly this one move more. ``stamp`` holds ``at`` (and ``by``, ``bot``),
+    written under the move before its link."""
     old = readable(old, path)
     stamp = stamp or {}
     what = f"{color}: {move_text}"
     new = insert_item(old, "moves", entry_lines(color, move_text, stamp, link), path, what)
-    refused = f"appending {what} to {path} would not read back as that one move more"
+    added = MoveEntry(color, move_text, 0, link, None, stamp.get("at"), stamp.get("by"),
+                      stamp.get("bot"))
+    return _read_back(old, new, gettext(
+        "appending {what} to {path} would not read back as that one move more").format(
+        what=what, path=path), lambda record: (
+            record.hidden == old.hidden and _unplaced(record.pauses) == _unplaced(old.pauses)
+            and _unplaced(record.moves) == _unplaced(old.moves) + [added]))
+
+
+def record_with_pause(old: str | Record, color: str, days: int, path: str = "<record>",
+                      stamp: dict[str, str] | None = None) -> Record:
+    """The record ``old`` with a pause of ``days`` for the player of ``color`` appended among
+    its moves (``- blue: pause 3d``), written as ``record_with_move`` writes a move: ``stamp``
+    holds ``at`` (and ``from``, for a pause booked ahead). The new text is read back, and must
+    be the same record with exactly this one pause more."""
+    old = readable(old, path)
+    stamp = stamp or {}
+    what = f"{color}: {pause_text(days)}"
+    new = insert_item(old, "moves", entry_lines(color, pause_text(days), stamp), path, what)
+    added = PauseEntry(len(old.moves), color, days, stamp.get("at"), stamp.get("from"), 0)
+    return _read_back(old, new, gettext(
+        "appending {what} to {path} would not read back as that one pause more").format(
+        what=what, path=path), lambda record: (
+            record.hidden == old.hidden and _unplaced(record.moves) == _unplaced(old.moves)
+            and _unplaced(record.pauses) == _unplaced(old.pauses) + [added]))
+
+
+def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
+                      path: str = "<record>") -> Record:
+    """The record ``old`` (a Record, or a record's text) with ``- NAME: VALUE`` in the
+    hidden-racks list ``list_name``: written over the value of ``name``'s entry when the list
+    has one (not in ``withdrawn``), else appended; checked by reading it back as that one
+    entry changed or added."""
+    old = readable(old, path)
+    what = gettext("{name}'s {list} entry").format(name=name, list=list_name)
+    item = _list_item(old, list_name, name) if list_name != "withdrawn" else None
+    if item is None:
+        new = insert_item(old, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
+    else:
+        scalar = item.pairs[0][1]
+        new = old.text[:scalar.start] + quote(value, flow=item.flow) + old.text[scalar.end:]
+    expected = None if old.hidden is None else old.hidden.with_entry(list_name, name, value)
+    return _read_back(old, new, gettext(
+        "writing {what} to {path} would not read back as that one entry changed").format(
+        what=what, path=path), lambda record: _same_moves(record, old) and expected is not None
+        and record.hidden == expected)
+
+
+def record_without_entry(old: Record, list_name: str, name: str) -> Record:
+    """The record ``old`` without ``name``'s entry in the hidden-racks list ``list_name`` (its
+    lines, comments on them too), checked by reading it back as that one entry less."""
+    what = gettext("{name}'s {list} entry").format(name=name, list=list_name)
+    item = _list_item(old, list_name, name)
+    if item is None or item.flow:
+        raise RecordError(gettext("{path}: {what} is not on a line of its own; nothing was "
+                                  "written").format(path=old.path, what=what))
+    text = old.text
+    start = text.rfind("\n", 0, item.start) + 1
+    new = text[:start] + text[end_of_lines(text, item):]
+    expected = None if old.hidden is None else old.hidden.without_entry(list_name, name)
+    return _read_back(old, new, gettext(
+        "removing {what} from {path} would not read back as that one entry changed").format(
+        what=what, path=old.path), lambda record: _same_moves(record, old)
+        and expected is not None and record.hidden == expected)
+
+
+def _read_back(old: Record, new: str, refused: str, same: Callable[[Record], bool]) -> Record:
+    """The record in ``new``, the text of ``old`` with one entry added, written over or taken
+    out, when it reads back as ``old`` with that change: its players, variant, seed, text
+    fields and ``x-`` keys as they were, and what ``same`` checks of the rest. Otherwise
+    ``refused`` (what would not read back as what) as a RecordError, nothing written."""
     record = read_new_text(new, refused)
-    expected = summary(old)[:4] + ([(m.color, m.text) for m in old.moves] + [(color, move_text)],)
-    links = [m.link for m in old.moves] + [link]
-    notes = [m.notes for m in old.moves] + [None]
-    if (summary(record) != expected or record.extras != old.extras
-            or record.hidden != old.hidden or [m.link for m in record.moves] != links
-            or [m.notes for m in record.moves] != notes
-            or (record.moves[-1].at, record.moves[-1].by, record.moves[-1].bot)
-            != (stamp.get("at"), stamp.get("by"), stamp.get("bot"))):
+    if summary(record)[:4] != summary(old)[:4] or record.extras != old.extras or not same(record):
         raise RecordError(gettext("{refused}; nothing was written").format(refused=refused))
     record.path = old.path  # read back as "<new text>": named as its file again
     return record
+
+
+def _same_moves(record: Record, old: Record) -> bool:
+    """Whether ``record`` holds the moves and pauses of ``old``, as they were."""
+    return (_unplaced(record.moves) == _unplaced(old.moves)
+            and _unplaced(record.pauses) == _unplaced(old.pauses))
+
+
+def _unplaced(entries: Sequence[MoveEntry] | Sequence[PauseEntry]) -> list[object]:
+    """``entries`` without their lines (a flow list of moves is written again as a block)."""
+    return [entry._replace(line=0) for entry in entries]
+
+
+def _list_item(record: Record, list_name: str, name: str) -> Mapping | None:
+    """The ``- NAME: VALUE`` item of ``name`` in the top-level list ``list_name``, or None."""
+    pair = record.parsed().get(list_name)
+    if pair is None or not isinstance(pair[1], SequenceNode):
+        return None
+    return next((item for item in pair[1].items if isinstance(item, Mapping)
+                 and len(item.pairs) == 1 and item.pairs[0][0].value == name), None)
 
 
 def entry_lines(color: str, text: str, stamp: dict[str, str], link: str | None = None
@@ -206,7 +234,7 @@ def insert_item(record: Record, key: str, item: list[str], path: str, what: str)
     pair = root.get(key)
     if pair is None:
         new = _insert_after(text, root, f"{_indent(text, root)}{key}:", item, root.pairs[-1][1])
-    elif isinstance(pair[1], Sequence) and not pair[1].flow:
+    elif isinstance(pair[1], SequenceNode) and not pair[1].flow:
         seq = pair[1]
         new = _insert_after(text, seq, None, item, seq.items[-1])
     else:
@@ -252,10 +280,10 @@ def _last_end(node: Node) -> int:
     """Where a node's own text ends: for block collections, where their last child ends."""
     if isinstance(node, Free):
         return node.last_end
-    assert isinstance(node, (Scalar, Sequence, Mapping))
+    assert isinstance(node, (Scalar, SequenceNode, Mapping))
     if isinstance(node, Scalar) or node.flow:
         return node.end
-    children = node.items if isinstance(node, Sequence) else [v for _, v in node.pairs]
+    children = node.items if isinstance(node, SequenceNode) else [v for _, v in node.pairs]
     return _last_end(children[-1]) if children else node.end
 
 
@@ -297,10 +325,10 @@ def _rewrite_moves(text: str, key: Scalar, value: Node, item: list[str]) -> str:
     moves."""
     line_start = text.rfind("\n", 0, key.start) + 1
     colon = text.index(":", key.end)
-    last = max(colon + 1, value.end if isinstance(value, Sequence) else 0)
+    last = max(colon + 1, value.end if isinstance(value, SequenceNode) else 0)
     region_end = _line_end(text, last)
     newline = _newline(text, colon)
-    items = cast("list[Mapping]", value.items) if isinstance(value, Sequence) else []
+    items = cast("list[Mapping]", value.items) if isinstance(value, SequenceNode) else []
     scalars: list[Node] = []  # what is copied as written: a move's colour and move, an annotated move whole
     for entry in items:
         scalars += [entry] if len(entry.pairs) > 1 else list(entry.pairs[0])
@@ -373,8 +401,8 @@ def annotated_text(record: Record, annotations: list[MoveAnnotation]) -> str:
     text = record.text
     root = record.parsed()
     pair = root.get("moves")
-    items = pair[1].items if pair is not None and isinstance(pair[1], Sequence) else []
-    if pair is not None and isinstance(pair[1], Sequence) and pair[1].flow or any(
+    items = pair[1].items if pair is not None and isinstance(pair[1], SequenceNode) else []
+    if pair is not None and isinstance(pair[1], SequenceNode) and pair[1].flow or any(
             not isinstance(item, Mapping) or item.flow for item in items):
         raise RecordError(gettext("{path}: the moves are written in flow style ([...] or {{...}}); write "
                             "one move per line to annotate them").format(path=record.path), path=record.path)

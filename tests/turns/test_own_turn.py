@@ -1,9 +1,10 @@
-"""The player to move (analysis.mover): who may move, the move played with its refusals, the
+"""The player to move (turns.own_turn): who may move, the move played with its refusals, the
 seed of a bot, and the warning naming passes no deal fits."""
 
 import pytest
 
-from uptown_cli.analysis.mover import Mover, player_to_move, suspect_warning, take_turn, unstamped
+from uptown_cli.turns.own_turn import (player_to_move, secret_seed, suspect_warning, take_turn,
+                                       unstamped)
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.notation import parse_move
 from uptown_cli.errors import IllegalMove, NotationError, ViewerError
@@ -57,7 +58,7 @@ def test_a_hidden_games_bot_seed_comes_from_the_movers_key():
     class Written:
         text = "uptown: 1\n"
 
-    seeds = {Mover(Written, "Ana", key, None, None).bot_seed for key in (b"1" * 32, b"2" * 32)}
+    seeds = {secret_seed(key, Written) for key in (b"1" * 32, b"2" * 32)}
     assert len(seeds) == 2
 
 

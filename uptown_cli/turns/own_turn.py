@@ -1,66 +1,63 @@
-"""The player to move: who they are, what they see of a game with hidden racks, the move a bot
-chooses for them, and their move played with the link they write (``take_turn``).
+"""The player to move: who they are (``player_to_move``), what they see of a game with hidden
+racks (``OwnTurn``: their racks, the others' imagined, the link they write), the move a bot
+chooses for them (``bot_move``), and their move played with that link (``take_turn``).
 
-``move``, ``moves``, ``hint`` and a resignation in a hidden game are these calls and printing.
 Errors are ``ViewerError`` (not this player's turn, not joined), ``IllegalMove``,
-``NotationError`` and ``KeyFileError``, each one line. The modules of hidden racks are
-loaded only for a game that has them.
+``NotationError`` and ``KeyFileError``, each one line.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
+from ..analysis.bots import choose_move
+from ..analysis.deals import imagined_game
+from ..engine.game import RACK_SIZE, Game, Player, Turn
+from ..engine.geometry import square_name
+from ..engine.notation import Move
 from ..engine.sha256 import sha256
 from ..errors import IllegalMove, NotationError, Reason, ViewerError
+from ..fairplay.check import HiddenCheck, own_link
+from ..fairplay.draws import bags_from_draws
+from ..fairplay.viewer import HiddenView, own_view, player_key, player_named, seal_alert
 from ..i18n import _, ngettext
+from ..records.hidden_fields import HiddenFields
+from ..records.schema import Record
 
-if TYPE_CHECKING:
-    from ..engine.game import Game, Player, Turn
-    from ..engine.notation import Move
-    from ..fairplay.check import HiddenCheck
-    from ..records.hidden_fields import HiddenFields
-    from ..records.schema import Record
-    from ..fairplay.viewer import HiddenView
-
-__all__ = ["Mover", "player_to_move", "mover", "game_seen_by", "bot_move", "unstamped",
-           "take_turn", "suspect_warning"]
+__all__ = ["OwnTurn", "player_to_move", "own_turn", "seen_at_turn", "secret_seed", "bot_move",
+           "unstamped", "take_turn", "suspect_warning"]
 
 
-class Mover:
-    """The player to move in a game with hidden racks: ``game`` knows their racks (the
-    others' drawn at random to fit the moves, as a bot's view), ``link(colour, move_text)`` is
-    what they write with their move, and ``bot_seed`` seeds a bot from their secret key and
-    the record (so nobody can replay the bot's choices from the public file). ``warning``
-    names the passes set aside because no deal fits them (None when every pass fits)."""
+class OwnTurn:
+    """The player to move in a game with hidden racks, as their own key shows it: ``game``
+    knows their racks (the others' drawn at random to fit the moves, as a bot's view),
+    ``link(colour, move_text, stamp)`` is what they write with their move, and ``bot_seed``
+    seeds a bot from their secret key and the record (``secret_seed``). ``warning`` names the
+    passes set aside because no deal fits them, and a change the seals prove (None when there
+    is neither)."""
 
     __slots__ = ("record", "name", "key", "check", "game", "warning", "bot_seed")
 
-    def __init__(self, record: Record, name: str, key: bytes, check: HiddenCheck | None,
-                 game: Game | None, warning: str | None = None) -> None:
+    def __init__(self, record: Record, name: str, key: bytes, check: HiddenCheck, game: Game,
+                 warning: str | None = None) -> None:
         self.record, self.name, self.key, self.check, self.game = record, name, key, check, game
         self.warning = warning
-        self.bot_seed = sha256(key + record.text.encode("utf-8")).hexdigest()
+        self.bot_seed = secret_seed(key, record)
 
     def view_after(self, turn: Turn, link: str) -> HiddenView:
         """What the mover sees once their move (``turn``, written with ``link``) is played:
         their racks, with the draw still to come."""
-        from ..fairplay.viewer import HiddenView
-
-        check = cast("HiddenCheck", self.check)
-        check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
-        return HiddenView(self.record, self.name, check.deal)
+        self.check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
+        return HiddenView(self.record, self.name, self.check.deal)
 
     def link(self, color: str, move_text: str, stamp: Mapping[str, str]) -> str:
         """The link the mover writes with their move ``move_text`` from rack ``color``, and
         ``stamp`` (``at``...) under it: the seal covers the stamp as it is written."""
-        from ..fairplay.check import own_link
-
-        check = cast("HiddenCheck", self.check)
-        turn = check.deal.turns[self.name] + 1
-        digest, previous_seal = check.history()  # with the pauses since the last move
+        turn = self.check.deal.turns[self.name] + 1
+        digest, previous_seal = self.check.history()  # with the pauses since the last move
         return own_link(self.record, self.name, self.key, turn, color, move_text,
                         digest, previous_seal, stamp)
 
@@ -75,23 +72,21 @@ def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = Tr
                           .format(path=path, unwritten=unwritten))
     if as_name is None:
         return player
-    from ..fairplay.viewer import player_named
-
     if player_named(game.players, as_name) != player.name:
         raise ViewerError(_("it is {name}'s turn, not {as_name}'s{unwritten}")
                           .format(name=player.name, as_name=as_name, unwritten=unwritten))
     return player
 
 
-def mover(record: Record, game: Game, as_name: str | None, keys: str | None) -> Mover:
-    """The ``Mover`` of a game with hidden racks, for the player to move, who gives their
+def secret_seed(key: bytes, record: Record) -> str:
+    """What seeds a bot for the holder of ``key`` in the game of ``record``: their secret key
+    with the record, so that nobody can replay the bot's choices from the public file."""
+    return sha256(key + record.text.encode("utf-8")).hexdigest()
+
+
+def own_turn(record: Record, game: Game, as_name: str | None, keys: str | None) -> OwnTurn:
+    """The ``OwnTurn`` of a game with hidden racks, for the player to move, who gives their
     name (``as_name``) and whose key is in ``keys`` (default: their key folder)."""
-    import random
-
-    from ..fairplay.draws import bags_from_draws
-    from ..fairplay.viewer import own_view, player_key, player_named, seal_alert
-    from .deals import imagined_game
-
     player = cast("Player", game.to_move)
     waiting = [p.name for p in record.players
                if p.name not in cast("HiddenFields", record.hidden).joined()]
@@ -112,19 +107,19 @@ def mover(record: Record, game: Game, as_name: str | None, keys: str | None) -> 
     alert = seal_alert(record, check, name)
     lines = [suspect_warning(suspects)] + ([_("Warning: {alert}").format(alert=alert)] if alert
                                            else [])
-    return Mover(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
+    return OwnTurn(record, name, key, check, view, "\n".join(filter(None, lines)) or None)
 
 
-def game_seen_by(record: Record, game: Game, as_name: str | None,
-                 keys: str | None) -> tuple[Game, Mover | None]:
-    """(the game as the player to move sees it, their ``Mover``) in a game with hidden racks;
+def seen_at_turn(record: Record, game: Game, as_name: str | None,
+                 keys: str | None) -> tuple[Game, OwnTurn | None]:
+    """(the game as the player to move sees it, their ``OwnTurn``) in a game with hidden racks;
     (``game``, None) in an open game, where ``as_name`` (when given) must name the player to
     move."""
     if record.hidden is None:
         player_to_move(game, as_name, record.path, writes=False)
         return game, None
-    seen = mover(record, game, as_name, keys)
-    return cast("Game", seen.game), seen
+    seen = own_turn(record, game, as_name, keys)
+    return seen.game, seen
 
 
 def _fitted(bags: dict[str, list[int]], game: Game) -> dict[str, list[int]]:
@@ -132,8 +127,6 @@ def _fitted(bags: dict[str, list[int]], game: Game) -> dict[str, list[int]]:
     its mover played it (the seals prove it, and the view says so) may show a tile its mover
     never drew. That tile takes the place of the last one drawn before it, which comes next;
     the tile the mover did play stays on their rack. Unchanged when nothing was changed."""
-    from ..engine.game import RACK_SIZE
-
     fitted = {color: list(bag) for color, bag in bags.items()}
     placed = dict.fromkeys(fitted, 0)
     for turn in game.history:
@@ -167,13 +160,11 @@ def suspect_warning(suspects: list[Turn]) -> str | None:
 
 
 def bot_move(bot: str, game: Game, record: Record, playouts: int | None,
-             seen_by: Mover | None = None) -> tuple[str, Move]:
+             seen_by: OwnTurn | None = None) -> tuple[str, Move]:
     """(colour, Move) that ``bot`` plays in the game of ``record``. In an open game (every
     rack public) the same record gives the same move; with hidden racks the bot is seeded
-    from the mover's secret key with the record (``Mover.bot_seed``), so the public file does
+    from the player's secret key with the record (``secret_seed``), so the public file does
     not tell what it drew."""
-    from .bots import choose_move
-
     options = {"playouts": playouts} if playouts else {}
     seed = unstamped(record.text) if seen_by is None else seen_by.bot_seed
     return choose_move(bot, game, seed=seed, variant=record.variant, **options)
@@ -185,15 +176,13 @@ def unstamped(text: str) -> str:
     return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
 
 
-def take_turn(game: Game, chosen: Move, rack: str | None, seen_by: Mover | None = None,
+def take_turn(game: Game, chosen: Move, rack: str | None, seen_by: OwnTurn | None = None,
               stamp: Mapping[str, str] | None = None) -> tuple[Turn, str | None]:
     """(the Turn, the link its mover writes with ``stamp`` under the move, None in an open
     game): ``chosen`` played on ``game`` from ``rack`` (None: the player's only rack, or the
     one the move fits). A capture
     marked on an empty square (a ``NotationError``), and a move two racks could play, are
     refused with the way to write them."""
-    from ..engine.geometry import square_name
-
     if not chosen.is_pass and chosen.capture and game.at(chosen.square) is None:
         raise NotationError(_(
             "{chosen} marks a capture, but {square} is empty (write {chosen2})").format(
