@@ -12,7 +12,7 @@ import pytest
 from support.processes import _default_signals
 from support.games import new_game
 
-from uptown_cli.fairplay.copies import EXTENDS, ILLEGAL_EXTENSION, compare_records
+from uptown_cli.fairplay.copies import compare_records, Relation
 from uptown_cli.records.reading import load_record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def with_move(tmp_path, name, move):
 def test_diff_reports_an_illegal_extension_at_its_move(uptown, tmp_path):
     illegal = with_move(tmp_path, "illegal.yaml", "6 B8")  # 6 goes in column 6
     result = compare_records(load_record(str(illegal)), load_record(str(POSITION)))
-    assert (result.relation, result.move, result.longer, result.line_a) == (ILLEGAL_EXTENSION, 18, "a", 31)
+    assert (result.relation, result.move, result.longer, result.line_a) == (Relation.ILLEGAL_EXTENSION, 18, "a", 31)
     assert not result.consistent
     shown = uptown.invoke("diff", POSITION, illegal)
     assert shown.exit_code == 1
@@ -43,7 +43,7 @@ def test_diff_reports_an_illegal_extension_at_its_move(uptown, tmp_path):
 
 def test_diff_still_accepts_a_legal_extension(uptown, tmp_path):
     legal = with_move(tmp_path, "legal.yaml", "H H1")
-    assert compare_records(load_record(str(legal)), load_record(str(POSITION))).relation == EXTENDS
+    assert compare_records(load_record(str(legal)), load_record(str(POSITION))).relation == Relation.EXTENDS
     assert uptown.invoke("diff", legal, POSITION).exit_code == 0
 
 

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uptown_cli.club.reminders import (LOG_NAME, NOTICE, PERIOD, REMINDER, Awaited, LogEntry, Person,
-                                       ReminderLog, due, read_log, send_due)
+from uptown_cli.club.reminders import LOG_NAME, PERIOD, Awaited, LogEntry, Person, ReminderLog, due, read_log, send_due, Kind
 from uptown_cli.engine.clock import Deadline
 from uptown_cli.errors import MailError
 
@@ -39,7 +38,7 @@ def test_nothing_is_due_before_the_deadline():
 
 def test_at_the_deadline_the_late_player_is_reminded_and_the_others_told():
     reminders = due([waiting()], [], T0 + 72 * H)
-    assert kinds(reminders) == [("Ana", NOTICE), ("Bo", REMINDER), ("Cy", NOTICE)]
+    assert kinds(reminders) == [("Ana", Kind.NOTICE), ("Bo", Kind.REMINDER), ("Cy", Kind.NOTICE)]
     assert {r.period for r in reminders} == {T0 + 72 * H}
 
 
@@ -50,16 +49,16 @@ def test_nothing_is_due_while_the_late_player_is_on_vacation():
 
 
 def test_the_reminder_has_the_board_the_command_and_the_deadline():
-    reminder = next(r for r in due([waiting()], [], T0 + 77 * H) if r.kind == REMINDER)
+    reminder = next(r for r in due([waiting()], [], T0 + 77 * H) if r.kind == Kind.REMINDER)
     assert reminder.subject == "[uptown] Club night: Bo, your move 18 is late"
     assert " ".join(reminder.body.split("\n\n")[0].split()) == (
         "Bo, club.yaml has waited for your move 18 since 2026-12-01 12:00 UTC (due 2026-12-04 12:00 UTC, "
         "late by 5h; the grace ends 2026-12-11 12:00 UTC). From 2026-12-11 12:00 UTC the other players "
         "may act for you (this game's late policy).")
     assert BOARD in reminder.body and "  uptown move club.yaml MOVE --as Bo --send\n" in reminder.body
-    reminder = next(r for r in due([waiting()], [], T0 + 241 * H) if r.kind == REMINDER)
+    reminder = next(r for r in due([waiting()], [], T0 + 241 * H) if r.kind == Kind.REMINDER)
     assert "You are out of time: the other players may now act for you" in " ".join(reminder.body.split())
-    reminder = next(r for r in due([waiting(stand_in=None)], [], T0 + 241 * H) if r.kind == REMINDER)
+    reminder = next(r for r in due([waiting(stand_in=None)], [], T0 + 241 * H) if r.kind == Kind.REMINDER)
     assert "act for you" not in reminder.body
 
 
@@ -93,7 +92,7 @@ def test_a_message_in_the_log_for_this_period_is_not_due_again():
 def test_a_message_that_was_not_sent_is_due_at_the_next_run():
     first = due([waiting()], [], T0 + 72 * H)
     log = [r.log_entry(T0 + 72 * H) for r in first if r.to != CY]
-    assert kinds(due([waiting()], log, T0 + 73 * H)) == [("Cy", NOTICE)]
+    assert kinds(due([waiting()], log, T0 + 73 * H)) == [("Cy", Kind.NOTICE)]
 
 
 def test_the_next_wait_of_the_game_is_reminded_at_once():

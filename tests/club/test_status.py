@@ -189,9 +189,9 @@ def test_a_very_long_name_is_cut_in_the_ratings_table_not_in_json(tmp_path):
 
 
 def test_a_file_time_past_the_year_9999_is_shown_not_a_traceback():
-    from uptown_cli.club.status import TO_MOVE, GameStatus
+    from uptown_cli.club.status import GameStatus, State
 
-    status = GameStatus("g.yaml", TO_MOVE, 0, 253_436_860_800.0, waiting_for="Ana")
+    status = GameStatus("g.yaml", State.TO_MOVE, 0, 253_436_860_800.0, waiting_for="Ana")
     assert status.since_text() == "after year 9999"
     assert status.to_json()["since"] is None
 
@@ -221,7 +221,7 @@ def test_status_and_ratings_of_files_dated_in_the_year_10000(tmp_path):
 
 def test_status_and_ratings_call_a_game_with_a_move_from_the_future_invalid(tmp_path):
     """``game_status`` and ``finished_games`` validate at their ``now`` as ``validate`` does."""
-    from uptown_cli.club.status import INVALID, TO_MOVE, game_status
+    from uptown_cli.club.status import game_status, State
 
     ok(run(["new", "g.yaml", "-p", "Ana", "-p", "Bo", "--seed", "s", "--clock", "judges"],
            cwd=tmp_path, env={"UPTOWN_NOW": "2026-12-01T15:36:00Z"}))
@@ -231,7 +231,7 @@ def test_status_and_ratings_call_a_game_with_a_move_from_the_future_invalid(tmp_
     before = datetime(2026, 12, 1, 15, 40, tzinfo=timezone.utc)
     after = datetime(2026, 12, 1, 17, 0, tzinfo=timezone.utc)
     early = game_status(path, "g.yaml", before)
-    assert early.state == INVALID and early.problem.startswith("line 14: move 1 is dated")
-    assert game_status(path, "g.yaml", after).state == TO_MOVE
+    assert early.state == State.INVALID and early.problem.startswith("line 14: move 1 is dated")
+    assert game_status(path, "g.yaml", after).state == State.TO_MOVE
     assert finished_games([path], now=before) == ([], [path])
     assert finished_games([path], now=after) == ([], [])

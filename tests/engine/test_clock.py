@@ -9,10 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from uptown_cli.engine.clock import (
-    LATE,
-    ON_TIME,
-    OUT_OF_TIME,
-    PAUSED,
+    TimeState,
     PRESETS,
     Clock,
     Pause,
@@ -144,7 +141,7 @@ def test_the_judges_clock_gives_72_hours_then_168_hours_of_grace():
     deadline = JUDGES.turn(turns(10), "Bo")
     assert deadline.since == T0 + 10 * H
     assert deadline.late_at == T0 + 82 * H and deadline.out_at == T0 + 250 * H
-    assert [deadline.state(T0 + h * H) for h in (81, 82, 249, 250)] == [ON_TIME, LATE, LATE, OUT_OF_TIME]
+    assert [deadline.state(T0 + h * H) for h in (81, 82, 249, 250)] == [TimeState.ON_TIME, TimeState.LATE, TimeState.LATE, TimeState.OUT_OF_TIME]
 
 
 def test_a_per_move_clock_gives_every_turn_the_same_time_however_slow_the_last():
@@ -187,7 +184,7 @@ def test_a_pause_stops_the_clock_of_the_player_to_move():
     timeline = turns(10, Pause("Bo", T0 + 20 * H, 2))
     deadline = JUDGES.turn(timeline, "Bo")
     assert deadline.late_at == T0 + (82 + 48) * H and deadline.out_at == T0 + (250 + 48) * H
-    assert deadline.state(T0 + 30 * H) == PAUSED
+    assert deadline.state(T0 + 30 * H) == TimeState.PAUSED
     assert deadline.time_left(T0 + 20 * H) == deadline.time_left(T0 + 60 * H) == 62 * H
 
 
@@ -275,7 +272,7 @@ def test_a_vacation_cannot_start_once_out_of_time():
 
 def test_a_pause_after_the_grace_ran_out_does_not_bring_back_the_time():
     timeline = turns(1, Pause("Bo", T0 + 300 * H, 5))
-    assert JUDGES.turn(timeline, "Bo").state(T0 + 301 * H) == OUT_OF_TIME
+    assert JUDGES.turn(timeline, "Bo").state(T0 + 301 * H) == TimeState.OUT_OF_TIME
 
 
 @pytest.mark.parametrize("text", ["0d", "14", "14d per month", "400d", "two weeks"])
@@ -449,11 +446,11 @@ def test_a_bank_never_exceeds_its_base_nor_falls_below_zero(steps_, clock):
 @given(steps, st.sampled_from([JUDGES, BGA]), st.lists(st.integers(0, 2000), min_size=2, max_size=10))
 def test_time_left_never_grows_and_the_state_only_gets_worse(steps_, clock, hours):
     deadline = clock.turn(monotone(steps_), "Bo")
-    order = [ON_TIME, LATE, OUT_OF_TIME]
+    order = [TimeState.ON_TIME, TimeState.LATE, TimeState.OUT_OF_TIME]
     moments = sorted(T0 + h * H for h in hours)
     lefts = [deadline.time_left(now) for now in moments]
     assert lefts == sorted(lefts, reverse=True)
-    states = [deadline.state(now) for now in moments if deadline.state(now) != PAUSED]
+    states = [deadline.state(now) for now in moments if deadline.state(now) != TimeState.PAUSED]
     assert [order.index(s) for s in states] == sorted(order.index(s) for s in states)
     assert deadline.since <= deadline.late_at <= deadline.out_at
 

@@ -4,7 +4,7 @@
 
 import re
 
-from uptown_cli.club.reminders import REMINDER
+from uptown_cli.club.reminders import Kind
 
 T0 = "2026-12-01T12:00:00Z"
 ENGLISH_WORDS = re.compile(r"\b(late|out of time|vacation|reminder|notice|Would send|left|due|since|"
@@ -37,7 +37,7 @@ def test_a_spanish_remind_dry_run_meets_no_english_words(uptown, tmp_path):
         assert len(lines) == 2 and lines[0].startswith("Se enviaría un recordatorio a ")
         assert "va con retraso" in shown.output and english_in(shown.output) == set()
         result, data = uptown.json("--lang", "es", "remind", tmp_path, "--dry-run", "--json", env=env)
-        assert [(d["to"], d["kind"]) for d in data] == [("Ana", REMINDER), ("Bo", "notice")]
+        assert [(d["to"], d["kind"]) for d in data] == [("Ana", Kind.REMINDER), ("Bo", "notice")]
         for message in data:
             assert english_in(message["subject"] + "\n" + message["body"]) == set(), message["body"]
             assert all(len(line) <= 80 for line in message["body"].splitlines())

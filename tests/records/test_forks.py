@@ -20,13 +20,7 @@ from hypothesis import strategies as st
 
 from uptown_cli.records import safe_file
 from uptown_cli.cli import main
-from uptown_cli.fairplay.copies import (
-    DIFFERENT_GAMES,
-    DIVERGING,
-    EXTENDS,
-    IDENTICAL,
-    compare_records,
-)
+from uptown_cli.fairplay.copies import compare_records, Relation
 from uptown_cli.errors import RecordError
 from uptown_cli.records.reading import load_record
 from uptown_cli.records.schema import load_record_text
@@ -78,17 +72,17 @@ def mailbox(uptown, tmp_path):
 def test_an_answer_extends_the_position_it_answers(mailbox):
     game, answer, _ = mailbox
     result = compare_files(str(answer), str(game))
-    assert (result.relation, result.longer, result.move, result.line_a, result.line_b) == (EXTENDS, "a", 18, 31, None)
+    assert (result.relation, result.longer, result.move, result.line_a, result.line_b) == (Relation.EXTENDS, "a", 18, 31, None)
     assert result.consistent
     assert result.message() == f"{answer} extends {game}: the same 17 moves, then 1 more"
     mirrored = compare_files(str(game), str(answer))
-    assert (mirrored.relation, mirrored.longer, mirrored.line_a, mirrored.line_b) == (EXTENDS, "b", None, 31)
+    assert (mirrored.relation, mirrored.longer, mirrored.line_a, mirrored.line_b) == (Relation.EXTENDS, "b", None, 31)
 
 
 def test_two_answers_to_one_position_diverge(mailbox):
     _, answer, older = mailbox
     result = compare_files(str(answer), str(older))
-    assert (result.relation, result.move, result.line_a, result.line_b) == (DIVERGING, 18, 31, 31)
+    assert (result.relation, result.move, result.line_a, result.line_b) == (Relation.DIVERGING, 18, 31, 31)
     assert not result.consistent
     assert result.message() == (f"{answer}:31 and {older}:31: the games diverge at move 18 "
                                 "(17 moves in common before it)")
@@ -98,9 +92,9 @@ def test_the_game_goes_on_and_the_fork_stays_visible(uptown, mailbox):
     game, answer, older = mailbox
     copy(answer, game)  # the organiser takes the first answer
     play(uptown, game, "A", "A5", "--as", "Ana")
-    assert compare_files(str(game), str(answer)).relation == EXTENDS
+    assert compare_files(str(game), str(answer)).relation == Relation.EXTENDS
     late = compare_files(str(older), str(game))
-    assert (late.relation, late.move) == (DIVERGING, 18)
+    assert (late.relation, late.move) == (Relation.DIVERGING, 18)
     # Playing the late answer on the organiser's file is refused: it is no longer Cy's turn.
     refused = uptown.invoke("move", game, "6", "A6", "--as", "Cy")
     assert refused.exit_code == 1
@@ -114,13 +108,13 @@ def test_comments_layout_and_notes_do_not_matter(uptown, tmp_path):
                          .replace("  - red: 6 C6\n", "  # Ana thinks a long time\n  - red: 6 c6   # hm\n")
                          .replace("  - red: 8 I8\n", "  - red: '8 I8'\n"))
     result = compare_files(str(plain), str(annotated))
-    assert (result.relation, result.same_text) == (IDENTICAL, False)
+    assert (result.relation, result.same_text) == (Relation.IDENTICAL, False)
     assert result.message().endswith("(they differ only in comments, layout or notes)")
     assert compare_files(str(plain), str(plain)).same_text
     play(uptown, annotated, "H", "H1")
     play(uptown, plain, "6", "A6")
     forked = compare_files(str(plain), str(annotated))
-    assert (forked.relation, forked.move, forked.line_a, forked.line_b) == (DIVERGING, 18, 31, 32)
+    assert (forked.relation, forked.move, forked.line_a, forked.line_b) == (Relation.DIVERGING, 18, 31, 32)
 
 
 def test_a_capture_mark_left_out_is_the_same_move():
@@ -130,7 +124,7 @@ def test_a_capture_mark_left_out_is_the_same_move():
     written = f"{capture.color}: {capture.text}\n"
     unmarked = text.replace(written, written.replace(" x", " "))
     assert unmarked != text
-    assert compare_records(record, load_record_text(unmarked, "b.yaml")).relation == IDENTICAL
+    assert compare_records(record, load_record_text(unmarked, "b.yaml")).relation == Relation.IDENTICAL
 
 
 @pytest.mark.parametrize("changes, fields, line", [
@@ -148,7 +142,7 @@ def test_different_games(changes, fields, line):
         text = text.replace(old, new)
     b = load_record_text(text, "b.yaml")
     result = compare_records(a, b)
-    assert (result.relation, result.fields, result.line_a) == (DIFFERENT_GAMES, fields, line)
+    assert (result.relation, result.fields, result.line_a) == (Relation.DIFFERENT_GAMES, fields, line)
     assert not result.consistent
     assert result.message() == (f"a.yaml:{line} and b.yaml:{result.line_b}: "
                                 f"not the same game ({', '.join(fields)} differ)")
@@ -157,7 +151,7 @@ def test_different_games(changes, fields, line):
 def test_a_default_variant_is_the_same_as_a_written_one():
     a = load_record_text(START, "a.yaml")
     b = load_record_text(START.replace("variant: standard\n", ""), "b.yaml")
-    assert compare_records(a, b).relation == IDENTICAL
+    assert compare_records(a, b).relation == Relation.IDENTICAL
 
 
 def test_a_record_that_cannot_be_read_is_an_error(tmp_path):
@@ -195,15 +189,15 @@ def test_compare_tells_prefixes_from_forks(copies):
     assert (mirrored.relation, mirrored.move) == (result.relation, result.move)
     assert (mirrored.line_a, mirrored.line_b) == (result.line_b, result.line_a)
     if fork is not None:
-        assert (result.relation, result.move) == (DIVERGING, fork + 1)
+        assert (result.relation, result.move) == (Relation.DIVERGING, fork + 1)
         assert (result.line_a, result.line_b) == (a.moves[fork].line, b.moves[fork].line)
     elif length_a == length_b:
-        assert result.relation == IDENTICAL and result.same_text
+        assert result.relation == Relation.IDENTICAL and result.same_text
     else:
-        assert (result.relation, result.move) == (EXTENDS, min(length_a, length_b) + 1)
+        assert (result.relation, result.move) == (Relation.EXTENDS, min(length_a, length_b) + 1)
         assert result.longer == ("a" if length_a > length_b else "b")
         assert {mirrored.longer, result.longer} == {"a", "b"}
-    assert result.consistent == (result.relation in (IDENTICAL, EXTENDS))
+    assert result.consistent == (result.relation in (Relation.IDENTICAL, Relation.EXTENDS))
     assert json.loads(json.dumps(result.to_json()))["relation"] == result.relation
 
 
@@ -220,7 +214,7 @@ def test_diff_command(uptown, mailbox):
     diverging = uptown.invoke("diff", answer, older, "--json")
     assert diverging.exit_code == 1
     data = json.loads(diverging.stdout)
-    assert (data["relation"], data["move"], data["a"]["line"], data["b"]["line"]) == (DIVERGING, 18, 31, 31)
+    assert (data["relation"], data["move"], data["a"]["line"], data["b"]["line"]) == (Relation.DIVERGING, 18, 31, 31)
     assert uptown.invoke("diff", answer, ROOT / "records" / "5p-blockers.yaml").exit_code == 1
     missing = uptown.invoke("diff", answer, game.parent / "nope.yaml")
     assert missing.exit_code == 1 and "Traceback" not in missing.output
@@ -279,7 +273,7 @@ def test_a_changed_move_that_stays_legal_is_seen_by_compare(tmp_path):
     edited.write_text(START.replace("blue: 5 I5", "blue: 5 H5"))
     assert validate_file(edited).valid  # a legal game: validate cannot know
     result = compare_files(str(true), str(edited))
-    assert (result.relation, result.move, result.line_a) == (DIVERGING, 17, 30)
+    assert (result.relation, result.move, result.line_a) == (Relation.DIVERGING, 17, 30)
 
 
 # -- a full disk, a read-only folder or file ------------------------------------------------

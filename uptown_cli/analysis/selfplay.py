@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
-from ..engine.game import Game, Player
+from ..engine.game import PLAYER_COUNTS, Game, Player
 from ..engine.scoring import standings, win_shares
 from ..engine.game import seat_colors
 from ..engine.sha256 import sha256
@@ -116,7 +116,7 @@ def play_games(bots: list[str], players: int, games: int, seed: str, variant: st
     """Play a run; yields each GameResult in game order (the same for any ``jobs``, or on the
     Dask scheduler at ``cluster``)."""
     check_bots(bots)
-    if not 2 <= players <= 5:
+    if players not in PLAYER_COUNTS:
         raise SetupError(_("a game has 2 to 5 players, not {count}").format(count=players))
     tasks = [(lineup(bots, players, n), n, seed, variant, options) for n in range(1, games + 1)]
     yield from in_pool(_play_task, tasks, jobs, cluster)

@@ -55,8 +55,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     """
     import sys
 
-    from ..club.reminders import (REMINDER, awaited_games, due, read_games, read_log,
-                                   reminder_message, send_due)
+    from ..club.reminders import awaited_games, due, read_games, read_log, reminder_message, send_due, Kind
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
     from ..errors import MailError, one_line
@@ -91,7 +90,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
                 if refused:
                     raise MailError(_("the server refused {address}: {why}").format(
                         address=reminder.to.address, why=refused[reminder.to.address]))
-            line = (_("Sent reminder to {name}: {subject}") if reminder.kind == REMINDER else
+            line = (_("Sent reminder to {name}: {subject}") if reminder.kind == Kind.REMINDER else
                     _("Sent notice to {name}: {subject}")).format(
                         name=reminder.to.name, subject=reminder.subject)
         done.append(_reminder_json(reminder, False))
@@ -108,7 +107,7 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
                 done.append(_reminder_json(reminder, True))
                 if not as_json:
                     would = (_("Would send reminder to {name} <{address}>: {subject}")
-                             if reminder.kind == REMINDER else
+                             if reminder.kind == Kind.REMINDER else
                              _("Would send notice to {name} <{address}>: {subject}"))
                     click.echo(one_line(would.format(
                         name=reminder.to.name, address=reminder.to.address or _("no email"),

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.game import COLORS
+from ..engine.game import COLORS, PLAYER_COUNTS
 from ..engine.game import VARIANTS
 from ..i18n import _
 from .exits import converted
@@ -112,7 +112,7 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     path = game_path(file)
     if path == "-":
         raise click.UsageError(_("new writes a file; give its name, not -"))
-    if not 2 <= len(players) <= 5:
+    if len(players) not in PLAYER_COUNTS:
         raise click.UsageError(_("a game has 2 to 5 players; {players_count} given with --player")
                                .format(players_count=len(players)))
     entries = []
@@ -189,10 +189,9 @@ def timing_keys(clock: str | None, late: str | None, vacation: str | None,
 
 def _timing_json(timing: dict[str, str] | None) -> dict[str, str | None]:
     """The keys ``new --json`` adds for a game with a clock (none without one)."""
-    if not timing:
-        return {}
-    return {"clock": timing.get("clock"), "late_policy": timing.get("late"),
-            "vacation": timing.get("vacation"), "started": timing.get("started")}
+    from ..records.times import clock_json
+
+    return clock_json(timing) if timing else {}
 
 
 def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str | None,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
+from ..engine.notation import FORFEIT, PASS
 from .loading import game_path, read_game, warn
 from ..i18n import _, ngettext
 from .options import (
@@ -191,7 +192,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         from .club import check_mail_settings
 
         check_mail_settings(sendmail)
-    if for_name is not None or (not bot and [w.lower() for w in words] == ["forfeit"]):
+    if for_name is not None or (not bot and [w.lower() for w in words] == [FORFEIT]):
         write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
                        sendmail, as_json, bot)
         return
@@ -241,7 +242,7 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
     from .timing import now
 
     action = " ".join(words).lower()
-    if action not in ("pass", "forfeit") and not (bot and for_name):
+    if action not in (str(PASS), FORFEIT) and not (bot and for_name):
         raise click.UsageError(_("with --for, MOVE is pass or forfeit, or --bot"))
     if for_name is not None and as_name is None:
         raise click.UsageError(_("--for needs --as ME: the record says who wrote it"))

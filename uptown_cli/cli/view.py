@@ -67,10 +67,9 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     if as_json:
         data = position_data(game, view)
         if timing is not None:
-            data.update({"clock": timing.written.get("clock"),
-                         "late_policy": timing.written.get("late"),
-                         "vacation": timing.written.get("vacation"),
-                         "started": timing.written.get("started")})
+            from ..records.times import clock_json
+
+            data.update(clock_json(timing.written))
         out.json(data)
         return
     out.text(ngettext("{path}: {variant}, after {ply} of {count} move",
@@ -267,7 +266,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     those who did not reveal ranked last; so is a finished game with a forfeit in its moves
     (exit 0, PATH: settled: NAME forfeited at move N).
     """
-    from ..turns.validation import Validation
+    from ..turns.validation import Status, Validation
     from ..errors import RecordError
     from .timing import now
 
@@ -285,9 +284,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     with click.progressbar(files, label=_("Validating"), file=sys.stderr, hidden=quiet) as bar:
         results = (_validate_one(path, strict, moment) for path in bar)
         for index, result in enumerate(itertools.chain(folders, results)):
-            invalid += result.status == "invalid"
-            unchecked += result.status == "unchecked"
-            settled += result.status == "settled"
+            invalid += result.status == Status.INVALID
+            unchecked += result.status == Status.UNCHECKED
+            settled += result.status == Status.SETTLED
             warned += len(result.warnings)
             if as_json:
                 import json
@@ -300,7 +299,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                     click.echo(error.report_line())
                 for warning in result.warnings:
                     click.echo(warning.report_line(warning=True))
-                if result.status == "settled":
+                if result.status == Status.SETTLED:
                     for forfeit in result.forfeits_in_moves():
                         click.echo((_("{path}: settled: {name} forfeited at move {number} (out of time)")
                                     if forfeit["reason"] == "out of time" else

@@ -19,13 +19,7 @@ import stat
 from typing import Iterable, Iterator, NamedTuple, cast
 
 from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
-from ..fairplay.copies import (
-    ADDRESS_CHANGED,
-    DIFFERENT_GAMES,
-    DIVERGING,
-    Comparison,
-    compare_records,
-)
+from ..fairplay.copies import Comparison, compare_records, Relation
 from ..records.schema import Record
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
 from ..i18n import _ as gettext, ngettext
@@ -259,14 +253,14 @@ def _record(game: Attached, records: dict[bytes, Record]) -> Record:
 
 def _other_game(comparison: Comparison) -> bool:
     """Whether the copies compared are of two games (not one game whose joins differ)."""
-    return comparison.relation == DIFFERENT_GAMES and comparison.fields != ("commitments",)
+    return comparison.relation == Relation.DIFFERENT_GAMES and comparison.fields != ("commitments",)
 
 
 def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
     """What two copies of one game that each carry it on contradict (``a`` the first one):
     who wrote the move, the join or the address they differ in; None when one extends the
     other (or they differ only in what ``receive`` itself refuses: an illegal move)."""
-    if comparison.relation == DIVERGING:
+    if comparison.relation == Relation.DIVERGING:
         number = cast(int, comparison.move)
 
         def whose(record: Record) -> str:
@@ -276,9 +270,9 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
 
         return one_line(gettext("move {number} is {one} in one and {other} in the other").format(
             number=number, one=whose(a), other=whose(b)))
-    if comparison.relation == ADDRESS_CHANGED:
+    if comparison.relation == Relation.ADDRESS_CHANGED:
         return one_line(comparison.detail or gettext("an address differs"))
-    if comparison.relation == DIFFERENT_GAMES and comparison.fields == ("commitments",):
+    if comparison.relation == Relation.DIFFERENT_GAMES and comparison.fields == ("commitments",):
         assert a.hidden is not None and b.hidden is not None
         seat = next((seat for seat, (mine, theirs) in enumerate(zip(a.hidden.commitments,
                                                                     b.hidden.commitments))

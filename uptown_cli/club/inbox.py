@@ -21,17 +21,10 @@ import stat
 from typing import Callable, NamedTuple
 
 from ..engine.game import Game, same_name
+from ..engine.words import Word
 from ..errors import NOTHING_WRITTEN, MailError, RecordError
 from ..i18n import _, ngettext
-from ..fairplay.copies import (
-    DIFFERENT_GAMES,
-    EXTENDS,
-    IDENTICAL,
-    OLDER,
-    SAME,
-    compare_records,
-    hidden_progress,
-)
+from ..fairplay.copies import compare_records, hidden_progress, Relation, Progress
 from ..records.reading import load_record
 from ..fairplay.joins import valid_reveals
 from ..turns.validation import validate_record
@@ -39,23 +32,32 @@ from ..records.schema import Record
 from .mime import Attached
 from ..i18n import _ as gettext
 
-__all__ = ["KEPT_COPY", "progress", "receive", "Received"]
+__all__ = ["KEPT_COPY", "Outcome", "progress", "receive", "Received"]
 
 
 # -- comparing and saving ------------------------------------------------------------------
 
-SAVED_NEW = "saved-new"
-EXTENDED = "extended"
+class Outcome(Word):
+    """What ``receive`` did with a copy."""
+
+    SAVED_NEW = "saved-new"
+    """A new game saved (there was no local copy)."""
+    EXTENDED = "extended"
+    """The local copy carried further (or merged with the received keys)."""
+    SAME = "same"
+    """The local copy holds the received one already: nothing written."""
+    OLDER = "older"
+    """The received copy is older than the local one: nothing written."""
 
 MAX_KEPT = 100
 """How many refused copies of one game ``receive`` keeps beside it (``kept_path``)."""
 
 
 class Received(NamedTuple):
-    """What ``receive`` did: ``outcome`` (one of the names above), where, what it says, and
-    what it warns of (``sender_warning``)."""
+    """What ``receive`` did: ``outcome``, where, what it says, and what it warns of
+    (``sender_warning``)."""
 
-    outcome: str
+    outcome: Outcome
     path: str
     message: str
     warnings: tuple[str, ...] = ()
@@ -63,7 +65,7 @@ class Received(NamedTuple):
     @property
     def written(self) -> bool:
         """Whether the game file was written (a new game, or a copy carried further)."""
-        return self.outcome in (SAVED_NEW, EXTENDED)
+        return self.outcome in (Outcome.SAVED_NEW, Outcome.EXTENDED)
 
     def to_json(self) -> dict[str, object]:
         """What ``receive --json`` prints of it."""
@@ -86,29 +88,29 @@ def receive(game: Attached, local_path: str, shown: str,
         from ..records.safe_file import create_record
 
         create_record(local_path, received.text)
-        return Received(SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
+        return Received(Outcome.SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
                         path=shown, moves=_moves(len(received.moves)),
                         waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
     comparison = compare_records(local, received, valid=received)
-    if comparison.relation not in (IDENTICAL, EXTENDS):
+    if comparison.relation not in (Relation.IDENTICAL, Relation.EXTENDS):
         raise _refused(comparison.message(), received, local_path, shown)
     hidden = hidden_progress(local, received)
     news = hidden.news
-    if comparison.relation == IDENTICAL and hidden.state == SAME:
-        return Received(SAME, shown, _("{path} already holds this copy of the game ({moves}); "
+    if comparison.relation == Relation.IDENTICAL and hidden.state == Progress.SAME:
+        return Received(Outcome.SAME, shown, _("{path} already holds this copy of the game ({moves}); "
                                        "nothing was written.").format(
                         path=shown, moves=_moves(len(local.moves))))
-    if comparison.longer == "a" or hidden.state == OLDER:
-        return Received(OLDER, shown, _("{path} is newer than the received copy; nothing was "
+    if comparison.longer == "a" or hidden.state == Progress.OLDER:
+        return Received(Outcome.OLDER, shown, _("{path} is newer than the received copy; nothing was "
                                         "written.").format(path=shown))
-    if comparison.relation == EXTENDS:
+    if comparison.relation == Relation.EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
     from ..records.safe_file import replace_record
 
     replace_record(local_path, hidden.text or received, local.text, on_wait)
-    return Received(EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
+    return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
                     path=shown, news=news, waiting=_waiting(received, played)),
                     _warned(sender_warning(game, local, received)))
 
@@ -125,14 +127,14 @@ def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
     if local is None:
         return 3, size
     comparison = compare_records(local, received)
-    if comparison.relation == DIFFERENT_GAMES:
+    if comparison.relation == Relation.DIFFERENT_GAMES:
         return None
     if not comparison.consistent:
         return 0, 0
     progressed = hidden_progress(local, received).state
-    if comparison.longer == "a" or progressed == OLDER:
+    if comparison.longer == "a" or progressed == Progress.OLDER:
         return 1, 0
-    if comparison.relation == IDENTICAL and progressed == SAME:
+    if comparison.relation == Relation.IDENTICAL and progressed == Progress.SAME:
         return 2, 0
     return 3, size
 

@@ -23,20 +23,18 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine.clock import LATE, OUT_OF_TIME, Deadline
+from ..engine.clock import Deadline, TimeState
 from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.game import name_key
 from ..errors import MailError, SetupError
+from ..engine.words import Word
 from ..i18n import _
 from .headers import checked_address
 
 if TYPE_CHECKING:
     from .mail import GameFile
 
-__all__ = [
-    "LOG_NAME", "PERIOD", "REMINDER", "NOTICE", "Person", "Awaited", "LogEntry", "Reminder",
-    "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due",
-]
+__all__ = ["LOG_NAME", "PERIOD", "Kind", "Person", "Awaited", "LogEntry", "Reminder", "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due"]
 
 #: The reminders' log, one JSON line a message, beside the games.
 LOG_NAME = ".uptown-reminders.jsonl"
@@ -45,10 +43,17 @@ PERIOD = timedelta(days=1)
 SUBJECT_TAG = "[uptown]"
 WIDTH = 78
 """The width the prose of a message is wrapped to (the board and commands are left whole)."""
-#: A message to the late player.
-REMINDER = "reminder"
-#: A message to the others, saying who is late.
-NOTICE = "notice"
+
+
+class Kind(Word):
+    """Who a message of ``remind`` is for."""
+
+    REMINDER = "reminder"
+    """The late player."""
+    NOTICE = "notice"
+    """The others, told who is late."""
+
+
 _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
 
 
@@ -209,11 +214,11 @@ def due(waiting: Iterable[Awaited], log: Iterable[LogEntry], now: datetime,
     sent = {entry.key for entry in log}
     found = []
     for awaited in waiting:
-        if awaited.deadline.state(now) not in (LATE, OUT_OF_TIME):
+        if awaited.deadline.state(now) not in (TimeState.LATE, TimeState.OUT_OF_TIME):
             continue
         start = period_start(awaited.deadline, now, period)
-        messages = [(awaited.player, REMINDER, reminder_text(awaited, now))]
-        messages += [(other, NOTICE, notice_text(awaited, other, now)) for other in awaited.others]
+        messages = [(awaited.player, Kind.REMINDER, reminder_text(awaited, now))]
+        messages += [(other, Kind.NOTICE, notice_text(awaited, other, now)) for other in awaited.others]
         for person, kind, (subject, body) in messages:
             reminder = Reminder(awaited, person, kind, start, subject, body)
             if reminder.log_entry(now).key not in sent:
@@ -235,7 +240,7 @@ def _lateness(awaited: Awaited, now: datetime) -> str:
     deadline = awaited.deadline
     values = {"due": show_time(deadline.late_at), "late": describe(deadline.time_left(now)),
               "out": show_time(deadline.out_at)}
-    if deadline.state(now) == OUT_OF_TIME:
+    if deadline.state(now) == TimeState.OUT_OF_TIME:
         return _("due {due}, late by {late}; out of time since {out}").format(**values)
     if deadline.out_at > deadline.late_at:
         return _("due {due}, late by {late}; the grace ends {out}").format(**values)
@@ -253,7 +258,7 @@ def reminder_text(awaited: Awaited, now: datetime) -> tuple[str, str]:
                             since=show_time(deadline.since), lateness=_lateness(awaited, now)))]
     if awaited.stand_ins:
         lines.append(_prose(_("You are out of time: the other players may now act for you (this "
-                              "game's late policy).") if deadline.state(now) == OUT_OF_TIME else
+                              "game's late policy).") if deadline.state(now) == TimeState.OUT_OF_TIME else
                             _("From {time} the other players may act for you (this game's late "
                               "policy).").format(time=show_time(deadline.out_at))))
     lines += ["", awaited.board.rstrip("\n"), "", _("The command to run:"), f"  {awaited.command}"]
@@ -270,7 +275,7 @@ def notice_text(awaited: Awaited, to: Person, now: datetime) -> tuple[str, str]:
                     .format(file=awaited.file, name=name, action=action,
                             lateness=_lateness(awaited, now)))]
     if awaited.stand_ins:
-        if awaited.deadline.state(now) == OUT_OF_TIME:
+        if awaited.deadline.state(now) == TimeState.OUT_OF_TIME:
             lines += [_prose(_("{name} is out of time: you may act for them with").format(name=name)),
                       ""] + [f"  {command} --as {shlex.quote(to.name)}"
                              for command in awaited.stand_ins]

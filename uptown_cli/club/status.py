@@ -12,18 +12,24 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..turns.validation import validate_file
 from ..engine.scoring import standings
 from ..engine.game import same_name
+from ..engine.words import Word
 from ..i18n import _
 
 if TYPE_CHECKING:
     from ..engine.clock import Deadline
+    from ..engine.late import LateAction
     from ..records.schema import Record
 
 __all__ = ["game_status", "order"]
 
-TO_MOVE = "to-move"
-TO_JOIN = "to-join"
-FINISHED = "finished"
-INVALID = "invalid"
+class State(Word):
+    """What a game of a folder waits for (``GameStatus.state``)."""
+
+    TO_MOVE = "to-move"
+    TO_JOIN = "to-join"
+    FINISHED = "finished"
+    INVALID = "invalid"
+
 
 
 def file_time(seconds: float, utc: bool = False) -> datetime | None:
@@ -36,12 +42,12 @@ def file_time(seconds: float, utc: bool = False) -> datetime | None:
 
 
 class GameStatus(NamedTuple):
-    """Where one game stands: ``state`` (one of the names above), the player it waits for
+    """Where one game stands: ``state``, the player it waits for
     (to move or to join), the winners of a finished game, its first problem when invalid, the
     moves played, and the file's modification time (when the game last changed hands)."""
 
     path: str
-    state: str
+    state: State
     moves: int
     since: float
     waiting_for: str | None = None
@@ -52,12 +58,13 @@ class GameStatus(NamedTuple):
     vacation as written."""
     late_policy: str | None = None
     vacation: str | None = None
+    started: str | None = None
     deadline: Deadline | None = None
     """The wait of ``waiting_for`` under the clock (a move; None without a clock)."""
-    stand_in: str | None = None
+    stand_in: LateAction | None = None
     """What others may write for a player out of time (``pass``, ``bot``, ``forfeit``: the
     first of ``stand_ins``), None when nothing."""
-    stand_ins: tuple[str, ...] = ()
+    stand_ins: tuple[LateAction, ...] = ()
     """Everything others may write for the player to move once out of time, as the late
     policy allows after the turns others already wrote for them (``records.times.
     stand_in_actions``): ``pass, forfeit after 2`` gives ``("pass", "forfeit")`` after two."""
@@ -95,11 +102,11 @@ class GameStatus(NamedTuple):
 
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
-        if self.state == TO_MOVE:
+        if self.state == State.TO_MOVE:
             return _("{name} to move").format(name=self.waiting_for) + self.clock_text()
-        if self.state == TO_JOIN:
+        if self.state == State.TO_JOIN:
             return _("{name} to join").format(name=self.waiting_for)
-        if self.state == FINISHED:
+        if self.state == State.FINISHED:
             out = _(" and ").join(name for name, _when in self.forfeited)
             won = _("won by {names}").format(names=_(" and ").join(self.winners))
             return won + (_(" ({names} forfeited)").format(names=out) if out else "")
@@ -139,7 +146,7 @@ class GameStatus(NamedTuple):
                 "since": when.isoformat() if when is not None else None,
                 "waiting_for": self.waiting_for, "winners": list(self.winners),
                 "problem": self.problem, "clock": self.clock, "late_policy": self.late_policy,
-                "vacation": self.vacation,
+                "vacation": self.vacation, "started": self.started,
                 "deadline": (self.deadline.to_json(self.now) if self.deadline is not None
                              and self.now is not None else None),
                 "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
@@ -161,11 +168,11 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
         where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
-        return GameStatus(shown, INVALID, checked.moves, since, problem=where + error.message)
+        return GameStatus(shown, State.INVALID, checked.moves, since, problem=where + error.message)
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name
-        return GameStatus(shown, TO_JOIN, 0, since, waiting_for=joining)
+        return GameStatus(shown, State.TO_JOIN, 0, since, waiting_for=joining)
     assert game is not None  # replayed with the record
     since = _stamped_since(record, since)
     waiting = game.to_move.name if game.to_move is not None else None
@@ -173,13 +180,13 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     if game.to_move is not None:
         name = game.to_move.name
         deadline = _deadline(record, name) if now is not None else None
-        return GameStatus(shown, TO_MOVE, len(record.moves), since, waiting_for=name,
+        return GameStatus(shown, State.TO_MOVE, len(record.moves), since, waiting_for=name,
                           deadline=deadline, forfeited=tuple(game.forfeited),
                           **timed)  # type: ignore[arg-type]
     settled = list(checked.settled)
     winners = tuple(s.name for s in standings(game, record.variant, settled) if s.rank == 1)
     out = tuple(game.forfeited) + tuple((name, len(game.history) + 1) for name in settled)
-    return GameStatus(shown, FINISHED, len(record.moves), since, winners=winners,
+    return GameStatus(shown, State.FINISHED, len(record.moves), since, winners=winners,
                       forfeited=out, **timed)  # type: ignore[arg-type]
 
 
@@ -199,7 +206,7 @@ def _clock_fields(record: Record, now: datetime | None,
                   waiting: str | None) -> dict[str, object]:
     """The status's fields of the clock, with what others may write for ``waiting`` (the
     player to move; for a finished game, what the policy allows at first)."""
-    from ..records.times import stand_in_actions
+    from ..records.times import clock_json, stand_in_actions
 
     timing = record.timing
     if timing is None or timing.clock is None:
@@ -207,9 +214,8 @@ def _clock_fields(record: Record, now: datetime | None,
     written = timing.written
     actions = (timing.late.actions(0) if waiting is None else
                stand_in_actions(timing, record.moves, record.owners, waiting, record.pauses))
-    return {"clock": written.get("clock"), "late_policy": written.get("late"),
-            "vacation": written.get("vacation"), "now": now,
-            "stand_in": next(iter(actions), None), "stand_ins": actions}
+    return {**clock_json(written), "now": now, "stand_in": next(iter(actions), None),
+            "stand_ins": actions}
 
 
 def _deadline(record: Record, name: str) -> Deadline | None:
@@ -225,7 +231,7 @@ def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameSt
     ones; the longest waiting first within each."""
     def key(status: GameStatus) -> tuple[int, float, str]:
         rank = (0 if status.waits_for(as_name)
-                else 1 if status.state in (TO_MOVE, TO_JOIN) else 2)
+                else 1 if status.state in (State.TO_MOVE, State.TO_JOIN) else 2)
         return rank, status.since, status.path
 
     return sorted(statuses, key=key)

@@ -18,25 +18,34 @@ from typing import NamedTuple
 from ..errors import SetupError
 from .game import name_key
 from .moments import parse_duration, write_duration, write_time
+from .words import Word
 from ..i18n import _
 
 __all__ = [
-    "MOVE", "BANK", "ON_TIME", "LATE", "OUT_OF_TIME", "PAUSED", "tokens", "Clock", "PRESETS",
+    "ClockKind", "TimeState", "tokens", "Clock", "PRESETS",
     "TimedTurn", "Pause", "Timeline", "Deadline",
 ]
 
-#: A clock with a limit per move (and a grace after it).
-MOVE = "move"
-#: A clock with a bank of time, refilled by an increment after each move up to its base.
-BANK = "bank"
-#: A player whose time is not spent.
-ON_TIME = "on time"
-#: A player whose time is spent, in the grace.
-LATE = "late"
-#: A player whose time and grace are spent: others may act for them (the late policy).
-OUT_OF_TIME = "out of time"
-#: A player on vacation: their clock is stopped.
-PAUSED = "paused"
+class ClockKind(Word):
+    """The kinds of clock (``Clock.kind``)."""
+
+    MOVE = "move"
+    """A limit per move (and a grace after it)."""
+    BANK = "bank"
+    """A bank of time, refilled by an increment after each move up to its base."""
+
+
+class TimeState(Word):
+    """How a player stands with their clock (``Deadline.state``)."""
+
+    ON_TIME = "on time"
+    """Their time is not spent."""
+    LATE = "late"
+    """Their time is spent: they are in the grace."""
+    OUT_OF_TIME = "out of time"
+    """Their time and grace are spent: others may act for them (the late policy)."""
+    PAUSED = "paused"
+    """They are on vacation: their clock is stopped."""
 
 
 def tokens(text: str) -> list[str]:
@@ -55,7 +64,7 @@ class Clock(NamedTuple):
     (``time`` is the bank and its cap; each turn of the player adds ``increment``). ``reveal``
     is the window for a join or a reveal (default: ``time``), followed by the grace too."""
 
-    kind: str
+    kind: ClockKind
     time: timedelta
     increment: timedelta = timedelta(0)
     grace: timedelta = timedelta(0)
@@ -69,11 +78,11 @@ class Clock(NamedTuple):
             return None
         if len(words) == 1 and words[0] in PRESETS:
             return PRESETS[words[0]]
-        if len(words) < 2 or words[0] not in (MOVE, BANK):
+        if len(words) < 2 or words[0] not in (ClockKind.MOVE, ClockKind.BANK):
             raise _clock_error(text)
-        kind, time, rest = words[0], parse_duration(words[1]), words[2:]
+        kind, time, rest = ClockKind(words[0]), parse_duration(words[1]), words[2:]
         increment = timedelta(0)
-        if kind == BANK and rest[:1] == ["+"] and len(rest) > 1:
+        if kind == ClockKind.BANK and rest[:1] == ["+"] and len(rest) > 1:
             increment, rest = parse_duration(rest[1]), rest[2:]
         names = rest[::2]
         if len(rest) % 2 or len(set(names)) < len(names) or not set(names) <= {"grace", "reveal"}:
@@ -87,7 +96,7 @@ class Clock(NamedTuple):
     def __str__(self) -> str:
         """The canonical notation: ``move 72h grace 168h``, ``bank 36h +12h``."""
         words = [self.kind, write_duration(self.time)]
-        if self.kind == BANK and self.increment:
+        if self.kind == ClockKind.BANK and self.increment:
             words.append("+" + write_duration(self.increment))
         if self.grace:
             words += ["grace", write_duration(self.grace)]
@@ -97,7 +106,7 @@ class Clock(NamedTuple):
 
     def turn(self, timeline: Timeline, player: str) -> Deadline:
         """The wait for ``player``'s turn, which began with the timeline's last turn."""
-        budget = self.bank(timeline, player) if self.kind == BANK else self.time
+        budget = self.bank(timeline, player) if self.kind == ClockKind.BANK else self.time
         return _deadline(player, timeline.turn_began(), budget, self.grace, timeline)
 
     def window(self, timeline: Timeline, player: str, since: datetime | None = None) -> Deadline:
@@ -120,9 +129,9 @@ class Clock(NamedTuple):
 
 
 PRESETS = {
-    "judges": Clock(MOVE, timedelta(hours=72), grace=timedelta(hours=168)),
-    "bga": Clock(BANK, timedelta(hours=36), timedelta(hours=12)),
-    "little-golem": Clock(BANK, timedelta(hours=240), timedelta(hours=36)),
+    "judges": Clock(ClockKind.MOVE, timedelta(hours=72), grace=timedelta(hours=168)),
+    "bga": Clock(ClockKind.BANK, timedelta(hours=36), timedelta(hours=12)),
+    "little-golem": Clock(ClockKind.BANK, timedelta(hours=240), timedelta(hours=36)),
 }
 """Names ``--clock`` takes for the clocks of the services people know; the record holds the
 notation they stand for."""
@@ -244,14 +253,14 @@ class Deadline(NamedTuple):
         """The end of the pause ``now`` falls in, if any."""
         return next((stop for start, stop in self.pauses if start <= now < stop), None)
 
-    def state(self, now: datetime) -> str:
+    def state(self, now: datetime) -> TimeState:
         """``on time``, ``late`` (in the grace), ``out of time``, or ``paused`` (on vacation
         and not out of time)."""
         if now >= self.out_at:
-            return OUT_OF_TIME
+            return TimeState.OUT_OF_TIME
         if self.paused_until(now) is not None:
-            return PAUSED
-        return LATE if now >= self.late_at else ON_TIME
+            return TimeState.PAUSED
+        return TimeState.LATE if now >= self.late_at else TimeState.ON_TIME
 
     def time_left(self, now: datetime) -> timedelta:
         """The working time until ``late_at`` (it stands still during a pause); negative once

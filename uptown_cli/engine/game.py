@@ -44,7 +44,7 @@ from .notation import PASS, Move, board_diagram, parse_move
 from ..i18n import _ as gettext, ngettext
 
 __all__ = [
-    "Color", "COLORS", "Variant", "VARIANTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR", "Player",
+    "Color", "COLORS", "Variant", "VARIANTS", "PLAYER_COUNTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR", "Player",
     "Turn", "Game", "dealt_colors", "seat_colors", "name_key", "same_name",
 ]
 
@@ -56,6 +56,8 @@ Variant = Literal["standard", "blockers"]
 """A way of scoring: ``standard`` (Uptown) or ``blockers`` (Blockers!), see ``scoring``."""
 VARIANTS: tuple[Variant, ...] = ("standard", "blockers")
 """The variants."""
+PLAYER_COUNTS = range(2, 6)
+"""How many players a game seats: 2 to 5."""
 RACK_SIZE = 5
 """How many tiles a rack starts with."""
 TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
@@ -149,7 +151,7 @@ class Game:
                  bags: Mapping[str, Sequence[int]] | None = None, *,
                  variant: str = "standard") -> None:
         seated = [p if isinstance(p, Player) else Player(*p) for p in players]
-        if not 2 <= len(seated) <= 5:
+        if len(seated) not in PLAYER_COUNTS:
             raise SetupError(gettext("a game has 2 to 5 players"))
         if not _is_variant(variant):
             raise SetupError(gettext("unknown variant {variant!r} (standard or blockers)").format(variant=variant))

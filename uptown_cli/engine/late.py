@@ -12,21 +12,25 @@ from ..errors import SetupError
 from .clock import Clock, Pause, TimedTurn, Timeline, tokens
 from .moments import LONGEST, show_time
 from .game import name_key
+from .notation import FORFEIT
+from .words import Word
 from ..i18n import _, pgettext
 
-__all__ = [
-    "WAIT", "PASS", "BOT", "FORFEIT", "DEFAULT_BOT", "LatePolicy", "stand_in_problem", "Vacation",
-    "pause_problem",
-]
+__all__ = ["LateAction", "DEFAULT_BOT", "LatePolicy", "stand_in_problem", "Vacation", "pause_problem"]
 
-#: Nobody acts for a late player: the game waits (the default).
-WAIT = "wait"
-#: Once a player is out of time, another may pass for them.
-PASS = "pass"
-#: Once a player is out of time, another may let a bot move for them (open games).
-BOT = "bot"
-#: Once a player is out of time, another may write their forfeit.
-FORFEIT = "forfeit"
+class LateAction(Word):
+    """What others may do for a player out of time (a late policy's actions)."""
+
+    WAIT = "wait"
+    """Nobody acts for a late player: the game waits (the default)."""
+    PASS = "pass"
+    """Once a player is out of time, another may pass for them."""
+    BOT = "bot"
+    """Once a player is out of time, another may let a bot move for them (open games)."""
+    FORFEIT = FORFEIT
+    """Once a player is out of time, another may write their forfeit."""
+
+
 #: The bot of the ``bot`` policy when it names none.
 DEFAULT_BOT = "greedy"
 
@@ -36,7 +40,7 @@ class LatePolicy(NamedTuple):
     (a move by ``bot``, open games only) or ``forfeit``; after ``forfeit_after`` turns in a
     row written for them, a pass or bot policy lets others make them forfeit."""
 
-    action: str = WAIT
+    action: LateAction = LateAction.WAIT
     bot: str | None = None
     forfeit_after: int | None = None
 
@@ -47,35 +51,39 @@ class LatePolicy(NamedTuple):
         after: int | None = None
         if words[-4:-3] == [","] and words[-3:-1] == ["forfeit", "after"] and words[-1].isdigit():
             after, words = int(words[-1]), words[:-4]
-        bot = words[1] if words[:1] == [BOT] and len(words) == 2 and words[1].isalpha() else None
-        known = words in ([WAIT], [FORFEIT], [PASS], [BOT]) or bot is not None
-        if not known or (after is not None and (words[0] not in (PASS, BOT) or not 0 < after < 100)):
+        bot = (words[1] if words[:1] == [LateAction.BOT] and len(words) == 2 and words[1].isalpha()
+               else None)
+        known = len(words) == 1 and words[0] in tuple(LateAction) or bot is not None
+        if not known or (after is not None and (words[0] not in (LateAction.PASS, LateAction.BOT)
+                                                or not 0 < after < 100)):
             raise SetupError(_("the late policy {text!r} is not one of: wait, forfeit, pass[, forfeit "
                                "after N], bot [NAME][, forfeit after N]").format(text=text))
-        return cls(words[0], (bot or DEFAULT_BOT) if words[0] == BOT else None, after)
+        action = LateAction(words[0])
+        return cls(action, (bot or DEFAULT_BOT) if action == LateAction.BOT else None, after)
 
     def __str__(self) -> str:
-        text = f"{BOT} {self.bot}" if self.action == BOT else self.action
+        text = f"{LateAction.BOT} {self.bot}" if self.action == LateAction.BOT else self.action
         return text if self.forfeit_after is None else f"{text}, forfeit after {self.forfeit_after}"
 
     def check(self, hidden: bool) -> None:
         """SetupError for a bot policy in a game with hidden racks (nobody knows the rack)."""
-        if hidden and self.action == BOT:
+        if hidden and self.action == LateAction.BOT:
             raise SetupError(_("a bot cannot play for a player whose rack nobody else knows: in a "
                                "game with hidden racks the late policy is wait, pass or forfeit"))
 
-    def actions(self, stood_in: int) -> tuple[str, ...]:
+    def actions(self, stood_in: int) -> tuple[LateAction, ...]:
         """What others may write for a player out of time whose last ``stood_in`` turns in a
         row others wrote: ``pass``, ``bot``, ``forfeit``, or nothing."""
-        if self.action == WAIT:
+        if self.action == LateAction.WAIT:
             return ()
-        forfeit = self.action == FORFEIT or (self.forfeit_after is not None
-                                             and stood_in >= self.forfeit_after)
-        return ((self.action,) if self.action != FORFEIT else ()) + ((FORFEIT,) if forfeit else ())
+        forfeit = self.action == LateAction.FORFEIT or (self.forfeit_after is not None
+                                                        and stood_in >= self.forfeit_after)
+        return (((self.action,) if self.action != LateAction.FORFEIT else ())
+                + ((LateAction.FORFEIT,) if forfeit else ()))
 
 
 def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline, player: str,
-                     at: datetime, action: str) -> str | None:
+                     at: datetime, action: LateAction) -> str | None:
     """Why another player may not write ``action`` (pass, bot, forfeit) for ``player`` at
     ``at``, after ``timeline``; None when they may."""
     if clock is None:
@@ -94,11 +102,12 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
     return None
 
 
-def _action_words(action: str) -> str:
+def _action_words(action: LateAction) -> str:
     """A late policy's action as the words of a sentence in the language in use (the policy
     itself is quoted as the record writes it)."""
-    words = {PASS: pgettext("late action", "pass"), BOT: pgettext("late action", "bot"),
-             FORFEIT: pgettext("late action", "forfeit")}
+    words = {LateAction.PASS: pgettext("late action", "pass"),
+             LateAction.BOT: pgettext("late action", "bot"),
+             LateAction.FORFEIT: pgettext("late action", "forfeit")}
     return words[action]
 
 

@@ -15,7 +15,7 @@ from ..errors import NotationError
 from .geometry import COLUMNS, FACES, ROWS, parse_square, parse_tile, square_name, tile_name
 from ..i18n import _
 
-__all__ = ["Move", "Placement", "Pass", "PASS", "parse_move", "board_diagram"]
+__all__ = ["Move", "Placement", "Pass", "PASS", "FORFEIT", "parse_move", "board_diagram"]
 
 
 class Placement(NamedTuple):
@@ -62,6 +62,10 @@ Move = Placement | Pass
 
 PASS = Pass()
 """The pass."""
+
+FORFEIT = "forfeit"
+"""What a record writes for a forfeit (``- blue: forfeit``), where a move would be: the player
+to move leaves the game."""
 
 
 @functools.lru_cache(maxsize=8192)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..engine.geometry import shown_color
+from ..engine.notation import FORFEIT
 from ..engine.passes import Stuck, stuck_tiles, surely_unforced
 from ..errors import RecordError
 from .draws import (
@@ -330,7 +331,7 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
             break
         entry = record.moves[seat]
         player = deal.players[seat]
-        if (entry.color not in player.colors or entry.link is None or entry.text == "forfeit"
+        if (entry.color not in player.colors or entry.link is None or entry.text == FORFEIT
                 or not is_hex(entry.link, 128)):
             break  # (a resignation's link is checked at its own line: forfeit_problem)
         problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))

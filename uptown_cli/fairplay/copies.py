@@ -42,6 +42,7 @@ from typing import NamedTuple, TYPE_CHECKING, TypedDict, cast
 from ..engine.notation import parse_move
 from ..errors import NotationError, RecordError
 from ..engine.geometry import shown_color
+from ..engine.words import Word
 from ..i18n import _, ngettext, pgettext
 from .replay import replay
 from ..records.schema import Record
@@ -53,17 +54,20 @@ from ..records.editing import record_with_entry
 if TYPE_CHECKING:
     from ..records.hidden_fields import HiddenFields
 
-__all__ = ["IDENTICAL", "EXTENDS", "DIFFERENT_GAMES", "compare_records"]
+__all__ = ["Relation", "Comparison", "compare_records", "Progress", "HiddenProgress", "hidden_progress"]
 
-#: The two copies hold the same game, move for move.
-IDENTICAL = "identical"
-#: The second copy carries the first further.
-EXTENDS = "extends"
-ILLEGAL_EXTENSION = "illegal-extension"
-DIVERGING = "diverging"
-#: The copies are of two different games.
-DIFFERENT_GAMES = "different-games"
-ADDRESS_CHANGED = "address-changed"
+class Relation(Word):
+    """How two copies of a game relate (see the module docstring)."""
+
+    # The two copies hold the same game, move for move.
+    IDENTICAL = "identical"
+    # The second copy carries the first further.
+    EXTENDS = "extends"
+    ILLEGAL_EXTENSION = "illegal-extension"
+    DIVERGING = "diverging"
+    # The copies are of two different games.
+    DIFFERENT_GAMES = "different-games"
+    ADDRESS_CHANGED = "address-changed"
 
 
 class Comparison(NamedTuple):
@@ -87,36 +91,36 @@ class Comparison(NamedTuple):
     def consistent(self) -> bool:
         """True when neither copy contradicts the other (identical, or one extends the other)
         and the moves they share are legal."""
-        return self.relation in (IDENTICAL, EXTENDS) and self.reason is None
+        return self.relation in (Relation.IDENTICAL, Relation.EXTENDS) and self.reason is None
 
     def message(self) -> str:
         """One line saying how the records relate."""
         a, b = self.path_a, self.path_b
-        if self.relation == IDENTICAL and self.reason is not None:
+        if self.relation == Relation.IDENTICAL and self.reason is not None:
             return ngettext("{a}:{line}: {a} and {b} hold the same {count} move, but move {move} is "
                             "illegal: {reason}",
                             "{a}:{line}: {a} and {b} hold the same {count} moves, but move {move} is "
                             "illegal: {reason}", self.moves_a).format(
                 a=a, b=b, line=self.line_a, count=self.moves_a, move=self.move, reason=self.reason)
-        if self.relation == IDENTICAL:
+        if self.relation == Relation.IDENTICAL:
             layout = "" if self.same_text else _(" (they differ only in comments, layout or notes)")
             return ngettext("{a} and {b} hold the same game and the same {count} move",
                             "{a} and {b} hold the same game and the same {count} moves",
                             self.moves_a).format(a=a, b=b, count=self.moves_a) + layout
-        if self.relation == EXTENDS:
+        if self.relation == Relation.EXTENDS:
             (long, n_long), (short, n_short) = sorted(
                 [(a, self.moves_a), (b, self.moves_b)], key=lambda item: -item[1])
             return ngettext("{long} extends {short}: the same {count} move, then {more} more",
                             "{long} extends {short}: the same {count} moves, then {more} more",
                             n_short).format(long=long, short=short, count=n_short,
                                             more=n_long - n_short)
-        if self.relation == ILLEGAL_EXTENSION:
+        if self.relation == Relation.ILLEGAL_EXTENSION:
             (long, line), short = ((a, self.line_a), b) if self.longer == "a" else ((b, self.line_b), a)
             return _("{long}:{line}: {long} extends {short}, but its move {move} is illegal: "
                      "{reason}").format(long=long, line=line, short=short, move=self.move,
                                         reason=self.reason)
         where = _("{a} and {b}").format(a=f"{a}:{self.line_a}", b=f"{b}:{self.line_b}")
-        if self.relation == DIVERGING:
+        if self.relation == Relation.DIVERGING:
             detail = f": {self.detail}" if self.detail else ""
             common = cast(int, self.move) - 1
             return ngettext("{where}: the games diverge at move {move} ({count} move in common "
@@ -124,7 +128,7 @@ class Comparison(NamedTuple):
                             "{where}: the games diverge at move {move} ({count} moves in common "
                             "before it)", common).format(where=where, move=self.move,
                                                          count=common) + detail
-        if self.relation == ADDRESS_CHANGED:
+        if self.relation == Relation.ADDRESS_CHANGED:
             return f"{where}: {self.detail}"
         if self.fields == ("withdrawn",):
             return _("{where}: the withdrawn joins differ, though both copies have moves: a join "
@@ -168,7 +172,7 @@ def compare_records(a: Record, b: Record, valid: Record | None = None) -> Compar
             and a.hidden.withdrawn != b.hidden.withdrawn):  # undone only before the first move
         fields = ("withdrawn",)
     if fields:
-        return Comparison(DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
+        return Comparison(Relation.DIFFERENT_GAMES, fields=fields, line_a=_header_line(a, b, fields[0]),
                           line_b=_header_line(b, a, fields[0]), **common)
     for index, (player_a, player_b) in enumerate(zip(a.players, b.players)):
         if player_a.email != player_b.email:
@@ -178,32 +182,32 @@ def compare_records(a: Record, b: Record, valid: Record | None = None) -> Compar
                         "elsewhere").format(name=player_a.name, first=player_a.email or none,
                                             second=player_b.email or none, path_a=a.path,
                                             path_b=b.path)
-            return Comparison(ADDRESS_CHANGED, line_a=email_line(a, index),
+            return Comparison(Relation.ADDRESS_CHANGED, line_a=email_line(a, index),
                               line_b=email_line(b, index), detail=changed, **common)
     key = _key if a.hidden is None else _written
     for number, (move_a, move_b) in enumerate(zip(a.moves, b.moves), 1):
         if key(move_a) != key(move_b):
             detail = None if a.hidden is None else _respelled(a, b, number)
-            return Comparison(DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
+            return Comparison(Relation.DIVERGING, move=number, line_a=move_a.line, line_b=move_b.line,
                               detail=detail, **common)
     if len(a.moves) == len(b.moves):
         moved = _move_errors(a, valid)
         if moved:  # the same moves, but not a game: neither copy can be trusted
             error, move = moved[0], cast(int, moved[0].move)
-            return Comparison(IDENTICAL, move=move, line_a=error.line,
+            return Comparison(Relation.IDENTICAL, move=move, line_a=error.line,
                               line_b=b.moves[move - 1].line, reason=error.message, **common)
-        return Comparison(IDENTICAL, **common)
+        return Comparison(Relation.IDENTICAL, **common)
     longer = "a" if len(a.moves) > len(b.moves) else "b"
     long_record = a if longer == "a" else b
     number = min(len(a.moves), len(b.moves)) + 1
     errors = _move_errors(long_record, valid)
     if errors:
-        return Comparison(ILLEGAL_EXTENSION, longer=longer, move=errors[0].move,
+        return Comparison(Relation.ILLEGAL_EXTENSION, longer=longer, move=errors[0].move,
                           reason=errors[0].message, **common,
                           line_a=errors[0].line if longer == "a" else None,
                           line_b=errors[0].line if longer == "b" else None)
     first_extra = long_record.moves[number - 1].line
-    return Comparison(EXTENDS, longer=longer, move=number, **common,
+    return Comparison(Relation.EXTENDS, longer=longer, move=number, **common,
                       line_a=first_extra if longer == "a" else None,
                       line_b=first_extra if longer == "b" else None)
 
@@ -287,10 +291,15 @@ def _header_line(record: Record, other: Record, name: str) -> int:
     return pair[0].line if pair else 1
 
 
-SAME = "same"
-OLDER = "older"
-NEWER = "newer"
-MERGED = "merged"
+class Progress(Word):
+    """How the joins and revealed keys of a received copy of a hidden game relate to the local
+    copy's (``HiddenProgress.state``)."""
+
+    SAME = "same"
+    OLDER = "older"
+    NEWER = "newer"
+    MERGED = "merged"
+
 
 
 class HiddenProgress(NamedTuple):
@@ -311,7 +320,7 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     that does not give its player's commitment counts as not revealed: a copy with the real key
     replaces it."""
     if local.hidden is None or received.hidden is None:
-        return HiddenProgress(SAME)
+        return HiddenProgress(Progress.SAME)
     mine, theirs = local.hidden, received.hidden
     newer_joins, older_joins = not _follows(mine, theirs), not _follows(theirs, mine)
     keys, their_keys = valid_reveals(mine), valid_reveals(theirs)
@@ -324,11 +333,11 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
             + [_("{name} joined").format(name=name) for name in joined]
             + [_("{name} revealed their key").format(name=name) for name in added])
     if not added and not newer_joins:
-        return HiddenProgress(OLDER if lacking or older_joins else SAME)
+        return HiddenProgress(Progress.OLDER if lacking or older_joins else Progress.SAME)
     if not lacking and not older_joins:
-        return HiddenProgress(NEWER, ", ".join(said))
+        return HiddenProgress(Progress.NEWER, ", ".join(said))
     merged = local
     for name in added:
         merged = record_with_entry(merged, "revealed", name, their_keys[name], local.path)
-    return HiddenProgress(MERGED, _("{news} (merged with the keys of your copy)").format(
+    return HiddenProgress(Progress.MERGED, _("{news} (merged with the keys of your copy)").format(
         news=", ".join(said)), merged.text)

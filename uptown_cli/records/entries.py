@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
-__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry", "pause_text", "FORFEIT", "forfeits"]
+from ..engine.notation import FORFEIT
+
+__all__ = ["MoveNotes", "PlayerEntry", "PauseEntry", "pause_text", "forfeits"]
 
 
-FORFEIT = "forfeit"
-"""The text of a forfeit entry (``- blue: forfeit``): the player to move leaves the game."""
 HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
 """The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
 LINK_KEY = "link"

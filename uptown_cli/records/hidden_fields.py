@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final, Protocol
 
+from ..engine.notation import FORFEIT
 from .entries import HIDDEN_KEYS, Settled
 from .nodes import Mapping, Node, Scalar, Sequence, describe
 from ..i18n import _ as gettext
@@ -240,7 +241,7 @@ def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _P
                 number=number, by=entry.by), entry.line, number)
         elif entry.by is not None:
             continue
-        elif entry.text == "forfeit" and entry.link is None:
+        elif entry.text == FORFEIT and entry.link is None:
             continue  # a forfeit written for another; a resignation's is checked on replay
         elif hidden is None and entry.link is not None:
             problem(gettext("'link' belongs to games with hidden racks only"), entry.line, number)

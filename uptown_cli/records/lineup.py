@@ -4,6 +4,7 @@ colours dealt to those who name none (``deal_colors``)."""
 
 from __future__ import annotations
 
+from ..engine.game import PLAYER_COUNTS
 from ..engine.geometry import shown_color
 from ..i18n import _
 from .entries import PlayerEntry
@@ -42,7 +43,7 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
                 "two players are named {first!r} and {name!r}; names must differ (ignoring "
                 "case, accents' spelling and blanks round them)").format(
                 first=first.name, name=entry.name)))
-    if not 2 <= len(entries) <= 5:
+    if len(entries) not in PLAYER_COUNTS:
         return problems
     owners: dict[str, str] = {}
     for entry in entries:

@@ -11,7 +11,8 @@ from ..engine.geometry import shown_color
 from ..engine.notation import parse_move
 from ..errors import IllegalMove, NotationError, RecordError
 from ..i18n import _ as gettext
-from .entries import FORFEIT, MoveEntry
+from ..engine.notation import FORFEIT
+from .entries import MoveEntry
 from .schema import Record
 
 if TYPE_CHECKING:

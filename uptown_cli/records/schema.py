@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
-from ..engine.game import COLORS, Game, Player
+from ..engine.game import COLORS, PLAYER_COUNTS, Game, Player
 from ..engine.game import VARIANTS
 from ..errors import RecordError
 from .entries import (HIDDEN_KEYS, LINK_KEY, NOTE_KEYS, STAMP_KEYS, TIMING_KEYS, MoveEntry,
@@ -269,7 +269,7 @@ class SchemaReader:
             return []
         for entry, message in lineup_problems(entries):
             self.problem(message, entry.line)
-        if not 2 <= len(entries) <= 5:
+        if len(entries) not in PLAYER_COUNTS:
             self.problem(gettext("a game has 2 to 5 players, this one has {entries_count}")
                          .format(entries_count=len(entries)), node)
             return []

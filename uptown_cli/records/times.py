@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..engine.geometry import shown_color
 from ..engine.moments import check_times, parse_time
+from ..engine.notation import FORFEIT, PASS
 from ..errors import RecordError, SetupError
 from ..i18n import _, pgettext
 from .entries import TIMING_KEYS, MoveEntry, PauseEntry, PlayerEntry
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # loaded only for a game with a clock
     from ..engine.game import Game
     from ..engine.late import LatePolicy, Vacation
 
-__all__ = ["Timing", "clock_line", "split_pauses", "read_times", "read_timing", "move_times",
+__all__ = ["Timing", "clock_json", "clock_line", "split_pauses", "read_times", "read_timing", "move_times",
            "future_problem", "order_problem", "timeline", "waiting_deadline", "stand_in_actions",
            "stand_in_seed", "stand_in_error", "reveal_deadlines", "settle", "pause_errors"]
 
@@ -71,6 +72,14 @@ class Timing(NamedTuple):
             return None
         return clock_line(str(self.clock), str(self.late),
                           None if self.vacation is None else str(self.vacation))
+
+
+def clock_json(written: dict[str, str]) -> dict[str, str | None]:
+    """The clock's keys as the JSON of ``new``, ``show`` and ``status`` give them, from the
+    keys as a record writes them (``Timing.written``): ``clock``, ``late_policy``,
+    ``vacation``, ``started`` (None for those absent)."""
+    return {"clock": written.get("clock"), "late_policy": written.get("late"),
+            "vacation": written.get("vacation"), "started": written.get("started")}
 
 
 def clock_line(clock: str, late: str, vacation: str | None) -> str:
@@ -328,12 +337,12 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
         return _("it is {name}'s turn ({colors}), not {color}'s").format(
             name=player.name, colors=", ".join(map(shown_color, player.colors)),
             color=shown_color(entry.color))
-    if hidden and entry.by is not None and entry.text not in ("forfeit", "pass"):
+    if hidden and entry.by is not None and entry.text not in (FORFEIT, str(PASS)):
         return _("only a pass or a forfeit may be written for another player in a hidden game")
     if entry.by is None:
         return None
     from ..engine.game import name_key
-    from ..engine.late import BOT, FORFEIT, PASS, stand_in_problem
+    from ..engine.late import stand_in_problem, LateAction
 
     names = {name_key(p.name): p.name for p in record.players}
     out = {name_key(name) for name, _ in game.forfeited}
@@ -347,11 +356,11 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
     timing = record.timing
     if timing is None or entry.at is None:
         return _("nobody may play for {name} in a game without a clock").format(name=player.name)
-    action = FORFEIT if entry.text == FORFEIT else PASS if entry.text == PASS else BOT
-    if action == BOT and entry.bot is None:
+    action = LateAction(entry.text) if entry.text in (FORFEIT, str(PASS)) else LateAction.BOT
+    if action == LateAction.BOT and entry.bot is None:
         return _("move {number} was written by {by} for {name}, but not by a bot").format(
             number=index + 1, by=entry.by, name=player.name)
-    if action == BOT and entry.bot != timing.late.bot:
+    if action == LateAction.BOT and entry.bot != timing.late.bot:
         return _("move {number}'s bot is {bot}, not this game's ({policy})").format(
             number=index + 1, bot=entry.bot, policy=timing.late.bot or "none")
     line = timeline(timing, record.moves[:index], record.owners,

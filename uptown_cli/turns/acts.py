@@ -33,7 +33,7 @@ from ..fairplay.replay import replay
 from ..i18n import _, pgettext
 from ..records.editing import (record_with_entry, record_with_move, record_with_pause,
                                record_without_entry)
-from ..records.entries import FORFEIT
+from ..engine.notation import FORFEIT
 from ..records.hidden_fields import LATEST, PROTOCOLS
 from ..records.safe_file import replace_record
 from ..records.schema import Record

@@ -11,17 +11,34 @@ from typing import Any
 
 from ..analysis.stand_ins import stand_in_errors
 from ..engine.game import Game
+from ..engine.words import Word
 from ..errors import RecordError
 from ..fairplay.check import unchecked, unrevealed_players
 from ..fairplay.replay import replay
 from ..records.times import pause_errors, settle
-from ..records.entries import FORFEIT, forfeits
+from ..engine.notation import FORFEIT
+from ..records.entries import forfeits
 from ..records.reading import read_file
 from ..records.schema import Record, SchemaReader, file_order
 from ..records.times import future_problem
 from ..records.yaml_reader import decode
 
-__all__ = ["Validation", "validate_text", "validate_record", "validate_file", "settled_players"]
+__all__ = ["Status", "Validation", "validate_text", "validate_record", "validate_file", "settled_players"]
+
+
+class Status(Word):
+    """What validation says of a record as a whole (``Validation.status``)."""
+
+    VALID = "valid"
+    """No problem found."""
+    INVALID = "invalid"
+    """A problem found."""
+    SETTLED = "settled"
+    """No problem, and the result stands though the game did not end on the board: a forfeit
+    in its moves, or a player who did not reveal their key by the deadline (ranked last)."""
+    UNCHECKED = "unchecked"
+    """No problem found, but a finished game with hidden racks whose players have not all
+    revealed their keys: their draws stay unchecked."""
 
 
 class Validation:
@@ -63,18 +80,18 @@ class Validation:
         return not self.errors and all(name in self.settled for name in self.unrevealed)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         """``valid``, ``invalid``, ``settled`` (a finished game with a forfeit written in its
         moves, or every key missing from a finished hidden game past its reveal deadline) or
         ``unchecked``: no problem found, but a finished hidden game whose players in
         ``unrevealed`` have not revealed their keys."""
         if self.errors:
-            return "invalid"
+            return Status.INVALID
         if self.unrevealed:
-            return "settled" if self.valid else "unchecked"
+            return Status.SETTLED if self.valid else Status.UNCHECKED
         finished = self.game is not None and self.game.finished
         forfeit = self.record is not None and any(m.text == FORFEIT for m in self.record.moves)
-        return "settled" if finished and forfeit else "valid"
+        return Status.SETTLED if finished and forfeit else Status.VALID
 
     def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
@@ -87,8 +104,8 @@ class Validation:
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
                         unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
-        elif self.status == "settled":
-            data["status"] = "settled"
+        elif self.status == Status.SETTLED:
+            data["status"] = Status.SETTLED
         forfeited = self.forfeited()
         if forfeited:
             data["forfeited"] = forfeited
