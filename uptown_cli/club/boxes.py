@@ -19,10 +19,13 @@ import stat
 from typing import Iterable, Iterator, NamedTuple, cast
 
 from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
-from ..fairplay.copies import Comparison, compare_records, Relation
+from ..fairplay.copies import Comparison, Relation, compare_records
+from ..i18n import _ as gettext
+from ..i18n import ngettext
+from ..records.reading import load_record
 from ..records.schema import Record
+from .inbox import progress
 from .mime import MAX_MESSAGE_BYTES, Attached, find_game, read_message
-from ..i18n import _ as gettext, ngettext
 
 __all__ = ["best_copy", "maildir_messages", "mbox_messages", "read_message_file"]
 
@@ -188,9 +191,6 @@ def best_copy(letters: Iterable[Letter], local_path: str,
     in a game with hidden racks, whose game id is that name without ``.yaml``). A message that
     cannot be read, or whose game cannot, is added to ``skipped`` in one line; messages with no
     game or another game are passed by. MailError when none carries it."""
-    from ..records.reading import load_record
-    from .inbox import progress
-
     local = load_record(local_path) if os.path.lexists(local_path) else None
     name = os.path.basename(local_path)
     found: list[tuple[tuple[int, ...], Attached]] = []

@@ -21,16 +21,20 @@ import stat
 from typing import Callable, NamedTuple
 
 from ..engine.game import Game, same_name
+from ..engine.notation import parse_move
 from ..engine.words import Word
 from ..errors import NOTHING_WRITTEN, MailError, RecordError
-from ..i18n import _, ngettext
-from ..fairplay.copies import compare_records, hidden_progress, Relation, Progress
-from ..records.reading import load_record
+from ..fairplay.copies import Progress, Relation, compare_records, hidden_progress
 from ..fairplay.joins import valid_reveals
-from ..turns.validation import validate_record
-from ..records.schema import Record
-from .mime import Attached
+from ..i18n import _, ngettext
 from ..i18n import _ as gettext
+from ..pictures.tile_names import move_label
+from ..records.reading import load_record
+from ..records.safe_file import create_record, replace_record
+from ..records.schema import Record
+from ..turns.validation import validate_record
+from .headers import address_key
+from .mime import Attached
 
 __all__ = ["KEPT_COPY", "Outcome", "progress", "receive", "Received"]
 
@@ -85,7 +89,6 @@ def receive(game: Attached, local_path: str, shown: str,
         received = game.record()
     played = _valid_game(received)
     if not os.path.lexists(local_path):
-        from ..records.safe_file import create_record
 
         create_record(local_path, received.text)
         return Received(Outcome.SAVED_NEW, shown, _("Saved {path}: a new game, {moves}; {waiting}.").format(
@@ -107,7 +110,6 @@ def receive(game: Attached, local_path: str, shown: str,
                                         "written.").format(path=shown))
     if comparison.relation == Relation.EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
-    from ..records.safe_file import replace_record
 
     replace_record(local_path, hidden.text or received, local.text, on_wait)
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
@@ -144,8 +146,6 @@ def sender_warning(game: Attached, local: Record | None, received: Record) -> st
     received copy adds (``_newest_entry``: a move, a key revealed, a join, a join undone), by
     their address in the local copy (the received one's, for a new game): the message must be
     from that address alone (``headers.address_key``). None when it is, or cannot be told."""
-    from .headers import address_key
-
     newest = _newest_entry(local, received)
     if newest is None:
         return None
@@ -213,8 +213,6 @@ def kept_path(text: str, local_path: str) -> str:
     """Keep the record ``text`` beside ``local_path`` under the first name
     ``NAME.received-N.yaml`` that is free (or already holds that text), written as a new record
     is (atomic, never over an existing file); returns its path."""
-    from ..records.safe_file import create_record
-
     directory, name = os.path.split(local_path)
     stem, suffix = os.path.splitext(name)
     data = text.encode("utf-8")
@@ -273,9 +271,6 @@ def _new_moves(local: Record, received: Record) -> str:
 
 def _move_shown(text: str) -> str:
     """A move of a record as the players of the language in use read it (``saxofón E8``)."""
-    from ..engine.notation import parse_move
-    from ..pictures.tile_names import move_label
-
     try:
         return move_label(parse_move(text))
     except ValueError:

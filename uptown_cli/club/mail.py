@@ -10,6 +10,7 @@ the record holds. The transports are ``club.transport``'s.
 
 from __future__ import annotations
 
+import email.policy
 import os
 import shlex
 from email.message import Message
@@ -19,13 +20,20 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
 from typing import NamedTuple
 
+from tabulate import tabulate
+
+from ..engine.game import Game, same_name
+from ..engine.geometry import shown_color
+from ..engine.scoring import standings
 from ..errors import MailError, one_line
-from ..i18n import _, ngettext
-from ..engine.game import Game
-from ..engine.game import same_name
-from ..records.schema import Record, load_record_text
-from ..records.entries import PlayerEntry
 from ..fairplay.joins import valid_reveals
+from ..i18n import _, ngettext
+from ..pictures.table import simple_table
+from ..pictures.text import board_text, protocol_text, rack_label, standings_rows
+from ..records.entries import PlayerEntry
+from ..records.reading import read_file
+from ..records.schema import Record, load_record_text
+from ..turns.validation import validate_record
 from .headers import (
     MAX_NAME,
     address_field,
@@ -59,9 +67,6 @@ class GameFile(NamedTuple):
         """The game at ``path`` (``shown`` names it in errors): RecordError for a file that is
         no record, MailError for a record that does not validate (it is not sent: each
         player's ``receive`` would refuse it)."""
-        from ..records.reading import read_file
-        from ..turns.validation import validate_record
-
         text = read_file(path, shown)
         record = load_record_text(text, shown)
         checked = validate_record(record)
@@ -138,9 +143,6 @@ class GameFile(NamedTuple):
 
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
         """In an open game in play, each recipient's rack (every rack is public there)."""
-        from ..pictures.text import rack_label
-        from ..engine.geometry import shown_color
-
         racks = self.game.racks
         if racks is None or self.game.finished:
             return []
@@ -157,8 +159,6 @@ class GameFile(NamedTuple):
         """The board as text (80 columns), the recipients' racks in an open game, the
         standings once a move is played, and what the recipient does next; every line
         printable (``one_line``), whatever the record's names hold."""
-        from ..pictures.text import board_text
-
         state = self.subject()[len(SUBJECT_TAG) + 1:]
         lines = [state, "", board_text(self.game), ""]
         racks = self.rack_lines(recipients)
@@ -167,7 +167,6 @@ class GameFile(NamedTuple):
         if self.record.moves:
             lines += [_("Standings:"), self.standings_table(), ""]
         if self.record.hidden is not None:  # a downgrade to an older version shows
-            from ..pictures.text import protocol_text
 
             lines += [_("Hidden racks, protocol {protocol}.").format(
                 protocol=protocol_text(self.record.hidden)), ""]
@@ -179,15 +178,10 @@ class GameFile(NamedTuple):
 
     def standings_table(self) -> str:
         """The standings as the body shows them (a plain text table)."""
-        from ..engine.scoring import standings
-        from ..pictures.table import simple_table
-        from ..pictures.text import standings_rows
-
         rows, headers = standings_rows(standings(self.game, self.record.variant),
                                        self.record.variant)
         table = simple_table(rows, headers)
         if table is None:
-            from tabulate import tabulate
 
             table = tabulate(rows, headers)
         return table
@@ -295,6 +289,4 @@ def carrying(game: GameFile, sender: tuple[str, str], to: list[tuple[str, str]],
 
 def wire_bytes(message: Message) -> bytes:
     """``message`` as it goes to a server or sendmail (lines ending CRLF)."""
-    import email.policy
-
     return message.as_bytes(policy=email.policy.compat32.clone(linesep="\r\n"))

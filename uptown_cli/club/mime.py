@@ -11,17 +11,20 @@ charset) and kept as UTF-8. Anything it cannot read is one line (``MailError``).
 
 from __future__ import annotations
 
+import email
 import re
 from email.errors import HeaderParseError
 from email.header import decode_header
 from email.message import Message
+from email.policy import default
 from typing import Callable, Iterator, NamedTuple, cast
 
 from ..errors import NOTHING_WRITTEN, MailError, RecordError, one_line
+from ..i18n import N_, thousands
+from ..i18n import _ as gettext
 from ..records.schema import Record, load_record_text
 from ..records.yaml_reader import MAX_BYTES
 from .headers import address_key, plain_file_name, shown_name
-from ..i18n import N_, _ as gettext, thousands
 
 __all__ = ["Attached", "MAX_MESSAGE_BYTES", "find_game", "message_game", "read_message"]
 
@@ -94,8 +97,6 @@ def read_message(data: bytes, where: str) -> Message:
     """The message in ``data`` (``where`` names it in errors), parsed with the ``compat32``
     policy (it keeps every defect found, and loads in a tenth of the time of the newer
     ones), once its size and the number and nesting of its parts are within limits."""
-    import email
-
     def refuse(what: str) -> MailError:
         return MailError(gettext("{where}: {what}").format(where=where, what=what), NOTHING_WRITTEN)
 
@@ -241,8 +242,6 @@ def _senders(carrier: Message) -> tuple[str, ...]:
     and encoded names, groups, several addresses), not by pattern. None is read from From
     headers longer than ``MAX_FROM`` in all (the parser's time grows faster than their
     length)."""
-    from email.policy import default
-
     found: list[str] = []
     values = [re.sub(r"\r?\n(?=[ \t])", "", str(value)) for value in carrier.get_all("From", [])]
     if sum(len(text) for text in values) > MAX_FROM:

@@ -13,10 +13,13 @@ import os
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from openskill.models import PlackettLuce
+
+from ..engine.game import name_key
+from ..engine.scoring import Standing, standings
 from ..records.schema import Record
 from ..turns.validation import validate_file
-from ..engine.scoring import Standing, standings
-from ..engine.game import name_key
+from .status import file_time
 
 __all__ = ["finished_games", "rate"]
 
@@ -51,8 +54,6 @@ class PlayerRating(NamedTuple):
 def game_date(record: Record, path: str) -> datetime:
     """The record's ``date`` when it reads as an ISO date, else the file's time (UTC; the
     latest date there is, for a time past the year 9999)."""
-    from .status import file_time
-
     text = record.fields.get("date", "").strip()
     try:
         when = datetime.fromisoformat(text)
@@ -87,8 +88,6 @@ def finished_games(paths: list[str], variant: str | None = None, now: datetime |
 def rate(games: list[RatedGame], model: Any = None) -> list[PlayerRating]:
     """Every player's rating after ``games`` (rated in the order given), best first.
     ``model`` is an openskill model (a default ``PlackettLuce`` when None)."""
-    from openskill.models import PlackettLuce
-
     model = PlackettLuce() if model is None else model
     ratings: dict[str, Any] = {}
     names: dict[str, str] = {}

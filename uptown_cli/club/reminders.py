@@ -21,18 +21,19 @@ import stat
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ..engine.clock import Deadline, TimeState
-from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.game import name_key
-from ..errors import MailError, SetupError
+from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.words import Word
+from ..errors import MailError, SetupError, UptownError, display_path
+from ..fairplay.memory import game_ident
 from ..i18n import _
+from ..pictures.text import board_text
+from ..records.times import stand_in_actions, waiting_deadline
 from .headers import checked_address
-
-if TYPE_CHECKING:
-    from .mail import GameFile
+from .mail import GameFile, carrying, wire_bytes
 
 __all__ = ["LOG_NAME", "PERIOD", "Kind", "Person", "Awaited", "LogEntry", "Reminder", "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due"]
 
@@ -144,9 +145,6 @@ def read_games(files: Iterable[str]) -> dict[str, GameFile]:
     """The games of ``files`` by path, each read once (``club.mail.GameFile``: what is checked
     is what is attached); a file that is no valid record is ``validate``'s and ``status``'s to
     report, and is left out here (as ``send`` refuses it)."""
-    from ..errors import UptownError, display_path
-    from .mail import GameFile
-
     games = {}
     for path in files:
         try:
@@ -159,10 +157,6 @@ def read_games(files: Iterable[str]) -> dict[str, GameFile]:
 def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
     """One ``Awaited`` per game of ``games`` with a clock that waits for a move, its commands
     quoted for the shell as a game's mail quotes them (``GameFile.next_command``)."""
-    from ..pictures.text import board_text
-    from ..fairplay.memory import game_ident
-    from ..records.times import stand_in_actions, waiting_deadline
-
     waiting = []
     for found in games:
         record, game = found.record, found.game
@@ -193,8 +187,6 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
 def reminder_message(reminder: Reminder, game: GameFile, sender: tuple[str, str]) -> bytes:
     """The message of ``reminder`` from ``sender`` (a display name and a checked address),
     ``game`` attached as ``send`` attaches it (``club.mail.carrying``)."""
-    from .mail import carrying, wire_bytes
-
     to = reminder.to
     address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
     return wire_bytes(carrying(game, sender, [(to.name, address)], reminder.subject,

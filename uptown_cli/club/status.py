@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import os
 from datetime import datetime, timezone
-
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..turns.validation import validate_file
-from ..engine.scoring import standings
 from ..engine.game import same_name
+from ..engine.moments import describe, parse_time
+from ..engine.scoring import standings
 from ..engine.words import Word
 from ..i18n import _
+from ..records.times import clock_json, stand_in_actions, waiting_deadline
+from ..turns.validation import validate_file
 
 if TYPE_CHECKING:
     from ..engine.clock import Deadline
@@ -72,7 +73,6 @@ class GameStatus(NamedTuple):
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
     """The time the status was taken at (``UPTOWN_NOW`` for tests), for the deadline."""
-
     @property
     def clock_state(self) -> str | None:
         """``on time``, ``late``, ``out of time`` or ``paused`` (None without a deadline)."""
@@ -116,8 +116,6 @@ class GameStatus(NamedTuple):
         """What the clock says of the wait, short enough for one line: ``, 1d 4h left``,
         ``, late by 5h (out of time in 6d 19h)``, ``, out of time for 2d: others may pass``,
         ``, on vacation for 2d 23h more``; empty without a clock."""
-        from ..engine.moments import describe
-
         state, deadline, now = self.clock_state, self.deadline, self.now
         if state is None or deadline is None or now is None:
             return ""
@@ -193,8 +191,6 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
 def _stamped_since(record: Record, since: float) -> float:
     """When the game last changed hands: the last move's time, else the game's start, when
     the record says; else ``since`` (the file's time)."""
-    from ..engine.moments import parse_time
-
     if record.moves and record.moves[-1].at is not None:
         return parse_time(record.moves[-1].at).timestamp()
     if not record.moves and record.timing is not None and record.timing.started is not None:
@@ -206,8 +202,6 @@ def _clock_fields(record: Record, now: datetime | None,
                   waiting: str | None) -> dict[str, object]:
     """The status's fields of the clock, with what others may write for ``waiting`` (the
     player to move; for a finished game, what the policy allows at first)."""
-    from ..records.times import clock_json, stand_in_actions
-
     timing = record.timing
     if timing is None or timing.clock is None:
         return {"now": now}
@@ -220,8 +214,6 @@ def _clock_fields(record: Record, now: datetime | None,
 
 def _deadline(record: Record, name: str) -> Deadline | None:
     """The deadline of ``name``, to move (None without a clock)."""
-    from ..records.times import waiting_deadline
-
     return waiting_deadline(record.timing, record.moves, record.owners, name,
                             pauses=record.pauses)
 

@@ -21,6 +21,7 @@ This module is engine-level: no YAML, files or terminals.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
@@ -58,16 +59,12 @@ def framed_hash(*fields: bytes) -> bytes:
 
 def new_key() -> bytes:
     """A new secret key, from the operating system's secure random source."""
-    import secrets  # (and with it random: only new keys and games need them)
-
-    return secrets.token_bytes(KEY_BYTES)
+    return os.urandom(KEY_BYTES)  # what secrets.token_bytes gives, without loading OpenSSL
 
 
 def new_game_id() -> bytes:
     """A new random game id (public: it ties each key and chain to one game)."""
-    import secrets
-
-    return secrets.token_bytes(GAME_ID_BYTES)
+    return os.urandom(GAME_ID_BYTES)
 
 
 def tag(version: int, what: str) -> bytes:
@@ -212,7 +209,6 @@ class HiddenDeal:
         self._waiting: list[_Waiting] = []
         self.out: set[int] = set()
         """The seats that forfeited: they publish no more values, and no draw waits for them."""
-
     @property
     def started(self) -> bool:
         """Whether every seat has joined."""

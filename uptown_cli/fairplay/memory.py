@@ -25,13 +25,15 @@ import re
 from typing import Any
 
 from ..engine.geometry import shown_color
+from ..engine.notation import parse_move
 from ..engine.sha256 import sha256
-from ..errors import KeyFileError
+from ..errors import KeyFileError, NotationError
 from ..i18n import N_, _
+from ..records.hidden_fields import PROTOCOLS
 from ..records.nodes import Mapping, Sequence
 from ..records.schema import Record
-from .keys import key_path, make_folder, check_folder, read_private, write_private
 from .joins import counted_reveals, key_gives, valid_reveals, withdraws
+from .keys import check_folder, key_path, make_folder, read_private, write_private
 
 __all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "load_seen", "save_seen"]
 
@@ -145,9 +147,6 @@ def _stamp_change(seen: dict[str, Any], record: Record, since: str) -> tuple[int
 def _as_played(color: str, text: str) -> list[str]:
     """A move as the rules read it (colour, tile, square; ``pass``), or as written when it
     cannot be read: the same for ``7 b7`` and ``7 B7``."""
-    from ..engine.notation import parse_move
-    from ..errors import NotationError
-
     try:
         move = parse_move(text)
     except NotationError:
@@ -157,8 +156,6 @@ def _as_played(color: str, text: str) -> list[str]:
 
 def _protocol(version: object) -> object:
     """A protocol version as the record names it (``uptown-hidden-2``), or as it is."""
-    from ..records.hidden_fields import PROTOCOLS
-
     if isinstance(version, int) and 1 <= version <= len(PROTOCOLS):
         return PROTOCOLS[version - 1]
     return version

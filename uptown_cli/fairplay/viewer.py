@@ -10,20 +10,31 @@ else's. Before a player acts on a file, the file must extend what they last saw 
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..engine.game import same_name
+from ..engine.moments import current_time, write_time
 from ..errors import KeyFileError, RecordError, ViewerError
-from .keys import check_folder, has_key, keys_folder, load_key
-from .joins import key_gives, valid_reveals
-from .memory import load_seen, save_seen
+from ..i18n import _
 from ..records.reading import read_file
 from ..records.schema import Record
-from ..i18n import _
+from .check import HiddenCheck
+from .joins import key_gives, valid_reveals
+from .keys import check_folder, has_key, keys_folder, load_key
+from .memory import (
+    first_change,
+    first_changed_move,
+    game_ident,
+    load_seen,
+    save_seen,
+    snapshot,
+)
+from .replay import replay
 
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..records.hidden_fields import HiddenFields
-    from .check import HiddenCheck
 
 __all__ = [
     "HiddenView", "player_named", "check_seen", "remember", "holds_key", "not_your_commitment",
@@ -46,8 +57,6 @@ class HiddenView(NamedTuple):
 
 def player_named(players: list[Any], as_name: str) -> str:
     """The name of the player ``as_name`` names (as records compare names: game.name_key)."""
-    from ..engine.game import same_name
-
     names: list[str] = [p.name for p in players]
     for name in names:
         if same_name(name, as_name):
@@ -62,8 +71,6 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     memory beside their keys); returns the player's name as the record writes it. ``writes``:
     whether the command would write the file (the refusal says that nothing was);
     ``rewrites_own_key``: the command writes the player's own revealed key (``reveal``)."""
-    from .memory import first_change, game_ident
-
     name = player_named(record.players, as_name)
     folder = keys_folder(keys)
     seen = load_seen(folder, game_ident(record), name)
@@ -89,10 +96,6 @@ def _sealed_change(seen: dict[str, Any], record: Record, name: str, keys: str | 
     the history as it is now is that move's. Then the view names who changed it (or whose
     seal is checked next), and the player can play on: a refusal would freeze the game with
     nobody blamed."""
-    from .check import HiddenCheck
-    from .replay import replay
-    from .memory import first_changed_move
-
     if record.hidden is None or record.hidden.version < 3:
         return False
     number = first_changed_move(seen, record)
@@ -131,10 +134,7 @@ def _moved_on(record: Record) -> bool:
 
 def remember(record: Record, name: str | None, keys: str | None) -> None:
     """Keep ``record`` as what ``name`` has seen (nothing without a name)."""
-    import os
 
-    from ..engine.moments import current_time, write_time
-    from .memory import game_ident, snapshot
 
     if name is None:
         return
@@ -201,9 +201,6 @@ def own_view(record: Record, name: str, key: bytes,
              upto: int | None = None) -> tuple[Game, HiddenCheck]:
     """``(game, check)``: the game after the record's moves (the first ``upto``), replayed with
     player ``name``'s key, whose ``check.deal`` knows that player's racks."""
-    from .check import HiddenCheck
-    from .replay import replay
-
     check = HiddenCheck(record, own=(name, key))
     result = replay(record, upto=upto, hidden=check)
     if result.errors:

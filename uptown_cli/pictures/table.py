@@ -11,8 +11,11 @@ on several lines, wide or combining characters), which then goes to tabulate.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+from ..i18n import decimal_separator, figures
 
 __all__ = ["simple_table", "people_figures"]
 
@@ -49,8 +52,6 @@ def _is_word(cell: str) -> bool:
 def _one_column_each(text: str) -> bool:
     """Whether each character of ``text`` takes one column on a terminal (not wide, not
     combining)."""
-    import unicodedata  # here: only text past ASCII needs it
-
     return all(unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
                for char in text)
 
@@ -92,11 +93,8 @@ def people_figures(rows: Sequence[Sequence[Any]]) -> tuple[Sequence[Sequence[Any
     """``rows`` with the figures of their cells written with the language's decimal separator
     (``i18n.figures``), and tabulate's column alignment that keeps those columns on the right
     (None: the rows as they were, in English). Machines never get here (csv, JSON)."""
-    from ..i18n import decimal_separator, figures
-
     if decimal_separator() == ".":
         return rows, None
-    import re
 
     changed: set[int] = set()
 

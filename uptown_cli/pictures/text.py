@@ -5,6 +5,7 @@ racks: ``fairplay.viewer.HiddenView``); nothing here reads or writes files or dr
 (tables are rows and headers, drawn by the command line in the format asked for).
 """
 
+import re
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.game import RACK_SIZE, TILES_PLAYED_PER_COLOR
@@ -18,7 +19,6 @@ from ..engine.geometry import (
     tile_name,
 )
 from ..errors import display_path
-from ..fairplay.joins import valid_reveals
 from ..i18n import _, pgettext
 from .tile_names import (
     color_letter,
@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from ..engine.notation import Move, Placement
     from ..engine.scoring import Standing
     from ..fairplay.draws import HiddenDeal
+    from ..fairplay.viewer import HiddenView
     from ..records.hidden_fields import HiddenFields
     from ..records.schema import Record
-    from ..fairplay.viewer import HiddenView
 
 __all__ = [
     "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "players_rows",
@@ -123,8 +123,6 @@ def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
 def wrap_line(text: str, width: int = 80, indent: str = "  ") -> list[str]:
     """``text`` as one line, or (longer than ``width``, as a language's words may make it) in
     lines of at most ``width`` broken at blanks, the further ones indented."""
-    import re
-
     def seen(line: str) -> int:  # the columns it takes: colour escapes take none
         return len(re.sub("\x1b\\[[0-9;]*m", "", line))
 
@@ -242,7 +240,7 @@ def _hidden_to_move_text(game: "Game", view: "HiddenView") -> str:
 def protocol_text(hidden: "HiddenFields") -> str:
     """The protocol version of a hidden game, as the record names it, and whether it is older
     than the one new games use: ``uptown-hidden-3, older than uptown-hidden-4``."""
-    from ..records.hidden_fields import LATEST, PROTOCOLS
+    from ..records.hidden_fields import LATEST, PROTOCOLS  # (hidden games only: records.schema)
 
     name = PROTOCOLS[hidden.version - 1]
     if hidden.version == LATEST:
@@ -268,6 +266,8 @@ def _state_line(record: "Record", game: "Game") -> str:
                 + f"\n  uptown join {shown} --as {waiting[0]}")
     if game.to_move is not None:
         return _("{name} to move.").format(name=game.to_move.name)
+    from ..fairplay.joins import valid_reveals  # (hidden games only: see fairplay.replay)
+
     left = [n for n in hidden.joined() if n not in valid_reveals(hidden)]
     if left:
         return (_("The game is over. Still to reveal: {names}, each with").format(
@@ -362,6 +362,8 @@ def _hidden_position_data(game: "Game", view: "HiddenView") -> dict[str, Any]:
     hidden = cast("HiddenFields", view.record.hidden)
     data["waiting_to_join"] = [p.name for p in view.record.players
                                if p.name not in hidden.joined()]
+    from ..fairplay.joins import valid_reveals  # (hidden games only: see fairplay.replay)
+
     data["to_reveal"] = [n for n in hidden.joined() if n not in valid_reveals(hidden)]
     if data["waiting_to_join"]:
         data["to_move"] = None

@@ -12,9 +12,19 @@ name them too.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine.geometry import REGION_NAMES, SQUARE_NAMES, TILE_NAMES, shown_color, shown_tile
+from ..engine.game import COLORS
+from ..engine.geometry import (
+    REGION_NAMES,
+    SQUARE_NAMES,
+    TILE_NAMES,
+    shown_color,
+    shown_tile,
+)
+from ..engine.notation import parse_move
+from ..errors import NotationError
 from ..i18n import ENGLISH, current_language, pgettext
 
 if TYPE_CHECKING:
@@ -79,8 +89,6 @@ def _typed() -> dict[str, str]:
 def fold(text: str) -> str:
     """``text`` as names are compared: without accents, case folded, blanks as one space
     (``Saxofón`` and ``saxofon`` are one name)."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFD", text)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(bare.casefold().split())
@@ -157,10 +165,6 @@ def written_move_label(text: str) -> str:
     """A move as ``uptown move`` takes it (``red 7 B7``, ``sax xE8``, ``pass``) as players of
     the language in use read it (``rojo 7 B7``, ``saxofón xE8``, ``pasar``); ``text`` itself
     in English, or when it is no move."""
-    from ..engine.game import COLORS
-    from ..engine.notation import parse_move
-    from ..errors import NotationError
-
     if current_language() == ENGLISH:
         return text
     color, _sep, rest = text.partition(" ")

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, cast
 from ..engine.game import Player
 from ..errors import RecordError, SetupError
 from ..i18n import _ as gettext
+from .annotations import WRITTEN_MARK
 from .entries import STAMP_KEYS, MoveEntry, PauseEntry, PlayerEntry, pause_text
+from .hidden_fields import LATEST, PROTOCOLS
 from .nodes import Free, Mapping, Node, Scalar
 from .nodes import Sequence as SequenceNode
 from .schema import TEXT_FIELDS, Record, load_record_text
@@ -64,7 +66,6 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     if hidden is not None:
-        from .hidden_fields import LATEST, PROTOCOLS
 
         lines += [f"hidden: {hidden}", f"protocol: {PROTOCOLS[LATEST - 1]}", "commitments:"]
     lines += [f"{key}: {quote(value)}" for key, value in (timing or {}).items()]
@@ -439,8 +440,6 @@ def annotated_text(record: Record, annotations: list[MoveAnnotation]) -> str:
 
 def _move_comment(rest: str, annotation: MoveAnnotation) -> str:
     """What follows a move on its line: the mark first in its comment, the rest kept."""
-    from .annotations import WRITTEN_MARK
-
     at = rest.find("#")
     blanks, comment = (rest, "") if at == -1 else (rest[:at], rest[at + 1:].strip())
     old = re.match(WRITTEN_MARK, comment)

@@ -4,7 +4,7 @@ colours dealt to those who name none (``deal_colors``)."""
 
 from __future__ import annotations
 
-from ..engine.game import PLAYER_COUNTS
+from ..engine.game import PLAYER_COUNTS, dealt_colors, name_key
 from ..engine.geometry import shown_color
 from ..i18n import _
 from .entries import PlayerEntry
@@ -17,7 +17,6 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
     the table in the order red, blue, green, yellow, orange; two each with 2 players."""
     if all(entry.colors for entry in entries):  # the usual record: nothing to deal
         return
-    from ..engine.game import dealt_colors
 
     for seat, colors in enumerate(dealt_colors([entry.colors for entry in entries])):
         entries[seat] = entries[seat]._replace(colors=colors)
@@ -29,8 +28,6 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
     number of players (players who name none are dealt theirs, see ``deal_colors``); the
     colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
     named with their lines."""
-    from ..engine.game import name_key
-
     problems: list[tuple[PlayerEntry, str]] = []
     names: dict[str, PlayerEntry] = {}
     for entry in entries:

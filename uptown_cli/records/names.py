@@ -12,7 +12,10 @@ table shows and a mail's headers carry (records/README.md, "Players" and "The ke
 
 from __future__ import annotations
 
+import ipaddress
 import re
+from encodings.idna import ToASCII
+
 from ..i18n import _
 
 __all__ = ["address_problem", "encoded_word_warning", "event_problem", "name_problem"]
@@ -84,7 +87,6 @@ def _domain_fits(domain: str) -> bool:
     """Whether every label of ``domain`` (letters, digits, inner hyphens) fits DNS."""
     if domain.isascii():
         return all(len(label) <= 63 for label in domain.split("."))
-    from encodings.idna import ToASCII  # here: non-ASCII domains are rare
 
     try:
         return all(len(ToASCII(label)) <= 63 for label in domain.split("."))
@@ -94,8 +96,6 @@ def _domain_fits(domain: str) -> bool:
 
 def _literal_fits(literal: str) -> bool:
     """Whether ``literal`` (between the brackets) is an IPv4 address or ``IPv6:`` one."""
-    import ipaddress  # here: address literals are rare
-
     try:
         if literal.startswith("IPv6:"):
             ipaddress.IPv6Address(literal[5:])

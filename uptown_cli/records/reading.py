@@ -4,14 +4,15 @@ refused before reading), a silent pipe given up, never more than 1 MiB."""
 from __future__ import annotations
 
 import os
+import select
 import stat
 import sys
 from typing import TYPE_CHECKING
 
 from ..errors import RecordError
+from ..i18n import _
 from .schema import Record, load_record_text
 from .yaml_reader import MAX_BYTES, PIPE_WAIT, decode
-from ..i18n import _
 
 if TYPE_CHECKING:  # a type only: pathlib is not loaded at start-up
     from pathlib import Path
@@ -93,7 +94,6 @@ def _read_to_limit(descriptor: int, shown: str) -> bytes:
         try:
             chunk = os.read(descriptor, min(READ_CHUNK, MAX_BYTES + 1 - size))
         except BlockingIOError:  # a pipe whose writer has sent nothing more yet
-            import select  # here: a regular file, the usual case, never waits
 
             waiting = select.poll()
             waiting.register(descriptor, select.POLLIN)

