@@ -47,9 +47,9 @@ TESTS = {
          "tests/engine/test_geometry.py", "tests/engine/test_positions.py"],
         ["tests/engine"],
     ],
-    "uptown_cli/fairplay/draws.py": [["tests/hidden/test_draws.py"], ["tests/hidden"]],
-    "uptown_cli/fairplay/keys.py": [["tests/hidden/test_key_files.py"], ["tests/hidden"]],
-    "uptown_cli/fairplay/memory.py": [["tests/hidden/test_attacks.py"], ["tests/records", "tests/hidden"]],
+    "uptown_cli/fairplay/draws.py": [["tests/fairplay/test_draws.py"], ["tests/fairplay"]],
+    "uptown_cli/fairplay/keys.py": [["tests/fairplay/test_key_files.py"], ["tests/fairplay"]],
+    "uptown_cli/fairplay/memory.py": [["tests/fairplay/test_attacks.py"], ["tests/records", "tests/fairplay"]],
 }
 """The tests run against a mutant of each module (by the start of its path), in stages: the
 quick tests first, the rest only for a mutant that passed them (``pytest -x`` stops at the

@@ -128,3 +128,18 @@ def test_no_helper_module_of_the_tests_is_imported_by_many_test_files():
                     files.append(path.name)
     many = {helper: len(files) for helper, files in importers.items() if len(files) > MOST_IMPORTERS}
     assert not many, many
+
+
+def test_each_package_names_every_module_of_its_own_in_its_docstring():
+    """The map of each package is true: its docstring names each of its modules (as
+    ``module``), so that a module added or moved is placed on the map too."""
+    missing = {}
+    for package in sorted({path.parent for path in PACKAGE.rglob("*.py")} - {PACKAGE}):
+        if package.name in ("cli", "__pycache__") or not (package / "__init__.py").exists():
+            continue
+        docstring = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+        names = [path.stem for path in package.glob("*.py") if path.stem != "__init__"]
+        absent = [name for name in names if f"``{name}``" not in docstring]
+        if absent:
+            missing[package.name] = absent
+    assert not missing, missing

@@ -1,4 +1,16 @@
-"""Bots and what they may know, the review of a game, self-play and figures over many records.
+"""Bots and what they may know, the review of a game, self-play, figures over many records,
+and outside programs that play over a protocol.
+
+- ``bots``: ``random``, ``greedy``, ``mc`` and ``horizon``.
+- ``deals``: what a player cannot see, dealt to fit what they know.
+- ``stand_ins``: a bot's move for a late player, and its check.
+- ``review``: the evaluation of every move; ``annotate``: a review written under the moves.
+- ``selfplay``: bots playing one another; ``corpus``: figures over many records.
+- ``pool``: the worker processes of ``--jobs``; ``cluster``: tasks on Dask.
+- ``protocol``: the messages of the engine protocol; ``engine_server``: uptown's bots served
+  over it; ``engines``: an outside program run by the host.
+- ``match``: one tournament game; ``tournament``: who plays whom, resumable; ``rating``: Elo,
+  SPRT and openskill.
 """
 
 __all__: list[str] = []

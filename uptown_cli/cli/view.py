@@ -244,7 +244,7 @@ def _validate_one(path: str, strict: bool, moment: "datetime") -> "Validation":
 
 
 def _bad_reveals(result: "Validation") -> list[str]:
-    """The sentences of ``hidden_check.bad_reveals`` for a validated hidden game."""
+    """The sentences of ``fairplay.check.bad_reveals`` for a validated hidden game."""
     from ..fairplay.check import bad_reveals
 
     return [note for _, note in bad_reveals(result.record)] if result.record else []

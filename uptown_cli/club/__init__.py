@@ -1,5 +1,15 @@
-"""Club play by email: ``mail`` (the message that carries a game, and its transports),
-``inbox`` (receiving a game and comparing it with the local copy), ``status`` (a folder of
-games at a glance) and ``ratings`` (openskill ratings over finished games)."""
+"""Clubs playing by email: the mail that carries a game, receiving it, a folder of games at a
+glance, reminders and ratings.
+
+- ``headers``: every value checked before it goes into a header or a file name.
+- ``mail``: the message that carries a game, and its recipients.
+- ``transport``: SMTP and sendmail.
+- ``mime``: the game a received message carries, read with limits.
+- ``boxes``: message files, mbox and Maildir read without waiting; the copy to take.
+- ``inbox``: a received copy compared with the local one, and saved when it carries it on.
+- ``status``: where each game of a folder stands.
+- ``reminders``: which reminders are due, their text, and the log that sends each once.
+- ``ratings``: openskill ratings over the finished games.
+"""
 
 __all__: list[str] = []

@@ -1,9 +1,20 @@
-"""The rules of Uptown: board geometry, notation, bags, the game, scoring and fast playouts.
+"""The rules of Uptown (the engine): no I/O, nothing here reads a file, a terminal or YAML.
 
-No I/O: nothing here reads a file, a terminal or YAML. Its modules: ``geometry`` (squares,
-tiles, regions), ``notation`` (moves and the board as written), ``bags`` (seeded bags),
-``groups`` (groups and cut points), ``move_lists``, ``game`` (the players and the game),
-``scoring`` (standings), ``playout`` (fast playouts for the bots), ``sha256``.
+- ``geometry``: squares, tiles and regions as bit masks, and their names.
+- ``notation``: moves (``Placement``, the ``Pass``) and the board as written; the forfeit's word.
+- ``bags``: seeded bags.
+- ``game``: the players, the colours dealt, and the game (``Game``): its moves checked and
+  played, taken back, re-dealt.
+- ``move_lists``: the legal moves of a position.
+- ``passes``: forced passes, and what a pass with hidden racks is checked against.
+- ``groups``: groups and cut points of a colour.
+- ``scoring``: standings under both variants, forfeits last.
+- ``playout``: fast random playouts for the bots.
+- ``moments``: times in UTC, durations, now, and the checks on a record's times.
+- ``clock``: the clock notation, deadlines, banks, the reveal window.
+- ``late``: the late policy and vacations.
+- ``words``: ``Word``, the enum of fixed words that name a state.
+- ``sha256``: SHA-256 without loading OpenSSL.
 """
 
 __all__: list[str] = []

@@ -52,7 +52,7 @@ class HiddenView(NamedTuple):
     deal: Any = None
     alert: str | None = None
     """A change to the history that a seal this viewer can check proves, whose author no
-    seal names yet (``hidden_check.HiddenCheck.forgery``), as ``PATH:LINE: sentence``."""
+    seal names yet (``fairplay.check.HiddenCheck.forgery``), as ``PATH:LINE: sentence``."""
 
 
 def player_named(players: list[Any], as_name: str) -> str:

@@ -1,6 +1,6 @@
 """Times under the seal (protocol uptown-hidden-4, docs/HIDDEN_DRAWS.md "Version 4"): a move's
 ``at``, a pass written for a player out of time, and the clock are covered by the seals, through
-the command line with one key folder per player (as tests/hidden/test_attacks.py); games of
+the command line with one key folder per player (as tests/fairplay/test_attacks.py); games of
 uptown-hidden-3 keep their times unsealed and stay valid."""
 
 import pytest
