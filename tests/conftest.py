@@ -6,6 +6,7 @@ import os
 import pytest
 from support.cli import Uptown
 from support.games import NOW, SEED, finished_game, new_game, play_first_moves
+from support.hidden import older_protocol
 from support.players import as_player
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
@@ -25,16 +26,18 @@ def uptown():
 @pytest.fixture
 def game_file(uptown, tmp_path):
     """``game_file(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False,
-    mode=None)``: the path of a game file in the test's folder.
+    sealed=False, mode=None)``: the path of a game file in the test's folder.
 
     With ``text`` (str or bytes) the file holds exactly that. Otherwise ``uptown new`` makes a
     game of the first ``players`` of Ana, Bo, Cy, Di and Ed (or of the names given) and
     ``uptown move`` plays its first ``moves`` legal moves; ``hidden=True`` makes a hidden-racks
-    game (no seed) that every player has joined from their own key folder (``support.players``).
-    ``mode`` is then set with chmod.
+    game (no seed) that every player has joined from their own key folder (``support.players``),
+    of protocol 4 (its moves sealed, not signed) with ``sealed=True``. ``mode`` is then set with
+    chmod.
     """
 
-    def make(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False, mode=None):
+    def make(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False,
+             sealed=False, mode=None):
         path = tmp_path / name
         names = NAMES[:players] if isinstance(players, int) else tuple(players)
         if text is not None:
@@ -42,8 +45,12 @@ def game_file(uptown, tmp_path):
         elif hidden:
             result = uptown.invoke("new", path, "--hidden", *[x for n in names for x in ("-p", n)])
             assert result.exit_code == 0, result.output
+            if sealed:
+                older_protocol(path)
             for player in names:
-                result = uptown.invoke("join", path, "--as", player, env=as_player(tmp_path, player))
+                result = uptown.invoke("join", path, "--as", player,
+                                       *(["--older-protocol"] if sealed else []),
+                                       env=as_player(tmp_path, player))
                 assert result.exit_code == 0, result.output
                 assert "joined" in result.stdout
         else:

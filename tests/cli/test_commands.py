@@ -2,6 +2,7 @@
 the pager, export to a file."""
 
 from pathlib import Path
+import re
 import json
 import os
 import subprocess
@@ -67,7 +68,10 @@ def test_blockers_standings_show_what_is_added_to_the_groups(uptown):
 
 def test_new_json(uptown, tmp_path):
     result, data = uptown.json("new", tmp_path / "g.yaml", "-p", "Ana", "-p", "Bo", "--seed", "7", "--json")
+    game_id = data.pop("game")
+    assert re.fullmatch("[0-9a-f]{32}", game_id) and f"game: {game_id}\n" in (tmp_path / "g.yaml").read_text()
     assert data == {"path": str(tmp_path / "g.yaml"), "variant": "standard", "seed": "7",
+                    "signed": False, "to_join": None,
                     "players": [{"name": "Ana", "colors": ["red", "green"]},
                                 {"name": "Bo", "colors": ["blue", "yellow"]}],
                     "to_move": "Ana"}

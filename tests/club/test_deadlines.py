@@ -8,6 +8,7 @@ import os
 import shutil
 
 import pytest
+from support.hidden import older_protocol
 from support.club import smtp_server  # noqa: F401  (a fixture)
 
 T0 = "2026-12-01T15:36:00Z"
@@ -38,15 +39,20 @@ class Table:
         assert result.exit_code == 0, result.output
         return result
 
-    def new(self, now, *options, hidden=False):
+    def new(self, now, *options, hidden=False, sealed=False):
+        """A new game (with hidden racks, every player joined; of protocol 4, whose moves are
+        sealed, when ``sealed``); its holder's copy."""
         players = [x for n in self.names for x in ("-p", f"{n} <{n.lower()}@example.org>")]
         self.ok(self.names[0], now, "new", self.game(self.names[0]), *players, *options,
                 *(["--hidden"] if hidden else []))
+        if sealed:
+            older_protocol(self.game(self.names[0]))
         if hidden:
             for index, name in enumerate(self.names):
                 if index:
                     self.carry(self.names[index - 1], name, now)
-                self.ok(name, now, "join", self.game(name), "--as", name)
+                self.ok(name, now, "join", self.game(name), "--as", name,
+                        *(["--older-protocol"] if sealed else []))
         return self.game(self.names[-1] if hidden else self.names[0])
 
     def carry(self, sender, receiver, now):
@@ -537,7 +543,7 @@ def test_a_pause_added_by_hand_that_the_game_does_not_allow_is_refused_by_valida
     path.write_text(path.read_text() + '  - red: pause 3d\n    at: "2026-12-01T16:00:00Z"\n')
     result = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-02T00:00:00Z"})
     assert result.exit_code == 1
-    assert f"{path}:14: the pause after move 0: this game allows no vacation" in result.stdout
+    assert f"{path}:15: the pause after move 0: this game allows no vacation" in result.stdout
 
 
 @pytest.mark.parametrize("count", [2, 4])

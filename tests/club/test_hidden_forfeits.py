@@ -14,9 +14,13 @@ from club.test_deadlines import T0, Table
 LATER = "2026-12-01T16:00:00Z"
 
 
-def _hidden_table(uptown, tmp_path):
+def _hidden_table(uptown, tmp_path, sealed=False):
+    """A hidden game of Ana, Bo and Cy with a clock, whose late players may be made to forfeit;
+    of protocol 4 (moves sealed, not signed) when ``sealed``: an entry written by hand is then
+    judged by the rules alone (from protocol 5 it is unsigned, and refused as such first)."""
     table = Table(uptown, tmp_path, 3)
-    table.new(T0, "--clock", "move 24h grace 24h reveal 48h", "--late", "forfeit", hidden=True)
+    table.new(T0, "--clock", "move 24h grace 24h reveal 48h", "--late", "forfeit", hidden=True,
+              sealed=sealed)
     return table
 
 
@@ -55,7 +59,8 @@ def test_a_resignation_in_a_hidden_game_ends_with_the_others_and_the_forfeiter_l
     assert refused.exit_code == 1 and "it is Cy's turn, not Ana's" in refused.stderr
     resigned = table.ok("Cy", LATER, "move", table.game("Cy"), "forfeit", "--as", "Cy")
     assert resigned.stdout.startswith("Move 3: green (Cy) forfeits")
-    assert re.search(r"  - green: forfeit\n    at: \"[^\"]+\"\n    link: [0-9a-f]{128}\n$",
+    assert re.search(r"  - green: forfeit\n    at: \"[^\"]+\"\n    link: [0-9a-f]{64}\n"
+                     r"    sig: [0-9a-f]{128}\n$",
                      table.game("Cy").read_text())
     last = _play_to_end(table, "Cy", LATER)
     end = "2026-12-01T17:00:00Z"
@@ -86,7 +91,7 @@ def _to_cy(table):
 def test_a_forfeit_for_a_player_still_in_time_is_refused_by_move_and_by_validate(uptown, tmp_path):
     """Bo makes Cy forfeit a day after Cy's turn came (out of time only after 48h): move refuses
     it, and the same entry written by hand is refused by validate at its line."""
-    table = _hidden_table(uptown, tmp_path)
+    table = _hidden_table(uptown, tmp_path, sealed=True)
     game = _to_cy(table)
     early = "2026-12-02T16:00:00Z"
     refused = table.run("Bo", early, "move", game, "forfeit", "--for", "Cy", "--as", "Bo")
@@ -103,7 +108,7 @@ def test_a_forfeit_for_a_player_still_in_time_is_refused_by_move_and_by_validate
 def test_a_resignation_written_by_hand_is_refused_by_validate_at_its_line(uptown, tmp_path):
     """Bo writes 'Cy resigns' into the file: without Cy's link, or with a link Cy's key did not
     make, validate refuses it at its line, and only there."""
-    table = _hidden_table(uptown, tmp_path)
+    table = _hidden_table(uptown, tmp_path, sealed=True)
     game = _to_cy(table)
     text = game.read_text()
     for link in ("", "    link: " + "ab" * 64 + "\n"):
@@ -130,8 +135,8 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
     made = table.ok("Ana", late, "move", table.game("Ana"), "forfeit", "--for", "Cy",
                     "--as", "Ana")
     assert "forfeits, written by Ana for Cy (out of time)" in made.stdout
-    assert table.game("Ana").read_text().endswith(
-        f'  - green: forfeit\n    at: "{late}"\n    by: Ana\n')
+    assert re.search(f'  - green: forfeit\n    at: "{late}"\n    by: Ana\n    sig: [0-9a-f]{{128}}\n$',
+                     table.game("Ana").read_text())
     last = _play_to_end(table, "Ana", late)
     holder = last
     for name in ("Ana", "Bo", "Cy") if cy_reveals else ("Ana", "Bo"):

@@ -231,7 +231,7 @@ def test_status_and_ratings_call_a_game_with_a_move_from_the_future_invalid(tmp_
     before = datetime(2026, 12, 1, 15, 40, tzinfo=timezone.utc)
     after = datetime(2026, 12, 1, 17, 0, tzinfo=timezone.utc)
     early = game_status(path, "g.yaml", before)
-    assert early.state == State.INVALID and early.problem.startswith("line 14: move 1 is dated")
+    assert early.state == State.INVALID and early.problem.startswith("line 15: move 1 is dated")
     assert game_status(path, "g.yaml", after).state == State.TO_MOVE
     assert finished_games([path], now=before) == ([], [path])
     assert finished_games([path], now=after) == ([], [])

@@ -6,16 +6,22 @@ import json
 import re
 
 import pytest
+from support.hidden import older_protocol
 from support.players import PLAYERS, as_player as env, refused, uptown_as
 
 from uptown_cli.fairplay.draws import new_key
 from uptown_cli.records.reading import load_record
 
 def new_game(uptown, tmp_path, players=PLAYERS, join=True):
+    """A new game with hidden racks of ``players`` (every one joined, unless not ``join``); one
+    joined is of protocol 4: these attacks are those the seals catch, and the blame they name
+    (protocol 5's signatures: tests/fairplay/test_signed_entries.py)."""
     path = tmp_path / "g.yaml"
     assert uptown.invoke("new", path, "--hidden", *[x for n in players for x in ("-p", n)]).exit_code == 0
+    if join:
+        older_protocol(path)
     for name in players if join else ():
-        result = uptown_as(tmp_path, name, "join", path, "--as", name)
+        result = uptown_as(tmp_path, name, "join", path, "--as", name, "--older-protocol")
         assert result.exit_code == 0, result.output
     return path
 

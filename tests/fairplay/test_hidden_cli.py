@@ -13,6 +13,12 @@ from uptown_cli.engine.geometry import FIT, TILE_NAMES, parse_square, parse_tile
 
 
 @pytest.fixture
+def sealed_game(game_file):
+    """A three-player hidden game of protocol 4, every player joined: its links carry seals."""
+    return game_file(name="g.yaml", hidden=True, sealed=True)
+
+
+@pytest.fixture
 def game(game_file):
     """A hidden 3-player game everyone has joined."""
     return game_file(name="g.yaml", hidden=True)
@@ -153,19 +159,19 @@ def _link_line(path, move):
     return link + 1, moves[move - 1] + 1
 
 
-def test_an_edited_earlier_link_is_reported_at_its_move(uptown, tmp_path, game):
+def test_an_edited_earlier_link_is_reported_at_its_move(uptown, tmp_path, sealed_game):
     """(b) Changing the link of move 2 (say, to re-roll Ana's draw) is caught at move 2."""
     for _ in range(5):
-        play_bot(tmp_path, game)
-    link_line, move_line = _link_line(game, 2)
-    lines = _lines(game)
+        play_bot(tmp_path, sealed_game)
+    link_line, move_line = _link_line(sealed_game, 2)
+    lines = _lines(sealed_game)
     lines[link_line - 1] = "    link: " + "0" * 128
-    game.write_text("\n".join(lines) + "\n")
-    result = uptown.invoke("validate", game)
+    sealed_game.write_text("\n".join(lines) + "\n")
+    result = uptown.invoke("validate", sealed_game)
     assert result.exit_code == 1
     assert f"g.yaml:{move_line}: move 2: Bo's first link does not fit their commitment" \
         in result.stdout
-    result = uptown_as(tmp_path, "Cy", "move", game, "--bot", "random", "--as", "Cy")
+    result = uptown_as(tmp_path, "Cy", "move", sealed_game, "--bot", "random", "--as", "Cy")
     assert result.exit_code == 1 and "move 2" in result.output
 
 
@@ -176,21 +182,21 @@ def _finish_and_reveal(tmp_path, path, moves=None):
         assert uptown_as(tmp_path, name, "reveal", path, "--as", name).exit_code == 0
 
 
-def test_an_edited_earlier_move_is_caught_once_the_keys_are_revealed(uptown, tmp_path, game):
+def test_an_edited_earlier_move_is_caught_once_the_keys_are_revealed(uptown, tmp_path, sealed_game):
     """Ana's first move, rewritten afterwards with a tile she did not hold, is reported at
     move 1 once her key is known."""
-    rack = position(tmp_path, game, "Ana")["racks"]["red"]
-    play_bot(tmp_path, game)
-    _finish_and_reveal(tmp_path, game)
-    assert uptown.invoke("validate", game).exit_code == 0
-    _, move_line = _link_line(game, 1)
-    lines = _lines(game)
+    rack = position(tmp_path, sealed_game, "Ana")["racks"]["red"]
+    play_bot(tmp_path, sealed_game)
+    _finish_and_reveal(tmp_path, sealed_game)
+    assert uptown.invoke("validate", sealed_game).exit_code == 0
+    _, move_line = _link_line(sealed_game, 1)
+    lines = _lines(sealed_game)
     tile_text, square_text = lines[move_line - 1].split(": ")[1].split()
     square = parse_square(square_text.lstrip("x"))
     other = next(n for n in TILE_NAMES if n not in rack and FIT[parse_tile(n)] >> square & 1)
     lines[move_line - 1] = f"  - red: {other} {square_text}"
-    game.write_text("\n".join(lines) + "\n")
-    result = uptown.invoke("validate", game)
+    sealed_game.write_text("\n".join(lines) + "\n")
+    result = uptown.invoke("validate", sealed_game)
     assert result.exit_code == 1, result.output
     assert (f"g.yaml:{move_line}: move 1 (Ana's red), or an entry before it, was changed after "
             "Ana played it: Ana's seal does not cover it") in result.stdout, result.output
@@ -238,15 +244,15 @@ def test_a_two_player_game_draws_for_both_colours_of_each_player(uptown, tmp_pat
     assert result.exit_code == 0 and data[0]["unchecked"] == [] and data[0]["moves"] >= 96
 
 
-def test_diff_sees_a_copy_whose_earlier_link_was_rewritten(uptown, tmp_path, game):
+def test_diff_sees_a_copy_whose_earlier_link_was_rewritten(uptown, tmp_path, sealed_game):
     for _ in range(3):
-        play_bot(tmp_path, game)
+        play_bot(tmp_path, sealed_game)
     forged = tmp_path / "forged.yaml"
-    link_line, _ = _link_line(game, 2)
-    lines = _lines(game)
+    link_line, _ = _link_line(sealed_game, 2)
+    lines = _lines(sealed_game)
     lines[link_line - 1] = "    link: " + "0" * 128
     forged.write_text("\n".join(lines) + "\n")
-    result, data = uptown.json("diff", game, forged, "--json")
+    result, data = uptown.json("diff", sealed_game, forged, "--json")
     assert result.exit_code == 1 and data["relation"] == "diverging" and data["move"] == 2
 
 
@@ -282,19 +288,19 @@ def test_names_yaml_could_misread_join_and_play(uptown, tmp_path):
     assert '- "No": ' in path.read_text()
 
 
-def test_diff_sees_a_commitment_rewritten_after_the_next_player_joined(uptown, tmp_path, game):
+def test_diff_sees_a_commitment_rewritten_after_the_next_player_joined(uptown, tmp_path, sealed_game):
     """Re-joining with another key once the next head is known (to pick a starting rack)
-    leaves a copy that is another game."""
+    leaves a copy that is another sealed_game."""
     forged = tmp_path / "forged.yaml"
-    text = game.read_text()
+    text = sealed_game.read_text()
     ana = re.search(r"  - Ana: ([0-9a-f]{64})", text)
     forged.write_text(text.replace(ana.group(1), "1" * 64))
-    result, data = uptown.json("diff", game, forged, "--json")
+    result, data = uptown.json("diff", sealed_game, forged, "--json")
     assert result.exit_code == 1 and data["relation"] == "different-games"
     assert data["fields"] == ["commitments"]
     earlier = tmp_path / "earlier.yaml"
     earlier.write_text(text[:text.index("  - Bo:")] + "moves:\n")
-    assert uptown.invoke("diff", earlier, game).exit_code == 0
+    assert uptown.invoke("diff", earlier, sealed_game).exit_code == 0
 
 
 def test_a_key_folder_that_cannot_be_made_is_one_clear_error(uptown, tmp_path):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from support.club import CLUB, Club, message_of, smtp_server  # noqa: F401 (a fixture)
+from support.hidden import older_protocol
 from support.players import copy_keys, prepared_copy, refused
 
 from uptown_cli.records.reading import load_record
@@ -120,13 +121,13 @@ def test_a_made_up_key_passed_by_copy_is_replaced_by_reveal(uptown, tmp_path, pl
 
 
 def test_a_respelled_move_is_refused_by_receive_naming_the_move_and_its_mover(
-        tmp_path, smtp_server, played_hidden_game):
+        tmp_path, smtp_server, played_sealed_game):
     """(2) The cheater (whoever is to move after a round) respells the last move of the next
     player (a square in lower case, or PASS), throws her memory away, plays and mails the
     file on. His receive refuses
     it, naming the move, its mover and both spellings, and keeps his copy; diff says the
     same. Once the cheater takes the true copy back, the game goes on to its end."""
-    club = club_at(tmp_path, smtp_server, played_hidden_game, 9)
+    club = club_at(tmp_path, smtp_server, played_sealed_game, 9)
     cheater, victim, third = order(club)
     for name in order(club):
         move_and_send(club, name)
@@ -167,12 +168,12 @@ def test_a_respelled_move_is_refused_by_receive_naming_the_move_and_its_mover(
 
 
 def test_a_redirected_address_is_refused_naming_whose_address_changed(
-        uptown, tmp_path, smtp_server, played_hidden_game):
+        uptown, tmp_path, smtp_server, played_sealed_game):
     """(3) The player to move plays, writes her own address as the third player's and mails
     the file on: the next player's receive refuses it, naming the third player and both
     addresses, and his copy is unchanged (his next mail cannot be redirected); passed by
     copy, his tool refuses it too at that line. Once she sends the true copy, play goes on."""
-    club = club_at(tmp_path, smtp_server, played_hidden_game, 6)
+    club = club_at(tmp_path, smtp_server, played_sealed_game, 6)
     cheater, victim, third = order(club)
     club.uptown(cheater, "move", "club.yaml", "--bot", "random", "--as", cheater)
     path = club.game(cheater)
@@ -312,7 +313,7 @@ def play_by_hand(path, name, keys):
 
 
 def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_every_screen(
-        tmp_path, smtp_server, played_hidden_game):
+        tmp_path, smtp_server, played_sealed_game):
     """(N1) The player to move (the victim) plays and mails the file to the next player only,
     who rewrites her move (another move the board allows, her link kept), throws his memory
     away, plays on top and mails it to the third, who never saw her move and accepts it. The
@@ -321,7 +322,7 @@ def test_a_move_forged_by_the_next_player_is_proven_and_its_forger_named_on_ever
     link lets every tool check her seal: every screen says so and names the forger as the
     one whose seal is checked next; his own tool refuses him, naming him; when he plays on
     (by hand), every receive refuses his copy naming him, and validate names him."""
-    club = club_at(tmp_path, smtp_server, played_hidden_game, 15)
+    club = club_at(tmp_path, smtp_server, played_sealed_game, 15)
     victim, forger, third = order(club)
     color = ("red", "blue", "green")[CLUB.index(victim)]
     club.uptown(victim, "move", "club.yaml", "--bot", "random", "--as", victim)
@@ -385,27 +386,27 @@ def test_a_game_downgraded_to_an_older_protocol_is_not_joined_unless_asked(
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
     path = club.game("Ana")
-    assert "protocol: uptown-hidden-4\n" in path.read_text()
-    assert "(protocol uptown-hidden-4)" in club.uptown("Ana", "show", "club.yaml").output
-    path.write_text(path.read_text().replace("uptown-hidden-4", "uptown-hidden-2"))
+    assert "protocol: uptown-hidden-5\n" in path.read_text()
+    assert "(protocol uptown-hidden-5)" in club.uptown("Ana", "show", "club.yaml").output
+    path.write_text(path.read_text().replace("uptown-hidden-5", "uptown-hidden-2"))
     club.uptown("Ana", "join", "club.yaml", "--as", "Ana", "--older-protocol")
     club.uptown("Ana", "send", "club.yaml", "--as", "Ana")
     data = club.server.capture.messages[-1][1].decode()
-    assert "Hidden racks, protocol uptown-hidden-2, older than uptown-hidden-4." in data
+    assert "Hidden racks, protocol uptown-hidden-2, older than uptown-hidden-5." in data
     club.deliver()
     line = club.game("Bo").read_text().splitlines().index("protocol: uptown-hidden-2") + 1
-    assert ("(protocol uptown-hidden-2, older than uptown-hidden-4)"
+    assert ("(protocol uptown-hidden-2, older than uptown-hidden-5)"
             in club.uptown("Bo", "show", "club.yaml").output)
     before = club.game("Bo").read_bytes()
     refused(club.attempt("Bo", "join", "club.yaml", "--as", "Bo"),
-            f"club.yaml:{line}: the game uses uptown-hidden-2, older than uptown-hidden-4",
+            f"club.yaml:{line}: the game uses uptown-hidden-2, older than uptown-hidden-5",
             "--older-protocol", "nothing was written")
     assert club.game("Bo").read_bytes() == before and not list(club.keys("Bo").glob("*.key"))
     club.uptown("Bo", "join", "club.yaml", "--as", "Bo", "--older-protocol")
     bo = club.game("Bo")
-    bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-4"))
+    bo.write_text(bo.read_text().replace("uptown-hidden-2", "uptown-hidden-5"))
     refused(club.attempt("Bo", "show", "club.yaml", "--as", "Bo"), "the protocol changed since Bo "
-            "saw it (was 'uptown-hidden-2', now 'uptown-hidden-4')")
+            "saw it (was 'uptown-hidden-2', now 'uptown-hidden-5')")
 
 
 def test_made_up_keys_for_a_player_or_for_no_player_are_ignored_never_a_veto(
@@ -449,23 +450,27 @@ def test_a_hand_written_withdrawn_join_is_refused_naming_its_line(tmp_path, smtp
     and writes a key of his own under withdrawn: for Bo: Bo's tool refuses the file at his
     commitment (it is gone, and no withdrawn key gives it). After the first move, Cy
     adds a withdrawn join: every receive refuses the copy (a join is undone only before the
-    first move) and every memory names the line; the game goes on from the true copy."""
+    first move) and every memory names the line; the game goes on from the true copy. (Of
+    protocol 4: from protocol 5 a withdrawn join carries its writer's signature, and the
+    griefer's own tool will not send one written by hand.)"""
     club = Club(tmp_path, smtp_server)
     club.uptown("Ana", "new", "club.yaml", "--hidden", *club.options())
+    older_protocol(club.game("Ana"))
     for name, after in (("Ana", "Bo"), ("Bo", "Cy")):
-        club.uptown(name, "join", "club.yaml", "--as", name)
+        club.uptown(name, "join", "club.yaml", "--as", name, "--older-protocol")
         club.uptown(name, "send", "club.yaml", "--as", name, "--to", "all")
         club.deliver()
     cy = club.game("Cy")
     honest = cy.read_text()
     bo_entry = next(line for line in honest.splitlines() if line.startswith("  - Bo: "))
-    cy.write_text(honest.replace(bo_entry + "\n", "") + f"withdrawn:\n  - Bo: {FAKE}\n")
+    cy.write_text(re.sub(re.escape(bo_entry) + r"\n(    \w+: \w+\n)*", "", honest)
+                  + f"withdrawn:\n  - Bo: {FAKE}\n")
     copied = club.folders["Bo"] / "copied.yaml"
     copied.write_bytes(cy.read_bytes())
     refused(club.attempt("Bo", "show", "copied.yaml", "--as", "Bo"),
             "copied.yaml:", "Bo's commitment is gone since Bo saw it")
     cy.write_text(honest)
-    club.uptown("Cy", "join", "club.yaml", "--as", "Cy")
+    club.uptown("Cy", "join", "club.yaml", "--as", "Cy", "--older-protocol")
     club.uptown("Cy", "send", "club.yaml", "--as", "Cy", "--to", "all")
     club.deliver()
     first = club.show("Ana")["to_move"]

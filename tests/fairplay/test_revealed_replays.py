@@ -3,20 +3,26 @@ keys drew (variations then checked against those racks), and a player's view che
 moves of the public replay finds what a replay with their key alone finds."""
 
 import pytest
+from support.hidden import older_protocol
 from support.players import play_to_end
 
 MOVES = 6
 """Moves played in the games made here."""
 
 
-def hidden_game(uptown, tmp_path):
-    """A hidden game of Ana and Bo after ``MOVES`` moves, each with a key folder of their own."""
+def hidden_game(uptown, tmp_path, sealed=False):
+    """A hidden game of Ana and Bo after ``MOVES`` moves, each with a key folder of their own;
+    of protocol 4 (its moves sealed, not signed) when ``sealed``."""
     path = tmp_path / "hidden.yaml"
     env = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}"), "UPTOWN_GAME": None}
            for name in ("Ana", "Bo")}
     assert uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
+    if sealed:
+        older_protocol(path)
     for name in ("Ana", "Bo"):
-        assert uptown.invoke("join", path, "--as", name, env=env[name]).exit_code == 0
+        joined = uptown.invoke("join", path, "--as", name, *(["--older-protocol"] if sealed else []),
+                               env=env[name])
+        assert joined.exit_code == 0, joined.output
     for number in range(MOVES):
         name = ("Ana", "Bo")[number % 2]
         result = uptown.invoke("move", path, "--bot", "random", "--as", name, env=env[name])
@@ -92,14 +98,15 @@ def views(path, name, key, public_first):
 def test_a_view_checked_on_the_public_replay_finds_what_its_own_replay_finds(uptown, tmp_path):
     """Each player's view, checked on the moves the public replay played (``follow``), knows
     the same racks and finds the same problem as a replay with their key: here a move of Bo's
-    rewritten to another move the board allows, which only Bo's key shows (its seal)."""
+    rewritten to another move the board allows, which only Bo's key shows (its seal, protocol
+    4; from protocol 5 the signature shows it to everyone)."""
     from uptown_cli.engine.geometry import FIT_SQUARES, square_name, tile_name
     from uptown_cli.engine.passes import can_place
     from uptown_cli.fairplay.keys import load_key
     from uptown_cli.records.reading import load_record
     from uptown_cli.fairplay.replay import replay
 
-    path, _, _ = hidden_game(uptown, tmp_path)
+    path, _, _ = hidden_game(uptown, tmp_path, sealed=True)
     record = load_record(path)
     keys = {name: load_key(tmp_path / f"keys-{name}", record.hidden.game_id, name)
             for name in ("Ana", "Bo")}

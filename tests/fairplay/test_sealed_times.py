@@ -26,17 +26,17 @@ def play(uptown, tmp_path, path, name, now):
     return result
 
 
-def new_game(uptown, tmp_path, players, *options, protocol=None):
-    """A hidden game made at 09:00 and joined by ``players``; ``protocol``: rewritten to that
-    older version before anyone joins (who then join it with --older-protocol)."""
+def new_game(uptown, tmp_path, players, *options, protocol="uptown-hidden-4"):
+    """A hidden game made at 09:00 and joined by ``players``, rewritten to ``protocol`` (an
+    older version: the seals are protocol 4's; from protocol 5 every entry is signed instead)
+    before anyone joins, who then join it with --older-protocol."""
     path = tmp_path / "g.yaml"
     result = at(uptown, tmp_path, "nobody", "2026-12-03T09:00:00Z", "new", path, "--hidden",
                 *[x for n in players for x in ("-p", n)], *options)
     assert result.exit_code == 0, result.output
-    if protocol is not None:
-        path.write_text(path.read_text().replace("uptown-hidden-4", protocol))
+    path.write_text(path.read_text().replace("uptown-hidden-5", protocol))
     for name in players:
-        older = ("--older-protocol",) if protocol is not None else ()
+        older = ("--older-protocol",)
         result = at(uptown, tmp_path, name, "2026-12-03T09:00:00Z", "join", path, "--as", name,
                     *older)
         assert result.exit_code == 0, result.output
@@ -157,7 +157,7 @@ def test_a_version_3_game_with_times_stays_valid_its_times_unsealed(uptown, tmp_
     assert result.exit_code == 0 and "warning" not in result.stdout, result.output
 
 
-def paused_game(uptown, tmp_path, protocol=None):
+def paused_game(uptown, tmp_path, protocol="uptown-hidden-4"):
     """Ana and Bo play one move each; Bo, the last mover, books 3 days of vacation from the
     next day; Ana plays on, her seal of move 3 over the pause; then Bo."""
     path = new_game(uptown, tmp_path, ("Ana", "Bo"), "--clock", "move 72h grace 168h",

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support.games import without_game_id
 from support.players import as_player
 
 from uptown_cli.i18n import language
@@ -99,7 +100,8 @@ def test_a_whole_game_by_email_in_spanish_is_recorded_as_in_english(uptown, tmp_
     english, _, _ = play_by_email(uptown, tmp_path / "en", "en")
     copies, shown, bodies = play_by_email(uptown, tmp_path / "es", "es")
     assert len(set(english.values())) == 1
-    assert copies == english
+    assert ({name: without_game_id(data) for name, data in copies.items()}
+            == {name: without_game_id(data) for name, data in english.items()})
     assert "sax" in english["Ana"].decode() or "car" in english["Ana"].decode()
     text = "\n".join(shown + bodies)
     met = {m.group(0) for m in ENGLISH_WORDS.finditer(text)}
@@ -121,7 +123,7 @@ def test_uptown_move_club_yaml_saxofon_e8(uptown, game_file, typed):
     assert "Jugada 1: rojo (Ana) saxofón E8" in result.stdout
     english = uptown.invoke("move", english_copy, "sax", typed[1])
     assert english.exit_code == 0, english.output
-    assert spanish_copy.read_bytes() == english_copy.read_bytes()
+    assert without_game_id(spanish_copy.read_bytes()) == without_game_id(english_copy.read_bytes())
     assert "sax E8" in spanish_copy.read_text() or "sax e8" in spanish_copy.read_text()
 
 

@@ -201,7 +201,7 @@ def test_the_memory_of_an_open_game_follows_the_game_not_its_file(uptown, game_f
     assert uptown.invoke("move", first, "--bot", "greedy", "--as", "Ana").exit_code == 0
     result = uptown.invoke("move", second, "--bot", "random", "--as", "Ana")
     assert result.exit_code == 1
-    assert result.stderr == (f"Error: {second}:11: move 4 (Ana's red) is gone since Ana saw it: "
+    assert result.stderr == (f"Error: {second}:12: move 4 (Ana's red) is gone since Ana saw it: "
                              "this is an older copy, or entries were removed; nothing was "
                              "written\n")
 
@@ -213,7 +213,7 @@ def test_show_on_an_older_copy_says_nothing_of_writing(uptown, game_file):
     path.write_bytes(older)
     result = uptown.invoke("moves", path, "--as", "Ana")
     assert result.exit_code == 1 and "nothing was written" not in result.stderr
-    assert result.stderr.startswith(f"Error: {path}:11: move 4 (Ana's red) is gone since Ana")
+    assert result.stderr.startswith(f"Error: {path}:12: move 4 (Ana's red) is gone since Ana")
 
 
 def test_show_on_an_older_hidden_copy_says_nothing_of_writing(uptown, game_file, tmp_path):

@@ -145,18 +145,23 @@ def _draw_bag(played: list[int], allowed: Callable[[int, int], bool] | None,
     return drawn + rest
 
 
+def _own_pass(turn: Turn, me: Player) -> bool:
+    """Whether ``turn`` is a pass an opponent of ``me`` made themselves: a pass written for a
+    late player by another (a stand-in) says nothing of their rack."""
+    return turn.move.is_pass and turn.player != me and turn.kind != "stand-in"
+
+
 def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]:
     """``{colour: {plays so far: tiles that fit no square}}`` for the colours of every
-    opponent at each of their forced passes: their racks then held only such tiles."""
-    first = next((ply for ply, turn in enumerate(game.history)
-                  if turn.move.is_pass and turn.player != me), None)
+    opponent at each of their own forced passes: their racks then held only such tiles."""
+    first = next((ply for ply, turn in enumerate(game.history) if _own_pass(turn, me)), None)
     if first is None:
         return {}
     board = game.redealt(None)  # taken back to each pass, from the last
     limits: dict[str, dict[int, frozenset[int]]] = {}
     while board.ply > first:
         turn = board.pop()
-        if turn.move.is_pass and turn.player != me:
+        if _own_pass(turn, me):
             for color, (_, stuck) in stuck_tiles(board, turn.player).items():
                 steps = limits.setdefault(color, {})
                 step = board.played_count(color)
@@ -165,6 +170,6 @@ def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]
 
 
 def _set_aside_passes(game: Game, me: Player, colors: list[str]) -> list[Turn]:
-    """The passes of ``game`` by the players (other than ``me``) of ``colors``."""
-    return [turn for turn in game.history if turn.move.is_pass and turn.player != me
+    """The passes of ``game`` the players (other than ``me``) of ``colors`` made themselves."""
+    return [turn for turn in game.history if _own_pass(turn, me)
             and any(color in colors for color in turn.player.colors)]

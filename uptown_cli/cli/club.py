@@ -17,6 +17,7 @@ from .options import (
     as_option,
     file_argument,
     json_option,
+    keys_option,
     output_file_option,
     output_options,
     sendmail_option,
@@ -155,9 +156,10 @@ def send(file: str | None, to: str | None, as_name: str | None, sendmail: bool,
 @click.option("--mbox", metavar="PATH", help="Take the copy of the game that carries yours "
               "furthest from the messages of this mbox file.")
 @click.option("--maildir", metavar="PATH", help="The same, from this Maildir folder.")
+@keys_option
 @json_option
 def receive(message: str | None, into: str | None, mbox: str | None, maildir: str | None,
-            as_json: bool) -> None:
+            keys: str | None, as_json: bool) -> None:
     """Save the game attached to an email when it carries yours further.
 
     MESSAGE is an .eml file, or - (the default) for standard input, so that a mail client can
@@ -205,7 +207,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
     if local is None:
         raise MailError(_("{name}: give --into FILE; nothing was written")
                         .format(name=game.unnamed()))
-    result = take(game, local, display_path(local), lock_notice(local), received)
+    result = take(game, local, display_path(local), lock_notice(local), received, keys)
     if as_json:
         out.json({**result.to_json(), "skipped": skipped})
         return

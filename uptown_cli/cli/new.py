@@ -84,6 +84,9 @@ def _seed(value: str | None) -> str | None:
               help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
               help="Hidden racks: no seed; each player joins with a secret key (uptown join).")
+@click.option("--signed", is_flag=True, help="Every entry signed by its writer: each player "
+              "joins with a signing key of their own (uptown join); games with hidden racks "
+              "always are.")
 @click.option("--clock", metavar="SPEC", help="The time control: 'move 72h grace 168h', "
               "'bank 36h +12h', judges, bga, little-golem, or none (the default: nobody is "
               "ever late). See docs/DEADLINES.md.")
@@ -93,7 +96,8 @@ def _seed(value: str | None) -> str | None:
               "14d (in the game) or '30d per year'.")
 @json_option
 def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | None, hidden: bool,
-        clock: str | None, late: str | None, vacation: str | None, as_json: bool) -> None:
+        signed: bool, clock: str | None, late: str | None, vacation: str | None,
+        as_json: bool) -> None:
     """Create a new game record (never overwrites a file).
 
     \b
@@ -102,6 +106,7 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     """
     import secrets
 
+    from ..fairplay.draws import new_game_id
     from ..pictures.text import to_move_text
     from ..records.safe_file import create_record
     from ..records.lineup import deal_colors
@@ -130,8 +135,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         _new_hidden(path, entries, variant, seed, as_json, timing)
         return
     seed = secrets.token_hex(4) if seed is None else seed
+    game_id = new_game_id().hex()  # every game its own: copies are told apart by it
     with converted(param_hint="--player/--seed"):
-        text = render_record(entries, variant=variant, seed=seed, timing=timing)
+        text = render_record(entries, variant=variant, seed=seed, timing=timing,
+                             game_id=game_id, signed=signed)
     create_record(path, text)
     record = load_record_text(text, path)
     game = record.new_game()
@@ -139,9 +146,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     if as_json:
         assert game.to_move is not None  # a new game has a player to move
         Output(as_json).json({
-            "path": display_path(path), "variant": variant, "seed": seed, **_timing_json(timing),
+            "path": display_path(path), "variant": variant, "seed": seed, "game": game_id,
+            "signed": signed, **_timing_json(timing),
             "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
-            "to_move": game.to_move.name,
+            "to_move": game.to_move.name, "to_join": entries[0].name if signed else None,
         })
         return
     from ..engine.geometry import shown_color
@@ -152,6 +160,11 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         path=display_path(path), variant=variant_label(variant), seed=seed, players=who))
     if shown_clock:
         click.echo(shown_clock)
+    if signed:
+        click.echo(_("Every entry is signed by its writer. The players join in turn order, each "
+                     "on their own computer; first:"))
+        click.echo(f"  uptown join {display_path(path)} --as {entries[0].name}")
+        return
     click.echo(to_move_text(game))
 
 

@@ -54,7 +54,8 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     The player to move's rack is shown when the racks are known (the game has a seed); in a
     game with hidden racks, the racks of the player named by --as.
     """
-    from ..pictures.text import board_text, players_rows, position_data, to_move_text
+    from ..engine.notation import FORFEIT
+    from ..pictures.text import board_text, players_rows, position_data, to_move_text, turn_text
     from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
 
@@ -85,6 +86,10 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
 
         for line in notes_lines(notes):
             out.text(_("Move {number}: {text}").format(number=game.ply, text=line))
+    last = record.moves[game.ply - 1] if game.ply else None
+    if last is not None and last.by is not None and last.text != FORFEIT:  # not their own play
+        out.text(_("Move {number}: {text}").format(
+            number=game.ply, text=turn_text(game.history[-1], last.by, last.bot)))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     out.text()
@@ -162,7 +167,9 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
     for turn in played:
         game.redo(turn)
         if turn.number >= first:
-            lines += ["", _("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))]
+            entry = record.moves[turn.number - 1]
+            lines += ["", _("Move {number}: {text}").format(
+                number=turn.number, text=turn_text(turn, entry.by, entry.bot))]
             lines += notes_lines(record.moves[turn.number - 1].notes)
             lines.append(board_text(game, colored, legend=False))
     page("\n".join(lines), color=colored)

@@ -26,6 +26,8 @@ from ..engine.words import Word
 from ..errors import NOTHING_WRITTEN, MailError, RecordError
 from ..fairplay.copies import Progress, Relation, compare_records, hidden_progress
 from ..fairplay.joins import valid_reveals
+from ..fairplay.keys import has_key, keys_folder
+from ..fairplay.memory import missing_entry, signed_snapshot
 from ..i18n import _, ngettext
 from ..i18n import _ as gettext
 from ..pictures.tile_names import move_label
@@ -79,12 +81,13 @@ class Received(NamedTuple):
 
 def receive(game: Attached, local_path: str, shown: str,
             on_wait: Callable[[], None] | None = None,
-            received: Record | None = None) -> Received:
+            received: Record | None = None, keys: str | None = None) -> Received:
     """Compare ``game`` with the local copy at ``local_path`` and save it when it extends it
     (or when there is no local copy and it validates). MailError or RecordError (one line)
     when it is invalid (nothing written), or when it rewrites the history or is another game
     (the local copy unchanged, the received one kept beside it, see ``kept_path``).
-    ``received``: ``game.record()``, when the caller has read it already."""
+    ``received``: ``game.record()``, when the caller has read it already; ``keys``: the key
+    folder of whoever receives it (``receiver``)."""
     if received is None:
         received = game.record()
     played = _valid_game(received)
@@ -96,6 +99,9 @@ def receive(game: Attached, local_path: str, shown: str,
                         waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
+    missing = missing_entry(signed_snapshot(local), received, receiver(local, keys))
+    if missing is not None:  # a signed entry of the local copy gone (protocol 5)
+        raise _refused(f"{received.path}:{missing[0]}: {missing[1]}", received, local_path, shown)
     comparison = compare_records(local, received, valid=received)
     if comparison.relation not in (Relation.IDENTICAL, Relation.EXTENDS):
         raise _refused(comparison.message(), received, local_path, shown)
@@ -115,6 +121,17 @@ def receive(game: Attached, local_path: str, shown: str,
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
                     path=shown, news=news, waiting=_waiting(received, played)),
                     _warned(sender_warning(game, local, received)))
+
+
+def receiver(local: Record, keys: str | None) -> str | None:
+    """The player who receives a copy of the game ``local`` (their own copy): the one whose
+    key for it is in the key folder ``keys`` (default: the user's), when it holds one player's
+    key; None otherwise (a club's secretary, a game nobody joined)."""
+    if local.game_id is None or local.joins is None:
+        return None
+    folder = keys_folder(keys)
+    held = [p.name for p in local.players if has_key(folder, local.game_id, p.name)]
+    return held[0] if len(held) == 1 else None
 
 
 def progress(local: Record | None, received: Record) -> tuple[int, int] | None:

@@ -9,6 +9,8 @@ the use-case layer (``turns``) and what shows games (``pictures``).
   withdrawn join proves).
 - ``check``: every move of a hidden game checked against the commitments and the keys known
   (``HiddenCheck``), and what stays unchecked.
+- ``signatures``: protocol 5's signatures: every entry signed by its writer over the history
+  before it, checked when a copy is read.
 - ``replay``: a record's moves replayed with every check of fair play.
 - ``memory``: what a player has seen of a game, kept beside their keys, and the first change.
 - ``viewer``: who looks at a game: the player ``--as`` names, their key, their own view.

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..engine.geometry import shown_color
-from ..engine.notation import FORFEIT
+from ..engine.notation import FORFEIT, PASS
 from ..engine.passes import Stuck, stuck_tiles, surely_unforced
 from ..errors import RecordError
 from .draws import (
@@ -20,7 +20,7 @@ from .draws import (
     seal_secret,
 )
 from ..records.entries import STAMP_KEYS, TIMING_KEYS
-from ..records.hidden_fields import is_hex
+from ..records.hidden_fields import SIGNED, is_hex
 from .joins import bad_reveals as bad_reveal_names, hand_written_joins, reveal_line, valid_reveals
 from ..i18n import _ as gettext
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..records.entries import MoveEntry, PauseEntry
     from ..records.schema import Record
 
-__all__ = ["HiddenCheck", "own_link", "sealed_stamp", "sealed_pause", "unrevealed_players",
+__all__ = ["HiddenCheck", "JoinsCheck", "own_link", "sealed_stamp", "sealed_pause", "unrevealed_players",
            "unchecked", "bad_reveals", "early_reveals"]
 
 
@@ -48,6 +48,9 @@ class HiddenCheck:
         self.game_id = bytes.fromhex(hidden.game_id)
         self.version = hidden.version
         self.link_digits = hidden.link_digits
+        self._sealed = 1 < self.version < SIGNED
+        """Versions 2 to 4: each move carries a seal of the history (from version 5 its writer's
+        signature does that work: ``fairplay.signatures``)."""
         self.record = record
         self.errors: list[RecordError] = []
         values = [bytes.fromhex(value) for _, value in hidden.commitments]
@@ -56,7 +59,9 @@ class HiddenCheck:
             keys[own[0]] = own[1]
         self.keys = keys
         players = record.game_players()
-        self.deal = HiddenDeal(self.game_id, players, keys, self.version)
+        self.deal = HiddenDeal(self.game_id, players, keys, self.version,
+                               {name: bytes.fromhex(key)
+                                for name, key in hidden.signing_keys().items()})
         for joined in values:
             self.deal.join(joined)
         self.passes: dict[int, Stuck] = {}
@@ -76,7 +81,7 @@ class HiddenCheck:
         self._movers: dict[int, tuple[str, str, int]] = {}  # (name, colour, line) by number
         self._open: dict[str, tuple[int, bytes, bytes]] = {}  # each mover's last seal, unchecked
         self._named: tuple[int, str, bool] | None = None
-        self._pauses = record.pauses if self.version > 3 else []
+        self._pauses = record.pauses if self._sealed and self.version > 3 else []
         self._paused = 0  # how many of ``_pauses`` the history holds
         self.victim: str | None = None
         """The mover of the first move whose seal does not cover the history (``forgery``)."""
@@ -148,7 +153,7 @@ class HiddenCheck:
             return
         self.digest = self._next_digest
         self._fed += 1
-        if self.version > 2:
+        if self._sealed and self.version > 2:
             sealed = bytes.fromhex(entry.link[64:])  # type: ignore[index]
             self._open[player.name] = (self._fed, sealed, self.digest)
             self.previous_seal = sealed
@@ -159,7 +164,7 @@ class HiddenCheck:
         Version 3: check every seal whose key is known now (this move's, when the mover's key
         is; the mover's previous one, whose key is this move's link); once a changed history
         is proven and the first seal over the change is checked, name who changed it."""
-        if self.version == 1:
+        if not self._sealed:
             return None
         number = self._fed + 1
         if self.version > 2:
@@ -269,7 +274,7 @@ class HiddenCheck:
             return
         self.digest = self._next_digest
         self._fed += 1
-        if self.version > 2:
+        if self._sealed and self.version > 2:
             sealed = bytes.fromhex(entry.link[64:])  # type: ignore[index]
             self._open[turn.player.name] = (self._fed, sealed, self.digest)
             self.previous_seal = sealed
@@ -278,7 +283,7 @@ class HiddenCheck:
     def _step_over(self, entry: MoveEntry) -> None:
         """Version 4: an entry written by another for a player out of time (no link, no seal
         of its own) enters the history, with its stamp, so that the next seal covers it."""
-        if self.version > 3:
+        if self._sealed and self.version > 3:
             self._pauses_over()
             self.digest = history_step(
                 self.digest, entry.color, entry.text, b"", self.version, self.previous_seal,
@@ -321,6 +326,34 @@ class HiddenCheck:
         return None
 
 
+class JoinsCheck:
+    """Checks the moves of an open game signed by its players (``records.replay.MoveCheck``):
+    none before every player has joined; the signatures are ``fairplay.signatures``'s."""
+
+    def __init__(self, record: Record) -> None:
+        assert record.joins is not None
+        joined = record.joins.joined()
+        self.waiting = [p.name for p in record.players if p.name not in joined]
+        self.errors: list[RecordError] = []
+
+    def problem(self, game: Game, entry: MoveEntry, move: Move) -> str | None:
+        """Why a move cannot be played yet (not everyone has joined), or None."""
+        if not self.waiting:
+            return None
+        return gettext("the game has not started: {waiting} must join first (uptown join)"
+                       ).format(waiting=", ".join(self.waiting))
+
+    def forfeit_problem(self, game: Game, entry: MoveEntry) -> str | None:
+        """As ``problem``, for a forfeit."""
+        return self.problem(game, entry, PASS)
+
+    def forfeited(self, player: Player, entry: MoveEntry) -> None:
+        """Nothing to feed: the racks are public."""
+
+    def played(self, turn: Turn, entry: MoveEntry) -> None:
+        """Nothing to feed: the racks are public."""
+
+
 def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
     """Version 2: the first commitment that does not fit its player's first link (the first
     round of moves), checked before any move so that the entry is named at its own line."""
@@ -332,7 +365,7 @@ def _binding_errors(record: Record, deal: HiddenDeal) -> list[RecordError]:
         entry = record.moves[seat]
         player = deal.players[seat]
         if (entry.color not in player.colors or entry.link is None or entry.text == FORFEIT
-                or not is_hex(entry.link, 128)):
+                or not is_hex(entry.link, hidden.link_digits)):
             break  # (a resignation's link is checked at its own line: forfeit_problem)
         problem = deal.link_problem(player, bytes.fromhex(entry.link[:64]))
         if problem is not None:
@@ -402,12 +435,13 @@ def own_link(record: Record, name: str, key: bytes, turn: int, color: str, move_
     move (in version 4 with its ``stamp`` as it will be written: ``sealed_stamp``)."""
     hidden = record.hidden
     assert hidden is not None
-    last = CHAIN_LENGTH - (1 if hidden.version > 2 else 0)  # from version 3 seals with the next link
+    sealed = 1 < hidden.version < SIGNED
+    last = CHAIN_LENGTH - (1 if sealed and hidden.version > 2 else 0)  # versions 3, 4: the next link seals
     if turn > last:
         raise RecordError(gettext("{name} has no link left for turn {turn}").format(name=name, turn=turn))
     game_id = bytes.fromhex(hidden.game_id)
     link = chain(game_id, name, key, hidden.version)[CHAIN_LENGTH - turn]
-    if hidden.version == 1:
+    if not sealed:  # version 1; from version 5 the signature binds the history
         return link.hex()
     after = history_step(digest, color, move_text, link, hidden.version, previous_seal,
                          sealed_stamp(hidden.version, stamp or {}))

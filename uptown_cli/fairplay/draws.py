@@ -31,7 +31,7 @@ from ..engine.notation import Move
 from ..engine.passes import Stuck, stuck_tiles
 from ..engine.sha256 import sha256
 from ..i18n import _
-from ..records.hidden_fields import PROTOCOLS
+from ..records.hidden_fields import PROTOCOLS, SIGNED
 
 __all__ = [
     "JOINABLE", "CHAIN_LENGTH", "new_game_id", "chain", "head",
@@ -93,14 +93,17 @@ def head(game_id: bytes, name: str, key: bytes, version: int = 1) -> bytes:
 
 
 def commitment(game_id: bytes, name: str, chain_head: bytes, earlier: Iterable[bytes],
-               version: int = 1) -> bytes:
-    """What a player publishes when joining. Version 1: their chain head. Version 2: a hash of
-    the head and of every commitment published before theirs, so that none of those can be
-    changed afterwards without breaking this one."""
+               version: int = 1, signing_key: bytes = b"") -> bytes:
+    """What a player publishes when joining. Version 1: their chain head. Versions 2 to 4: a
+    hash of the head and of every commitment published before theirs, so that none of those
+    can be changed afterwards without breaking this one. Version 5: the same with the player's
+    public signing key (``signing_key``) after the head (the head empty in an open game), so
+    that the join binds the key that signs every entry of theirs."""
     if version == 1:
         return chain_head
+    signed = [signing_key] if version >= SIGNED else []
     return framed_hash(tag(version, "commit"), game_id, name.encode("utf-8"), chain_head,
-                       *earlier)
+                       *signed, *earlier)
 
 
 def history_start(game_id: bytes, variant: str, players: Iterable[Player],
@@ -191,9 +194,12 @@ class HiddenDeal:
     """
 
     def __init__(self, game_id: bytes, players: Iterable[Player],
-                 keys: Mapping[str, bytes] | None = None, version: int = 1) -> None:
+                 keys: Mapping[str, bytes] | None = None, version: int = 1,
+                 signing_keys: Mapping[str, bytes] | None = None) -> None:
         self.game_id = game_id
         self.version = version
+        self.signing_keys = dict(signing_keys or {})
+        """Each player's public signing key, which their commitment binds (version 5)."""
         self.commitments: list[bytes] = []
         self.players = list(players)
         self.keys = dict(keys or {})
@@ -237,7 +243,8 @@ class HiddenDeal:
         if turn == 1 and self.version > 1:
             seat = self.players.index(player)
             made = commitment(self.game_id, player.name, sha256(link).digest(),
-                              self.commitments[:seat], self.version)
+                              self.commitments[:seat], self.version,
+                              self.signing_keys.get(player.name, b""))
             if made == self.commitments[seat]:  # public values, as in follows
                 return None
             earlier = _(" or ").join(_("{name}'s").format(name=p.name) for p in self.players[:seat])

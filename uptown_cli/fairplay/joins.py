@@ -19,15 +19,19 @@ __all__ = ["commitment_of", "key_gives", "counted_reveals", "valid_reveals", "ba
 
 
 def commitment_of(hidden: HiddenFields, name: str, key: bytes,
-                  earlier: list[str] | None = None) -> str:
+                  earlier: list[str] | None = None, signing_key: str | None = None) -> str:
     """The commitment (hex) that ``name`` makes with ``key`` after the commitments ``earlier``
     (hex, those of the seats before, as they were; default: every commitment there now, as
-    for a player joining now)."""
+    for a player joining now); from version 5 with their public signing key (hex; default:
+    the one their join publishes), and in an open game without a chain."""
     if earlier is None:
         earlier = [value for _, value in hidden.commitments]
+    if signing_key is None:
+        signing_key = hidden.signing_keys().get(name, "")
     game_id = bytes.fromhex(hidden.game_id)
-    made = commitment(game_id, name, head(game_id, name, key, hidden.version),
-                      [bytes.fromhex(value) for value in earlier], hidden.version)
+    chain_head = head(game_id, name, key, hidden.version) if hidden.racks else b""
+    made = commitment(game_id, name, chain_head, [bytes.fromhex(value) for value in earlier],
+                      hidden.version, bytes.fromhex(signing_key))
     return made.hex()
 
 
@@ -85,8 +89,9 @@ def reveal_line(hidden: HiddenFields, name: str) -> int | None:
 def withdraws(hidden: HiddenFields, name: str, value: str, earlier: list[str]) -> bool:
     """Whether a ``withdrawn`` key of ``name`` gives the commitment ``value`` made after the
     commitments ``earlier`` (hex): that join was undone by whoever made it."""
-    return any(who == name and commitment_of(hidden, name, bytes.fromhex(key), earlier) == value
-               for who, key in hidden.withdrawn)
+    return any(who == name and commitment_of(hidden, name, bytes.fromhex(key), earlier,
+                                             signature.key or "") == value
+               for (who, key), signature in zip(hidden.withdrawn, hidden.signatures["withdrawn"]))
 
 
 def joined_with(hidden: HiddenFields, index: int) -> bool:

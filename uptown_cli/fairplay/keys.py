@@ -5,7 +5,8 @@ else ``~/.config/uptown/keys``; folders made here (parents too) are mode 0700 wh
 umask, and an existing folder that others may write to, or that is someone else's, is refused.
 A key file is created mode 0600 from the start (``os.open`` with the mode, then linked into
 place, so it is never seen half-written or readable by others) and holds JSON: ``{"game",
-"player", "key"}`` (hex), with ``"spent": true`` once revealed. A key file that others may read,
+"player", "key", "signing"}`` (hex: the chain's secret key and, from protocol 5, the private
+signing key, never revealed), with ``"spent": true`` once the key is revealed. A key file that others may read,
 or that is someone else's, is refused, as ssh refuses such a private key. A key serves one game:
 it is made by ``join`` and never made again for the same game id.
 
@@ -26,7 +27,8 @@ from .draws import KEY_BYTES, new_key
 from ..i18n import _
 
 __all__ = [
-    "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key", "check_folder",
+    "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key",
+    "load_signing_key", "check_folder",
     "make_folder", "read_private", "write_private"
 ]
 
@@ -52,14 +54,15 @@ def key_path(folder: str, game_id: str, name: str) -> str:
 
 
 def create_key(folder: str, game_id: str, name: str) -> tuple[bytes, str]:
-    """``(key, path)``: a new key of ``name`` for game ``game_id``, in a new file. A key file
-    already there is refused: a key serves one game (``join`` says why)."""
+    """``(key, path)``: a new key of ``name`` for game ``game_id``, in a new file, with a new
+    signing key beside it (``load_signing_key``). A key file already there is refused: a key
+    serves one game (``join`` says why)."""
     path = key_path(folder, game_id, name)
     make_folder(folder)
     key = new_key()
     try:
-        write_private(folder, path, {"game": game_id, "player": name, "key": key.hex()},
-                       replace=False)
+        write_private(folder, path, {"game": game_id, "player": name, "key": key.hex(),
+                                     "signing": new_key().hex()}, replace=False)
     except FileExistsError:
         raise KeyFileError(_("{path} already exists").format(path=path)) from None
     return key, path
@@ -78,10 +81,8 @@ def has_key(folder: str, game_id: str, name: str) -> bool:
 
 def mark_spent(folder: str, game_id: str, name: str) -> None:
     """Mark ``name``'s key of game ``game_id`` as revealed: it is never used again."""
-    key = load_key(folder, game_id, name, spent_ok=True)
-    write_private(folder, key_path(folder, game_id, name),
-                   {"game": game_id, "player": name, "key": key.hex(), "spent": True},
-                   replace=True)
+    data = _key_data(folder, game_id, name)
+    write_private(folder, key_path(folder, game_id, name), {**data, "spent": True}, replace=True)
 
 
 def write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
@@ -141,10 +142,32 @@ def _sync_folder(folder: str) -> None:
 def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> bytes:
     """The key of ``name`` for game ``game_id``, read from its file (a spent key is refused
     unless ``spent_ok``)."""
+    data = _key_data(folder, game_id, name)
+    if data.get("spent") and not spent_ok:
+        raise KeyFileError(_("{path} was revealed at the end of its game and is never used again; "
+                             "this game id was used before").format(
+            path=key_path(folder, game_id, name)))
+    return bytes.fromhex(data["key"])
+
+
+def load_signing_key(folder: str, game_id: str, name: str) -> bytes:
+    """The private signing key (an Ed25519 seed) of ``name`` for game ``game_id``, beside their
+    key in its file (a key file made by an uptown older than protocol 5 has none)."""
+    data = _key_data(folder, game_id, name)
+    signing = data.get("signing")
+    if not (isinstance(signing, str) and re.fullmatch("[0-9a-f]{64}", signing)):
+        raise KeyFileError(_("{path} holds no signing key: it was made for a game of an older "
+                             "protocol").format(path=key_path(folder, game_id, name)))
+    return bytes.fromhex(signing)
+
+
+def _key_data(folder: str, game_id: str, name: str) -> dict[str, Any]:
+    """The JSON of ``name``'s key file for game ``game_id``, checked to be an uptown key file of
+    that game and player (spent or not)."""
     check_folder(folder)
     path = key_path(folder, game_id, name)
     data = read_private(path, _("no key for {name} in this game: {path} does not exist (uptown "
-                                 "join creates it; --keys or ${env} name another folder)").format(
+                                "join creates it; --keys or ${env} name another folder)").format(
         name=name, path=path, env=KEYS_ENV))
     try:
         key = bytes.fromhex(data["key"])
@@ -153,10 +176,7 @@ def load_key(folder: str, game_id: str, name: str, spent_ok: bool = False) -> by
         raise KeyFileError(_("{path} is not an uptown key file").format(path=path)) from None
     if not matches:
         raise KeyFileError(_("{path} is the key of another game or player").format(path=path))
-    if data.get("spent") and not spent_ok:
-        raise KeyFileError(_("{path} was revealed at the end of its game and is never used again; "
-                             "this game id was used before").format(path=path))
-    return key
+    return data
 
 
 def read_private(path: str, missing: str) -> dict[str, Any]:

@@ -28,25 +28,28 @@ from ..engine.geometry import shown_color
 from ..engine.notation import parse_move
 from ..engine.sha256 import sha256
 from ..errors import KeyFileError, NotationError
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..records.hidden_fields import PROTOCOLS
 from ..records.nodes import Mapping, Sequence
+from ..records.entries import MoveEntry, PauseEntry
 from ..records.schema import Record
 from .joins import counted_reveals, key_gives, valid_reveals, withdraws
 from .keys import check_folder, key_path, make_folder, read_private, write_private
 
-__all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "load_seen", "save_seen"]
+__all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "signed_snapshot",
+           "missing_entry",
+           "load_seen", "save_seen"]
 
 
 def game_ident(record: Record, opening: bool = False) -> str:
-    """The name a game's memory is kept under: its game id (hidden racks), else a digest of
-    its seed, variant and players and, once it is played, of its first move as the rules
-    read it (so that every copy of a game, under any file name, is the same one, and a
-    rematch, the same players with the same seed, is another game once its first move
-    differs). ``opening``: the name without the first move, under which a game's memory is
+    """The name a game's memory is kept under: its game id (``hidden:`` or ``game:``: every
+    game ``new`` makes has its own, so a rematch with the same players and seed is another
+    game), else, for a record made without one, a digest of its seed, variant and players and,
+    once it is played, of its first move as the rules read it (so that every copy of a game,
+    under any file name, is the same one). ``opening``: the name without the first move, under which a game's memory is
     kept before it (and read, for a game whose first move is new to the player)."""
-    if record.hidden is not None:
-        return record.hidden.game_id
+    if record.game_id is not None:  # every game new makes has its own
+        return record.game_id
     lineup: list[Any] = [record.seed, record.variant,
                          [[p.name, list(p.colors)] for p in record.players]]
     if record.moves and not opening:
@@ -61,23 +64,101 @@ def snapshot(record: Record, seen: dict[str, Any] | None = None,
     before, which ``record`` extends), the revealed keys remembered are both's valid ones.
     The time control and the moves' stamps are kept too (``timing``, ``stamps``), and when
     each move was first seen (``first_seen``: the earlier memory's, else ``now``)."""
-    hidden = record.hidden
+    hidden, joins = record.hidden, record.joins
     revealed = [] if hidden is None else [list(r) for r in valid_reveals(hidden).items()]
     if hidden is not None and seen is not None:
         revealed += [list(r) for r in _seen_reveals(seen, record) if r[0] not in dict(revealed)]
     return {
-        "game": None if hidden is None else hidden.game_id,
-        "protocol": None if hidden is None else hidden.version,
+        "game": record.game_id,
+        "protocol": None if joins is None else joins.version,
         "variant": record.variant,
         "seed": record.seed,
         "players": [[p.name, list(p.colors)] for p in record.players],
         "addresses": [[p.name, p.email] for p in record.players],
-        "commitments": [] if hidden is None else [list(c) for c in hidden.commitments],
-        "withdrawn": [] if hidden is None else [list(w) for w in hidden.withdrawn],
+        "commitments": [] if joins is None else [list(c) for c in joins.commitments],
+        "withdrawn": [] if joins is None else [list(w) for w in joins.withdrawn],
         "moves": [[m.color, m.text, m.link] for m in record.moves],
         "revealed": revealed,
+        "signed": signed_snapshot(record),
         **_timing_snapshot(record, seen, now),
     }
+
+
+def signed_snapshot(record: Record) -> list[list[Any]]:
+    """What a memory keeps of each signed entry of ``record`` (protocol 5) but its revealed
+    keys (a set that copies merge): ``[kind, whose, writer, signature, number, colour,
+    days]``, in the order of the history (``kind``: ``join``, ``move``, ``pause``,
+    ``withdrawn``; ``number``: a move's, or the moves before a pause)."""
+    fields = record.joins
+    if fields is None or not fields.signed:
+        return []
+    kept: list[list[Any]] = [
+        ["join", name, name, signature.sig, None, None, None]
+        for (name, _), signature in zip(fields.commitments, fields.signatures["commitments"])]
+    owners = record.owners
+    entries: list[tuple[int, MoveEntry | PauseEntry]] = sorted(
+        [(index, move) for index, move in enumerate(record.moves)]
+        + [(pause.after, pause) for pause in record.pauses], key=lambda pair: pair[1].line)
+    for index, entry in entries:
+        owner = owners.get(entry.color, "?")
+        if isinstance(entry, PauseEntry):
+            kept.append(["pause", owner, owner, entry.sig, index, entry.color, entry.days])
+        else:
+            kept.append(["move", owner, entry.by or owner, entry.sig, index + 1, entry.color,
+                         None])
+    kept += [["withdrawn", name, name, signature.sig, None, None, None]
+             for (name, _), signature in zip(fields.withdrawn, fields.signatures["withdrawn"])]
+    return kept
+
+
+def missing_entry(signed: list[list[Any]], record: Record,
+                  viewer: str | None) -> tuple[int, str] | None:
+    """``(line, message)`` for the first signed entry of ``signed`` (``_signed_snapshot``: what
+    a player saw, or the entries of their own copy) that ``record`` lacks, naming it and who
+    signed it; when it is ``viewer``'s own, the message says so. None when ``record`` holds
+    them all, or when it only ends before one (an older copy: ``first_change`` says so). Only a
+    vacation, or a move past the copy's last, counts here: a move changed in its place and a
+    join taken out are ``first_change``'s to tell."""
+    held = {entry[3] for entry in signed_snapshot(record)}
+    seen = {entry[3] for entry in signed}
+    for kind, whose, writer, sig, number, color, days in signed:
+        if sig is None or sig in held or kind not in ("move", "pause") or (
+                kind == "move" and number is not None and number <= len(record.moves)):
+            continue  # a move changed in its place, a join withdrawn: first_change tells them
+        newer = [entry for entry in signed_snapshot(record) if entry[3] not in seen]
+        if not newer:
+            return None  # an older copy: first_change says so as for any game
+        what = _signed_what(kind, whose, number, color, days, writer)
+        line = _key_line(record, "moves")
+        first = newer[0]
+        after = _signed_what(first[0], first[1], first[4], first[5], first[6], first[2])
+        if writer == viewer:
+            return line, _("{what}, signed by {writer}, is missing from this copy: it was "
+                           "removed after {writer} wrote it ({after} is signed over a history "
+                           "without it); {writer}'s copy stays as it was").format(
+                what=what, writer=writer, after=after)
+        return line, _("{what}, signed by {writer}, is missing from this copy: it was removed "
+                       "({after} is signed over a history without it)").format(
+            what=what, writer=writer, after=after)
+    return None
+
+
+def _signed_what(kind: str, whose: str, number: int | None, color: str | None,
+                 days: int | None, writer: str) -> str:
+    """A signed entry a memory keeps, named in words: ``Bo's vacation of 3 days``, ``move 5
+    (Bo's blue, written by Cy)``."""
+    if kind == "pause":
+        return ngettext("{name}'s vacation of {days} day", "{name}'s vacation of {days} days",
+                        days or 0).format(name=whose, days=days)
+    if kind == "move" and writer != whose:
+        return _("move {number} ({name}'s {colour}, written by {writer})").format(
+            number=number, name=whose, colour=shown_color(color or ""), writer=writer)
+    if kind == "move":
+        return _("move {number} ({name}'s {colour})").format(
+            number=number, name=whose, colour=shown_color(color or ""))
+    if kind == "withdrawn":
+        return _("{name}'s withdrawn join").format(name=whose)
+    return _("{name}'s join").format(name=whose)
 
 
 def _timing_snapshot(record: Record, seen: dict[str, Any] | None,
@@ -112,6 +193,7 @@ def first_change(seen: dict[str, Any], record: Record, viewer: str,
             or _commitment_change(seen, record, since)
             or _list_change(seen, record, since, "withdrawn")
             or _late_withdrawal(seen, record, since)
+            or missing_entry(seen.get("signed", []), record, viewer)
             or _list_change(seen, record, since, "moves")
             or _reveal_change(seen, record, since, viewer if rewrites_own_key else None)
             or _stamp_change(seen, record, since))
@@ -378,11 +460,11 @@ def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
 
 
 _SEEN_ENTRIES = {"players": 2, "addresses": 2, "commitments": 2, "withdrawn": 2, "moves": 3,
-                 "revealed": 2}
+                 "revealed": 2, "signed": 7}
 """The lists of a memory file, and how many fields each entry of them has."""
 _SEEN_HEX = ("commitments", "withdrawn", "revealed")
 """The lists whose entries are ``[name, 64 hex digits]``."""
-_SEEN_LATER = ("addresses", "withdrawn")
+_SEEN_LATER = ("addresses", "withdrawn", "signed")
 """The lists a memory file kept by an older uptown lacks (nothing to compare yet)."""
 
 

@@ -32,6 +32,19 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     played (the same Game object, when nothing was played on it since); a revealed game's
     position before the end is taken back from the whole game's replay.
     """
+    if record.joins is not None and record.joins.signed:
+        result = _replay_signed(record, strict, upto, hidden)
+        errors, warnings = _signature_problems(record)
+        lines = {error.line for error in errors}  # an entry not signed is told once, as such
+        result.errors[:] = errors + [e for e in result.errors if e.line not in lines]
+        result.warnings += warnings
+        return result
+    return _replay(record, strict, upto, hidden)
+
+
+def _replay(record: Record, strict: bool, upto: int | None,
+            hidden: HiddenCheck | None) -> Replay:
+    """``replay``, the signatures aside."""
     if record.hidden is None:
         return play_moves(record, record.new_game(), strict, upto)
     # Loaded for a hidden game only: the checks and their hashing cost an open game's reader
@@ -62,6 +75,28 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     if strict:
         result.errors += not_canonical(record, result.game.history)
     return result
+
+
+def _replay_signed(record: Record, strict: bool, upto: int | None,
+                   hidden: HiddenCheck | None) -> Replay:
+    """``_replay`` of a game of protocol 5; an open one is checked for its joins (a move
+    before every player has joined is refused, as in a hidden game)."""
+    if record.hidden is not None:
+        return _replay(record, strict, upto, hidden)
+    from .check import JoinsCheck
+
+    return play_moves(record, record.new_game(), strict, upto, JoinsCheck(record))
+
+
+def _signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
+    """(problems, warnings) of the signatures of ``record`` (protocol 5), checked once per
+    record read."""
+    if "signatures" not in record.checked:
+        from .signatures import signature_errors, signature_warnings  # (signed games only)
+
+        record.checked["signatures"] = (signature_errors(record), signature_warnings(record))
+    errors, warnings = record.checked["signatures"]
+    return list(errors), list(warnings)
 
 
 def _all_revealed(record: Record) -> bool:

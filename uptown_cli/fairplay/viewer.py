@@ -153,10 +153,11 @@ def holds_key(folder: str, game_id: str, name: str) -> bool:
 
 
 def _hidden(record: Record) -> HiddenFields:
-    """The hidden-racks fields of ``record``, a game with hidden racks."""
-    if record.hidden is None:
+    """The fair-play fields of ``record``, a game its players join (hidden racks, or an open
+    game signed by its players)."""
+    if record.joins is None:
         raise ViewerError(_("{path} is not a game with hidden racks").format(path=record.path))
-    return record.hidden
+    return record.joins
 
 
 def not_your_commitment(record: Record, name: str, folder: str) -> str:

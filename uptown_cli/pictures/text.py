@@ -142,10 +142,18 @@ def rack_text(tiles: "Iterable[int]") -> str:
     return " ".join(tile_name(t) for t in sorted(tiles))
 
 
-def turn_text(turn: "Turn") -> str:
-    """``red (Ana) 4 xE8, captures blue sax`` (in the language in use)."""
+def turn_text(turn: "Turn", by: str | None = None, bot: str | None = None) -> str:
+    """``red (Ana) 4 xE8, captures blue sax`` (in the language in use); a turn another player
+    wrote for a late player (``by``, with their ``bot``) says so: it is not the player's own
+    play."""
     shown = {"colour": shown_color(turn.color), "name": turn.player.name,
              "move": move_label(turn.move)}
+    if by is not None and bot is not None:
+        return _("{colour} ({name}) {move}, played by {bot} for {name}, out of time ({writer} "
+                 "asked)").format(**shown, bot=bot, writer=by)
+    if by is not None:
+        return _("{colour} ({name}) {move}, written by {writer} for {name} (out of time)").format(
+            **shown, writer=by)
     if turn.captured is None:
         return _("{colour} ({name}) {move}").format(**shown)
     victim, tile = turn.captured

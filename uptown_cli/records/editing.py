@@ -18,7 +18,7 @@ from ..errors import RecordError, SetupError
 from ..i18n import _ as gettext
 from .annotations import WRITTEN_MARK
 from .entries import STAMP_KEYS, MoveEntry, PauseEntry, PlayerEntry, pause_text
-from .hidden_fields import LATEST, PROTOCOLS
+from .hidden_fields import LATEST, OPEN_PROTOCOL, PROTOCOLS, Signature
 from .nodes import Free, Mapping, Node, Scalar
 from .nodes import Sequence as SequenceNode
 from .schema import TEXT_FIELDS, Record, load_record_text
@@ -34,17 +34,19 @@ __all__ = ["render_record", "record_with_move", "record_with_pause", "record_wit
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 
 
-def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard", seed: str | None = None,
-                  fields: dict[str, str] | None = None,
+def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "standard",
+                  seed: str | None = None, fields: dict[str, str] | None = None,
                   moves: Iterable[tuple[str, str]] = (), hidden: str | None = None,
-                  timing: dict[str, str] | None = None) -> str:
+                  timing: dict[str, str] | None = None, game_id: str | None = None,
+                  signed: bool = False) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
     optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
     round, notes), ``moves`` (colour, move text) pairs; ``hidden``, a game id in hex, makes it
-    a game with hidden racks under the latest protocol, no one joined yet; ``timing`` the keys
-    of a clock (``clock``, ``late``, ``vacation``, ``started``: ``records.times``).  Block style,
-    ``moves`` last.  The text is read back and checked; a RecordError says what was wrong with
-    the input."""
+    a game with hidden racks under the latest protocol, no one joined yet; otherwise
+    ``game_id`` (hex) is the game's id, and ``signed`` makes it an open game signed by its
+    players (who join it); ``timing`` the keys of a clock (``clock``, ``late``, ``vacation``,
+    ``started``: ``records.times``).  Block style, ``moves`` last.  The text is read back and
+    checked; a RecordError says what was wrong with the input."""
     fields = fields or {}
     unknown = set(fields) - set(TEXT_FIELDS)
     if unknown:
@@ -66,15 +68,18 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     if hidden is not None:
-
         lines += [f"hidden: {hidden}", f"protocol: {PROTOCOLS[LATEST - 1]}", "commitments:"]
+    elif game_id is not None:
+        lines.append(f"game: {game_id}")
+        lines += [f"protocol: {OPEN_PROTOCOL}", "commitments:"] if signed else []
     lines += [f"{key}: {quote(value)}" for key, value in (timing or {}).items()]
     lines.append("moves:")
     lines += [f"  - {quote(color)}: {quote(text)}" for color, text in moves]
     text = "\n".join(lines) + "\n"
     record = load_record_text(text, "<new record>")
     wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
-    if summary(record) != wanted or (record.timing.written if record.timing else {}) != (timing or {}):
+    if (summary(record) != wanted or record.game_id != (hidden or game_id)
+            or (record.timing.written if record.timing else {}) != (timing or {})):
         raise RecordError(gettext("the record would not read back as written"))
     return text
 
@@ -96,62 +101,74 @@ def summary(record: Record) -> tuple[object, ...]:
 
 
 def record_with_move(old: str | Record, color: str, move_text: str, path: str = "<record>",
-                     link: str | None = None, stamp: dict[str, str] | None = None) -> Record:
+                     link: str | None = None, stamp: dict[str, str] | None = None,
+                     sig: str | None = None) -> Record:
     """The record ``old`` (a Record, or a record's text) with the move (and its ``link``, for
     hidden racks) appended among its moves.  A Record is edited at the place its parsed tree
     gives, without parsing its text again; the new text is read back, and must be the same
     record with exactly this one move more. ``stamp`` holds ``at`` (and ``by``, ``bot``),
-    written under the move before its link."""
+    written under the move before its link; ``sig`` its writer's signature, last."""
     old = readable(old, path)
     stamp = stamp or {}
     what = f"{color}: {move_text}"
-    new = insert_item(old, "moves", entry_lines(color, move_text, stamp, link), path, what)
+    new = insert_item(old, "moves", entry_lines(color, move_text, stamp, link, sig), path, what)
     added = MoveEntry(color, move_text, 0, link, None, stamp.get("at"), stamp.get("by"),
-                      stamp.get("bot"))
+                      stamp.get("bot"), sig)
     return _read_back(old, new, gettext(
         "appending {what} to {path} would not read back as that one move more").format(
         what=what, path=path), lambda record: (
-            record.hidden == old.hidden and _unplaced(record.pauses) == _unplaced(old.pauses)
+            record.joins == old.joins and _unplaced(record.pauses) == _unplaced(old.pauses)
             and _unplaced(record.moves) == _unplaced(old.moves) + [added]))
 
 
 def record_with_pause(old: str | Record, color: str, days: int, path: str = "<record>",
-                      stamp: dict[str, str] | None = None) -> Record:
+                      stamp: dict[str, str] | None = None, sig: str | None = None) -> Record:
     """The record ``old`` with a pause of ``days`` for the player of ``color`` appended among
     its moves (``- blue: pause 3d``), written as ``record_with_move`` writes a move: ``stamp``
-    holds ``at`` (and ``from``, for a pause booked ahead). The new text is read back, and must
-    be the same record with exactly this one pause more."""
+    holds ``at`` (and ``from``, for a pause booked ahead), ``sig`` its player's signature. The
+    new text is read back, and must be the same record with exactly this one pause more."""
     old = readable(old, path)
     stamp = stamp or {}
     what = f"{color}: {pause_text(days)}"
-    new = insert_item(old, "moves", entry_lines(color, pause_text(days), stamp), path, what)
-    added = PauseEntry(len(old.moves), color, days, stamp.get("at"), stamp.get("from"), 0)
+    new = insert_item(old, "moves", entry_lines(color, pause_text(days), stamp, sig=sig), path,
+                      what)
+    added = PauseEntry(len(old.moves), color, days, stamp.get("at"), stamp.get("from"), 0, sig)
     return _read_back(old, new, gettext(
         "appending {what} to {path} would not read back as that one pause more").format(
         what=what, path=path), lambda record: (
-            record.hidden == old.hidden and _unplaced(record.moves) == _unplaced(old.moves)
+            record.joins == old.joins and _unplaced(record.moves) == _unplaced(old.moves)
             and _unplaced(record.pauses) == _unplaced(old.pauses) + [added]))
 
 
 def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
-                      path: str = "<record>") -> Record:
+                      path: str = "<record>", signature: Signature = Signature()) -> Record:
     """The record ``old`` (a Record, or a record's text) with ``- NAME: VALUE`` in the
-    hidden-racks list ``list_name``: written over the value of ``name``'s entry when the list
-    has one (not in ``withdrawn``), else appended; checked by reading it back as that one
-    entry changed or added."""
+    hidden-racks list ``list_name`` (and under it the ``key:`` and ``sig:`` of ``signature``,
+    protocol 5): written over ``name``'s entry when the list has one (not in ``withdrawn``),
+    else appended; checked by reading it back as that one entry changed or added."""
     old = readable(old, path)
     what = gettext("{name}'s {list} entry").format(name=name, list=list_name)
     item = _list_item(old, list_name, name) if list_name != "withdrawn" else None
+    lines = [f"{quote(name)}: {quote(value)}"] + [
+        f"{key}: {written}" for key, written in signature._asdict().items() if written]
     if item is None:
-        new = insert_item(old, list_name, [f"{quote(name)}: {quote(value)}"], path, what)
-    else:
+        new = insert_item(old, list_name, lines, path, what)
+    elif len(lines) == 1 and len(item.pairs) == 1:
         scalar = item.pairs[0][1]
         new = old.text[:scalar.start] + quote(value, flow=item.flow) + old.text[scalar.end:]
-    expected = None if old.hidden is None else old.hidden.with_entry(list_name, name, value)
+    else:  # the whole entry written anew, in its place
+        text = old.text
+        start = text.rfind("\n", 0, item.start) + 1
+        dash = text[start:item.start]
+        new = (text[:start] + "".join(f"{dash if i == 0 else ' ' * len(dash)}{line}\n"
+                                      for i, line in enumerate(lines))
+               + text[end_of_lines(text, item):])
+    expected = (None if old.joins is None
+                else old.joins.with_entry(list_name, name, value, signature))
     return _read_back(old, new, gettext(
         "writing {what} to {path} would not read back as that one entry changed").format(
         what=what, path=path), lambda record: _same_moves(record, old) and expected is not None
-        and record.hidden == expected)
+        and record.joins == expected)
 
 
 def record_without_entry(old: Record, list_name: str, name: str) -> Record:
@@ -165,11 +182,11 @@ def record_without_entry(old: Record, list_name: str, name: str) -> Record:
     text = old.text
     start = text.rfind("\n", 0, item.start) + 1
     new = text[:start] + text[end_of_lines(text, item):]
-    expected = None if old.hidden is None else old.hidden.without_entry(list_name, name)
+    expected = None if old.joins is None else old.joins.without_entry(list_name, name)
     return _read_back(old, new, gettext(
         "removing {what} from {path} would not read back as that one entry changed").format(
         what=what, path=old.path), lambda record: _same_moves(record, old)
-        and expected is not None and record.hidden == expected)
+        and expected is not None and record.joins == expected)
 
 
 def _read_back(old: Record, new: str, refused: str, same: Callable[[Record], bool]) -> Record:
@@ -178,7 +195,8 @@ def _read_back(old: Record, new: str, refused: str, same: Callable[[Record], boo
     fields and ``x-`` keys as they were, and what ``same`` checks of the rest. Otherwise
     ``refused`` (what would not read back as what) as a RecordError, nothing written."""
     record = read_new_text(new, refused)
-    if summary(record)[:4] != summary(old)[:4] or record.extras != old.extras or not same(record):
+    if (summary(record)[:4] != summary(old)[:4] or record.extras != old.extras
+            or record.game_id != old.game_id or not same(record)):
         raise RecordError(gettext("{refused}; nothing was written").format(refused=refused))
     record.path = old.path  # read back as "<new text>": named as its file again
     return record
@@ -196,21 +214,24 @@ def _unplaced(entries: Sequence[MoveEntry] | Sequence[PauseEntry]) -> list[objec
 
 
 def _list_item(record: Record, list_name: str, name: str) -> Mapping | None:
-    """The ``- NAME: VALUE`` item of ``name`` in the top-level list ``list_name``, or None."""
+    """The ``- NAME: VALUE`` item of ``name`` (with what is under it) in the top-level list
+    ``list_name``, or None."""
     pair = record.parsed().get(list_name)
     if pair is None or not isinstance(pair[1], SequenceNode):
         return None
     return next((item for item in pair[1].items if isinstance(item, Mapping)
-                 and len(item.pairs) == 1 and item.pairs[0][0].value == name), None)
+                 and item.pairs and item.pairs[0][0].value == name), None)
 
 
-def entry_lines(color: str, text: str, stamp: dict[str, str], link: str | None = None
-                ) -> list[str]:
+def entry_lines(color: str, text: str, stamp: dict[str, str], link: str | None = None,
+                sig: str | None = None) -> list[str]:
     """The lines of an entry among the moves: ``COLOUR: TEXT``, its stamps in the order
-    records write them (``at``, ``by``, ``bot``; a pause's ``from``), then its ``link``."""
+    records write them (``at``, ``by``, ``bot``; a pause's ``from``), then its ``link``, then
+    its writer's signature (``sig``)."""
     return ([f"{quote(color)}: {quote(text)}"]
             + [f"{key}: {quote(stamp[key])}" for key in (*STAMP_KEYS, "from") if key in stamp]
-            + ([f"link: {quote(link)}"] if link else []))
+            + ([f"link: {quote(link)}"] if link else [])
+            + ([f"sig: {sig}"] if sig else []))
 
 
 def readable(old: str | Record, path: str) -> Record:

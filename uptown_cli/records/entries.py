@@ -16,6 +16,8 @@ HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
 """The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""
+SIG_KEY = "sig"
+"""The key of an entry's signature by its writer, in a game whose entries are signed."""
 TIMING_KEYS = ("clock", "late", "vacation", "started")
 """The top-level keys of a game's time control, in the order ``new`` writes them."""
 STAMP_KEYS = ("at", "by", "bot")
@@ -98,6 +100,8 @@ class MoveEntry(NamedTuple):
     """The player who wrote it for this colour's player (out of time), when another did."""
     bot: str | None = None
     """The bot that chose a move written for a player out of time (with ``by``)."""
+    sig: str | None = None
+    """Its writer's signature (hex as written), in a game whose entries are signed."""
 
 
 class PauseEntry(NamedTuple):
@@ -111,6 +115,8 @@ class PauseEntry(NamedTuple):
     at: str | None
     start: str | None
     line: int
+    sig: str | None = None
+    """Its player's signature (hex as written), in a game whose entries are signed."""
 
     @property
     def text(self) -> str:

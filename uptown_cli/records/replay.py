@@ -78,7 +78,7 @@ def play_moves(record: Record, game: Game, strict: bool = False, upto: int | Non
     for number, entry in enumerate(moves, 1):
         if entry.by is not None or entry.text == FORFEIT:  # (records.times)
 
-            problem = stand_in_error(record, game, number - 1, hidden is not None)
+            problem = stand_in_error(record, game, number - 1, record.hidden is not None)
             if problem is not None:
                 errors.append(move_error(record, entry, number, problem))
                 result.moves_ok = number - 1

@@ -21,6 +21,7 @@ from .entries import (
     HIDDEN_KEYS,
     LINK_KEY,
     NOTE_KEYS,
+    SIG_KEY,
     STAMP_KEYS,
     TIMING_KEYS,
     MoveEntry,
@@ -41,10 +42,11 @@ if TYPE_CHECKING:  # loaded only for games with hidden racks
 __all__ = ["address_problem", "Record", "load_record_text"]
 
 FORMAT_VERSION = 1
-MOVE_KEYS = (LINK_KEY, *NOTE_KEYS, *STAMP_KEYS)
+MOVE_KEYS = (LINK_KEY, SIG_KEY, *NOTE_KEYS, *STAMP_KEYS)
 """The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
-KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", *HIDDEN_KEYS, *TIMING_KEYS,
+KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", "game", *HIDDEN_KEYS,
+              *TIMING_KEYS,
               "moves")
 PLAYER_KEYS = ("name", "colors", "email")
 
@@ -55,7 +57,8 @@ class Record:
     ``text``), so that its text can be edited without parsing it again."""
 
     __slots__ = ("path", "text", "version", "variant", "players", "seed", "moves", "fields",
-                 "extras", "hidden", "tree", "replayed", "timing", "pauses")
+                 "extras", "hidden", "tree", "replayed", "timing", "pauses", "joins", "game_id",
+                 "checked")
 
     def __init__(self, path: str, text: str, version: int, variant: str,
                  players: list[PlayerEntry], seed: str | None, moves: list[MoveEntry],
@@ -77,6 +80,15 @@ class Record:
         """The game's time control (``records.times.Timing``), None when it has none."""
         self.pauses: list[PauseEntry] = []
         """The vacations written among the moves (not turns: ``moves`` leaves them out)."""
+        self.joins: HiddenFields | None = hidden
+        """The fair-play fields: those of ``hidden``, or of an open game signed by its players
+        (``records.hidden_fields``); None in an open game without them."""
+        self.checked: dict[str, Any] = {}
+        """``fairplay``'s own: what it checked of this record once (its signatures), kept so
+        that a command that replays it several times checks it once."""
+        self.game_id: str | None = None if hidden is None else hidden.game_id
+        """The game's id (``hidden:`` or ``game:``, 32 hex digits): every copy of one game,
+        under any file name, has it, and no other game; None in a record made without one."""
         self.replayed: dict[int | None, tuple[Game, tuple[Turn, ...], Any]] = {}
         """``records.replay``'s own: the replays of a game with hidden racks, by ``upto`` (the
         game, its turns and the ``fairplay.check.HiddenCheck`` that checked them): the
@@ -212,26 +224,35 @@ class SchemaReader:
             self.problem(gettext("the seed must not be blank (leave the key out for a game without one)"),
                          root.get("seed")[1])  # type: ignore[index]  # text_value found it
         players = self.players(root)
-        hidden = None
+        joins = game_id = None
         if any(root.get(key) is not None for key in HIDDEN_KEYS):
             from .hidden_fields import read_hidden  # (see below)
 
-            hidden = read_hidden(root, players, seed, self.problem, self.warning)
+            joins = read_hidden(root, players, seed, self.problem, self.warning)
+        elif root.get("game") is not None:
+            from .hidden_fields import read_game_id  # (see below)
+
+            game_id = read_game_id(root, self.problem)
+        hidden = joins if joins is not None and joins.racks else None
         playable = len(self.problems) == before_game
         moves = self.moves(root, players)
         timing = None
         if any(m.at is not None for m in moves) or any(root.get(k) for k in TIMING_KEYS):
             timing = read_times(root, moves, hidden is not None, self.problem, self.pauses)
-        if hidden is not None or any(m.link is not None for m in moves):
-            from .hidden_fields import check_links  # (see below)
+        if joins is not None or any(m.link is not None or m.sig is not None for m in moves) or any(
+                p.sig is not None for p in self.pauses):
+            from .hidden_fields import check_links, check_signatures  # (see below)
 
-            check_links(moves, hidden, self.problem)
+            check_links(moves, joins, self.problem)
+            check_signatures(moves, self.pauses, joins, self.problem)
         self.problems.sort(key=file_order)
         if not playable:
             return None
         record = Record(self.path, self.text, version, variant, players, seed, moves, fields,
                         extras, hidden, root, timing)
         record.pauses = self.pauses
+        record.joins = joins
+        record.game_id = joins.game_id if joins is not None else game_id
         return record
 
     def version(self, root: Mapping) -> int:
@@ -393,26 +414,33 @@ class SchemaReader:
         stamp: tuple[str | None, str | None, str | None] = (None, None, None)
         if len(pairs) > 1 and any(item.get(key) for key in STAMP_KEYS):  # times (records.times)
             stamp = read_stamp(number, item, self.problem)
+        sig = self.under(number, item, SIG_KEY) if len(pairs) > 1 else None
         notes = None
-        under = (1 if link is None else 2) + sum(s is not None for s in stamp)
+        under = (1 if link is None else 2) + sum(s is not None for s in stamp) + (sig is not None)
         if len(pairs) > under or (  # notes, or a mark after the move
                 not self.text.startswith("\n", value.end)  # (most moves end their line)
                 and "#" in rest_of_line(self.text, value.end)):
             from .annotations import read_notes  # (see below)
 
             notes = read_notes(number, self.text, value, pairs[1:], self.warning)
-        return MoveEntry(key.value, value.value, value.line, link, notes, *stamp)
+        return MoveEntry(key.value, value.value, value.line, link, notes, *stamp, sig)
 
     def link(self, number: int, item: Node) -> str | None:
         """The text of a move's ``link`` (hidden racks), when it has one."""
-        pair = item.get(LINK_KEY) if isinstance(item, Mapping) and len(item.pairs) > 1 else None
+        return self.under(number, item, LINK_KEY)
+
+    def under(self, number: int, item: Node, key: str) -> str | None:
+        """The text of ``key`` under move ``number`` (its ``link`` or ``sig``), when it has
+        one; hex is not blank text."""
+        pair = item.get(key) if isinstance(item, Mapping) and len(item.pairs) > 1 else None
         if pair is None or pair is item.pairs[0]:  # type: ignore[attr-defined]  # a Mapping's
             return None
         value = pair[1]
         if not isinstance(value, Scalar) or value.empty:
-            self.problem(gettext("move {number}'s link must be 64 hex digits, not {value}")
-                         .format(number=number, value=describe(value)),
-                         value, number)
+            self.problem((gettext("move {number}'s link must be 64 hex digits, not {value}")
+                          if key == LINK_KEY else
+                          gettext("move {number}'s signature must be 128 hex digits, not {value}"))
+                         .format(number=number, value=describe(value)), value, number)
             return None
         return value.value
 

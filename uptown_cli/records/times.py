@@ -113,7 +113,7 @@ _PAUSE = re.compile(r"pause ([0-9]{1,3})d")
 def split_pauses(items: Sequence[Node], problem: Callable[..., None]
                  ) -> tuple[list[Node], list[PauseEntry]]:
     """The items of ``moves`` that are not pauses, and the pauses (``- blue: pause 7d``, with
-    ``at`` and optionally ``from`` under them)."""
+    ``at`` and optionally ``from`` under them, and in a signed game its ``sig``)."""
     kept: list[Node] = []
     pauses: list[PauseEntry] = []
     for item in items:
@@ -126,9 +126,12 @@ def split_pauses(items: Sequence[Node], problem: Callable[..., None]
         assert isinstance(item, Mapping)
         stamps = {}
         for key, node in item.pairs[1:]:
-            if key.value not in ("at", "from") or not isinstance(node, Scalar):
-                problem(_("a pause carries only 'at' and 'from' under it, not '{key}'").format(
-                    key=key.value), key)
+            if key.value not in ("at", "from", "sig") or not isinstance(node, Scalar):
+                problem(_("a pause carries only 'at', 'from' and 'sig' under it, not '{key}'")
+                        .format(key=key.value), key)
+                continue
+            if key.value == "sig":
+                stamps["sig"] = node.value
                 continue
             try:
                 parse_time(node.value)
@@ -140,7 +143,7 @@ def split_pauses(items: Sequence[Node], problem: Callable[..., None]
         if not 0 < days <= 366:
             problem(_("a pause is 1 to 366 days, not {days}").format(days=days), value)
         pauses.append(PauseEntry(len(kept), first[0].value, days, stamps.get("at"),
-                                 stamps.get("from"), item.line))
+                                 stamps.get("from"), item.line, stamps.get("sig")))
     return kept, pauses
 
 

@@ -26,7 +26,11 @@ from ..errors import (NOTHING_WRITTEN, IllegalMove, KeyFileError, NotationError,
                       ViewerError)
 from ..fairplay.draws import JOINABLE
 from ..fairplay.joins import commitment_of, reveal_line, valid_reveals
-from ..fairplay.keys import create_key, keys_folder, mark_spent, remove_key
+from ..fairplay.keys import (create_key, keys_folder, load_signing_key, mark_spent,
+                             remove_key)
+from ..fairplay.signatures import (entry_digest, entry_fields, header_digest, history_end,
+                                   join_digest, joins_end, public_key, reveal_digest, sign,
+                                   withdraw_digest)
 from ..fairplay.viewer import (HiddenView, check_seen, holds_key, not_your_commitment,
                                own_view, player_key, player_named, remember)
 from ..fairplay.replay import replay
@@ -34,7 +38,8 @@ from ..i18n import _, pgettext
 from ..records.editing import (record_with_entry, record_with_move, record_with_pause,
                                record_without_entry)
 from ..engine.notation import FORFEIT
-from ..records.hidden_fields import LATEST, PROTOCOLS
+from ..records.entries import MoveEntry, PauseEntry
+from ..records.hidden_fields import LATEST, PROTOCOLS, Signature
 from ..records.safe_file import replace_record
 from ..records.schema import Record
 from ..records.times import timeline
@@ -58,6 +63,35 @@ def write(opened: OpenGame, new: Record, on_wait: Callable[[], None] | None = No
     replace_record(opened.path, new, opened.record, on_wait)
     remember_seen(new, writer if writer is not None else opened.as_name, opened.keys)
     return new
+
+
+def signing_key(record: Record, name: str, keys: str | None) -> bytes | None:
+    """The private signing key of ``name`` (from their key folder, ``keys``) in a game whose
+    entries are signed; None in any other."""
+    if record.joins is None or not record.joins.signed:
+        return None
+    return load_signing_key(keys_folder(keys), record.joins.game_id, name)
+
+
+def entry_signature(record: Record, seed: bytes | None,
+                    entry: MoveEntry | PauseEntry) -> str | None:
+    """The signature (hex) with the private key ``seed`` of ``entry`` appended among the moves
+    of ``record``: over the entry as it will be written and the history before it
+    (``fairplay.signatures``); None without a key (a game whose entries are not signed)."""
+    if seed is None:
+        return None
+    digest = entry_digest(history_end(record), entry.color, entry.text, entry_fields(entry))
+    return sign(seed, digest).hex()
+
+
+def _writing(opened: OpenGame) -> str:
+    """The name of the player who opened a game whose entries are signed: their key signs what
+    they write, so they must name themselves."""
+    if opened.as_name is None:
+        raise ViewerError(_("every entry of {path} is signed by its writer: run it with --as "
+                            "NAME (your key signs it); nothing was written").format(
+            path=opened.record.path))
+    return player_named(opened.record.players, opened.as_name)
 
 
 # -- a move or a pass ------------------------------------------------------------------------
@@ -110,8 +144,11 @@ def play_move(opened: OpenGame, seat: Seat, chosen: Move, rack: str | None = Non
         raise NotationError(_(NOTHING_WRITTEN).format(reason=exc)) from None
     written = None
     if not dry_run:
-        new = record_with_move(opened.record, turn.color, str(turn.move), opened.path, link,
-                               stamp)
+        record = opened.record
+        seed = signing_key(record, _writing(opened), opened.keys) if _signed(record) else None
+        entry = MoveEntry(turn.color, str(turn.move), 0, link, None, stamp["at"])
+        new = record_with_move(record, turn.color, str(turn.move), opened.path, link, stamp,
+                               entry_signature(record, seed, entry))
         written = write(opened, new, on_wait)
     view = seat.own.view_after(turn, link) if seat.own is not None and link is not None else None
     return Played(turn, link, written, seat.game, view)
@@ -148,7 +185,9 @@ def resign(opened: OpenGame, *, now: datetime, dry_run: bool = False,
     if record.hidden is not None:
         link = own_turn(record, opened.game, opened.as_name, opened.keys).link(
             player.colors[0], FORFEIT, stamp)
-    return _written(opened, player, player.colors[0], FORFEIT, stamp, link, dry_run, on_wait)
+    seed = signing_key(record, _writing(opened), opened.keys) if _signed(record) else None
+    return _written(opened, player, player.colors[0], FORFEIT, stamp, link, seed, dry_run,
+                    on_wait)
 
 
 def stand_in(opened: OpenGame, for_name: str, action: str, *, now: datetime,
@@ -176,14 +215,24 @@ def stand_in(opened: OpenGame, for_name: str, action: str, *, now: datetime,
                 policy=policy or _("no bot"), bot=bot))
         color, action = stand_in_move(record, opened.game, bot, len(record.moves) + 1)
         stamp["bot"] = bot
-    return _written(opened, player, color, action, stamp, None, dry_run, on_wait)
+    return _written(opened, player, color, action, stamp, None,
+                    signing_key(record, writer, opened.keys), dry_run, on_wait)
+
+
+def _signed(record: Record) -> bool:
+    """Whether the entries of ``record`` are signed by their writers (protocol 5)."""
+    return record.joins is not None and record.joins.signed
 
 
 def _written(opened: OpenGame, player: Player, color: str, action: str, stamp: dict[str, str],
-             link: str | None, dry_run: bool, on_wait: OnWait) -> Written:
-    """The entry ``color: action`` (``stamp`` and ``link`` under it) appended to ``opened``,
-    checked as ``validate`` checks it, and written unless ``dry_run``."""
-    after = record_with_move(opened.record, color, action, opened.record.path, link, stamp)
+             link: str | None, seed: bytes | None, dry_run: bool, on_wait: OnWait) -> Written:
+    """The entry ``color: action`` (``stamp`` and ``link`` under it, signed with ``seed``)
+    appended to ``opened``, checked as ``validate`` checks it, and written unless
+    ``dry_run``."""
+    entry = MoveEntry(color, action, 0, link, None, stamp.get("at"), stamp.get("by"),
+                      stamp.get("bot"))
+    after = record_with_move(opened.record, color, action, opened.record.path, link, stamp,
+                             entry_signature(opened.record, seed, entry))
     result = replay(after)
     if result.errors:
         raise RecordError(_(NOTHING_WRITTEN).format(reason=result.errors[0].message))
@@ -227,7 +276,10 @@ def pause(opened: OpenGame, days: int, *, now: datetime, begins: datetime | None
     stamp = {"at": write_time(now)}
     if begins is not None:
         stamp["from"] = write_time(begins)
-    written = write(opened, record_with_pause(record, color, days, opened.path, stamp), on_wait)
+    entry = PauseEntry(len(record.moves), color, days, stamp["at"], stamp.get("from"), 0)
+    sig = entry_signature(record, signing_key(record, name, opened.keys), entry)
+    written = write(opened, record_with_pause(record, color, days, opened.path, stamp, sig),
+                    on_wait)
     left = timing.vacation.left(line, name, wanted.begins) - days if timing.vacation else 0
     return Paused(name, wanted.begins, wanted.end, left, written)
 
@@ -254,6 +306,17 @@ def _hidden_record(path: str) -> Record:
     return record
 
 
+def _joined_record(path: str) -> Record:
+    """The record at ``path``, refused unless its players join it (hidden racks, or an open
+    game signed by its players)."""
+    record = open_record(path)
+    if record.joins is None:
+        raise ViewerError(_("{path} is not a game its players join: uptown new --hidden makes one "
+                            "with hidden racks, uptown new --signed an open one whose entries "
+                            "are signed").format(path=record.path))
+    return record
+
+
 def protocol_line(record: Record) -> int:
     """The line of ``protocol:`` in ``record`` (of ``hidden:`` when there is none: version 1)."""
     root = record.parsed()
@@ -267,9 +330,9 @@ def join(path: str, as_name: str, keys: str | None = None, *, older: bool = Fals
     their own (in ``keys``, default their key folder), and its commitment in the record. Players
     join in turn order; a game of a protocol older than the latest only with ``older`` (every
     player agreed to it)."""
-    record = _hidden_record(path)
-    hidden = record.hidden
-    assert hidden is not None  # _hidden_record refuses a record without
+    record = _joined_record(path)
+    hidden = record.joins
+    assert hidden is not None  # _joined_record refuses a record without
     if hidden.version < JOINABLE:
         raise ViewerError(_("{path} uses {PROTOCOLS}, in which a player can re-roll their "
                             "starting rack; it can be played and checked, but not joined: start "
@@ -302,8 +365,15 @@ def join(path: str, as_name: str, keys: str | None = None, *, older: bool = Fals
                             "nothing was written").format(names=names[len(joined)], name=name))
     key, key_file = create_key(folder, hidden.game_id, name)
     try:
-        new = record_with_entry(record, "commitments", name, commitment_of(hidden, name, key),
-                                path)
+        signature, pub = Signature(), None
+        if hidden.signed:
+            seed = load_signing_key(folder, hidden.game_id, name)
+            pub = public_key(seed).hex()
+        value = commitment_of(hidden, name, key, signing_key=pub)
+        if pub is not None:
+            digest = join_digest(joins_end(record), name, value, pub)
+            signature = Signature(pub, sign(seed, digest).hex())
+        new = record_with_entry(record, "commitments", name, value, path, signature)
         replace_record(path, new, record, on_wait)
     except BaseException:  # the commitment was not written: the key made for it is not kept
         remove_key(folder, hidden.game_id, name)
@@ -328,8 +398,8 @@ def undo_join(path: str, as_name: str, keys: str | None = None, *,
     ``withdrawn:`` so that every player's tool sees who made the change (only whoever made the
     join holds its key); the key file is removed (the key is public now). Only the last join
     can be undone."""
-    record = _hidden_record(path)
-    hidden = record.hidden
+    record = _joined_record(path)
+    hidden = record.joins
     assert hidden is not None
     name = check_seen(record, as_name, keys)
     joined = hidden.joined()
@@ -346,8 +416,14 @@ def undo_join(path: str, as_name: str, keys: str | None = None, *,
             joined=joined[-1], name=name))
     key = player_key(record, name, keys)
     line = hidden.lines["commitments", name]
+    signature = Signature()
+    if hidden.signed:
+        pub = hidden.signing_keys()[name]
+        digest = withdraw_digest(header_digest(record), name, key.hex(), pub)
+        seed = load_signing_key(keys_folder(keys), hidden.game_id, name)
+        signature = Signature(pub, sign(seed, digest).hex())
     without = record_without_entry(record, "commitments", name)
-    new = record_with_entry(without, "withdrawn", name, key.hex(), record.path)
+    new = record_with_entry(without, "withdrawn", name, key.hex(), record.path, signature)
     replace_record(path, new, record, on_wait)
     remove_key(keys_folder(keys), hidden.game_id, name)
     remember(new, name, keys)
@@ -388,7 +464,12 @@ def reveal(path: str, as_name: str, keys: str | None = None, *, on_wait: OnWait 
     key = player_key(record, name, keys, spent_ok=True)
     own_view(record, name, key)
     replaced = reveal_line(hidden, name)
-    new = record_with_entry(record, "revealed", name, key.hex(), path)
+    signature = Signature()
+    if hidden.signed:
+        seed = load_signing_key(keys_folder(keys), hidden.game_id, name)
+        digest = reveal_digest(history_end(record), name, key.hex())
+        signature = Signature(None, sign(seed, digest).hex())
+    new = record_with_entry(record, "revealed", name, key.hex(), path, signature)
     replace_record(path, new, record, on_wait)
     mark_spent(keys_folder(keys), hidden.game_id, name)
     remember(new, name, keys)

@@ -171,9 +171,12 @@ def bot_move(bot: str, game: Game, record: Record, playouts: int | None,
 
 
 def unstamped(text: str) -> str:
-    """A record's text without the times (and stand-ins' names) under its moves: what seeds
-    a bot in an open game, so that when a move was made does not change the bot's choice."""
-    return re.sub(r"(?m)^[ \t]+(?:at|by|bot):[^\n]*\n", "", text) if "at:" in text else text
+    """A record's text without its game id and the times (and stand-ins' names, signatures)
+    under its moves: what seeds a bot in an open game, so that neither when a move was made,
+    nor which of two games dealt alike by one seed it is, changes the bot's choice."""
+    if "at:" not in text and "game:" not in text:
+        return text
+    return re.sub(r"(?m)^(?:[ \t]+(?:at|by|bot|sig)|game):[^\n]*\n", "", text)
 
 
 def take_turn(game: Game, chosen: Move, rack: str | None, seen_by: OwnTurn | None = None,

@@ -1,0 +1,300 @@
+"""Signatures of protocol 5: every entry of a game carries its writer's Ed25519 signature over
+the entry and the history before it, checked the moment a copy is read, by every command.
+
+The history is a chain of digests (docs/HIDDEN_DRAWS.md, "Version 5", gives the bytes): the
+game's header (its id, variant, players, e-mail addresses and clock), then each join in seat
+order, then the moves, passes, forfeits and vacations in record order; a revealed key hangs
+off the digest of the end of the game (copies merge revealed keys in any order), a withdrawn
+join off the header. An entry's signature is over its digest, so it covers the entry as
+written and every entry before it: an entry changed, moved, removed from before it or copied
+from another game no longer fits it.
+
+Who must sign: a join, a withdrawn join, a vacation and a revealed key, their player; a move,
+a pass or a resignation, the player whose colour it is; a pass, a forfeit or a bot's move
+written for a player out of time, the player who wrote it (``by``). The public keys are those
+the joins publish, each bound by its player's commitment (``fairplay.draws.commitment``).
+
+The signing is the ``cryptography`` package's Ed25519: it is imported by the functions that
+sign or verify, a game of an older protocol does not load it (about 15 ms of CPU with the
+OpenSSL it loads, python -X importtime, 2026-12-06).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..engine.geometry import shown_color
+from ..errors import RecordError
+from ..i18n import _, ngettext
+from ..records.entries import MoveEntry, PauseEntry
+from ..records.hidden_fields import PROTOCOLS, SIGNED, HiddenFields
+from ..records.schema import Record
+from .draws import framed_hash
+
+__all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
+           "join_digest", "entry_digest", "reveal_digest", "withdraw_digest", "entry_fields",
+           "signed_entries", "joins_end", "history_end", "signature_errors", "signature_warnings"]
+
+SEED_BYTES = 32
+"""An Ed25519 private key's bytes (its seed)."""
+
+
+def _tag(what: str) -> bytes:
+    """The first field of every digest of version 5: ``uptown-hidden-5 header``."""
+    return f"{PROTOCOLS[SIGNED - 1]} {what}".encode("ascii")
+
+
+def new_signing_key() -> bytes:
+    """A new Ed25519 private key (its 32-byte seed), from the operating system's secure random
+    source."""
+    return os.urandom(SEED_BYTES)
+
+
+def public_key(seed: bytes) -> bytes:
+    """The public half (32 bytes) of the private key ``seed``."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    private = Ed25519PrivateKey.from_private_bytes(seed)
+    return private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def _message(digest: bytes) -> bytes:
+    """What a signature signs: the tag ``uptown-hidden-5 signature``, then the entry's digest."""
+    return _tag("signature") + digest
+
+
+def sign(seed: bytes, digest: bytes) -> bytes:
+    """The signature (64 bytes) with the private key ``seed`` of the entry whose digest is
+    ``digest``."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.from_private_bytes(seed).sign(_message(digest))
+
+
+def verify(key: bytes, signature: bytes, digest: bytes) -> bool:
+    """Whether ``signature`` is the signature, with the public key ``key``, of the entry whose
+    digest is ``digest``."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(signature, _message(digest))
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def header_digest(record: Record) -> bytes:
+    """The digest of a game's header: its id, variant, each player's name, colours and e-mail
+    address (empty when none) in seat order, then the clock's keys (``clock``, ``late``,
+    ``vacation``, ``started``) as written, empty when absent."""
+    assert record.game_id is not None  # a game of protocol 5 has its id
+    fields = [record.variant.encode("utf-8")]
+    for player in record.players:
+        fields += [player.name.encode("utf-8"), " ".join(player.colors).encode("ascii"),
+                   (player.email or "").encode("utf-8")]
+    written = record.timing.written if record.timing is not None else {}
+    fields += [written.get(key, "").encode("utf-8")
+               for key in ("clock", "late", "vacation", "started")]
+    return framed_hash(_tag("header"), bytes.fromhex(record.game_id), *fields)
+
+
+def join_digest(previous: bytes, name: str, value: str, key: str) -> bytes:
+    """The digest after a join: the one before (the header, or the join of the seat before),
+    the player's name, their commitment and their public signing key (hex as written)."""
+    return framed_hash(_tag("join"), previous, name.encode("utf-8"), value.encode("ascii"),
+                       key.encode("ascii"))
+
+
+def entry_fields(entry: MoveEntry | PauseEntry) -> list[tuple[str, str]]:
+    """What a signature covers of an entry among the moves, besides its colour and text: the
+    keys under it and their values as written (without the YAML's quotes), those present, in
+    this order: ``link``, ``at``, ``by``, ``bot`` for a move; ``at``, ``from`` for a pause. Not
+    its notes (a review may add them) and not ``sig``."""
+    if isinstance(entry, PauseEntry):
+        pairs = [("at", entry.at), ("from", entry.start)]
+    else:
+        pairs = [("link", entry.link), ("at", entry.at), ("by", entry.by), ("bot", entry.bot)]
+    return [(key, value) for key, value in pairs if value is not None]
+
+
+def entry_digest(previous: bytes, color: str, text: str,
+                 fields: list[tuple[str, str]]) -> bytes:
+    """The digest after an entry among the moves: the one before, the entry's colour and
+    text as written, then ``fields`` (``entry_fields``), key then value."""
+    flat = [item.encode("utf-8") for pair in fields for item in pair]
+    return framed_hash(_tag("entry"), previous, color.encode("ascii"), text.encode("utf-8"),
+                       *flat)
+
+
+def reveal_digest(end: bytes, name: str, value: str) -> bytes:
+    """The digest of a revealed key: the digest of the end of the game (``history_end``), the
+    player's name and their key (hex)."""
+    return framed_hash(_tag("reveal"), end, name.encode("utf-8"), value.encode("ascii"))
+
+
+def withdraw_digest(header: bytes, name: str, value: str, key: str) -> bytes:
+    """The digest of a withdrawn join: the header, the player's name, the key that made the
+    join (hex, now public) and the public signing key of that join."""
+    return framed_hash(_tag("withdraw"), header, name.encode("utf-8"), value.encode("ascii"),
+                       key.encode("ascii"))
+
+
+class SignedEntry(NamedTuple):
+    """An entry of a signed game as its signature is checked: what it is, in words (``move 3
+    (Bo's blue)``), its line and move number (None but for the moves), the player who must
+    sign it, the public key that signs it when the entry itself publishes it (a join, a
+    withdrawn join), its digest, its signature (hex as written; None: unsigned), and whether
+    it is a revealed key (which anyone may write: its key proves itself)."""
+
+    what: str
+    line: int
+    move: int | None
+    writer: str
+    key: str | None
+    digest: bytes
+    sig: str | None
+    revealed: bool = False
+
+
+def _in_order(record: Record) -> Iterator[tuple[int, MoveEntry | PauseEntry]]:
+    """The entries among the moves in record order, as (moves before it, entry)."""
+    pauses = sorted(record.pauses, key=lambda pause: pause.line)
+    for index in range(len(record.moves) + 1):
+        for pause in pauses:
+            if pause.after == index:
+                yield index, pause
+        if index < len(record.moves):
+            yield index, record.moves[index]
+
+
+def _described(record: Record, index: int, entry: MoveEntry | PauseEntry) -> str:
+    """An entry among the moves named in words: ``move 3 (Bo's blue)``, ``Bo's vacation of 3
+    days after move 2``."""
+    owner = record.owners.get(entry.color, "?")
+    if isinstance(entry, PauseEntry):
+        return ngettext("{name}'s vacation of {days} day after move {number}",
+                        "{name}'s vacation of {days} days after move {number}", entry.days).format(
+            name=owner, days=entry.days, number=index)
+    if entry.by is not None:
+        return _("move {number} ({name}'s {colour}, written by {writer})").format(
+            number=index + 1, name=owner, colour=shown_color(entry.color), writer=entry.by)
+    return _("move {number} ({name}'s {colour})").format(
+        number=index + 1, name=owner, colour=shown_color(entry.color))
+
+
+def _joins(record: Record, fields: HiddenFields) -> tuple[list[SignedEntry], bytes]:
+    """The joins as signed entries, and the digest after the last."""
+    digest = header_digest(record)
+    joins = []
+    for (name, value), signature in zip(fields.commitments, fields.signatures["commitments"]):
+        digest = join_digest(digest, name, value, signature.key or "")
+        joins.append(SignedEntry(_("{name}'s join").format(name=name),
+                                 fields.lines.get(("commitments", name), 1), None, name,
+                                 signature.key, digest, signature.sig))
+    return joins, digest
+
+
+def joins_end(record: Record) -> bytes:
+    """The digest after the last join (the header's, before the first): what the next join is
+    chained to."""
+    assert record.joins is not None
+    return _joins(record, record.joins)[1]
+
+
+def history_end(record: Record) -> bytes:
+    """The digest of the history so far: after the last join, move, pass, forfeit or vacation
+    (what the next entry among the moves is chained to, and a revealed key hangs off)."""
+    assert record.joins is not None
+    digest = _joins(record, record.joins)[1]
+    for _index, entry in _in_order(record):
+        digest = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
+    return digest
+
+
+def signed_entries(record: Record) -> list[SignedEntry]:
+    """Every entry of ``record`` (a game of protocol 5) as its signature is checked, in the
+    order of the history: the joins, the entries among the moves, the revealed keys, the
+    withdrawn joins."""
+    fields = record.joins
+    assert fields is not None and fields.signed
+    found, digest = _joins(record, fields)
+    for index, entry in _in_order(record):
+        digest = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
+        writer = (entry.by if isinstance(entry, MoveEntry) and entry.by is not None
+                  else record.owners.get(entry.color, "?"))
+        number = index + 1 if isinstance(entry, MoveEntry) else None
+        found.append(SignedEntry(_described(record, index, entry), entry.line, number, writer,
+                                 None, digest, entry.sig))
+    lines = fields.entry_lines
+    for (name, value), signature, line in zip(fields.revealed, fields.signatures["revealed"],
+                                              lines.get("revealed", ())):
+        found.append(SignedEntry(_("{name}'s revealed key").format(name=name), line, None, name,
+                                 None, reveal_digest(digest, name, value), signature.sig, True))
+    header = header_digest(record)
+    for (name, value), signature, line in zip(fields.withdrawn, fields.signatures["withdrawn"],
+                                              lines.get("withdrawn", ())):
+        found.append(SignedEntry(_("{name}'s withdrawn join").format(name=name), line, None,
+                                 name, signature.key,
+                                 withdraw_digest(header, name, value, signature.key or ""),
+                                 signature.sig))
+    return found
+
+
+def signature_errors(record: Record) -> list[RecordError]:
+    """The first entry of ``record`` (a game of protocol 5), in the order of the history, that
+    is not signed by the player who must sign it, as a problem naming the entry and whose key
+    signed it: unsigned (written by hand), signed by another player (written in their name), or
+    signed by nobody's key as it is written (changed after it was signed, or its signature taken
+    from another entry). The entries after it are not checked: each signature covers the
+    history before it, so theirs cannot hold, and saying so would blame their writers for a
+    change they did not make."""
+    for entry, problem in _checked(record):
+        if problem is not None and not entry.revealed:
+            return [RecordError(problem, path=record.path, line=entry.line, move=entry.move)]
+    return []
+
+
+def signature_warnings(record: Record) -> list[RecordError]:
+    """A warning for each revealed key of ``record`` (a game of protocol 5) that is not signed
+    by its player: anyone may write a revealed entry (copies merge them), and a key counts only
+    when it gives its player's commitment (``fairplay.joins``), so such an entry never makes the
+    game invalid (it would be a veto anyone could cast)."""
+    return [RecordError(problem, path=record.path, line=entry.line)
+            for entry, problem in _checked(record) if problem is not None and entry.revealed]
+
+
+def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
+    """Each signed entry of ``record`` and what is wrong with its signature (None: nothing)."""
+    fields = record.joins
+    assert fields is not None and fields.signed
+    keys = {name: bytes.fromhex(key) for name, key in fields.signing_keys().items()}
+    for entry in signed_entries(record):
+        yield entry, _problem(entry, keys)
+
+
+def _problem(entry: SignedEntry, keys: dict[str, bytes]) -> str | None:
+    """What is wrong with ``entry``'s signature, given the players' public keys, or None."""
+    if entry.sig is None:
+        return _("{what} is not signed (every entry of a game of protocol {protocol} carries "
+                 "its writer's signature): it was written by hand").format(
+            what=entry.what, protocol=PROTOCOLS[SIGNED - 1])
+    if entry.key is None and entry.writer not in keys:
+        return _("{what} is written for {writer}, who has not joined the game with a signing "
+                 "key").format(what=entry.what, writer=entry.writer)
+    signature = bytes.fromhex(entry.sig)
+    key = bytes.fromhex(entry.key) if entry.key is not None else keys[entry.writer]
+    if verify(key, signature, entry.digest):
+        return None
+    signer = next((name for name, other in keys.items()
+                   if name != entry.writer and verify(other, signature, entry.digest)), None)
+    if signer is not None:
+        return _("{what} is signed by {signer}, not by {writer}: {signer} wrote it in "
+                 "{writer}'s name").format(what=entry.what, signer=signer, writer=entry.writer)
+    return _("{what} does not carry {writer}'s signature over the game as it is written: it, "
+             "or what comes before it in the game, was changed after {writer} signed it, or its "
+             "signature was taken from another entry").format(what=entry.what,
+                                                                writer=entry.writer)
