@@ -38,6 +38,7 @@ from ..records.hidden_fields import LATEST, PROTOCOLS
 from ..records.safe_file import replace_record
 from ..records.schema import Record
 from ..records.times import timeline
+from .bot_games import check_hand_move
 from .game_files import OpenGame, open_record, replayed, write
 from .own_turn import OwnTurn, own_turn, player_to_move, seen_at_turn, take_turn
 
@@ -62,10 +63,12 @@ class Seat(NamedTuple):
     own: OwnTurn | None
 
 
-def seat_to_move(opened: OpenGame, rack: str | None = None) -> Seat:
+def seat_to_move(opened: OpenGame, rack: str | None = None, bot: str | None = None) -> Seat:
     """The ``Seat`` of the player to move, refusing a finished game, another player's turn
-    (when ``opened`` names a player) and a ``rack`` that is not theirs."""
+    (when ``opened`` names a player), a ``rack`` that is not theirs, and a move by hand (no
+    ``bot`` chooses it) at a seat the record gives a bot (``bot_games.check_hand_move``)."""
     player = player_to_move(opened.game, opened.as_name, opened.record.path)
+    check_hand_move(opened, player, bot)
     if rack is not None and rack not in player.colors:
         raise ViewerError(_("{name} plays {colors}, not {rack}").format(
             name=player.name, colors=" and ".join(player.colors), rack=rack))
