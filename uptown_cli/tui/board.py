@@ -1,0 +1,168 @@
+"""The board and the racks as Textual widgets, for the game (``app``) and its review
+(``review``): 81 squares a mouse can click (``#sq-B7``), shaded by region, each tile in its
+colour (the Okabe-Ito fills of the HTML page) with its colour's shape before its face, so that
+the board reads without colour too (``pictures.svg.MARKS``: red circle, blue square, green
+triangle, yellow diamond, orange cross); the last move in brackets, as ``uptown show`` marks
+it; the squares the chosen tile may go to marked ``+`` (``x`` before a tile it would capture);
+a cursor the arrows move. Rack tiles are clicked the same way (``#tile-red-0``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.message import Message
+from textual.widgets import Label, Static
+
+from ..engine.game import Game
+from ..engine.geometry import COLUMNS, ROWS, SQUARE_NAMES
+from ..pictures.svg import FILLS
+from ..pictures.tile_names import region_label, tile_face
+
+__all__ = ["SHAPES", "tile_text", "Square", "Board", "RackTile"]
+
+SHAPES = {"red": "\u25cf", "blue": "\u25a0", "green": "\u25b2", "yellow": "\u25c6",
+          "orange": "\u271a"}
+"""Each colour's shape, as ``pictures.svg.MARKS`` draws it: circle, square, triangle, diamond,
+cross."""
+
+INK = {"blue": "#ffffff"}
+"""The face's colour on a tile where black does not read (default black)."""
+
+REGION_SHADES = ("#303030", "#4a4a4a")
+"""The background of the squares of the regions, alternating like a chessboard's."""
+
+CELL = 6
+"""A square's width in columns."""
+
+
+def tile_text(color: str, tile: int, marked: bool = False) -> Text:
+    """A tile as a square or a rack shows it: its colour's shape and face on its fill; in
+    brackets when ``marked``."""
+    face = SHAPES[color] + tile_face(tile)
+    body = f"[{face}]" if marked else face
+    return Text(body.center(CELL), style=f"bold {INK.get(color, '#000000')} on {FILLS[color]}")
+
+
+class Square(Static):
+    """One square of the board, ``#sq-B7``: clicked, it says so (``Square.Picked``)."""
+
+    class Picked(Message):
+        """A square was clicked."""
+
+        def __init__(self, square: int) -> None:
+            super().__init__()
+            self.square = square
+
+    def __init__(self, square: int) -> None:
+        super().__init__(id=f"sq-{SQUARE_NAMES[square]}", classes="square")
+        self.square = square
+        self.content: Text = Text(" " * CELL)
+
+    def render(self) -> Text:
+        return self.content
+
+    def on_click(self) -> None:
+        self.post_message(self.Picked(self.square))
+
+
+class Board(Container, can_focus=True):
+    """The 9 x 9 squares with the rows' and columns' names; ``show`` draws a position."""
+
+    BINDINGS = [Binding("up", "cursor(-9)", "Up", show=False),
+                Binding("down", "cursor(9)", "Down", show=False),
+                Binding("left", "cursor(-1)", "Left", show=False),
+                Binding("right", "cursor(1)", "Right", show=False),
+                Binding("enter,space", "place", "Place", show=False)]
+
+    class Placed(Message):
+        """Enter (or space) at the cursor's square."""
+
+        def __init__(self, square: int) -> None:
+            super().__init__()
+            self.square = square
+
+    def __init__(self) -> None:
+        super().__init__(id="board")
+        self.cursor = 40  # E5, the centre
+        self.squares = [Square(sq) for sq in range(81)]
+
+    def compose(self) -> ComposeResult:
+        yield Label(" ", classes="corner")
+        for column in COLUMNS:
+            yield Label(column.center(CELL), classes="column")
+        for r, row in enumerate(ROWS):
+            yield Label(f" {row}", classes="row")
+            yield from self.squares[r * 9:r * 9 + 9]
+
+    def show(self, game: Game, marked: Iterable[int] = (), captures: Iterable[int] = ()) -> None:
+        """Draw ``game``'s position: the ``marked`` squares are where the chosen tile may go
+        (``captures``: onto a tile)."""
+        last = game.last
+        last_square = None if last is None or last.move.is_pass else last.move.square
+        marked, captures = set(marked), set(captures)
+        for sq, square in enumerate(self.squares):
+            held = game.at(sq)
+            r, c = divmod(sq, 9)
+            shade = REGION_SHADES[(r // 3 + c // 3) % 2]
+            if held is None:
+                text = Text((" + " if sq in marked else " \u00b7 ").center(CELL),
+                            style=f"bold #ffffff on {'#1b5e20' if sq in marked else shade}")
+            else:
+                text = tile_text(*held, marked=sq == last_square)
+                if sq in captures:
+                    text = Text("x", style=f"bold #ffffff on #8b0000") + text[1:]
+            if sq == self.cursor and self.has_focus:
+                text.stylize("reverse")
+            square.content = text
+            square.refresh()
+
+    def action_cursor(self, step: int) -> None:
+        row, column = divmod(self.cursor, 9)
+        if abs(step) == 1:
+            column = (column + step) % 9
+        else:
+            row = (row + step // 9) % 9
+        self.cursor = row * 9 + column
+        self.post_message(self.Placed(-1))  # redraw, with the cursor's square told
+
+    def action_place(self) -> None:
+        self.post_message(self.Placed(self.cursor))
+
+    def on_focus(self) -> None:
+        self.post_message(self.Placed(-1))
+
+    def on_blur(self) -> None:
+        self.post_message(self.Placed(-1))
+
+
+class RackTile(Static):
+    """A tile of a rack, ``#tile-red-0``: clicked, it is chosen (``RackTile.Chosen``)."""
+
+    class Chosen(Message):
+        def __init__(self, color: str, index: int) -> None:
+            super().__init__()
+            self.color, self.index = color, index
+
+    def __init__(self, color: str, index: int, tile: int, chosen: bool) -> None:
+        super().__init__(id=f"tile-{color}-{index}", classes="tile")
+        self.color, self.index, self.tile = color, index, tile
+        self.chosen = chosen
+
+    def render(self) -> Text:
+        text = tile_text(self.color, self.tile)
+        if self.chosen:
+            text.stylize("reverse")
+        return text
+
+    def on_click(self) -> None:
+        self.post_message(self.Chosen(self.color, self.index))
+
+
+def regions_text() -> str:
+    """The regions' names as the board lays them out, three lines."""
+    return "\n".join("".join(region_label(r * 3 + c).center(3 * CELL) for c in range(3))
+                     for r in range(3))
