@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -24,7 +25,7 @@ from ..i18n import _
 from ..engine.scoring import Standing
 from ..pictures.text import turn_text, winner_text
 from ..pictures.tile_names import move_label
-from .board import Board, RackTile, Square, regions_text
+from .board import SHAPES, Board, RackTile, Square, regions_text
 from .plain import keys_text, taken_text, thinking_text
 from .session import BOT, HAND, OVER, WAIT, Session, typed_move
 
@@ -48,7 +49,7 @@ Screen { layout: vertical; }
 #players { height: auto; }
 .rack { height: 1; margin: 1 0 0 0; }
 .rack Static { width: auto; }
-.rack .tile { width: 6; }
+.rack .tile { width: 5; margin: 0 1 0 0; }
 #moves { height: 1fr; border-top: solid $secondary; }
 #move { dock: bottom; }
 """
@@ -74,12 +75,14 @@ class KeysScreen(ModalScreen[None]):
         self.dismiss()
 
 
-def players_text(standings: list[Standing]) -> str:
-    """The standings as the narrow column beside the board shows them, best first."""
-    lines = [f"{'':2}  {_('player'):<12}{_('score'):>6}{_('groups'):>7}{_('captures'):>9}"]
-    lines += [f"{s.rank:>2}  {s.name[:12]:<12}{s.score:>6}{s.groups:>7}{s.captures:>9}"
+def players_text(standings: list[Standing]) -> Text:
+    """The standings as the narrow column beside the board shows them, best first, each
+    player's colours as their shapes."""
+    lines = [f"{'':2} {'':2} {_('player'):<12}{_('score'):>6}{_('groups'):>7}{_('captures'):>9}"]
+    lines += [f"{s.rank:>2} {''.join(SHAPES[c] for c in s.colors):<2} {s.name[:12]:<12}"
+              f"{s.score:>6}{s.groups:>7}{s.captures:>9}"
               for s in sorted(standings, key=lambda s: s.rank)]
-    return "\n".join(lines)
+    return Text("\n".join(lines))
 
 
 def app_keys() -> list[str]:
@@ -117,7 +120,7 @@ class PlayApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Board()
-                yield Static(regions_text(), id="regions")
+                yield Static(Text(regions_text()), id="regions")
                 yield Static(id="message")
             with Vertical(id="right"):
                 yield Static(id="players")

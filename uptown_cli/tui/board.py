@@ -32,6 +32,9 @@ cross."""
 INK = {"blue": "#ffffff"}
 """The face's colour on a tile where black does not read (default black)."""
 
+RACK_CELL = 5
+"""A rack tile's width in columns."""
+
 REGION_SHADES = ("#303030", "#4a4a4a")
 """The background of the squares of the regions, alternating like a chessboard's."""
 
@@ -39,12 +42,12 @@ CELL = 6
 """A square's width in columns."""
 
 
-def tile_text(color: str, tile: int, marked: bool = False) -> Text:
-    """A tile as a square or a rack shows it: its colour's shape and face on its fill; in
-    brackets when ``marked``."""
+def tile_text(color: str, tile: int, marked: bool = False, width: int = CELL) -> Text:
+    """A tile as a square or a rack shows it, ``width`` columns: its colour's shape and face on
+    its fill; in brackets when ``marked``."""
     face = SHAPES[color] + tile_face(tile)
     body = f"[{face}]" if marked else face
-    return Text(body.center(CELL), style=f"bold {INK.get(color, '#000000')} on {FILLS[color]}")
+    return Text(body.center(width), style=f"bold {INK.get(color, '#000000')} on {FILLS[color]}")
 
 
 class Square(Static):
@@ -153,7 +156,7 @@ class RackTile(Static):
         self.chosen = chosen
 
     def render(self) -> Text:
-        text = tile_text(self.color, self.tile)
+        text = tile_text(self.color, self.tile, width=RACK_CELL)
         if self.chosen:
             text.stylize("reverse")
         return text
