@@ -71,9 +71,9 @@ def test_a_takeback_removes_the_last_move_by_hand_and_the_bots_answers(uptown, t
     after_three = path.read_text()
     uptown.invoke("move", path, "--as", "Ana", "--bot", "greedy")
     taken = take_back(open_game(str(path)))
-    assert (taken.count, taken.game.ply, path.read_text()) == (1, 3, after_three)
+    assert (taken.taken, taken.game.ply, path.read_text()) == (1, 3, after_three)
     taken = take_back(open_game(str(path)))
-    assert (taken.count, taken.game.ply, path.read_text()) == (3, 0, start)
+    assert (taken.taken, taken.game.ply, path.read_text()) == (3, 0, start)
     with pytest.raises(ViewerError, match="^there is no move of yours to take back; nothing "
                                           "was written$"):
         take_back(open_game(str(path)))

@@ -6,7 +6,7 @@ know: the squares left open are counted over deals of the tiles they could not s
 (``deals.sample_bags``), never from the others' real racks.
 
 ``reason(game, review)`` gives one line, ``a better move: 5 E5, which joins two of your
-groups; your move leaves green open to a capture on D4 (7 deals in 10)``, in the language in
+groups; your move leaves green open to a capture on D4 (likely: 70%)``, in the language in
 use; None for a move that was the best found.
 """
 
@@ -81,7 +81,9 @@ def _open_squares(mover: Player, color: str, move: Move,
             taken = set()
             if dealt.to_move is not None and dealt.to_move != mover:
                 for _color, reply in dealt.legal_moves():
-                    held = None if reply.is_pass else dealt.at(reply.square)
+                    if reply.is_pass:
+                        continue
+                    held = dealt.at(reply.square)
                     if held is not None and held[0] in mover.colors:
                         taken.add(reply.square)
         finally:
@@ -146,9 +148,9 @@ def _played_clause(game: Game, mine: Outcome, better: Outcome, review: MoveRevie
         square, share = exposed[0]
         held = game.at(square)
         colour = shown_color(held[0] if held is not None else review.color)
-        return _("your move leaves {colour} open to a capture on {square} ({count} deals in "
-                 "{deals})").format(colour=colour, square=square_name(square),
-                                    count=round(share * 10), deals=10)
+        return _("your move leaves {colour} open to a capture on {square} (likely: "
+                 "{percent}%)").format(colour=colour, square=square_name(square),
+                                       percent=round(100 * share))
     if mine.took is not None and better.took is None and game.variant == "blockers":
         return _("your capture adds to your score (Blockers!)")
     return _("your move leaves you a {after}% chance to win, the better one {before}%").format(

@@ -89,7 +89,7 @@ def play(file: str | None, against: list[str] | None, players: int | None, seed:
     """
     path = game_path(file)
     if review:
-        _review(path, as_name, keys, plain)
+        _review(path, plain)
         return
     given = [o for o, v in zip(NEW_GAME_OPTIONS, (against, players, seed, variant, level, name))
              if v is not None]
@@ -98,19 +98,14 @@ def play(file: str | None, against: list[str] | None, players: int | None, seed:
                                  "a new FILE)").format(path=path, option=given[0]))
     if not os.path.lexists(path):
         _new_game(path, against, players, seed, variant, level, name)
-    from ..tui.session import Session
-
-    session = Session(path, as_name, keys)
     if plain or not _interactive():
         from ..tui.plain import play_lines
+        from ..tui.session import Session
 
-        play_lines(session, _read_line, click.echo)
+        play_lines(Session(path, as_name, keys), _read_line, click.echo)
         return
     _full_screen()
-    from ..tui.app import PlayApp
-
-    PlayApp(session).run()
-    click.echo(_("The game is in {path}; uptown play {path} goes on with it.").format(path=path))
+    _play_board(path, as_name, keys)
 
 
 def _new_game(path: str, against: list[str] | None, players: int | None, seed: str | None,
@@ -137,8 +132,9 @@ def _new_game(path: str, against: list[str] | None, players: int | None, seed: s
                      variant=variant or "standard")
 
 
-def _review(path: str, as_name: str | None, keys: str | None, plain: bool) -> None:
-    """``review``: the analysed game at ``path``, full-screen or as lines."""
+def _review(path: str, plain: bool) -> None:
+    """``review``: the analysed game at ``path``, full-screen or as lines; a game played on
+    from one of its positions ("play from here") is then played."""
     from ..tui.studied import Study
 
     study = Study.open(path)
@@ -150,23 +146,33 @@ def _review(path: str, as_name: str | None, keys: str | None, plain: bool) -> No
     _full_screen()
     from ..tui.review import ReviewApp
 
-    ReviewApp(study, as_name=as_name, keys=keys).run()
+    following = ReviewApp(study).run()
+    if following is not None:
+        click.echo(_("Playing on from there in {path}.").format(path=following))
+        _play_board(following, None, None)
+
+
+def _play_board(path: str, as_name: str | None, keys: str | None) -> None:
+    """The game at ``path`` on the full-screen board."""
+    from ..tui.app import PlayApp
+    from ..tui.session import Session
+
+    PlayApp(Session(path, as_name, keys)).run()
+    click.echo(_("The game is in {path}; uptown play {path} goes on with it.").format(path=path))
 
 
 @click.command()
 @file_argument
-@as_option()
-@keys_option
 @click.option("--plain", is_flag=True, help="The review as lines (the default when output is "
               "not a terminal).")
-def review(file: str | None, as_name: str | None, keys: str | None, plain: bool) -> None:
+def review(file: str | None, plain: bool) -> None:
     """Step through a finished or analysed game: the chances, the marks and why.
 
     A game annotated by uptown analyze --annotate is read as it is; any other finished game
     is analysed first (a few seconds). Keys: left and right step, b the better move's board,
     p play from here against a bot, q quit.
     """
-    _review(game_path(file), as_name, keys, plain)
+    _review(game_path(file), plain)
 
 
 COMMANDS = {command.name: command for command in (play, review)}

@@ -184,14 +184,16 @@ def record_without_last_moves(old: Record, count: int) -> Record:
     is among them, or the moves are not written one a line; checked by reading it back as
     ``old`` with exactly those moves less."""
     pair = old.parsed().get("moves")
-    items = pair[1].items if pair is not None and isinstance(pair[1], SequenceNode) else []
+    listed = pair[1] if pair is not None and isinstance(pair[1], SequenceNode) else None
+    items = listed.items if listed is not None else []
     kept = len(old.moves) - count
     if not 0 <= kept < len(old.moves) or any(p.after > kept for p in old.pauses):
         raise RecordError(gettext("{path}: there are not {count} moves to take back, without a "
                                   "pause among them; nothing was written").format(
             path=old.path, count=count))
     first = items[len(items) - count]
-    if cast(SequenceNode, pair[1]).flow or any(item.flow for item in items[-count:]):
+    if listed is None or listed.flow or any(
+            isinstance(item, Mapping) and item.flow for item in items[-count:]):
         raise RecordError(gettext("{path}: the moves are written in flow style ([...] or {{...}}); "
                                   "nothing was written").format(path=old.path))
     text = old.text

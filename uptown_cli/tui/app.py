@@ -318,7 +318,7 @@ class PlayApp(App[None]):
             self.say(_("Refused: {reason}").format(reason=exc), refused=True)
             return
         self.chosen = None
-        self.say(taken_text(taken.count))
+        self.say(taken_text(taken.taken))
 
     def action_keys(self) -> None:
         self.push_screen(KeysScreen(app_keys()))

@@ -1,22 +1,28 @@
 """``uptown play --plain``: the game as lines, for screen readers, pipes and scripts. The board
 as ``uptown show`` draws it, whose turn it is and the player's racks, then a prompt; one move
 (or key) a line on standard input; the bots' answers as lines. The end of the input quits
-(the file is written after every move, as ``uptown move`` writes it)."""
+(the file is written after every move, as ``uptown move`` writes it). ``uptown review
+--plain``: every move's review as lines (``review_lines``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..analysis.reasons import chances_text
+from ..engine.scoring import standings
 from ..errors import UptownError
 from ..i18n import _, ngettext
+from ..records.annotations import MARK_WORDS
 from ..pictures.table import simple_table
 from ..pictures.text import (board_text, rack_label, standings_rows, turn_text, wrap_line,
                              winner_text)
-from ..pictures.tile_names import move_label
+from ..pictures.tile_names import move_label, written_move_label
 from ..engine.geometry import shown_color
 from .session import BOT, HAND, OVER, Session, typed_move
+from .studied import Study
 
-__all__ = ["keys_text", "racks_line", "thinking_text", "taken_text", "tabulated", "play_lines"]
+__all__ = ["keys_text", "racks_line", "thinking_text", "taken_text", "tabulated", "play_lines",
+           "review_text", "review_lines"]
 
 def keys_text() -> list[str]:
     """What can be typed, one line each, in the language in use."""
@@ -108,7 +114,7 @@ def _act(session: Session, typed: str, say: Callable[[str], None]) -> None:
                 bot=hint.bot, move=f"{shown_color(hint.rack)} {move_label(hint.move)}"))
         elif typed.lower() == "u":
             taken = session.take_back()
-            say(taken_text(taken.count))
+            say(taken_text(taken.taken))
         elif typed:
             rack, move = typed_move(typed)
             played = session.play(rack, move)
@@ -116,3 +122,35 @@ def _act(session: Session, typed: str, say: Callable[[str], None]) -> None:
                                                   text=turn_text(played.turn)))
     except UptownError as exc:
         say(_("Refused: {reason}").format(reason=exc))
+
+
+def review_text(study: Study, number: int) -> list[str]:
+    """What the review says of move ``number`` (from 1): the move and its mark, the mover's
+    chances and whose knowledge they come from, why a marked move was worse, the best line."""
+    review = study.reviews[number - 1]
+    turn = study.game.history[number - 1]
+    mark = f" {review.mark} ({_(MARK_WORDS[review.mark])})" if review.mark else ""
+    lines = [_("Move {number}: {text}").format(number=number, text=turn_text(turn)) + mark,
+             chances_text(review)]
+    if review.mark is not None:
+        why = study.reason(number)
+        if why is not None:
+            lines.append(why[0].upper() + why[1:] + ".")
+    if review.best is not None and review.variations:
+        lines.append(_("Best line: {moves}").format(
+            moves=", ".join(written_move_label(m) for m in review.variations[0])))
+    return lines
+
+
+def review_lines(study: Study, say: Callable[[str], None]) -> None:
+    """The whole review as lines (analysing the game first when it was not)."""
+    if not study.annotated:
+        say(_("Analysing {count} moves from what each mover could know...").format(
+            count=study.moves))
+        for _reviewed in study.analyse():
+            pass
+    for number in range(1, study.moves + 1):
+        for line in review_text(study, number):
+            say(line)
+    if study.game.finished:
+        say(winner_text(standings(study.game, study.record.variant)))

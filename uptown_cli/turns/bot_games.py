@@ -29,7 +29,7 @@ from ..records.schema import Record, load_record_text
 from .game_files import OpenGame, replayed, write
 
 __all__ = ["BOTS_KEY", "LEVELS", "DEFAULT_LEVEL", "BotSeat", "bot_seats", "level_seat",
-           "new_game_against", "check_hand_move", "people", "TakenBack", "take_back"]
+           "new_game_against", "game_from", "check_hand_move", "people", "TakenBack", "take_back"]
 
 BOTS_KEY = "x-bots"
 """The record's key that names the seats bots play."""
@@ -104,7 +104,7 @@ def new_game_against(path: str, name: str, bots: Sequence[BotSeat], *, seed: str
                      variant: str = "standard") -> Record:
     """A new game at ``path`` (never over a file) of ``name`` against ``bots`` (one a seat,
     after ``name``'s; each named by its bot, numbered when two play the same): its record."""
-    names = []
+    names: list[str] = []
     for seat in bots:
         count = sum(n.split()[0] == seat.bot for n in names)
         names.append(seat.bot if count == 0 else f"{seat.bot} {count + 1}")
@@ -115,6 +115,25 @@ def new_game_against(path: str, name: str, bots: Sequence[BotSeat], *, seed: str
     deal_colors(entries)
     text = render_record(entries, variant=variant, seed=seed,
                          extras={BOTS_KEY: {n: s.written() for n, s in zip(names, bots)}})
+    create_record(path, text)
+    return load_record_text(text, path)
+
+
+def game_from(record: Record, upto: int, path: str, bot: BotSeat) -> Record:
+    """A new game at ``path`` (never over a file) that goes on from ``record``'s position after
+    its first ``upto`` moves: the same players, seed and moves, the player to move there
+    playing by hand and ``bot`` at every other seat ("play from here", as lichess says)."""
+    if record.seed is None:
+        raise SetupError(_("{path} has no seed: its racks are unknown, so it cannot be played "
+                           "on").format(path=record.path))
+    game = replayed(record, upto)
+    if game.to_move is None:
+        raise SetupError(_("the game is over after move {number}: there is nothing to play "
+                           "from there").format(number=upto))
+    bots = {p.name: bot.written() for p in record.players if p.name != game.to_move.name}
+    text = render_record(record.game_players(), variant=record.variant, seed=record.seed,
+                         moves=[(m.color, m.text) for m in record.moves[:upto]],
+                         extras={BOTS_KEY: bots})
     create_record(path, text)
     return load_record_text(text, path)
 
@@ -134,10 +153,10 @@ def check_hand_move(opened: OpenGame, player: Player, bot: str | None) -> None:
 
 
 class TakenBack(NamedTuple):
-    """A takeback: how many moves were taken back (``count``), the ``record`` written and the
+    """A takeback: how many moves were taken back (``taken``), the ``record`` written and the
     ``game`` after it."""
 
-    count: int
+    taken: int
     record: Record
     game: Game
 
