@@ -35,13 +35,9 @@ def _interactive() -> bool:
 
 
 def _read_line(prompt: str) -> str | None:
-    """A line of standard input after ``prompt`` (None at its end)."""
-    click.echo(prompt, nl=False)
-    line = sys.stdin.readline()
-    if not line:
-        click.echo()
-        return None
-    return line
+    """A line of standard input after ``prompt``, a line of its own (None at its end)."""
+    click.echo(prompt)
+    return sys.stdin.readline() or None
 
 
 def _full_screen() -> None:
@@ -49,8 +45,8 @@ def _full_screen() -> None:
     try:
         import textual  # noqa: F401  (only whether it is there)
     except ImportError:
-        raise click.ClickException(_("the full-screen board needs Textual: pip install "
-                                     "'uptown[play]' (or play the game as lines: --plain)")) from None
+        raise click.ClickException(_("the full-screen board needs Textual (pip install "
+                                     "textual), or play the game as lines: --plain")) from None
 
 
 @click.command()

@@ -100,14 +100,15 @@ class PlayApp(App[None]):
     CSS = CSS
     TITLE = "uptown"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("h", "hint", _("hint")), Binding("u", "take_back", _("take back")),
-                Binding("question_mark", "keys", _("keys")), Binding("m", "type_move", _("type")),
-                Binding("q", "quit_game", _("quit")),
-                Binding("escape", "to_board", show=False),
+    BINDINGS = [Binding("escape", "to_board", show=False),
                 *[Binding(str((n + 1) % 10), f"choose({n})", show=False) for n in range(10)]]
 
     def __init__(self, session: Session, **options: Any) -> None:
         super().__init__(**options)
+        for key, action, said in (("h", "hint", _("hint")), ("u", "take_back", _("take back")),
+                                  ("question_mark", "keys", _("keys")),
+                                  ("m", "type_move", _("type a move")), ("q", "quit_game", _("quit"))):
+            self.bind(key, action, description=said)  # in the language in use when it starts
         self.session = session
         self.chosen: tuple[str, int] | None = None
         self.message = ""
@@ -137,14 +138,18 @@ class PlayApp(App[None]):
 
     # -- drawing -------------------------------------------------------------------------
 
+    def redraw_board(self) -> None:
+        """The board drawn again: the position, the chosen tile's squares, the cursor."""
+        targets = self._targets(self.session.legal())
+        game = self.session.game
+        self.query_one(Board).show(game, targets, [sq for sq in targets if game.at(sq)])
+
     def redraw(self) -> None:
         """Everything drawn again from the session."""
         session = self.session
         turn = session.turn()
         legal = session.legal()
-        board = self.query_one(Board)
-        targets = self._targets(legal)
-        board.show(session.game, targets, [sq for sq in targets if session.game.at(sq)])
+        self.redraw_board()
         self.query_one("#status", Static).update(self._status(turn))
         self.query_one("#message", Static).update(self.message)
         self.query_one("#message").set_class(self.refused, "refused")
@@ -219,7 +224,7 @@ class PlayApp(App[None]):
 
     def on_board_placed(self, event: Board.Placed) -> None:
         if event.square < 0:
-            self.redraw()
+            self.redraw_board()
         else:
             self.place(event.square)
 

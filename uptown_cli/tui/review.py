@@ -74,14 +74,14 @@ class ReviewApp(App[str | None]):
     CSS = CSS
     TITLE = "uptown review"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("left", "step(-1)", _("previous")), Binding("right", "step(1)", _("next")),
-                Binding("home", "go(0)", show=False), Binding("end", "go(-1)", show=False),
-                Binding("b", "better", _("better move")), Binding("p", "play_here",
-                                                                   _("play from here")),
-                Binding("q", "quit", _("quit"))]
+    BINDINGS = [Binding("home", "go(0)", show=False), Binding("end", "go(-1)", show=False)]
 
     def __init__(self, study: Study, **options: Any) -> None:
         super().__init__(**options)
+        for key, action, said in (("left", "step(-1)", _("previous")), ("right", "step(1)", _("next")),
+                                  ("b", "better", _("better move")),
+                                  ("p", "play_here", _("play from here")), ("q", "quit", _("quit"))):
+            self.bind(key, action, description=said)  # in the language in use when it starts
         self.study = study
         self.current = study.moves if study.reviews else 0
         self.better = False

@@ -65,7 +65,8 @@ class Session:
     seats bots play (``bots``), the players who play by hand here (``hands``), and whether the
     game is only ``watched`` (hidden racks or by email, opened without ``--as``)."""
 
-    __slots__ = ("path", "as_name", "keys", "opened", "bots", "hands", "watched")
+    __slots__ = ("path", "as_name", "keys", "opened", "bots", "hands", "watched", "_seat",
+                 "_legal")
 
     def __init__(self, path: str, as_name: str | None = None, keys: str | None = None) -> None:
         self.path, self.as_name, self.keys = path, as_name, keys
@@ -79,6 +80,8 @@ class Session:
         self.watched = self.as_name is None and (
             record.hidden is not None or any(p.email for p in record.players))
         self.hands = [] if self.watched else people(record, self.opened.as_name)
+        self._seat: Seat | None = None
+        self._legal: list[tuple[str, Move]] | None = None
 
     @property
     def game(self) -> Game:
@@ -100,14 +103,18 @@ class Session:
 
     def seat(self) -> Seat:
         """The player to move, as they see the game (their own racks in a hidden game)."""
-        return seat_to_move(self.opened)
+        if self._seat is None:
+            self._seat = seat_to_move(self.opened)
+        return self._seat
 
     def legal(self) -> list[tuple[str, Move]]:
         """The legal moves of the player to move here (none unless it is ``HAND``)."""
         if self.turn() != HAND:
             return []
-        game = self.seat().game
-        return game.legal_moves() if game.knows_racks else []
+        if self._legal is None:
+            game = self.seat().game
+            self._legal = game.legal_moves() if game.knows_racks else []
+        return self._legal
 
     def racks(self) -> dict[str, list[int]]:
         """The racks shown here: the player's to move by hand, or in an open game those of the
