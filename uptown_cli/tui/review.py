@@ -91,7 +91,9 @@ class ReviewApp(App[str | None]):
         yield Static(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Board()
+                board = Board()
+                board.can_focus = False  # the arrows step through the moves here
+                yield board
                 yield Static(id="graph")
             with Vertical(id="right"):
                 yield Static(id="said")
