@@ -187,7 +187,7 @@ def test_the_board_speaks_spanish(against_greedy):
     async def test(pilot, app):
         await pilot.press("1")
         assert app.query_one("#status").render().plain == (
-            "Le toca a Ana: pulsa una ficha de tu atril y luego una casilla.")
+            "Le toca a Ana: pulsa una ficha de tu estante y luego una casilla.")
         await pilot.press("m", *"zz", "enter")
         assert app.message.startswith("Rechazado: ")
 
