@@ -4,7 +4,7 @@
 takeback (``take_back``: the last move of a person and the bots' answers to it, out of the
 file).
 
-``x-bots`` is an ``x-`` key (kept by every command, SPEC section 3): a mapping of the players
+``x-bots`` is an ``x-`` key (kept untouched by every command): a mapping of the players
 bots play to ``BOT`` or ``BOT PLAYOUTS``, as ``uptown move --bot BOT --playouts PLAYOUTS``
 would play them::
 
