@@ -32,6 +32,13 @@ def run(test, path, limit=60):
     return asyncio.run(body())
 
 
+def run_unwritten(test, path):
+    """``run(test, path)``, the file left as it was."""
+    before = path.read_text()
+    run(test, path)
+    assert path.read_text() == before
+
+
 @pytest.fixture
 def against_greedy(tmp_path):
     path = tmp_path / "game.yaml"
@@ -112,8 +119,6 @@ def test_a_whole_game_against_a_bot_by_keys_writes_what_move_writes(uptown, agai
 
 @pytest.mark.timeout(90)
 def test_a_takeback_removes_the_move_and_the_bots_answer(against_greedy):
-    start = against_greedy.read_text()
-
     async def test(pilot, app):
         await by_clicks(pilot, app, *app.session.legal()[0])
         await settled(pilot, app)
@@ -122,14 +127,11 @@ def test_a_takeback_removes_the_move_and_the_bots_answer(against_greedy):
         await pilot.pause()
         assert app.message == "Taken back: the last 2 moves."
 
-    run(test, against_greedy)
-    assert against_greedy.read_text() == start
+    run_unwritten(test, against_greedy)
 
 
 @pytest.mark.timeout(90)
 def test_a_hint_chooses_the_tile_and_lights_its_squares_without_writing(against_greedy):
-    start = against_greedy.read_text()
-
     async def test(pilot, app):
         await pilot.press("h")
         await settled(pilot, app)
@@ -138,14 +140,11 @@ def test_a_hint_chooses_the_tile_and_lights_its_squares_without_writing(against_
         square = app.message.split()[-1]
         assert app.query_one(f"#sq-{square}").render().plain.strip() == "+"
 
-    run(test, against_greedy)
-    assert against_greedy.read_text() == start
+    run_unwritten(test, against_greedy)
 
 
 @pytest.mark.timeout(90)
 def test_a_refused_move_says_why_and_writes_nothing(against_greedy):
-    start = against_greedy.read_text()
-
     async def test(pilot, app):
         await pilot.click("#sq-E5")
         assert app.message == "Choose a tile of your rack first (click it, or press its number)."
@@ -161,8 +160,7 @@ def test_a_refused_move_says_why_and_writes_nothing(against_greedy):
         assert app.message == ("Refused: 'zz' is not a move: write TILE SQUARE (7 B7, 4 xB4) "
                                "or pass")
 
-    run(test, against_greedy)
-    assert against_greedy.read_text() == start
+    run_unwritten(test, against_greedy)
 
 
 @pytest.mark.timeout(90)

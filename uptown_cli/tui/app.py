@@ -25,7 +25,7 @@ from ..i18n import _
 from ..engine.scoring import Standing
 from ..pictures.text import turn_text, winner_text
 from ..pictures.tile_names import move_label
-from .board import SHAPES, Board, RackTile, Square, regions_text
+from .board import SHAPES, Board, RackTile, Square, bind_keys, regions_text
 from .plain import keys_text, taken_text, thinking_text
 from .session import BOT, HAND, OVER, WAIT, Session, typed_move
 
@@ -105,10 +105,9 @@ class PlayApp(App[None]):
 
     def __init__(self, session: Session, **options: Any) -> None:
         super().__init__(**options)
-        for key, action, said in (("h", "hint", _("hint")), ("u", "take_back", _("take back")),
-                                  ("question_mark", "keys", _("keys")),
-                                  ("m", "type_move", _("type a move")), ("q", "quit_game", _("quit"))):
-            self.bind(key, action, description=said)  # in the language in use when it starts
+        bind_keys(self, [("h", "hint", _("hint")), ("u", "take_back", _("take back")),
+                         ("question_mark", "keys", _("keys")), ("m", "type_move", _("type a move")),
+                         ("q", "quit_game", _("quit"))])
         self.session = session
         self.chosen: tuple[str, int] | None = None
         self.message = ""

@@ -8,10 +8,11 @@ a cursor the arrows move. Rack tiles are clicked the same way (``#tile-red-0``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
@@ -22,7 +23,7 @@ from ..engine.geometry import COLUMNS, ROWS, SQUARE_NAMES
 from ..pictures.svg import FILLS
 from ..pictures.tile_names import region_label, tile_face
 
-__all__ = ["SHAPES", "tile_text", "Square", "Board", "RackTile"]
+__all__ = ["SHAPES", "tile_text", "bind_keys", "Square", "Board", "RackTile", "regions_text"]
 
 SHAPES = {"red": "\u25cf", "blue": "\u25a0", "green": "\u25b2", "yellow": "\u25c6",
           "orange": "\u271a"}
@@ -48,6 +49,13 @@ def tile_text(color: str, tile: int, marked: bool = False, width: int = CELL) ->
     face = SHAPES[color] + tile_face(tile)
     body = f"[{face}]" if marked else face
     return Text(body.center(width), style=f"bold {INK.get(color, '#000000')} on {FILLS[color]}")
+
+
+def bind_keys(app: App[Any], keys: Sequence[tuple[str, str, str]]) -> None:
+    """Bind each ``(key, action, what it does)`` of ``keys`` in ``app``, shown in its footer in
+    the language in use when it starts (class bindings are made at import)."""
+    for key, action, said in keys:
+        app.bind(key, action, description=said)
 
 
 class Square(Static):

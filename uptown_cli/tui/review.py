@@ -24,7 +24,7 @@ from ..pictures.svg import FILLS
 from ..pictures.tile_names import written_move_label
 from ..records.annotations import parse_line_move
 from ..turns.bot_games import DEFAULT_LEVEL, LEVELS, game_from
-from .board import Board
+from .board import Board, bind_keys
 from .plain import review_text
 from .studied import Study
 
@@ -78,14 +78,12 @@ class ReviewApp(App[str | None]):
 
     def __init__(self, study: Study, **options: Any) -> None:
         super().__init__(**options)
-        for key, action, said in (("left", "step(-1)", _("previous")), ("right", "step(1)", _("next")),
-                                  ("b", "better", _("better move")),
-                                  ("p", "play_here", _("play from here")), ("q", "quit", _("quit"))):
-            self.bind(key, action, description=said)  # in the language in use when it starts
         self.study = study
         self.current = study.moves if study.reviews else 0
-        self.better = False
-        self.message = ""
+        self.better, self.message = False, ""
+        bind_keys(self, [("left", "step(-1)", _("previous")), ("right", "step(1)", _("next")),
+                         ("b", "better", _("better move")), ("p", "play_here", _("play from here")),
+                         ("q", "quit", _("quit"))])
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
