@@ -70,7 +70,7 @@ def _full_screen() -> None:
 def play(file: str | None, against: list[str] | None, players: int | None, seed: str | None,
          variant: str | None, level: int | None, name: str | None, as_name: str | None,
          keys: str | None, plain: bool, review: bool) -> None:
-    """Play a game at the terminal: on a board to click, or as lines (--plain).
+    """Play at the terminal: on a board to click, or as lines (--plain).
 
     Without FILE, or with a FILE that is not there yet, a new game against the computer
     (--against, --players, --level...); an existing FILE goes on where it stands, written
@@ -162,7 +162,7 @@ def _play_board(path: str, as_name: str | None, keys: str | None) -> None:
 @click.option("--plain", is_flag=True, help="The review as lines (the default when output is "
               "not a terminal).")
 def review(file: str | None, plain: bool) -> None:
-    """Step through a finished or analysed game: the chances, the marks and why.
+    """Step through an analysed game: the chances, the marks and why.
 
     A game annotated by uptown analyze --annotate is read as it is; any other finished game
     is analysed first (a few seconds). Keys: left and right step, b the better move's board,

@@ -131,6 +131,7 @@ class PlayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """The board focused and drawn; the bots answer if it is their turn."""
         self.query_one(Board).focus()
         self.redraw()
         self.answer()
@@ -208,20 +209,24 @@ class PlayApp(App[None]):
         return (color, tiles[index]) if index < len(tiles) else None
 
     def say(self, message: str, refused: bool = False) -> None:
+        """Show ``message`` under the board (in the error colour when ``refused``), all drawn again."""
         self.message, self.refused = message, refused
         self.redraw()
 
     # -- playing -------------------------------------------------------------------------
 
     def on_rack_tile_chosen(self, event: RackTile.Chosen) -> None:
+        """A rack tile clicked: it is the chosen tile."""
         self.chosen = (event.color, event.index)
         self.say("")
 
     def on_square_picked(self, event: Square.Picked) -> None:
+        """A square clicked: the cursor goes there and the chosen tile is placed."""
         self.query_one(Board).cursor = event.square
         self.place(event.square)
 
     def on_board_placed(self, event: Board.Placed) -> None:
+        """Enter at the cursor places the chosen tile; a cursor moved is drawn."""
         if event.square < 0:
             self.redraw_board()
         else:
@@ -241,6 +246,7 @@ class PlayApp(App[None]):
         self.play(color, Placement(face, square, held is not None))
 
     def play(self, rack: str | None, move: Move) -> None:
+        """Play ``move`` from ``rack`` for the player here (a refusal said), then the bots answer."""
         try:
             played = self.session.play(rack, move)
         except UptownError as exc:
@@ -252,6 +258,7 @@ class PlayApp(App[None]):
         self.answer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """A move typed and entered: played, or its mistake said."""
         text = event.value.strip()
         event.input.value = ""
         if not text:
@@ -291,6 +298,7 @@ class PlayApp(App[None]):
             bot=hint.bot, move=f"{shown_color(hint.rack)} {move_label(hint.move)}")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bot's move or a hint done in its worker: said; an error, refused."""
         worker = event.worker
         if worker.state == WorkerState.SUCCESS:
             self.query_one("#thinking").remove_class("busy")
@@ -302,6 +310,7 @@ class PlayApp(App[None]):
     # -- keys ----------------------------------------------------------------------------
 
     def action_choose(self, number: int) -> None:
+        """Keys 1 to 0: choose the tile of that place of the racks."""
         racks = list(self.session.racks())
         rack, index = divmod(number, 5)
         if self.session.turn() == HAND and rack < len(racks):
@@ -311,11 +320,13 @@ class PlayApp(App[None]):
                 self.say("")
 
     def action_hint(self) -> None:
+        """Key h: a hint, chosen in a worker."""
         if self.session.turn() == HAND:
             self.query_one("#thinking").add_class("busy")
             self.run_worker(self._hint, thread=True, exclusive=True, group="hint")
 
     def action_take_back(self) -> None:
+        """Key u: take back the last move played here and the answers to it."""
         try:
             taken = self.session.take_back()
         except UptownError as exc:
@@ -325,15 +336,19 @@ class PlayApp(App[None]):
         self.say(taken_text(taken.taken))
 
     def action_keys(self) -> None:
+        """Key ?: the keys, over the board."""
         self.push_screen(KeysScreen(app_keys()))
 
     def action_type_move(self) -> None:
+        """Key m: type a move."""
         field = self.query_one("#move", Input)
         if not field.disabled:
             field.focus()
 
     def action_to_board(self) -> None:
+        """Escape: back to the board."""
         self.query_one(Board).focus()
 
     def action_quit_game(self) -> None:
+        """Key q: quit (every move is written already)."""
         self.exit()

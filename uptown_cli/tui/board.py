@@ -77,6 +77,7 @@ class Square(Static):
         return self.content
 
     def on_click(self) -> None:
+        """Clicked: the square is picked."""
         self.post_message(self.Picked(self.square))
 
 
@@ -132,6 +133,7 @@ class Board(Container, can_focus=True):
             square.refresh()
 
     def action_cursor(self, step: int) -> None:
+        """An arrow: the cursor one square on (``step``: -1, 1, -9, 9), round the edges."""
         row, column = divmod(self.cursor, 9)
         if abs(step) == 1:
             column = (column + step) % 9
@@ -141,12 +143,15 @@ class Board(Container, can_focus=True):
         self.post_message(self.Placed(-1))  # redraw, with the cursor's square told
 
     def action_place(self) -> None:
+        """Enter or space: the chosen tile placed at the cursor."""
         self.post_message(self.Placed(self.cursor))
 
     def on_focus(self) -> None:
+        """The cursor shows while the board has the keys."""
         self.post_message(self.Placed(-1))
 
     def on_blur(self) -> None:
+        """The cursor hides when the keys go elsewhere."""
         self.post_message(self.Placed(-1))
 
 
@@ -170,6 +175,7 @@ class RackTile(Static):
         return text
 
     def on_click(self) -> None:
+        """Clicked: the tile is chosen."""
         self.post_message(self.Chosen(self.color, self.index))
 
 

@@ -99,6 +99,7 @@ class ReviewApp(App[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Drawn; a game not annotated is reviewed in a worker."""
         self.redraw()
         if not self.study.annotated:
             self.run_worker(self._analyse, thread=True, exclusive=True)
@@ -111,11 +112,13 @@ class ReviewApp(App[str | None]):
             self.call_from_thread(self.redraw)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A review that failed says why."""
         if event.worker.state == WorkerState.ERROR:
             self.message = str(event.worker.error)
             self.redraw()
 
     def redraw(self) -> None:
+        """Everything drawn again for the current move."""
         study, number = self.study, self.current
         reviewed = len(study.reviews)
         status = self.query_one("#status", Static)
@@ -149,15 +152,18 @@ class ReviewApp(App[str | None]):
         return game
 
     def action_step(self, step: int) -> None:
+        """The arrows: the previous or the next move."""
         self.action_go(self.current + step)
 
     def action_go(self, number: int) -> None:
+        """Move ``number`` (0: the start; -1: the last reviewed)."""
         last = len(self.study.reviews)
         self.current = last if number < 0 else max(0, min(last, number))
         self.better, self.message = False, ""
         self.redraw()
 
     def action_better(self) -> None:
+        """Key b: the better move's board, and back."""
         if 0 < self.current <= len(self.study.reviews):
             review = self.study.reviews[self.current - 1]
             self.better = not self.better and review.best is not None

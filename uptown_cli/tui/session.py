@@ -90,6 +90,7 @@ class Session:
 
     @property
     def mover(self) -> Player | None:
+        """The player to move (None: the game is over)."""
         return self.game.to_move
 
     def turn(self) -> str:
@@ -131,6 +132,7 @@ class Session:
         return {c: racks[c] for c in own.colors}
 
     def standings(self) -> list[Standing]:
+        """The standings as they are, by the record's variant."""
         return standings(self.game, self.opened.record.variant)
 
     def play(self, rack: str | None, move: Move) -> Played:
@@ -142,6 +144,7 @@ class Session:
         return played
 
     def bot_seat(self) -> BotSeat:
+        """The bot that plays the seat to move."""
         mover = self.mover
         assert mover is not None and mover.name in self.bots  # asked at a bot's turn
         return self.bots[mover.name]

@@ -78,6 +78,7 @@ class Study:
 
     @property
     def moves(self) -> int:
+        """How many moves the game has."""
         return self.game.ply
 
     def analyse(self, deals: int = STUDY_DEALS, seed: str = "0") -> Iterator[MoveReview]:

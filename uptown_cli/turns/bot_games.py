@@ -58,6 +58,7 @@ answers within a second (horizon, 512 deals: a quarter of a second of CPU time a
 project's shared machine, docs/PLAY.md)."""
 
 DEFAULT_LEVEL = 5
+"""The level of a new game's bots unless ``--level`` says: the strongest."""
 
 
 def level_seat(bot: str, level: int) -> BotSeat:
