@@ -123,3 +123,16 @@ def test_options_of_a_new_game_are_refused_for_a_game_that_is_there(uptown, game
                            "--players", "4")
     assert result.exit_code == 2
     assert "4 players are you and 3 bots, but --against names 2" in result.stderr
+
+
+def test_a_player_of_a_hidden_game_plays_their_own_moves_with_as(uptown, game_file, tmp_path):
+    from support.players import as_player
+
+    path = game_file(hidden=True, players=2)
+    env = as_player(tmp_path, "Ana")
+    move = uptown.json("moves", path, "--as", "Ana", "--json", env=env)[1]["moves"][0]
+    result = uptown.invoke("play", path, "--as", "Ana", input=f"{move}\n", env=env)
+    assert result.exit_code == 0, result.output
+    assert "Move 1: " in result.stdout
+    assert result.stdout.splitlines()[-1] == "Bo to move: the game waits for them (you play as Ana)."
+    assert uptown.invoke("validate", path).exit_code == 0

@@ -26,7 +26,7 @@ from ..engine.scoring import Standing
 from ..pictures.text import turn_text, winner_text
 from ..pictures.tile_names import move_label
 from .board import SHAPES, Board, RackTile, Square, bind_keys, regions_text
-from .plain import keys_text, taken_text, thinking_text
+from .plain import keys_text, taken_text, thinking_text, waiting_text
 from .session import BOT, HAND, OVER, WAIT, Session, typed_move
 
 __all__ = ["PlayApp"]
@@ -172,8 +172,7 @@ class PlayApp(App[None]):
         if turn == BOT:
             return thinking_text(session)
         if turn == WAIT:
-            return _("{name} to move: nothing to play here (a game with hidden racks or by "
-                     "email is played with --as NAME).").format(name=mover.name)
+            return waiting_text(session)
         return _("{name} to move: click a tile of your rack, then a square.").format(
             name=mover.name)
 

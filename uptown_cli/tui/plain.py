@@ -21,7 +21,7 @@ from ..engine.geometry import shown_color
 from .session import BOT, HAND, OVER, Session, typed_move
 from .studied import Study
 
-__all__ = ["keys_text", "racks_line", "thinking_text", "taken_text", "tabulated", "play_lines",
+__all__ = ["keys_text", "racks_line", "waiting_text", "thinking_text", "taken_text", "tabulated", "play_lines",
            "review_text", "review_lines"]
 
 def keys_text() -> list[str]:
@@ -42,6 +42,17 @@ def racks_line(session: Session) -> str:
     racks = "; ".join(f"{shown_color(c)} {rack_label(tiles)}"
                       for c, tiles in session.racks().items())
     return _("{name} to move, rack: {racks}").format(name=mover.name, racks=racks)
+
+
+def waiting_text(session: Session) -> str:
+    """That the player to move is not one who plays here."""
+    mover = session.mover
+    assert mover is not None  # asked while the game goes on
+    if session.as_name is not None:
+        return _("{name} to move: the game waits for them (you play as {you}).").format(
+            name=mover.name, you=session.opened.as_name)
+    return _("{name} to move: nothing to play here (a game with hidden racks or by email is "
+             "played with --as NAME).").format(name=mover.name)
 
 
 def thinking_text(session: Session) -> str:
@@ -88,10 +99,7 @@ def play_lines(session: Session, read_line: Callable[[str], str | None],
             shown = game.ply
             say(board_text(game))
             if turn != HAND:
-                mover = session.mover
-                assert mover is not None
-                say(_("{name} to move: nothing to play here (a game with hidden racks or by "
-                      "email is played with --as NAME).").format(name=mover.name))
+                say(waiting_text(session))
                 return
             say("\n".join(wrap_line(racks_line(session))))
         line = read_line(_("Your move (? for the keys): "))
