@@ -56,6 +56,7 @@ async def settled(pilot, app):
 async def by_clicks(pilot, app, color, move):
     index = app.session.racks()[color].index(move.tile)
     await pilot.click(f"#tile-{color}-{index}")
+    await pilot.pause()
     await pilot.click(f"#sq-{SQUARE_NAMES[move.square]}")
 
 
@@ -148,9 +149,12 @@ def test_a_refused_move_says_why_and_writes_nothing(against_greedy):
     async def test(pilot, app):
         await pilot.click("#sq-E5")
         assert app.message == "Choose a tile of your rack first (click it, or press its number)."
+        await pilot.pause()
         color, move = app.session.legal()[0]
         index = app.session.racks()[color].index(move.tile)
         await pilot.click(f"#tile-{color}-{index}")
+        await pilot.pause()
+        assert app.chosen == (color, index)
         legal = {m.square for c, m in app.session.legal() if c == color and m.tile == move.tile}
         elsewhere = next(sq for sq in range(81) if sq not in legal)
         await pilot.click(f"#sq-{SQUARE_NAMES[elsewhere]}")

@@ -177,9 +177,20 @@ class PlayApp(App[None]):
             name=mover.name)
 
     def _racks(self) -> None:
+        """The racks drawn: their tiles changed in place, made anew only when a rack or a
+        tile comes or goes (so that a click never lands on a tile being replaced)."""
+        racks = self.session.racks()
+        shown = list(self.query(RackTile))
+        if [(t.color, t.index) for t in shown] == [(c, i) for c, tiles in racks.items()
+                                                  for i in range(len(tiles))]:
+            for tile in shown:
+                tile.tile = racks[tile.color][tile.index]
+                tile.chosen = self.chosen == (tile.color, tile.index)
+                tile.refresh()
+            return
         box = self.query_one("#racks", Vertical)
         box.remove_children()
-        for color, tiles in self.session.racks().items():
+        for color, tiles in racks.items():
             row = Horizontal(classes="rack")
             box.mount(row)
             row.mount(Static(f"{shown_color(color):<9}"))
