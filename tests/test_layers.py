@@ -21,8 +21,9 @@ LAYERS = {
     "analysis": 5,
     "turns": 6,
     "club": 7,
-    "cli": 8,
-    "__main__": 9,
+    "tui": 8,
+    "cli": 9,
+    "__main__": 10,
 }
 """Each top-level part of the package and its layer, bottom up (docs/ARCHITECTURE.md)."""
 

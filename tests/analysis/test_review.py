@@ -506,3 +506,10 @@ def test_the_commands_names_for_the_help_are_the_librarys():
     assert command.DEFAULT_DEALS == analysis.DEFAULT_DEALS
     assert command.EVALUATING_BOTS == tuple(analysis.EVALUATORS)
     assert analysis.DEFAULT_EVALUATOR in analysis.EVALUATORS
+
+
+def test_the_table_says_whose_knowledge_a_chance_comes_from(uptown):
+    result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2",
+                           "--seed", "1")
+    assert ("win %: the mover's own chance to win, from what they could know, before\n"
+            "their move (with the best move found) and after it;") in result.stdout

@@ -1,5 +1,6 @@
 """``uptown move``: the ways to write a move, FILE first or not, --as, --rack, --bot, refusals."""
 
+import re
 import pytest
 from support.games import AT_LINE, BROKEN, UNSEEDED, finished_game, new_game
 
@@ -137,7 +138,8 @@ def test_the_last_move_prints_the_final_standings_and_then_refuses(uptown, tmp_p
     assert result.exit_code == 0
     assert path.read_text() == text + AT_LINE
     text += AT_LINE
-    assert "The game is over.\nFinal standings:\n" in result.stdout
+    assert re.search(r"The game is over: \w+ wins, with a score of \d+\.\nFinal standings:\n",
+                     result.stdout)
     assert result.stdout.splitlines()[-5].split()[:3] == ["rank", "player", "colours"]
     again = uptown.invoke("move", path, str(last.move))
     assert (again.exit_code, again.stderr) == (

@@ -29,7 +29,7 @@ def test_a_whole_three_player_game_through_uptown_move(uptown, game_file):
         assert result.exit_code == 0, result.output
         played += 1
     assert played == 72
-    assert "The game is over." in result.stdout and "Final standings:" in result.stdout
+    assert "The game is over: " in result.stdout and "Final standings:" in result.stdout
 
     assert uptown.invoke("validate", "--strict", path).stdout == "1 record, 1 valid, 0 invalid\n"
     assert path.read_text().startswith(COMMENT)

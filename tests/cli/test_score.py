@@ -49,7 +49,7 @@ def test_table(uptown, finished):
             str(s.captures),
             str(s.score),
         ]
-    assert len(lines) == 3 + len(ranked)
+    assert len(lines) == 3 + len(ranked) + 1  # and who won
 
 
 @pytest.mark.parametrize("variant", ["standard", "blockers"])

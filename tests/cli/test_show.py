@@ -81,7 +81,7 @@ def test_show_json_without_a_seed(uptown, tmp_path):
 def test_show_finished_game(uptown, finished):
     result = uptown.invoke("show", finished)
     assert result.exit_code == 0
-    assert result.stdout.rstrip().endswith("The game is over.")
+    assert re.search(r"The game is over: \w+ wins, with a score of \d+\.$", result.stdout.rstrip())
     assert uptown.json("show", finished, "--json")[1]["to_move"] is None
 
 

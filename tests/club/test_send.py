@@ -400,3 +400,9 @@ def test_the_password_is_written_nowhere(club, smtp_server, tmp_path):
             path = os.path.join(folder, name)
             if "server" not in path:
                 assert PASSWORD.encode() not in open(path, "rb").read(), path
+
+
+def test_the_mail_of_a_finished_game_names_the_winner():
+    game = GameFile.read(os.path.join(RECORDS, "3p-blockers.yaml"), "3p-blockers.yaml")
+    body = game.body(game.record.players[:1])
+    assert "\nThe game is over: Ana wins, with a score of 3.\n" in body

@@ -117,11 +117,10 @@ def spanish_words(move, ply):
 def test_a_game_typed_in_spanish_is_recorded_as_in_english(uptown, game_file):
     """Records keep the canonical notation: the same game, typed in Spanish tile names or in
     English, gives byte-identical files."""
-    from support.games import without_game_id
+    from support.games import SEED, without_game_id
 
     english, spanish = game_file(name="english.yaml"), game_file(name="spanish.yaml")
     assert without_game_id(english.read_bytes()) == without_game_id(spanish.read_bytes())
-    from support.games import SEED, without_game_id
 
     players = [Player(name, (color,)) for name, color in (("Ana", "red"), ("Bo", "blue"), ("Cy", "green"))]
     game = Game(players, seeded_bags(SEED, ["red", "blue", "green"]))

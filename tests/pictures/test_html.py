@@ -173,5 +173,18 @@ def test_without_script_the_page_shows_the_final_board_and_standings(uptown):
     tiles = re.findall(r'<g class="tile" data-square="(\w+)" data-color="(\w+)" data-tile="([^"]+)"', page)
     assert {sq: {"color": c, "tile": t} for sq, c, t in tiles} == shown["board"]
     _, final = uptown.json("score", SEEDED, "--json")
-    cells = re.findall(r"<tr><td>(\d+)</td><td>.*?</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page)
-    assert cells == [tuple(str(p[k]) for k in ("rank", "groups", "captures", "score")) for p in final["players"]]
+    cells = re.findall(r'<tr data-seat="(\d)"><td>(\d+)</td><td>.*?</td><td>(\d+)</td><td>(\d+)</td>'
+                       r"<td>(\d+)</td></tr>", page)
+    ranked = sorted(enumerate(final["players"]), key=lambda seated: seated[1]["rank"])
+    assert cells == [(str(seat), *(str(p[k]) for k in ("rank", "groups", "captures", "score")))
+                     for seat, p in ranked]
+
+
+def test_the_page_of_a_finished_game_lists_ranks_in_order_and_names_the_winner(uptown):
+    page = page_of(uptown, SEEDED)
+    ranks = [int(r) for r in re.findall(r'<tr data-seat="\d"><td>(\d+)</td>', page)]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    _, final = uptown.json("score", SEEDED, "--json")
+    winner = next(p for p in final["players"] if p["rank"] == 1)
+    assert (f'<p id="result"><strong>The game is over: {winner["name"]} wins, with a score of '
+            f'{winner["score"]}.</strong></p>') in page

@@ -85,3 +85,20 @@ def test_the_viewer_errors_are_library_errors(hidden_game, tmp_path, monkeypatch
     monkeypatch.setenv("UPTOWN_KEYS", str(tmp_path / "elsewhere"))
     with pytest.raises(KeyFileError, match="Ana's commitment was not made with a key of yours"):
         player_view(record, "Ana", None)
+
+
+def _standing(name, score, rank, captures=0):
+    from uptown_cli.engine.scoring import Standing
+
+    return Standing(name, ("red",), score, captures, {}, score, rank)
+
+
+def test_the_result_names_the_winner_the_tie_break_and_a_shared_first_place():
+    from uptown_cli.pictures.text import winner_text
+
+    assert winner_text([_standing("Ana", 4, 2), _standing("Bo", 3, 1)]) == (
+        "The game is over: Bo wins, with a score of 3.")
+    assert winner_text([_standing("Ana", 3, 2, 5), _standing("Bo", 3, 1, 2)]) == (
+        "The game is over: Bo wins on fewer captures, with a score of 3.")
+    assert winner_text([_standing("Ana", 3, 1), _standing("Bo", 3, 1), _standing("Cy", 5, 3)]) == (
+        "The game is over: Ana and Bo share first place, with a score of 3.")

@@ -4,7 +4,8 @@ and outside programs that play over a protocol.
 - ``bots``: ``random``, ``greedy``, ``mc`` and ``horizon``.
 - ``deals``: what a player cannot see, dealt to fit what they know.
 - ``stand_ins``: a bot's move for a late player, and its check.
-- ``review``: the evaluation of every move; ``annotate``: a review written under the moves.
+- ``review``: the evaluation of every move; ``annotate``: a review written under the moves;
+  ``reasons``: why a marked move was worse, in words.
 - ``selfplay``: bots playing one another; ``corpus``: figures over many records.
 - ``pool``: the worker processes of ``--jobs``; ``cluster``: tasks on Dask.
 - ``protocol``: the messages of the engine protocol; ``engine_server``: uptown's bots served

@@ -1,6 +1,6 @@
 """The ``uptown`` command line: thin commands over the record layer, the engine and the renderers.
 
-Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``view``: show,
+Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``terminal``: play, review; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
 html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``engines``: engine,
 tournament) and are registered here by name with their one-line summaries, so that ``uptown
@@ -32,6 +32,8 @@ COMMANDS = {
     "move": ("play", "Play a move and append it to FILE."),
     "moves": ("play", "List the legal moves of the player to move."),
     "hint": ("play", "Suggest a move for the player to move (nothing is written)."),
+    "play": ("terminal", "Play at the terminal: on a board to click, or as lines (--plain)."),
+    "review": ("terminal", "Step through an analysed game: the chances, the marks and why."),
     "join": ("hidden", "Join a game with hidden racks: make your secret key and commit to it."),
     "reveal": ("hidden", "Publish your key once the game is over, so all can check your draws."),
     "show": ("view", "Show the board, the players and whose turn it is."),

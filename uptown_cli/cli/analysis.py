@@ -300,6 +300,9 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
     if rows:
         out.table(rows, ["#", _("player"), _("move"), _("win %"), _("score"), _("best"), _("loss")],
                   widths=[None, 10, 15, None, None, 18, None])
+        out.text(_("win %: the mover's own chance to win, from what they could know, before\n"
+                   "their move (with the best move found) and after it; from one mover to the\n"
+                   "next, the chances are different players', each from their own view."))
     out.text()
     summary = [[p.name, " ".join(p.colors), p.moves,
                 "" if p.mean_loss is None else _pct(p.mean_loss), p.inaccuracies, p.mistakes,

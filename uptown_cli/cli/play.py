@@ -201,7 +201,7 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     moment = now()
     opened = open_game(path, as_name, keys, now=moment)  # with --as, NAME's view warns
     warn(opened.warnings)
-    seat = seat_to_move(opened, rack)
+    seat = seat_to_move(opened, rack, bot)
     warn([seat.own.warning] if seat.own is not None and seat.own.warning else [])
     rack, chosen = (bot_move(bot, seat.game, opened.record, playouts, seat.own) if bot
                     else (rack, typed_move(words)))

@@ -188,7 +188,7 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
     which move, or "not revealed" for a player of a finished hidden game past their reveal
     deadline (ranked last). Folders are searched for *.yaml, as by validate.
     """
-    from ..pictures.text import standings_data, standings_rows
+    from ..pictures.text import standings_data, standings_rows, winner_text
     from ..pictures.tile_names import variant_label
     from ..engine.scoring import standings
     from ..errors import UptownError
@@ -229,6 +229,8 @@ def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_form
                 out.text()
             out.table(*standings_rows(rows, scoring, reasons),
                       title=f"{path}: {variant_label(scoring)}, {state}")
+            if game.finished:
+                out.text(winner_text(rows))
     if len(scored) < len(paths) or unread:
         sys.exit(ExitStatus.ERROR)
 

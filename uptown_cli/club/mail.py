@@ -166,6 +166,11 @@ class GameFile(NamedTuple):
             lines += racks + [""]
         if self.record.moves:
             lines += [_("Standings:"), self.standings_table(), ""]
+        if self.game.finished:
+            from ..engine.scoring import standings
+            from ..pictures.text import winner_text
+
+            lines += [winner_text(standings(self.game, self.record.variant)), ""]
         if self.record.hidden is not None:  # a downgrade to an older version shows
 
             lines += [_("Hidden racks, protocol {protocol}.").format(

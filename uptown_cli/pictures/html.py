@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.geometry import SQUARE_NAMES, TILE_NAMES, shown_color
 from ..i18n import _, current_language
-from .text import turn_text
+from .text import turn_text, winner_text
 from .tile_names import variant_label
 from ..engine.scoring import standings
 from ..engine.sha256 import sha256
@@ -80,7 +80,11 @@ SCRIPT = """
   var tiles = board.querySelector(".tiles"), marks = board.querySelector(".marks");
   var last = data.turns.length, step = last;
   var moveButtons = document.querySelectorAll("#moves button");
-  var standingRows = document.querySelectorAll("#standings tbody tr");
+  var standingBody = document.querySelector("#standings tbody"), standingRows = [];
+  standingBody.querySelectorAll("tr").forEach(function (row) {
+    standingRows[parseInt(row.getAttribute("data-seat"), 10)] = row;
+  });
+  var result = document.getElementById("result");
 
   function svg(name, attrs) {
     var node = document.createElementNS(SVG, name);
@@ -131,6 +135,10 @@ SCRIPT = """
       position.standings[p].forEach(function (value, k) { cells[k === 0 ? 0 : k + 1].textContent = value; });
       row.classList.toggle("to-move", position.to_move === p);
     });
+    standingRows.map(function (row, p) { return [position.standings[p][0], p, row]; })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+      .forEach(function (ranked) { standingBody.appendChild(ranked[2]); });
+    if (result) result.hidden = step !== last;
     showRacks(position);
     moveButtons.forEach(function (button, k) {
       if (k === step) button.setAttribute("aria-current", "step");
@@ -255,17 +263,28 @@ def _chip(color: str) -> str:
 
 
 def _standings_table(game: "Game", variant: str) -> str:
-    """The players with the standings as they are now (the script fills in each step's)."""
+    """The players with the standings as they are now, best first (the script fills in each
+    step's and puts them in its order: each row keeps its player's seat)."""
+    ranked = sorted(enumerate(zip(game.players, standings(game, variant))),
+                    key=lambda seated: seated[1][1].rank)
     rows = "".join(
-        f"<tr><td>{s.rank}</td><td>{''.join(_chip(c) for c in p.colors)}{xml_text(p.name)}</td>"
+        f'<tr data-seat="{seat}"><td>{s.rank}</td>'
+        f"<td>{''.join(_chip(c) for c in p.colors)}{xml_text(p.name)}</td>"
         f"<td>{s.groups}</td><td>{s.captures}</td><td>{s.score}</td></tr>"
-        for p, s in zip(game.players, standings(game, variant))
+        for seat, (p, s) in ranked
     )
     return (
         f'<table id="standings"><thead><tr><th>{_("rank")}</th><th>{_("player")}</th>'
         f'<th>{_("groups")}</th><th>{_("captures")}</th><th>{_("score")}</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>"
     )
+
+
+def _result_line(game: "Game", variant: str) -> str:
+    """Who won, once the game is over (shown at its last move), else nothing."""
+    if not game.finished:
+        return ""
+    return f'<p id="result"><strong>{xml_text(winner_text(standings(game, variant)))}</strong></p>\n'
 
 
 def _move_list(game: "Game", notes: "list[MoveNotes | None]") -> str:
@@ -389,7 +408,7 @@ def replay_html(game: "Game", record: "Record", title: str) -> str:
 </nav>
 <p id="turn"></p>
 <p class="hint">{keys}</p>
-{_standings_table(game, record.variant)}
+{_result_line(game, record.variant)}{_standings_table(game, record.variant)}
 <div id="racks">{rack_note}</div>
 {graph}
 {_move_list(game, notes)}

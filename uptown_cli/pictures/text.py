@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from ..records.schema import Record
 
 __all__ = [
-    "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "players_rows",
+    "board_text", "legend_lines", "turn_text", "drawn_text", "to_move_text", "winner_text",
+    "players_rows",
     "standings_rows", "moves_rows", "position_data", "standings_data", "moves_data", "turn_data",
     "protocol_text"
 ]
@@ -189,7 +190,9 @@ def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
         return _hidden_to_move_text(game, view)
     player = game.to_move
     if player is None:
-        return _("The game is over.")
+        from ..engine.scoring import standings
+
+        return winner_text(standings(game))
     racks = game.racks
     if racks is None:
         return _("{name} to move ({colours}); racks unknown (no seed).").format(
@@ -202,6 +205,19 @@ def to_move_text(game: "Game", view: "HiddenView | None" = None) -> str:
             shown.append(_("{colour} done").format(colour=shown_color(c)))
     return "\n".join(wrap_line(_("{name} to move, rack: {racks}").format(
         name=player.name, racks="; ".join(shown))))
+
+
+def winner_text(standing_rows: "list[Standing]") -> str:
+    """The result of a finished game in one line: who won (those ranked first), with what
+    score, and whether fewer captures broke a tie."""
+    first = [s for s in standing_rows if s.rank == 1]
+    if len(first) == 1:
+        tied = any(s.score == first[0].score for s in standing_rows if s.rank > 1)
+        return (_("The game is over: {name} wins on fewer captures, with a score of {score}.")
+                if tied else _("The game is over: {name} wins, with a score of {score}.")).format(
+            name=first[0].name, score=first[0].score)
+    return _("The game is over: {names} share first place, with a score of {score}.").format(
+        names=_(" and ").join(s.name for s in first), score=first[0].score)
 
 
 def rack_label(tiles: "Iterable[int]") -> str:
@@ -280,7 +296,9 @@ def _state_line(record: "Record", game: "Game") -> str:
     if left:
         return (_("The game is over. Still to reveal: {names}, each with").format(
             names=", ".join(left)) + f"\n  uptown reveal {shown} --as NAME")
-    return _("The game is over; every key is revealed.")
+    from ..engine.scoring import standings
+
+    return winner_text(standings(game)) + " " + _("Every key is revealed.")
 
 
 def players_rows(game: "Game",

@@ -1,6 +1,7 @@
 """A record's text written and edited: a new record (``render_record``), and one entry
 added, written over or taken out without touching the rest of the file: a move or a pause among
-the moves (``record_with_move``, ``record_with_pause``), a join, a withdrawn join or a revealed
+the moves (``record_with_move``, ``record_with_pause``), the last moves taken back
+(``record_without_last_moves``), a join, a withdrawn join or a revealed
 key (``record_with_entry``, ``record_without_entry``), a review's annotations under the moves
 (``annotated_text``). Every edit is read back and must be the record it was with exactly that
 change (``_read_back``); a RecordError says what was wrong, and nothing is written.
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # loaded by the review that annotates
     from .annotations import MoveAnnotation
 
 __all__ = ["render_record", "record_with_move", "record_with_pause", "record_with_entry",
-           "record_without_entry", "annotated_text", "entry_lines", "check_utf8"]
+           "record_without_entry", "record_without_last_moves", "annotated_text", "entry_lines", "check_utf8"]
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 
@@ -38,14 +39,15 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
                   seed: str | None = None, fields: dict[str, str] | None = None,
                   moves: Iterable[tuple[str, str]] = (), hidden: str | None = None,
                   timing: dict[str, str] | None = None, game_id: str | None = None,
-                  signed: bool = False) -> str:
+                  signed: bool = False, extras: dict[str, dict[str, str]] | None = None) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
     optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
     round, notes), ``moves`` (colour, move text) pairs; ``hidden``, a game id in hex, makes it
     a game with hidden racks under the latest protocol, no one joined yet; otherwise
     ``game_id`` (hex) is the game's id, and ``signed`` makes it an open game signed by its
     players (who join it); ``timing`` the keys of a clock (``clock``, ``late``, ``vacation``,
-    ``started``: ``records.times``).  Block style, ``moves`` last.  The text is read back and
+    ``started``: ``records.times``); ``extras`` ``x-`` keys, each a mapping of texts
+    (``x-bots: {Bo: horizon}``).  Block style, ``moves`` last.  The text is read back and
     checked; a RecordError says what was wrong with the input."""
     fields = fields or {}
     unknown = set(fields) - set(TEXT_FIELDS)
@@ -73,12 +75,16 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
         lines.append(f"game: {game_id}")
         lines += [f"protocol: {OPEN_PROTOCOL}", "commitments:"] if signed else []
     lines += [f"{key}: {quote(value)}" for key, value in (timing or {}).items()]
+    for key, mapping in (extras or {}).items():
+        lines.append(f"{quote(key)}:")
+        lines += [f"  {quote(name)}: {quote(value)}" for name, value in mapping.items()]
     lines.append("moves:")
     lines += [f"  - {quote(color)}: {quote(text)}" for color, text in moves]
     text = "\n".join(lines) + "\n"
     record = load_record_text(text, "<new record>")
     wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
     if (summary(record) != wanted or record.game_id != (hidden or game_id)
+            or record.extras != (extras or {})
             or (record.timing.written if record.timing else {}) != (timing or {})):
         raise RecordError(gettext("the record would not read back as written"))
     return text
@@ -187,6 +193,34 @@ def record_without_entry(old: Record, list_name: str, name: str) -> Record:
         "removing {what} from {path} would not read back as that one entry changed").format(
         what=what, path=old.path), lambda record: _same_moves(record, old)
         and expected is not None and record.joins == expected)
+
+
+def record_without_last_moves(old: Record, count: int) -> Record:
+    """The record ``old`` without its last ``count`` moves (their lines, the comments on them
+    too): a game against bots taken back. Refused (RecordError, nothing written) when a pause
+    is among them, or the moves are not written one a line; checked by reading it back as
+    ``old`` with exactly those moves less."""
+    pair = old.parsed().get("moves")
+    listed = pair[1] if pair is not None and isinstance(pair[1], SequenceNode) else None
+    items = listed.items if listed is not None else []
+    kept = len(old.moves) - count
+    if not 0 <= kept < len(old.moves) or any(p.after > kept for p in old.pauses):
+        raise RecordError(gettext("{path}: there are not {count} moves to take back, without a "
+                                  "pause among them; nothing was written").format(
+            path=old.path, count=count))
+    first = items[len(items) - count]
+    if listed is None or listed.flow or any(
+            isinstance(item, Mapping) and item.flow for item in items[-count:]):
+        raise RecordError(gettext("{path}: the moves are written in flow style ([...] or {{...}}); "
+                                  "nothing was written").format(path=old.path))
+    text = old.text
+    start = text.rfind("\n", 0, first.start) + 1
+    new = text[:start] + text[end_of_lines(text, items[-1]):]
+    return _read_back(old, new, gettext(
+        "taking back the last {count} moves of {path} would not read back as those moves less"
+    ).format(count=count, path=old.path), lambda record: (
+        record.joins == old.joins and _unplaced(record.pauses) == _unplaced(old.pauses)
+        and _unplaced(record.moves) == _unplaced(old.moves[:-count])))
 
 
 def _read_back(old: Record, new: str, refused: str, same: Callable[[Record], bool]) -> Record:

@@ -8,6 +8,8 @@ line and a program call the same functions; errors are the library's (``errors``
   for them, and their move played with the link they write.
 - ``acts``: every kind of turn written into the file: a move, a resignation, a stand-in, a
   vacation, a join, a join undone, a key revealed.
+- ``bot_games``: games against the computer: which seats bots play, a new game against them,
+  a takeback.
 - ``validation``: a record checked from end to end (``validate_file``), as ``uptown validate``
   checks it.
 """

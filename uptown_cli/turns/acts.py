@@ -43,26 +43,16 @@ from ..records.hidden_fields import LATEST, PROTOCOLS, Signature
 from ..records.safe_file import replace_record
 from ..records.schema import Record
 from ..records.times import timeline
-from .game_files import OpenGame, open_record, remember_seen, replayed
+from .bot_games import check_hand_move
+from .game_files import OpenGame, open_record, replayed, write
 from .own_turn import OwnTurn, own_turn, player_to_move, seen_at_turn, take_turn
 
-__all__ = ["write", "Seat", "seat_to_move", "Played", "play_move", "Written", "resign", "stand_in",
+__all__ = ["Seat", "seat_to_move", "Played", "play_move", "Written", "resign", "stand_in",
            "Paused", "pause", "Joined", "join", "Undone", "undo_join", "Revealed", "reveal"]
 
 
 OnWait = Callable[[], None] | None
 """Called once when another writer has held the file for a while (``records.file_lock``)."""
-
-
-def write(opened: OpenGame, new: Record, on_wait: Callable[[], None] | None = None,
-          writer: str | None = None) -> Record:
-    """Put ``new`` (``opened.record`` edited: ``records.editing``) in the file's place, locked
-    and atomic (``records.safe_file.replace_record``: refused when the file changed since it was
-    read), and keep it as what the player who wrote it saw (``writer``, default the player who
-    opened it); returns ``new``."""
-    replace_record(opened.path, new, opened.record, on_wait)
-    remember_seen(new, writer if writer is not None else opened.as_name, opened.keys)
-    return new
 
 
 def signing_key(record: Record, name: str, keys: str | None) -> bytes | None:
@@ -107,10 +97,12 @@ class Seat(NamedTuple):
     own: OwnTurn | None
 
 
-def seat_to_move(opened: OpenGame, rack: str | None = None) -> Seat:
+def seat_to_move(opened: OpenGame, rack: str | None = None, bot: str | None = None) -> Seat:
     """The ``Seat`` of the player to move, refusing a finished game, another player's turn
-    (when ``opened`` names a player) and a ``rack`` that is not theirs."""
+    (when ``opened`` names a player), a ``rack`` that is not theirs, and a move by hand (no
+    ``bot`` chooses it) at a seat the record gives a bot (``bot_games.check_hand_move``)."""
     player = player_to_move(opened.game, opened.as_name, opened.record.path)
+    check_hand_move(opened, player, bot)
     if rack is not None and rack not in player.colors:
         raise ViewerError(_("{name} plays {colors}, not {rack}").format(
             name=player.name, colors=" and ".join(player.colors), rack=rack))
