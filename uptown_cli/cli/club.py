@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.game import VARIANTS
 from .exits import ExitStatus
 from ..i18n import _, ngettext
 from ..errors import display_path
 from .loading import game_path, listed_records
 from .options import (
+    VARIANT_CHOICE,
     as_option,
     file_argument,
     json_option,
@@ -62,16 +62,18 @@ def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | Non
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, NotAllSent, UptownError
 
-    saved = _(" (the move is saved: send it with uptown send {path} --as {name})").format(
-        path=display_path(path), name=as_name)
+    def saved(problem: object) -> str:
+        return _("{problem} (the move is saved: send it with uptown send {path} --as {name})"
+                 ).format(problem=problem, path=display_path(path), name=as_name)
+
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:
-        raise click.ClickException(exc.message + saved) from None
+        raise click.ClickException(saved(exc.message)) from None
     except NotAllSent:
         raise
     except UptownError as exc:
-        raise MailError(_("{exc}{saved}").format(exc=exc, saved=saved)) from None
+        raise MailError(saved(exc)) from None
 
 
 def send_game(path: str, as_name: str | None = None, to: str | None = None,
@@ -104,10 +106,11 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
         path=shown, names=outgoing.named(sent), how=how, subject=game.subject()))
     if refused:
         whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
-        sender = f" --as {as_name}" if as_name else ""
-        raise NotAllSent(_("{line}; but the server refused {whom}: not sent to them (send it with "
-                           "uptown send {shown} --to NAME{sender})")
-                         .format(line=line, whom=whom, shown=shown, sender=sender))
+        raise NotAllSent((_("{line}; but the server refused {whom}: not sent to them (send it "
+                            "with uptown send {shown} --to NAME --as {name})") if as_name else
+                          _("{line}; but the server refused {whom}: not sent to them (send it "
+                            "with uptown send {shown} --to NAME)"))
+                         .format(line=line, whom=whom, shown=shown, name=as_name))
     return line
 
 
@@ -285,7 +288,7 @@ NAME_WIDTH = 24
 
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
-@click.option("--variant", type=click.Choice(VARIANTS), help="Only the games of this variant.")
+@click.option("--variant", type=VARIANT_CHOICE, help="Only the games of this variant.")
 @output_options
 def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
             table_format: str) -> None:
@@ -321,8 +324,9 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
                              "(openskill Plackett-Luce, mu - 3 sigma):", len(games)).format(
                   count=len(games)))
     if invalid:
-        click.echo(_("Left out {count} invalid or unchecked record(s); see uptown validate.")
-                   .format(count=len(invalid)), err=True)
+        click.echo(ngettext("Left out {count} invalid or unchecked record; see uptown validate.",
+                            "Left out {count} invalid or unchecked records; see uptown validate.",
+                            len(invalid)).format(count=len(invalid)), err=True)
     if unread:
         sys.exit(ExitStatus.ERROR)
 

@@ -27,7 +27,7 @@ from ..engine.geometry import shown_color
 from ..engine.scoring import standings
 from ..errors import MailError, one_line
 from ..fairplay.joins import valid_reveals
-from ..i18n import _, ngettext
+from ..i18n import _, names_list, ngettext
 from ..pictures.table import simple_table
 from ..pictures.text import board_text, protocol_text, rack_label, standings_rows
 from ..records.entries import PlayerEntry
@@ -72,10 +72,11 @@ class GameFile(NamedTuple):
         checked = validate_record(record)
         if checked.errors:
             more = len(checked.errors) - 1
-            also = _(" (and {count} more)").format(count=more) if more else ""
-            raise MailError(_("{error}{also}; nothing was sent: the record is invalid (see "
-                              "uptown validate {path})").format(
-                error=checked.errors[0].report_line(), also=also, path=shlex.quote(shown)))
+            raise MailError((_("{error} (and {count} more); nothing was sent: the record is "
+                               "invalid (see uptown validate {path})") if more else
+                             _("{error}; nothing was sent: the record is invalid (see uptown "
+                               "validate {path})")).format(
+                error=checked.errors[0].report_line(), count=more, path=shlex.quote(shown)))
         assert checked.game is not None  # replayed with the record
         return cls(path, text.encode("utf-8"), record, checked.game)
 
@@ -207,7 +208,7 @@ def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> li
     if missing:
         raise MailError(ngettext("{names} has no email address in {path} (add 'email:' under the player)",
                                  "{names} have no email address in {path} (add 'email:' under the player)",
-                                 len(missing)).format(names=", ".join(missing), path=game.record.path))
+                                 len(missing)).format(names=names_list(missing), path=game.record.path))
     return chosen
 
 

@@ -255,11 +255,12 @@ def players_panel(game: Game, variant: str) -> str:
         for i, color in enumerate(player.colors):
             parts.append(_swatch(color, x + i * 26, y - 17))
         name_x = x + 26 * len(player.colors) + 6
-        to_move_mark = "  \u25c0 " + _("to move") if player is game.to_move else ""
         colours = ", ".join(map(shown_color, player.colors))
+        if player is game.to_move:
+            colours = _("{colours}  \u25c0 to move").format(colours=colours)
         parts.append(
             f'<text x="{name_x}" y="{y}" font-size="14" fill="{INK}"><tspan font-weight="bold">'
-            f"{xml_text(short(player.name, 16))}</tspan> {xml_text(colours + to_move_mark)}</text>"
+            f"{xml_text(short(player.name, 16))}</tspan> {xml_text(colours)}</text>"
         )
         parts.append(
             _panel_text(x, y + 17, _("#{rank}  score {score}  groups {groups}  captures {captures}")

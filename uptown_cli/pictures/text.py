@@ -19,7 +19,7 @@ from ..engine.geometry import (
     tile_name,
 )
 from ..errors import display_path
-from ..i18n import _, pgettext
+from ..i18n import _, names_list, pgettext
 from .tile_names import (
     color_letter,
     move_label,
@@ -111,7 +111,7 @@ def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
         for c in game.colors
     )
     faces = [f"{s.face}={s.shown}" for name, s in symbol_words().items()
-             if s.face != s.shown and name != "$"] + ["$=" + _("wild")]
+             if s.face != s.shown and name != "$"] + [_("$=wild")]
     lines = wrap_line(_("Colours: {colours}").format(colours=colors))
     lines += wrap_line(_("Faces: {faces}").format(faces=" ".join(faces)))
     if game.last is not None:
@@ -261,17 +261,18 @@ def _state_line(record: "Record", game: "Game") -> str:
     shown = display_path(record.path)
     waiting = [p.name for p in record.players if p.name not in hidden.joined()]
     if waiting:
-        return (_("Waiting for {names} to join (protocol {protocol}); next:").format(
-                    names=", ".join(waiting), protocol=protocol_text(hidden))
-                + f"\n  uptown join {shown} --as {waiting[0]}")
+        return _("Waiting for {names} to join (protocol {protocol}); next:\n"
+                 "  uptown join {path} --as {name}").format(
+            names=names_list(waiting), protocol=protocol_text(hidden), path=shown,
+            name=waiting[0])
     if game.to_move is not None:
         return _("{name} to move.").format(name=game.to_move.name)
     from ..fairplay.joins import valid_reveals  # (hidden games only: see fairplay.replay)
 
     left = [n for n in hidden.joined() if n not in valid_reveals(hidden)]
     if left:
-        return (_("The game is over. Still to reveal: {names}, each with").format(
-            names=", ".join(left)) + f"\n  uptown reveal {shown} --as NAME")
+        return _("The game is over. Still to reveal: {names}, each with\n"
+                 "  uptown reveal {path} --as NAME").format(names=", ".join(left), path=shown)
     return _("The game is over; every key is revealed.")
 
 

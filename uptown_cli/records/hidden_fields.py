@@ -212,15 +212,17 @@ def _pairs(root: Mapping, key: str, names: list[str], problem: _Problem,
         name_node, value = item.pairs[0]
         assert isinstance(value, Scalar)  # checked above
         name = name_node.value
-        skip = gettext(", so it is ignored") if ignored else ""
         if name not in names:
-            problem(gettext("'{name}' in '{key}' is not a player of this game")
-                    .format(name=name, key=key) + skip, name_node)
+            problem((gettext("'{name}' in '{key}' is not a player of this game, so it is ignored")
+                     if ignored else gettext("'{name}' in '{key}' is not a player of this game"))
+                    .format(name=name, key=key), name_node)
         elif once and (key, name) in lines:
             problem(gettext("{name} appears twice in '{key}'").format(name=name, key=key), name_node)
         elif not is_hex(value.value, 64):
-            problem(gettext("{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f)")
-                    .format(name=name, key=key) + skip, value)
+            problem((gettext("{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f), so it "
+                             "is ignored") if ignored else
+                     gettext("{name}'s entry in '{key}' must be 64 hex digits (0-9, a-f)"))
+                    .format(name=name, key=key), value)
         else:
             lines.setdefault((key, name), name_node.line)
             found.append((name, value.value))
