@@ -84,7 +84,7 @@ def test_the_clocks_refusals_of_pauses_and_stand_ins_speak_spanish():
             "la política de retraso de esta partida (wait) no deja a los demás hacer nada por un "
             "jugador con retraso")
         early = pause_problem(Vacation(14), clock, line, Pause("Bo", T0, 1, T0.replace(day=1, hour=0)), "Bo")
-        assert early == "unas vacaciones no pueden empezar antes de escribirse (2026-12-01 12:00 UTC)"
+        assert early == "unas vacaciones no pueden empezar antes de escribirse (1 de diciembre de 2026, 12:00 UTC)"
     assert stand_in_problem(None, LatePolicy(), line, "Bo", T0, "pass") == (
         "this game has no clock: nobody may play for Bo")
 

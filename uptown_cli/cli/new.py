@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS, PLAYER_COUNTS
-from ..engine.game import VARIANTS
+from ..engine.geometry import shown_color
 from ..i18n import _
 from .exits import converted
 from .loading import game_path
 from ..errors import display_path
-from .options import file_argument, json_option
+from .options import COLOR_CHOICE, VARIANT_CHOICE, file_argument, json_option
 from .output import Output
 
 if TYPE_CHECKING:
@@ -49,11 +49,13 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     problem = name_problem(name) or encoded_word_warning("the name", name)
     if problem is not None:
         raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
-    wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
+    wanted = tuple(COLOR_CHOICE.word(c) or c.strip().lower() for c in colors.split(",")) \
+        if colors else ()
     for color in wanted:
         if color not in COLORS:
             raise click.BadParameter(_("{text!r}: unknown colour {color!r} (the colours are {COLORS})")
-                                     .format(text=text, color=color, COLORS=', '.join(COLORS)), param_hint="--player")
+                                     .format(text=text, color=color, COLORS=', '.join(
+                                         map(shown_color, COLORS))), param_hint="--player")
     return name, wanted, email
 
 
@@ -79,7 +81,7 @@ def _seed(value: str | None) -> str | None:
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
               help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
               "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--variant", type=VARIANT_CHOICE, default="standard", show_default=True)
 @click.option("--seed", callback=lambda ctx, param, value: _seed(value),
               help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
@@ -144,7 +146,6 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
             "to_move": game.to_move.name,
         })
         return
-    from ..engine.geometry import shown_color
     from ..pictures.tile_names import variant_label
 
     who = ", ".join(f"{p.name} ({' '.join(map(shown_color, p.colors))})" for p in game.players)
@@ -210,7 +211,6 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
             "to_join": entries[0].name,
         })
         return
-    from ..engine.geometry import shown_color
     from ..pictures.tile_names import variant_label
 
     who = ", ".join(f"{e.name} ({' '.join(map(shown_color, e.colors))})" for e in entries)

@@ -29,7 +29,7 @@ from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.words import Word
 from ..errors import MailError, SetupError, UptownError, display_path
 from ..fairplay.memory import game_ident
-from ..i18n import _
+from ..i18n import _, system_reason
 from ..pictures.text import board_text
 from ..records.times import stand_in_actions, waiting_deadline
 from .headers import checked_address
@@ -423,5 +423,5 @@ def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
 def _why(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return _("it is a symbolic link")
-    return exc.strerror or str(exc)
+    return system_reason(exc)
 
