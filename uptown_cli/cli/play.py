@@ -195,6 +195,10 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         from .club import check_mail_settings
 
         check_mail_settings(sendmail)
+    if words:  # pass and forfeit as typed in the language in use (pasar, abandonar)
+        from ..pictures.tile_names import canonical_move
+
+        words = canonical_move(" ".join(words)).split()
     if for_name is not None or (not bot and [w.lower() for w in words] == [FORFEIT]):
         write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
                        sendmail, as_json, bot)

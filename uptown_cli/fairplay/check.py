@@ -23,7 +23,7 @@ from ..records.entries import STAMP_KEYS, TIMING_KEYS
 from ..records.hidden_fields import is_hex
 from .joins import bad_reveals as bad_reveal_names, hand_written_joins, reveal_line, valid_reveals
 from ..i18n import _ as gettext
-from ..i18n import names_list
+from ..i18n import names_list, ngettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -31,9 +31,16 @@ if TYPE_CHECKING:
     from ..records.entries import MoveEntry, PauseEntry
     from ..records.schema import Record
 
-__all__ = ["HiddenCheck", "own_link", "sealed_stamp", "sealed_pause", "unrevealed_players",
+__all__ = ["HiddenCheck", "not_started", "own_link", "sealed_stamp", "sealed_pause", "unrevealed_players",
            "unchecked", "bad_reveals", "early_reveals"]
 
+
+
+def not_started(waiting: list[str]) -> str:
+    """The refusal of a turn in a game that some players (``waiting``) have not joined."""
+    return ngettext("the game has not started: {waiting} must join first (uptown join)",
+                    "the game has not started: {waiting} must join first (uptown join)",
+                    len(waiting)).format(waiting=names_list(waiting))
 
 class HiddenCheck:
     """Checks the moves of a hidden game as a replay plays them: the game has started, each
@@ -89,8 +96,7 @@ class HiddenCheck:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return (gettext("the game has not started: {waiting} must join first (uptown join)")
-                    .format(waiting=names_list(waiting)))
+            return not_started(waiting)
         player = game.to_move
         if player is None or entry.color not in player.colors or entry.by is not None:
             return None  # the engine reports it; a pass for another: records.times
@@ -120,8 +126,7 @@ class HiddenCheck:
         checked by ``records.times``)."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return (gettext("the game has not started: {waiting} must join first (uptown join)")
-                    .format(waiting=names_list(waiting)))
+            return not_started(waiting)
         player = game.to_move
         if player is None or entry.by is not None:
             return None
@@ -370,8 +375,9 @@ def unchecked(record: Record) -> list[str]:
     joined = hidden.joined()
     waiting = [p.name for p in record.players if p.name not in joined]
     if waiting:
-        notes.append(gettext("not started: {waiting} must join (uptown join)").format(
-            waiting=names_list(waiting)))
+        notes.append(ngettext("not started: {waiting} must join (uptown join)",
+                              "not started: {waiting} must join (uptown join)",
+                              len(waiting)).format(waiting=names_list(waiting)))
     revealed = valid_reveals(hidden)
     bad = dict(bad_reveals(record))
     for player in record.players:

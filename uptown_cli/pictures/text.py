@@ -25,6 +25,7 @@ from .tile_names import (
     move_label,
     region_label,
     symbol_words,
+    tile_color,
     tile_face,
 )
 
@@ -149,8 +150,10 @@ def turn_text(turn: "Turn") -> str:
     if turn.captured is None:
         return _("{colour} ({name}) {move}").format(**shown)
     victim, tile = turn.captured
+    # TRANSLATORS: {victim} is the captured tile's colour, as it qualifies a tile ("colour of a
+    # tile"): "captura la loseta G roja"
     return _("{colour} ({name}) {move}, captures {victim} {tile}").format(
-        **shown, victim=shown_color(victim), tile=shown_tile(tile))
+        **shown, victim=tile_color(victim), tile=shown_tile(tile))
 
 
 def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:

@@ -20,7 +20,7 @@ from ..engine.geometry import square_name
 from ..engine.notation import Move
 from ..engine.sha256 import sha256
 from ..errors import IllegalMove, NotationError, Reason, ViewerError
-from ..fairplay.check import HiddenCheck, own_link
+from ..fairplay.check import HiddenCheck, not_started, own_link
 from ..fairplay.draws import bags_from_draws
 from ..fairplay.viewer import HiddenView, own_view, player_key, player_named, seal_alert
 from ..i18n import _, names_list, ngettext
@@ -92,8 +92,7 @@ def own_turn(record: Record, game: Game, as_name: str | None, keys: str | None) 
     waiting = [p.name for p in record.players
                if p.name not in cast("HiddenFields", record.hidden).joined()]
     if waiting:
-        raise ViewerError(_("the game has not started: {waiting} must join first (uptown join)")
-                          .format(waiting=names_list(waiting)))
+        raise ViewerError(not_started(waiting))
     if as_name is None:
         raise ViewerError(_("{path} has hidden racks: run it with --as {name} (your key file "
                             "proves who you are)").format(path=record.path, name=player.name))
