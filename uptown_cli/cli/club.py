@@ -81,7 +81,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
     one-line error (``NotAllSent`` when some recipients were refused)."""
-    from ..club.mail import GameFile, game_message, wire_bytes
+    from ..club.mail import GameFile, game_messages, wire_bytes
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..errors import NotAllSent, one_line
 
@@ -90,27 +90,32 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     if output is None and not sendmail:
         check_smtp_settings()
     game = GameFile.read(path, shown)
-    outgoing = game_message(game, as_name, to)
-    data = wire_bytes(outgoing.message)
+    messages = game_messages(game, as_name, to)  # one for each language the recipients read
     if output is not None:
-        write_output(data.replace(b"\r\n", b"\n").decode("utf-8"), output, inputs=(path,))
+        write_output("\n".join(wire_bytes(outgoing.message).replace(b"\r\n", b"\n").decode("utf-8")
+                               for outgoing in messages), output, inputs=(path,))
         return None
-    refused: dict[str, str] = {}
-    if sendmail:
-        send_sendmail(data, outgoing.addresses)
-    else:
-        refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
     how = "sendmail" if sendmail else "SMTP"
-    sent = [a for a in outgoing.addresses if a not in refused]
-    line = one_line(_("Sent {path} to {names} ({how}): {subject}").format(
-        path=shown, names=outgoing.named(sent), how=how, subject=game.subject()))
-    if refused:
-        whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
+    lines, refusals = [], []
+    for outgoing in messages:
+        data = wire_bytes(outgoing.message)
+        refused: dict[str, str] = {}
+        if sendmail:
+            send_sendmail(data, outgoing.addresses)
+        else:
+            refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
+        sent = [a for a in outgoing.addresses if a not in refused]
+        if sent:
+            lines.append(one_line(_("Sent {path} to {names} ({how}): {subject}").format(
+                path=shown, names=outgoing.named(sent), how=how, subject=game.subject())))
+        refusals += [f"{outgoing.named([a])} ({why})" for a, why in refused.items()]
+    line = "\n".join(lines)
+    if refusals:
         raise NotAllSent((_("{line}; but the server refused {whom}: not sent to them (send it "
                             "with uptown send {shown} --to NAME --as {name})") if as_name else
                           _("{line}; but the server refused {whom}: not sent to them (send it "
                             "with uptown send {shown} --to NAME)"))
-                         .format(line=line, whom=whom, shown=shown, name=as_name))
+                         .format(line=line, whom="; ".join(refusals), shown=shown, name=as_name))
     return line
 
 
