@@ -136,6 +136,10 @@ def defs() -> str:
         )
     for tile, name in enumerate(TILE_NAMES):
         parts.append(f'<g id="face-{face_id(tile)}">{_face(tile)}</g>')
+    for name in REGION_NAMES:  # a region's watermark: its symbol without the name, which the
+        # tiles placed on it would cut into pieces ("rizon", "án")
+        parts.append(f'<g id="glyph-{name}" fill="{INK}" stroke="{INK}" stroke-width="1">'
+                     f'{GLYPHS[name]}</g>')
     parts.append(
         f'<g id="mark-last"><rect x="-4" y="-4" width="{TILE + 8}" height="{TILE + 8}" rx="9" '
         f'fill="none" stroke="{INK}" stroke-width="5"/><rect x="-4" y="-4" width="{TILE + 8}" '
@@ -180,7 +184,7 @@ def board_frame() -> str:
         scale = 3 * CELL / TILE * 0.8
         offset = 3 * CELL * 0.1
         parts.append(
-            f'<use href="#face-{name}" opacity="0.16" '
+            f'<use href="#glyph-{name}" opacity="0.16" '
             f'transform="translate({x + offset} {y + offset}) scale({scale:.3f})"/>'
         )
     for i in range(10):
