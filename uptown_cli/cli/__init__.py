@@ -83,6 +83,15 @@ class TranslatedCommand(click.Command):
         return [_(piece) if piece in CLICK_MARKED else piece
                 for piece in super().collect_usage_pieces(ctx)]
 
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """click's ``--help``, its help in the language in use: click makes the option once
+        and keeps it, in the language of the first help asked for (a process that serves
+        several languages asks for more than one)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.help:
             formatter.write_paragraph()
