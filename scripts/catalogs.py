@@ -23,6 +23,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from uptown_cli import __version__
+from uptown_cli.cli import options
 from uptown_cli.pictures import tile_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +49,7 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(f"{prefix}/{filename}", None)],
                         auto_comments=comments, context=context)
-    for context, word in tile_names.WORDS:
+    for context, word in tile_names.WORDS + options.SHOWN_WORDS:
         catalog.add(word, None, [("uptown_cli/pictures/tile_names.py", None)], context=context)
     for location, message in help_texts():
         catalog.add(message, None, [(location, None)])

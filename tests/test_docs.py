@@ -9,10 +9,10 @@ status the code gives."""
 
 import doctest
 import re
-import shlex
 from pathlib import Path
 
 import pytest
+from support import transcripts
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -20,10 +20,6 @@ DOCS = ROOT / "docs"
 COMMANDS = DOCS / "COMMANDS.md"
 PAGES = [README, ROOT / "CHANGELOG.md", ROOT / "records" / "README.md", ROOT / "tests" / "README.md",
          *sorted(DOCS.glob("*.md"))]
-RUNNABLE = "<!-- runnable"
-"""The comment that marks the next console block of the README as a session the tests run."""
-
-
 def text(path):
     """The text of ``path``."""
     return path.read_text(encoding="utf-8")
@@ -31,13 +27,7 @@ def text(path):
 
 def blocks(page, language):
     """The fenced blocks of ``page`` in ``language``, as (the line before the fence, the text)."""
-    lines = text(page).splitlines()
-    found = []
-    for index, line in enumerate(lines):
-        if line == f"```{language}":
-            end = lines.index("```", index + 1)
-            found.append((lines[index - 1] if index else "", "\n".join(lines[index + 1:end])))
-    return found
+    return transcripts.blocks(text(page), language)
 
 
 def command_names(uptown):
@@ -125,36 +115,10 @@ def test_the_readmes_python_example_opens_the_engine_api_guide_and_fits_80_colum
     assert max(len(line) for line in example.splitlines()) <= 80
 
 
-def session(block):
-    """The (command, expected output) pairs of a console block: ``$ `` starts a command, the
-    lines up to the next one are what it prints, and a line ``...`` stands for any lines."""
-    pairs = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            pairs.append((line[2:], []))
-        else:
-            pairs[-1][1].append(line)
-    return pairs
-
-
-def matches(expected, printed):
-    """Whether ``printed`` is the ``expected`` lines, each ``...`` line standing for any lines."""
-    pattern = "".join(r"(?:[^\n]*\n)*?" if line == "..." else re.escape(line) + r"\n" for line in expected)
-    return re.fullmatch(pattern, printed) is not None
-
-
 def test_the_readmes_first_game_prints_what_it_shows_and_writes_its_moves(uptown, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("UPTOWN_GAME", raising=False)
-    sessions = [block for before, block in blocks(README, "console") if before.startswith(RUNNABLE)]
-    assert sessions, "the README's first game is marked runnable"
-    for block in sessions:
-        for command, expected in session(block):
-            words = shlex.split(command)
-            assert words[0] == "uptown"
-            result = uptown.invoke(*words[1:])
-            assert matches(expected, result.output), f"$ {command}\n{result.output}"
-            assert result.exit_code == (1 if expected[0].startswith("Error:") else 0), command
+    transcripts.run_sessions(uptown, text(README))
     [moves] = [block for _, block in blocks(README, "yaml") if block.startswith("moves:")]
     assert text(tmp_path / "game.yaml").endswith(moves + "\n")
 

@@ -184,10 +184,14 @@ class RecordError(UptownError):
         number when there is one); a ``warning``, ``PATH:LINE: warning: move N: message``."""
         from .i18n import _
 
-        move = (_("warning: ") if warning else "") + (
-            _("move {number}: ").format(number=self.move) if self.move is not None else "")
+        if self.move is None:
+            said = _("warning: {problem}") if warning else "{problem}"
+        else:
+            said = _("warning: move {number}: {problem}") if warning else _(
+                "move {number}: {problem}")
+        said = said.format(number=self.move, problem=self.message)
         where = self._where()
-        return f"{where}: {move}{self.message}" if where else f"{move}{self.message}"
+        return f"{where}: {said}" if where else said
 
     def to_json(self) -> dict[str, object]:
         """The error as ``{"line", "move", "message"}``."""

@@ -22,11 +22,12 @@ is chosen, so English costs a look at the environment and nothing more (start-up
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Protocol
 
     class Translations(Protocol):
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
         def pgettext(self, context: str, message: str, /) -> str: ...
 
 __all__ = ["ENGLISH", "current_language", "process_language", "pgettext", "decimal_separator",
-           "figures", "thousands"]
+           "figures", "thousands", "names_list", "duration", "moment", "system_reason"]
 
 
 DOMAIN = "uptown"
@@ -202,10 +203,62 @@ def decimal_separator() -> str:
 
 
 def thousands(number: int) -> str:
-    """``number`` with its thousands grouped the language's way: ``3,314`` in English,
-    ``3.314`` in Spanish."""
-    # TRANSLATORS: what separates the thousands of a number shown to people (a point in Spanish)
-    return f"{number:,}".replace(",", pgettext("thousands separator", ","))
+    """``number`` with its thousands grouped the language's way: ``3,314`` in English; Babel's
+    grouping for the others, from five figures on (``3314``, ``13.314`` in Spanish, as the RAE
+    writes them)."""
+    code = current_language()
+    if code == ENGLISH:
+        return f"{number:,}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(number, locale=code, group_separator=abs(number) >= 10_000)
+
+
+def names_list(names: Iterable[str], style: str = "and") -> str:
+    """``names`` as one list in a sentence of the language in use: ``Ana, Bo and Cy``
+    (``style="and"``) or ``Ana, Bo or Cy`` (``"or"``) in English, ``Ana, Bo y Cy`` in Spanish
+    (Babel's ``format_list``, read only for a language other than English). Every list of
+    names, colours or moves shown inside a message goes through it."""
+    items = list(names)
+    code = current_language()
+    if code != ENGLISH:
+        from babel.lists import format_list
+
+        return format_list(items, style="or" if style == "or" else "standard", locale=code)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {'or' if style == 'or' else 'and'} {items[-1]}"
+
+
+def duration(days: int, hours: int, minutes: int) -> str:
+    """A duration for people from its parts (the zero ones left out, all three zero: minutes):
+    ``2d 3h``, ``5h 20m`` in English; Babel's short units for the others (``2 d 3 h``)."""
+    parts = [(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+             if n] or [(0, "minute")]
+    code = current_language()
+    if code == ENGLISH:
+        return " ".join(f"{n}{unit[0]}" for n, unit in parts)
+    from babel.units import format_unit
+
+    return " ".join(format_unit(n, f"duration-{unit}", length="short", locale=code)
+                    for n, unit in parts)
+
+
+def moment(when: datetime) -> str:
+    """A time (UTC) for people: ``2026-12-06 14:05 UTC`` in English; the language's long date
+    and its hour for the others, by Babel (``6 de diciembre de 2026, 14:05 UTC``)."""
+    from datetime import timezone
+
+    when = when.astimezone(timezone.utc)
+    code = current_language()
+    if code == ENGLISH:
+        return when.strftime("%Y-%m-%d %H:%M UTC")
+    from babel import Locale
+    from babel.dates import format_date
+
+    pattern = str(Locale.parse(code).datetime_formats["long"])
+    return pattern.replace("{1}", format_date(when, "long", locale=code)).replace(
+        "{0}", when.strftime("%H:%M UTC"))
 
 
 def figures(text: str) -> str:
@@ -222,3 +275,35 @@ def figures(text: str) -> str:
 def N_(message: str) -> str:
     """``message`` itself, marked for the catalogs: translate it with ``_`` where it is shown."""
     return message
+
+
+SYSTEM_REASONS = {
+    "ENOENT": N_("No such file or directory"), "EACCES": N_("Permission denied"),
+    "EPERM": N_("Operation not permitted"), "EISDIR": N_("Is a directory"),
+    "ENOTDIR": N_("Not a directory"), "EEXIST": N_("File exists"),
+    "ENOSPC": N_("No space left on device"), "EDQUOT": N_("Disk quota exceeded"),
+    "EROFS": N_("Read-only file system"), "EIO": N_("Input/output error"),
+    "ENAMETOOLONG": N_("File name too long"), "ELOOP": N_("Too many levels of symbolic links"),
+    "EMFILE": N_("Too many open files"), "EBUSY": N_("Device or resource busy"),
+    "EAGAIN": N_("Resource temporarily unavailable"), "EPIPE": N_("Broken pipe"),
+    "ENXIO": N_("No such device or address"), "ECONNREFUSED": N_("Connection refused"),
+    "ECONNRESET": N_("Connection reset by peer"), "ETIMEDOUT": N_("Connection timed out"),
+    "EHOSTUNREACH": N_("No route to host"), "ENETUNREACH": N_("Network is unreachable"),
+}
+"""The system's reasons that people meet (by errno's name), as the C library says them in
+English: the catalogs translate them, as the system's own catalogs would."""
+
+
+def system_reason(exc: BaseException) -> str:
+    """Why the system refused (an ``OSError``'s ``strerror``; else the error's text), in the
+    language in use: ``No such file or directory``, ``el archivo no existe``. English is the
+    system's own text; another language translates the reasons of SYSTEM_REASONS, and keeps
+    the system's text for the others."""
+    text = getattr(exc, "strerror", None) or str(exc)
+    number = getattr(exc, "errno", None)
+    if current_language() == ENGLISH or not isinstance(number, int):
+        return text
+    import errno
+
+    name = errno.errorcode.get(number, "")
+    return _(SYSTEM_REASONS[name]) if name in SYSTEM_REASONS else text

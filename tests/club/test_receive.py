@@ -12,7 +12,7 @@ from email.utils import formatdate
 import pytest
 from support.club import PLAYERS, game, message_of, ok, receive, run, snapshot  # noqa: F401
 
-from uptown_cli.club.mail import GameFile, game_message
+from uptown_cli.club.mail import GameFile, game_messages
 from uptown_cli.club.mime import message_game
 from uptown_cli.records.reading import load_record
 
@@ -145,7 +145,8 @@ def test_receive_merges_hidden_copies_whose_reveals_differ(uptown, tmp_path):
     path.write_bytes(finished)
     ok(uptown.invoke("reveal", path, "--as", "Ana", env=keys["Ana"]))
     mine = path.read_bytes()
-    message = game_message(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana").message
+    [outgoing] = game_messages(GameFile.read(str(theirs / "duel.yaml"), "duel.yaml"), "Bo", "Ana")
+    message = outgoing.message
     result = receive(tmp_path, message.as_bytes(), "--into", "duel.yaml")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == ("Saved duel.yaml: Bo revealed their key (merged with the "

@@ -195,9 +195,9 @@ def test_a_move_mailed_by_another_player_is_saved_with_a_warning_naming_both(gam
     """Ana mails a copy whose newest move is Bo's: taken (anyone may carry a game on), but
     said, since a From header proves nothing and a player may be framed."""
     sender, receiver = game
-    from uptown_cli.club.mail import GameFile, game_message
+    from uptown_cli.club.mail import GameFile, game_messages
 
-    message = game_message(GameFile.read(str(sender / "club.yaml"), "club.yaml"), "Ana", "Cy")
+    [message] = game_messages(GameFile.read(str(sender / "club.yaml"), "club.yaml"), "Ana", "Cy")
     result = ok(receive(receiver, message.message.as_bytes()))
     assert result.stdout.startswith("Saved club.yaml: move 2")
     assert result.stderr == ("Warning: the message is from ana@example.org (Ana), but move 2 is "

@@ -10,7 +10,7 @@ import stat
 import pytest
 from support.club import PASSWORD, USER, _folder, ok, run, smtp_server, start_server  # noqa: F401
 
-from uptown_cli.club.mail import GameFile, game_message
+from uptown_cli.club.mail import GameFile, game_messages
 from uptown_cli.club.transport import SmtpServer
 from uptown_cli.errors import MailError
 from uptown_cli.records.reading import load_record
@@ -332,7 +332,7 @@ def test_smtp_settings_are_checked(url, said):
 
 def test_the_message_is_built_in_python(club):
     game = GameFile.read(str(club / "club.yaml"), "club.yaml")
-    outgoing = game_message(game, "Ana", "Bo")
+    [outgoing] = game_messages(game, "Ana", "Bo")
     assert outgoing.message["To"] == "Bo <bo@example.org>"
     assert outgoing.message.get_content_type() == "multipart/mixed"
     assert (outgoing.sender, outgoing.addresses) == ("ana@example.org", ["bo@example.org"])

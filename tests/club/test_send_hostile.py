@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from support.club import PASSWORD, USER, ScriptedServer, ok, run, smtp_server  # noqa: F401
 
 from uptown_cli.club.headers import checked_address, plain_file_name
-from uptown_cli.club.mail import GameFile, game_message
+from uptown_cli.club.mail import GameFile, game_messages
 from uptown_cli.engine.game import COLORS
 from uptown_cli.engine.game import same_name
 from uptown_cli.errors import MailError
@@ -180,7 +180,7 @@ def hostile_game(path, names, event, emails):
 def test_no_name_event_or_address_changes_the_headers_send_writes(names, event, emails, file_name):
     game = hostile_game(f"games/{file_name}", names, event, ["ana@example.org", *emails[1:]])
     try:
-        outgoing = game_message(game, names[0], "all")
+        [outgoing] = game_messages(game, names[0], "all")
     except MailError as refused:  # an address send will not take, said in one line
         assert str(refused).isprintable()
         return

@@ -29,7 +29,7 @@ def test_a_whole_three_player_game_by_email_then_revealed_validates_clean(uptown
         play_bot(tmp_path, game)
     result = uptown.invoke("validate", game)
     assert result.exit_code == 3  # finished, no key revealed: not called valid
-    assert "the draws of Ana, Bo, Cy are unchecked" in result.stdout
+    assert "the draws of Ana, Bo and Cy are unchecked" in result.stdout
     assert result.stdout.endswith("1 record, 0 valid, 0 invalid, 1 unchecked\n")
     result, data = uptown.json("validate", game, "--json")
     assert result.exit_code == 3 and data[0]["valid"] is False

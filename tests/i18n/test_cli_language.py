@@ -11,8 +11,8 @@ from uptown_cli.engine.geometry import TILE_NAMES, shown_tile
 from uptown_cli.i18n import language
 
 SPANISH_USAGE_ERROR = "Error: La opción '--as' requiere un argumento.\n"
-SPANISH_UNKNOWN_COMMAND = ("Uso: uptown [OPTIONS] COMMAND [ARGS]...\n"
-                           "Pruebe 'uptown --help' para obtener ayuda.\n\n"
+SPANISH_UNKNOWN_COMMAND = ("Uso: uptown [OPCIONES] COMANDO [ARGUMENTOS]...\n"
+                           "Prueba 'uptown --help' para obtener ayuda.\n\n"
                            "Error: No existe el comando 'nosuch'. (uptown -h muestra la lista)\n")
 
 
@@ -50,13 +50,13 @@ def test_unknown_command_in_spanish_with_the_nearest_one(uptown):
     result = uptown.invoke("--lang", "es", "mvoe")
     assert result.exit_code == 2
     assert result.stderr.endswith(
-        "Error: No existe el comando 'mvoe'. ¿Quiso decir 'move'? (uptown -h muestra la lista)\n")
+        "Error: No existe el comando 'mvoe'. ¿Querías decir 'move'? (uptown -h muestra la lista)\n")
 
 
 def test_help_in_spanish_names_clicks_sections_in_spanish(uptown):
     result = uptown.invoke("--lang", "es", "--help")
     assert result.exit_code == 0
-    assert result.stdout.startswith("Uso: uptown [OPTIONS] COMMAND [ARGS]...")
+    assert result.stdout.startswith("Uso: uptown [OPCIONES] COMANDO [ARGUMENTOS]...")
     assert "\nOpciones:\n" in result.stdout and "\nComandos:\n" in result.stdout
 
 

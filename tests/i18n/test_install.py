@@ -36,7 +36,7 @@ def test_an_install_carries_the_compiled_catalogs(tmp_path, how):
                             capture_output=True, text=True, timeout=60,
                             env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
     assert result.returncode == 2
-    assert result.stderr.startswith("Uso: uptown [OPTIONS] COMMAND [ARGS]...\nPruebe 'uptown --help'")
+    assert result.stderr.startswith("Uso: uptown [OPCIONES] COMANDO [ARGUMENTOS]...\nPrueba 'uptown --help'")
     where = subprocess.run([str(venv / "bin" / "python"), "-c",
                             "from uptown_cli.i18n import catalog_path; print(catalog_path('es'))"],
                            cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True)

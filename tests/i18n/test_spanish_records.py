@@ -40,11 +40,11 @@ def test_a_spanish_validate_of_a_broken_record_meets_no_english_words(uptown, tm
     result = uptown.invoke("--lang", "es", "validate", path)
     assert result.exit_code == 1
     text = result.output.replace(str(path), "FILE")
-    assert "FILE:11: jugada 2: color desconocido 'purple' (los colores son " in text
+    assert "FILE:11: jugada 2: color desconocido 'purple' (en un registro, los colores se escriben " in text
     assert "FILE:12: jugada 3: una jugada es un color y su jugada" in text
     assert not ENGLISH_WORDS.search(text.replace("'- red: 7 B7'", "")), text
     shown = uptown.invoke("--lang", "es", "show", path)
-    assert shown.exit_code == 1 and "(y 2 más; véase uptown validate)" in shown.output
+    assert shown.exit_code == 1 and "(y 2 más; consulta uptown validate)" in shown.output
     english = uptown.invoke("--lang", "en", "validate", path)
     assert "bad.yaml:11: move 2: unknown colour 'purple' (the colours are " in english.output
     assert "(and 2 more; see uptown validate)" in uptown.invoke("--lang", "en", "show", path).output

@@ -84,7 +84,7 @@ def test_the_clocks_refusals_of_pauses_and_stand_ins_speak_spanish():
             "la política de retraso de esta partida (wait) no deja a los demás hacer nada por un "
             "jugador con retraso")
         early = pause_problem(Vacation(14), clock, line, Pause("Bo", T0, 1, T0.replace(day=1, hour=0)), "Bo")
-        assert early == "unas vacaciones no pueden empezar antes de escribirse (2026-12-01 12:00 UTC)"
+        assert early == "unas vacaciones no pueden empezar antes de escribirse (1 de diciembre de 2026, 12:00 UTC)"
     assert stand_in_problem(None, LatePolicy(), line, "Bo", T0, "pass") == (
         "this game has no clock: nobody may play for Bo")
 
@@ -112,13 +112,13 @@ def test_a_mail_error_adds_what_was_not_done_in_the_language_in_use():
     message adds in the language in use: a caller that says it otherwise takes the reason."""
     with language("es"):
         refused = MailError("sin tiempo", NOTHING_WRITTEN)
-        assert (str(refused), refused.reason) == ("sin tiempo; no se escribió nada", "sin tiempo")
+        assert (str(refused), refused.reason) == ("sin tiempo; no se ha escrito nada", "sin tiempo")
     assert str(MailError("late", NOTHING_SENT)) == "late; nothing was sent"
     assert str(MailError("late")) == MailError("late").reason == "late"
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("es", "Error: no se encontró el programa sendmail (ni en PATH ni en /usr/sbin); no se escribió "
+    ("es", "Error: no se encontró el programa sendmail (ni en PATH ni en /usr/sbin); no se ha escrito "
            "nada (la jugada no se juega)\n"),
     ("en", "Error: no sendmail program found (on PATH or in /usr/sbin); nothing was written (the "
            "move is not played)\n")])
@@ -136,7 +136,7 @@ def test_move_send_without_mail_says_once_that_nothing_was_written(uptown, game_
 
 
 @pytest.mark.parametrize("lang, said, unwritten", [
-    ("es", "está comprimido: adjunta el archivo de la partida tal cual", "no se escribió nada"),
+    ("es", "está comprimido: adjunta el archivo de la partida tal cual", "no se ha escrito nada"),
     ("en", "is compressed: attach the game file itself", "nothing was written")])
 def test_a_skipped_message_is_named_without_what_was_not_written(lang, said, unwritten):
     """``receive`` lists the messages it skipped by their reason alone, in either language."""

@@ -110,6 +110,17 @@ def test_nine_regions_drawn_with_their_symbols_and_labels(uptown):
     assert all(label in labels for label in "A B C D E F G H I 1 2 3 4 5 6 7 8 9".split())
 
 
+def test_a_regions_watermark_is_its_symbol_without_its_name(uptown):
+    """The tiles placed on a region would cut a name written under them into pieces ("rizon",
+    "án" beside the tiles, issue 36): the watermark is the symbol alone; the panel's key names
+    each region."""
+    root = svg_of(uptown, SEEDED, "--at", 0)
+    defined = {g.get("id"): g for g in root.iterfind("svg:defs/svg:g", NS)}
+    marks = [u.get("href") for u in root.iterfind(".//svg:g[@class='board']/svg:use", NS)]
+    assert marks == [f"#glyph-{name}" for name in REGION_NAMES]
+    assert all("".join(defined[mark[1:]].itertext()) == "" for mark in marks)
+
+
 def luminous_lab(hex_color, matrix):
     """CIE L*a*b* of an sRGB colour as seen through a colour-vision ``matrix`` (linear RGB)."""
 

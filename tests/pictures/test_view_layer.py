@@ -74,7 +74,7 @@ def test_before_everyone_joined_the_state_says_who_joins_next(uptown, tmp_path):
     uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo")
     record = load_record(path)
     game = replay(record).game
-    assert to_move_text(game, HiddenView(record)).startswith("Waiting for Ana, Bo to join")
+    assert to_move_text(game, HiddenView(record)).startswith("Waiting for Ana and Bo to join")
     assert position_data(game, HiddenView(record))["to_move"] is None
 
 

@@ -177,7 +177,7 @@ def test_empty_optional_keys_count_as_missing():
     ("uptown: 1\nplayers:\n  - name: Gr\u00e9edy\n  - name: Gre\u0301edy\n",
      (4, None, "two players are named 'Gre\u0301edy' (lines 3 and 4)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colours: [red]\n  - name: Bo\n",
-     (4, None, "unknown key 'colours' for a player (name, colors, email)")),
+     (4, None, "unknown key 'colours' for a player (name, colors, email, lang)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colors: [Red, green]\n  - name: Bo\n",
      (4, None, "unknown colour 'Red' (the colours are red, blue, green, yellow, orange)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colors: {red: 1}\n  - name: Bo\n",

@@ -246,7 +246,7 @@ def message_of(folder, name="club.yaml", date=None):
     """The message ``send`` would write for the game in ``folder``, from the player who made
     its newest move (Ana before any) to Bo; made even of a record that does not validate,
     which ``send`` refuses (an attacker writes such messages by hand)."""
-    from uptown_cli.club.mail import GameFile, game_message
+    from uptown_cli.club.mail import GameFile, game_messages
     from uptown_cli.fairplay.replay import replay
     from uptown_cli.records.schema import load_record_text
 
@@ -256,7 +256,8 @@ def message_of(folder, name="club.yaml", date=None):
     moves = game.record.moves
     sender = next((p.name for p in game.record.players if moves and moves[-1].color in p.colors),
                   "Ana")
-    message = game_message(game, sender, "Bo").message
+    [outgoing] = game_messages(game, sender, "Bo")
+    message = outgoing.message
     if date is not None:
         del message["Date"]
         message["Date"] = date

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from ..errors import EngineError
-from ..i18n import _
+from ..i18n import _, system_reason
 from .protocol import MAX_LINE, PROTOCOL, decode, encode
 
 __all__ = ["EngineProcess", "engine_signals"]
@@ -51,7 +51,7 @@ class EngineProcess:
                 bufsize=0)
         except OSError as exc:
             raise EngineError("crash", _("cannot start {command}: {reason}").format(
-                command=" ".join(self.command), reason=exc.strerror or exc)) from None
+                command=" ".join(self.command), reason=system_reason(exc))) from None
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
 
@@ -105,8 +105,7 @@ class EngineProcess:
         try:
             self.process.stdin.write(encode(message))  # type: ignore[union-attr]
         except (BrokenPipeError, ValueError, OSError):
-            raise EngineError("crash", _("{name} closed its input{exit}").format(
-                name=self.name, exit=self._exit_text())) from None
+            raise self._crash("input") from None
 
     def _receive(self, deadline: float, reason: str, late: str) -> dict[str, Any]:
         """The next message but ``info``; EngineError(``reason``, ``late``) after ``deadline``."""
@@ -126,25 +125,36 @@ class EngineProcess:
             left = deadline - time.monotonic()
             if left <= 0 or not self._selector.select(left):
                 if _exited(self.process.pid, 0):
-                    raise EngineError("crash", _("{name} exited{exit}").format(
-                        name=self.name, exit=self._exit_text()))
+                    raise self._crash("exit")
                 raise EngineError(reason, f"{self.name}: {late}")
             chunk = os.read(self.process.stdout.fileno(), 65536)  # type: ignore[union-attr]
             if not chunk:
                 _exited(self.process.pid, 0.2)
-                raise EngineError("crash", _("{name} closed its output{exit}").format(
-                    name=self.name, exit=self._exit_text()))
+                raise self._crash("output")
             self._buffer += chunk
 
-    def _exit_text(self) -> str:
-        """`` (exit status N)`` or `` (killed by signal N)`` once the engine has exited."""
+    def _crash(self, event: str) -> EngineError:
+        """The error of an engine that closed its ``"input"`` or ``"output"``, or that
+        exited (``"exit"``), saying its exit status or signal once it has exited."""
+        how, number = "running", 0
         with contextlib.suppress(ChildProcessError):
             status = os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             if status is not None:
-                killed = status.si_code != os.CLD_EXITED
-                return (_(" (killed by signal {number})") if killed else
-                        _(" (exit status {number})")).format(number=status.si_status)
-        return ""
+                how = "killed" if status.si_code != os.CLD_EXITED else "exited"
+                number = status.si_status
+        messages = {
+            ("input", "running"): _("{name} closed its input"),
+            ("input", "exited"): _("{name} closed its input (exit status {number})"),
+            ("input", "killed"): _("{name} closed its input (killed by signal {number})"),
+            ("output", "running"): _("{name} closed its output"),
+            ("output", "exited"): _("{name} closed its output (exit status {number})"),
+            ("output", "killed"): _("{name} closed its output (killed by signal {number})"),
+            ("exit", "running"): _("{name} exited"),
+            ("exit", "exited"): _("{name} exited (exit status {number})"),
+            ("exit", "killed"): _("{name} exited (killed by signal {number})"),
+        }
+        return EngineError("crash", messages[event, how].format(
+            name=self.name, number=number))
 
     def end(self, grace: float = QUIT_GRACE) -> None:
         """Ask the engine to quit, wait up to ``grace`` seconds, then end its whole process

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from ..engine.sha256 import sha256
 from ..errors import SetupError
-from ..i18n import _
+from ..i18n import _, system_reason
 from ..records.safe_file import write_file
 from .match import Entrant, GameOutcome, GameTask, Limits, play_game, record_text
 from .pool import in_pool
@@ -130,7 +130,7 @@ class Tournament:
             os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
         except OSError as exc:
             raise SetupError(_("cannot create {folder}: {reason}").format(
-                folder=folder, reason=exc.strerror or exc)) from None
+                folder=folder, reason=system_reason(exc))) from None
         write_file(os.path.join(folder, SETTINGS_FILE), json.dumps(settings.to_json(), indent=2) + "\n")
         write_file(os.path.join(folder, RESULTS_FILE), "")
         return cls(folder, settings, [])

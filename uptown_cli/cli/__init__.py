@@ -23,7 +23,7 @@ import click
 
 from .. import __version__
 from ..errors import OutputError
-from ..i18n import _, process_language
+from ..i18n import N_, _, process_language, system_reason
 
 __all__ = ["main", "run"]
 
@@ -65,9 +65,34 @@ def help_text(text: str) -> str:
     return inspect.cleandoc(text).partition("\f")[0]
 
 
+CLICK_WORDS = {
+    click.types.IntParamType: N_("integer"), click.types.IntRange: N_("integer range"),
+    click.types.FloatParamType: N_("float"), click.types.FloatRange: N_("float range"),
+    click.types.StringParamType: N_("text"),
+}
+"""The names click gives its number types in its errors (``'x' is not a valid integer
+range``), shown in the language in use."""
+CLICK_MARKED = (N_("required"), N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
+"""Words click shows without marking them for the catalogs: an option's ``[required]``, and
+the usage line's metavars."""
+
+
 class TranslatedCommand(click.Command):
     """A command whose help, summary and options' help are shown in the language in use: the
     docstrings and ``help=`` stay English in the code, as click keeps them."""
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [_(piece) if piece in CLICK_MARKED else piece
+                for piece in super().collect_usage_pieces(ctx)]
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """click's ``--help``, its help in the language in use: click makes the option once
+        and keeps it, in the language of the first help asked for (a process that serves
+        several languages asks for more than one)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.help:
@@ -92,6 +117,15 @@ class TranslatedOption(click.Option):
         finally:
             self.help = english
 
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        """As click's, with a default word shown in the language in use (``options.WordChoice``:
+        ``[default: estándar]``)."""
+        extra = super().get_help_extra(ctx)
+        shown = getattr(self.type, "shown", None)
+        if shown is not None and "default" in extra:
+            extra["default"] = shown(extra["default"])
+        return extra
+
 
 def translated(command: click.Command, summary: str) -> click.Command:
     """``command`` (as its module's decorators made it) showing its help in the language in use,
@@ -104,6 +138,8 @@ def translated(command: click.Command, summary: str) -> click.Command:
     for param in command.params:
         if type(param) is click.Option:
             param.__class__ = TranslatedOption
+        if type(param.type) in CLICK_WORDS:  # an attribute of the instance: click.INT is shared
+            param.type.name = _(CLICK_WORDS[type(param.type)])
     return command
 
 
@@ -119,6 +155,10 @@ class UptownGroup(click.Group, TranslatedCommand):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [_(piece) if piece in CLICK_MARKED else piece
+                for piece in super().collect_usage_pieces(ctx)]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
@@ -179,8 +219,18 @@ def lang_option(args: Sequence[str]) -> str | None:
     return None
 
 
+def show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: click's line, in the language in use when it is shown (click's own
+    option translates it once, when the module is imported)."""
+    if value and not ctx.resilient_parsing:
+        click.echo(_("%(prog)s, version %(version)s") % {"prog": "uptown",
+                                                          "version": __version__})
+        ctx.exit()
+
+
 @click.group(cls=UptownGroup, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", prog_name="uptown", cls=TranslatedOption)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=show_version, cls=TranslatedOption, help="Show the version and exit.")
 @click.option("--lang", metavar="LANG", expose_value=False, cls=TranslatedOption,
               help="The language of messages (es, en); default: $UPTOWN_LANG, else LANGUAGE, "
                    "LC_ALL, LC_MESSAGES, LANG.")
@@ -245,7 +295,7 @@ class _GuardedOutput(io.RawIOBase):
         except OSError as exc:
             self.failed = True
             raise OutputError(_("cannot write to standard output ({reason}); what was printed "
-                                "is cut short").format(reason=exc.strerror or exc)) from None
+                                "is cut short").format(reason=system_reason(exc))) from None
 
 
 def _guard_output() -> None:

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..engine.game import VARIANTS
+from ..engine.geometry import shown_color
 from ..errors import RecordError, UptownError, display_path
 from .exits import ExitStatus, converted, signal_status
 from ..turns.game_files import open_record
 from .loading import game_path, PROGRESS_MIN_FILES, record_files, replay_valid
 from .options import (
+    VARIANT_CHOICE,
     BOT_NAMES,
     check_jobs_or_cluster,
     cluster_option,
@@ -29,7 +30,7 @@ from .options import (
     playouts_option,
 )
 from .output import check_not_input, Output, percent, write_output
-from ..i18n import _, figures, ngettext
+from ..i18n import _, figures, ngettext, system_reason
 from ..pictures.tile_names import variant_label, written_move_label
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @cluster_option
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--variant", type=VARIANT_CHOICE, default="standard", show_default=True)
 @playouts_option(default=MC_PLAYOUTS)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="mc, horizon: think S seconds of CPU time per move instead of --playouts "
@@ -95,7 +96,7 @@ def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: s
             os.makedirs(out, exist_ok=True)
         except OSError as exc:
             raise click.ClickException(_("cannot create {out}: {value}")
-                                       .format(out=display_path(out), value=exc.strerror or exc)) from None
+                                       .format(out=display_path(out), value=system_reason(exc))) from None
     results = []
     hidden = not sys.stderr.isatty()
     interrupted = 0
@@ -139,9 +140,13 @@ def _print_selfplay(results: "list[GameResult]", bots: list[str], players: int, 
         return
     title = (ngettext("{count} game, {players} players, {variant}, seed {seed}",
                       "{count} games, {players} players, {variant}, seed {seed}", games)
-             .format(count=games, players=players, variant=variant_label(variant), seed=seed)
-             + (_("; records in {folder}").format(folder=display_path(folder))
-                if folder is not None else ""))
+             if folder is None else
+             ngettext("{count} game, {players} players, {variant}, seed {seed}; records in "
+                      "{folder}",
+                      "{count} games, {players} players, {variant}, seed {seed}; records in "
+                      "{folder}", games)).format(
+        count=games, players=players, variant=variant_label(variant), seed=seed,
+        folder=display_path(folder) if folder is not None else None)
     rows = [
         [b.name, b.games, f"{b.wins:g}", percent(b.win_rate),
          f"{percent(b.interval[0])}-{percent(b.interval[1])}", f"{b.mean_score:.2f}", f"{b.mean_captures:.2f}"]
@@ -174,7 +179,7 @@ DEFAULT_DEALS = 256
               help="Processes to analyse in (the output does not depend on it).")
 @cluster_option
 @click.option("--seed", help="Fixes every deal (default: a random one, printed).")
-@click.option("--variant", type=click.Choice(VARIANTS), help="Judge moves this way instead of by the file's variant.")
+@click.option("--variant", type=VARIANT_CHOICE, help="Judge moves this way instead of by the file's variant.")
 @click.option("--annotate", is_flag=True, help="Write the record with the review under its moves.")
 @output_file_option("annotated.yaml")
 @output_options
@@ -304,7 +309,7 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
                    "their move (with the best move found) and after it; from one mover to the\n"
                    "next, the chances are different players', each from their own view."))
     out.text()
-    summary = [[p.name, " ".join(p.colors), p.moves,
+    summary = [[p.name, " ".join(map(shown_color, p.colors)), p.moves,
                 "" if p.mean_loss is None else _pct(p.mean_loss), p.inaccuracies, p.mistakes,
                 p.blunders, "" if p.accuracy is None else f"{p.accuracy:.0f}"]
                for p in players]
@@ -387,13 +392,14 @@ def stats(paths: tuple[str, ...], as_json: bool, table_format: str) -> None:
     if as_json:
         out.json({**figures, "skipped": len(skipped)})
     else:
-        from .stats_table import STATS_TITLES, stats_row
+        from .stats_table import STATS_TITLES, header_text, stats_row
 
         for key, title in STATS_TITLES.items():
             rows = figures[key]
             if rows:
                 cells = [stats_row(row) for row in rows]
-                out.table([list(c.values()) for c in cells], [_(h) for h in cells[0]], title=_(title))
+                out.table([list(c.values()) for c in cells], [header_text(h) for h in cells[0]],
+                          title=_(title))
             else:
                 out.text(_("{title}\n(none)").format(title=_(title)))
             out.text()

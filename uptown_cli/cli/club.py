@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.game import VARIANTS
 from .exits import ExitStatus
 from ..i18n import _, ngettext
 from ..errors import display_path
 from .loading import game_path, listed_records
 from .options import (
+    VARIANT_CHOICE,
     as_option,
     file_argument,
     json_option,
@@ -63,16 +63,18 @@ def send_after_move(path: str, as_name: str | None, sendmail: bool) -> str | Non
     """``move --send``: the game at ``path`` sent on; a failure says that the move is saved."""
     from ..errors import MailError, NotAllSent, UptownError
 
-    saved = _(" (the move is saved: send it with uptown send {path} --as {name})").format(
-        path=display_path(path), name=as_name)
+    def saved(problem: object) -> str:
+        return _("{problem} (the move is saved: send it with uptown send {path} --as {name})"
+                 ).format(problem=problem, path=display_path(path), name=as_name)
+
     try:
         return send_game(path, as_name, sendmail=sendmail)
     except click.ClickException as exc:
-        raise click.ClickException(exc.message + saved) from None
+        raise click.ClickException(saved(exc.message)) from None
     except NotAllSent:
         raise
     except UptownError as exc:
-        raise MailError(_("{exc}{saved}").format(exc=exc, saved=saved)) from None
+        raise MailError(saved(exc)) from None
 
 
 def send_game(path: str, as_name: str | None = None, to: str | None = None,
@@ -80,7 +82,7 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
     one-line error (``NotAllSent`` when some recipients were refused)."""
-    from ..club.mail import GameFile, game_message, wire_bytes
+    from ..club.mail import GameFile, game_messages, wire_bytes
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..errors import NotAllSent, one_line
 
@@ -89,26 +91,32 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
     if output is None and not sendmail:
         check_smtp_settings()
     game = GameFile.read(path, shown)
-    outgoing = game_message(game, as_name, to)
-    data = wire_bytes(outgoing.message)
+    messages = game_messages(game, as_name, to)  # one for each language the recipients read
     if output is not None:
-        write_output(data.replace(b"\r\n", b"\n").decode("utf-8"), output, inputs=(path,))
+        write_output("\n".join(wire_bytes(outgoing.message).replace(b"\r\n", b"\n").decode("utf-8")
+                               for outgoing in messages), output, inputs=(path,))
         return None
-    refused: dict[str, str] = {}
-    if sendmail:
-        send_sendmail(data, outgoing.addresses)
-    else:
-        refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
     how = "sendmail" if sendmail else "SMTP"
-    sent = [a for a in outgoing.addresses if a not in refused]
-    line = one_line(_("Sent {path} to {names} ({how}): {subject}").format(
-        path=shown, names=outgoing.named(sent), how=how, subject=game.subject()))
-    if refused:
-        whom = "; ".join(f"{outgoing.named([a])} ({why})" for a, why in refused.items())
-        sender = f" --as {as_name}" if as_name else ""
-        raise NotAllSent(_("{line}; but the server refused {whom}: not sent to them (send it with "
-                           "uptown send {shown} --to NAME{sender})")
-                         .format(line=line, whom=whom, shown=shown, sender=sender))
+    lines, refusals = [], []
+    for outgoing in messages:
+        data = wire_bytes(outgoing.message)
+        refused: dict[str, str] = {}
+        if sendmail:
+            send_sendmail(data, outgoing.addresses)
+        else:
+            refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
+        sent = [a for a in outgoing.addresses if a not in refused]
+        if sent:
+            lines.append(one_line(_("Sent {path} to {names} ({how}): {subject}").format(
+                path=shown, names=outgoing.named(sent), how=how, subject=game.subject())))
+        refusals += [f"{outgoing.named([a])} ({why})" for a, why in refused.items()]
+    line = "\n".join(lines)
+    if refusals:
+        raise NotAllSent((_("{line}; but the server refused {whom}: not sent to them (send it "
+                            "with uptown send {shown} --to NAME --as {name})") if as_name else
+                          _("{line}; but the server refused {whom}: not sent to them (send it "
+                            "with uptown send {shown} --to NAME)"))
+                         .format(line=line, whom="; ".join(refusals), shown=shown, name=as_name))
     return line
 
 
@@ -287,7 +295,7 @@ NAME_WIDTH = 24
 
 @click.command()
 @click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
-@click.option("--variant", type=click.Choice(VARIANTS), help="Only the games of this variant.")
+@click.option("--variant", type=VARIANT_CHOICE, help="Only the games of this variant.")
 @output_options
 def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
             table_format: str) -> None:
@@ -323,8 +331,9 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
                              "(openskill Plackett-Luce, mu - 3 sigma):", len(games)).format(
                   count=len(games)))
     if invalid:
-        click.echo(_("Left out {count} invalid or unchecked record(s); see uptown validate.")
-                   .format(count=len(invalid)), err=True)
+        click.echo(ngettext("Left out {count} invalid or unchecked record; see uptown validate.",
+                            "Left out {count} invalid or unchecked records; see uptown validate.",
+                            len(invalid)).format(count=len(invalid)), err=True)
     if unread:
         sys.exit(ExitStatus.ERROR)
 

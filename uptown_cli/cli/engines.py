@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import __version__
-from ..engine.game import VARIANTS
 from .exits import ExitStatus, converted, signal_status
 from .options import (
+    VARIANT_CHOICE,
     BOT_NAMES,
     check_jobs_or_cluster,
     cluster_option,
@@ -78,7 +78,7 @@ def _entrant(text: str) -> "Entrant":
                                        "program)")
                                      .format(text=text, BOT_NAMES=', '.join(BOT_NAMES)))
         return Entrant(name, bot=name)
-    with converted(prefix=f"{text!r}: ", usage=True, catch=ValueError):
+    with converted("{text!r}: {error}", text=text, usage=True, catch=ValueError):
         words = tuple(shlex.split(command))
     if not name or not words or not name.isprintable() or len(name) > 40:
         raise click.BadParameter(gettext("{text!r}: give NAME=COMMAND, a short name and the command that starts "
@@ -158,7 +158,7 @@ SETUP_OPTIONS = ("entrants", "gauntlet", "seats", "deals", "seed", "variant", "m
 @click.option("--deals", type=click.IntRange(min=1), default=10, show_default=True,
               help="Deals per table, each played from every seat (DEALS x SEATS games a table).")
 @click.option("--seed", help="Fixes every deal (default: a random one, printed).")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+@click.option("--variant", type=VARIANT_CHOICE, default="standard", show_default=True)
 @click.option("--move-time", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="Engines: S seconds a move [default: 10, unless --game-time].")
 @click.option("--game-time", callback=_game_time, metavar="S[+INC]",
@@ -248,7 +248,7 @@ def _check_engines(run: "Tournament") -> None:
     with stopped_by_signals(), engine_signals():
         for entrant in run.settings.entrants:
             if entrant.bot is None:
-                with converted(prefix=gettext("engine {name}: ").format(name=entrant.name)), \
+                with converted(gettext("engine {name}: {error}"), name=entrant.name), \
                         EngineProcess(entrant.command) as process:
                     process.handshake(run.settings.limits.start, dict(entrant.options))
 

@@ -11,7 +11,7 @@ from enum import IntEnum
 import click
 
 from ..errors import RecordError, UptownError
-from ..i18n import ngettext
+from ..i18n import _
 
 __all__ = ["ExitStatus", "converted", "signal_status"]
 
@@ -39,22 +39,23 @@ def signal_status(signum: int) -> int:
 
 
 @contextmanager
-def converted(*, prefix: str = "", suffix: str = "", usage: bool = False,
-              param_hint: str | None = None, catch: type[Exception] = UptownError) -> Iterator[None]:
+def converted(line: str = "{error}", *, usage: bool = False, param_hint: str | None = None,
+              catch: type[Exception] = UptownError, **fields: object) -> Iterator[None]:
     """Run the block; a library error (``catch``: ``UptownError``) raised in it becomes one
-    click error: a ``ClickException`` (status 1) whose line is ``prefix``, the error and
-    ``suffix``, or, with ``usage`` or a ``param_hint``, a ``BadParameter`` for that option
-    (status 2; in a parameter's callback click names the parameter itself).  A
-    record's error that found more problems says how many more.  ``cli.UptownGroup.invoke``
-    runs every command in it, so a command converts on its own only to add words or to make
-    the error a usage error."""
+    click error: a ``ClickException`` (status 1) whose line is ``line`` (a whole sentence,
+    translated, whose ``{error}`` is the error and whose other fields are ``fields``:
+    ``_("engine {name}: {error}")``), or, with ``usage`` or a ``param_hint``, a
+    ``BadParameter`` for that option (status 2; in a parameter's callback click names the
+    parameter itself).  A record's error that found more problems says how many more.
+    ``cli.UptownGroup.invoke`` runs every command in it, so a command converts on its own only
+    to add words or to make the error a usage error."""
     try:
         yield
     except catch as exc:
         more = len(exc.problems) - 1 if isinstance(exc, RecordError) else 0
-        hint = ngettext(" (and {more} more; see uptown validate)",
-                        " (and {more} more; see uptown validate)", more).format(more=more) \
-            if more else ""
+        error = _("{error} (and {more} more; see uptown validate)").format(
+            error=exc, more=more) if more else str(exc)
+        text = line.format(error=error, **fields)
         if usage or param_hint is not None:
-            raise click.BadParameter(f"{prefix}{exc}{hint}{suffix}", param_hint=param_hint) from None
-        raise click.ClickException(f"{prefix}{exc}{hint}{suffix}") from None
+            raise click.BadParameter(text, param_hint=param_hint) from None
+        raise click.ClickException(text) from None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import display_path
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, system_reason
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -107,7 +107,7 @@ def record_files(paths: Iterable[str], unreadable: list[tuple[str, str]]) -> Ite
                 with os.scandir(folder) as listing:
                     entries = list(listing)
             except OSError as exc:
-                unreadable.append((display_path(folder), exc.strerror or str(exc)))
+                unreadable.append((display_path(folder), system_reason(exc)))
                 continue
             for entry in entries:
                 if _is_folder(entry):

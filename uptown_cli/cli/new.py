@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS, PLAYER_COUNTS
-from ..engine.game import VARIANTS
+from ..engine.geometry import shown_color
 from ..i18n import _
 from .exits import converted
 from .loading import game_path
 from ..errors import display_path
-from .options import file_argument, json_option
+from .options import COLOR_CHOICE, VARIANT_CHOICE, file_argument, json_option
 from .output import Output
 
 if TYPE_CHECKING:
@@ -21,11 +21,12 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 
-def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
-    """``NAME [<EMAIL>][:COLOR[,COLOR]]`` as (name, colours, email or None), or a BadParameter
-    saying what is wrong: a NAME holding ``<`` or ``>`` must be ``NAME <ADDRESS>`` with an
-    address that ``records.names.address_problem`` takes; a name is what a record may hold, and
-    no MIME encoded word (``records.names``)."""
+def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None, str | None]:
+    """``NAME [<EMAIL> [LANG]][:COLOR[,COLOR]]`` as (name, colours, email or None, the language
+    of their mail or None: ``Flo <flo@example.org> es``), or a BadParameter saying what is
+    wrong: a NAME holding ``<`` or ``>`` must be ``NAME <ADDRESS>`` with an address that
+    ``records.names.address_problem`` takes; a name is what a record may hold, and no MIME
+    encoded word (``records.names``)."""
     from ..records.names import address_problem, encoded_word_warning, name_problem
     from ..records.editing import check_utf8
 
@@ -34,27 +35,29 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None]:
     name, sep, colors = text.rpartition(":")
     if not sep or ">" in colors:
         name, colors = text, ""
-    email = None
+    email = lang = None
     if "<" in name or ">" in name:
-        found = re.fullmatch(r"([^<>]*)<([^<>]*)>\s*", name)
-        problem = ("a player is NAME or NAME <ADDRESS>" if found is None
-                   else address_problem(found.group(2).strip()))
+        found = re.fullmatch(r"([^<>]*)<([^<>]*)>\s*(?:([a-z]{2,3}(?:_[A-Z]{2})?)\s*)?", name)
+        problem = (_("a player is NAME, or NAME <ADDRESS> and the language of their mail (es, "
+                     "en)") if found is None else address_problem(found.group(2).strip()))
         if problem is not None:
             raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
         assert found is not None  # no problem found
-        name, email = found.group(1).strip(), found.group(2).strip()
+        name, email, lang = found.group(1).strip(), found.group(2).strip(), found.group(3)
     if "," in name:
         raise click.BadParameter(_("{text!r}: give --player once for each player (-p Ana -p Bo), not a "
                                    "list").format(text=text), param_hint="--player")
     problem = name_problem(name) or encoded_word_warning("the name", name)
     if problem is not None:
         raise click.BadParameter(_("{text!r}: {problem}").format(text=text, problem=problem), param_hint="--player")
-    wanted = tuple(c.strip().lower() for c in colors.split(",")) if colors else ()
+    wanted = tuple(COLOR_CHOICE.word(c) or c.strip().lower() for c in colors.split(",")) \
+        if colors else ()
     for color in wanted:
         if color not in COLORS:
             raise click.BadParameter(_("{text!r}: unknown colour {color!r} (the colours are {COLORS})")
-                                     .format(text=text, color=color, COLORS=', '.join(COLORS)), param_hint="--player")
-    return name, wanted, email
+                                     .format(text=text, color=color, COLORS=', '.join(
+                                         map(shown_color, COLORS))), param_hint="--player")
+    return name, wanted, email, lang
 
 
 def check_lineup(entries: "list[PlayerEntry]") -> None:
@@ -78,8 +81,9 @@ def _seed(value: str | None) -> str | None:
 @file_argument
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="NAME[:COLOR[,COLOR]]",
               help="A player, in turn order (2 to 5); colours are dealt red, blue, green, yellow, "
-              "orange when not named. NAME may carry an email: \"Ana <ana@example.org>\".")
-@click.option("--variant", type=click.Choice(VARIANTS), default="standard", show_default=True)
+              "orange when not named. NAME may carry an email, and after it the language of "
+              "the player's mail: \"Ana <ana@example.org> es\".")
+@click.option("--variant", type=VARIANT_CHOICE, default="standard", show_default=True)
 @click.option("--seed", callback=lambda ctx, param, value: _seed(value),
               help="The seed that fixes every bag (default: a random one).")
 @click.option("--hidden", is_flag=True,
@@ -122,8 +126,8 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
                                .format(players_count=len(players)))
     entries = []
     for text in players:
-        name, colors, email = parse_player(text)
-        entries.append(PlayerEntry(name, colors, 0, email))
+        name, colors, email, lang = parse_player(text)
+        entries.append(PlayerEntry(name, colors, 0, email, lang))
     check_lineup(entries)
     deal_colors(entries)
     timing = timing_keys(clock, late, vacation, hidden)
@@ -152,7 +156,6 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
             "to_move": game.to_move.name, "to_join": entries[0].name if signed else None,
         })
         return
-    from ..engine.geometry import shown_color
     from ..pictures.tile_names import variant_label
 
     who = ", ".join(f"{p.name} ({' '.join(map(shown_color, p.colors))})" for p in game.players)
@@ -223,7 +226,6 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
             "to_join": entries[0].name,
         })
         return
-    from ..engine.geometry import shown_color
     from ..pictures.tile_names import variant_label
 
     who = ", ".join(f"{e.name} ({' '.join(map(shown_color, e.colors))})" for e in entries)

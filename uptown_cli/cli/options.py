@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..engine.game import COLORS, VARIANTS
 from ..errors import display_path
 from .loading import game_path
 from .output import FORCE
@@ -19,6 +20,46 @@ __all__: list[str] = []
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function: the option decorators give it back with its type."""
 
+
+class WordChoice(click.Choice):  # type: ignore[type-arg]
+    """A choice among words that people read in their language (colours, variants, bots):
+    shown in the language in use (the catalog's ``context``: ``rojo``, ``Bloqueadores``) and
+    accepted in it as in English, accents and case aside (``--rack rojo``, ``--variant
+    bloqueadores``, ``--rack red``); the command is given the English word."""
+
+    def __init__(self, words: "tuple[str, ...] | list[str]", context: str) -> None:
+        super().__init__(words, case_sensitive=False)
+        self.context = context
+
+    def shown(self, word: str) -> str:
+        """``word`` as people of the language in use read it."""
+        from ..i18n import pgettext
+
+        return pgettext(self.context, word)
+
+    def normalize_choice(self, choice: object, ctx: click.Context | None) -> str:
+        return self.shown(str(choice)).lower()
+
+    def word(self, value: str) -> str | None:
+        """The English word that ``value`` names, in English or in the language in use; None
+        when it names none."""
+        from ..pictures.tile_names import fold
+
+        folded = fold(value)
+        return next((str(word) for word in self.choices
+                     if folded in (fold(str(word)), fold(self.shown(str(word))))), None)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return self.word(str(value)) or super().convert(value, param, ctx)  # click's refusal
+
+
+SHOWN_WORDS = [("colour output", word) for word in ("auto", "always", "never")]
+"""(context, word) of the words of WordChoice options that no other table holds (the
+colours' and variants' are ``pictures.tile_names``'): scripts/catalogs.py adds them."""
+COLOR_CHOICE = WordChoice(COLORS, "colour")
+"""A colour, as ``--rack`` takes it: ``red``, ``rojo``."""
+VARIANT_CHOICE = WordChoice(VARIANTS, "variant")
+"""A variant, as ``--variant`` takes it: ``blockers``, ``bloqueadores``."""
 
 _FILE = click.Path(readable=False)
 """FILE's type (one for every command: click looks up a translation for each one made)."""
@@ -179,7 +220,8 @@ def color_options(command: F) -> F:
         "--no-color", is_flag=True, help="The same as --color never.",
     )(command)
     return click.option(
-        "--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
+        "--color", "color", type=WordChoice(["auto", "always", "never"], "colour output"),
+        default="auto",
         show_default=True,
         help="ANSI colour: auto is on a terminal unless NO_COLOR is set (FORCE_COLOR forces it).",
     )(command)

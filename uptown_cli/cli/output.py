@@ -152,7 +152,7 @@ def write_output(text: str, output: str | None, inputs: Iterable[str] = (), reco
         return
     check_not_input(output, inputs, record)
     if record and not click.get_current_context().meta.get(FORCE):
-        with converted(prefix=_("-o ")):
+        with converted(_("-o {error}")):
             create_record(output, text)
         size = len(text.encode("utf-8"))
     else:

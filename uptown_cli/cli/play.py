@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import COLORS
+from ..engine.geometry import shown_color
 from ..engine.notation import FORFEIT, PASS
 from .loading import game_path, read_game, warn
 from ..i18n import _, ngettext
 from .options import (
+    COLOR_CHOICE,
     as_option,
     BOT_NAMES,
     check_playouts,
@@ -129,7 +131,7 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @click.command()
 @click.argument("words", nargs=-1, metavar="[FILE] MOVE", shell_complete=complete_move)
 @as_option()
-@click.option("--rack", type=click.Choice(COLORS), help="The rack to play from (two players).")
+@click.option("--rack", type=COLOR_CHOICE, help="The rack to play from (two players).")
 @click.option("--for", "for_name", metavar="NAME", help="Write NAME's turn for them, once they "
               "are out of time, as the game's late policy allows: MOVE is pass or forfeit "
               "(needs --as ME).")
@@ -179,7 +181,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         raise click.UsageError(_("move writes to FILE; standard input cannot be used"))
     if typed_rack and rack and typed_rack != rack:
         raise click.UsageError(_("the move names the {typed_rack} rack, but --rack says {rack}")
-                               .format(typed_rack=typed_rack, rack=rack))
+                               .format(typed_rack=shown_color(typed_rack),
+                                       rack=shown_color(rack)))
     rack = rack or typed_rack
     if bot and (words or rack):
         raise click.UsageError(_("--bot chooses the move and its rack: give no move and no --rack"))
@@ -192,6 +195,10 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         from .club import check_mail_settings
 
         check_mail_settings(sendmail)
+    if words:  # pass and forfeit as typed in the language in use (pasar, abandonar)
+        from ..pictures.tile_names import canonical_move
+
+        words = canonical_move(" ".join(words)).split()
     if for_name is not None or (not bot and [w.lower() for w in words] == [FORFEIT]):
         write_turn_for(path, ["bot"] if bot else words, as_name, for_name, keys, dry_run, send,
                        sendmail, as_json, bot)
@@ -218,8 +225,8 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
         if send:
             click.echo(_send_on(path, as_name or seat.player.name, sendmail), err=True)
         return
-    out.text(_("Move {number}: {text}").format(number=turn.number, text=turn_text(turn))
-             + (_(" (dry run: nothing was written)") if dry_run else ""))
+    out.text((_("Move {number}: {text} (dry run: nothing was written)") if dry_run else
+              _("Move {number}: {text}")).format(number=turn.number, text=turn_text(turn)))
     colored = use_color(color, no_color)
     out.text(board_text(game, colored), color=colored)
     out.text(drawn_text(game, turn, played.view))
@@ -236,7 +243,6 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
                    as_json: bool, bot: str | None = None) -> None:
     """``move forfeit`` (resign at one's turn) and ``move --for NAME pass|forfeit|--bot`` (for
     a player out of time: ``turns.acts.resign``, ``stand_in``)."""
-    from ..engine.geometry import shown_color
     from ..turns.acts import resign, said_action, stand_in
     from ..turns.game_files import open_game
     from .timing import now
@@ -273,7 +279,8 @@ def write_turn_for(path: str, words: Sequence[str], as_name: str | None, for_nam
                      "(out of time)").format(
                 number=done.number, colour=shown_color(done.color), name=done.player.name,
                 action=said_action(done.action), writer=done.by)
-        click.echo(move + (_(" (dry run: nothing was written)") if dry_run else ""))
+        click.echo(_("{line} (dry run: nothing was written)").format(line=move) if dry_run
+                   else move)
         if finished:
             from ..engine.scoring import standings
             from ..pictures.text import standings_rows
@@ -315,7 +322,6 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
     as it is (with its rack first where both racks could play it).
     """
     from ..pictures.text import moves_data, moves_rows
-    from ..engine.geometry import shown_color
     from ..turns.game_files import remember_seen
 
     path, record, game = read_game(file, as_name=as_name, keys=keys)
@@ -368,14 +374,13 @@ def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, 
     if as_json:
         Output(as_json).json({"to_move": player.name, "bot": bot, "color": rack, "move": text})
         return
-    from ..engine.geometry import shown_color
-    from ..pictures.tile_names import move_label
+    from ..pictures.tile_names import move_label, written_move_label
 
     shown = f"{shown_color(rack)} {move_label(chosen)}" if len(player.colors) > 1 else move_label(chosen)
     click.echo(_("{bot} suggests for {name}: {move}").format(bot=bot, name=player.name, move=shown))
     who = f" --as {player.name}" if record.hidden is not None else ""
     click.echo(_("To play it: {command}").format(
-        command=f"uptown move {display_path(path)} {text}{who}"))
+        command=f"uptown move {display_path(path)} {written_move_label(text)}{who}"))
 
 
 COMMANDS = {command.name: command for command in (move, moves, hint)}

@@ -3,10 +3,11 @@ percent, moves as ``mean (fewest-most)``), marked for the catalogs and translate
 
 from typing import cast
 
-from ..i18n import N_
+from ..i18n import N_, _, pgettext
+from ..pictures.tile_names import variant_label
 from .output import percent
 
-__all__ = ["STATS_TITLES", "STATS_HEADERS", "stats_row"]
+__all__ = ["STATS_TITLES", "STATS_HEADERS", "stats_row", "header_text"]
 
 STATS_TITLES = {
     "games": N_("Games:"),
@@ -28,6 +29,13 @@ STATS_HEADERS = {
 """A column's header by its key in the figures (the key itself when not here)."""
 
 
+def header_text(header: str) -> str:
+    """A column's header (of STATS_HEADERS) in the language in use; "finished" counts games,
+    which some languages say apart from a game's state (Spanish: terminadas)."""
+    # TRANSLATORS: the header of a column that counts finished games
+    return pgettext("column", "finished") if header == "finished" else _(header)
+
+
 def stats_row(row: dict[str, int | float | str]) -> dict[str, int | float | str]:
     """A row of figures as text cells: rates in percent, moves as ``mean (fewest-most)``."""
     cells: dict[str, int | float | str] = {}
@@ -38,6 +46,8 @@ def stats_row(row: dict[str, int | float | str]) -> dict[str, int | float | str]
             key, value = "moves", f"{value:g} ({row['min_moves']}-{row['max_moves']})"
         elif key == "win_rate":
             value = percent(cast(float, value))
+        elif key == "variant":
+            value = variant_label(str(value))
         elif isinstance(value, float):
             value = f"{value:.2f}"
         cells[STATS_HEADERS.get(key, key)] = value

@@ -7,10 +7,9 @@ import sys
 
 import click
 
-from ..engine.game import VARIANTS
 from ..i18n import _
 from .loading import game_path
-from .options import BOT_NAMES, as_option, file_argument, keys_option
+from .options import BOT_NAMES, VARIANT_CHOICE, as_option, file_argument, keys_option
 
 __all__: list[str] = []
 
@@ -57,7 +56,7 @@ def _full_screen() -> None:
 @click.option("--players", type=click.IntRange(2, 5), help="Players in a new game, you "
               "included [default: one more than the bots].")
 @click.option("--seed", help="The seed of a new game (default: a random one).")
-@click.option("--variant", type=click.Choice(VARIANTS), help="A new game's variant [default: "
+@click.option("--variant", type=VARIANT_CHOICE, help="A new game's variant [default: "
               "standard].")
 @click.option("--level", type=click.IntRange(1, 5), help="How strongly the bots of a new game "
               "play, 1 to 5 [default: 5, an answer within a second].")

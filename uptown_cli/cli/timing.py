@@ -21,7 +21,7 @@ def now() -> "datetime":
     from ..engine.moments import current_time
     from .exits import converted
 
-    with converted(prefix="UPTOWN_NOW: ", usage=True):
+    with converted("UPTOWN_NOW: {error}", usage=True):
         return current_time(os.environ)
 
 

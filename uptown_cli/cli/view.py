@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.game import VARIANTS
 from .exits import ExitStatus
 from ..errors import display_path
-from ..i18n import _, ngettext
+from ..i18n import _, names_list, ngettext
 from .loading import (
     game_path,
     listed_records,
@@ -20,6 +19,7 @@ from .loading import (
     replay_valid,
 )
 from .options import (
+    VARIANT_CHOICE,
     as_option,
     color_options,
     file_argument,
@@ -177,7 +177,7 @@ def replay(file: str | None, first: int, last: int | None, as_json: bool, color:
 
 @click.command()
 @click.argument("files", nargs=-1, metavar="[FILE|FOLDER]...", type=click.Path(readable=False))
-@click.option("--variant", type=click.Choice(VARIANTS), help="Score this way instead of the file's variant.")
+@click.option("--variant", type=VARIANT_CHOICE, help="Score this way instead of the file's variant.")
 @output_options
 def score(files: tuple[str, ...], variant: str | None, as_json: bool, table_format: str) -> None:
     """Print the standings (lower scores are better).
@@ -324,7 +324,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                         click.echo(f"{result.path}: {note}")
                     click.echo(_("{path}: the game is over, but the draws of {names} are "
                                  "unchecked: each must run uptown reveal {path} --as NAME").format(
-                        path=result.path, names=", ".join(result.unrevealed)))
+                        path=result.path, names=names_list(result.unrevealed)))
                 else:
                     for note in result.unchecked:
                         click.echo(_("{path}: not yet checkable: {note}")
@@ -333,20 +333,35 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         click.echo("]")
     else:
         bad = invalid - len(folders)
-        more = (_(", {count} unchecked").format(count=unchecked) if unchecked else "") + (
-            ngettext(", {count} warning", ", {count} warnings", warned).format(count=warned)
-            if warned else "")
-        unread = ngettext("; {count} folder not read", "; {count} folders not read",
-                          len(folders)).format(count=len(folders)) if folders else ""
         valid = len(files) - bad - unchecked
-        some = _(" ({settled} settled)").format(settled=settled) if settled else ""
-        out.text(ngettext("{count} record, {valid} valid{settled}, {bad} invalid",
-                          "{count} records, {valid} valid{settled}, {bad} invalid", len(files)).format(
-            count=len(files), valid=valid, settled=some, bad=bad) + more + unread)
+        out.text(validate_summary(len(files), valid, settled, bad, unchecked, warned, len(folders)))
     if invalid:
         sys.exit(ExitStatus.ERROR)
     if unchecked:
         sys.exit(ExitStatus.UNCHECKED)
+
+
+def validate_summary(count: int, valid: int, settled: int, invalid: int, unchecked: int,
+                     warned: int, unread: int) -> str:
+    """validate's last line: ``3 records, 2 valid (1 settled), 1 invalid, 1 warning; 1
+    folder not read`` (the counts that are not 0, past the first three): each count a phrase
+    of its own, with the plural form its number takes in the language in use."""
+    # TRANSLATORS: validate's summary is a list of counts; each takes its own plural form
+    # ("0 válidos", "1 no válido"), so that the words agree with every number
+    counts = [ngettext("{count} record", "{count} records", count).format(count=count),
+              (ngettext("{count} valid ({settled})", "{count} valid ({settled})", valid)
+               if settled else ngettext("{count} valid", "{count} valid", valid)).format(
+                  count=valid, settled=ngettext("{count} settled", "{count} settled", settled)
+                  .format(count=settled)),
+              ngettext("{count} invalid", "{count} invalid", invalid).format(count=invalid)]
+    if unchecked:
+        counts.append(ngettext("{count} unchecked", "{count} unchecked", unchecked)
+                      .format(count=unchecked))
+    if warned:
+        counts.append(ngettext("{count} warning", "{count} warnings", warned).format(count=warned))
+    summary = ", ".join(counts)
+    return ngettext("{summary}; {count} folder not read", "{summary}; {count} folders not read",
+                    unread).format(summary=summary, count=unread) if unread else summary
 
 
 @click.command()

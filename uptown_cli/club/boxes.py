@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, NamedTuple, cast
 from ..errors import NOTHING_WRITTEN, MailError, display_path, one_line
 from ..fairplay.copies import Comparison, Relation, compare_records
 from ..i18n import _ as gettext
-from ..i18n import ngettext
+from ..i18n import ngettext, system_reason
 from ..records.reading import load_record
 from ..records.schema import Record
 from .inbox import progress
@@ -70,7 +70,7 @@ def _why(exc: OSError, path: str) -> str:
         return gettext("it is a link that leads nowhere")
     if exc.errno == errno.ELOOP:
         return gettext("it is a link in a loop")
-    return gettext("it cannot be read ({reason})").format(reason=exc.strerror or exc)
+    return gettext("it cannot be read ({reason})").format(reason=system_reason(exc))
 
 
 def _letter(path: str, where: str) -> Letter:
@@ -118,7 +118,7 @@ def maildir_messages(path: str) -> Iterator[Letter]:
                       for entry in os.scandir(os.path.join(path, sub))
                       if not entry.name.startswith(".")]
         except OSError as exc:
-            reason = gettext("no such Maildir folder") if exc.errno == errno.ENOENT else exc.strerror
+            reason = gettext("no such Maildir folder") if exc.errno == errno.ENOENT else system_reason(exc)
             raise MailError(gettext("{shown}: {reason} (a Maildir holds new/ and cur/)")
                             .format(shown=shown, reason=reason)) from None
     for name, file in sorted(names):
@@ -171,7 +171,7 @@ def mbox_messages(path: str) -> Iterator[Letter]:
                     lines.append(piece)
         except OSError as exc:
             raise MailError(gettext("cannot read {shown}: {value}")
-                            .format(shown=shown, value=exc.strerror or exc)) from None
+                            .format(shown=shown, value=system_reason(exc))) from None
         if lines is not None:
             yield _mbox_letter(gettext("{shown} message {number}").format(shown=shown, number=number), lines, size)
 
@@ -214,12 +214,18 @@ def best_copy(letters: Iterable[Letter], local_path: str,
         if key is not None:
             found.append(((*key, place), game))
     if not found:
-        unread = (ngettext("; {count} was skipped", "; {count} were skipped",
-                           len(skipped)).format(count=len(skipped)) if skipped else "")
-        raise MailError((gettext("{path}: no message in the mailbox carries this game").format(
-            path=display_path(local_path)) if local is not None else
-            gettext("no message in the mailbox carries a game named {name}").format(name=name))
-            + unread)
+        if local is not None:
+            none = (ngettext("{path}: no message in the mailbox carries this game; {count} was "
+                             "skipped", "{path}: no message in the mailbox carries this game; "
+                             "{count} were skipped", len(skipped)) if skipped else
+                    gettext("{path}: no message in the mailbox carries this game"))
+        else:
+            none = (ngettext("no message in the mailbox carries a game named {name}; {count} was "
+                             "skipped", "no message in the mailbox carries a game named {name}; "
+                             "{count} were skipped", len(skipped)) if skipped else
+                    gettext("no message in the mailbox carries a game named {name}"))
+        raise MailError(none.format(path=display_path(local_path), name=name,
+                                    count=len(skipped)))
     best = max(found, key=lambda item: item[0])[1]
     chosen = read[best.data][0]
     if local is None:
@@ -263,13 +269,11 @@ def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:
     if comparison.relation == Relation.DIVERGING:
         number = cast(int, comparison.move)
 
-        def whose(record: Record) -> str:
-            entry = record.moves[number - 1]
-            owner = record.owners.get(entry.color, "?")
-            return gettext("{name}'s {move}").format(name=owner, move=entry.text)
-
-        return one_line(gettext("move {number} is {one} in one and {other} in the other").format(
-            number=number, one=whose(a), other=whose(b)))
+        one, other = (r.moves[number - 1] for r in (a, b))
+        return one_line(gettext("move {number} is {name}'s {move} in one and {other_name}'s "
+                                "{other_move} in the other").format(
+            number=number, name=a.owners.get(one.color, "?"), move=one.text,
+            other_name=b.owners.get(other.color, "?"), other_move=other.text))
     if comparison.relation == Relation.ADDRESS_CHANGED:
         return one_line(comparison.detail or gettext("an address differs"))
     if comparison.relation == Relation.DIFFERENT_GAMES and comparison.fields == ("commitments",):

@@ -1,6 +1,6 @@
-"""The message that carries a game.
+"""The messages that carry a game, one for each language its recipients read.
 
-``game_message`` builds it with the standard library's ``email`` package (its ``email.mime``
+``game_messages`` builds them with the standard library's ``email`` package (its ``email.mime``
 classes, which write a header as given and never read it back as encoded text): a plain-text
 body (the board, the recipient's rack in an open game, the standings once a move is played,
 and the one command the recipient runs next) and the game file attached exactly as it is on
@@ -27,7 +27,7 @@ from ..engine.geometry import shown_color
 from ..engine.scoring import standings
 from ..errors import MailError, one_line
 from ..fairplay.joins import valid_reveals
-from ..i18n import _, ngettext
+from ..i18n import _, current_language, language, names_list, ngettext
 from ..pictures.table import simple_table
 from ..pictures.text import board_text, protocol_text, rack_label, standings_rows
 from ..records.entries import PlayerEntry
@@ -43,7 +43,7 @@ from .headers import (
     plain_file_name,
 )
 
-__all__ = ["GameFile", "game_message", "carrying", "wire_bytes", "from_env"]
+__all__ = ["GameFile", "game_messages", "carrying", "wire_bytes", "from_env"]
 
 FROM_ENV = "UPTOWN_FROM"
 """The sender's address when ``--as`` names no player with an email in the record."""
@@ -72,10 +72,11 @@ class GameFile(NamedTuple):
         checked = validate_record(record)
         if checked.errors:
             more = len(checked.errors) - 1
-            also = _(" (and {count} more)").format(count=more) if more else ""
-            raise MailError(_("{error}{also}; nothing was sent: the record is invalid (see "
-                              "uptown validate {path})").format(
-                error=checked.errors[0].report_line(), also=also, path=shlex.quote(shown)))
+            raise MailError((_("{error} (and {count} more); nothing was sent: the record is "
+                               "invalid (see uptown validate {path})") if more else
+                             _("{error}; nothing was sent: the record is invalid (see uptown "
+                               "validate {path})")).format(
+                error=checked.errors[0].report_line(), count=more, path=shlex.quote(shown)))
         assert checked.game is not None  # replayed with the record
         return cls(path, text.encode("utf-8"), record, checked.game)
 
@@ -212,7 +213,7 @@ def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> li
     if missing:
         raise MailError(ngettext("{names} has no email address in {path} (add 'email:' under the player)",
                                  "{names} have no email address in {path} (add 'email:' under the player)",
-                                 len(missing)).format(names=", ".join(missing), path=game.record.path))
+                                 len(missing)).format(names=names_list(missing), path=game.record.path))
     return chosen
 
 
@@ -260,16 +261,26 @@ def sender_address(game: GameFile, as_name: str | None) -> tuple[str, str]:
     return club
 
 
-def game_message(game: GameFile, as_name: str | None = None, to: str | None = None) -> Outgoing:
-    """The message that carries ``game`` from ``as_name`` (or ``$UPTOWN_FROM``) to ``to``
-    (see ``recipients``), the game file attached byte for byte."""
+def game_messages(game: GameFile, as_name: str | None = None,
+                  to: str | None = None) -> list[Outgoing]:
+    """The messages that carry ``game`` from ``as_name`` (or ``$UPTOWN_FROM``) to ``to`` (see
+    ``recipients``), the game file attached byte for byte: one for each language the
+    recipients read (their ``lang`` in the record; without one, the language in use), its
+    subject and body in that language."""
     name, sender = sender_address(game, as_name)
     sender_entry = game.player(as_name) if as_name is not None else None
     chosen = [(p, checked_address(p.email or "", _("{name}'s email").format(name=p.name)))
               for p in recipients(game, to, sender_entry)]
-    message = carrying(game, (name, sender), [(p.name, address) for p, address in chosen],
-                       game.subject(), game.body([p for p, _ in chosen]))
-    return Outgoing(message, sender, chosen)
+    by_language: dict[str | None, list[tuple[PlayerEntry, str]]] = {}
+    for player, address in chosen:
+        by_language.setdefault(player.lang, []).append((player, address))
+    messages = []
+    for lang, group in by_language.items():
+        with language(lang or current_language()):
+            message = carrying(game, (name, sender), [(p.name, a) for p, a in group],
+                               game.subject(), game.body([p for p, _ in group]))
+        messages.append(Outgoing(message, sender, group))
+    return messages
 
 
 def carrying(game: GameFile, sender: tuple[str, str], to: list[tuple[str, str]], subject: str,

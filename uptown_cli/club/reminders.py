@@ -29,7 +29,7 @@ from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.words import Word
 from ..errors import MailError, SetupError, UptownError, display_path
 from ..fairplay.memory import game_ident
-from ..i18n import _
+from ..i18n import _, current_language, language, system_reason
 from ..pictures.text import board_text
 from ..records.times import stand_in_actions, waiting_deadline
 from .headers import checked_address
@@ -59,10 +59,12 @@ _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
 
 
 class Person(NamedTuple):
-    """A player as reminders address them: their name and email (None when the record has none)."""
+    """A player as reminders address them: their name, email (None when the record has none)
+    and the language of their mail (None: the sender's)."""
 
     name: str
     address: str | None = None
+    lang: str | None = None
 
 
 class Awaited(NamedTuple):
@@ -168,7 +170,7 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
         deadline = waiting_deadline(timing, record.moves, record.owners, name,
                                     pauses=record.pauses)
         assert deadline is not None  # a game with a clock
-        people = {p.name: Person(p.name, p.email) for p in record.players}
+        people = {p.name: Person(p.name, p.email, p.lang) for p in record.players}
         file, player = shlex.quote(found.attachment_name), shlex.quote(name)
         actions = stand_in_actions(timing, record.moves, record.owners, name, record.pauses)
         stand_ins = tuple(
@@ -209,8 +211,12 @@ def due(waiting: Iterable[Awaited], log: Iterable[LogEntry], now: datetime,
         if awaited.deadline.state(now) not in (TimeState.LATE, TimeState.OUT_OF_TIME):
             continue
         start = period_start(awaited.deadline, now, period)
-        messages = [(awaited.player, Kind.REMINDER, reminder_text(awaited, now))]
-        messages += [(other, Kind.NOTICE, notice_text(awaited, other, now)) for other in awaited.others]
+        messages = []
+        for person in (awaited.player, *awaited.others):  # each in their own language
+            with language(person.lang or current_language()):
+                messages.append((person, Kind.REMINDER, reminder_text(awaited, now))
+                                if person is awaited.player else
+                                (person, Kind.NOTICE, notice_text(awaited, person, now)))
         for person, kind, (subject, body) in messages:
             reminder = Reminder(awaited, person, kind, start, subject, body)
             if reminder.log_entry(now).key not in sent:
@@ -423,5 +429,5 @@ def _parse_log(path: str, data: bytes) -> tuple[list[LogEntry], int]:
 def _why(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return _("it is a symbolic link")
-    return exc.strerror or str(exc)
+    return system_reason(exc)
 

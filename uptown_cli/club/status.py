@@ -12,7 +12,7 @@ from ..engine.game import same_name
 from ..engine.moments import describe, parse_time
 from ..engine.scoring import standings
 from ..engine.words import Word
-from ..i18n import _
+from ..i18n import _, names_list
 from ..records.times import clock_json, stand_in_actions, waiting_deadline
 from ..turns.validation import validate_file
 
@@ -103,39 +103,48 @@ class GameStatus(NamedTuple):
     def text(self) -> str:
         """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
         if self.state == State.TO_MOVE:
-            return _("{name} to move").format(name=self.waiting_for) + self.clock_text()
+            return self.to_move_text()
         if self.state == State.TO_JOIN:
             return _("{name} to join").format(name=self.waiting_for)
         if self.state == State.FINISHED:
-            out = _(" and ").join(name for name, _when in self.forfeited)
-            won = _("won by {names}").format(names=_(" and ").join(self.winners))
-            return won + (_(" ({names} forfeited)").format(names=out) if out else "")
+            out = [name for name, _when in self.forfeited]
+            return (_("won by {names} ({forfeited} forfeited)") if out else
+                    _("won by {names}")).format(names=names_list(self.winners),
+                                                forfeited=names_list(out))
         return _("invalid: {problem}").format(problem=self.problem)
 
-    def clock_text(self) -> str:
-        """What the clock says of the wait, short enough for one line: ``, 1d 4h left``,
-        ``, late by 5h (out of time in 6d 19h)``, ``, out of time for 2d: others may pass``,
-        ``, on vacation for 2d 23h more``; empty without a clock."""
+    def to_move_text(self) -> str:
+        """Who is to move and what the clock says of the wait, short enough for one line:
+        ``Bo to move, 1d 4h left``, ``..., late by 5h (out of time in 6d 19h)``, ``..., out of
+        time for 2d: others may pass``, ``..., on vacation for 2d 23h more``."""
         state, deadline, now = self.clock_state, self.deadline, self.now
+        text, fields = _("{name} to move"), {"name": self.waiting_for}
         if state is None or deadline is None or now is None:
-            return ""
-        if state == "on time":
-            return _(", {time} left").format(time=describe(deadline.time_left(now)))
-        if state == "late":
-            return _(", late by {late} (out of time in {left})").format(
-                late=describe(deadline.time_left(now)), left=describe(deadline.out_at - now))
-        if state == "paused":
+            pass
+        elif state == "on time":
+            text, fields["time"] = (_("{name} to move, {time} left"),
+                                    describe(deadline.time_left(now)))
+        elif state == "late":
+            text = _("{name} to move, late by {late} (out of time in {left})")
+            fields.update(late=describe(deadline.time_left(now)),
+                          left=describe(deadline.out_at - now))
+        elif state == "paused":
             until = deadline.paused_until(now)
-            return (_(", on vacation for {time} more").format(time=describe(until - now))
-                    if until is not None else "")
-        may = {("pass",): _(", out of time for {time}: others may pass"),
-               ("bot",): _(", out of time for {time}: others may let a bot move"),
-               ("forfeit",): _(", out of time for {time}: others may forfeit"),
-               ("pass", "forfeit"): _(", out of time for {time}: others may pass or forfeit"),
-               ("bot", "forfeit"): _(", out of time for {time}: others may let a bot move or "
-                                     "forfeit")}
-        text = may.get(self.stand_ins, _(", out of time for {time}"))
-        return text.format(time=describe(now - deadline.out_at))
+            if until is not None:
+                text, fields["time"] = (_("{name} to move, on vacation for {time} more"),
+                                        describe(until - now))
+        else:
+            may = {("pass",): _("{name} to move, out of time for {time}: others may pass"),
+                   ("bot",): _("{name} to move, out of time for {time}: others may let a bot "
+                               "move"),
+                   ("forfeit",): _("{name} to move, out of time for {time}: others may forfeit"),
+                   ("pass", "forfeit"): _("{name} to move, out of time for {time}: others may "
+                                          "pass or forfeit"),
+                   ("bot", "forfeit"): _("{name} to move, out of time for {time}: others may "
+                                         "let a bot move or forfeit")}
+            text = may.get(self.stand_ins, _("{name} to move, out of time for {time}"))
+            fields["time"] = describe(now - deadline.out_at)
+        return text.format(**fields)
 
     def to_json(self) -> dict[str, object]:
         """The status as ``status --json`` prints it (the clock's fields: null without one)."""
@@ -165,8 +174,9 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     record, game = checked.record, checked.game
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
-        where = _("line {line}: ").format(line=error.line) if error.line is not None else ""
-        return GameStatus(shown, State.INVALID, checked.moves, since, problem=where + error.message)
+        problem = error.message if error.line is None else _("line {line}: {problem}").format(
+            line=error.line, problem=error.message)
+        return GameStatus(shown, State.INVALID, checked.moves, since, problem=problem)
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name

@@ -29,7 +29,7 @@ from ..errors import NOTHING_SENT, MailError
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
 from the start; port 465); ``?tls=no`` sends without TLS."""
-from ..i18n import _
+from ..i18n import _, system_reason
 
 __all__ = ["SMTP_ENV", "check_settings", "send_sendmail", "send_smtp"]
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
@@ -110,7 +110,7 @@ class SmtpServer(NamedTuple):
             entry = None
         except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
             reason = (_("it is not UTF-8 text") if isinstance(exc, UnicodeError)
-                      else getattr(exc, "msg", None) or getattr(exc, "strerror", None) or exc)
+                      else getattr(exc, "msg", None) or system_reason(exc))
             raise MailError(_("~/.netrc cannot be read ({reason})").format(reason=reason)) from None
         if entry is None or not entry[2] or entry[0] not in ("", self.user):
             raise MailError(_("no password for {user}@{host}: set ${PASSWORD_ENV} or add 'machine "
@@ -192,7 +192,7 @@ class _Session:
                             .format(where=where, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
         except (smtplib.SMTPException, OSError, UnicodeError) as exc:
             reason = (_("the server hung up") if isinstance(exc, smtplib.SMTPServerDisconnected)
-                      else getattr(exc, "strerror", None) or self.said(str(exc))
+                      else system_reason(exc) if getattr(exc, "strerror", None) else self.said(str(exc))
                       or type(exc).__name__)
             raise MailError(_("cannot send through {where}: {reason}; nothing was sent")
                             .format(where=where, reason=reason)) from None
@@ -291,7 +291,7 @@ def _tls_context() -> ssl.SSLContext:
     try:
         return ssl.create_default_context(cafile=cafile)
     except (OSError, ssl.SSLError) as exc:
-        reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+        reason = system_reason(exc) if getattr(exc, "strerror", None) else getattr(exc, "reason", None) or exc
         raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason})")
                         .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason),
                         NOTHING_SENT) from None
@@ -308,7 +308,7 @@ def send_sendmail(data: bytes, recipients: list[str]) -> None:
         raise MailError(_("sendmail did not finish within {TIMEOUT:.0f} s").format(TIMEOUT=TIMEOUT)) from None
     except OSError as exc:
         raise MailError(_("cannot run {program}: {value}")
-                        .format(program=program, value=exc.strerror or exc)) from None
+                        .format(program=program, value=system_reason(exc))) from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         failed = _("sendmail failed (exit status {status})").format(status=done.returncode)

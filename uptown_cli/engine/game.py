@@ -41,7 +41,7 @@ from .geometry import (
 from .groups import count_groups, cut_points, is_cut_point
 from .move_lists import ROW_SHIFTS, move_lists, tile_moves
 from .notation import PASS, Move, board_diagram, parse_move
-from ..i18n import _ as gettext, ngettext
+from ..i18n import _ as gettext, names_list, ngettext
 
 __all__ = [
     "Color", "COLORS", "Variant", "VARIANTS", "PLAYER_COUNTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR", "Player",
@@ -434,7 +434,7 @@ class Game:
         if len(holders) > 1:
             raise IllegalMove(Reason.AMBIGUOUS_COLOR, gettext(
                 "both {holders} could play {tile}: say which colour").format(
-                holders=gettext(" and ").join(map(shown_color, holders)), tile=shown_tile(tile)))
+                holders=names_list(map(shown_color, holders)), tile=shown_tile(tile)))
         return holders[0] if holders else player.colors[0]
 
     def check(self, move: Move, color: str | None = None) -> str:

@@ -14,7 +14,7 @@ from .moments import LONGEST, show_time
 from .game import name_key
 from .notation import FORFEIT
 from .words import Word
-from ..i18n import _, pgettext
+from ..i18n import _, names_list, pgettext
 
 __all__ = ["LateAction", "DEFAULT_BOT", "LatePolicy", "stand_in_problem", "Vacation", "pause_problem"]
 
@@ -91,8 +91,8 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
     allowed = policy.actions(timeline.stood_in(player))
     if action not in allowed:
         return (_("this game's late policy ({policy}) lets others only {allowed} for a player "
-                  "out of time").format(policy=policy, allowed=_(" or ").join(
-                      _action_words(what) for what in allowed))
+                  "out of time").format(policy=policy, allowed=names_list(
+                      (_action_words(what) for what in allowed), "or"))
                 if allowed else _("this game's late policy ({policy}) lets others do nothing "
                                   "for a late player").format(policy=policy))
     deadline = clock.turn(timeline, player)

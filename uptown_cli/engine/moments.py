@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 
 from ..errors import SetupError
-from ..i18n import _
+from ..i18n import _, duration, moment
 
 __all__ = ["NOW_ENV", "TOLERANCE", "LONGEST", "parse_duration", "write_duration", "describe",
            "parse_time", "write_time", "show_time", "current_time", "check_times"]
@@ -47,15 +47,12 @@ def write_duration(span: timedelta) -> str:
 
 
 def describe(span: timedelta) -> str:
-    """A duration for people, to the minute: ``3d 4h``, ``5h 20m``, ``12m`` (its size: no sign)."""
+    """A duration for people, to the minute: ``3d 4h``, ``5h 20m``, ``12m`` (its size: no sign;
+    the language's units, ``3 d 4 h`` in Spanish)."""
     minutes = abs(int(span.total_seconds())) // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m"
+    return duration(days, hours, 0 if days else minutes)
 
 
 _LAST_YEAR = 9000
@@ -85,9 +82,10 @@ def write_time(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def show_time(moment: datetime) -> str:
-    """``2026-12-01 15:36 UTC``: a time as messages show it."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+def show_time(when: datetime) -> str:
+    """``2026-12-01 15:36 UTC``: a time as messages show it (``1 de diciembre de 2026, 15:36
+    UTC`` in Spanish)."""
+    return moment(when)
 
 
 def current_time(environ: Mapping[str, str]) -> datetime:

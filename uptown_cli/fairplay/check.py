@@ -23,6 +23,7 @@ from ..records.entries import STAMP_KEYS, TIMING_KEYS
 from ..records.hidden_fields import SIGNED, is_hex
 from .joins import bad_reveals as bad_reveal_names, hand_written_joins, reveal_line, valid_reveals
 from ..i18n import _ as gettext
+from ..i18n import names_list, ngettext
 
 if TYPE_CHECKING:
     from ..engine.game import Game, Player, Turn
@@ -30,8 +31,15 @@ if TYPE_CHECKING:
     from ..records.entries import MoveEntry, PauseEntry
     from ..records.schema import Record
 
-__all__ = ["HiddenCheck", "JoinsCheck", "own_link", "sealed_stamp", "sealed_pause", "unrevealed_players",
-           "unchecked", "bad_reveals", "early_reveals"]
+__all__ = ["HiddenCheck", "JoinsCheck", "not_started", "own_link", "sealed_stamp", "sealed_pause",
+           "unrevealed_players", "unchecked", "bad_reveals", "early_reveals"]
+
+
+def not_started(waiting: list[str]) -> str:
+    """The refusal of a turn in a game that some players (``waiting``) have not joined."""
+    return ngettext("the game has not started: {waiting} must join first (uptown join)",
+                    "the game has not started: {waiting} must join first (uptown join)",
+                    len(waiting)).format(waiting=names_list(waiting))
 
 
 class HiddenCheck:
@@ -93,8 +101,7 @@ class HiddenCheck:
         """What is wrong with the next move (a MoveEntry, and its parsed Move), or None."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return (gettext("the game has not started: {waiting} must join first (uptown join)")
-                    .format(waiting=', '.join(waiting)))
+            return not_started(waiting)
         player = game.to_move
         if player is None or entry.color not in player.colors or entry.by is not None:
             return None  # the engine reports it; a pass for another: records.times
@@ -124,8 +131,7 @@ class HiddenCheck:
         checked by ``records.times``)."""
         if not self.deal.started:
             waiting = [p.name for p in self.deal.players[self.deal.joined:]]
-            return (gettext("the game has not started: {waiting} must join first (uptown join)")
-                    .format(waiting=', '.join(waiting)))
+            return not_started(waiting)
         player = game.to_move
         if player is None or entry.by is not None:
             return None
@@ -225,9 +231,7 @@ class HiddenCheck:
         first = min(broken)
         self.victim = victim = self._movers[first][0]
         _, color, line = self._movers[first]
-        said = gettext("move {number} ({name}'s {color}), or an entry before it, was changed "
-                       "after {name} played it: {name}'s seal does not cover it").format(
-            number=first, name=victim, color=shown_color(color))
+        said = {"number": first, "victim": victim, "color": shown_color(color)}
         between: list[str] = []
         for number in range(first + 1, last + 1):
             if number not in self._movers:
@@ -236,32 +240,45 @@ class HiddenCheck:
             ok = self.seal_ok.get(number)
             if ok and name == victim and between:  # the victim plays on: she did not make it
                 return line, gettext(
-                    "{said}, nor do the seals after it to move {before}; {name}'s own seal of "
-                    "move {number} is the first that does: the change was made after move "
-                    "{before} was sealed, before {name} played on").format(
-                    said=said, before=number - 1, name=victim, number=number), True
+                    "move {number} ({victim}'s {color}), or an entry before it, was changed "
+                    "after {victim} played it: {victim}'s seal does not cover it, nor do the "
+                    "seals after it to move {before}; {victim}'s own seal of move {later} is the "
+                    "first that does: the change was made after move {before} was sealed, before "
+                    "{victim} played on").format(before=number - 1, later=number, **said), True
             if ok:
-                who = gettext(" or ").join(dict.fromkeys(between + [name]))
-                return line, (gettext("{said}; {name}'s seal of move {number} is the first over "
-                                      "the change: {who} changed it") if not between else
-                              gettext("{said}; {name}'s seal of move {number} is the first over "
-                                      "the change, and the seals between do not cover the "
-                                      "history either: {who} changed it")).format(
-                    said=said, name=name, number=number, who=who), True
+                who = names_list(dict.fromkeys(between + [name]), "or")
+                return line, (gettext(
+                    "move {number} ({victim}'s {color}), or an entry before it, was changed "
+                    "after {victim} played it: {victim}'s seal does not cover it; {name}'s seal "
+                    "of move {later} is the first over the change: {who} changed it")
+                    if not between else gettext(
+                    "move {number} ({victim}'s {color}), or an entry before it, was changed "
+                    "after {victim} played it: {victim}'s seal does not cover it; {name}'s seal "
+                    "of move {later} is the first over the change, and the seals between do not "
+                    "cover the history either: {who} changed it")).format(
+                    name=name, later=number, who=who, **said), True
             if ok is None:
-                return line, gettext("{said}; who changed it is named when {name} plays next "
-                                     "({name}'s seal of move {number} is the next over the "
-                                     "change)").format(said=said, name=name, number=number), False
+                return line, gettext(
+                    "move {number} ({victim}'s {color}), or an entry before it, was changed after "
+                    "{victim} played it: {victim}'s seal does not cover it; who changed it is "
+                    "named when {name} plays next ({name}'s seal of move {later} is the next over "
+                    "the change)").format(name=name, later=number, **said), False
             between.append(name)
         if final and last == len(self.record.moves):
-            return line, gettext("{said}, nor does any seal after it: the change was made after "
-                                 "the last move was sealed, by whoever held the file since").format(
-                said=said), True
+            return line, gettext(
+                "move {number} ({victim}'s {color}), or an entry before it, was changed after "
+                "{victim} played it: {victim}'s seal does not cover it, nor does any seal after "
+                "it: the change was made after the last move was sealed, by whoever held the file "
+                "since").format(**said), True
         if final:
-            return line, gettext("{said}, nor does any seal checked after it (to move {last}, "
-                                 "where the replay stops)").format(said=said, last=last), True
-        return line, gettext("{said}; who changed it is named once the next move's seal is "
-                             "checked").format(said=said), False
+            return line, gettext(
+                "move {number} ({victim}'s {color}), or an entry before it, was changed after "
+                "{victim} played it: {victim}'s seal does not cover it, nor does any seal checked "
+                "after it (to move {last}, where the replay stops)").format(last=last, **said), True
+        return line, gettext(
+            "move {number} ({victim}'s {color}), or an entry before it, was changed after "
+            "{victim} played it: {victim}'s seal does not cover it; who changed it is named once "
+            "the next move's seal is checked").format(**said), False
 
     def played(self, turn: Turn, entry: MoveEntry) -> None:
         """Feed a move the engine accepted (a pass written for another player: nobody
@@ -338,10 +355,7 @@ class JoinsCheck:
 
     def problem(self, game: Game, entry: MoveEntry, move: Move) -> str | None:
         """Why a move cannot be played yet (not everyone has joined), or None."""
-        if not self.waiting:
-            return None
-        return gettext("the game has not started: {waiting} must join first (uptown join)"
-                       ).format(waiting=", ".join(self.waiting))
+        return not_started(self.waiting) if self.waiting else None
 
     def forfeit_problem(self, game: Game, entry: MoveEntry) -> str | None:
         """As ``problem``, for a forfeit."""
@@ -391,8 +405,9 @@ def unchecked(record: Record) -> list[str]:
     joined = hidden.joined()
     waiting = [p.name for p in record.players if p.name not in joined]
     if waiting:
-        notes.append(gettext("not started: {waiting} must join (uptown join)").format(
-            waiting=", ".join(waiting)))
+        notes.append(ngettext("not started: {waiting} must join (uptown join)",
+                              "not started: {waiting} must join (uptown join)",
+                              len(waiting)).format(waiting=names_list(waiting)))
     revealed = valid_reveals(hidden)
     bad = dict(bad_reveals(record))
     for player in record.players:

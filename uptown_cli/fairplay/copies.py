@@ -103,10 +103,14 @@ class Comparison(NamedTuple):
                             "illegal: {reason}", self.moves_a).format(
                 a=a, b=b, line=self.line_a, count=self.moves_a, move=self.move, reason=self.reason)
         if self.relation == Relation.IDENTICAL:
-            layout = "" if self.same_text else _(" (they differ only in comments, layout or notes)")
-            return ngettext("{a} and {b} hold the same game and the same {count} move",
-                            "{a} and {b} hold the same game and the same {count} moves",
-                            self.moves_a).format(a=a, b=b, count=self.moves_a) + layout
+            return (ngettext("{a} and {b} hold the same game and the same {count} move",
+                             "{a} and {b} hold the same game and the same {count} moves",
+                             self.moves_a) if self.same_text else
+                    ngettext("{a} and {b} hold the same game and the same {count} move (they "
+                             "differ only in comments, layout or notes)",
+                             "{a} and {b} hold the same game and the same {count} moves (they "
+                             "differ only in comments, layout or notes)",
+                             self.moves_a)).format(a=a, b=b, count=self.moves_a)
         if self.relation == Relation.EXTENDS:
             (long, n_long), (short, n_short) = sorted(
                 [(a, self.moves_a), (b, self.moves_b)], key=lambda item: -item[1])
@@ -121,13 +125,16 @@ class Comparison(NamedTuple):
                                         reason=self.reason)
         where = _("{a} and {b}").format(a=f"{a}:{self.line_a}", b=f"{b}:{self.line_b}")
         if self.relation == Relation.DIVERGING:
-            detail = f": {self.detail}" if self.detail else ""
             common = cast(int, self.move) - 1
-            return ngettext("{where}: the games diverge at move {move} ({count} move in common "
-                            "before it)",
-                            "{where}: the games diverge at move {move} ({count} moves in common "
-                            "before it)", common).format(where=where, move=self.move,
-                                                         count=common) + detail
+            return (ngettext("{where}: the games diverge at move {move} ({count} move in common "
+                             "before it): {detail}",
+                             "{where}: the games diverge at move {move} ({count} moves in common "
+                             "before it): {detail}", common) if self.detail else
+                    ngettext("{where}: the games diverge at move {move} ({count} move in common "
+                             "before it)",
+                             "{where}: the games diverge at move {move} ({count} moves in common "
+                             "before it)", common)).format(where=where, move=self.move,
+                                                           count=common, detail=self.detail)
         if self.relation == Relation.ADDRESS_CHANGED:
             return f"{where}: {self.detail}"
         if self.fields == ("withdrawn",):
@@ -267,17 +274,20 @@ def _respelled(a: Record, b: Record, number: int) -> str:
         number=number, name=owner.get(move_a.color, "?"), colour=shown_color(move_a.color))
     if (move_a.color, move_a.text) == (move_b.color, move_b.text):
         return _("{what} has another link in each copy").format(what=what)
-    said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in {path_b}"
-             ).format(what=what, colour_a=move_a.color, move_a=move_a.text, path_a=a.path,
-                      colour_b=move_b.color, move_b=move_b.text, path_b=b.path)
     if _key(move_a) == _key(move_b):
-        said += _(" (the same move respelled: in a game with hidden racks a move is compared as "
-                  "written, as its seal covers it)")
+        said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in "
+                 "{path_b} (the same move respelled: in a game with hidden racks a move is "
+                 "compared as written, as its seal covers it)")
     elif a.hidden is not None and a.hidden.version > 2:
-        mover = owner.get(move_a.color, "?")
-        said += _(" (uptown show --as {name} on the kept copy tells which one {name} sealed)"
-                  ).format(name=mover)
-    return said
+        said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in "
+                 "{path_b} (uptown show --as {name} on the kept copy tells which one {name} "
+                 "sealed)")
+    else:
+        said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in "
+                 "{path_b}")
+    return said.format(what=what, colour_a=shown_color(move_a.color), move_a=move_a.text,
+                       path_a=a.path, colour_b=shown_color(move_b.color), move_b=move_b.text,
+                       path_b=b.path, name=owner.get(move_a.color, "?"))
 
 
 def _header_line(record: Record, other: Record, name: str) -> int:

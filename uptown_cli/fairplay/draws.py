@@ -247,11 +247,23 @@ class HiddenDeal:
                               self.signing_keys.get(player.name, b""))
             if made == self.commitments[seat]:  # public values, as in follows
                 return None
-            earlier = _(" or ").join(_("{name}'s").format(name=p.name) for p in self.players[:seat])
-            also = _(", or a commitment before it ({earlier}) changed after {name} joined").format(
-                earlier=earlier, name=player.name) if earlier else ""
-            return _("{name}'s first link does not fit their commitment: {name}'s commitment or "
-                     "link was changed{also}").format(name=player.name, also=also)
+            earlier = [p.name for p in self.players[:seat]]
+            return [
+                _("{name}'s first link does not fit their commitment: {name}'s commitment or "
+                  "link was changed"),
+                _("{name}'s first link does not fit their commitment: {name}'s commitment or "
+                  "link was changed, or a commitment before it ({a}'s) changed after {name} "
+                  "joined"),
+                _("{name}'s first link does not fit their commitment: {name}'s commitment or "
+                  "link was changed, or a commitment before it ({a}'s or {b}'s) changed after "
+                  "{name} joined"),
+                _("{name}'s first link does not fit their commitment: {name}'s commitment or "
+                  "link was changed, or a commitment before it ({a}'s, {b}'s or {c}'s) changed "
+                  "after {name} joined"),
+                _("{name}'s first link does not fit their commitment: {name}'s commitment or "
+                  "link was changed, or a commitment before it ({a}'s, {b}'s, {c}'s or {d}'s) "
+                  "changed after {name} joined"),
+            ][len(earlier)].format(name=player.name, **dict(zip("abcd", earlier)))
         if not follows(link, self._last[player.name]):
             return (_("the link is not the one below {name}'s previous commitment (its SHA-256 "
                       "must equal it)") if turn == 1 else

@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import KeyFileError
 from ..engine.sha256 import sha256
 from .draws import KEY_BYTES, new_key
-from ..i18n import _
+from ..i18n import _, system_reason
 
 __all__ = [
     "keys_folder", "create_key", "remove_key", "has_key", "mark_spent", "load_key",
@@ -114,7 +114,7 @@ def write_private(folder: str, path: str, data: dict[str, Any], replace: bool,
     except FileExistsError:
         raise
     except OSError as exc:
-        reason = exc.strerror or exc
+        reason = system_reason(exc)
         if renamed and replace:
             raise KeyFileError(_("{path} was written, but its folder could not be synced to disk "
                                  "({reason})").format(path=path, reason=reason)) from None
@@ -188,7 +188,7 @@ def read_private(path: str, missing: str) -> dict[str, Any]:
         raise KeyFileError(missing) from None
     except OSError as exc:
         raise KeyFileError(_("cannot read {path}: {value}")
-                           .format(path=path, value=exc.strerror or exc)) from None
+                           .format(path=path, value=system_reason(exc))) from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
@@ -205,7 +205,7 @@ def read_private(path: str, missing: str) -> dict[str, Any]:
             raw = stream.read(1 << 20)
         except OSError as exc:
             raise KeyFileError(_("cannot read {path}: {value}")
-                               .format(path=path, value=exc.strerror or exc)) from None
+                               .format(path=path, value=system_reason(exc))) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
@@ -223,7 +223,7 @@ def check_folder(folder: str) -> None:
         return
     except OSError as exc:
         raise KeyFileError(_("cannot use the key folder {folder}: {value}")
-                           .format(folder=folder, value=exc.strerror or exc)) from None
+                           .format(folder=folder, value=system_reason(exc))) from None
     if not stat.S_ISDIR(info.st_mode):
         raise KeyFileError(_("the key folder {folder} is not a folder").format(folder=folder))
     if info.st_uid != os.geteuid():
@@ -256,5 +256,5 @@ def make_folder(folder: str) -> None:
         except OSError as exc:
             raise KeyFileError(
                 _("cannot create the key folder {folder}: {value}")
-                .format(folder=folder, value=exc.strerror or exc)) from None
+                .format(folder=folder, value=system_reason(exc))) from None
     check_folder(folder)

@@ -79,14 +79,16 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     change = seen and first_change(seen, record, name, rewrites_own_key)
     if change and seen and _sealed_change(seen, record, name, keys):
         return name  # the seals prove it, and name who made it: the view says so
-    unwritten = _("; nothing was written") if writes else ""
     if change and _moved_on(record):
-        raise ViewerError(_("{path} changed since it was read (the game moved on){unwritten}")
-                          .format(path=record.path, unwritten=unwritten))
+        raise ViewerError((_("{path} changed since it was read (the game moved on); nothing was "
+                             "written") if writes else
+                           _("{path} changed since it was read (the game moved on)"))
+                          .format(path=record.path))
     if change:
         line, message = change
-        raise ViewerError(_("{path}:{line}: {message}{unwritten}")
-                          .format(path=record.path, line=line, message=message, unwritten=unwritten))
+        raise ViewerError(_("{path}:{line}: {message}; nothing was written").format(
+            path=record.path, line=line, message=message) if writes else
+            f"{record.path}:{line}: {message}")
     return name
 
 
@@ -117,10 +119,11 @@ def seal_alert(record: Record, check: HiddenCheck, viewer: str | None = None) ->
     found = check.forgery()
     if found is None or found[2]:
         return None
-    more = _("; {name} can play on from this copy, which the others hold: {name}'s next link "
-             "shows the change to every tool").format(name=viewer) if viewer and \
-        viewer == check.victim and check.open_seal(viewer) == found[0] else ""
-    return f"{record.path}:{found[0]}: {found[1]}{more}"
+    if viewer and viewer == check.victim and check.open_seal(viewer) == found[0]:
+        return _("{path}:{line}: {problem}; {name} can play on from this copy, which the others "
+                 "hold: {name}'s next link shows the change to every tool").format(
+            path=record.path, line=found[0], problem=found[1], name=viewer)
+    return f"{record.path}:{found[0]}: {found[1]}"
 
 
 def _moved_on(record: Record) -> bool:
@@ -189,12 +192,23 @@ def player_key(record: Record, name: str, keys: str | None, spent_ok: bool = Fal
     if not key_gives(hidden, name, key):
         line = hidden.lines["commitments", name]
         names = hidden.joined()
-        earlier = _(" or ").join(_("{name}'s").format(name=n) for n in names[:names.index(name)])
-        also = (_(", or a commitment before it ({earlier}) was changed after {name} joined")
-                .format(earlier=earlier, name=name) if earlier and hidden.version > 1 else "")
-        raise KeyFileError(_("{path}:{line}: {name}'s key file does not give {name}'s commitment: "
-                             "it was changed{also}")
-                           .format(path=record.path, line=line, name=name, also=also))
+        earlier = names[:names.index(name)] if hidden.version > 1 else []
+        raise KeyFileError([
+            _("{path}:{line}: {name}'s key file does not give {name}'s commitment: it was "
+              "changed"),
+            _("{path}:{line}: {name}'s key file does not give {name}'s commitment: it was "
+              "changed, or a commitment before it ({a}'s) was changed after {name} joined"),
+            _("{path}:{line}: {name}'s key file does not give {name}'s commitment: it was "
+              "changed, or a commitment before it ({a}'s or {b}'s) was changed after {name} "
+              "joined"),
+            _("{path}:{line}: {name}'s key file does not give {name}'s commitment: it was "
+              "changed, or a commitment before it ({a}'s, {b}'s or {c}'s) was changed after "
+              "{name} joined"),
+            _("{path}:{line}: {name}'s key file does not give {name}'s commitment: it was "
+              "changed, or a commitment before it ({a}'s, {b}'s, {c}'s or {d}'s) was changed "
+              "after {name} joined"),
+        ][len(earlier)].format(path=record.path, line=line, name=name,
+                               **dict(zip("abcd", earlier))))
     return key
 
 

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..engine.geometry import SQUARE_NAMES, TILE_NAMES, shown_color
-from ..i18n import _, current_language
+from ..i18n import _, current_language, names_list
 from .text import turn_text, winner_text
 from .tile_names import variant_label
 from ..engine.scoring import standings
@@ -338,10 +338,10 @@ def evaluation_graph(game: "Game", notes: "list[MoveNotes | None]") -> str:
         parts.append(f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2"/>')
         for n, note in seated:
             assert note.eval is not None  # only notes with an evaluation are points
-            title = _("Move {number}: {name}, {percent}% to win").format(
-                number=n, name=player.name, percent=round(100 * note.eval[1]))
-            if note.mark is not None:
-                title += f", {note.mark} {_(MARK_WORDS[note.mark])}"
+            title = (_("Move {number}: {name}, {percent}% to win") if note.mark is None else
+                     _("Move {number}: {name}, {percent}% to win, {mark} {judgement}")).format(
+                number=n, name=player.name, percent=round(100 * note.eval[1]), mark=note.mark,
+                judgement=_(MARK_WORDS[note.mark]) if note.mark is not None else None)
             radius = 5 if note.mark is not None else 3
             ring = ' stroke="#111" stroke-width="1.5"' if note.mark is not None else ""
             parts.append(f'<circle data-move="{n}" cx="{x(n)}" cy="{y(note.eval[1])}" r="{radius}" '
@@ -363,7 +363,7 @@ def about_line(game: "Game", record: "Record") -> str:
     """Variant, date and the other text fields, and who plays which colours."""
     fields = [variant_label(record.variant)] + [f"{k} {v}" for k, v in record.fields.items()
                                                 if k != "event"]
-    players = ", ".join(f"{p.name} ({_(' and ').join(map(shown_color, p.colors))})"
+    players = ", ".join(f"{p.name} ({names_list(map(shown_color, p.colors))})"
                         for p in game.players)
     return " \u00b7 ".join([*fields, players])
 

@@ -136,6 +136,10 @@ def defs() -> str:
         )
     for tile, name in enumerate(TILE_NAMES):
         parts.append(f'<g id="face-{face_id(tile)}">{_face(tile)}</g>')
+    for name in REGION_NAMES:  # a region's watermark: its symbol without the name, which the
+        # tiles placed on it would cut into pieces ("rizon", "án")
+        parts.append(f'<g id="glyph-{name}" fill="{INK}" stroke="{INK}" stroke-width="1">'
+                     f'{GLYPHS[name]}</g>')
     parts.append(
         f'<g id="mark-last"><rect x="-4" y="-4" width="{TILE + 8}" height="{TILE + 8}" rx="9" '
         f'fill="none" stroke="{INK}" stroke-width="5"/><rect x="-4" y="-4" width="{TILE + 8}" '
@@ -180,7 +184,7 @@ def board_frame() -> str:
         scale = 3 * CELL / TILE * 0.8
         offset = 3 * CELL * 0.1
         parts.append(
-            f'<use href="#face-{name}" opacity="0.16" '
+            f'<use href="#glyph-{name}" opacity="0.16" '
             f'transform="translate({x + offset} {y + offset}) scale({scale:.3f})"/>'
         )
     for i in range(10):
@@ -255,11 +259,12 @@ def players_panel(game: Game, variant: str) -> str:
         for i, color in enumerate(player.colors):
             parts.append(_swatch(color, x + i * 26, y - 17))
         name_x = x + 26 * len(player.colors) + 6
-        to_move_mark = "  \u25c0 " + _("to move") if player is game.to_move else ""
         colours = ", ".join(map(shown_color, player.colors))
+        if player is game.to_move:
+            colours = _("{colours}  \u25c0 to move").format(colours=colours)
         parts.append(
             f'<text x="{name_x}" y="{y}" font-size="14" fill="{INK}"><tspan font-weight="bold">'
-            f"{xml_text(short(player.name, 16))}</tspan> {xml_text(colours + to_move_mark)}</text>"
+            f"{xml_text(short(player.name, 16))}</tspan> {xml_text(colours)}</text>"
         )
         parts.append(
             _panel_text(x, y + 17, _("#{rank}  score {score}  groups {groups}  captures {captures}")

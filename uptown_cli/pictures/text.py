@@ -19,12 +19,13 @@ from ..engine.geometry import (
     tile_name,
 )
 from ..errors import display_path
-from ..i18n import _, pgettext
+from ..i18n import _, names_list, pgettext
 from .tile_names import (
     color_letter,
     move_label,
     region_label,
     symbol_words,
+    tile_color,
     tile_face,
 )
 
@@ -112,7 +113,7 @@ def legend_lines(game: "Game", use_color: bool = False) -> list[str]:
         for c in game.colors
     )
     faces = [f"{s.face}={s.shown}" for name, s in symbol_words().items()
-             if s.face != s.shown and name != "$"] + ["$=" + _("wild")]
+             if s.face != s.shown and name != "$"] + [_("$=wild")]
     lines = wrap_line(_("Colours: {colours}").format(colours=colors))
     lines += wrap_line(_("Faces: {faces}").format(faces=" ".join(faces)))
     if game.last is not None:
@@ -158,8 +159,10 @@ def turn_text(turn: "Turn", by: str | None = None, bot: str | None = None) -> st
     if turn.captured is None:
         return _("{colour} ({name}) {move}").format(**shown)
     victim, tile = turn.captured
+    # TRANSLATORS: {victim} is the captured tile's colour, as it qualifies a tile ("colour of a
+    # tile"): "captura la loseta G roja"
     return _("{colour} ({name}) {move}, captures {victim} {tile}").format(
-        **shown, victim=shown_color(victim), tile=shown_tile(tile))
+        **shown, victim=tile_color(victim), tile=shown_tile(tile))
 
 
 def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:
@@ -217,7 +220,7 @@ def winner_text(standing_rows: "list[Standing]") -> str:
                 if tied else _("The game is over: {name} wins, with a score of {score}.")).format(
             name=first[0].name, score=first[0].score)
     return _("The game is over: {names} share first place, with a score of {score}.").format(
-        names=_(" and ").join(s.name for s in first), score=first[0].score)
+        names=names_list(s.name for s in first), score=first[0].score)
 
 
 def rack_label(tiles: "Iterable[int]") -> str:
@@ -285,20 +288,22 @@ def _state_line(record: "Record", game: "Game") -> str:
     shown = display_path(record.path)
     waiting = [p.name for p in record.players if p.name not in hidden.joined()]
     if waiting:
-        return (_("Waiting for {names} to join (protocol {protocol}); next:").format(
-                    names=", ".join(waiting), protocol=protocol_text(hidden))
-                + f"\n  uptown join {shown} --as {waiting[0]}")
+        return _("Waiting for {names} to join (protocol {protocol}); next:\n"
+                 "  uptown join {path} --as {name}").format(
+            names=names_list(waiting), protocol=protocol_text(hidden), path=shown,
+            name=waiting[0])
     if game.to_move is not None:
         return _("{name} to move.").format(name=game.to_move.name)
     from ..fairplay.joins import valid_reveals  # (hidden games only: see fairplay.replay)
 
     left = [n for n in hidden.joined() if n not in valid_reveals(hidden)]
     if left:
-        return (_("The game is over. Still to reveal: {names}, each with").format(
-            names=", ".join(left)) + f"\n  uptown reveal {shown} --as NAME")
+        return _("The game is over. Still to reveal: {names}, each with\n"
+                 "  uptown reveal {path} --as NAME").format(names=names_list(left), path=shown)
     from ..engine.scoring import standings
 
-    return winner_text(standings(game)) + " " + _("Every key is revealed.")
+    return _("The game is over; every key is revealed. {winner}").format(
+        winner=winner_text(standings(game)))
 
 
 def players_rows(game: "Game",

@@ -30,7 +30,8 @@ from ..i18n import ENGLISH, current_language, pgettext
 if TYPE_CHECKING:
     from ..engine.notation import Move
 
-__all__ = ["canonical_move", "canonical_color", "color_letter", "move_label", "variant_label",
+__all__ = ["canonical_move", "canonical_color", "color_letter", "move_label", "tile_color",
+           "variant_label",
            "written_move_label"]
 
 
@@ -49,7 +50,8 @@ ENGLISH_FACES = {"man": "man", "ring": "rng", "woman": "wom", "sign": "sgn", "sk
 from here (``scripts/catalogs.py``: WORDS), as a call written out would give them."""
 WORDS = [("tile", name) for name in ENGLISH_FACES]
 WORDS += [("tile on the board", face) for face in ENGLISH_FACES.values()]
-WORDS += [("tile typed", name) for name in [*ENGLISH_FACES, "$"]] + [("move typed", "pass")]
+WORDS += [("tile typed", name) for name in [*ENGLISH_FACES, "$"]]
+WORDS += [("move typed", "pass"), ("move typed", "forfeit")]
 """(context, English word) of every word of this module that the catalogs translate."""
 
 
@@ -79,7 +81,8 @@ def _typed() -> dict[str, str]:
     language (only a move typed needs it: folding imports unicodedata)."""
     code = current_language()
     if code not in _TYPED:
-        words = [("pass", pgettext("move typed", "pass"))]
+        words = [("pass", pgettext("move typed", "pass")),
+                 ("forfeit", pgettext("move typed", "forfeit"))]
         words += [(name, f"{symbol.shown}|{symbol.typed}") for name, symbol in _symbols().items()]
         _TYPED[code] = {fold(word): name for name, names in words for word in names.split("|")
                         if word.strip()}
@@ -109,7 +112,7 @@ def region_label(region: int) -> str:
 def canonical_move(text: str) -> str:
     """A move as a player typed it in the language in use, in the canonical notation that
     records keep: ``saxofón E8`` and ``Saxofon e8`` give ``sax E8``/``sax e8``, ``pasar`` gives
-    ``pass``. Words it does not know (English names, letters, squares, mistakes) are left as
+    ``pass``, ``abandonar`` gives ``forfeit``. Words it does not know (English names, letters, squares, mistakes) are left as
     they are, for the notation's parser to read or refuse."""
     if current_language() == ENGLISH:
         return text
@@ -135,6 +138,19 @@ def _color_words() -> dict[str, tuple[str, str]]:
         "yellow": (pgettext("colour", "yellow"), pgettext("colour letter", "y")),
         "orange": (pgettext("colour", "orange"), pgettext("colour letter", "o")),
     }
+
+
+def tile_color(color: str) -> str:
+    """A colour as it qualifies a tile, in the language in use: ``red`` (``red C``), ``roja``
+    in Spanish, agreeing with *loseta* (``la loseta C roja``)."""
+    return {
+        # TRANSLATORS: a colour qualifying a tile ("la loseta C roja": feminine in Spanish)
+        "red": pgettext("colour of a tile", "red"),
+        "blue": pgettext("colour of a tile", "blue"),
+        "green": pgettext("colour of a tile", "green"),
+        "yellow": pgettext("colour of a tile", "yellow"),
+        "orange": pgettext("colour of a tile", "orange"),
+    }[color]
 
 
 def canonical_color(word: str) -> str | None:

@@ -154,7 +154,8 @@ def notes_lines(notes: MoveNotes | None) -> list[str]:
         return []
     parts = []
     if notes.mark is not None:
-        parts.append(f"{notes.mark} {gettext(MARK_WORDS[notes.mark])}")
+        parts.append(gettext("{mark} {judgement}").format(
+            mark=notes.mark, judgement=gettext(MARK_WORDS[notes.mark])))
     if notes.best is not None:
         parts.append(gettext("better: {move}").format(move=one_line(notes.best)))
     if notes.eval is not None:

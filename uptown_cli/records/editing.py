@@ -41,7 +41,7 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
                   timing: dict[str, str] | None = None, game_id: str | None = None,
                   signed: bool = False, extras: dict[str, dict[str, str]] | None = None) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
-    optionally ``email`` (in turn order), ``fields`` the optional texts (event, site, date,
+    optionally ``email`` and ``lang`` (in turn order), ``fields`` the optional texts (event, site, date,
     round, notes), ``moves`` (colour, move text) pairs; ``hidden``, a game id in hex, makes it
     a game with hidden racks under the latest protocol, no one joined yet; otherwise
     ``game_id`` (hex) is the game's id, and ``signed`` makes it an open game signed by its
@@ -67,6 +67,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
         lines.append(f"    colors: [{', '.join(quote(c, flow=True) for c in player.colors)}]")
         if getattr(player, "email", None):
             lines.append(f"    email: {quote(player.email)}")  # type: ignore[union-attr, arg-type]
+        if getattr(player, "lang", None):
+            lines.append(f"    lang: {quote(player.lang)}")  # type: ignore[union-attr, arg-type]
     if seed is not None:
         lines.append(f"seed: {quote(seed)}")
     if hidden is not None:

@@ -74,13 +74,15 @@ class MoveNotes(Settled):
 
 
 class PlayerEntry(NamedTuple):
-    """A player as recorded: name, colours in order, the line of the entry, and their email
-    address when the record gives one."""
+    """A player as recorded: name, colours in order, the line of the entry, their email
+    address when the record gives one, and the language of the mail they get (``lang``:
+    ``es``; None: the sender's)."""
 
     name: str
     colors: tuple[str, ...]
     line: int
     email: str | None = None
+    lang: str | None = None
 
 
 class MoveEntry(NamedTuple):

@@ -12,7 +12,7 @@ import time
 from typing import Callable, Iterator
 
 from ..errors import RecordError
-from ..i18n import _
+from ..i18n import _, system_reason
 
 __all__: list[str] = []
 
@@ -47,7 +47,7 @@ def locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None
         folder = open_folder(directory, os.O_NOFOLLOW)
     except OSError as exc:
         raise RecordError(_("cannot read {shown}: {value}")
-                          .format(shown=shown, value=exc.strerror or exc)) from None
+                          .format(shown=shown, value=system_reason(exc))) from None
     held: list[int] = []
     try:
         wait = LockWait(on_wait)
@@ -57,7 +57,7 @@ def locked_game(real: str, shown: str, on_wait: Callable[[], None] | None = None
                 locked = os.fstat(held[-1])
             except OSError as exc:
                 raise RecordError(_("cannot read {shown}: {value}")
-                                  .format(shown=shown, value=exc.strerror or exc)) from None
+                                  .format(shown=shown, value=system_reason(exc))) from None
             if not stat.S_ISREG(locked.st_mode):
                 raise RecordError(_("{shown} is not a regular file; nothing was written")
                                   .format(shown=shown))
@@ -123,7 +123,7 @@ def lock_file(fd: int, wait: LockWait, shown: str) -> None:
                                   .format(shown=shown)) from None
         except OSError as exc:
             raise RecordError(_("cannot lock {shown}: {value}")
-                              .format(shown=shown, value=exc.strerror or exc)) from None
+                              .format(shown=shown, value=system_reason(exc))) from None
 
 
 def _names(folder: int, name: str, locked: os.stat_result) -> bool:

@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..errors import RecordError
-from ..i18n import _
+from ..i18n import _, system_reason
 from .schema import Record, load_record_text
 from .yaml_reader import MAX_BYTES, PIPE_WAIT, decode
 
@@ -39,7 +39,7 @@ def read_file(path: str | Path, shown: str | None = None) -> str:
         _check_kind(os.stat(path).st_mode, shown)
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
-        raise RecordError(_("cannot read the file: {value}").format(value=exc.strerror or exc), path=shown) from None
+        raise RecordError(_("cannot read the file: {value}").format(value=system_reason(exc)), path=shown) from None
     try:
         status = os.fstat(descriptor)
         _check_kind(status.st_mode, shown)
@@ -49,7 +49,7 @@ def read_file(path: str | Path, shown: str | None = None) -> str:
                               path=shown)
         data = _read_to_limit(descriptor, shown)
     except OSError as exc:
-        raise RecordError(_("cannot read the file: {value}").format(value=exc.strerror or exc), path=shown) from None
+        raise RecordError(_("cannot read the file: {value}").format(value=system_reason(exc)), path=shown) from None
     finally:
         os.close(descriptor)
     return decode(data, shown)
@@ -63,7 +63,7 @@ def read_standard_input(shown: str = "<stdin>") -> bytes:
             raise OSError(_("it is closed"))
         return sys.stdin.buffer.read(MAX_BYTES + 1)
     except (OSError, ValueError) as exc:  # ValueError: a closed file object
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else _("it is closed")
+        reason = system_reason(exc) if isinstance(exc, OSError) and exc.strerror else _("it is closed")
         raise RecordError(_("cannot read standard input: {reason}").format(reason=reason), path=shown) from None
 
 

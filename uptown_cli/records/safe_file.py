@@ -48,7 +48,7 @@ from .file_lock import LockedFile, LockWait, lock_file, locked_game, open_folder
 from .reading import READ_CHUNK
 from .schema import Record
 from .editing import read_new_text
-from ..i18n import _
+from ..i18n import _, system_reason
 
 __all__ = ["create_record", "write_file", "replace_record"]
 
@@ -63,7 +63,7 @@ def create_record(path: str, text: str) -> None:
         folder = open_folder(directory)
     except OSError as exc:
         raise RecordError(_("could not create {path}: {value}")
-                          .format(path=path, value=exc.strerror or exc)) from None
+                          .format(path=path, value=system_reason(exc))) from None
     try:
         if not os.fstat(folder).st_mode & 0o222:
             raise RecordError(_("could not create {path}: the folder is read-only")
@@ -78,12 +78,12 @@ def create_record(path: str, text: str) -> None:
             raise RecordError(_("{path} already exists; not overwritten").format(path=path)) from None
         except OSError as exc:
             raise RecordError(_("could not create {path}: {value}")
-                              .format(path=path, value=exc.strerror or exc)) from None
+                              .format(path=path, value=system_reason(exc))) from None
         try:
             _sync_dir(folder)
         except OSError as exc:
             raise RecordError(_("{path} was created, but its folder could not be synced to disk "
-                                "({value})").format(path=path, value=exc.strerror or exc)) from None
+                                "({value})").format(path=path, value=system_reason(exc))) from None
     finally:
         os.close(folder)
 
@@ -102,7 +102,7 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
         folder = open_folder(directory)
     except OSError as exc:
         raise OutputError(_("cannot write {shown}: {value}")
-                          .format(shown=shown, value=exc.strerror or exc)) from None
+                          .format(shown=shown, value=system_reason(exc))) from None
     try:
         lock_file(folder, LockWait(None), shown)
         try:
@@ -111,7 +111,7 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
             old = None
         except OSError as exc:
             raise OutputError(_("cannot write {shown}: {value}")
-                              .format(shown=shown, value=exc.strerror or exc)) from None
+                              .format(shown=shown, value=system_reason(exc))) from None
         if old is not None and stat.S_ISDIR(old.st_mode):
             raise OutputError(_("{shown} is a folder; give a file name").format(shown=shown))
         if old is not None and not stat.S_ISREG(old.st_mode):
@@ -125,12 +125,12 @@ def write_file(path: str, data: str | bytes, shown: str | None = None) -> int:
         except OSError as exc:
             unchanged = _("nothing was written") if old is None else _("the old file is unchanged")
             raise OutputError(_("cannot write {shown}: {value}; {unchanged}")
-                              .format(shown=shown, value=exc.strerror or exc, unchanged=unchanged)) from None
+                              .format(shown=shown, value=system_reason(exc), unchanged=unchanged)) from None
         try:
             _sync_dir(folder)
         except OSError as exc:
             raise OutputError(_("{shown} was written, but its folder could not be synced to disk "
-                                "({value})").format(shown=shown, value=exc.strerror or exc)) from None
+                                "({value})").format(shown=shown, value=system_reason(exc))) from None
     except RecordError as exc:  # the folder's lock
         raise OutputError(exc.message) from None
     finally:
@@ -193,7 +193,7 @@ def _replace_record(path: str, expected_text: str, new_text: str,
             current = _read_bytes(game.fd, len(old_bytes) + 1)
         except OSError as exc:
             raise RecordError(_("cannot read {path}: {value}")
-                              .format(path=path, value=exc.strerror or exc)) from None
+                              .format(path=path, value=system_reason(exc))) from None
         if current != old_bytes:
             raise RecordError(_("{path} changed since it was read (the game moved on); nothing was "
                                 "written").format(path=path))
@@ -202,7 +202,7 @@ def _replace_record(path: str, expected_text: str, new_text: str,
             _replace(game, new_bytes)
         except OSError as exc:
             raise RecordError(_("could not write {path}: {value}; the file is unchanged")
-                              .format(path=path, value=exc.strerror or exc)) from None
+                              .format(path=path, value=system_reason(exc))) from None
         try:
             _sync_dir(game.folder)
             if _read_back(game.folder, game.name, len(new_bytes) + 1) != new_bytes:
@@ -211,7 +211,7 @@ def _replace_record(path: str, expected_text: str, new_text: str,
             _restore(game, old_bytes, path)
             if isinstance(exc, OSError):
                 raise RecordError(_("could not write {path}: {value}; the file was put back as it was")
-                                  .format(path=path, value=exc.strerror or exc)) from None
+                                  .format(path=path, value=system_reason(exc))) from None
             raise
 
 
@@ -232,7 +232,7 @@ def _restore(game: LockedFile, data: bytes, shown: str) -> None:
     except OSError as exc:
         raise RecordError(_("writing {shown} failed and the original could not be put back "
                             "({value}); check the file")
-                          .format(shown=shown, value=exc.strerror or exc)) from None
+                          .format(shown=shown, value=system_reason(exc))) from None
     with contextlib.suppress(OSError):
         _sync_dir(game.folder)
 

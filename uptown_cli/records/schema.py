@@ -10,6 +10,7 @@ validating are ``records.replay``'s. The format is described for users in
 from __future__ import annotations
 
 import difflib
+import re
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
@@ -48,7 +49,9 @@ TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", "game", *HIDDEN_KEYS,
               *TIMING_KEYS,
               "moves")
-PLAYER_KEYS = ("name", "colors", "email")
+PLAYER_KEYS = ("name", "colors", "email", "lang")
+LANG = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
+"""A player's language as a record writes it: ``es``, ``pt_BR`` (docs/TRANSLATING.md)."""
 
 
 class Record:
@@ -314,7 +317,8 @@ class SchemaReader:
             return None
         for key, _ in node.pairs:
             if key.value not in PLAYER_KEYS:
-                self.problem(gettext("unknown key '{value}' for a player (name, colors, email)")
+                self.problem(gettext("unknown key '{value}' for a player (name, colors, email, "
+                                     "lang)")
                              .format(value=key.value), key)
         name_pair = node.get("name")
         if name_pair is None or not isinstance(name_pair[1], Scalar):
@@ -327,10 +331,10 @@ class SchemaReader:
             self.problem(problem, name_pair[1])
             return None
         self.warn_of_encoded_words("the name", name, name_pair[1])
-        email = self.email(node)
+        email, lang = self.email(node), self.lang(node)
         colors_pair = node.get("colors")
         if colors_pair is None or (isinstance(colors_pair[1], Scalar) and colors_pair[1].empty):
-            return PlayerEntry(name, (), node.line, email)
+            return PlayerEntry(name, (), node.line, email, lang)
         value = colors_pair[1]
         items = value.items if isinstance(value, Sequence) else [value]
         colors = []
@@ -342,7 +346,7 @@ class SchemaReader:
                 self.problem(_unknown_color(item.value), item)
                 return None
             colors.append(item.value)
-        return PlayerEntry(name, tuple(colors), node.line, email)
+        return PlayerEntry(name, tuple(colors), node.line, email, lang)
 
     def email(self, node: Mapping) -> str | None:
         """A player's optional ``email``, checked as one address (None when left out)."""
@@ -357,6 +361,19 @@ class SchemaReader:
             self.problem(problem, value)
             return None
         assert isinstance(value, Scalar)  # address_problem found no problem in its text
+        return value.value
+
+    def lang(self, node: Mapping) -> str | None:
+        """A player's optional ``lang``, the language of their mail: a code like ``es`` or
+        ``pt_BR`` (None when left out)."""
+        pair = node.get("lang")
+        if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
+            return None
+        value = pair[1]
+        if not isinstance(value, Scalar) or LANG.fullmatch(value.value) is None:
+            self.problem(gettext("'lang' must be a language code like es or pt_BR, not {value}")
+                         .format(value=describe(value)), value)
+            return None
         return value.value
 
     def moves(self, root: Mapping, players: list[PlayerEntry]) -> list[MoveEntry]:

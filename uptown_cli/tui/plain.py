@@ -102,7 +102,7 @@ def play_lines(session: Session, read_line: Callable[[str], str | None],
                 say(waiting_text(session))
                 return
             say("\n".join(wrap_line(racks_line(session))))
-        line = read_line(_("Your move (? for the keys): "))
+        line = read_line(_("Your move (? for the keys):"))
         if line is None or line.strip().lower() == "q":
             say(_("The game is in {path}; uptown play {path} goes on with it.").format(
                 path=session.path))
@@ -137,9 +137,13 @@ def review_text(study: Study, number: int) -> list[str]:
     chances and whose knowledge they come from, why a marked move was worse, the best line."""
     review = study.reviews[number - 1]
     turn = study.game.history[number - 1]
-    mark = f" {review.mark} ({_(MARK_WORDS[review.mark])})" if review.mark else ""
-    lines = [_("Move {number}: {text}").format(number=number, text=turn_text(turn)) + mark,
-             chances_text(review)]
+    if review.mark:
+        head = _("Move {number}: {text} {mark} ({mark_word})").format(
+            number=number, text=turn_text(turn), mark=review.mark,
+            mark_word=_(MARK_WORDS[review.mark]))
+    else:
+        head = _("Move {number}: {text}").format(number=number, text=turn_text(turn))
+    lines = [head, chances_text(review)]
     if review.mark is not None:
         why = study.reason(number)
         if why is not None:

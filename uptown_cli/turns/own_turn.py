@@ -20,10 +20,11 @@ from ..engine.geometry import square_name
 from ..engine.notation import Move
 from ..engine.sha256 import sha256
 from ..errors import IllegalMove, NotationError, Reason, ViewerError
-from ..fairplay.check import HiddenCheck, own_link
+from ..fairplay.check import HiddenCheck, not_started, own_link
 from ..fairplay.draws import bags_from_draws
 from ..fairplay.viewer import HiddenView, own_view, player_key, player_named, seal_alert
-from ..i18n import _, ngettext
+from ..i18n import _, names_list, ngettext
+from ..pictures.tile_names import written_move_label
 from ..records.hidden_fields import HiddenFields
 from ..records.schema import Record
 
@@ -65,16 +66,16 @@ class OwnTurn:
 def player_to_move(game: Game, as_name: str | None, path: str, writes: bool = True) -> Player:
     """The player to move, refusing a finished game and acting for someone else (``as_name``,
     when given); ``writes`` says whether the command would have written the file."""
-    unwritten = _("; nothing was written") if writes else ""
     player = game.to_move
     if player is None:
-        raise ViewerError(_("the game in {path} is over{unwritten}")
-                          .format(path=path, unwritten=unwritten))
+        raise ViewerError((_("the game in {path} is over; nothing was written") if writes else
+                           _("the game in {path} is over")).format(path=path))
     if as_name is None:
         return player
     if player_named(game.players, as_name) != player.name:
-        raise ViewerError(_("it is {name}'s turn, not {as_name}'s{unwritten}")
-                          .format(name=player.name, as_name=as_name, unwritten=unwritten))
+        raise ViewerError((_("it is {name}'s turn, not {as_name}'s; nothing was written")
+                           if writes else _("it is {name}'s turn, not {as_name}'s"))
+                          .format(name=player.name, as_name=as_name))
     return player
 
 
@@ -91,15 +92,14 @@ def own_turn(record: Record, game: Game, as_name: str | None, keys: str | None) 
     waiting = [p.name for p in record.players
                if p.name not in cast("HiddenFields", record.hidden).joined()]
     if waiting:
-        raise ViewerError(_("the game has not started: {waiting} must join first (uptown join)")
-                          .format(waiting=", ".join(waiting)))
+        raise ViewerError(not_started(waiting))
     if as_name is None:
         raise ViewerError(_("{path} has hidden racks: run it with --as {name} (your key file "
                             "proves who you are)").format(path=record.path, name=player.name))
     name = player_named(record.players, as_name)
     if name != player.name:
-        raise ViewerError(_("it is {name}'s turn, not {name2}'s")
-                          .format(name=player.name, name2=name))
+        raise ViewerError(_("it is {name}'s turn, not {as_name}'s")
+                          .format(name=player.name, as_name=name))
     key = player_key(record, name, keys)
     _game, check = own_view(record, name, key)
     own_bags = _fitted(bags_from_draws(check.deal.drawn, player.colors), game)
@@ -155,8 +155,7 @@ def suspect_warning(suspects: list[Turn]) -> str | None:
              for name, numbers in owners.items()]
     return ngettext("Warning: {passes} looks unforced; checked when {who} reveals",
                     "Warning: {passes} look unforced; checked when {who} reveal",
-                    len(owners)).format(
-        passes=_(" and ").join(parts), who=_(" and ").join(owners))
+                    len(owners)).format(passes=names_list(parts), who=names_list(owners))
 
 
 def bot_move(bot: str, game: Game, record: Record, playouts: int | None,
@@ -195,7 +194,7 @@ def take_turn(game: Game, chosen: Move, rack: str | None, seen_by: OwnTurn | Non
     except IllegalMove as exc:
         if exc.reason is not Reason.AMBIGUOUS_COLOR:
             raise
-        raise IllegalMove(exc.reason, _("{exc} (name the rack: red 7 B7, or --rack)")
-                          .format(exc=exc)) from None
+        raise IllegalMove(exc.reason, _("{exc} (name the rack: {example}, or --rack)")
+                          .format(exc=exc, example=written_move_label("red 7 B7"))) from None
     link = None if seen_by is None else seen_by.link(turn.color, str(turn.move), stamp or {})
     return turn, link
