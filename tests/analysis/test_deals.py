@@ -119,3 +119,15 @@ def test_a_view_after_passes_plays_no_move_again(monkeypatch):
     for color in me.colors:
         drawn = own[color][:min(28, 5 + game.played_count(color))]
         assert view.racks[color] == sorted(set(drawn) - set(played[color]))
+
+
+def test_a_forfeit_is_not_taken_for_a_pass_its_player_was_forced_to():
+    """A forfeit (by the player, or written for them once out of time) is a pass on the board
+    but says nothing of their rack: no view sets it aside as unforced."""
+    game = random_game(3, 5, 4)
+    public = replayed(game, None)
+    public.forfeit()
+    me = public.to_move
+    _view, set_aside = deals.imagined_game(public, me, seeded_bags("5", me.colors),
+                                           random.Random(1))
+    assert set_aside == []

@@ -4,7 +4,6 @@ from the future refused. Time moves with ``UPTOWN_NOW``; each player has a worki
 key folder of their own, and the file goes from one to the next by ``send -o`` and ``receive``."""
 
 import json
-import os
 import shutil
 
 import pytest
@@ -350,7 +349,7 @@ def test_a_player_out_of_time_is_passed_for_then_forfeited_and_ranks_last(uptown
     table.ok("Ana", "2026-12-01T16:00:00Z", "move", game, "--bot", "greedy", "--as", "Ana")
     early = table.run("Cy", "2026-12-03T15:59:00Z", "move", game, "pass", "--for", "Bo", "--as", "Cy")
     assert early.exit_code == 1 and early.stderr == (
-        "Error: Bo is out of time only from 2026-12-03 16:00 UTC, and this was written at "
+        "Error: Bo is out of time only from 2026-12-03 16:00 UTC, and Cy wrote this at "
         "2026-12-03 15:59 UTC; nothing was written\n")
     forfeit = table.run("Cy", "2026-12-03T16:01:00Z", "move", game, "forfeit", "--for", "Bo", "--as", "Cy")
     assert forfeit.exit_code == 1 and "lets others only pass" in forfeit.stderr

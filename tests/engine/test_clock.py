@@ -337,25 +337,25 @@ def test_a_bot_policy_is_refused_in_a_hidden_game():
 
 
 def test_wait_lets_nobody_play_for_a_late_player():
-    problem = stand_in_problem(JUDGES, LatePolicy(), turns(1), "Bo", T0 + 999 * H, "pass")
+    problem = stand_in_problem(JUDGES, LatePolicy(), turns(1), "Bo", T0 + 999 * H, "pass", "Cy")
     assert problem == "this game's late policy (wait) lets others do nothing for a late player"
 
 
 def test_nobody_plays_for_a_player_in_a_game_without_a_clock():
-    assert "no clock" in stand_in_problem(None, LatePolicy.parse("pass"), turns(1), "Bo", T0 + 999 * H, "pass")
+    assert "no clock" in stand_in_problem(None, LatePolicy.parse("pass"), turns(1), "Bo", T0 + 999 * H, "pass", "Cy")
 
 
 def test_a_stand_in_before_the_grace_is_over_is_refused():
     policy = LatePolicy.parse("pass")
-    assert stand_in_problem(JUDGES, policy, turns(1), "Bo", T0 + 241 * H, "pass") is None
-    problem = stand_in_problem(JUDGES, policy, turns(1), "Bo", T0 + 241 * H - timedelta(seconds=1), "pass")
-    assert problem == "Bo is out of time only from 2026-12-11 13:00 UTC, and this was written at 2026-12-11 12:59 UTC"
+    assert stand_in_problem(JUDGES, policy, turns(1), "Bo", T0 + 241 * H, "pass", "Cy") is None
+    problem = stand_in_problem(JUDGES, policy, turns(1), "Bo", T0 + 241 * H - timedelta(seconds=1), "pass", "Cy")
+    assert problem == "Bo is out of time only from 2026-12-11 13:00 UTC, and Cy wrote this at 2026-12-11 12:59 UTC"
 
 
 def test_a_stand_in_may_do_only_what_the_policy_says():
-    assert "only pass" in stand_in_problem(JUDGES, LatePolicy.parse("pass"), turns(1), "Bo", T0 + 999 * H, "bot")
-    assert "only forfeit" in stand_in_problem(JUDGES, LatePolicy.parse("forfeit"), turns(1), "Bo", T0 + 999 * H, "pass")
-    assert stand_in_problem(JUDGES, LatePolicy.parse("forfeit"), turns(1), "Bo", T0 + 999 * H, "forfeit") is None
+    assert "only pass" in stand_in_problem(JUDGES, LatePolicy.parse("pass"), turns(1), "Bo", T0 + 999 * H, "bot", "Cy")
+    assert "only forfeit" in stand_in_problem(JUDGES, LatePolicy.parse("forfeit"), turns(1), "Bo", T0 + 999 * H, "pass", "Cy")
+    assert stand_in_problem(JUDGES, LatePolicy.parse("forfeit"), turns(1), "Bo", T0 + 999 * H, "forfeit", "Cy") is None
 
 
 def test_a_stand_in_refused_in_spanish_names_what_others_may_do_in_spanish():
@@ -363,7 +363,7 @@ def test_a_stand_in_refused_in_spanish_names_what_others_may_do_in_spanish():
 
     with language("es"):
         problem = stand_in_problem(JUDGES, LatePolicy.parse("pass, forfeit after 1"), turns(1),
-                                   "Bo", T0 + 999 * H, "bot")
+                                   "Bo", T0 + 999 * H, "bot", "Cy")
     assert problem == ("la política de retraso de esta partida (pass, forfeit after 1) solo deja "
                        "a los demás pasar por un jugador sin tiempo")
 
@@ -374,10 +374,10 @@ def test_forfeit_after_n_turns_in_a_row_written_for_the_player():
     others = (TimedTurn("Cy", T0 + 301 * H), TimedTurn("Ana", T0 + 302 * H))
     twice = Timeline(T0, (stood, *others, stood, *others))
     assert twice.stood_in("Bo") == 2 and policy.actions(2) == ("bot", "forfeit")
-    assert stand_in_problem(JUDGES, policy, twice, "Bo", T0 + 999 * H, "forfeit") is None
+    assert stand_in_problem(JUDGES, policy, twice, "Bo", T0 + 999 * H, "forfeit", "Cy") is None
     once_again = Timeline(T0, (stood, *others, own, *others, stood, *others))
     assert once_again.stood_in("Bo") == 1 and policy.actions(1) == ("bot",)
-    assert "only bot" in stand_in_problem(JUDGES, policy, once_again, "Bo", T0 + 999 * H, "forfeit")
+    assert "only bot" in stand_in_problem(JUDGES, policy, once_again, "Bo", T0 + 999 * H, "forfeit", "Cy")
 
 
 # The checks on times

@@ -78,14 +78,14 @@ def test_the_clocks_refusals_of_pauses_and_stand_ins_speak_spanish():
     with language("es"):
         assert pause_problem(None, clock, line, Pause("Bo", T0, 1), "Ana") == (
             "esta partida no permite vacaciones")
-        assert stand_in_problem(None, LatePolicy(), line, "Bo", T0, "pass") == (
+        assert stand_in_problem(None, LatePolicy(), line, "Bo", T0, "pass", "Cy") == (
             "esta partida no tiene reloj: nadie puede jugar por Bo")
-        assert stand_in_problem(clock, LatePolicy(), line, "Bo", T0, "pass") == (
+        assert stand_in_problem(clock, LatePolicy(), line, "Bo", T0, "pass", "Cy") == (
             "la política de retraso de esta partida (wait) no deja a los demás hacer nada por un "
             "jugador con retraso")
         early = pause_problem(Vacation(14), clock, line, Pause("Bo", T0, 1, T0.replace(day=1, hour=0)), "Bo")
         assert early == "unas vacaciones no pueden empezar antes de escribirse (1 de diciembre de 2026, 12:00 UTC)"
-    assert stand_in_problem(None, LatePolicy(), line, "Bo", T0, "pass") == (
+    assert stand_in_problem(None, LatePolicy(), line, "Bo", T0, "pass", "Cy") == (
         "this game has no clock: nobody may play for Bo")
 
 

@@ -3,13 +3,11 @@ by clicks and by keys, each round's record what ``uptown move`` writes; a takeba
 a refused move, resuming after quitting, Spanish. Every test runs under a timeout."""
 
 import asyncio
-import shutil
 
 import pytest
 
 from uptown_cli.engine.geometry import SQUARE_NAMES
 from uptown_cli.i18n import language
-from uptown_cli.pictures.tile_names import move_label
 from uptown_cli.tui.app import PlayApp
 from uptown_cli.tui.session import Session
 from uptown_cli.turns.bot_games import BotSeat, new_game_against

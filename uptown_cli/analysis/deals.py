@@ -147,8 +147,9 @@ def _draw_bag(played: list[int], allowed: Callable[[int, int], bool] | None,
 
 def _own_pass(turn: Turn, me: Player) -> bool:
     """Whether ``turn`` is a pass an opponent of ``me`` made themselves: a pass written for a
-    late player by another (a stand-in) says nothing of their rack."""
-    return turn.move.is_pass and turn.player != me and turn.kind != "stand-in"
+    late player by another (a stand-in) and a forfeit (whoever wrote it) say nothing of their
+    rack."""
+    return turn.move.is_pass and turn.player != me and turn.kind == "move"
 
 
 def _pass_limits(game: Game, me: Player) -> dict[str, dict[int, frozenset[int]]]:

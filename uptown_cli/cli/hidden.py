@@ -54,12 +54,13 @@ def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant:
 @json_option
 def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | None,
          as_json: bool) -> None:
-    """Join a game with hidden racks: make your secret key and commit to it.
+    """Join a game with hidden racks or signed entries: make your keys and commit to them.
 
-    The key is new, kept in a file of your own (mode 0600, its path printed), never in FILE.
-    Players join in turn order; the game starts when all have joined. With --undo, the last
-    join is taken back before the first move by whoever made it (their key file proves it):
-    for a join made as the wrong player.
+    The keys (a secret key that deals your racks, a signing key that signs your entries) are
+    new, kept in a file of your own (mode 0600, its path printed), never in FILE. Players join
+    in turn order; the game starts when all have joined. With --undo, the last join is taken
+    back before the first move by whoever made it (their key file proves it): for a join made
+    as the wrong player.
     """
     from ..turns.acts import join as write_join, undo_join
 
@@ -89,8 +90,11 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | No
         return
     click.echo(gettext("{name} joined {path}.").format(name=joined.name, path=shown))
     click.echo(gettext("Your key (new): {key_file}").format(key_file=display_path(joined.key_file)))
-    click.echo(gettext("Keep it secret until the game is over: you need it to play and to "
-                       "reveal."))
+    if joined.record.hidden is not None:
+        click.echo(gettext("Keep it secret until the game is over: you need it to play and to "
+                           "reveal."))
+    else:
+        click.echo(gettext("Keep it secret: it signs every entry you write in this game."))
     if joined.following:
         click.echo(gettext("Next to join: uptown join {path} --as {following}")
                    .format(path=shown, following=joined.following))

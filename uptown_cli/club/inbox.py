@@ -270,7 +270,7 @@ def _valid_game(record: Record) -> Game:
     result = validate_record(record)
     if result.errors:  # a finished hidden game may wait for its keys: not invalid
         raise MailError(gettext("the attached game is invalid: {errors}")
-                        .format(errors=result.errors[0]), NOTHING_WRITTEN)
+                        .format(errors=result.errors[0].report_line()), NOTHING_WRITTEN)
     assert result.game is not None  # replayed with the record
     return result.game
 

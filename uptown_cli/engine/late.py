@@ -83,9 +83,9 @@ class LatePolicy(NamedTuple):
 
 
 def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline, player: str,
-                     at: datetime, action: LateAction) -> str | None:
-    """Why another player may not write ``action`` (pass, bot, forfeit) for ``player`` at
-    ``at``, after ``timeline``; None when they may."""
+                     at: datetime, action: LateAction, writer: str) -> str | None:
+    """Why ``writer`` may not write ``action`` (pass, bot, forfeit) for ``player`` at ``at``
+    (by the writer's own clock, as written), after ``timeline``; None when they may."""
     if clock is None:
         return _("this game has no clock: nobody may play for {name}").format(name=player)
     allowed = policy.actions(timeline.stood_in(player))
@@ -97,8 +97,8 @@ def stand_in_problem(clock: Clock | None, policy: LatePolicy, timeline: Timeline
                                   "for a late player").format(policy=policy))
     deadline = clock.turn(timeline, player)
     if at < deadline.out_at:
-        return _("{name} is out of time only from {out}, and this was written at {at}").format(
-            name=player, out=show_time(deadline.out_at), at=show_time(at))
+        return _("{name} is out of time only from {out}, and {writer} wrote this at {at}").format(
+            name=player, out=show_time(deadline.out_at), writer=writer, at=show_time(at))
     return None
 
 

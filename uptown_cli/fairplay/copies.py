@@ -45,6 +45,7 @@ from ..engine.geometry import shown_color
 from ..engine.words import Word
 from ..i18n import _, ngettext, pgettext
 from .replay import replay
+from ..records.hidden_fields import SIGNED
 from ..records.schema import Record
 from ..records.entries import MoveEntry
 from .joins import valid_reveals, withdraws
@@ -277,8 +278,8 @@ def _respelled(a: Record, b: Record, number: int) -> str:
     if _key(move_a) == _key(move_b):
         said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in "
                  "{path_b} (the same move respelled: in a game with hidden racks a move is "
-                 "compared as written, as its seal covers it)")
-    elif a.hidden is not None and a.hidden.version > 2:
+                 "compared as written, as its seal or signature covers it)")
+    elif a.hidden is not None and 2 < a.hidden.version < SIGNED:
         said = _("{what} is {colour_a}: {move_a!r} in {path_a}, {colour_b}: {move_b!r} in "
                  "{path_b} (uptown show --as {name} on the kept copy tells which one {name} "
                  "sealed)")

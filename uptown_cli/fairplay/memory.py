@@ -28,13 +28,14 @@ from ..engine.geometry import shown_color
 from ..engine.notation import parse_move
 from ..engine.sha256 import sha256
 from ..errors import KeyFileError, NotationError
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _
 from ..records.hidden_fields import PROTOCOLS
 from ..records.nodes import Mapping, Sequence
 from ..records.entries import MoveEntry, PauseEntry
 from ..records.schema import Record
 from .joins import counted_reveals, key_gives, valid_reveals, withdraws
 from .keys import check_folder, key_path, make_folder, read_private, write_private
+from .signatures import entry_words
 
 __all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "signed_snapshot",
            "missing_entry",
@@ -117,21 +118,21 @@ def missing_entry(signed: list[list[Any]], record: Record,
     a player saw, or the entries of their own copy) that ``record`` lacks, naming it and who
     signed it; when it is ``viewer``'s own, the message says so. None when ``record`` holds
     them all, or when it only ends before one (an older copy: ``first_change`` says so). Only a
-    vacation, or a move past the copy's last, counts here: a move changed in its place and a
-    join taken out are ``first_change``'s to tell."""
+    vacation, or a move replaced by another player's entry or past the copy's last, counts
+    here: a move changed in its place and a join taken out are ``first_change``'s to tell."""
     held = {entry[3] for entry in signed_snapshot(record)}
     seen = {entry[3] for entry in signed}
     for kind, whose, writer, sig, number, color, days in signed:
         if sig is None or sig in held or kind not in ("move", "pause") or (
-                kind == "move" and number is not None and number <= len(record.moves)):
+                kind == "move" and _changed_in_place(record, number, writer)):
             continue  # a move changed in its place, a join withdrawn: first_change tells them
         newer = [entry for entry in signed_snapshot(record) if entry[3] not in seen]
         if not newer:
             return None  # an older copy: first_change says so as for any game
-        what = _signed_what(kind, whose, number, color, days, writer)
+        what = entry_words(kind, whose, writer, number, color, days)
         line = _key_line(record, "moves")
         first = newer[0]
-        after = _signed_what(first[0], first[1], first[4], first[5], first[6], first[2])
+        after = entry_words(first[0], first[1], first[2], first[4], first[5], first[6])
         if writer == viewer:
             return line, _("{what}, signed by {writer}, is missing from this copy: it was "
                            "removed after {writer} wrote it ({after} is signed over a history "
@@ -143,22 +144,14 @@ def missing_entry(signed: list[list[Any]], record: Record,
     return None
 
 
-def _signed_what(kind: str, whose: str, number: int | None, color: str | None,
-                 days: int | None, writer: str) -> str:
-    """A signed entry a memory keeps, named in words: ``Bo's vacation of 3 days``, ``move 5
-    (Bo's blue, written by Cy)``."""
-    if kind == "pause":
-        return ngettext("{name}'s vacation of {days} day", "{name}'s vacation of {days} days",
-                        days or 0).format(name=whose, days=days)
-    if kind == "move" and writer != whose:
-        return _("move {number} ({name}'s {colour}, written by {writer})").format(
-            number=number, name=whose, colour=shown_color(color or ""), writer=writer)
-    if kind == "move":
-        return _("move {number} ({name}'s {colour})").format(
-            number=number, name=whose, colour=shown_color(color or ""))
-    if kind == "withdrawn":
-        return _("{name}'s withdrawn join").format(name=whose)
-    return _("{name}'s join").format(name=whose)
+def _changed_in_place(record: Record, number: int, writer: str) -> bool:
+    """Whether move ``number`` of ``record`` stands where a move by ``writer`` stood: the same
+    writer's entry, changed (``first_change`` names the change, the signatures who made it),
+    rather than another player's entry in its place."""
+    if number > len(record.moves):
+        return False
+    there = record.moves[number - 1]
+    return (there.by or record.owners.get(there.color)) == writer
 
 
 def _timing_snapshot(record: Record, seen: dict[str, Any] | None,
@@ -300,13 +293,13 @@ def _commitment_change(seen: dict[str, Any], record: Record,
                        since: str) -> tuple[int, str] | None:
     """A commitment changed or gone, unless a join undone before the first move accounts for
     it (a ``withdrawn`` key gives the commitment seen)."""
-    hidden = record.hidden
-    now = [] if hidden is None else list(hidden.commitments)
+    joins = record.joins
+    now = [] if joins is None else list(joins.commitments)
     earlier: list[str] = []
     for index, (name, was) in enumerate(seen["commitments"]):
         same = index < len(now) and now[index][1] == was
-        if not same and not (hidden is not None and not seen["moves"]
-                             and withdraws(hidden, name, was, earlier)):
+        if not same and not (joins is not None and not seen["moves"]
+                             and withdraws(joins, name, was, earlier)):
             line = _line_of(record, "commitments", index)
             if index >= len(now):
                 return (line, _("{name}'s commitment is gone {since}: this is an older copy, "
@@ -346,11 +339,11 @@ def _late_withdrawal(seen: dict[str, Any], record: Record,
                      since: str) -> tuple[int, str] | None:
     """A ``withdrawn`` entry added once a move was seen: a join is undone only before the first
     move (``join --undo`` refuses later), so whoever sent the file wrote it by hand."""
-    hidden = record.hidden
-    if hidden is None or not seen["moves"] or len(hidden.withdrawn) <= len(seen["withdrawn"]):
+    joins = record.joins
+    if joins is None or not seen["moves"] or len(joins.withdrawn) <= len(seen["withdrawn"]):
         return None
     index = len(seen["withdrawn"])
-    name = hidden.withdrawn[index][0]
+    name = joins.withdrawn[index][0]
     return (_line_of(record, "withdrawn", index), _(
         "{name}'s withdrawn join was added {since}, after the first move: a join cannot be undone "
         "then (uptown join --undo refuses), so whoever held the file since wrote it by "
@@ -386,17 +379,16 @@ _WORDS = {"game": N_("the game id"), "protocol": N_("the protocol"),
           "variant": N_("the variant"), "seed": N_("the seed")}
 """The keys compared first, as messages name them."""
 _TIME_WORDS = {"clock": N_("the clock"), "late": N_("the late policy"),
-               "vacation": N_("the vacation"), "started": N_("the started")}
+               "vacation": N_("the vacation"), "started": N_("the start")}
 """The time keys, as messages name them."""
-_KEYS = {"game": "hidden", "protocol": "protocol", "variant": "variant", "seed": "seed"}
 
 
 def _entry(list_name: str, index: int, was: list[Any], owner: dict[str, str]) -> str:
     """Names an entry and whose it is: ``move 3 (Bo's blue)``, ``Cy's withdrawn join``."""
     if list_name == "moves":
-        return _("move {number} ({name}'s {color})").format(
-            number=index + 1, name=owner.get(was[0], "?"), color=shown_color(was[0]))
-    return _("{name}'s withdrawn join").format(name=was[0])
+        whose = owner.get(was[0], "?")
+        return entry_words("move", whose, whose, index + 1, was[0])
+    return entry_words("withdrawn", was[0], was[0])
 
 
 def _line_of(record: Record, list_name: str, index: int | str) -> int:
@@ -428,8 +420,10 @@ def _key_line(record: Record, key: str) -> int:
     """The line of top-level ``key:`` in ``record``; when it is not there, of the list it
     belongs with (``commitments`` for ``withdrawn``), else 1."""
     root = record.parsed()
-    pair = root.get(_KEYS.get(key, key)) or (root.get("commitments") if key == "withdrawn"
-                                             else None)
+    if key == "game":  # a game with hidden racks has its id under hidden:
+        pair = root.get("hidden") or root.get("game")
+    else:
+        pair = root.get(key) or (root.get("commitments") if key == "withdrawn" else None)
     return pair[0].line if pair is not None else 1
 
 

@@ -34,7 +34,9 @@ def replay(record: Record, strict: bool = False, upto: int | None = None,
     """
     if record.joins is not None and record.joins.signed:
         result = _replay_signed(record, strict, upto, hidden)
-        errors, warnings = _signature_problems(record)
+        from .signatures import signature_problems  # (signed games only)
+
+        errors, warnings = signature_problems(record)
         lines = {error.line for error in errors}  # an entry not signed is told once, as such
         result.errors[:] = errors + [e for e in result.errors if e.line not in lines]
         result.warnings += warnings
@@ -86,17 +88,6 @@ def _replay_signed(record: Record, strict: bool, upto: int | None,
     from .check import JoinsCheck
 
     return play_moves(record, record.new_game(), strict, upto, JoinsCheck(record))
-
-
-def _signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
-    """(problems, warnings) of the signatures of ``record`` (protocol 5), checked once per
-    record read."""
-    if "signatures" not in record.checked:
-        from .signatures import signature_errors, signature_warnings  # (signed games only)
-
-        record.checked["signatures"] = (signature_errors(record), signature_warnings(record))
-    errors, warnings = record.checked["signatures"]
-    return list(errors), list(warnings)
 
 
 def _all_revealed(record: Record) -> bool:

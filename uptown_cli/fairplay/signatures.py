@@ -34,8 +34,9 @@ from ..records.schema import Record
 from .draws import framed_hash
 
 __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
-           "join_digest", "entry_digest", "reveal_digest", "withdraw_digest", "entry_fields",
-           "signed_entries", "joins_end", "history_end", "signature_errors", "signature_warnings"]
+           "join_digest", "entry_digest", "entry_words", "reveal_digest", "withdraw_digest", "entry_fields",
+           "signed_entries", "joins_end", "history_end", "signature_problems", "signature_errors",
+           "signature_warnings"]
 
 SEED_BYTES = 32
 """An Ed25519 private key's bytes (its seed)."""
@@ -171,19 +172,31 @@ def _in_order(record: Record) -> Iterator[tuple[int, MoveEntry | PauseEntry]]:
             yield index, record.moves[index]
 
 
-def _described(record: Record, index: int, entry: MoveEntry | PauseEntry) -> str:
-    """An entry among the moves named in words: ``move 3 (Bo's blue)``, ``Bo's vacation of 3
-    days after move 2``."""
-    owner = record.owners.get(entry.color, "?")
-    if isinstance(entry, PauseEntry):
+def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
+                color: str | None = None, days: int | None = None) -> str:
+    """A signed entry named in words, as every message about one names it: ``move 3 (Bo's
+    blue)``, ``move 4 (Bo's blue, written by Cy)``, ``Bo's vacation of 3 days after move 2``,
+    ``Bo's join``. ``kind``: ``join``, ``withdrawn``, ``move`` (``number``: the move's),
+    ``pause`` (``number``: the moves before it), ``revealed``."""
+    if kind == "pause":
+        if not number:
+            return ngettext("{name}'s vacation of {days} day before the first move",
+                            "{name}'s vacation of {days} days before the first move",
+                            days or 0).format(name=whose, days=days)
         return ngettext("{name}'s vacation of {days} day after move {number}",
-                        "{name}'s vacation of {days} days after move {number}", entry.days).format(
-            name=owner, days=entry.days, number=index)
-    if entry.by is not None:
+                        "{name}'s vacation of {days} days after move {number}", days or 0).format(
+            name=whose, days=days, number=number)
+    if kind == "move" and writer != whose:
         return _("move {number} ({name}'s {colour}, written by {writer})").format(
-            number=index + 1, name=owner, colour=shown_color(entry.color), writer=entry.by)
-    return _("move {number} ({name}'s {colour})").format(
-        number=index + 1, name=owner, colour=shown_color(entry.color))
+            number=number, name=whose, colour=shown_color(color or ""), writer=writer)
+    if kind == "move":
+        return _("move {number} ({name}'s {colour})").format(
+            number=number, name=whose, colour=shown_color(color or ""))
+    if kind == "withdrawn":
+        return _("{name}'s withdrawn join").format(name=whose)
+    if kind == "revealed":
+        return _("{name}'s revealed key").format(name=whose)
+    return _("{name}'s join").format(name=whose)
 
 
 def _joins(record: Record, fields: HiddenFields) -> tuple[list[SignedEntry], bytes]:
@@ -192,7 +205,7 @@ def _joins(record: Record, fields: HiddenFields) -> tuple[list[SignedEntry], byt
     joins = []
     for (name, value), signature in zip(fields.commitments, fields.signatures["commitments"]):
         digest = join_digest(digest, name, value, signature.key or "")
-        joins.append(SignedEntry(_("{name}'s join").format(name=name),
+        joins.append(SignedEntry(entry_words("join", name, name),
                                  fields.lines.get(("commitments", name), 1), None, name,
                                  signature.key, digest, signature.sig))
     return joins, digest
@@ -224,24 +237,36 @@ def signed_entries(record: Record) -> list[SignedEntry]:
     found, digest = _joins(record, fields)
     for index, entry in _in_order(record):
         digest = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
-        writer = (entry.by if isinstance(entry, MoveEntry) and entry.by is not None
-                  else record.owners.get(entry.color, "?"))
-        number = index + 1 if isinstance(entry, MoveEntry) else None
-        found.append(SignedEntry(_described(record, index, entry), entry.line, number, writer,
-                                 None, digest, entry.sig))
+        owner = record.owners.get(entry.color, "?")
+        if isinstance(entry, PauseEntry):
+            what = entry_words("pause", owner, owner, index, entry.color, entry.days)
+            found.append(SignedEntry(what, entry.line, None, owner, None, digest, entry.sig))
+            continue
+        writer = entry.by or owner
+        found.append(SignedEntry(entry_words("move", owner, writer, index + 1, entry.color),
+                                 entry.line, index + 1, writer, None, digest, entry.sig))
     lines = fields.entry_lines
     for (name, value), signature, line in zip(fields.revealed, fields.signatures["revealed"],
                                               lines.get("revealed", ())):
-        found.append(SignedEntry(_("{name}'s revealed key").format(name=name), line, None, name,
+        found.append(SignedEntry(entry_words("revealed", name, name), line, None, name,
                                  None, reveal_digest(digest, name, value), signature.sig, True))
     header = header_digest(record)
     for (name, value), signature, line in zip(fields.withdrawn, fields.signatures["withdrawn"],
                                               lines.get("withdrawn", ())):
-        found.append(SignedEntry(_("{name}'s withdrawn join").format(name=name), line, None,
+        found.append(SignedEntry(entry_words("withdrawn", name, name), line, None,
                                  name, signature.key,
                                  withdraw_digest(header, name, value, signature.key or ""),
                                  signature.sig))
     return found
+
+
+def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
+    """(``signature_errors``, ``signature_warnings``) of ``record`` (protocol 5), checked once
+    per record read (kept in ``record.checked``)."""
+    if "signatures" not in record.checked:
+        record.checked["signatures"] = (signature_errors(record), signature_warnings(record))
+    errors, warnings = record.checked["signatures"]
+    return list(errors), list(warnings)
 
 
 def signature_errors(record: Record) -> list[RecordError]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.game import same_name
 from ..engine.moments import current_time, write_time
-from ..errors import KeyFileError, RecordError, ViewerError
+from ..errors import NOTHING_WRITTEN, KeyFileError, RecordError, ViewerError
 from ..i18n import _
 from ..records.reading import read_file
 from ..records.schema import Record
@@ -70,7 +70,10 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     """Refuse ``record`` unless it extends what player ``as_name`` last saw of it (their
     memory beside their keys); returns the player's name as the record writes it. ``writes``:
     whether the command would write the file (the refusal says that nothing was);
-    ``rewrites_own_key``: the command writes the player's own revealed key (``reveal``)."""
+    ``rewrites_own_key``: the command writes the player's own revealed key (``reveal``). In a
+    game whose entries are signed, every signature is checked too, before the game is played:
+    a bad one is refused, naming its entry and signer (a change to what the player saw is
+    told first, as it says what changed)."""
     name = player_named(record.players, as_name)
     folder = keys_folder(keys)
     seen = load_seen(folder, game_ident(record), name)
@@ -89,6 +92,13 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
         raise ViewerError(_("{path}:{line}: {message}; nothing was written").format(
             path=record.path, line=line, message=message) if writes else
             f"{record.path}:{line}: {message}")
+    if record.joins is not None and record.joins.signed:
+        from .signatures import signature_problems  # (signed games only)
+
+        bad = signature_problems(record)[0]
+        if bad:
+            said = bad[0].report_line()
+            raise ViewerError(_(NOTHING_WRITTEN).format(reason=said) if writes else said)
     return name
 
 

@@ -343,7 +343,6 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
     turn; another writes for them only once they are out of time, as the late policy allows."""
     from ..engine.late import LateAction, stand_in_problem
 
-
     entry = record.moves[index]
     player = game.to_move
     if player is None:
@@ -379,7 +378,7 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
     line = timeline(timing, record.moves[:index], record.owners,
                     pauses=[p for p in record.pauses if p.after <= index])
     return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(entry.at),
-                            action)
+                            action, names[writer])
 
 
 def reveal_deadlines(record: Record, names: Sequence[str]) -> dict[str, datetime]:

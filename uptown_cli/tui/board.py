@@ -126,7 +126,7 @@ class Board(Container, can_focus=True):
             else:
                 text = tile_text(*held, marked=sq == last_square)
                 if sq in captures:
-                    text = Text("x", style=f"bold #ffffff on #8b0000") + text[1:]
+                    text = Text("x", style="bold #ffffff on #8b0000") + text[1:]
             if sq == self.cursor and self.has_focus:
                 text.stylize("reverse")
             square.content = text

@@ -17,7 +17,6 @@ from ..engine.game import COLORS, Game, Player
 from ..engine.moments import current_time
 from ..engine.notation import Move, parse_move
 from ..engine.scoring import Standing, standings
-from ..i18n import _
 from ..pictures.tile_names import canonical_color, canonical_move
 from ..turns.acts import Played, Seat, play_move, seat_to_move
 from ..turns.bot_games import (DEFAULT_LEVEL, LEVELS, BotSeat, TakenBack, bot_seats, people,
