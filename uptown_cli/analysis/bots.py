@@ -46,7 +46,7 @@ ColoredMove = tuple[str, Move]
 """A move with the colour it is played from."""
 RankKey = tuple[int, bool, int]
 
-BOT_NAMES = ("random", "greedy", "mc", "horizon")
+BOT_NAMES = ("random", "greedy", "mc", "horizon", "vista")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
@@ -69,6 +69,12 @@ HORIZON_TRIAL_DEALS = 4
 
 HORIZON_FINALISTS = 3
 """How many of its candidates ``horizon`` keeps playing out after ``HORIZON_TRIAL_DEALS``."""
+
+VISTA_CANDIDATES = 8
+"""How many of greedy's best moves ``vista`` plays out."""
+
+VISTA_MOVES = 4
+"""How many moves every player makes in a playout of ``vista`` before its evaluation reads it."""
 
 
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
@@ -224,7 +230,8 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
                           variant: str, playouts: int, seconds: float | None,
                           plies: int | None = None,
                           cut: tuple[int, int] | None = None,
-                          reward: Callable[[Sequence[tuple[int, int]], int], float] = _margin,
+                          reward: Callable[[Sequence[tuple[Any, int]], int], float] = _margin,
+                          read: Callable[[Playout], list[tuple[Any, int]]] = Playout.results,
                           ) -> ColoredMove:
     """The candidate with the best total ``reward`` once played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
@@ -240,7 +247,8 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     seat = game.players.index(game.to_move)
     totals = [0.0] * len(candidates)
     playing = list(range(len(candidates)))
-    for done, play_out in enumerate(shared_deals(game, rng, variant, playouts, seconds, QUICK, plies), 1):
+    for done, play_out in enumerate(shared_deals(game, rng, variant, playouts, seconds, QUICK, plies,
+                                                 read), 1):
         for i in playing:
             totals[i] += reward(play_out(candidates[i]), seat)
         if cut is not None and done == cut[0]:
@@ -249,16 +257,36 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     return candidates[best]
 
 
-PlayOut = Callable[[ColoredMove], list[tuple[int, int]]]
-"""A move played out in one sampled deal: every seat's ``(score, captures)`` at the end."""
+def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
+                playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
+    """``horizon``'s search with the position at the end of each short playout read by the
+    learned evaluation (``value.foreseen_scores``: each seat's final score foreseen) instead
+    of the scores as they are there."""
+    from .value import foreseen_scores, load_weights
+
+    weights = load_weights()[len(game.players)]
+    candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
+    plies = VISTA_MOVES * len(game.players)
+    cut, reward = ((None, _margin) if len(game.players) == 2 else
+                   ((HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures))
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies, cut,
+                                 reward, lambda playout: foreseen_scores(playout, weights))
+
+
+PlayOut = Callable[[ColoredMove], list[tuple[Any, int]]]
+"""A move played out in one sampled deal: every seat's ``(score, captures)`` at the end (a
+score foreseen by the learned evaluation may be a float)."""
 
 
 def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, seconds: float | None,
-                 policy: Sequence[MoveClass] = QUICK, plies: int | None = None) -> Iterator[PlayOut]:
+                 policy: Sequence[MoveClass] = QUICK, plies: int | None = None,
+                 read: Callable[[Playout], list[tuple[Any, int]]] = Playout.results,
+                 ) -> Iterator[PlayOut]:
     """For each sampled deal of what the player to move cannot see (``deals`` of them, or as
     many as ``seconds`` of CPU time allow, at least one), a function that plays a move out in
-    it with ``policy`` (to the end, or for ``plies`` turns): every move asked of one deal is
-    played out with the same playout seed, so that moves are compared on the same luck."""
+    it with ``policy`` (to the end, or for ``plies`` turns) and gives what ``read`` reads of the
+    position there (every seat's score and captures by default): every move asked of one deal
+    is played out with the same playout seed, so that moves are compared on the same luck."""
     index = {color: i for i, color in enumerate(game.colors)}
     playout_rng = random.Random()
     deadline = None if seconds is None else time.process_time() + seconds
@@ -276,7 +304,8 @@ def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, secon
             else:
                 playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
-            return playout.run(policy, playout_rng, plies)
+            playout.advance(policy, playout_rng, plies)
+            return read(playout)
 
         yield play_out
         done += 1
@@ -287,5 +316,6 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
     "horizon": (_horizon_move, ("variant", "playouts", "seconds")),
+    "vista": (_vista_move, ("variant", "playouts", "seconds")),
 }
 

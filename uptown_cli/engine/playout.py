@@ -121,6 +121,11 @@ class Playout:
         """Play on to the end of the game, or for at most ``plies`` turns (moves and passes),
         each move drawn by ``rng`` from the first class of ``policy`` that has one; returns
         each seat's ``(score, captures)`` where it stopped."""
+        self.advance(policy, rng, plies)
+        return self.results()
+
+    def advance(self, policy: Sequence[MoveClass], rng: Random, plies: int | None = None) -> None:
+        """Play on as ``run`` does, without reading the scores where it stopped."""
         random = rng.random
         played = self.played
         players = len(self.seats)
@@ -135,7 +140,12 @@ class Playout:
                 self.play(*chosen)
                 if played[chosen[0]] == TILES_PLAYED_PER_COLOR:
                     left -= 1
-        return self.results()
+
+    def over(self) -> bool:
+        """Whether the game is over here: every colour has played its tiles, or every seat
+        passed in a row."""
+        return (self.passes >= len(self.seats)
+                or all(p >= TILES_PLAYED_PER_COLOR for p in self.played))
 
     def choose(self, policy: Sequence[MoveClass],
                random: Callable[[], float]) -> tuple[int, int, int] | None:
