@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from .bots import ColoredMove, greedy_choices, mc_candidates, shared_deals
+from .calibration import load_calibration
 from .pool import in_pool, stopped_by_signals
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
@@ -290,6 +291,8 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
                                            deals, measuring)
         if after.key() >= before.key():
             best, before = 0, after
+    after = calibrated(game, moves[0], after)
+    before = after if best == 0 else calibrated(game, moves[best], before)
     loss = max(0.0, before.win - after.win)
     variations = tuple(_line(game, *moves[i]) for i in ranked if i != 0)[:2]
     return MoveReview(
@@ -298,6 +301,19 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
         best=None if best == 0 else move_text(game, *moves[best]),
         loss=loss, mark=mark(loss), forced=len(legal) == 1, variations=variations,
     )
+
+
+def calibrated(game: Game, colored: ColoredMove, evaluation: Evaluation) -> Evaluation:
+    """``evaluation`` of ``colored`` in ``game`` with its chance to win calibrated
+    (``calibration.load_calibration``), or as it is when the move ends the game (the playouts
+    then tell the result itself)."""
+    color, move = colored
+    game.play(move, color)
+    over = game.finished
+    game.pop()
+    if over:
+        return evaluation
+    return evaluation._replace(win=load_calibration()(evaluation.win))
 
 
 def _line(game: Game, color: str, move: Move) -> tuple[str, ...]:
