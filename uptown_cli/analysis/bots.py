@@ -74,6 +74,7 @@ VISTA_CANDIDATES = 8
 """How many of greedy's best moves ``vista`` plays out."""
 
 VISTA_MOVES = 4
+VISTA_PRERANK = False
 """How many moves every player makes in a playout of ``vista`` before its evaluation reads it."""
 
 
@@ -265,10 +266,26 @@ def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
     from .value import foreseen_scores, load_weights
 
     weights = load_weights()[len(game.players)]
-    candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
     plies = VISTA_MOVES * len(game.players)
     cut, reward = ((None, _margin) if len(game.players) == 2 else
                    ((HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures))
+    if VISTA_PRERANK:
+        ranked = _shuffled_ranking(game, rng, variant)
+        playout = Playout(game, sample_bags(game, rng), variant)
+        index = {color: i for i, color in enumerate(game.colors)}
+        seat = game.players.index(game.to_move)  # type: ignore[arg-type]
+        rated = []
+        for _, (color, move) in ranked:
+            playout.reset()
+            if move.is_pass:
+                playout.pass_turn()
+            else:
+                playout.play(index[color], move.tile, move.square)
+            rated.append((-reward(foreseen_scores(playout, weights), seat), (color, move)))
+        rated.sort(key=lambda pair: pair[0])
+        candidates = [move for _, move in rated[:VISTA_CANDIDATES]]
+    else:
+        candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies, cut,
                                  reward, lambda playout: foreseen_scores(playout, weights))
 

@@ -12,7 +12,14 @@ constant 1.
 from __future__ import annotations
 
 from ..engine.game import TILES_PLAYED_PER_COLOR
-from ..engine.geometry import ALL_SQUARES, FIT, NOT_FIRST_COLUMN, NOT_LAST_COLUMN, joined_around
+from ..engine.geometry import (
+    ALL_SQUARES,
+    FIT,
+    NOT_FIRST_COLUMN,
+    NOT_LAST_COLUMN,
+    WILD,
+    joined_around,
+)
 from ..engine.groups import count_groups, cut_points
 from ..engine.playout import Playout
 
@@ -28,8 +35,6 @@ def _reach(tiles: list[int]) -> int:
     reach = 0
     for tile in tiles:
         reach |= FIT[tile]
-        if reach == ALL_SQUARES:
-            break
     return reach
 
 
@@ -61,8 +66,13 @@ def colour_features(playout: Playout, c: int, open_squares: int) -> list[float]:
     ``open_squares`` are the squares its player may play on now."""
     mask = playout.masks[c]
     left = (TILES_PLAYED_PER_COLOR - playout.played[c]) / TILES_PLAYED_PER_COLOR
-    unplayed = playout.racks[c] + playout.bags[c][playout.draw_at[c]:]
-    reach = _reach(unplayed) & open_squares if left else 0
+    rack = playout.racks[c]
+    if not left:
+        reach = 0
+    elif WILD in rack or WILD in playout.bags[c][playout.draw_at[c]:]:
+        reach = open_squares
+    else:
+        reach = _reach(rack + playout.bags[c][playout.draw_at[c]:]) & open_squares
     up = (mask << 9) & ALL_SQUARES
     down = mask >> 9
     right = (mask >> 1) & NOT_LAST_COLUMN

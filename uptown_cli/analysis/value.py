@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Sequence
 from functools import cache
+from operator import mul
 from typing import Any
 
 from ..engine.playout import Playout
@@ -55,24 +56,18 @@ def load_weights(path: str = WEIGHTS_FILE) -> Weights:
 
 def foresee(weights: Sequence[float], row: Sequence[float]) -> float:
     """The final groups ``weights`` foresee for a colour of figures ``row``."""
-    return sum(w * x for w, x in zip(weights, row))
+    return sum(map(mul, weights, row))
 
 
 def foreseen_scores(playout: Playout, weights: Sequence[float]) -> list[tuple[float, int]]:
     """Every seat's foreseen final ``(score, captures)`` in ``playout``'s position: its colours'
     foreseen groups (the groups themselves once the playout is over), plus in Blockers! the
     most tiles taken from one opponent so far."""
-    results = playout.results()
     if playout.over():
-        return [(float(score), captures) for score, captures in results]
-    rows = position_features(playout)
-    groups = [foresee(weights, row) for row in rows]
-    out = []
-    for seat, mine in enumerate(playout.seats):
-        score, captures = results[seat]
-        actual = sum(int(rows[c][1]) for c in mine)
-        out.append((score - actual + sum(groups[c] for c in mine), captures))
-    return out
+        return [(float(score), captures) for score, captures in playout.results()]
+    groups = [sum(map(mul, weights, row)) for row in position_features(playout)]
+    return [(penalty + sum(groups[c] for c in mine), captures)
+            for mine, (penalty, captures) in zip(playout.seats, playout.capture_counts())]
 
 
 def fit(rows: Sequence[Sequence[float]], targets: Sequence[float], ridge: float = 1.0) -> list[float]:

@@ -375,13 +375,17 @@ class Game:
                     for shift, row_lists in zip(ROW_SHIFTS, lists[WILD:]):
                         open_squares = targets >> shift & 511
                         if open_squares:
-                            moves.extend(row_lists[open_squares | (captures >> shift & 511) << 9])
+                            taken = captures >> shift & 511
+                            moves.extend(row_lists.with_captures(open_squares, taken) if taken
+                                         else row_lists[open_squares])
                     continue
                 shift, keep, multiplier, down = GATHER[tile]
                 open_squares = ((targets >> shift) & keep) * multiplier >> down & 511
                 if open_squares:
-                    moves.extend(lists[tile][open_squares | (
-                        ((captures >> shift) & keep) * multiplier >> down & 511) << 9])
+                    tile_lists = lists[tile]
+                    taken = ((captures >> shift) & keep) * multiplier >> down & 511
+                    moves.extend(tile_lists.with_captures(open_squares, taken) if taken
+                                 else tile_lists[open_squares])
         return moves or [(player.colors[0], PASS)]
 
     def has_legal_placement(self) -> bool:

@@ -15,7 +15,7 @@ from .geometry import (
 )
 from .notation import Move, Placement
 
-__all__ = ["tile_moves", "move_lists", "MoveLists", "ROW_SHIFTS", "CAPTURE_LISTS_KEPT"]
+__all__ = ["tile_moves", "move_lists", "MoveLists", "ROW_SHIFTS"]
 
 
 @cache
@@ -29,18 +29,14 @@ def tile_moves(tile: int) -> dict[int, tuple[Placement, Placement]]:
 def move_lists(color: str) -> list[MoveLists]:
     """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
     dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
-    the row's, as ``GATHER`` reads them out of a mask, the captures among the open squares)
-    gives the tuple of ``(color, move)`` onto those open squares, in square order, capturing
-    on the captures. (Sets of open squares are few, 512 at most, so they are all kept; with
-    captures they are far more varied, so only the first ``CAPTURE_LISTS_KEPT`` of a dict's
-    are kept.)"""
+    the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
+    onto those open squares, in square order, none capturing; ``with_captures`` makes the
+    capturing ones capture. (Sets of open squares are few, 512 at most, so they are all kept;
+    with captures they would be far more varied.)"""
     return [MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
         MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
     ]
 
-
-CAPTURE_LISTS_KEPT = 4096
-"""How many lists a ``MoveLists`` keeps at most (those without captures always)."""
 
 ROW_SHIFTS = tuple(range(0, 81, 9))
 """Where each row of the board starts in a mask of squares."""
@@ -55,12 +51,17 @@ class MoveLists(dict[int, tuple[tuple[str, Move], ...]]):
         self.placing = [(color, placing) for placing, _ in moves]
         self.capturing = [(color, capturing) for _, capturing in moves]
 
-    def __missing__(self, key: int) -> tuple[tuple[str, Move], ...]:
-        open_squares, captures = key & 511, key >> 9
-        pairs = tuple(
-            (self.capturing if captures >> i & 1 else self.placing)[i]
-            for i in range(len(self.placing)) if open_squares >> i & 1
+    def __missing__(self, open_squares: int) -> tuple[tuple[str, Move], ...]:
+        pairs = self[open_squares] = tuple(
+            pair for i, pair in enumerate(self.placing) if open_squares >> i & 1
         )
-        if not captures or len(self) < CAPTURE_LISTS_KEPT:
-            self[key] = pairs
+        return pairs
+
+    def with_captures(self, open_squares: int, captures: int) -> list[tuple[str, Move]]:
+        """The pairs onto ``open_squares``, capturing on ``captures`` (some of them)."""
+        pairs = list(self[open_squares])
+        while captures:
+            low = captures & -captures
+            captures ^= low
+            pairs[(open_squares & (low - 1)).bit_count()] = self.capturing[low.bit_length() - 1]
         return pairs

@@ -199,15 +199,20 @@ class Playout:
 
     def results(self) -> list[tuple[int, int]]:
         """Each seat's ``(score, captures)`` as the position is now (lower scores are better)."""
+        masks = self.masks
+        return [(sum(count_groups(masks[c]) for c in mine) + penalty, captures)
+                for mine, (penalty, captures) in zip(self.seats, self.capture_counts())]
+
+    def capture_counts(self) -> list[tuple[int, int]]:
+        """Each seat's ``(penalty, captures)``: what its captures add to its score (in
+        Blockers!, the most tiles taken from one opponent; else 0), and how many it made."""
         out: list[tuple[int, int]] = []
-        for seat, mine in enumerate(self.seats):
-            groups = sum(count_groups(self.masks[c]) for c in mine)
+        for mine in self.seats:
             taken = [0] * len(self.seats)
             for c in mine:
                 for victim, n in enumerate(self.captured[c]):
                     taken[self.owner[victim]] += n
-            score = groups + (max(taken) if self.blockers else 0)
-            out.append((score, sum(taken)))
+            out.append((max(taken) if self.blockers else 0, sum(taken)))
         return out
 
 
