@@ -70,7 +70,7 @@ def positions(args):
 def table(forecasts, outcomes):
     lines = ["| forecast | positions | mean forecast | observed | difference |", "|---|---|---|---|---|"]
     for row in reliability(forecasts, outcomes):
-        lines.append(f"| {row.low:.1f}-{row.high:.1f} | {row.count:,} | {row.forecast:.1%} | "
+        lines.append(f"| {row.low:.1f}-{row.high:.1f} | {row.positions:,} | {row.forecast:.1%} | "
                      f"{row.observed:.1%} | {100 * (row.observed - row.forecast):+.1f} |")
     return lines
 

@@ -76,7 +76,7 @@ def test_a_calibration_fitted_on_miscalibrated_forecasts_brings_them_in_line():
     fitted = isotonic(*sample(4000))
     forecasts, outcomes = sample(4000)
     rows = reliability([fitted(f) for f in forecasts], outcomes)
-    assert max(abs(row.observed - row.forecast) for row in rows if row.count > 100) < 0.06
+    assert max(abs(row.observed - row.forecast) for row in rows if row.positions > 100) < 0.06
     assert brier([fitted(f) for f in forecasts], outcomes) < brier(forecasts, outcomes)
 
 

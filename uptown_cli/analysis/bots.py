@@ -175,14 +175,14 @@ def _tile_reach(tile: int) -> int:
     return 0 if tile < 18 else 1 if tile < 27 else 2
 
 
-def _margin(results: Sequence[tuple[int, int]], seat: int) -> float:
+def _margin(results: Sequence[tuple[float, int]], seat: int) -> float:
     """How well seat ``seat`` did by the ``(score, captures)`` of every seat: the best other
     score minus its own, and half a point more when it finished first (even shared)."""
     best_other = min(score for i, (score, _) in enumerate(results) if i != seat)
     return best_other - results[seat][0] + (0.5 if win_share(results[seat], results) else 0.0)
 
 
-def _margin_counting_captures(results: Sequence[tuple[int, int]], seat: int) -> float:
+def _margin_counting_captures(results: Sequence[tuple[float, int]], seat: int) -> float:
     """``_margin`` with every seat's score raised by ``HORIZON_CAPTURE_COST`` per capture (and
     first place read from those scores)."""
     costs = [score + HORIZON_CAPTURE_COST * captures for score, captures in results]
@@ -232,7 +232,7 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
                           plies: int | None = None,
                           cut: tuple[int, int] | None = None,
                           reward: Callable[[Sequence[tuple[Any, int]], int], float] = _margin,
-                          read: Callable[[Playout], list[tuple[Any, int]]] = Playout.results,
+                          read: Callable[[Playout], list[tuple[Any, int]]] | None = None,
                           ) -> ColoredMove:
     """The candidate with the best total ``reward`` once played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
@@ -297,7 +297,7 @@ score foreseen by the learned evaluation may be a float)."""
 
 def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, seconds: float | None,
                  policy: Sequence[MoveClass] = QUICK, plies: int | None = None,
-                 read: Callable[[Playout], list[tuple[Any, int]]] = Playout.results,
+                 read: Callable[[Playout], list[tuple[Any, int]]] | None = None,
                  ) -> Iterator[PlayOut]:
     """For each sampled deal of what the player to move cannot see (``deals`` of them, or as
     many as ``seconds`` of CPU time allow, at least one), a function that plays a move out in
@@ -321,6 +321,8 @@ def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, secon
             else:
                 playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
+            if read is None:
+                return playout.run(policy, playout_rng, plies)
             playout.advance(policy, playout_rng, plies)
             return read(playout)
 

@@ -88,7 +88,7 @@ class ReliabilityRow(NamedTuple):
 
     low: float
     high: float
-    count: int
+    positions: int
     forecast: float
     observed: float
 

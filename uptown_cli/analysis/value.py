@@ -56,7 +56,7 @@ def load_weights(path: str = WEIGHTS_FILE) -> Weights:
 
 def foresee(weights: Sequence[float], row: Sequence[float]) -> float:
     """The final groups ``weights`` foresee for a colour of figures ``row``."""
-    return sum(map(mul, weights, row))
+    return float(sum(map(mul, weights, row)))
 
 
 def foreseen_scores(playout: Playout, weights: Sequence[float]) -> list[tuple[float, int]]:
