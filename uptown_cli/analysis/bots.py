@@ -1,4 +1,4 @@
-"""Computer players: ``random``, ``greedy``, ``mc`` and ``horizon`` choose a move
+"""Computer players: ``random``, ``greedy``, ``mc``, ``horizon`` and ``vista`` choose a move
 for the player to move.
 
 A bot knows only what its player may know: the board, the captures, the moves played, its
@@ -18,7 +18,9 @@ moves of every player, and compares the scores there: a playout to the end is so
 mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
 fit in the same time) and varies far less from deal to deal. With more than two players,
 after a few deals it keeps playing out only the best three, and it counts a capture as a
-fraction of a group (the fewest captures break a tie).
+fraction of a group (the fewest captures break a tie). ``vista`` searches as ``horizon`` does
+but reads the end of each short playout with a learned evaluation (``value``): each seat's
+final score foreseen from figures of its colours' positions, not the score as it stands there.
 
 Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
 its ``seed``; sampled deals and playout seeds are drawn from it.
@@ -74,7 +76,6 @@ VISTA_CANDIDATES = 8
 """How many of greedy's best moves ``vista`` plays out."""
 
 VISTA_MOVES = 4
-VISTA_PRERANK = False
 """How many moves every player makes in a playout of ``vista`` before its evaluation reads it."""
 
 
@@ -269,23 +270,7 @@ def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
     plies = VISTA_MOVES * len(game.players)
     cut, reward = ((None, _margin) if len(game.players) == 2 else
                    ((HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures))
-    if VISTA_PRERANK:
-        ranked = _shuffled_ranking(game, rng, variant)
-        playout = Playout(game, sample_bags(game, rng), variant)
-        index = {color: i for i, color in enumerate(game.colors)}
-        seat = game.players.index(game.to_move)  # type: ignore[arg-type]
-        rated = []
-        for _, (color, move) in ranked:
-            playout.reset()
-            if move.is_pass:
-                playout.pass_turn()
-            else:
-                playout.play(index[color], move.tile, move.square)
-            rated.append((-reward(foreseen_scores(playout, weights), seat), (color, move)))
-        rated.sort(key=lambda pair: pair[0])
-        candidates = [move for _, move in rated[:VISTA_CANDIDATES]]
-    else:
-        candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
+    candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies, cut,
                                  reward, lambda playout: foreseen_scores(playout, weights))
 
