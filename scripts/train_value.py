@@ -7,13 +7,13 @@ had at the end, and fits one linear model per number of players by least squares
 (``value.fit``) on nine games in ten; the tenth is held out to measure it. Writes the weights
 file (``--out``, the package's by default) and a report (``--report``, Markdown): the error on
 the held-out games against reading the groups as they are, the weights, and, with
-``--strength N``, vista against mc over N two-player games at ``--seconds`` a move along
-the generations, drawn as an SVG plot beside the report.
+``--strength N``, horizon and then vista after each generation against mc over N two-player
+games at ``--seconds`` a move, drawn as an SVG plot beside the report.
 
-    python scripts/train_value.py --seed 37 --games 240 --jobs 2
+    python scripts/train_value.py --seed 1 --games 120 --jobs 2
 
-``--generations 2`` plays the second generation's games with vista on the first's weights.
-On two cores the default run takes about N minutes (see docs/ANALYSIS.md).
+makes the weights shipped (about 2.5 minutes of CPU); ``--generations 2`` plays a second
+generation of games with vista on the first's weights and fits again.
 """
 
 import argparse
@@ -42,6 +42,7 @@ def game_rows(task):
     players, seed, bot, playouts, weights = task
     if weights is not None:
         value.WEIGHTS_FILE = weights
+        value._weights_of.cache_clear()  # the file is rewritten after each generation
     game = Game.new([f"P{i + 1}" for i in range(players)], seed=seed)
     bags = seeded_bags(seed, list(game.colors))
     rows = []
@@ -56,6 +57,8 @@ def game_rows(task):
 def rmse(weights, samples, column=None):
     """The root mean square error of foreseeing each sample's final groups with ``weights``
     (or, with ``column``, by reading that figure as it is)."""
+    if not samples:
+        return math.nan
     total = 0.0
     for row, final in samples:
         guess = row[column] if column is not None else value.foresee(weights, row)
@@ -94,13 +97,15 @@ def write_weights(path, weights, seed):
         f.write("\n")
 
 
-def strength(args, weights_path):
-    """vista's share of first places against mc in ``args.strength`` two-player games."""
-    value.WEIGHTS_FILE = weights_path
-    value.load_weights.cache_clear()
-    played = list(play_games(["vista", "mc"], 2, args.strength, f"{args.seed}/strength", jobs=args.jobs,
+def strength(args, bot="vista", weights_path=None):
+    """``bot``'s share of first places against mc in ``args.strength`` two-player games (vista
+    with the weights at ``weights_path``)."""
+    if weights_path is not None:
+        value.WEIGHTS_FILE = weights_path
+        value._weights_of.cache_clear()
+    played = list(play_games([bot, "mc"], 2, args.strength, f"{args.seed}/strength", jobs=args.jobs,
                              options={"seconds": args.seconds}))
-    mine = summarize(played, ["vista", "mc"])[0]
+    mine = summarize(played, [bot, "mc"])[0]
     return mine.win_rate, mine.interval
 
 
@@ -121,14 +126,14 @@ def svg_plot(points, path):
                 f'<line x1="{pad}" x2="{width - pad}" y1="{half:.0f}" y2="{half:.0f}" '
                 f'stroke="#ccc" stroke-dasharray="4"/>{bars}'
                 f'<polyline points="{line}" fill="none" stroke="#0072B2" stroke-width="2"/>'
-                f'<text x="{pad}" y="20" font-size="12">vista vs mc, first places by generation '
-                f'(0 = horizon\'s games)</text></svg>\n')
+                f'<text x="{pad}" y="20" font-size="12">first places against mc: horizon, then vista '
+                f'after each generation</text></svg>\n')
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", default="37")
-    parser.add_argument("--games", type=int, default=240, help="games per number of players")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--games", type=int, default=120, help="games per number of players")
     parser.add_argument("--bot", default="horizon", help="the bot of the first generation's games")
     parser.add_argument("--playouts", type=int, default=4)
     parser.add_argument("--ridge", type=float, default=1.0)
@@ -144,6 +149,11 @@ def main():
               f"`python scripts/train_value.py {' '.join(sys.argv[1:])}`", ""]
     points = []
     weights_path = None
+    if args.strength:
+        rate, (low, high) = strength(args, "horizon")
+        points.append((rate, (low, high)))
+        report += [f"horizon (no learned evaluation) against mc, {args.strength} two-player games "
+                   f"at {args.seconds:g} s a move: first in {rate:.1%} (95%: {low:.1%}-{high:.1%}).", ""]
     with Pool(args.jobs) as pool:
         for number in range(args.generations):
             weights, lines = generation(args, pool, weights_path, number)
@@ -151,7 +161,7 @@ def main():
             write_weights(args.out, weights, args.seed)
             weights_path = args.out
             if args.strength:
-                rate, (low, high) = strength(args, weights_path)
+                rate, (low, high) = strength(args, "vista", weights_path)
                 points.append((rate, (low, high)))
                 report += [f"vista with these weights against mc, {args.strength} two-player "
                            f"games at {args.seconds:g} s a move: first in {rate:.1%} "
@@ -159,7 +169,7 @@ def main():
             print("\n".join(lines), flush=True)
     report += ["Weights (" + ", ".join(FEATURES) + "):", ""]
     report += [f"- {players} players: " + ", ".join(f"{w:.3f}" for w in row)
-               for players, row in value.load_weights.__wrapped__(args.out).items()]
+               for players, row in value.read_weights(json.load(open(args.out, encoding="utf-8"))).items()]
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("\n".join(report) + "\n")

@@ -47,9 +47,14 @@ def read_weights(data: dict[str, Any]) -> Weights:
     return weights
 
 
+def load_weights(path: str | None = None) -> Weights:
+    """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), each
+    file read once."""
+    return _weights_of(WEIGHTS_FILE if path is None else path)
+
+
 @cache
-def load_weights(path: str = WEIGHTS_FILE) -> Weights:
-    """The weights of the file at ``path`` (those shipped by default), read once."""
+def _weights_of(path: str) -> Weights:
     with open(path, encoding="utf-8") as f:
         return read_weights(json.load(f))
 
