@@ -2,6 +2,7 @@
 weights file, and the figures its evaluation reads."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from support.positions import build
 
 from uptown_cli.analysis import value
 from uptown_cli.analysis.bots import choose_move
+from uptown_cli.analysis.deals import imagined_game
 from uptown_cli.analysis.features import FEATURES, colour_features, position_features
 from uptown_cli.engine.playout import Playout
 from uptown_cli.errors import SetupError
@@ -25,14 +27,31 @@ GAMES = sorted((ROOT / "records").glob("[2-5]p-*.yaml")) + sorted(ACCEPTANCE.glo
 @pytest.mark.parametrize("path", GAMES, ids=lambda path: path.name)
 def test_vista_plays_a_legal_move_in_every_position_of_the_games(path):
     """Every position of the project's example games and of the acceptance games (2 to 5
-    players, both variants), the game's variant and the other."""
+    players, both variants), under the game's variant and the other. A game without a seed is
+    played as its mover sees it: their own racks dealt at random to fit their moves, every
+    other rack and bag drawn from the tiles they cannot see (``deals.imagined_game``)."""
     game = replay(load_record(path)).game
     turns = game.rewind()
+    rng = random.Random(path.name)
     for turn in turns:
+        view = game if game.knows_racks else _mover_view(game, rng)
         for variant in ("standard", "blockers"):
-            chosen = choose_move("vista", game, seed=turn.number, playouts=1, variant=variant)
-            assert chosen in game.legal_moves(), (path.name, turn.number)
+            chosen = choose_move("vista", view, seed=turn.number, playouts=1, variant=variant)
+            assert chosen in view.legal_moves(), (path.name, turn.number)
         game.redo(turn)
+
+
+def _mover_view(game, rng):
+    """``game`` as its player to move may see it, their bags dealt at random to fit their
+    moves."""
+    me = game.to_move
+    own = {}
+    for color in me.colors:
+        played = [t.move.tile for t in game.history if t.color == color and not t.move.is_pass]
+        rest = [tile for tile in range(28) if tile not in played]
+        rng.shuffle(rest)
+        own[color] = played + rest
+    return imagined_game(game, me, own, rng)[0]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
