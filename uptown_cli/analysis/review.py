@@ -14,8 +14,10 @@ and the move played are evaluated again, and these are the figures reported. Cho
 set of deals and measuring on another keeps the noise of the first from making the best look
 better than it is (the "winner's curse"), which would mark good moves as mistakes.
 
-The *loss* of a move is the drop in the mover's chance to win, from the best move's to the
-move played (never below 0). Marks and accuracy follow lichess (see docs/ANALYSIS.md, "Reviewing
+The chances reported are calibrated (``calibration``: the share of playouts won mapped to the
+rate at which such positions were won in self-play), except after a move that ends the game.
+The *loss* of a move is the drop in the mover's calibrated chance to win, from the best move's
+to the move played (never below 0). Marks and accuracy follow lichess (see docs/ANALYSIS.md, "Reviewing
 a game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
 
 Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
