@@ -144,3 +144,21 @@ def test_fit_finds_the_weights_of_an_exact_linear_rule():
     rows = [[1.0, x, y] for x in range(5) for y in range(4)]
     targets = [0.5 + 2 * x - 3 * y for _, x, y in rows]
     assert value.fit(rows, targets, ridge=0.0) == pytest.approx([0.5, 2.0, -3.0])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_vista_rounds_its_foreseen_scores_with_more_than_two_players(players, monkeypatch):
+    """Four players tie on whole groups as often as they do at the end, where the fewest
+    captures decide; two players compare the foreseen fractions."""
+    from uptown_cli.analysis import bots
+
+    seen = []
+    real = bots._margin_counting_captures if players > 2 else bots._margin
+
+    def recording(results, seat):
+        seen.extend(score for score, _ in results)
+        return real(results, seat)
+
+    monkeypatch.setattr(bots, "_margin_counting_captures" if players > 2 else "_margin", recording)
+    choose_move("vista", random_game(players, f"vistaround{players}", 20), seed=1, playouts=2)
+    assert seen and all(float(score).is_integer() for score in seen) == (players > 2)

@@ -263,16 +263,24 @@ def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
                 playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
     """``horizon``'s search with the position at the end of each short playout read by the
     learned evaluation (``value.foreseen_scores``: each seat's final score foreseen) instead
-    of the scores as they are there."""
+    of the scores as they are there; with more than two players the foreseen scores are
+    rounded to whole groups, so that seats tie as often as they do at the end and the fewest
+    captures decide among them."""
     from .value import foreseen_scores, load_weights
 
     weights = load_weights()[len(game.players)]
     plies = VISTA_MOVES * len(game.players)
-    cut, reward = ((None, _margin) if len(game.players) == 2 else
-                   ((HORIZON_TRIAL_DEALS, HORIZON_FINALISTS), _margin_counting_captures))
     candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
-    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies, cut,
-                                 reward, lambda playout: foreseen_scores(playout, weights))
+    if len(game.players) == 2:
+        return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
+                                     None, _margin, lambda playout: foreseen_scores(playout, weights))
+
+    def rounded(playout: Playout) -> list[tuple[Any, int]]:
+        return [(round(score), captures) for score, captures in foreseen_scores(playout, weights)]
+
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
+                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS),
+                                 _margin_counting_captures, rounded)
 
 
 PlayOut = Callable[[ColoredMove], list[tuple[Any, int]]]
