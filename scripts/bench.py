@@ -24,7 +24,7 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
   game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x faster).
   Also the ``random`` and ``greedy`` bots' time per move.
-- Strength (only with ``--only strength``): ``horizon`` (or ``--bot``) against ``mc`` at equal
+- Strength (only with ``--only strength``): ``vista`` (or ``--bot``) against ``mc`` at equal
   CPU time per move, in two-player games and in four-player games against three ``mc``: how
   often it finished first, with its 95% (Wilson) interval.
 - Analysis (only with ``--only analysis``): the CPU time of ``uptown analyze`` over a 72-move
@@ -622,19 +622,23 @@ def bench_bots(runs, games, baseline, engine_games):
 
 
 STRENGTH_TARGETS = {2: 0.65, 4: 0.35}
-"""The win rate (first place; a shared first counts as a share) the strongest bot should reach
-against ``mc`` with 1 or 3 ``mc`` at the table."""
+"""The win rate (first place; a shared first counts as a share) horizon should reach against
+``mc`` with 1 or 3 ``mc`` at the table."""
+
+VISTA_TARGETS = {2: 0.75, 4: 0.45}
+"""The same for vista (issue 37)."""
 
 
-def bench_strength(bot, games, seconds, jobs, tables):
+def bench_strength(bot, games, seconds, jobs, tables, seed="bench-strength"):
     """``bot`` against ``mc`` at ``seconds`` of CPU time per move each, for each number of
     players in ``tables``: two-player games, four-player games against three ``mc``; first
-    places with their 95% (Wilson) interval."""
+    places with their 95% (Wilson) interval. The games are dealt from ``seed`` and the number
+    of players."""
     results = {}
     for players in tables:
-        target = STRENGTH_TARGETS[players]
+        target = (VISTA_TARGETS if bot == "vista" else STRENGTH_TARGETS)[players]
         lineup = [bot] + ["mc"] * (players - 1)
-        played = list(play_games(lineup, players, games, f"bench-strength-{players}", jobs=jobs,
+        played = list(play_games(lineup, players, games, f"{seed}-{players}", jobs=jobs,
                                  options={"seconds": seconds}))
         mine = summarize(played, [bot, "mc"])[0]
         low, high = mine.interval
@@ -683,7 +687,9 @@ def main():
                         help="git revision whose mc the bots part compares with (default: before issue 13)")
     parser.add_argument("--games", type=int, default=200, help="strength: games to play (default 200)")
     parser.add_argument("--seconds", type=float, default=0.05, help="strength: CPU seconds per move")
-    parser.add_argument("--bot", default="horizon", help="strength: the bot to play against mc")
+    parser.add_argument("--bot", default="vista", help="strength: the bot to play against mc")
+    parser.add_argument("--seed", default="bench-strength",
+                        help="strength: the seed the games are dealt from (with the players)")
     parser.add_argument("--players", type=int, choices=sorted(STRENGTH_TARGETS), action="append",
                         help="strength: only games of this many players (default: 2, then 4)")
     parser.add_argument("--jobs", type=int, default=1, help="strength: processes to play in")
@@ -709,7 +715,8 @@ def main():
     if "bots" in parts:
         results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
     if "strength" in parts:
-        results.update(bench_strength(args.bot, args.games, args.seconds, args.jobs, args.players))
+        results.update(bench_strength(args.bot, args.games, args.seconds, args.jobs, args.players,
+                                      args.seed))
     if uptown and "analysis" in parts:
         results.update(bench_analysis(uptown, 1 if args.quick else 3))
     if "engines" in parts:

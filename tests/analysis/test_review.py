@@ -513,3 +513,19 @@ def test_the_table_says_whose_knowledge_a_chance_comes_from(uptown):
                            "--seed", "1")
     assert ("win %: the mover's own chance to win, from what they could know, before\n"
             "their move (with the best move found) and after it;") in result.stdout
+
+
+def test_the_review_reports_calibrated_chances_except_when_the_move_ends_the_game(monkeypatch):
+    """The chances a review shows go through the shipped calibration (here one that maps every
+    chance to 0.3), but a move that ends the game keeps the result its playouts tell."""
+    from uptown_cli.analysis.calibration import Calibration
+
+    monkeypatch.setattr(analysis, "load_calibration", lambda: Calibration((0.0, 1.0), (0.3, 0.3)))
+    game = build(GAP, racks={"green": GAP_RACK})
+    game.rewind(game.ply - 1)  # Ana to move, far from the end
+    turn = game.history[-1]
+    game.pop()
+    review = review_position(game, turn.color, turn.move, turn.number, "t", deals=4)
+    assert review.before.win == review.after.win == 0.3 and review.loss == 0.0
+    last = reviewed(GAP, GAP_RACK, "woman A9")
+    assert last.after == Evaluation(3.0, 0.0)

@@ -149,3 +149,29 @@ def test_a_round_of_passes_ends_a_playout_and_a_placement_breaks_one():
         playout.pass_turn()
     played = list(playout.played)
     assert playout.run(QUICK, random.Random(3)) == playout.results() and playout.played == played
+
+
+def test_a_playout_is_over_once_every_colour_has_played_its_tiles_or_a_round_of_passes():
+    game, bags = seeded_game(3, "over")
+    playout = Playout(game, bags)
+    assert not playout.over()
+    playout.pass_turn()
+    playout.pass_turn()
+    assert not playout.over()  # two passes of three
+    playout.pass_turn()
+    assert playout.over()
+    playout.reset()
+    playout.advance(QUICK, random.Random(5), plies=71)
+    assert sum(playout.played) == 71 and not playout.over()  # one tile of one colour left
+    playout.advance(QUICK, random.Random(5))
+    assert all(p == 24 for p in playout.played) and playout.over()
+
+
+def test_advance_plays_as_run_does_without_reading_the_scores():
+    game, bags = seeded_game(2, "advance")
+    playout = Playout(game, bags)
+    results = playout.run(QUICK, random.Random(8), plies=12)
+    masks = list(playout.masks)
+    playout.reset()
+    assert playout.advance(QUICK, random.Random(8), plies=12) is None
+    assert playout.masks == masks and playout.results() == results

@@ -1,10 +1,13 @@
 """Bots and what they may know, the review of a game, self-play, figures over many records,
 and outside programs that play over a protocol.
 
-- ``bots``: ``random``, ``greedy``, ``mc`` and ``horizon``.
+- ``bots``: ``random``, ``greedy``, ``mc``, ``horizon`` and ``vista``; ``features``: the
+  figures of a colour's position, and ``value``: vista's weights for them, shipped, and their
+  fit.
 - ``deals``: what a player cannot see, dealt to fit what they know.
 - ``stand_ins``: a bot's move for a late player, and its check.
-- ``review``: the evaluation of every move; ``annotate``: a review written under the moves;
+- ``review``: the evaluation of every move, its chances through ``calibration``;
+  ``annotate``: a review written under the moves;
   ``reasons``: why a marked move was worse, in words.
 - ``selfplay``: bots playing one another; ``corpus``: figures over many records.
 - ``pool``: the worker processes of ``--jobs``; ``cluster``: tasks on Dask.

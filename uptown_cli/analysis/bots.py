@@ -1,4 +1,4 @@
-"""Computer players: ``random``, ``greedy``, ``mc`` and ``horizon`` choose a move
+"""Computer players: ``random``, ``greedy``, ``mc``, ``horizon`` and ``vista`` choose a move
 for the player to move.
 
 A bot knows only what its player may know: the board, the captures, the moves played, its
@@ -18,7 +18,9 @@ moves of every player, and compares the scores there: a playout to the end is so
 mc's few deals hardly tell its candidates apart, while a short one is cheap (many more deals
 fit in the same time) and varies far less from deal to deal. With more than two players,
 after a few deals it keeps playing out only the best three, and it counts a capture as a
-fraction of a group (the fewest captures break a tie).
+fraction of a group (the fewest captures break a tie). ``vista`` searches as ``horizon`` does
+but reads the end of each short playout with a learned evaluation (``value``): each seat's
+final score foreseen from figures of its colours' positions, not the score as it stands there.
 
 Every bot's randomness comes from the one ``random.Random`` that ``choose_move`` makes from
 its ``seed``; sampled deals and playout seeds are drawn from it.
@@ -46,7 +48,7 @@ ColoredMove = tuple[str, Move]
 """A move with the colour it is played from."""
 RankKey = tuple[int, bool, int]
 
-BOT_NAMES = ("random", "greedy", "mc", "horizon")
+BOT_NAMES = ("random", "greedy", "mc", "horizon", "vista")
 
 MC_PLAYOUTS = 16
 """How many sampled views ``mc`` plays each of its candidate moves out in, by default."""
@@ -69,6 +71,12 @@ HORIZON_TRIAL_DEALS = 4
 
 HORIZON_FINALISTS = 3
 """How many of its candidates ``horizon`` keeps playing out after ``HORIZON_TRIAL_DEALS``."""
+
+VISTA_CANDIDATES = 8
+"""How many of greedy's best moves ``vista`` plays out."""
+
+VISTA_MOVES = 4
+"""How many moves every player makes in a playout of ``vista`` before its evaluation reads it."""
 
 
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
@@ -168,14 +176,14 @@ def _tile_reach(tile: int) -> int:
     return 0 if tile < 18 else 1 if tile < 27 else 2
 
 
-def _margin(results: Sequence[tuple[int, int]], seat: int) -> float:
+def _margin(results: Sequence[tuple[float, int]], seat: int) -> float:
     """How well seat ``seat`` did by the ``(score, captures)`` of every seat: the best other
     score minus its own, and half a point more when it finished first (even shared)."""
     best_other = min(score for i, (score, _) in enumerate(results) if i != seat)
     return best_other - results[seat][0] + (0.5 if win_share(results[seat], results) else 0.0)
 
 
-def _margin_counting_captures(results: Sequence[tuple[int, int]], seat: int) -> float:
+def _margin_counting_captures(results: Sequence[tuple[float, int]], seat: int) -> float:
     """``_margin`` with every seat's score raised by ``HORIZON_CAPTURE_COST`` per capture (and
     first place read from those scores)."""
     costs = [score + HORIZON_CAPTURE_COST * captures for score, captures in results]
@@ -224,7 +232,8 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
                           variant: str, playouts: int, seconds: float | None,
                           plies: int | None = None,
                           cut: tuple[int, int] | None = None,
-                          reward: Callable[[Sequence[tuple[int, int]], int], float] = _margin,
+                          reward: Callable[[Sequence[tuple[Any, int]], int], float] = _margin,
+                          read: Callable[[Playout], list[tuple[Any, int]]] | None = None,
                           ) -> ColoredMove:
     """The candidate with the best total ``reward`` once played out in the same sampled
     views with the same playout seeds (so that they are compared on the same deals):
@@ -240,7 +249,8 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     seat = game.players.index(game.to_move)
     totals = [0.0] * len(candidates)
     playing = list(range(len(candidates)))
-    for done, play_out in enumerate(shared_deals(game, rng, variant, playouts, seconds, QUICK, plies), 1):
+    for done, play_out in enumerate(shared_deals(game, rng, variant, playouts, seconds, QUICK, plies,
+                                                 read), 1):
         for i in playing:
             totals[i] += reward(play_out(candidates[i]), seat)
         if cut is not None and done == cut[0]:
@@ -249,16 +259,44 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
     return candidates[best]
 
 
-PlayOut = Callable[[ColoredMove], list[tuple[int, int]]]
-"""A move played out in one sampled deal: every seat's ``(score, captures)`` at the end."""
+def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
+                playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
+    """``horizon``'s search with the position at the end of each short playout read by the
+    learned evaluation (``value.foreseen_scores``: each seat's final score foreseen) instead
+    of the scores as they are there; with more than two players the foreseen scores are
+    rounded to whole groups, so that seats tie as often as they do at the end and the fewest
+    captures decide among them."""
+    from .value import foreseen_scores, load_weights
+
+    weights = load_weights()[len(game.players)]
+    plies = VISTA_MOVES * len(game.players)
+    candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
+    if len(game.players) == 2:
+        return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
+                                     None, _margin, lambda playout: foreseen_scores(playout, weights))
+
+    def rounded(playout: Playout) -> list[tuple[Any, int]]:
+        return [(round(score), captures) for score, captures in foreseen_scores(playout, weights)]
+
+    return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
+                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS),
+                                 _margin_counting_captures, rounded)
+
+
+PlayOut = Callable[[ColoredMove], list[tuple[Any, int]]]
+"""A move played out in one sampled deal: every seat's ``(score, captures)`` at the end (a
+score foreseen by the learned evaluation may be a float)."""
 
 
 def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, seconds: float | None,
-                 policy: Sequence[MoveClass] = QUICK, plies: int | None = None) -> Iterator[PlayOut]:
+                 policy: Sequence[MoveClass] = QUICK, plies: int | None = None,
+                 read: Callable[[Playout], list[tuple[Any, int]]] | None = None,
+                 ) -> Iterator[PlayOut]:
     """For each sampled deal of what the player to move cannot see (``deals`` of them, or as
     many as ``seconds`` of CPU time allow, at least one), a function that plays a move out in
-    it with ``policy`` (to the end, or for ``plies`` turns): every move asked of one deal is
-    played out with the same playout seed, so that moves are compared on the same luck."""
+    it with ``policy`` (to the end, or for ``plies`` turns) and gives what ``read`` reads of the
+    position there (every seat's score and captures by default): every move asked of one deal
+    is played out with the same playout seed, so that moves are compared on the same luck."""
     index = {color: i for i, color in enumerate(game.colors)}
     playout_rng = random.Random()
     deadline = None if seconds is None else time.process_time() + seconds
@@ -276,7 +314,10 @@ def shared_deals(game: Game, rng: random.Random, variant: str, deals: int, secon
             else:
                 playout.play(index[color], move.tile, move.square)
             playout_rng.seed(playout_seed)
-            return playout.run(policy, playout_rng, plies)
+            if read is None:
+                return playout.run(policy, playout_rng, plies)
+            playout.advance(policy, playout_rng, plies)
+            return read(playout)
 
         yield play_out
         done += 1
@@ -287,5 +328,6 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
     "horizon": (_horizon_move, ("variant", "playouts", "seconds")),
+    "vista": (_vista_move, ("variant", "playouts", "seconds")),
 }
 

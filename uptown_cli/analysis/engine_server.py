@@ -26,7 +26,7 @@ the time on the wall)."""
 
 def engine_options(bot: str) -> dict[str, dict[str, Any]]:
     """The options the engine serving ``bot`` accepts, as its handshake lists them."""
-    if bot not in ("mc", "horizon"):
+    if bot not in ("mc", "horizon", "vista"):
         return {}
     return {
         "playouts": {"type": "integer", "default": MC_PLAYOUTS, "min": 1,

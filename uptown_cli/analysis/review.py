@@ -14,8 +14,10 @@ and the move played are evaluated again, and these are the figures reported. Cho
 set of deals and measuring on another keeps the noise of the first from making the best look
 better than it is (the "winner's curse"), which would mark good moves as mistakes.
 
-The *loss* of a move is the drop in the mover's chance to win, from the best move's to the
-move played (never below 0). Marks and accuracy follow lichess (see docs/ANALYSIS.md, "Reviewing
+The chances reported are calibrated (``calibration``: the share of playouts won mapped to the
+rate at which such positions were won in self-play), except after a move that ends the game.
+The *loss* of a move is the drop in the mover's calibrated chance to win, from the best move's
+to the move played (never below 0). Marks and accuracy follow lichess (see docs/ANALYSIS.md, "Reviewing
 a game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
 
 Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
@@ -31,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from .bots import ColoredMove, greedy_choices, mc_candidates, shared_deals
+from .calibration import load_calibration
 from .pool import in_pool, stopped_by_signals
 from ..engine.game import Game, Player
 from ..engine.notation import Move, parse_move
@@ -290,6 +293,8 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
                                            deals, measuring)
         if after.key() >= before.key():
             best, before = 0, after
+    after = calibrated(game, moves[0], after)
+    before = after if best == 0 else calibrated(game, moves[best], before)
     loss = max(0.0, before.win - after.win)
     variations = tuple(_line(game, *moves[i]) for i in ranked if i != 0)[:2]
     return MoveReview(
@@ -298,6 +303,19 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
         best=None if best == 0 else move_text(game, *moves[best]),
         loss=loss, mark=mark(loss), forced=len(legal) == 1, variations=variations,
     )
+
+
+def calibrated(game: Game, colored: ColoredMove, evaluation: Evaluation) -> Evaluation:
+    """``evaluation`` of ``colored`` in ``game`` with its chance to win calibrated
+    (``calibration.load_calibration``), or as it is when the move ends the game (the playouts
+    then tell the result itself)."""
+    color, move = colored
+    game.play(move, color)
+    over = game.finished
+    game.pop()
+    if over:
+        return evaluation
+    return evaluation._replace(win=load_calibration()(evaluation.win))
 
 
 def _line(game: Game, color: str, move: Move) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ COMMANDS = {
     "hint": ("play", "Suggest a move for the player to move (nothing is written)."),
     "play": ("terminal", "Play at the terminal: on a board to click, or as lines (--plain)."),
     "review": ("terminal", "Step through an analysed game: the chances, the marks and why."),
-    "join": ("hidden", "Join a game with hidden racks or signed entries: make your keys and commit to them."),
+    "join": ("hidden", "Join a hidden or signed game: make your keys and commit to them."),
     "reveal": ("hidden", "Publish your key once the game is over, so all can check your draws."),
     "show": ("view", "Show the board, the players and whose turn it is."),
     "replay": ("view", "Show every position of a game in turn."),

@@ -65,7 +65,7 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option("--variant", type=VARIANT_CHOICE, default="standard", show_default=True)
 @playouts_option(default=MC_PLAYOUTS)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="mc, horizon: think S seconds of CPU time per move instead of --playouts "
+              help="mc, horizon, vista: think S seconds of CPU time per move instead of --playouts "
                    "(equal time for every bot; the games then depend on the machine).")
 @output_options
 def selfplay(players: int, bots: list[str], games: int, seed: str | None, out: str | None,

@@ -39,7 +39,7 @@ __all__: list[str] = []
 @click.option("--bot", type=click.Choice(BOT_NAMES), default="horizon", show_default=True,
               help="The bot that chooses the moves.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="mc, horizon: think S seconds of CPU time per move (within the clock the "
+              help="mc, horizon, vista: think S seconds of CPU time per move (within the clock the "
                    "host gives) instead of by playouts.")
 @playouts_option(default=MC_PLAYOUTS)
 def engine(bot: str, seconds: float | None, playouts: int) -> None:
@@ -171,7 +171,7 @@ SETUP_OPTIONS = ("entrants", "gauntlet", "seats", "deals", "seed", "variant", "m
               help="Set an option an engine's handshake offers (repeatable).")
 @playouts_option(default=None)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="uptown's mc and horizon entrants: S seconds of CPU time a move.")
+              help="uptown's mc, horizon and vista entrants: S seconds of CPU time a move.")
 @click.option("--sprt", callback=_sprt, metavar="ELO0,ELO1[,A,B]",
               help="A match of two: stop once the SPRT decides (alpha, beta 0.05 by default).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -185,7 +185,7 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
                jobs: int, cluster: str | None, as_json: bool, table_format: str) -> None:
     """Play engines and bots against one another and rate them.
 
-    ENTRANT is a bot (random, greedy, mc, horizon) or NAME=COMMAND, an engine program
+    ENTRANT is a bot (random, greedy, mc, horizon, vista) or NAME=COMMAND, an engine program
     speaking docs/ENGINE_PROTOCOL.md. Every table plays every deal from every seat; every
     game is written as a record in --out, with one line of results, so --resume continues
     a stopped run exactly. Per entrant: games, first places, mean score; with two seats

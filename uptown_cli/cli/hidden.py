@@ -54,7 +54,7 @@ def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant:
 @json_option
 def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | None,
          as_json: bool) -> None:
-    """Join a game with hidden racks or signed entries: make your keys and commit to them.
+    """Join a hidden or signed game: make your keys and commit to them.
 
     The keys (a secret key that deals your racks, a signing key that signs your entries) are
     new, kept in a file of your own (mode 0600, its path printed), never in FILE. Players join

@@ -155,10 +155,10 @@ def as_option(required: bool = False) -> Callable[[F], F]:
                         help="The player you are (with hidden racks, your key file proves it).")
 
 
-BOT_NAMES = ("random", "greedy", "mc", "horizon")
+BOT_NAMES = ("random", "greedy", "mc", "horizon", "vista")
 """``analysis.bots.BOT_NAMES``: named here, checked equal by a test, so that ``--help`` imports
 no bots (tests/cli/test_main.py)."""
-PLAYOUT_BOTS = ("mc", "horizon")
+PLAYOUT_BOTS = ("mc", "horizon", "vista")
 """The bots that play moves out and take ``--playouts``."""
 MC_PLAYOUTS = 16
 """``analysis.bots.MC_PLAYOUTS``: how many deals mc plays each candidate in, by default."""

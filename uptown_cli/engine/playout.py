@@ -121,6 +121,11 @@ class Playout:
         """Play on to the end of the game, or for at most ``plies`` turns (moves and passes),
         each move drawn by ``rng`` from the first class of ``policy`` that has one; returns
         each seat's ``(score, captures)`` where it stopped."""
+        self.advance(policy, rng, plies)
+        return self.results()
+
+    def advance(self, policy: Sequence[MoveClass], rng: Random, plies: int | None = None) -> None:
+        """Play on as ``run`` does, without reading the scores where it stopped."""
         random = rng.random
         played = self.played
         players = len(self.seats)
@@ -135,7 +140,12 @@ class Playout:
                 self.play(*chosen)
                 if played[chosen[0]] == TILES_PLAYED_PER_COLOR:
                     left -= 1
-        return self.results()
+
+    def over(self) -> bool:
+        """Whether the game is over here: every colour has played its tiles, or every seat
+        passed in a row."""
+        return (self.passes >= len(self.seats)
+                or all(p >= TILES_PLAYED_PER_COLOR for p in self.played))
 
     def choose(self, policy: Sequence[MoveClass],
                random: Callable[[], float]) -> tuple[int, int, int] | None:
@@ -189,15 +199,20 @@ class Playout:
 
     def results(self) -> list[tuple[int, int]]:
         """Each seat's ``(score, captures)`` as the position is now (lower scores are better)."""
+        masks = self.masks
+        return [(sum(count_groups(masks[c]) for c in mine) + penalty, captures)
+                for mine, (penalty, captures) in zip(self.seats, self.capture_counts())]
+
+    def capture_counts(self) -> list[tuple[int, int]]:
+        """Each seat's ``(penalty, captures)``: what its captures add to its score (in
+        Blockers!, the most tiles taken from one opponent; else 0), and how many it made."""
         out: list[tuple[int, int]] = []
-        for seat, mine in enumerate(self.seats):
-            groups = sum(count_groups(self.masks[c]) for c in mine)
+        for mine in self.seats:
             taken = [0] * len(self.seats)
             for c in mine:
                 for victim, n in enumerate(self.captured[c]):
                     taken[self.owner[victim]] += n
-            score = groups + (max(taken) if self.blockers else 0)
-            out.append((score, sum(taken)))
+            out.append((max(taken) if self.blockers else 0, sum(taken)))
         return out
 
 

@@ -70,7 +70,7 @@ def standings(game: Game, variant: str | None = None,
     ]
 
 
-def win_share(mine: tuple[int, int], everyone: Sequence[tuple[int, int]]) -> float:
+def win_share(mine: tuple[float, int], everyone: Sequence[tuple[float, int]]) -> float:
     """A seat's share of first place, from its ``(score, captures)`` and every seat's (its
     own among them), ranked as ``standings`` ranks: 0 behind anyone, else 1/k when k seats
     share first place."""

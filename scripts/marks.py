@@ -1,0 +1,52 @@
+"""How many marks (?!, ?, ??) the review gives a bot's own play: per 100 moves with a choice.
+
+Plays ``--games`` games of each ``--bots`` entry against itself (``--players``, a fixed number
+of playouts a move so that the games depend on the seed alone) and reviews every move as
+``uptown analyze`` does at its default budget, with ``--jobs`` processes. A strong player's
+moves should seldom be marked; a random player's often.
+
+    python scripts/marks.py --bots vista,random --games 4 --players 2 --jobs 2
+"""
+
+import argparse
+
+from uptown_cli.analysis.bots import choose_move
+from uptown_cli.analysis.review import review_games, tasks
+from uptown_cli.engine.bags import seeded_bags
+from uptown_cli.engine.game import Game
+
+
+def self_play(bot, players, seed, playouts):
+    """A game of ``bot`` against itself, and its bags."""
+    game = Game.new([f"P{i + 1}" for i in range(players)], seed=seed)
+    while not game.finished:
+        color, move = choose_move(bot, game, seed=f"{seed}/{game.ply}", playouts=playouts)
+        game.play(move, color)
+    return game, seeded_bags(seed, list(game.colors))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", default="vista,random")
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--playouts", type=int, default=16)
+    parser.add_argument("--seed", default="marks")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    print("| bot | games | moves with a choice | ?! | ? | ?? | marks per 100 moves |")
+    print("|---|---|---|---|---|---|---|")
+    for bot in args.bots.split(","):
+        work = []
+        for n in range(args.games):
+            seed = f"{args.seed}/{bot}/{n}"
+            game, bags = self_play(bot, args.players, seed, args.playouts)
+            work.append(tasks(game, bags, game.variant, "mc", seed))
+        reviews = [m for m in review_games(work, jobs=args.jobs) if not m.forced]
+        counts = [sum(m.mark == sign for m in reviews) for sign in ("?!", "?", "??")]
+        print(f"| {bot} | {args.games} | {len(reviews)} | {counts[0]} | {counts[1]} | "
+              f"{counts[2]} | {100 * sum(counts) / max(1, len(reviews)):.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

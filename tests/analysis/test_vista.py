@@ -1,0 +1,164 @@
+"""vista, the bot with a learned evaluation: legal moves everywhere, a seed's choice, the
+weights file, and the figures its evaluation reads."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from support.engine_games import random_game
+from support.positions import build
+
+from uptown_cli.analysis import value
+from uptown_cli.analysis.bots import choose_move
+from uptown_cli.analysis.deals import imagined_game
+from uptown_cli.analysis.features import FEATURES, colour_features, position_features
+from uptown_cli.engine.playout import Playout
+from uptown_cli.errors import SetupError
+from uptown_cli.records.reading import load_record
+from uptown_cli.fairplay.replay import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+ACCEPTANCE = ROOT.parent / "shared" / "acceptance"
+GAMES = sorted((ROOT / "records").glob("[2-5]p-*.yaml")) + sorted(ACCEPTANCE.glob("game-*.yaml"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", GAMES, ids=lambda path: path.name)
+def test_vista_plays_a_legal_move_in_every_position_of_the_games(path):
+    """Every position of the project's example games and of the acceptance games (2 to 5
+    players, both variants), under the game's variant and the other. A game without a seed is
+    played as its mover sees it: their own racks dealt at random to fit their moves, every
+    other rack and bag drawn from the tiles they cannot see (``deals.imagined_game``)."""
+    game = replay(load_record(path)).game
+    turns = game.rewind()
+    rng = random.Random(path.name)
+    for turn in turns:
+        view = game if game.knows_racks else _mover_view(game, rng)
+        for variant in ("standard", "blockers"):
+            chosen = choose_move("vista", view, seed=turn.number, playouts=1, variant=variant)
+            assert chosen in view.legal_moves(), (path.name, turn.number)
+        game.redo(turn)
+
+
+def _mover_view(game, rng):
+    """``game`` as its player to move may see it, their bags dealt at random to fit their
+    moves."""
+    me = game.to_move
+    own = {}
+    for color in me.colors:
+        played = [t.move.tile for t in game.history if t.color == color and not t.move.is_pass]
+        rest = [tile for tile in range(28) if tile not in played]
+        rng.shuffle(rest)
+        own[color] = played + rest
+    return imagined_game(game, me, own, rng)[0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_vista_is_deterministic_for_a_seed(players):
+    game = random_game(players, f"vistaseed{players}", 12 * players)
+    choices = {choose_move("vista", game, seed="s", playouts=3) for _ in range(3)}
+    assert len(choices) == 1 and choices.pop() in game.legal_moves()
+
+
+def test_vista_needs_a_playout():
+    with pytest.raises(SetupError, match="at least 1"):
+        choose_move("vista", random_game(2, "vistazero", 10), playouts=0)
+
+
+def test_the_shipped_weights_load_with_one_weight_per_feature_for_each_number_of_players():
+    weights = value.load_weights()
+    assert sorted(weights) == [2, 3, 4, 5]
+    assert all(len(row) == len(FEATURES) for row in weights.values())
+    # A colour's groups now are most of what it will have at the end.
+    assert all(0.3 < row[FEATURES.index("groups")] < 1.5 for row in weights.values())
+
+
+def test_a_weights_file_of_another_version_or_other_features_is_refused(tmp_path):
+    data = json.loads(Path(value.WEIGHTS_FILE).read_text())
+    for change in ({"version": value.WEIGHTS_VERSION + 1}, {"features": ["groups"]}):
+        path = tmp_path / "weights.json"
+        path.write_text(json.dumps({**data, **change}))
+        with pytest.raises(SetupError, match="weights file"):
+            value.load_weights(str(path))
+    short = {**data, "weights": {"2": [1.0]}}
+    with pytest.raises(SetupError, match="one weight per feature"):
+        value.read_weights(short)
+
+
+# Red (Ana) has three groups: A1-A2, A4 and C1; A3 joins the first and the second, B1 the
+# first and the last. Blue (Bo) has three, two of them lone tiles; green (Cy) four lone tiles.
+POSITION = """
+rr.r.....
+....b...g
+r........
+.........
+....b...g
+.........
+......bb.
+.........
+......g.g
+"""
+
+
+def test_a_colours_figures_count_its_groups_bridges_lone_tiles_and_room():
+    game = build(POSITION, racks={"red": ["A", "1", "B", "5", "$"]})
+    assert game.to_move.name == "Ana"
+    playout = Playout(game, {c: _bag(game, c) for c in game.colors})
+    rows = position_features(playout)
+    red = dict(zip(FEATURES, rows[game.colors.index("red")]))
+    assert red["constant"] == 1.0 and red["groups"] == 3.0
+    assert red["bridges"] == 2.0  # A3 and B1 ($ fits both; B2 touches one red tile only)
+    assert red["lone"] == 2.0  # A4 and C1
+    assert red["left"] == pytest.approx((24 - 4) / 24)
+    blue = dict(zip(FEATURES, rows[game.colors.index("blue")]))
+    assert blue["groups"] == 3.0 and blue["bridges"] == 0.0 and blue["lone"] == 2.0
+    green = dict(zip(FEATURES, rows[game.colors.index("green")]))
+    assert green["groups"] == 4.0 and green["lone"] == 4.0
+    assert rows == [colour_features(playout, c, open_squares)
+                    for c, open_squares in enumerate(_open(playout))]
+
+
+def _bag(game, color):
+    """A bag for ``color`` that fits ``game``: its rack first, the rest after."""
+    rack = game.racks[color]
+    played = [t for t in range(28) if t not in game.unplayed_tiles(color)]
+    return played + rack + [t for t in game.unplayed_tiles(color) if t not in rack]
+
+
+def _open(playout):
+    from uptown_cli.analysis.features import _capturable_by_seat
+
+    return [_capturable_by_seat(playout)[playout.owner[c]] for c in range(len(playout.masks))]
+
+
+def test_foreseen_scores_are_the_scores_once_the_game_is_over():
+    game = random_game(3, "vistaover", 72)
+    assert game.finished
+    playout = Playout(game, {c: list(range(28)) for c in game.colors})
+    scores = value.foreseen_scores(playout, value.load_weights()[3])
+    assert scores == [(float(score), captures) for score, captures in playout.results()]
+
+
+def test_fit_finds_the_weights_of_an_exact_linear_rule():
+    rows = [[1.0, x, y] for x in range(5) for y in range(4)]
+    targets = [0.5 + 2 * x - 3 * y for _, x, y in rows]
+    assert value.fit(rows, targets, ridge=0.0) == pytest.approx([0.5, 2.0, -3.0])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_vista_rounds_its_foreseen_scores_with_more_than_two_players(players, monkeypatch):
+    """Four players tie on whole groups as often as they do at the end, where the fewest
+    captures decide; two players compare the foreseen fractions."""
+    from uptown_cli.analysis import bots
+
+    seen = []
+    real = bots._margin_counting_captures if players > 2 else bots._margin
+
+    def recording(results, seat):
+        seen.extend(score for score, _ in results)
+        return real(results, seat)
+
+    monkeypatch.setattr(bots, "_margin_counting_captures" if players > 2 else "_margin", recording)
+    choose_move("vista", random_game(players, f"vistaround{players}", 20), seed=1, playouts=2)
+    assert seen and all(float(score).is_integer() for score in seen) == (players > 2)

@@ -1,0 +1,105 @@
+"""The learned evaluation: each colour's final number of groups foreseen from its position.
+
+A linear model over ``features.FEATURES``, one set of weights per number of players, fitted by
+``scripts/train_value.py`` on the positions of self-play games against the groups each colour
+had at the end (least squares with a little ridge, ``fit``). The weights ship with the package
+(``value_weights.json``, a few kilobytes) and are read once, their version and feature names
+checked (``load_weights``). ``foreseen_scores`` turns a playout's position into every seat's
+foreseen final score, which the ``vista`` bot compares at the end of its short playouts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from functools import cache
+from operator import mul
+from typing import Any
+
+from ..engine.playout import Playout
+from ..errors import SetupError
+from ..i18n import _
+from .features import FEATURES, position_features
+
+__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "fit", "foresee",
+           "foreseen_scores"]
+
+WEIGHTS_VERSION = 1
+"""The version of the weights file this code reads: it changes with the features."""
+
+WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "value_weights.json")
+"""The weights shipped with the package."""
+
+Weights = dict[int, list[float]]
+"""One weight per feature, by number of players."""
+
+
+def read_weights(data: dict[str, Any]) -> Weights:
+    """The weights in ``data`` (a weights file's JSON); SetupError when its version or its
+    features are not this code's."""
+    if data.get("version") != WEIGHTS_VERSION or data.get("features") != list(FEATURES):
+        raise SetupError(_("the weights file is version {found}, this uptown reads version "
+                           "{version}").format(found=data.get("version"), version=WEIGHTS_VERSION))
+    weights = {int(players): [float(w) for w in row] for players, row in data["weights"].items()}
+    if any(len(row) != len(FEATURES) for row in weights.values()):
+        raise SetupError(_("the weights file does not have one weight per feature"))
+    return weights
+
+
+def load_weights(path: str | None = None) -> Weights:
+    """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), each
+    file read once."""
+    return _weights_of(WEIGHTS_FILE if path is None else path)
+
+
+@cache
+def _weights_of(path: str) -> Weights:
+    with open(path, encoding="utf-8") as f:
+        return read_weights(json.load(f))
+
+
+def foresee(weights: Sequence[float], row: Sequence[float]) -> float:
+    """The final groups ``weights`` foresee for a colour of figures ``row``."""
+    return float(sum(map(mul, weights, row)))
+
+
+def foreseen_scores(playout: Playout, weights: Sequence[float]) -> list[tuple[float, int]]:
+    """Every seat's foreseen final ``(score, captures)`` in ``playout``'s position: its colours'
+    foreseen groups (the groups themselves once the playout is over), plus in Blockers! the
+    most tiles taken from one opponent so far."""
+    if playout.over():
+        return [(float(score), captures) for score, captures in playout.results()]
+    groups = [sum(map(mul, weights, row)) for row in position_features(playout)]
+    return [(penalty + sum(groups[c] for c in mine), captures)
+            for mine, (penalty, captures) in zip(playout.seats, playout.capture_counts())]
+
+
+def fit(rows: Sequence[Sequence[float]], targets: Sequence[float], ridge: float = 1.0) -> list[float]:
+    """The least-squares weights that foresee ``targets`` from ``rows`` (each a row of figures),
+    each weight but the first (the constant's) held towards 0 by ``ridge``: the normal
+    equations solved by Gauss-Jordan elimination with partial pivoting."""
+    size = len(rows[0])
+    matrix = [[0.0] * (size + 1) for _ in range(size)]
+    for row, target in zip(rows, targets):
+        for i in range(size):
+            xi = row[i]
+            if xi:
+                line = matrix[i]
+                for j in range(size):
+                    line[j] += xi * row[j]
+                line[size] += xi * target
+    for i in range(1, size):
+        matrix[i][i] += ridge
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(matrix[r][col]))
+        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
+        lead = matrix[col][col]
+        if lead == 0:
+            continue
+        matrix[col] = [x / lead for x in matrix[col]]
+        for r in range(size):
+            if r != col and matrix[r][col]:
+                factor = matrix[r][col]
+                matrix[r] = [x - factor * y for x, y in zip(matrix[r], matrix[col])]
+    return [matrix[i][size] for i in range(size)]
