@@ -1,6 +1,6 @@
 """Mutation testing: change the code one small way at a time and check that a test fails.
 
-    python scripts/mutation.py                      # engine/, hidden/ and fairplay/memory.py
+    python scripts/mutation.py                      # engine/ and fairplay's checks
     python scripts/mutation.py uptown_cli/engine/game.py --jobs 2
     python scripts/mutation.py --list uptown_cli/engine/scoring.py   # the mutants, not run
 
@@ -39,7 +39,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "docs" / "MUTATION.md"
 DEFAULT_TARGETS = ["uptown_cli/engine", "uptown_cli/fairplay/draws.py", "uptown_cli/fairplay/keys.py",
-                   "uptown_cli/fairplay/memory.py"]
+                   "uptown_cli/fairplay/memory.py", "uptown_cli/fairplay/signatures.py"]
 TESTS = {
     "uptown_cli/engine/": [
         ["tests/engine/test_rules.py", "tests/engine/test_turns_and_colours.py",
@@ -50,6 +50,9 @@ TESTS = {
     "uptown_cli/fairplay/draws.py": [["tests/fairplay/test_draws.py"], ["tests/fairplay"]],
     "uptown_cli/fairplay/keys.py": [["tests/fairplay/test_key_files.py"], ["tests/fairplay"]],
     "uptown_cli/fairplay/memory.py": [["tests/fairplay/test_attacks.py"], ["tests/records", "tests/fairplay"]],
+    "uptown_cli/fairplay/signatures.py": [
+        ["tests/fairplay/test_signed_entries.py", "tests/fairplay/test_draws_recomputed.py"],
+        ["tests/fairplay", "tests/turns"]],
 }
 """The tests run against a mutant of each module (by the start of its path), in stages: the
 quick tests first, the rest only for a mutant that passed them (``pytest -x`` stops at the

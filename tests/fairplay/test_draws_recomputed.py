@@ -1,11 +1,13 @@
-"""Whole games with hidden racks, written by a second implementation of the protocol made from
-docs/HIDDEN_DRAWS.md alone (versions 3 and 4: its own hashes, chains, commitments, seals and
-draws, and in version 4 the times and pauses under the seals;
-the engine only says which placements the rules allow), then checked by the tool through the
-command line: every draw, rack, pass, link and seal must agree. Each test here fails when one
-of the checks of ``fairplay.draws`` is broken (the draw number off by one, a revealed player's
-rack not checked, the tiles never drawn dealt in another order, a pass judged unforced or
-forced at the wrong count, a link equal to the one before it accepted)."""
+"""Whole games with hidden racks, written or checked by a second implementation of the protocol
+made from docs/HIDDEN_DRAWS.md alone, with its own hashes (the engine only says which
+placements the rules allow). Versions 3 and 4: games written here (chains, commitments, seals,
+draws, and in version 4 the times and pauses under the seals), checked by the tool through the
+command line: every draw, rack, pass, link and seal must agree. Version 5: a game the tool
+played, checked here (every signature, with ``cryptography``'s Ed25519, commitment, link and
+draw), and edits that both must refuse. Each test here fails when one of the checks of
+``fairplay.draws`` is broken (the draw number off by one, a revealed player's rack not
+checked, the tiles never drawn dealt in another order, a pass judged unforced or forced at the
+wrong count, a link equal to the one before it accepted)."""
 
 import hashlib
 import random
@@ -702,3 +704,333 @@ def test_the_version_4_example_values_are_pinned():
                               sealed_pause(pause)) == paused
     assert [draws.draw_index(game_id, "red", n, keys["Ana"], values, 28 - n, 4)
             for n in range(6)] == [11, 21, 5, 8, 7, 5]
+
+
+# -- version 5: a second checker of signed games, from the docs alone -----------------------
+
+
+def ed25519_public(seed):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    return Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes(
+        Encoding.Raw, PublicFormat.Raw)
+
+
+def ed25519_sign(seed, digest):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.from_private_bytes(seed).sign(tag("signature", 5) + digest)
+
+
+def ed25519_verifies(public, signature, digest):
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, tag("signature", 5) + digest)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+ENTRY_KEYS = {"move": ("link", "at", "by", "bot"), "pause": ("at", "from")}
+"""The keys under an entry that its digest covers, in the docs' order."""
+
+
+def first_key(item):
+    """The first key of an entry of a list (``- Ana: ...``, ``- red: 7 B7``) and its value."""
+    key = next(iter(item))
+    return key, item[key]
+
+
+class SignedCheck:
+    """A game of version 5 checked from docs/HIDDEN_DRAWS.md alone: the record read with
+    PyYAML's BaseLoader (every value the text written, without the YAML's quotes), every
+    signature, commitment (once its key is revealed), link and draw. ``problems`` lists what
+    is wrong, in the order found."""
+
+    def __init__(self, text):
+        import yaml
+
+        self.doc = yaml.load(text, Loader=yaml.BaseLoader)
+        self.problems = []
+        self.game_id = bytes.fromhex(self.doc.get("hidden") or self.doc["game"])
+        self.players = [(p["name"], p["colors"], p.get("email", "")) for p in self.doc["players"]]
+        self.owner = {c: name for name, colours, _ in self.players for c in colours}
+        self.signing = {}
+        self.check_signatures()
+        revealed = {first_key(item)[0]: bytes.fromhex(first_key(item)[1])
+                    for item in self.doc.get("revealed") or []}
+        if self.doc.get("hidden") and len(revealed) == len(self.players):
+            self.check_commitments(revealed)
+            self.check_links_and_draws(revealed)
+
+    def check_signatures(self):
+        doc = self.doc
+        fields = [doc["variant"].encode(), doc.get("seed", "").encode()]
+        for name, colours, address in self.players:
+            fields += [name.encode(), " ".join(colours).encode(), address.encode()]
+        fields += [doc.get(key, "").encode() for key in ("clock", "late", "vacation", "started")]
+        digest = framed(tag("header", 5), self.game_id, *fields)
+        self.header = digest
+        self.commitments = []
+        for item in doc["commitments"]:
+            name, value = first_key(item)
+            key = bytes.fromhex(item["key"])
+            self.signing[name] = key
+            self.commitments.append((name, bytes.fromhex(value)))
+            digest = framed(tag("join", 5), digest, name.encode(), bytes.fromhex(value), key)
+            self.signed_by(name, item, digest, f"{name}'s join")
+        for number, item in enumerate(doc.get("moves") or [], 1):
+            colour, text = first_key(item)
+            kind = "pause" if text.startswith("pause ") else "move"
+            more = []
+            for key in ENTRY_KEYS[kind]:
+                if key in item:
+                    value = bytes.fromhex(item[key]) if key == "link" else item[key].encode()
+                    more += [key.encode(), value]
+            digest = framed(tag("entry", 5), digest, colour.encode(), text.encode(), *more)
+            self.signed_by(item.get("by", self.owner[colour]), item, digest, f"entry {number}")
+        for item in doc.get("revealed") or []:
+            name, key = first_key(item)
+            self.signed_by(name, item, framed(tag("reveal", 5), digest, name.encode(),
+                                              bytes.fromhex(key)), f"{name}'s revealed key")
+
+    def signed_by(self, name, item, digest, what):
+        if "sig" not in item or not ed25519_verifies(self.signing.get(name, b""),
+                                                     bytes.fromhex(item["sig"]), digest):
+            self.problems.append(f"{what} is not signed by {name}")
+
+    def check_commitments(self, revealed):
+        made = []
+        for name, value in self.commitments:
+            head = self.chain(name, revealed[name])[256]
+            made.append(framed(tag("commit", 5), self.game_id, name.encode(), head,
+                               self.signing[name], *made))
+            if made[-1] != value:
+                self.problems.append(f"{name}'s key does not give their commitment")
+
+    def chain(self, name, key):
+        links = [framed(tag("chain", 5), self.game_id, name.encode(), key)]
+        for _ in range(256):
+            links.append(hashlib.sha256(links[-1]).digest())
+        return links
+
+    def check_links_and_draws(self, revealed):
+        """Every link follows its player's previous value; every tile placed was on its
+        colour's rack, every draw made as the docs say (version 3's rule: a draw waits for the
+        next value of every other seat), every pass forced."""
+        names = [name for name, _, _ in self.players]
+        seat_of = {name: seat for seat, name in enumerate(names)}
+        chains = {name: self.chain(name, revealed[name]) for name in names}
+        heads = {name: chains[name][256] for name in names}
+        bags = {c: list(range(TILES)) for c in self.owner}
+        racks = {c: [] for c in self.owner}
+        waiting = []  # [seat, colours, values]
+
+        def publish(seat, value):
+            for item in waiting:
+                if item[0] != seat:
+                    item[2].append(value)
+            for owner, colours, values in [w for w in waiting if len(w[2]) == len(names) - 1]:
+                for colour in colours:
+                    number = TILES - len(bags[colour])
+                    digest = framed(tag("draw", 5), self.game_id, colour.encode(),
+                                    number.to_bytes(4, "big"), revealed[names[owner]], *values)
+                    racks[colour].append(bags[colour].pop(
+                        int.from_bytes(digest, "big") % len(bags[colour])))
+            waiting[:] = [w for w in waiting if len(w[2]) < len(names) - 1]
+
+        for seat, (name, colours, _) in enumerate(self.players):
+            publish(seat, dict(self.commitments)[name])
+            waiting.append([seat, [c for c in colours for _ in range(RACK)], []])
+        previous = dict(heads)
+        game = Game([Player(name, colours) for name, colours, _ in self.players])
+        for number, item in enumerate(self.doc.get("moves") or [], 1):
+            colour, text = first_key(item)
+            if text.startswith("pause "):
+                continue
+            name = self.owner[colour]
+            move = parse_move(text)
+            link = bytes.fromhex(item["link"])
+            if hashlib.sha256(link).digest() != previous[name]:
+                self.problems.append(f"move {number}'s link does not follow {name}'s")
+            previous[name] = link
+            if move.is_pass:
+                fits = [t for c in game.to_move.colors if game.playable(c) for t in racks[c]
+                        for sq in FIT_SQUARES[t] if allowed(game, c, Placement(t, sq))]
+                if fits:
+                    self.problems.append(f"move {number}: {name}'s pass is not forced")
+            elif move.tile not in racks[colour]:
+                self.problems.append(f"move {number}: {tile_name(move.tile)} is not on "
+                                     f"{colour}'s rack")
+            else:
+                racks[colour].remove(move.tile)
+            game.play(move, colour)
+            publish(seat_of[name], link)
+            if not move.is_pass and bags[colour]:
+                waiting.append([seat_of[name], [colour], []])
+
+
+EXAMPLE_SEATS = (("Ana", "red", "ana@example.org"), ("Bo", "blue", ""),
+                 ("Cy", "green", "cy@example.org"))
+
+
+def test_the_version_5_example_values_are_pinned():
+    """docs/HIDDEN_DRAWS.md, "Version 5 example values": recomputed here with this file's own
+    hashes and cryptography's Ed25519, then by the library. Never change them: other values
+    mean that every signed game reads differently."""
+    game_id = bytes.fromhex("00112233445566778899aabbccddeeff")
+    keys = {name: hashlib.sha256(name.encode()).digest() for name, _, _ in EXAMPLE_SEATS}
+    seeds = {name: hashlib.sha256(f"{name} signing".encode()).digest()
+             for name, _, _ in EXAMPLE_SEATS}
+    public = {name: ed25519_public(seed) for name, seed in seeds.items()}
+    assert public["Ana"].hex() == "83d83a126b8755ca6fc242ea221af610a72744a9437069812db4a9c77b90c612"
+    assert public["Cy"].hex() == "1ed171ad00f5262ddc53f360ae2f6fc76035f791041f4ef91d625b02e81839fc"
+    chains, made = {}, []
+    for name, _, _ in EXAMPLE_SEATS:
+        links = [framed(tag("chain", 5), game_id, name.encode(), keys[name])]
+        for _ in range(256):
+            links.append(hashlib.sha256(links[-1]).digest())
+        chains[name] = links
+        made.append(framed(tag("commit", 5), game_id, name.encode(), links[256], public[name],
+                           *made))
+    assert [c.hex() for c in made] == [
+        "6d7a50c791071d22ef8d85cab25195f82ff174848a5831d83eacc24aa0505136",
+        "84606a8bf8db8fb0de80d48c821a2794d1b53e5ee85c259c1b4a5b9976de8f67",
+        "863f62cc41f13a7ae1afdf3e7e700f30580aab7ae76c578345be6c863bc21b5e"]
+    fields = [b"standard", b""]
+    for name, colour, address in EXAMPLE_SEATS:
+        fields += [name.encode(), colour.encode(), address.encode()]
+    timing = [b"move 72h grace 168h", b"pass", b"14d", b"2026-12-01T15:36:00Z"]
+    header = framed(tag("header", 5), game_id, *fields, *timing)
+    assert header.hex() == "9c201c1e01dd429a3305cecf1a362b6a833b56be1465d15f17e6e5120573ec56"
+    digest, joins = header, []
+    for (name, _, _), commitment in zip(EXAMPLE_SEATS, made):
+        digest = framed(tag("join", 5), digest, name.encode(), commitment, public[name])
+        joins.append(digest)
+    assert [d.hex() for d in joins] == [
+        "30c5721ddfc64168914e43ce53de69c59e4041913d0142a99d1d19017b948ef6",
+        "2efb8f213e530d31200a3d5938f184e4f81b3ef9be9840364fabcf9ce6a8a258",
+        "d309757c89fd401e817358ab53c8f7b463db9ec6f1215cb9d740649a51e29cf4"]
+    assert ed25519_sign(seeds["Ana"], joins[0]).hex() == (
+        "84dffe75aa12914887938a1d7c8a4dc83f7099b687f6c2d8ee9120a77be96a8b"
+        "5dae79b50f87aa0efcaa5471a7691e47b92f478a520e33dfcead48590571dc0d")
+    link = chains["Ana"][255]
+    assert link.hex() == "834971fb87da0d99ec23ab34ed4f50cd2145a4a839f86089cead8d9a19921051"
+    first = framed(tag("entry", 5), digest, b"red", b"7 B7", b"link", link, b"at",
+                   b"2026-12-01T18:02:11Z")
+    assert first.hex() == "eababae95990b28cd01d901990d98eec94fe43a3d61b892e111da17fddf342da"
+    assert ed25519_sign(seeds["Ana"], first).hex() == (
+        "8e1feb6540be6e8087e11a12f70e4691492b28a9dfafbdcc80d172175123b5da"
+        "5fdb63d5b16684e5a34378dbaabfcdabffc61698040c5a22802dd0e7b068f409")
+    second = framed(tag("entry", 5), first, b"blue", b"pass", b"at", b"2026-12-09T10:00:00Z",
+                    b"by", b"Cy")
+    assert second.hex() == "a828eec0513acec60622f95f283eb79747646d22532f5169b94c82046526a4a4"
+    paused = framed(tag("entry", 5), second, b"green", b"pause 2d", b"at",
+                    b"2026-12-09T10:02:00Z", b"from", b"2026-12-12T00:00:00Z")
+    assert paused.hex() == "ffec940df0d210cb583bba7e2096d95e90b22fc2015768f548ea142715283cbb"
+    third = framed(tag("entry", 5), paused, b"green", b"man C3", b"link", chains["Cy"][255],
+                   b"at", b"2026-12-09T10:05:00Z")
+    assert third.hex() == "ddae3b928b3d1b791af2aac0fc8ab44ff2e2b32a6ab2dedd74191294f3e702ac"
+    assert ed25519_sign(seeds["Cy"], third).hex() == (
+        "bc00f8e44aeecf503492ecec0f690e4203ec184978dc9ce5fc8bde7d3f7f0a27"
+        "85026af83c02b6f26795e3d6a2fa23f430240295949c0078593c8bd50ae9bc07")
+    reveal = framed(tag("reveal", 5), third, b"Ana", keys["Ana"])
+    assert reveal.hex() == "5fb16fc1d15c742da8983b8630c839cc85ca8aca51541e299912ee80d99c3138"
+    assert ed25519_sign(seeds["Ana"], reveal).hex() == (
+        "4ba9351807f18bf9d5a7a5b2fc401391ba7f45e786b326adc72bb4410a35aaaf"
+        "c056b18f6f093b80e9d423ba58d85a7ff2353131ec3ca09fb328d8e42f19130f")
+    values, drawn = example_draws(5, game_id, keys)
+    assert drawn == [24, 18, 9, 0, 1, 4]
+
+    from uptown_cli.fairplay import draws, signatures
+
+    assert signatures.public_key(seeds["Ana"]) == public["Ana"]
+    assert draws.commitment(game_id, "Bo", chains["Bo"][256], made[:1], 5, public["Bo"]) == made[1]
+    assert signatures.join_digest(header, "Ana", made[0].hex(), public["Ana"].hex()) == joins[0]
+    assert signatures.entry_digest(digest, "red", "7 B7", [
+        ("link", link.hex()), ("at", "2026-12-01T18:02:11Z")]) == first
+    assert signatures.entry_digest(second, "green", "pause 2d", [
+        ("at", "2026-12-09T10:02:00Z"), ("from", "2026-12-12T00:00:00Z")]) == paused
+    assert signatures.reveal_digest(third, "Ana", keys["Ana"].hex()) == reveal
+    assert signatures.sign(seeds["Cy"], third) == ed25519_sign(seeds["Cy"], third)
+    assert signatures.verify(public["Cy"], ed25519_sign(seeds["Cy"], third), third)
+    assert not signatures.verify(public["Ana"], ed25519_sign(seeds["Cy"], third), third)
+
+
+@pytest.fixture(scope="module")
+def signed_game(tmp_path_factory):
+    """A game of version 5 the tool played through the command line: Ana, Bo and Cy with
+    hidden racks, a clock, a vacation of Bo's after his first move, random bots to the end,
+    every key revealed. The folder, holding ``g.yaml``."""
+    from support.cli import Uptown
+    from support.players import play_to_end
+
+    uptown = Uptown()
+    folder = tmp_path_factory.mktemp("signed")
+    path = folder / "g.yaml"
+    players = [arg for name, _, _ in EXAMPLE_SEATS for arg in ("-p", f"{name} <{name.lower()}@example.org>")]
+    env = {name: {"UPTOWN_KEYS": str(folder / f"keys-{name}"), "UPTOWN_GAME": None,
+                  "UPTOWN_NOW": "2026-12-01T12:00:00Z"} for name, _, _ in EXAMPLE_SEATS}
+    for args, name in [(("new", path, "--hidden", *players, "--clock", "move 72h",
+                         "--vacation", "14d"), "Ana")] + [
+            (("join", path, "--as", name), name) for name, _, _ in EXAMPLE_SEATS] + [
+            (("move", path, "--bot", "random", "--as", "Ana"), "Ana"),
+            (("move", path, "--bot", "random", "--as", "Bo"), "Bo"),
+            (("pause", path, "--as", "Bo", "--days", "3"), "Bo")]:
+        result = uptown.invoke(*args, env=env[name])
+        assert result.exit_code == 0, result.output
+    play_to_end(path, env)
+    for name, _, _ in EXAMPLE_SEATS:
+        result = uptown.invoke("reveal", path, "--as", name, env=env[name])
+        assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_a_signed_game_the_tool_played_checks_by_the_docs_alone(uptown, signed_game):
+    """Every signature, commitment, link and draw of the tool's game (a vacation and a reveal
+    by every player included), checked by this file's own reading of the docs."""
+    path = signed_game / "g.yaml"
+    check = SignedCheck(path.read_text())
+    assert check.problems == []
+    assert uptown.invoke("validate", path).exit_code == 0
+
+
+@pytest.mark.parametrize("edit", ["text", "signature", "vacation", "reveal", "header"])
+def test_the_docs_checker_and_the_tool_refuse_the_same_edits(uptown, tmp_path, signed_game,
+                                                             edit):
+    """An edit of a signed game (a move's text, a signature moved, a vacation taken out, a
+    revealed key's signature dropped, an address changed) is found by this file's checker and
+    by the tool alike."""
+    text = (signed_game / "g.yaml").read_text()
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line.startswith("  - ")]
+    moves = lines.index("moves:\n")
+    entries = [i for i in starts if i > moves]
+    if edit == "text":  # the first move's square, in lower case
+        i = entries[0]
+        lines[i] = lines[i][:-3] + lines[i][-3:].lower()
+    elif edit == "signature":  # the signatures of the first two moves swapped
+        sigs = [i for i, line in enumerate(lines) if i > moves and line.startswith("    sig: ")]
+        lines[sigs[0]], lines[sigs[1]] = lines[sigs[1]], lines[sigs[0]]
+    elif edit == "vacation":
+        i = next(i for i in entries if "pause" in lines[i])
+        end = next(j for j in range(i + 1, len(lines)) if not lines[j].startswith("    "))
+        del lines[i:end]
+    elif edit == "reveal":
+        i = next(i for i, line in enumerate(lines) if line.startswith("revealed:"))
+        j = next(j for j in range(i, len(lines)) if lines[j].startswith("    sig: "))
+        del lines[j]
+    else:
+        i = next(i for i, line in enumerate(lines) if "email: bo@example.org" in line)
+        lines[i] = lines[i].replace("bo@", "b0@")
+    edited = "".join(lines)
+    assert SignedCheck(edited).problems
+    path = write(tmp_path, edited)
+    checked = uptown.invoke("validate", path)
+    if edit == "reveal":  # a warning (anyone may merge a revealed key), not an error
+        assert "warning" in checked.output and "Ana's revealed key" in checked.output
+    else:
+        assert checked.exit_code == 1, checked.output

@@ -89,11 +89,11 @@ def verify(key: bytes, signature: bytes, digest: bytes) -> bool:
 
 
 def header_digest(record: Record) -> bytes:
-    """The digest of a game's header: its id, variant, each player's name, colours and e-mail
-    address (empty when none) in seat order, then the clock's keys (``clock``, ``late``,
-    ``vacation``, ``started``) as written, empty when absent."""
+    """The digest of a game's header: its id, variant and seed (empty when none), each
+    player's name, colours and e-mail address (empty when none) in seat order, then the clock's
+    keys (``clock``, ``late``, ``vacation``, ``started``) as written, empty when absent."""
     assert record.game_id is not None  # a game of protocol 5 has its id
-    fields = [record.variant.encode("utf-8")]
+    fields = [record.variant.encode("utf-8"), (record.seed or "").encode("utf-8")]
     for player in record.players:
         fields += [player.name.encode("utf-8"), " ".join(player.colors).encode("ascii"),
                    (player.email or "").encode("utf-8")]
@@ -103,11 +103,20 @@ def header_digest(record: Record) -> bytes:
     return framed_hash(_tag("header"), bytes.fromhex(record.game_id), *fields)
 
 
+def _hex(text: str) -> bytes:
+    """A hex value of the record (a commitment, a key, a link) as the bytes it stands for (a
+    value that is not hex, which the record's check refuses, as its text)."""
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return text.encode("utf-8")
+
+
 def join_digest(previous: bytes, name: str, value: str, key: str) -> bytes:
     """The digest after a join: the one before (the header, or the join of the seat before),
-    the player's name, their commitment and their public signing key (hex as written)."""
-    return framed_hash(_tag("join"), previous, name.encode("utf-8"), value.encode("ascii"),
-                       key.encode("ascii"))
+    the player's name, their commitment and their public signing key (each hex value as its
+    bytes)."""
+    return framed_hash(_tag("join"), previous, name.encode("utf-8"), _hex(value), _hex(key))
 
 
 def entry_fields(entry: MoveEntry | PauseEntry) -> list[tuple[str, str]]:
@@ -125,23 +134,25 @@ def entry_fields(entry: MoveEntry | PauseEntry) -> list[tuple[str, str]]:
 def entry_digest(previous: bytes, color: str, text: str,
                  fields: list[tuple[str, str]]) -> bytes:
     """The digest after an entry among the moves: the one before, the entry's colour and
-    text as written, then ``fields`` (``entry_fields``), key then value."""
-    flat = [item.encode("utf-8") for pair in fields for item in pair]
+    text as written, then ``fields`` (``entry_fields``), key then value (a ``link`` as its
+    bytes, every other value as its text)."""
+    flat = [item for key, value in fields
+            for item in (key.encode("utf-8"),
+                         _hex(value) if key == "link" else value.encode("utf-8"))]
     return framed_hash(_tag("entry"), previous, color.encode("ascii"), text.encode("utf-8"),
                        *flat)
 
 
 def reveal_digest(end: bytes, name: str, value: str) -> bytes:
     """The digest of a revealed key: the digest of the end of the game (``history_end``), the
-    player's name and their key (hex)."""
-    return framed_hash(_tag("reveal"), end, name.encode("utf-8"), value.encode("ascii"))
+    player's name and their key (as its bytes)."""
+    return framed_hash(_tag("reveal"), end, name.encode("utf-8"), _hex(value))
 
 
 def withdraw_digest(header: bytes, name: str, value: str, key: str) -> bytes:
     """The digest of a withdrawn join: the header, the player's name, the key that made the
-    join (hex, now public) and the public signing key of that join."""
-    return framed_hash(_tag("withdraw"), header, name.encode("utf-8"), value.encode("ascii"),
-                       key.encode("ascii"))
+    join (now public) and the public signing key of that join (each as its bytes)."""
+    return framed_hash(_tag("withdraw"), header, name.encode("utf-8"), _hex(value), _hex(key))
 
 
 class SignedEntry(NamedTuple):
