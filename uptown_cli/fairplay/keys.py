@@ -24,6 +24,7 @@ from typing import Any
 from ..errors import KeyFileError
 from ..engine.sha256 import sha256
 from .draws import KEY_BYTES, new_key
+from .signatures import new_signing_key
 from ..i18n import _, system_reason
 
 __all__ = [
@@ -62,7 +63,7 @@ def create_key(folder: str, game_id: str, name: str) -> tuple[bytes, str]:
     key = new_key()
     try:
         write_private(folder, path, {"game": game_id, "player": name, "key": key.hex(),
-                                     "signing": new_key().hex()}, replace=False)
+                                     "signing": new_signing_key().hex()}, replace=False)
     except FileExistsError:
         raise KeyFileError(_("{path} already exists").format(path=path)) from None
     return key, path

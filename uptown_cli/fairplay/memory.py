@@ -31,11 +31,11 @@ from ..errors import KeyFileError, NotationError
 from ..i18n import N_, _
 from ..records.hidden_fields import PROTOCOLS
 from ..records.nodes import Mapping, Sequence
-from ..records.entries import MoveEntry, PauseEntry
+from ..records.entries import PauseEntry
 from ..records.schema import Record
 from .joins import counted_reveals, key_gives, valid_reveals, withdraws
 from .keys import check_folder, key_path, make_folder, read_private, write_private
-from .signatures import entry_words
+from .signatures import entry_words, in_order
 
 __all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "signed_snapshot",
            "missing_entry",
@@ -97,10 +97,7 @@ def signed_snapshot(record: Record) -> list[list[Any]]:
         ["join", name, name, signature.sig, None, None, None]
         for (name, _), signature in zip(fields.commitments, fields.signatures["commitments"])]
     owners = record.owners
-    entries: list[tuple[int, MoveEntry | PauseEntry]] = sorted(
-        [(index, move) for index, move in enumerate(record.moves)]
-        + [(pause.after, pause) for pause in record.pauses], key=lambda pair: pair[1].line)
-    for index, entry in entries:
+    for index, entry in in_order(record):
         owner = owners.get(entry.color, "?")
         if isinstance(entry, PauseEntry):
             kept.append(["pause", owner, owner, entry.sig, index, entry.color, entry.days])

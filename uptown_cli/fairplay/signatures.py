@@ -28,13 +28,13 @@ from typing import NamedTuple
 from ..engine.geometry import shown_color
 from ..errors import RecordError
 from ..i18n import _, ngettext
-from ..records.entries import MoveEntry, PauseEntry
-from ..records.hidden_fields import PROTOCOLS, SIGNED, HiddenFields
+from ..records.entries import JUDGE, MoveEntry, PauseEntry
+from ..records.hidden_fields import PROTOCOLS, SIGNED
 from ..records.schema import Record
 from .draws import framed_hash
 
 __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
-           "join_digest", "entry_digest", "entry_words", "reveal_digest", "withdraw_digest", "entry_fields",
+           "join_digest", "entry_digest", "entry_words", "in_order", "reveal_digest", "withdraw_digest", "entry_fields",
            "signed_entries", "joins_end", "history_end", "signature_problems", "signature_errors",
            "signature_warnings"]
 
@@ -91,7 +91,8 @@ def verify(key: bytes, signature: bytes, digest: bytes) -> bool:
 def header_digest(record: Record) -> bytes:
     """The digest of a game's header: its id, variant and seed (empty when none), each
     player's name, colours and e-mail address (empty when none) in seat order, then the clock's
-    keys (``clock``, ``late``, ``vacation``, ``started``) as written, empty when absent."""
+    keys (``clock``, ``late``, ``vacation``, ``started``) as written, empty when absent, and in
+    a game under a club judge the judge's address and public key."""
     assert record.game_id is not None  # a game of protocol 5 has its id
     fields = [record.variant.encode("utf-8"), (record.seed or "").encode("utf-8")]
     for player in record.players:
@@ -100,6 +101,9 @@ def header_digest(record: Record) -> bytes:
     written = record.timing.written if record.timing is not None else {}
     fields += [written.get(key, "").encode("utf-8")
                for key in ("clock", "late", "vacation", "started")]
+    judge = record.joins.judge if record.joins is not None else None
+    if judge is not None:  # a game under a club judge: its address and key
+        fields += [judge.email.encode("utf-8"), _hex(judge.key)]
     return framed_hash(_tag("header"), bytes.fromhex(record.game_id), *fields)
 
 
@@ -155,12 +159,32 @@ def withdraw_digest(header: bytes, name: str, value: str, key: str) -> bytes:
     return framed_hash(_tag("withdraw"), header, name.encode("utf-8"), _hex(value), _hex(key))
 
 
+def judged_digest(digest: bytes, judged: str) -> bytes:
+    """What a club judge signs when it stamps an entry whose digest is ``digest``: that digest
+    and when the judge received it (``judged``, as written). In a game under a judge the next
+    entry is chained to it."""
+    return framed_hash(_tag("judged"), digest, judged.encode("utf-8"))
+
+
+def void_digest(end: bytes, at: str) -> bytes:
+    """What a club judge signs when it rules a game void: the digest of the end of the game
+    (after the joins made) and when (``at``, as written)."""
+    return framed_hash(_tag("void"), end, at.encode("utf-8"))
+
+
+def _stamped(digest: bytes, judged: str | None) -> bytes:
+    """The digest the next entry is chained to after an entry whose digest is ``digest``:
+    the judge's stamp's when it is stamped (``judged``), else its own."""
+    return digest if judged is None else judged_digest(digest, judged)
+
+
 class SignedEntry(NamedTuple):
     """An entry of a signed game as its signature is checked: what it is, in words (``move 3
     (Bo's blue)``), its line and move number (None but for the moves), the player who must
     sign it, the public key that signs it when the entry itself publishes it (a join, a
-    withdrawn join), its digest, its signature (hex as written; None: unsigned), and whether
-    it is a revealed key (which anyone may write: its key proves itself)."""
+    withdrawn join), its digest, its signature (hex as written; None: unsigned), whether it
+    is a revealed key (which anyone may write: its key proves itself), and in a game under a
+    club judge the judge's stamp."""
 
     what: str
     line: int
@@ -170,17 +194,18 @@ class SignedEntry(NamedTuple):
     digest: bytes
     sig: str | None
     revealed: bool = False
+    judged: str | None = None
+    """When the club judge received it, as written (None: not stamped)."""
+    stamp: str | None = None
+    """The judge's stamp (hex as written)."""
 
 
-def _in_order(record: Record) -> Iterator[tuple[int, MoveEntry | PauseEntry]]:
-    """The entries among the moves in record order, as (moves before it, entry)."""
-    pauses = sorted(record.pauses, key=lambda pause: pause.line)
-    for index in range(len(record.moves) + 1):
-        for pause in pauses:
-            if pause.after == index:
-                yield index, pause
-        if index < len(record.moves):
-            yield index, record.moves[index]
+def in_order(record: Record) -> list[tuple[int, MoveEntry | PauseEntry]]:
+    """The entries among the moves in record order (moves and vacations in one list), each as
+    (the moves before it, the entry)."""
+    numbered: list[tuple[int, MoveEntry | PauseEntry]] = [
+        *enumerate(record.moves), *((pause.after, pause) for pause in record.pauses)]
+    return sorted(numbered, key=lambda pair: pair[1].line)
 
 
 def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
@@ -210,33 +235,50 @@ def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
     return _("{name}'s join").format(name=whose)
 
 
-def _joins(record: Record, fields: HiddenFields) -> tuple[list[SignedEntry], bytes]:
-    """The joins as signed entries, and the digest after the last."""
+def _history(record: Record) -> tuple[list[SignedEntry], bytes, bytes]:
+    """The joins and the entries among the moves of ``record`` as signed entries, in the order
+    of the history; the digest the entry after the last join is chained to; and the digest of
+    the end of the history (what the next entry is chained to, and a revealed key hangs
+    off). In a game under a club judge an entry stamped by the judge is followed by the digest
+    of its stamp (``judged_digest``)."""
+    fields = record.joins
+    assert fields is not None
     digest = header_digest(record)
-    joins = []
+    found = []
     for (name, value), signature in zip(fields.commitments, fields.signatures["commitments"]):
-        digest = join_digest(digest, name, value, signature.key or "")
-        joins.append(SignedEntry(entry_words("join", name, name),
+        own = join_digest(digest, name, value, signature.key or "")
+        found.append(SignedEntry(entry_words("join", name, name),
                                  fields.lines.get(("commitments", name), 1), None, name,
-                                 signature.key, digest, signature.sig))
-    return joins, digest
+                                 signature.key, own, signature.sig, False, signature.judged,
+                                 signature.stamp))
+        digest = _stamped(own, signature.judged)
+    joined = digest
+    for index, entry in in_order(record):
+        own = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
+        owner = record.owners.get(entry.color, "?")
+        if isinstance(entry, PauseEntry):
+            what = entry_words("pause", owner, owner, index, entry.color, entry.days)
+            found.append(SignedEntry(what, entry.line, None, owner, None, own, entry.sig, False,
+                                     entry.judged, entry.stamp))
+        else:
+            writer = entry.by or owner
+            found.append(SignedEntry(entry_words("move", owner, writer, index + 1, entry.color),
+                                     entry.line, index + 1, writer, None, own, entry.sig, False,
+                                     entry.judged, entry.stamp))
+        digest = _stamped(own, entry.judged)
+    return found, joined, digest
 
 
 def joins_end(record: Record) -> bytes:
     """The digest after the last join (the header's, before the first): what the next join is
     chained to."""
-    assert record.joins is not None
-    return _joins(record, record.joins)[1]
+    return _history(record)[1]
 
 
 def history_end(record: Record) -> bytes:
     """The digest of the history so far: after the last join, move, pass, forfeit or vacation
     (what the next entry among the moves is chained to, and a revealed key hangs off)."""
-    assert record.joins is not None
-    digest = _joins(record, record.joins)[1]
-    for _index, entry in _in_order(record):
-        digest = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
-    return digest
+    return _history(record)[2]
 
 
 def signed_entries(record: Record) -> list[SignedEntry]:
@@ -245,29 +287,20 @@ def signed_entries(record: Record) -> list[SignedEntry]:
     withdrawn joins."""
     fields = record.joins
     assert fields is not None and fields.signed
-    found, digest = _joins(record, fields)
-    for index, entry in _in_order(record):
-        digest = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
-        owner = record.owners.get(entry.color, "?")
-        if isinstance(entry, PauseEntry):
-            what = entry_words("pause", owner, owner, index, entry.color, entry.days)
-            found.append(SignedEntry(what, entry.line, None, owner, None, digest, entry.sig))
-            continue
-        writer = entry.by or owner
-        found.append(SignedEntry(entry_words("move", owner, writer, index + 1, entry.color),
-                                 entry.line, index + 1, writer, None, digest, entry.sig))
+    found, _joined, end = _history(record)
     lines = fields.entry_lines
     for (name, value), signature, line in zip(fields.revealed, fields.signatures["revealed"],
                                               lines.get("revealed", ())):
         found.append(SignedEntry(entry_words("revealed", name, name), line, None, name,
-                                 None, reveal_digest(digest, name, value), signature.sig, True))
+                                 None, reveal_digest(end, name, value), signature.sig, True,
+                                 signature.judged, signature.stamp))
     header = header_digest(record)
     for (name, value), signature, line in zip(fields.withdrawn, fields.signatures["withdrawn"],
                                               lines.get("withdrawn", ())):
         found.append(SignedEntry(entry_words("withdrawn", name, name), line, None,
                                  name, signature.key,
                                  withdraw_digest(header, name, value, signature.key or ""),
-                                 signature.sig))
+                                 signature.sig, False, signature.judged, signature.stamp))
     return found
 
 
@@ -304,12 +337,52 @@ def signature_warnings(record: Record) -> list[RecordError]:
 
 
 def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
-    """Each signed entry of ``record`` and what is wrong with its signature (None: nothing)."""
+    """Each signed entry of ``record`` and what is wrong with its signature, or in a game
+    under a club judge with the judge's stamp (None: nothing), then the judge's ruling that
+    the game is void, when there is one."""
     fields = record.joins
     assert fields is not None and fields.signed
     keys = {name: bytes.fromhex(key) for name, key in fields.signing_keys().items()}
-    for entry in signed_entries(record):
-        yield entry, _problem(entry, keys)
+    judge = bytes.fromhex(fields.judge.key) if fields.judge is not None else None
+    if judge is not None:
+        keys[JUDGE] = judge
+    chained = len(fields.commitments) + len(record.moves) + len(record.pauses)
+    unstamped: SignedEntry | None = None  # the first entry of the history not stamped
+    for index, entry in enumerate(signed_entries(record)):
+        problem = _problem(entry, keys)
+        if problem is None and judge is not None:
+            problem = _stamp_problem(entry, judge, unstamped if index < chained else None)
+        if index < chained and entry.stamp is None and unstamped is None:
+            unstamped = entry
+        yield entry, problem
+    if fields.void is not None and judge is not None:
+        digest = void_digest(_history(record)[2], fields.void.at)
+        good = fields.void.stamp is not None and verify(judge, bytes.fromhex(fields.void.stamp),
+                                                        digest)
+        yield (SignedEntry(_("the judge's ruling that the game is void"), fields.void.line, None,
+                           JUDGE, None, digest, fields.void.stamp),
+               None if good else _("the judge's ruling that the game is void does not carry "
+                                   "the judge's stamp: it was written by hand"))
+
+
+def _stamp_problem(entry: SignedEntry, judge: bytes,
+                   unstamped: SignedEntry | None) -> str | None:
+    """What is wrong with the club judge's stamp under ``entry`` (None: nothing): given the
+    judge's public key, and the first entry of the history before it that the judge has not
+    stamped (the judge stamps each entry as it receives it, so none after it can be stamped).
+    An entry not stamped yet is no problem here: a player's copy holds their own entry until
+    the judge's copy comes back (``receive`` takes only the judge's copies)."""
+    if entry.stamp is None:
+        return None
+    if unstamped is not None:
+        return _("{what} carries the judge's stamp, but {earlier} before it does not: the judge "
+                 "stamps every entry it receives, in order, so {earlier} was written around the "
+                 "judge").format(what=entry.what, earlier=unstamped.what)
+    assert entry.judged is not None  # the record's check keeps the two together
+    if verify(judge, bytes.fromhex(entry.stamp), judged_digest(entry.digest, entry.judged)):
+        return None
+    return _("{what} does not carry the judge's stamp as it is written: it, or the time the "
+             "judge received it, was changed after the judge stamped it").format(what=entry.what)
 
 
 def _problem(entry: SignedEntry, keys: dict[str, bytes]) -> str | None:

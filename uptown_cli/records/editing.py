@@ -2,7 +2,8 @@
 added, written over or taken out without touching the rest of the file: a move or a pause among
 the moves (``record_with_move``, ``record_with_pause``), the last moves taken back
 (``record_without_last_moves``), a join, a withdrawn join or a revealed
-key (``record_with_entry``, ``record_without_entry``), a review's annotations under the moves
+key (``record_with_entry``, ``record_without_entry``), a club judge's stamps and rulings
+(``record_with_stamps``, ``record_with_void``), a review's annotations under the moves
 (``annotated_text``). Every edit is read back and must be the record it was with exactly that
 change (``_read_back``); a RecordError says what was wrong, and nothing is written.
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.game import Player
 from ..errors import RecordError, SetupError
@@ -30,7 +31,8 @@ if TYPE_CHECKING:  # loaded by the review that annotates
     from .annotations import MoveAnnotation
 
 __all__ = ["render_record", "record_with_move", "record_with_pause", "record_with_entry",
-           "record_without_entry", "record_without_last_moves", "annotated_text", "entry_lines", "check_utf8"]
+           "record_without_entry", "record_without_last_moves", "record_with_stamps",
+           "record_with_void", "annotated_text", "entry_lines", "check_utf8"]
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 
@@ -39,7 +41,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
                   seed: str | None = None, fields: dict[str, str] | None = None,
                   moves: Iterable[tuple[str, str]] = (), hidden: str | None = None,
                   timing: dict[str, str] | None = None, game_id: str | None = None,
-                  signed: bool = False, extras: dict[str, dict[str, str]] | None = None) -> str:
+                  signed: bool = False, extras: dict[str, dict[str, str]] | None = None,
+                  judge: tuple[str, str] | None = None) -> str:
     """The text of a record: ``players`` are objects with ``name``, ``colors`` and
     optionally ``email`` and ``lang`` (in turn order), ``fields`` the optional texts (event, site, date,
     round, notes), ``moves`` (colour, move text) pairs; ``hidden``, a game id in hex, makes it
@@ -47,7 +50,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     ``game_id`` (hex) is the game's id, and ``signed`` makes it an open game signed by its
     players (who join it); ``timing`` the keys of a clock (``clock``, ``late``, ``vacation``,
     ``started``: ``records.times``); ``extras`` ``x-`` keys, each a mapping of texts
-    (``x-bots: {Bo: horizon}``).  Block style, ``moves`` last.  The text is read back and
+    (``x-bots: {Bo: horizon}``); ``judge`` the address and public key of the club judge a
+    game whose entries are signed is under (docs/JUDGE.md). Block style, ``moves`` last.  The text is read back and
     checked; a RecordError says what was wrong with the input."""
     fields = fields or {}
     unknown = set(fields) - set(TEXT_FIELDS)
@@ -76,6 +80,8 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     elif game_id is not None:
         lines.append(f"game: {game_id}")
         lines += [f"protocol: {OPEN_PROTOCOL}", "commitments:"] if signed else []
+    if judge is not None:
+        lines += ["judge:", f"  email: {quote(judge[0])}", f"  key: {judge[1]}"]
     lines += [f"{key}: {quote(value)}" for key, value in (timing or {}).items()]
     for key, mapping in (extras or {}).items():
         lines.append(f"{quote(key)}:")
@@ -85,8 +91,9 @@ def render_record(players: Iterable[Player | PlayerEntry], *, variant: str = "st
     text = "\n".join(lines) + "\n"
     record = load_record_text(text, "<new record>")
     wanted = ([(p.name, tuple(p.colors)) for p in players], variant, seed, fields, moves)
+    card = record.joins.judge if record.joins is not None else None
     if (summary(record) != wanted or record.game_id != (hidden or game_id)
-            or record.extras != (extras or {})
+            or record.extras != (extras or {}) or (card and card[:2]) != judge
             or (record.timing.written if record.timing else {}) != (timing or {})):
         raise RecordError(gettext("the record would not read back as written"))
     return text
@@ -158,7 +165,7 @@ def record_with_entry(old: str | Record, list_name: str, name: str, value: str,
     what = gettext("{name}'s {list} entry").format(name=name, list=list_name)
     item = _list_item(old, list_name, name) if list_name != "withdrawn" else None
     lines = [f"{quote(name)}: {quote(value)}"] + [
-        f"{key}: {written}" for key, written in signature._asdict().items() if written]
+        f"{key}: {quote(written)}" for key, written in signature._asdict().items() if written]
     if item is None:
         new = insert_item(old, list_name, lines, path, what)
     elif len(lines) == 1 and len(item.pairs) == 1:
@@ -223,6 +230,82 @@ def record_without_last_moves(old: Record, count: int) -> Record:
     ).format(count=count, path=old.path), lambda record: (
         record.joins == old.joins and _unplaced(record.pauses) == _unplaced(old.pauses)
         and _unplaced(record.moves) == _unplaced(old.moves[:-count])))
+
+
+def record_with_stamps(old: Record, stamps: dict[int, tuple[str, str]]) -> Record:
+    """The record ``old`` of a game under a club judge with the judge's ``judged:`` and
+    ``stamp:`` added under each entry whose line is a key of ``stamps`` (when the judge
+    received it, and its signature: ``(judged, stamp)``), among the moves or in the lists of
+    joins and keys; checked by reading it back as ``old`` with those stamps and nothing else
+    changed."""
+    text, root = old.text, old.parsed()
+    edits: list[tuple[int, str]] = []
+    for key in ("commitments", "withdrawn", "revealed", "moves"):
+        pair = root.get(key)
+        items = pair[1].items if pair is not None and isinstance(pair[1], SequenceNode) else []
+        for item in items:
+            if isinstance(item, Mapping) and not item.flow and item.line in stamps:
+                judged, stamp = stamps[item.line]
+                at = end_of_lines(text, item)
+                newline = _newline(text, max(at - 1, 0))
+                prefix = "" if at == 0 or text[at - 1] == "\n" else newline
+                indent = " " * _column(text, item.pairs[0][0].start)
+                edits.append((at, prefix + f"{indent}judged: {quote(judged)}{newline}"
+                              f"{indent}stamp: {stamp}{newline}"))
+    if len(edits) != len(stamps):
+        raise RecordError(gettext("{path}: an entry to stamp is not a block entry of its own; "
+                                  "nothing was written").format(path=old.path))
+    new = text
+    for at, lines in sorted(edits, reverse=True):
+        new = new[:at] + lines + new[at:]
+    return _read_back(old, new, gettext(
+        "stamping {path} would not read back as the same game with the judge's stamps").format(
+        path=old.path), lambda record: _stamped_as(record, old, stamps))
+
+
+def _stamped_as(record: Record, old: Record, stamps: dict[int, tuple[str, str]]) -> bool:
+    """Whether ``record`` is ``old`` with the judge's stamps of ``stamps`` (by the line of
+    each entry in ``old``) and nothing else changed."""
+    def expected(entry: Any) -> Any:
+        judged, stamp = stamps.get(entry.line, (entry.judged, entry.stamp))
+        return entry._replace(line=0, judged=judged, stamp=stamp)
+
+    return ([m._replace(line=0) for m in record.moves] == [expected(m) for m in old.moves]
+            and [p._replace(line=0) for p in record.pauses] == [expected(p) for p in old.pauses]
+            and _stamped_fields(record) == _stamped_fields(old, stamps))
+
+
+def _stamped_fields(record: Record, stamps: dict[int, tuple[str, str]] | None = None
+                    ) -> object:
+    """The joins and keys of ``record`` with their signatures, each with the stamp it has, or
+    gets from ``stamps`` (by the entry's line)."""
+    fields = record.joins
+    if fields is None:
+        return None
+    lines = {"commitments": [fields.lines.get(("commitments", name), 0)
+                             for name, _ in fields.commitments],
+             "revealed": list(fields.entry_lines.get("revealed", ())),
+             "withdrawn": list(fields.entry_lines.get("withdrawn", ()))}
+    found = {}
+    for name, signatures in fields.signatures.items():
+        found[name] = [signature._replace(judged=stamps[line][0], stamp=stamps[line][1])
+                       if stamps and line in stamps else signature
+                       for signature, line in zip(signatures, lines[name])]
+    return (fields.commitments, fields.revealed, fields.withdrawn, found, fields.judge and
+            fields.judge[:2], fields.void and fields.void[:2])
+
+
+def record_with_void(old: Record, at: str, stamp: str) -> Record:
+    """The record ``old`` of a game under a club judge with the judge's ruling that it is void
+    (``void:`` with ``at`` and ``stamp``) added at its end, checked by reading it back."""
+    text = old.text
+    newline = _newline(text, max(len(text) - 1, 0))
+    prefix = "" if not text or text.endswith("\n") else newline
+    new = text + prefix + f"void:{newline}  at: {quote(at)}{newline}  stamp: {stamp}{newline}"
+    return _read_back(old, new, gettext(
+        "writing the judge's ruling into {path} would not read back as that ruling").format(
+        path=old.path), lambda record: _same_moves(record, old) and record.joins is not None
+        and record.joins.void is not None and record.joins.void[:2] == (at, stamp))
 
 
 def _read_back(old: Record, new: str, refused: str, same: Callable[[Record], bool]) -> Record:

@@ -12,12 +12,18 @@ from ..engine.notation import FORFEIT
 __all__ = ["MoveNotes", "PlayerEntry", "PauseEntry", "pause_text", "forfeits"]
 
 
-HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn")
-"""The top-level keys of a game with hidden racks (see ``records.hidden_fields``)."""
+HIDDEN_KEYS = ("hidden", "protocol", "commitments", "revealed", "withdrawn", "judge", "void")
+"""The top-level keys of a game with hidden racks, or signed by its players (see
+``records.hidden_fields``)."""
 LINK_KEY = "link"
 """The key of a move's chain link, in a game with hidden racks."""
 SIG_KEY = "sig"
 """The key of an entry's signature by its writer, in a game whose entries are signed."""
+JUDGED_KEYS = ("judged", "stamp")
+"""The keys a club judge adds under every entry of a game it keeps: when it received the
+entry, and its signature over that (docs/JUDGE.md)."""
+JUDGE = "judge"
+"""What ``by`` says under an entry the club judge wrote for a player out of time."""
 TIMING_KEYS = ("clock", "late", "vacation", "started")
 """The top-level keys of a game's time control, in the order ``new`` writes them."""
 STAMP_KEYS = ("at", "by", "bot")
@@ -104,6 +110,10 @@ class MoveEntry(NamedTuple):
     """The bot that chose a move written for a player out of time (with ``by``)."""
     sig: str | None = None
     """Its writer's signature (hex as written), in a game whose entries are signed."""
+    judged: str | None = None
+    """When the club judge received it (as written), in a game under a judge."""
+    stamp: str | None = None
+    """The judge's signature over that (hex as written)."""
 
 
 class PauseEntry(NamedTuple):
@@ -119,6 +129,10 @@ class PauseEntry(NamedTuple):
     line: int
     sig: str | None = None
     """Its player's signature (hex as written), in a game whose entries are signed."""
+    judged: str | None = None
+    """When the club judge received it (as written), in a game under a judge."""
+    stamp: str | None = None
+    """The judge's signature over that (hex as written)."""
 
     @property
     def text(self) -> str:

@@ -40,7 +40,7 @@ from ..i18n import _ as gettext
 if TYPE_CHECKING:
     from .entries import MoveEntry, PauseEntry, PlayerEntry
 
-__all__ = ["HiddenFields", "Signature", "PROTOCOLS", "LATEST", "SIGNED", "OPEN_PROTOCOL",
+__all__ = ["HiddenFields", "Signature", "JudgeCard", "Void", "PROTOCOLS", "LATEST", "SIGNED", "OPEN_PROTOCOL",
            "read_game_id", "read_hidden", "check_links", "check_signatures"]
 
 PROTOCOLS = ("uptown-hidden-1", "uptown-hidden-2", "uptown-hidden-3", "uptown-hidden-4",
@@ -59,11 +59,31 @@ KEY_DIGITS, SIG_DIGITS = 64, 128
 
 class Signature(NamedTuple):
     """What an entry of version 5 carries besides its value: the signer's public key, where
-    the entry publishes it (a join, a withdrawn join), and the signature, as written (None:
-    absent)."""
+    the entry publishes it (a join, a withdrawn join), the signature, and in a game under a
+    club judge when the judge received it and the judge's stamp, as written (None: absent)."""
 
     key: str | None = None
     sig: str | None = None
+    judged: str | None = None
+    stamp: str | None = None
+
+
+class JudgeCard(NamedTuple):
+    """The club judge a game is under (``judge:``, docs/JUDGE.md): its address, its public
+    signing key (hex as written), and the line of ``judge:``."""
+
+    email: str
+    key: str
+    line: int
+
+
+class Void(NamedTuple):
+    """The judge's ruling that a game nobody finished joining is void (``void:``): when (as
+    written), the judge's stamp over it, and its line."""
+
+    at: str
+    stamp: str | None
+    line: int
 
 
 class _Problem(Protocol):
@@ -87,7 +107,7 @@ class HiddenFields(Settled):
     be changed once made."""
 
     __slots__ = ("game_id", "commitments", "version", "revealed", "withdrawn", "lines",
-                 "entry_lines", "signatures", "racks")
+                 "entry_lines", "signatures", "racks", "judge", "void")
 
     def __init__(self, game_id: str, commitments: tuple[tuple[str, str], ...] = (),
                  version: int = 1, revealed: tuple[tuple[str, str], ...] = (),
@@ -95,7 +115,8 @@ class HiddenFields(Settled):
                  withdrawn: tuple[tuple[str, str], ...] = (),
                  entry_lines: dict[str, tuple[int, ...]] | None = None,
                  signatures: dict[str, tuple[Signature, ...]] | None = None,
-                 racks: bool = True) -> None:
+                 racks: bool = True, judge: JudgeCard | None = None,
+                 void: Void | None = None) -> None:
         self.game_id: Final = game_id
         self.commitments: Final = commitments
         self.version: Final = version
@@ -108,10 +129,13 @@ class HiddenFields(Settled):
             name: given.get(name, (Signature(),) * len(pairs))
             for name, pairs in self._lists().items()}
         self.racks: Final = racks
+        self.judge: Final = judge
+        self.void: Final = void
 
     def _compared(self) -> tuple[object, ...]:
         return (self.game_id, self.commitments, self.version, self.revealed, self.withdrawn,
-                tuple(self.signatures.items()), self.racks)
+                tuple(self.signatures.items()), self.racks,
+                self.judge and self.judge[:2], self.void and self.void[:2])
 
     def _lists(self) -> dict[str, tuple[tuple[str, str], ...]]:
         return {"commitments": self.commitments, "revealed": self.revealed,
@@ -121,7 +145,7 @@ class HiddenFields(Settled):
               signatures: dict[str, tuple[Signature, ...]]) -> HiddenFields:
         return HiddenFields(self.game_id, lists["commitments"], self.version, lists["revealed"],
                             self.lines, lists["withdrawn"], self.entry_lines, signatures,
-                            self.racks)
+                            self.racks, self.judge, self.void)
 
     def with_entry(self, list_name: str, name: str, value: str,
                    signature: Signature = Signature()) -> HiddenFields:
@@ -260,7 +284,8 @@ def _fields(root: Mapping, players: list[PlayerEntry], game_id: str, version: in
                         _values(withdrawn), {"revealed": tuple(revealed_at),
                                              "withdrawn": tuple(withdrawn_at)},
                         {"commitments": _signed(commitments), "revealed": _signed(revealed),
-                         "withdrawn": _signed(withdrawn)}, racks)
+                         "withdrawn": _signed(withdrawn)}, racks,
+                        *_judged(root, version, problem))
 
 
 Item = tuple[str, str, Signature]
@@ -296,6 +321,45 @@ def _reveals(root: Mapping, names: list[str], joined: list[str], version: int,
     return kept, kept_at
 
 
+def _judged(root: Mapping, version: int,
+            problem: _Problem) -> tuple[JudgeCard | None, Void | None]:
+    """The club judge a game is under (``judge:`` with ``email`` and ``key``) and its ruling
+    that the game is void (``void:`` with ``at`` and ``stamp``), each checked as text (the
+    stamp's signature is ``fairplay.signatures``'s)."""
+    found: list[dict[str, str] | None] = []
+    for key, wanted in (("judge", {"email": None, "key": KEY_DIGITS}),
+                        ("void", {"at": None, "stamp": SIG_DIGITS})):
+        pair = root.get(key)
+        if pair is None:
+            found.append(None)
+            continue
+        node = pair[1]
+        if version < SIGNED:
+            problem(gettext("'{key}' belongs to a game whose entries are signed (protocol "
+                            "{latest} or {open})").format(key=key, latest=PROTOCOLS[SIGNED - 1],
+                                                          open=OPEN_PROTOCOL), pair[0])
+            found.append(None)
+            continue
+        values = {k.value: v.value for k, v in node.pairs
+                  if isinstance(v, Scalar)} if isinstance(node, Mapping) else {}
+        bad = [k for k, digits in wanted.items()
+               if k not in values or (digits is not None and not is_hex(values[k], digits))]
+        if bad or len(values) != len(wanted):
+            problem(gettext("'{key}' holds {fields}, each one line").format(
+                key=key, fields=", ".join(f"'{k}'" for k in wanted)), node)
+            found.append(None)
+            continue
+        found.append(values)
+    judge, void = found
+    if void is not None and judge is None:
+        problem(gettext("'void' is a club judge's ruling: a game without 'judge' has none"),
+                root.get("void")[0])  # type: ignore[index]  # found above
+    return (JudgeCard(judge["email"], judge["key"], root.get("judge")[0].line)  # type: ignore[index]
+            if judge is not None else None,
+            Void(void["at"], void["stamp"], root.get("void")[0].line)  # type: ignore[index]
+            if void is not None and judge is not None else None)
+
+
 def _version(root: Mapping, problem: _Problem) -> int:
     """The protocol version named by ``protocol:`` (1 when it is absent)."""
     pair = root.get("protocol")
@@ -310,8 +374,9 @@ def _version(root: Mapping, problem: _Problem) -> int:
     return LATEST
 
 
-_UNDER = {"key": KEY_DIGITS, "sig": SIG_DIGITS}
-"""What an entry of version 5 may carry under its ``NAME: HEX``, and how many hex digits."""
+_UNDER = {"key": KEY_DIGITS, "sig": SIG_DIGITS, "judged": 0, "stamp": SIG_DIGITS}
+"""What an entry of version 5 may carry under its ``NAME: HEX``, and how many hex digits (0:
+a time, ``judged``)."""
 
 
 def _items(root: Mapping, key: str, names: list[str], version: int, problem: _Problem,
@@ -370,13 +435,30 @@ def _signature(item: Mapping, key: str, version: int, problem: _Problem) -> Sign
         digits = _UNDER.get(name_node.value)
         if digits is None or name_node.value in found:
             return None
-        if not (isinstance(node, Scalar) and is_hex(node.value, digits)):
+        if digits == 0 and isinstance(node, Scalar) and _is_time(node.value):
+            found[name_node.value] = node.value
+        elif digits == 0:
+            problem(gettext("the time an entry of '{list}' was judged must be a time in UTC, "
+                            "like 2026-12-01T12:00:00Z").format(list=key), node)
+        elif not (isinstance(node, Scalar) and is_hex(node.value, digits)):
             problem(gettext("the {key} under an entry of '{list}' must be {digits} hex digits "
                             "(0-9, a-f)").format(key=name_node.value, list=key, digits=digits),
                     node)
-            continue
-        found[name_node.value] = node.value
-    return Signature(found.get("key"), found.get("sig"))
+        else:
+            found[name_node.value] = node.value
+    return Signature(found.get("key"), found.get("sig"), found.get("judged"), found.get("stamp"))
+
+
+def _is_time(text: str) -> bool:
+    """Whether ``text`` is a time as records write them."""
+    from ..engine.moments import parse_time
+    from ..errors import SetupError
+
+    try:
+        parse_time(text)
+    except SetupError:
+        return False
+    return True
 
 
 def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _Problem) -> None:
@@ -411,12 +493,17 @@ def check_signatures(moves: list[MoveEntry], pauses: list[PauseEntry],
                      fields: HiddenFields | None, problem: _Problem) -> None:
     """The ``sig`` under each move and pause is 128 hex digits, and only in a game whose
     entries are signed (version 5: whether each is there and its writer's is
-    ``fairplay.signatures``'s to say). ``problem(message, line, move)`` notes each problem."""
+    ``fairplay.signatures``'s to say); a judge's stamp only in a game under a judge.
+    ``problem(message, line, move)`` notes each problem."""
     signed = fields is not None and fields.signed
     entries: list[tuple[MoveEntry | PauseEntry, int | None]] = [
         *((entry, number) for number, entry in enumerate(moves, 1)),
         *((pause, None) for pause in pauses)]
+    judged = fields is not None and fields.judge is not None
     for entry, number in entries:
+        if entry.stamp is not None and not judged:
+            problem(gettext("'stamp' and 'judged' belong to a game under a club judge (its "
+                            "'judge:' names it)"), entry.line, number)
         if entry.sig is None:
             continue
         if not signed:

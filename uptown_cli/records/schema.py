@@ -20,6 +20,7 @@ from ..i18n import N_, pgettext
 from ..i18n import _ as gettext
 from .entries import (
     HIDDEN_KEYS,
+    JUDGED_KEYS,
     LINK_KEY,
     NOTE_KEYS,
     SIG_KEY,
@@ -32,7 +33,7 @@ from .entries import (
 from .lineup import deal_colors, lineup_problems
 from .names import address_problem, encoded_word_warning, event_problem, name_problem
 from .nodes import Mapping, Node, Scalar, Sequence, describe, rest_of_line
-from .times import read_stamp, read_times, split_pauses
+from .times import judged_start, read_judged, read_stamp, read_times, split_pauses
 from .yaml_reader import decode, parse, to_plain
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # loaded only for games with hidden racks
 __all__ = ["address_problem", "Record", "load_record_text"]
 
 FORMAT_VERSION = 1
-MOVE_KEYS = (LINK_KEY, SIG_KEY, *NOTE_KEYS, *STAMP_KEYS)
+MOVE_KEYS = (LINK_KEY, SIG_KEY, *NOTE_KEYS, *STAMP_KEYS, *JUDGED_KEYS)
 """The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", "game", *HIDDEN_KEYS,
@@ -251,6 +252,8 @@ class SchemaReader:
         self.problems.sort(key=file_order)
         if not playable:
             return None
+        if timing is not None and joins is not None and joins.judge is not None:
+            timing = judged_start(timing, joins, len(players))
         record = Record(self.path, self.text, version, variant, players, seed, moves, fields,
                         extras, hidden, root, timing)
         record.pauses = self.pauses
@@ -432,15 +435,20 @@ class SchemaReader:
         if len(pairs) > 1 and any(item.get(key) for key in STAMP_KEYS):  # times (records.times)
             stamp = read_stamp(number, item, self.problem)
         sig = self.under(number, item, SIG_KEY) if len(pairs) > 1 else None
+        judged: tuple[str | None, str | None] = (None, None)
+        if len(pairs) > 1 and (item.get("stamp") or item.get("judged")):  # docs/JUDGE.md
+            judged = read_judged(gettext("move {number}").format(number=number), item,
+                                 self.problem, number)
         notes = None
-        under = (1 if link is None else 2) + sum(s is not None for s in stamp) + (sig is not None)
+        under = ((1 if link is None else 2) + sum(s is not None for s in stamp) + (sig is not None)
+                 + sum(j is not None for j in judged))
         if len(pairs) > under or (  # notes, or a mark after the move
                 not self.text.startswith("\n", value.end)  # (most moves end their line)
                 and "#" in rest_of_line(self.text, value.end)):
             from .annotations import read_notes  # (see below)
 
             notes = read_notes(number, self.text, value, pairs[1:], self.warning)
-        return MoveEntry(key.value, value.value, value.line, link, notes, *stamp, sig)
+        return MoveEntry(key.value, value.value, value.line, link, notes, *stamp, sig, *judged)
 
     def link(self, number: int, item: Node) -> str | None:
         """The text of a move's ``link`` (hidden racks), when it has one."""

@@ -23,17 +23,19 @@ from ..engine.moments import check_times, parse_time, write_time
 from ..engine.notation import FORFEIT, PASS
 from ..errors import RecordError, SetupError
 from ..i18n import _, pgettext
-from .entries import TIMING_KEYS, MoveEntry, PauseEntry, PlayerEntry
+from .entries import JUDGE, TIMING_KEYS, MoveEntry, PauseEntry, PlayerEntry
 from .nodes import Mapping, Node, Scalar, describe
 
 if TYPE_CHECKING:
+    from .hidden_fields import HiddenFields
     from ..engine.clock import Clock, Deadline, Timeline
     from ..engine.late import LatePolicy, Vacation
     from ..engine.game import Game
 
 __all__ = ["Timing", "clock_json", "clock_line", "split_pauses", "read_times", "read_timing", "move_times",
            "future_problem", "order_problem", "timeline", "waiting_deadline", "stand_in_actions",
-           "stand_in_seed", "stand_in_error", "reveal_deadlines", "settle", "pause_errors"]
+           "stand_in_seed", "stand_in_error", "reveal_deadlines", "settle", "pause_errors",
+           "entry_time", "judged_start", "read_judged"]
 
 _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
@@ -52,6 +54,7 @@ class Record(Protocol):
     moves: list[MoveEntry]
     pauses: list[PauseEntry]
     timing: Timing | None
+    joins: HiddenFields | None
 
     @property
     def owners(self) -> dict[str, str]:
@@ -77,6 +80,16 @@ class Timing(NamedTuple):
             return None
         return clock_line(str(self.clock), str(self.late),
                           None if self.vacation is None else str(self.vacation))
+
+
+def judged_start(timing: Timing, joins: HiddenFields, players: int) -> Timing:
+    """The time control of a game under a club judge: its clocks start when the judge received
+    the last join (docs/JUDGE.md), not when the game was made, once every one of the
+    ``players`` has joined and the judge has stamped every join."""
+    stamps = [signature.judged for signature in joins.signatures["commitments"]]
+    if len(stamps) < players or None in stamps:
+        return timing
+    return timing._replace(started=max(parse_time(stamp) for stamp in stamps if stamp))
 
 
 def clock_json(written: dict[str, str]) -> dict[str, str | None]:
@@ -108,6 +121,8 @@ def read_times(root: Mapping, moves: Sequence[MoveEntry], hidden: bool,
 
 
 _PAUSE = re.compile(r"pause ([0-9]{1,3})d")
+_PAUSE_KEYS = ("at", "from", "sig", "judged", "stamp")
+"""What a pause may carry under it."""
 
 
 def split_pauses(items: Sequence[Node], problem: Callable[..., None]
@@ -126,12 +141,11 @@ def split_pauses(items: Sequence[Node], problem: Callable[..., None]
         assert isinstance(item, Mapping)
         stamps = {}
         for key, node in item.pairs[1:]:
-            if key.value not in ("at", "from", "sig") or not isinstance(node, Scalar):
-                problem(_("a pause carries only 'at', 'from' and 'sig' under it, not '{key}'")
-                        .format(key=key.value), key)
+            if key.value not in _PAUSE_KEYS or not isinstance(node, Scalar):
+                problem(_("a pause carries only 'at', 'from', 'sig', 'judged' and 'stamp' under "
+                          "it, not '{key}'").format(key=key.value), key)
                 continue
-            if key.value == "sig":
-                stamps["sig"] = node.value
+            if key.value in ("sig", "judged", "stamp"):
                 continue
             try:
                 parse_time(node.value)
@@ -142,8 +156,13 @@ def split_pauses(items: Sequence[Node], problem: Callable[..., None]
         days = int(found.group(1))
         if not 0 < days <= 366:
             problem(_("a pause is 1 to 366 days, not {days}").format(days=days), value)
+        sig = item.get("sig")
+        judged = (read_judged(_("a pause"), item, problem)
+                  if item.get("stamp") or item.get("judged") else (None, None))
         pauses.append(PauseEntry(len(kept), first[0].value, days, stamps.get("at"),
-                                 stamps.get("from"), item.line, stamps.get("sig")))
+                                 stamps.get("from"), item.line,
+                                 sig[1].value if sig is not None and isinstance(sig[1], Scalar)
+                                 else None, *judged))
     return kept, pauses
 
 
@@ -207,6 +226,51 @@ def _parse(key: str, text: str, hidden: bool) -> object:
     return parse_time(text)
 
 
+def read_judged(what: str, item: Mapping,
+                problem: Callable[[str, Node | int | None, int | None], None],
+                number: int | None = None) -> tuple[str | None, str | None]:
+    """``(judged, stamp)`` under the entry ``item`` (``what`` names it: ``move 3``) of a game
+    under a club judge: when the judge received it (a time) and the judge's signature (128 hex
+    digits), each as written; None for each that is absent or is a problem."""
+    found: list[str | None] = []
+    for key in ("judged", "stamp"):
+        pair = item.get(key)
+        node = pair[1] if pair is not None and pair is not item.pairs[0] else None
+        if node is None:
+            found.append(None)
+            continue
+        if not isinstance(node, Scalar) or node.empty:
+            problem(_("the {key} under {what} must be text, not {node}").format(
+                key=key, what=what, node=describe(node)), node, number)
+            found.append(None)
+            continue
+        if key == "judged":
+            try:
+                parse_time(node.value)
+            except SetupError as exc:
+                problem(_("the time {what} was judged: {problem}").format(what=what,
+                                                                         problem=exc),
+                        node, number)
+                found.append(None)
+                continue
+        elif re.fullmatch("[0-9a-f]{128}", node.value) is None:
+            problem(_("the judge's stamp under {what} must be 128 hex digits (0-9, a-f)").format(
+                what=what), node, number)
+            found.append(None)
+            continue
+        found.append(node.value)
+    if (found[0] is None) != (found[1] is None) and not _problem_noted(item, found):
+        problem(_("{what} carries the judge's time and stamp together ('judged' and 'stamp'), "
+                  "not one of them").format(what=what), item, number)
+    return found[0], found[1]
+
+
+def _problem_noted(item: Mapping, found: list[str | None]) -> bool:
+    """Whether the key missing from ``found`` is there, its problem already noted."""
+    return any(value is None and item.get(key) is not None
+               for key, value in zip(("judged", "stamp"), found))
+
+
 def read_stamp(number: int, item: Mapping,
                problem: Callable[[str, Node | int | None, int | None], None]
                ) -> tuple[str | None, str | None, str | None]:
@@ -239,14 +303,21 @@ def read_stamp(number: int, item: Mapping,
     return found[0], found[1], found[2]
 
 
+def entry_time(entry: MoveEntry | PauseEntry) -> str | None:
+    """When an entry counts as written, as the record writes it: when the club judge received
+    it (``judged``), in a game under a judge once the judge has stamped it; else its ``at``
+    (its writer's word)."""
+    return entry.judged or entry.at
+
+
 def move_times(moves: Sequence[MoveEntry], pauses: Sequence[PauseEntry] = ()
                ) -> list[tuple[str, datetime, int]]:
-    """``(label, time, line)`` of each move (and pause) that has a time."""
-    return [(_("move {number}").format(number=index + 1), parse_time(move.at), move.line)
-            for index, move in enumerate(moves) if move.at is not None] + [
-        (_("the pause after move {number}").format(number=pause.after), parse_time(pause.at),
+    """``(label, time, line)`` of each move (and pause) that has a time (``entry_time``)."""
+    return [(_("move {number}").format(number=index + 1), parse_time(at), move.line)
+            for index, move in enumerate(moves) if (at := entry_time(move)) is not None] + [
+        (_("the pause after move {number}").format(number=pause.after), parse_time(at),
          pause.line)
-        for pause in pauses if pause.at is not None]
+        for pause in pauses if (at := entry_time(pause)) is not None]
 
 
 def order_problem(timing: Timing | None, moves: Sequence[MoveEntry],
@@ -296,14 +367,13 @@ def timeline(timing: Timing, moves: Sequence[MoveEntry], owners: dict[str, str],
     after the last of ``moves`` too)."""
     from ..engine.clock import Pause, TimedTurn, Timeline
 
-
     first = start or timing.started or datetime(1, 1, 1, tzinfo=timezone.utc)
     entries: list[TimedTurn | Pause] = []
     for index in range(len(moves) + 1):
-        entries += [Pause(owners.get(p.color, p.color), parse_time(p.at), p.days,
+        entries += [Pause(owners.get(p.color, p.color), parse_time(at), p.days,
                           parse_time(p.start) if p.start else None)
-                    for p in pauses if p.after == index and p.at is not None]
-        at = moves[index].at if index < len(moves) else None
+                    for p in pauses if p.after == index and (at := entry_time(p)) is not None]
+        at = entry_time(moves[index]) if index < len(moves) else None
         if at is not None:
             m = moves[index]
             entries.append(TimedTurn(owners.get(m.color, m.color), parse_time(at), m.by is not None))
@@ -355,8 +425,14 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
         return _("only a pass or a forfeit may be written for another player in a hidden game")
     if entry.by is None:
         return None
-
+    judged = record.joins is not None and record.joins.judge is not None
+    if judged != (entry.by == JUDGE):
+        return (_("in a game under a club judge only the judge writes for a player out of time, "
+                  "not {by}").format(by=entry.by) if judged else
+                _("move {number} is written by the judge, but this game is under none").format(
+                    number=index + 1))
     names = {name_key(p.name): p.name for p in record.players}
+    names[name_key(JUDGE)] = JUDGE
     out = {name_key(name) for name, _ in game.forfeited}
     writer = name_key(entry.by)
     if writer not in names or writer in out:
@@ -366,7 +442,8 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
         return _("{by} wrote move {number} for themselves: leave out 'by'").format(
             by=entry.by, number=index + 1)
     timing = record.timing
-    if timing is None or entry.at is None:
+    written = entry_time(entry)
+    if timing is None or written is None:
         return _("nobody may play for {name} in a game without a clock").format(name=player.name)
     action = LateAction(entry.text) if entry.text in (FORFEIT, str(PASS)) else LateAction.BOT
     if action == LateAction.BOT and entry.bot is None:
@@ -377,7 +454,7 @@ def stand_in_error(record: Record, game: Game, index: int, hidden: bool) -> str 
             number=index + 1, bot=entry.bot, policy=timing.late.bot or "none")
     line = timeline(timing, record.moves[:index], record.owners,
                     pauses=[p for p in record.pauses if p.after <= index])
-    return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(entry.at),
+    return stand_in_problem(timing.clock, timing.late, line, player.name, parse_time(written),
                             action, names[writer])
 
 
@@ -386,7 +463,7 @@ def reveal_deadlines(record: Record, names: Sequence[str]) -> dict[str, datetime
     the reveal window and the grace, from the last move (``Clock.window``); none without a
     clock or when a move has no time."""
     timing = record.timing
-    if timing is None or timing.clock is None or any(m.at is None for m in record.moves):
+    if timing is None or timing.clock is None or any(entry_time(m) is None for m in record.moves):
         return {}
     line = timeline(timing, record.moves, record.owners, pauses=record.pauses)
     return {name: timing.clock.window(line, name).out_at for name in names}
@@ -412,14 +489,15 @@ def pause_errors(record: Record, game: Game) -> list[RecordError]:
 
     timing, errors, owners = record.timing, [], record.owners
     for index, pause in enumerate(record.pauses):
-        if timing is None or pause.at is None:
+        if timing is None or entry_time(pause) is None:
             errors.append(RecordError(_("a pause needs a clock and a time"), path=record.path,
                                       line=pause.line))
             continue
         line = timeline(timing, record.moves[:pause.after], owners, pauses=record.pauses[:index])
         after = record.moves[pause.after].color if pause.after < len(record.moves) else None
         to_move = owners.get(after) if after else (game.to_move.name if game.to_move else None)
-        wanted = Pause(owners.get(pause.color, pause.color), parse_time(pause.at), pause.days,
+        wanted = Pause(owners.get(pause.color, pause.color), parse_time(entry_time(pause) or ""),
+                       pause.days,
                        parse_time(pause.start) if pause.start else None)
         problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
         if problem is not None:
