@@ -12,6 +12,7 @@ from support.tables import (
     START,
     Table,
     forget,
+    last_entry,
     signed_again,
     stamp,
     uptown,
@@ -30,12 +31,6 @@ def table(tmp_path):
     table = Table(tmp_path)
     table.start(*CLOCK)
     return table
-
-
-def last_entry(table, name):
-    """The line of the newest entry among the moves of ``name``'s copy."""
-    record = load_record(table.game(name))
-    return max([m.line for m in record.moves] + [p.line for p in record.pauses])
 
 
 def legal_moves(table, name):

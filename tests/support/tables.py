@@ -171,3 +171,104 @@ def forget(table, name):
     tool would refuse their edit)."""
     for seen in table.keys(name).glob("*.seen"):
         seen.unlink()
+
+
+JUDGE_SEED = bytes(range(32))
+"""The test judge's private signing key."""
+
+
+class JudgedTable(Table):
+    """A table whose game is under a club judge: the players mail every copy to the judge
+    (``send -o``), whose rulings (``club.judge``) this table applies as the judge's machinery
+    would: it keeps the judge's copy of each game and delivers the judge's mail to each
+    player's ``receive``. ``said`` holds what the judge decided, ``refusals`` each refusal
+    mailed back, by player."""
+
+    def __init__(self, tmp_path, names=CLUB, **judge):
+        from uptown_cli.club.judge import Judge
+
+        super().__init__(tmp_path, names)
+        self.judge = Judge("judge@club.example", JUDGE_SEED, **judge)
+        self.games = {}
+        self.said = []
+        self.refusals = {name: [] for name in names}
+        self.address = {f"{name.lower()}@example.org": name for name in names}
+
+    def new(self, *options):
+        """Ana makes a game under the judge (``options`` for ``new``) and the club gives it to
+        the judge, which mails it to every player."""
+        from uptown_cli.club.judge import add_game
+
+        players = [arg for name in self.names
+                   for arg in ("-p", f"{name} <{name.lower()}@example.org>")]
+        self.uptown(self.names[0], "new", "game.yaml", *players, "--judge", self.judge.card,
+                    *options)
+        text = (self.folders[self.names[0]] / "game.yaml").read_text()
+        (self.folders[self.names[0]] / "game.yaml").unlink()
+        self.apply(add_game(self.judge, text, "club.yaml", self.now))
+
+    def start(self, *options):
+        """``new``, then every player joins in turn, each mailing their join to the judge."""
+        self.new(*options)
+        for name in self.names:
+            self.uptown(name, "join", "club.yaml", "--as", name)
+            self.post(name)
+
+    def post(self, name, message=None):
+        """``name`` mails their copy to the judge (``send -o``, or ``message``, a path), which
+        rules on it at the table's time: what the judge said."""
+        from uptown_cli.club.judge import rule_on_message
+
+        if message is None:
+            self.sent += 1
+            message = self.folders[name] / f"to-judge-{self.sent}.eml"
+            self.uptown(name, "send", "club.yaml", "--as", name, "-o", message)
+        return self.apply(rule_on_message(self.judge, message.read_bytes(), self.now,
+                                          self.games.get))
+
+    def tick(self):
+        """The judge's time rulings at the table's time (as its cron run makes them)."""
+        from uptown_cli.club.judge import rule_on_time
+
+        said = []
+        for path, text in list(self.games.values()):
+            ruling = rule_on_time(self.judge, path, text, self.now)
+            if ruling is not None:
+                said.append(self.apply(ruling))
+        return said
+
+    def apply(self, ruling):
+        """The judge's ruling applied: its copy kept, its mail delivered to each player."""
+        from uptown_cli.club.mail import wire_bytes
+
+        self.said.append(ruling.outcome)
+        if ruling.text is not None:
+            self.games[ruling.game_id] = (ruling.path, ruling.text)
+        for outgoing in ruling.mail:
+            data = wire_bytes(outgoing.message)
+            for _entry, address in outgoing.recipients:
+                name = self.address.get(address)
+                if name is None:
+                    continue
+                self.sent += 1
+                path = self.folders[name] / f"from-judge-{self.sent}.eml"
+                path.write_bytes(data)
+                if "refused" in str(outgoing.message["Subject"]):
+                    self.refusals[name].append(outgoing.message.get_content())
+                    continue
+                result = self.receive(name, path)
+                assert result.exit_code == 0, (name, result.output)
+        return ruling.outcome
+
+    def judges_copy(self):
+        """The judge's copy of the game (the only one), as a record."""
+        from uptown_cli.records.schema import load_record_text
+
+        [(path, text)] = self.games.values()
+        return load_record_text(text, path)
+
+
+def last_entry(table, name):
+    """The line of the newest entry among the moves of ``name``'s copy."""
+    record = load_record(table.game(name))
+    return max([m.line for m in record.moves] + [p.line for p in record.pauses])

@@ -27,14 +27,16 @@ __all__: list[str] = []
 
 
 def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant: str,
-                  timing: dict[str, str] | None = None) -> str:
+                  timing: dict[str, str] | None = None,
+                  judge: tuple[str, str] | None = None) -> str:
     """Write a new game with hidden racks at ``path`` (with the keys of its clock,
-    ``timing``); returns its game id."""
+    ``timing``, and the card of the club judge it is under, ``judge``); returns its game
+    id."""
     from ..records.safe_file import create_record
     from ..records.editing import render_record
 
     game_id = new_game_id().hex()
-    text = render_record(entries, variant=variant, hidden=game_id, timing=timing)
+    text = render_record(entries, variant=variant, hidden=game_id, timing=timing, judge=judge)
     create_record(path, text)
     return game_id
 

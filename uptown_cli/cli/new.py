@@ -70,6 +70,28 @@ def check_lineup(entries: "list[PlayerEntry]") -> None:
         raise click.BadParameter(problems[0][1], param_hint="--player")
 
 
+def read_card(text: str) -> tuple[str, str]:
+    """A club judge's card, ``ADDRESS KEY`` (its address and public signing key, 64 hex
+    digits, as ``uptown judge init`` prints it), given as such or as a file holding it: (the
+    address, the key); a BadParameter for anything else."""
+    from ..records.names import address_problem
+
+    if os.path.isfile(text):
+        with converted(param_hint="--judge"):
+            from ..records.reading import read_file
+
+            text = read_file(text).strip()
+    words = text.split()
+    if len(words) != 2 or re.fullmatch("[0-9a-f]{64}", words[1]) is None:
+        raise click.BadParameter(_("a judge's card is its address and its key (64 hex digits), "
+                                   "as uptown judge init prints it, or a file holding them"),
+                                 param_hint="--judge")
+    problem = address_problem(words[0])
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint="--judge")
+    return words[0], words[1]
+
+
 def _seed(value: str | None) -> str | None:
     """``--seed``: any text but a blank one."""
     if value is not None and not value.strip():
@@ -98,10 +120,14 @@ def _seed(value: str | None) -> str | None:
               "wait (the default), pass, bot [NAME], forfeit; 'pass, forfeit after 2'.")
 @click.option("--vacation", metavar="V", help="Vacation per player: none (the default), "
               "14d (in the game) or '30d per year'.")
+@click.option("--judge", "judge_card", metavar="CARD", help="Play under the club judge whose "
+              "card this is ('ADDRESS KEY', as uptown judge init prints it, or a file holding "
+              "it): every copy goes through the judge, which keeps the time. Entries are "
+              "signed. See docs/JUDGE.md.")
 @json_option
 def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | None, hidden: bool,
         signed: bool, clock: str | None, late: str | None, vacation: str | None,
-        as_json: bool) -> None:
+        judge_card: str | None, as_json: bool) -> None:
     """Create a new game record (never overwrites a file).
 
     \b
@@ -131,18 +157,25 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     check_lineup(entries)
     deal_colors(entries)
     timing = timing_keys(clock, late, vacation, hidden)
+    judge = read_card(judge_card) if judge_card is not None else None
+    signed = signed or judge is not None
+    if judge is not None and timing is None:  # the judge's join deadline runs from the start
+        from ..engine.moments import write_time
+        from .timing import now
+
+        timing = {"started": write_time(now())}
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise click.ClickException(_("{folder}: no such folder; create it first")
                                    .format(folder=display_path(folder)))
     if hidden:
-        _new_hidden(path, entries, variant, seed, as_json, timing)
+        _new_hidden(path, entries, variant, seed, as_json, timing, judge)
         return
     seed = secrets.token_hex(4) if seed is None else seed
     game_id = new_game_id().hex()  # every game its own: copies are told apart by it
     with converted(param_hint="--player/--seed"):
         text = render_record(entries, variant=variant, seed=seed, timing=timing,
-                             game_id=game_id, signed=signed)
+                             game_id=game_id, signed=signed, judge=judge)
     create_record(path, text)
     record = load_record_text(text, path)
     game = record.new_game()
@@ -151,7 +184,7 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         assert game.to_move is not None  # a new game has a player to move
         Output(as_json).json({
             "path": display_path(path), "variant": variant, "seed": seed, "game": game_id,
-            "signed": signed, **_timing_json(timing),
+            "signed": signed, "judge": judge and judge[0], **_timing_json(timing),
             "players": [{"name": p.name, "colors": list(p.colors)} for p in game.players],
             "to_move": game.to_move.name, "to_join": entries[0].name if signed else None,
         })
@@ -163,6 +196,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         path=display_path(path), variant=variant_label(variant), seed=seed, players=who))
     if shown_clock:
         click.echo(shown_clock)
+    if judge is not None:
+        click.echo(_("Under the club judge {address}: every copy goes to the judge, which keeps "
+                     "the time (docs/JUDGE.md). The club gives it the game: uptown judge add "
+                     "FOLDER {path}").format(address=judge[0], path=display_path(path)))
     if signed:
         click.echo(_("Every entry is signed by its writer. The players join in turn order, each "
                      "on their own computer; first:"))
@@ -211,17 +248,19 @@ def _timing_json(timing: dict[str, str] | None) -> dict[str, str | None]:
 
 
 def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str | None,
-                as_json: bool, timing: dict[str, str] | None = None) -> None:
+                as_json: bool, timing: dict[str, str] | None = None,
+                judge: tuple[str, str] | None = None) -> None:
     """``new --hidden``: a game whose players join with their own keys (see ``hidden``)."""
     from .hidden import create_hidden
 
     if seed is not None:
         raise click.UsageError(_("--hidden and --seed exclude each other (a seed shows every rack)"))
-    game_id = create_hidden(path, entries, variant, timing)
+    game_id = create_hidden(path, entries, variant, timing, judge)
     shown = display_path(path)
     if as_json:
         Output(as_json).json({
-            "path": shown, "variant": variant, "hidden": game_id, **_timing_json(timing),
+            "path": shown, "variant": variant, "hidden": game_id, "judge": judge and judge[0],
+            **_timing_json(timing),
             "players": [{"name": e.name, "colors": list(e.colors)} for e in entries],
             "to_join": entries[0].name,
         })
@@ -240,6 +279,10 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
         vacation = timing["vacation"]
         click.echo(clock_line(timing["clock"], str(LatePolicy.parse(timing["late"])),
                               None if vacation == "none" else vacation))
+    if judge is not None:
+        click.echo(_("Under the club judge {address}: every copy goes to the judge, which keeps "
+                     "the time (docs/JUDGE.md). The club gives it the game: uptown judge add "
+                     "FOLDER {path}").format(address=judge[0], path=shown))
     click.echo(_("The players join in turn order, each on their own computer; first:"))
     click.echo(f"  uptown join {shown} --as {entries[0].name}")
 

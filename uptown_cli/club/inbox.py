@@ -99,6 +99,8 @@ def receive(game: Attached, local_path: str, shown: str,
                         waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
+    if received.joins is not None and received.joins.judge is not None:
+        return _judges_copy(local, received, local_path, shown, played, on_wait)
     missing = missing_entry(signed_snapshot(local), received, receiver(local, keys))
     if missing is not None:  # a signed entry of the local copy gone (protocol 5)
         raise _refused(f"{received.path}:{missing[0]}: {missing[1]}", received, local_path, shown)
@@ -121,6 +123,50 @@ def receive(game: Attached, local_path: str, shown: str,
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
                     path=shown, news=news, waiting=_waiting(received, played)),
                     _warned(sender_warning(game, local, received)))
+
+
+def _judges_copy(local: Record, received: Record, local_path: str, shown: str, played: Game,
+                 on_wait: Callable[[], None] | None) -> Received:
+    """Take ``received``, a copy of a game under a club judge, over ``local``: the judge's copy
+    is the game. Refused (MailError, one line) unless the judge stamped every entry of it (a
+    copy that did not come through the judge), and unless it holds every entry of ``local``
+    the judge stamped. The entries of ``local`` the judge has not stamped (the receiver's own,
+    sent to the judge) may be in it, or not (the judge refused them, or has not had them yet:
+    the local copy is then kept beside it)."""
+    from ..fairplay.signatures import first_missing, unstamped
+
+    left = unstamped(received)
+    judge = received.joins.judge if received.joins is not None else None
+    if left:
+        raise MailError(gettext("{path}:{line}: {what} carries no stamp of the judge: in a game "
+                                "under a club judge every copy comes from the judge ({judge}), "
+                                "which stamps each entry as it receives it; this one came around "
+                                "it").format(path=received.path, line=left[0].line,
+                                             what=left[0].what,
+                                             judge=judge.email if judge else "?"),
+                        NOTHING_WRITTEN)
+    gone = first_missing(local, received, stamped_only=True) if local.joins is not None else None
+    if gone is not None:
+        raise _refused(gettext("{path}: {what}, stamped by the judge in your copy, is not in "
+                               "this one as the judge stamped it").format(
+            path=received.path, what=gone.what), received, local_path, shown)
+    if received.text == local.text:
+        return Received(Outcome.SAME, shown, _("{path} already holds this copy of the game "
+                                               "({moves}); nothing was written.").format(
+            path=shown, moves=_moves(len(local.moves))))
+    dropped = local.joins is not None and first_missing(local, received) is not None
+    if dropped:
+        kept = kept_path(local.text, local_path)
+        news = _("your entries the judge has not stamped are not in the judge's copy, which is "
+                 "the game (yours is kept as {kept})").format(
+            kept=os.path.join(os.path.dirname(shown), os.path.basename(kept)))
+    elif len(received.moves) > len(local.moves):
+        news = _new_moves(local, received)
+    else:
+        news = _("the judge's stamps")
+    replace_record(local_path, received, local.text, on_wait)
+    return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
+        path=shown, news=news, waiting=_waiting(received, played)))
 
 
 def receiver(local: Record, keys: str | None) -> str | None:

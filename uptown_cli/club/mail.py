@@ -30,7 +30,7 @@ from ..fairplay.joins import valid_reveals
 from ..i18n import _, current_language, language, names_list, ngettext
 from ..pictures.table import simple_table
 from ..pictures.text import board_text, protocol_text, rack_label, standings_rows
-from ..records.entries import PlayerEntry
+from ..records.entries import JUDGE, PlayerEntry
 from ..records.reading import read_file
 from ..records.schema import Record, load_record_text
 from ..turns.validation import validate_record
@@ -43,7 +43,7 @@ from .headers import (
     plain_file_name,
 )
 
-__all__ = ["GameFile", "game_messages", "carrying", "wire_bytes", "from_env"]
+__all__ = ["GameFile", "game_messages", "messages_to", "carrying", "wire_bytes", "from_env"]
 
 FROM_ENV = "UPTOWN_FROM"
 """The sender's address when ``--as`` names no player with an email in the record."""
@@ -195,7 +195,15 @@ class GameFile(NamedTuple):
 
 def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> list[PlayerEntry]:
     """Who gets the game: ``to`` names a player or is ``all`` (everyone but the sender);
-    by default the player the game waits for, or everyone once it is over."""
+    by default the player the game waits for, or everyone once it is over. In a game under a
+    club judge, the judge alone (it sends the game on to everyone)."""
+    judge = game.record.joins.judge if game.record.joins is not None else None
+    if judge is not None:
+        if to is not None and to.casefold() not in (JUDGE, judge.email.casefold()):
+            raise MailError(_("{path} is a game under a club judge: every copy goes to the "
+                              "judge ({address}), which sends it on to every player; nothing "
+                              "was sent").format(path=game.record.path, address=judge.email))
+        return [PlayerEntry(JUDGE, (), judge.line, judge.email)]
     if to is None:
         waiting = game.waiting_for
         chosen = [waiting] if waiting is not None else None
@@ -269,17 +277,24 @@ def game_messages(game: GameFile, as_name: str | None = None,
     subject and body in that language."""
     name, sender = sender_address(game, as_name)
     sender_entry = game.player(as_name) if as_name is not None else None
+    return messages_to(game, (name, sender), recipients(game, to, sender_entry))
+
+
+def messages_to(game: GameFile, sender: tuple[str, str],
+                players: list[PlayerEntry]) -> list[Outgoing]:
+    """The messages that carry ``game`` from ``sender`` (a display name and a checked address)
+    to ``players`` (each with an address): one for each language they read."""
     chosen = [(p, checked_address(p.email or "", _("{name}'s email").format(name=p.name)))
-              for p in recipients(game, to, sender_entry)]
+              for p in players]
     by_language: dict[str | None, list[tuple[PlayerEntry, str]]] = {}
     for player, address in chosen:
         by_language.setdefault(player.lang, []).append((player, address))
     messages = []
     for lang, group in by_language.items():
         with language(lang or current_language()):
-            message = carrying(game, (name, sender), [(p.name, a) for p, a in group],
+            message = carrying(game, sender, [(p.name, a) for p, a in group],
                                game.subject(), game.body([p for p, _ in group]))
-        messages.append(Outgoing(message, sender, group))
+        messages.append(Outgoing(message, sender[1], group))
     return messages
 
 

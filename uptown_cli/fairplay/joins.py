@@ -66,14 +66,15 @@ def counted_reveals(hidden: HiddenFields) -> dict[str, str]:
     return {name: value for name, (value, _, _) in _counted(hidden).items()}
 
 
-def valid_reveals(hidden: HiddenFields) -> dict[str, str]:
+def valid_reveals(hidden: HiddenFields, pending: bool = False) -> dict[str, str]:
     """The revealed keys that give their player's commitment (hex, by name). Any other
     ``revealed`` entry was not written by that player and counts as not revealed; in a game
     under a club judge, nor does one the judge has not stamped (it stamps a key only when it
-    comes before its player's reveal deadline, so a late reveal changes nothing settled)."""
+    comes before its player's reveal deadline, so a late reveal changes nothing settled),
+    unless ``pending`` (the judge's own question, of a copy it is sent)."""
     stamped = hidden.signatures["revealed"]
     return {name: value for name, (value, index, gives) in _counted(hidden).items()
-            if gives and (hidden.judge is None or stamped[index].stamp is not None)}
+            if gives and (pending or hidden.judge is None or stamped[index].stamp is not None)}
 
 
 def bad_reveals(hidden: HiddenFields) -> list[str]:

@@ -19,6 +19,7 @@ not files or terminals.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -37,7 +38,7 @@ from .joins import counted_reveals, key_gives, valid_reveals, withdraws
 from .keys import check_folder, key_path, make_folder, read_private, write_private
 from .signatures import entry_words, in_order
 
-__all__ = ["game_ident", "snapshot", "first_change", "first_changed_move", "signed_snapshot",
+__all__ = ["game_ident", "snapshot", "judged_part", "first_change", "first_changed_move", "signed_snapshot",
            "missing_entry",
            "load_seen", "save_seen"]
 
@@ -64,7 +65,9 @@ def snapshot(record: Record, seen: dict[str, Any] | None = None,
     """The public part of ``record``, as JSON-ready data. With ``seen`` (what was remembered
     before, which ``record`` extends), the revealed keys remembered are both's valid ones.
     The time control and the moves' stamps are kept too (``timing``, ``stamps``), and when
-    each move was first seen (``first_seen``: the earlier memory's, else ``now``)."""
+    each move was first seen (``first_seen``: the earlier memory's, else ``now``). Of a game
+    under a club judge, what the judge has stamped (``judged_part``)."""
+    record = judged_part(record)
     hidden, joins = record.hidden, record.joins
     revealed = [] if hidden is None else [list(r) for r in valid_reveals(hidden).items()]
     if hidden is not None and seen is not None:
@@ -83,6 +86,22 @@ def snapshot(record: Record, seen: dict[str, Any] | None = None,
         "signed": signed_snapshot(record),
         **_timing_snapshot(record, seen, now),
     }
+
+
+def judged_part(record: Record) -> Record:
+    """``record`` as its club judge holds it, when it has one: without the entries among the
+    moves the judge has not stamped (a player's own, on their way to the judge, whose copy may
+    come back without them: the judge's copy is the game). Any other record as it is."""
+    if record.joins is None or record.joins.judge is None:
+        return record
+    stamped = next((i for i, m in enumerate(record.moves) if m.stamp is None), len(record.moves))
+    if stamped == len(record.moves) and all(p.stamp for p in record.pauses):
+        return record
+    part = copy.copy(record)
+    part.moves = record.moves[:stamped]
+    part.pauses = [p for p in record.pauses if p.stamp is not None and p.after <= stamped]
+    part.replayed, part.checked = {}, {}
+    return part
 
 
 def signed_snapshot(record: Record) -> list[list[Any]]:

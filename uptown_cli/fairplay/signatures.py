@@ -34,7 +34,7 @@ from ..records.schema import Record
 from .draws import framed_hash
 
 __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
-           "join_digest", "entry_digest", "entry_words", "in_order", "reveal_digest", "withdraw_digest", "entry_fields",
+           "join_digest", "entry_digest", "entry_words", "in_order", "unstamped", "first_missing", "judged_digest", "void_digest", "reveal_digest", "withdraw_digest", "entry_fields",
            "signed_entries", "joins_end", "history_end", "signature_problems", "signature_errors",
            "signature_warnings"]
 
@@ -161,21 +161,14 @@ def withdraw_digest(header: bytes, name: str, value: str, key: str) -> bytes:
 
 def judged_digest(digest: bytes, judged: str) -> bytes:
     """What a club judge signs when it stamps an entry whose digest is ``digest``: that digest
-    and when the judge received it (``judged``, as written). In a game under a judge the next
-    entry is chained to it."""
+    and when the judge received it (``judged``, as written)."""
     return framed_hash(_tag("judged"), digest, judged.encode("utf-8"))
 
 
-def void_digest(end: bytes, at: str) -> bytes:
-    """What a club judge signs when it rules a game void: the digest of the end of the game
-    (after the joins made) and when (``at``, as written)."""
-    return framed_hash(_tag("void"), end, at.encode("utf-8"))
-
-
-def _stamped(digest: bytes, judged: str | None) -> bytes:
-    """The digest the next entry is chained to after an entry whose digest is ``digest``:
-    the judge's stamp's when it is stamped (``judged``), else its own."""
-    return digest if judged is None else judged_digest(digest, judged)
+def void_digest(header: bytes, at: str) -> bytes:
+    """What a club judge signs when it rules a game void: the digest of the game's header and
+    when (``at``, as written)."""
+    return framed_hash(_tag("void"), header, at.encode("utf-8"))
 
 
 class SignedEntry(NamedTuple):
@@ -239,8 +232,9 @@ def _history(record: Record) -> tuple[list[SignedEntry], bytes, bytes]:
     """The joins and the entries among the moves of ``record`` as signed entries, in the order
     of the history; the digest the entry after the last join is chained to; and the digest of
     the end of the history (what the next entry is chained to, and a revealed key hangs
-    off). In a game under a club judge an entry stamped by the judge is followed by the digest
-    of its stamp (``judged_digest``)."""
+    off). A club judge's stamps are not in the chain: each is checked on its own
+    (``judged_digest``), so that a player may send several entries at once, each signed over
+    the ones before, and the judge stamp them all."""
     fields = record.joins
     assert fields is not None
     digest = header_digest(record)
@@ -251,7 +245,7 @@ def _history(record: Record) -> tuple[list[SignedEntry], bytes, bytes]:
                                  fields.lines.get(("commitments", name), 1), None, name,
                                  signature.key, own, signature.sig, False, signature.judged,
                                  signature.stamp))
-        digest = _stamped(own, signature.judged)
+        digest = own
     joined = digest
     for index, entry in in_order(record):
         own = entry_digest(digest, entry.color, entry.text, entry_fields(entry))
@@ -265,7 +259,7 @@ def _history(record: Record) -> tuple[list[SignedEntry], bytes, bytes]:
             found.append(SignedEntry(entry_words("move", owner, writer, index + 1, entry.color),
                                      entry.line, index + 1, writer, None, own, entry.sig, False,
                                      entry.judged, entry.stamp))
-        digest = _stamped(own, entry.judged)
+        digest = own
     return found, joined, digest
 
 
@@ -302,6 +296,24 @@ def signed_entries(record: Record) -> list[SignedEntry]:
                                  withdraw_digest(header, name, value, signature.key or ""),
                                  signature.sig, False, signature.judged, signature.stamp))
     return found
+
+
+def unstamped(record: Record) -> list[SignedEntry]:
+    """The entries of ``record`` (a game under a club judge) that the judge has not stamped:
+    in the judge's own copy, none; in a player's, those they wrote since the judge's copy
+    came back."""
+    return [entry for entry in signed_entries(record) if entry.stamp is None]
+
+
+def first_missing(record: Record, other: Record,
+                  stamped_only: bool = False) -> SignedEntry | None:
+    """The first entry of ``record`` (a game of protocol 5; with ``stamped_only``, of those a
+    club judge stamped) that ``other`` does not hold with the same signature and stamp, or
+    None when it holds them all."""
+    held = {entry.sig: (entry.judged, entry.stamp) for entry in signed_entries(other)}
+    return next((entry for entry in signed_entries(record)
+                 if (entry.stamp is not None or not stamped_only)
+                 and held.get(entry.sig, (None, "")) != (entry.judged, entry.stamp)), None)
 
 
 def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
@@ -356,7 +368,7 @@ def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
             unstamped = entry
         yield entry, problem
     if fields.void is not None and judge is not None:
-        digest = void_digest(_history(record)[2], fields.void.at)
+        digest = void_digest(header_digest(record), fields.void.at)
         good = fields.void.stamp is not None and verify(judge, bytes.fromhex(fields.void.stamp),
                                                         digest)
         yield (SignedEntry(_("the judge's ruling that the game is void"), fields.void.line, None,

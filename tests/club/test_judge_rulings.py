@@ -1,0 +1,222 @@
+"""The club judge's rulings (``club.judge``), through the players' command line: Ana, Bo and
+Cy each have a working folder and a key folder, and mail every copy to the judge, whose
+rulings the table applies as its machinery would (``support.tables.JudgedTable``). The judge
+keeps the time no player can be trusted with."""
+
+import pytest
+from support.tables import JudgedTable
+
+CLOCK = ("--clock", "move 24h", "--late", "forfeit")
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A hidden game under the judge, with a clock of 24 hours a move, every join mailed to
+    the judge and its copy back to every player."""
+    table = JudgedTable(tmp_path)
+    table.start("--hidden", *CLOCK)
+    return table
+
+
+def test_every_entry_the_judge_takes_is_stamped_and_mailed_to_every_player(table):
+    record = table.judges_copy()
+    assert [s.judged for s in record.joins.signatures["commitments"]] == [
+        "2026-12-01T12:00:00Z"] * 3
+    table.wait(2)
+    table.play("Ana")
+    said = table.post("Ana")
+    assert "stamped move 1 (Ana's red)" in said, said
+    for name in ("Ana", "Bo", "Cy"):
+        copy = table.game(name).read_text()
+        assert copy == table.games[record.game_id][1]
+        assert 'judged: "2026-12-01T14:00:00Z"' in copy
+    assert table.show("Bo")["to_move"] == "Bo"
+
+
+def test_a_backdated_move_counts_from_when_the_judge_received_it(tmp_path):
+    """Cy (third) holds the file two days and stamps his move a minute after Bo's: the
+    judge's stamp says when it came, and Ana's 72 hours start there, not at Cy's word."""
+    table = JudgedTable(tmp_path)
+    table.start("--hidden", "--clock", "move 72h", "--late", "forfeit")
+    table.play("Ana")
+    table.post("Ana")
+    table.wait(1)
+    table.play("Bo")
+    table.post("Bo")
+    table.play("Cy")  # Cy's move, dated a minute after Bo's ...
+    table.wait(47)  # ... mailed two days later
+    said = table.post("Cy")
+    assert "stamped move 3 (Cy's green)" in said
+    record = table.judges_copy()
+    assert record.moves[2].at == "2026-12-01T13:00:00Z"  # Cy's word, kept as written
+    assert record.moves[2].judged == "2026-12-03T12:00:00Z"  # when the judge had it
+    table.wait(71)
+    assert table.tick() == []  # Ana has 72 hours from the judge's stamp, not from Cy's word
+    table.wait(2)
+    [ruled] = table.tick()
+    assert "Ana out of time: the judge wrote forfeit" in ruled
+
+
+def test_nobody_but_the_judge_writes_for_a_late_player(table):
+    """Bo, late by his own clock, is forfeited by Cy: Cy's tool refuses, and the entry
+    written by hand and mailed to the judge is refused, the refusal mailed back to Cy."""
+    table.play("Ana")
+    table.post("Ana")
+    table.wait(30)
+    result = table.attempt("Cy", "move", "club.yaml", "forfeit", "--for", "Bo", "--as", "Cy")
+    assert result.exit_code == 1
+    assert "only the judge writes for a player out of time" in result.output
+    [ruled] = table.tick()
+    assert "Bo out of time: the judge wrote forfeit" in ruled
+    assert table.show("Cy")["to_move"] == "Cy"
+
+
+def test_a_move_that_comes_after_its_time_finds_the_judges_forfeit(table):
+    """Ana's move reaches the judge after her 24 hours: the judge forfeited her first, the
+    refusal goes back to her, and her tool takes the judge's copy, keeping hers beside it."""
+    table.wait(30)
+    table.play("Ana")
+    said = table.post("Ana")
+    assert "Ana out of time: the judge wrote forfeit" in said and "refused" in said
+    assert table.refusals["Ana"] and "move 1 (Ana's red, written by judge)" in table.refusals[
+        "Ana"][0]
+    assert table.judges_copy().moves[0].by == "judge"
+    assert table.show("Ana")["to_move"] == "Bo"
+    assert list(table.folders["Ana"].glob("club.received-*.yaml"))
+
+
+def test_the_first_clock_starts_when_the_last_join_comes(tmp_path):
+    """Cy joins three days after the game was made: Ana's 24 hours start then."""
+    table = JudgedTable(tmp_path)
+    table.new("--hidden", *CLOCK)
+    for name in ("Ana", "Bo"):
+        table.uptown(name, "join", "club.yaml", "--as", name)
+        table.post(name)
+    table.wait(72)
+    table.uptown("Cy", "join", "club.yaml", "--as", "Cy")
+    table.post("Cy")
+    table.wait(23)
+    assert table.tick() == []
+    table.wait(2)
+    assert "Ana out of time" in table.tick()[0]
+
+
+def test_a_game_nobody_finished_joining_is_void_after_the_join_days(tmp_path):
+    """Cy never joins: after the judge's join days the game is void, every player is told, and
+    a join that comes later is refused."""
+    table = JudgedTable(tmp_path, join_days=3)
+    table.new("--hidden", *CLOCK)
+    for name in ("Ana", "Bo"):
+        table.uptown(name, "join", "club.yaml", "--as", name)
+        table.post(name)
+    table.wait(71)
+    assert table.tick() == []
+    table.wait(2)
+    [ruled] = table.tick()
+    assert "void: Cy did not join by 2026-12-04T12:00:00Z" in ruled
+    for name in ("Ana", "Bo", "Cy"):
+        assert "void:" in table.game(name).read_text()
+    table.uptown("Cy", "join", "club.yaml", "--as", "Cy")
+    assert "the game is void" in table.post("Cy")
+
+
+def test_a_copy_sent_around_the_judge_is_refused_by_every_player(table):
+    """Ana mails her move straight to Bo: Bo's tool refuses it, naming the unstamped move and
+    the judge; his copy is unchanged."""
+    table.play("Ana")
+    message = table.folders["Ana"] / "to-bo.eml"  # the message send writes, mailed to Bo
+    table.uptown("Ana", "send", "club.yaml", "--as", "Ana", "-o", message)
+    before = table.game("Bo").read_bytes()
+    result = table.receive("Bo", message)
+    assert result.exit_code == 1
+    assert "move 1 (Ana's red) carries no stamp of the judge" in result.output
+    assert "judge@club.example" in result.output
+    assert table.game("Bo").read_bytes() == before
+
+
+def test_a_vacation_booked_through_the_judge_stops_the_clock(tmp_path):
+    """Ana books two days of vacation and mails it to the judge: it is stamped, and her clock
+    stands still for them."""
+    table = JudgedTable(tmp_path)
+    table.start("--hidden", *CLOCK, "--vacation", "14d")
+    table.uptown("Ana", "pause", "club.yaml", "--as", "Ana", "--days", "2")
+    assert "stamped Ana's vacation of 2 days before the first move" in table.post("Ana")
+    table.wait(24 + 47)
+    assert table.tick() == []
+    table.wait(2)
+    assert "Ana out of time" in table.tick()[0]
+
+
+def test_a_stranger_gets_no_answer(table, tmp_path):
+    """A copy the judge refuses gets an answer only when it comes from a player of the game
+    (by their address): a stranger's gets none, so that the judge cannot be made to mail
+    anyone."""
+    from uptown_cli.club.mail import GameFile, carrying, wire_bytes
+    from uptown_cli.fairplay.replay import replay
+    from uptown_cli.records.schema import load_record_text
+
+    text = table.game("Bo").read_text()
+    lines = text.splitlines(keepends=True)
+    stamp = next(i for i, line in enumerate(lines) if line.startswith("    stamp: "))
+    changed = "".join(lines[:stamp - 1] + lines[stamp + 1:])  # Ana's join's stamp taken off
+    record = load_record_text(changed, "club.yaml")
+    game = GameFile("club.yaml", changed.encode(), record, replay(record).game)
+    for sender in ("eve@example.org", "bo@example.org"):
+        message = carrying(game, ("", sender), [("judge", "judge@club.example")], "game", "")
+        path = tmp_path / "m.eml"
+        path.write_bytes(wire_bytes(message))
+        said = table.post("Bo", path)
+        assert f"refused a copy from {sender}" in said, said
+    assert table.refusals["Ana"] == table.refusals["Cy"] == []
+    assert len(table.refusals["Bo"]) == 1
+
+
+@pytest.mark.slow
+def test_a_reveal_after_the_deadline_changes_nothing_settled(tmp_path):
+    """A two-player game played to its end under the judge: Ana reveals in time, Bo two weeks
+    late. The judge refuses Bo's key, so every tool settles the game as it stood at the
+    deadline, and keeps it so."""
+    table = JudgedTable(tmp_path, names=("Ana", "Bo"))
+    table.start("--hidden", "--clock", "move 24h grace 24h", "--late", "forfeit")
+    for _turn in range(300):
+        to_move = table.show("Ana")["to_move"]
+        if to_move is None:
+            break
+        table.play(to_move)
+        table.post(to_move)
+    assert table.show("Ana")["finished"]
+    table.uptown("Ana", "reveal", "club.yaml", "--as", "Ana")
+    assert "stamped Ana's revealed key" in table.post("Ana")
+    table.wait(24 * 14)
+    table.uptown("Bo", "reveal", "club.yaml", "--as", "Bo")
+    said = table.post("Bo")
+    assert "refused" in said and "Bo's key comes after Bo's reveal deadline" in said
+    assert "reveal deadline" in table.refusals["Bo"][0]
+    settled = table.uptown("Ana", "score", "club.yaml").output
+    assert "Bo" in settled and "not revealed" in settled or "reveal" in settled
+
+
+def test_a_forfeit_a_rival_writes_by_hand_is_refused_by_the_judge(table):
+    """Cy writes a forfeit for Bo by hand, signed with her own key, and mails it to the judge:
+    refused, naming why, and the refusal goes back to Cy."""
+    from support.tables import last_entry, signed_again, stamp
+
+    table.play("Ana")
+    table.post("Ana")
+    table.wait(10)
+    path = table.game("Cy")
+    path.write_text(path.read_text() + f"  - blue: forfeit\n    at: \"{stamp(table.now)}\"\n"
+                    "    by: Cy\n")
+    signed_again(path, last_entry(table, "Cy"), table.seed("Cy"))
+    message = table.folders["Cy"] / "forged.eml"
+    from uptown_cli.club.mail import GameFile, carrying, wire_bytes
+    from uptown_cli.fairplay.replay import replay
+    from uptown_cli.records.reading import load_record
+
+    record = load_record(path)
+    game = GameFile("club.yaml", path.read_bytes(), record, replay(record).game)
+    message.write_bytes(wire_bytes(carrying(game, ("Cy", "cy@example.org"),
+                                            [("judge", "judge@club.example")], "game", "")))
+    said = table.post("Cy", message)
+    assert "only the judge writes for a player out of time, not Cy" in said, said
+    assert table.refusals["Cy"]
