@@ -71,7 +71,7 @@ def test_new_json(uptown, tmp_path):
     game_id = data.pop("game")
     assert re.fullmatch("[0-9a-f]{32}", game_id) and f"game: {game_id}\n" in (tmp_path / "g.yaml").read_text()
     assert data == {"path": str(tmp_path / "g.yaml"), "variant": "standard", "seed": "7",
-                    "signed": False, "to_join": None,
+                    "signed": False, "judge": None, "to_join": None,
                     "players": [{"name": "Ana", "colors": ["red", "green"]},
                                 {"name": "Bo", "colors": ["blue", "yellow"]}],
                     "to_move": "Ana"}

@@ -7,12 +7,12 @@ or gets another player blamed for their own edit."""
 import json
 
 import pytest
-from support.players import refused
 from support.tables import (
     START,
     Table,
     forget,
     last_entry,
+    refused,
     signed_again,
     stamp,
     uptown,

@@ -36,6 +36,42 @@ def test_the_template_holds_every_message_of_the_code_and_no_other(catalog_tools
         f"missing {sorted(missing, key=str)}, gone {sorted(gone, key=str)}")
 
 
+MARKERS = {"_": 0, "gettext": 0, "N_": 0, "ngettext": 0, "pgettext": 1}
+"""The functions that mark a message, and the position of the message among their arguments."""
+
+
+def marked_in_code():
+    """{(context, msgid): "path:line"} of every message the code marks, read from its syntax
+    tree: calls inside an f-string included, which Babel's extraction does not see."""
+    import ast
+
+    found = {}
+    for path in sorted((ROOT / "uptown_cli").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "func", None)
+            name = getattr(name, "id", None) or getattr(name, "attr", None)
+            if not isinstance(node, ast.Call) or name not in MARKERS:
+                continue
+            texts = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                     for a in node.args]
+            at = MARKERS[name]
+            if len(texts) > at and texts[at] is not None:
+                context = texts[0] if name == "pgettext" else None
+                where = f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
+                found[(context, texts[at])] = where
+    return found
+
+
+def test_every_message_marked_in_the_code_is_in_the_template(catalog_tools):
+    """A message marked inside an f-string (``f"{_('start')}"``) is one Babel's extraction
+    passes by: it would show in English in every language. Mark it outside the f-string."""
+    catalogs, _ = catalog_tools
+    template = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                for m in catalogs.read(catalogs.TEMPLATE) if m.id}
+    missing = {key: where for key, where in marked_in_code().items() if key not in template}
+    assert not missing, missing
+
+
 def test_the_template_holds_clicks_messages(catalog_tools):
     """click's own text ("Usage:", "Error: ...") is translated by our catalogs: every message
     of the click installed must be in the template."""

@@ -50,7 +50,7 @@ def test_a_spanish_status_of_a_game_with_a_clock_meets_no_english_words(uptown, 
                                                                        monkeypatch):
     new_clocked(uptown, tmp_path / "g.yaml", "--clock", "move 24h grace 48h", "--late", "pass")
     monkeypatch.chdir(tmp_path)  # a short path: the line fits 80 columns whole
-    expected = [("2026-12-02T08:00:00Z", "le toca a Ana, le quedan 4 h"),
+    expected = [("2026-12-02T08:00:00Z", "le toca a Ana, tiempo restante: 4 h"),
                 ("2026-12-02T20:00:00Z", "le toca a Ana, va 8 h tarde (sin tiempo en 1 d 16 h)"),
                 ("2026-12-04T19:00:00Z", "le toca a Ana, 7 h sin tiempo: otros pueden pasar")]
     for now, text in expected:

@@ -40,7 +40,7 @@ def test_a_spanish_validate_of_a_broken_record_meets_no_english_words(uptown, tm
     result = uptown.invoke("--lang", "es", "validate", path)
     assert result.exit_code == 1
     text = result.output.replace(str(path), "FILE")
-    assert "FILE:11: jugada 2: color desconocido 'purple' (en un registro, los colores se escriben " in text
+    assert "FILE:11: jugada 2: color desconocido: 'purple' (en un registro, los colores se escriben " in text
     assert "FILE:12: jugada 3: una jugada es un color y su jugada" in text
     assert not ENGLISH_WORDS.search(text.replace("'- red: 7 B7'", "")), text
     shown = uptown.invoke("--lang", "es", "show", path)

@@ -59,7 +59,7 @@ def test_a_lineup_that_cannot_sit_is_refused_in_spanish():
     assert "con 2 jugadores, cada jugador tiene dos colores; Ana tiene 1" in str(refused.value)
     twice = [PlayerEntry("Ana", ("red", "blue"), 0), PlayerEntry("Bo", ("blue", "green"), 0)]
     with language("es"):
-        assert [m for _, m in lineup_problems(twice)] == ["azul está tomado dos veces (Ana y Bo)"]
+        assert [m for _, m in lineup_problems(twice)] == ["azul está asignado dos veces (Ana y Bo)"]
     assert [m for _, m in lineup_problems(twice)] == ["blue is taken twice (Ana and Bo)"]
 
 
@@ -101,7 +101,7 @@ def test_an_entry_dated_before_the_games_start_is_named_in_spanish():
 
 def test_an_unknown_bot_is_refused_in_spanish():
     game = Game.new(["Ana", "Bo"], seed="s")
-    with language("es"), pytest.raises(SetupError, match="^bot desconocido 'nope' "):
+    with language("es"), pytest.raises(SetupError, match="^bot desconocido: 'nope' "):
         choose_move("nope", game)
     with pytest.raises(SetupError, match="^unknown bot 'nope' "):
         choose_move("nope", game)
@@ -119,7 +119,7 @@ def test_a_mail_error_adds_what_was_not_done_in_the_language_in_use():
 
 @pytest.mark.parametrize("lang, said", [
     ("es", "Error: no se encontró el programa sendmail (ni en PATH ni en /usr/sbin); no se ha escrito "
-           "nada (la jugada no se juega)\n"),
+           "nada (la jugada no se ha hecho)\n"),
     ("en", "Error: no sendmail program found (on PATH or in /usr/sbin); nothing was written (the "
            "move is not played)\n")])
 def test_move_send_without_mail_says_once_that_nothing_was_written(uptown, game_file, monkeypatch,

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from uptown_cli.engine.game import COLORS
 from uptown_cli.engine.geometry import REGION_NAMES, SQUARE_NAMES, TILE_ALIASES, TILE_NAMES
 from uptown_cli.engine.geometry import shown_tile
 from uptown_cli.engine.notation import parse_move
 from uptown_cli.i18n import language
 from uptown_cli.pictures.tile_names import (
+    captured_tile,
     symbol_words,
     canonical_move,
     fold,
@@ -18,6 +20,8 @@ from uptown_cli.pictures.tile_names import (
     tile_face,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "records"
 LANGUAGES = ["en"] + sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "po").glob("*.po"))
 
 
@@ -111,3 +115,62 @@ def test_the_english_faces_are_the_symbols_in_region_order():
     from uptown_cli.pictures.tile_names import ENGLISH_FACES
 
     assert list(ENGLISH_FACES) == list(REGION_NAMES) == list(TILE_NAMES[18:27])
+
+
+@pytest.mark.parametrize("colour, tile, spanish, english", [
+    ("red", "G", "la G roja", "red G"),
+    ("red", "7", "el 7 rojo", "red 7"),
+    ("yellow", "woman", "la mujer amarilla", "yellow woman"),
+    ("blue", "cards", "los naipes azules", "blue cards"),
+    ("green", "$", "el comodín verde", "green $"),
+    ("orange", "sax", "el saxofón naranja", "orange sax"),
+    ("yellow", "A", "la A amarilla", "yellow A"),
+])
+def test_a_captured_tile_is_named_with_its_article_and_agreeing_colour(colour, tile, spanish,
+                                                                      english):
+    """Spanish agrees the colour with the tile's own name (letters are feminine, numbers
+    masculine, the symbols each their own, *naipes* plural): the issue's ``captura la G
+    roja``, never ``captura rojo G``."""
+    with language("es"):
+        assert captured_tile(colour, TILE_NAMES.index(tile)) == spanish
+    with language("en"):
+        assert captured_tile(colour, TILE_NAMES.index(tile)) == english
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_captured_tile_names_its_tile(lang):
+    """Each of the catalog's "captured tile" entries names the tile it stands for, as a word of
+    its own: its name as shown, or one of its typed names (*comodín* for ``$``)."""
+    with language(lang):
+        symbols = symbol_words()
+        for colour in COLORS:
+            for tile, name in enumerate(TILE_NAMES):
+                phrase = fold(captured_tile(colour, tile))
+                words = [shown_tile(tile)] + (symbols[name].typed.split("|") if name in symbols
+                                              else [])
+                assert any(f" {fold(word)} " in f" {phrase} " for word in words if word), (
+                    colour, name, phrase)
+
+
+def test_a_capture_in_spanish_reads_captura_la_g_roja(uptown):
+    """The line of a move that captures, in show, replay and the turn shown everywhere."""
+    shown = uptown.invoke("--lang", "es", "replay", str(RECORDS / "2p-standard.yaml"))
+    assert "Jugada 65: verde (Ana) cartel xD3, captura la D azul" in shown.output
+    assert "Jugada 85: verde (Ana) naipes xG6, captura los naipes amarillos" in shown.output
+    assert "Jugada 77: verde (Ana) 6 xA6, captura el anillo amarillo" in shown.output
+    english = uptown.invoke("--lang", "en", "replay", str(RECORDS / "2p-standard.yaml"))
+    assert "Move 65: green (Ana) sign xD3, captures blue D" in english.output
+
+
+def test_a_better_move_that_captures_names_the_tile_as_a_capture_does():
+    """The review's reason for a better move that captures: ``que captura la G roja de Bo``."""
+    from uptown_cli.analysis.reasons import Outcome, _better_clause
+    from uptown_cli.engine.game import Game
+
+    game = Game([("Ana", ("red",)), ("Bo", ("blue",)), ("Cy", ("green",))])
+    took = ("blue", TILE_NAMES.index("G"), SQUARE_NAMES.index("G5"))
+    mine, better = Outcome(3, None, ()), Outcome(3, took, ())
+    with language("es"):
+        assert _better_clause(game, 3, mine, better) == "que captura la G azul de Bo en G5"
+    with language("en"):
+        assert _better_clause(game, 3, mine, better) == "which takes Bo's blue G on G5"

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from support.cli import Uptown
+from support.players import refused  # noqa: F401  (the tests of these tables take it here)
 
 from uptown_cli.fairplay.keys import load_signing_key
 from uptown_cli.fairplay.signatures import sign, signed_entries

@@ -16,11 +16,11 @@ import random
 from typing import NamedTuple
 
 from ..engine.game import Game, Player
-from ..engine.geometry import shown_color, shown_tile, square_name
+from ..engine.geometry import shown_color, square_name
 from ..errors import IllegalMove, NotationError, SetupError
 from ..engine.notation import Move
 from ..i18n import _, ngettext
-from ..pictures.tile_names import written_move_label
+from ..pictures.tile_names import captured_tile, written_move_label
 from ..records.annotations import parse_line_move
 from .deals import sample_bags
 from .review import MoveReview
@@ -131,7 +131,9 @@ def _better_clause(game: Game, groups: int, mine: Outcome, better: Outcome) -> s
         return ngettext("which keeps you at {count} group", "which keeps you at {count} groups",
                         better.groups).format(count=better.groups)
     if better.took is not None and mine.took is None:
-        return _("which takes {victim}'s {colour} {tile} on {square}").format(
+        # TRANSLATORS: {tile} is the captured tile with its colour (the "captured tile" entries:
+        # "que captura la G roja de Bo en B7")
+        return _("which takes {victim}'s {tile} on {square}").format(
             **_tile_words(game, better.took))
     if not better.open and mine.open:
         return _("which leaves nothing of yours open to a capture")
@@ -159,8 +161,8 @@ def _played_clause(game: Game, mine: Outcome, better: Outcome, review: MoveRevie
 
 def _tile_words(game: Game, took: tuple[str, int, int]) -> dict[str, str]:
     victim, tile, square = took
-    return {"victim": game.owner(victim).name, "colour": shown_color(victim),
-            "tile": shown_tile(tile), "square": square_name(square)}
+    return {"victim": game.owner(victim).name, "tile": captured_tile(victim, tile),
+            "square": square_name(square)}
 
 
 def chances_text(review: MoveReview) -> str:

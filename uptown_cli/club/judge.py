@@ -356,6 +356,6 @@ def _refusal(judge: Judge, record: Record, path: str, sender: str | None,
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=judge.email.rpartition("@")[2])
     message.set_content(_("The judge did not take your copy of {path}: {reason}\n\nThe judge's "
-                          "copy is the game: the last copy the judge sent you.\n").format(
+                          "copy is the game: the last copy the judge sent you.").format(
         path=path, reason=reason))
     return (Outgoing(message, judge.email, [(player, player.email)]),)

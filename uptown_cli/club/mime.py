@@ -86,7 +86,8 @@ class Attached(NamedTuple):
 
     def record(self) -> Record:
         """The attached game as a record; MailError when it is not one."""
-        shown = f"{self.where} ({shown_name(self.name) if self.name else gettext('attached game')})"
+        unnamed = gettext("attached game")  # outside the f-string, where Babel's extraction finds it
+        shown = f"{self.where} ({shown_name(self.name) if self.name else unnamed})"
         try:
             return load_record_text(self.data, shown)
         except RecordError as exc:

@@ -289,7 +289,8 @@ def _result_line(game: "Game", variant: str) -> str:
 
 def _move_list(game: "Game", notes: "list[MoveNotes | None]") -> str:
     """The moves as buttons, each with its mark (``?!``, ``?``, ``??``...) when annotated."""
-    items = [f'<li value="0"><button type="button">{xml_text(_("start"))}</button></li>']
+    start = xml_text(_("start"))  # outside the f-string, where Babel's extraction finds it
+    items = [f'<li value="0"><button type="button">{start}</button></li>']
     for turn, note in zip(game.history, notes):
         mark = "" if note is None or note.mark is None else f' <span class="mark">{note.mark}</span>'
         items.append(f'<li value="{turn.number}"><button type="button">'

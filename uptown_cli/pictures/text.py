@@ -21,11 +21,11 @@ from ..engine.geometry import (
 from ..errors import display_path
 from ..i18n import _, names_list, pgettext
 from .tile_names import (
+    captured_tile,
     color_letter,
     move_label,
     region_label,
     symbol_words,
-    tile_color,
     tile_face,
 )
 
@@ -158,11 +158,10 @@ def turn_text(turn: "Turn", by: str | None = None, bot: str | None = None) -> st
             **shown, writer=by)
     if turn.captured is None:
         return _("{colour} ({name}) {move}").format(**shown)
-    victim, tile = turn.captured
-    # TRANSLATORS: {victim} is the captured tile's colour, as it qualifies a tile ("colour of a
-    # tile"): "captura la loseta G roja"
-    return _("{colour} ({name}) {move}, captures {victim} {tile}").format(
-        **shown, victim=tile_color(victim), tile=shown_tile(tile))
+    # TRANSLATORS: {captured} is the captured tile with its colour (the "captured tile"
+    # entries: "captura la G roja", "captura el saxofón azul")
+    return _("{colour} ({name}) {move}, captures {captured}").format(
+        **shown, captured=captured_tile(*turn.captured))
 
 
 def drawn_text(game: "Game", turn: "Turn", view: "HiddenView | None" = None) -> str:

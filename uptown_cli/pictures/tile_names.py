@@ -30,9 +30,8 @@ from ..i18n import ENGLISH, current_language, pgettext
 if TYPE_CHECKING:
     from ..engine.notation import Move
 
-__all__ = ["canonical_move", "canonical_color", "color_letter", "move_label", "tile_color",
-           "variant_label",
-           "written_move_label"]
+__all__ = ["canonical_move", "canonical_color", "captured_tile", "color_letter", "move_label",
+           "variant_label", "written_move_label"]
 
 
 class Symbol(NamedTuple):
@@ -52,6 +51,11 @@ WORDS = [("tile", name) for name in ENGLISH_FACES]
 WORDS += [("tile on the board", face) for face in ENGLISH_FACES.values()]
 WORDS += [("tile typed", name) for name in [*ENGLISH_FACES, "$"]]
 WORDS += [("move typed", "pass"), ("move typed", "forfeit")]
+CAPTURED_KINDS = ["{number}", "{letter}", *ENGLISH_FACES, "$"]
+"""What a captured tile is named by, with its colour (``captured_tile``): a number, a letter, each
+symbol and the wild tile, each its own entry, as a language's article and agreement may differ
+for each (*el 7 rojo*, *la G roja*, *la mujer roja*, *los naipes rojos*)."""
+WORDS += [("captured tile", f"{color} {kind}") for color in COLORS for kind in CAPTURED_KINDS]
 """(context, English word) of every word of this module that the catalogs translate."""
 
 
@@ -140,17 +144,16 @@ def _color_words() -> dict[str, tuple[str, str]]:
     }
 
 
-def tile_color(color: str) -> str:
-    """A colour as it qualifies a tile, in the language in use: ``red`` (``red C``), ``roja``
-    in Spanish, agreeing with *loseta* (``la loseta C roja``)."""
-    return {
-        # TRANSLATORS: a colour qualifying a tile ("la loseta C roja": feminine in Spanish)
-        "red": pgettext("colour of a tile", "red"),
-        "blue": pgettext("colour of a tile", "blue"),
-        "green": pgettext("colour of a tile", "green"),
-        "yellow": pgettext("colour of a tile", "yellow"),
-        "orange": pgettext("colour of a tile", "orange"),
-    }[color]
+def captured_tile(color: str, tile: int) -> str:
+    """A captured tile named with its colour, as the object of *captures*, in the language in
+    use: ``red G``, ``blue sax``; in Spanish with the article and the agreement its name takes
+    (``la G roja``, ``el 7 rojo``, ``los naipes azules``). Each colour and kind of tile is its
+    own entry of the catalog (context "captured tile"): an article and an adjective agree with
+    the tile's name, whose gender and number are the language's own."""
+    name = TILE_NAMES[tile]
+    kind = "{letter}" if tile < 9 else "{number}" if tile < 18 else name
+    entry = f"{color} {kind}"  # a word of WORDS, as pgettext("tile", name) takes one
+    return pgettext("captured tile", entry).format(letter=name, number=name)
 
 
 def canonical_color(word: str) -> str | None:
