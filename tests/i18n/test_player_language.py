@@ -54,3 +54,22 @@ def test_a_spanish_secretary_reminds_an_english_player_in_english(uptown, tmp_pa
     reminders = {r.to.name: r for r in due(awaited_games(games.values()), [], late)}
     assert reminders["Ana"].kind == Kind.REMINDER and "is late" in reminders["Ana"].subject
     assert "va con retraso" in reminders["Bo"].subject
+
+
+def test_a_player_sets_their_language_when_they_join(uptown, tmp_path):
+    """Bo joins with --lang es: it is written under his name with his join, and the mail Ana
+    sends him then is in Spanish; a code that is none is refused before anything is written."""
+    path = tmp_path / "g.yaml"
+    uptown.invoke("new", path, "--hidden", "-p", "Ana <ana@example.org>", "-p",
+                  "Bo <bo@example.org>")
+    keys = {name: {"UPTOWN_KEYS": str(tmp_path / f"keys-{name}")} for name in ("Ana", "Bo")}
+    assert uptown.invoke("join", path, "--as", "Ana", env=keys["Ana"]).exit_code == 0
+    refused = uptown.invoke("join", path, "--as", "Bo", "--lang", "Spanish", env=keys["Bo"])
+    assert refused.exit_code == 2 and "'Spanish' is not a language code" in refused.output
+    assert uptown.invoke("join", path, "--as", "Bo", "--lang", "es", env=keys["Bo"]).exit_code == 0
+    assert [p.lang for p in load_record(path).players] == [None, "es"]
+    result = uptown.invoke("--lang", "en", "send", path, "--to", "Bo", "--as", "Ana", "-o",
+                           tmp_path / "m.eml")
+    assert result.exit_code == 0, result.output
+    [spanish] = messages(tmp_path / "m.eml")
+    assert "le toca a Ana" in spanish["Subject"]

@@ -44,6 +44,16 @@ def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant:
 # -- join and reveal -----------------------------------------------------------------------
 
 
+def _language(value: str | None) -> str | None:
+    """``join --lang``: a language code as records write one (``es``, ``pt_BR``)."""
+    from ..records.schema import LANG
+
+    if value is not None and LANG.fullmatch(value) is None:
+        raise click.BadParameter(gettext("{value!r} is not a language code like es or "
+                                         "pt_BR").format(value=value))
+    return value
+
+
 @click.command()
 @file_argument
 @as_option(required=True)
@@ -52,10 +62,13 @@ def create_hidden(path: str, entries: "Sequence[Player | PlayerEntry]", variant:
 @click.option("--older-protocol", "older", is_flag=True, help="Join a game of an older "
               f"protocol version than {PROTOCOLS[LATEST - 1]} (only when every player agreed "
               "to it: a player could have changed the version).")
+@click.option("--lang", metavar="LANG", callback=lambda ctx, param, value: _language(value),
+              help="The language of the mail you get in this game (es, en), written under your "
+              "name: every mail to you is in it, whoever sends it.")
 @keys_option
 @json_option
-def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | None,
-         as_json: bool) -> None:
+def join(file: str | None, as_name: str, undo: bool, older: bool, lang: str | None,
+         keys: str | None, as_json: bool) -> None:
     """Join a hidden or signed game: make your keys and commit to them.
 
     The keys (a secret key that deals your racks, a signing key that signs your entries) are
@@ -81,7 +94,7 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, keys: str | No
         click.echo(gettext("Next to join: uptown join {path} --as {name}")
                    .format(path=shown, name=undone.name))
         return
-    joined = write_join(path, as_name, keys, older=older, on_wait=lock_notice(path))
+    joined = write_join(path, as_name, keys, older=older, lang=lang, on_wait=lock_notice(path))
     shown = joined.record.path
     first = joined.record.players[0].name
     if as_json:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # loaded by the review that annotates
 
 __all__ = ["render_record", "record_with_move", "record_with_pause", "record_with_entry",
            "record_without_entry", "record_without_last_moves", "record_with_stamps",
-           "record_with_void", "annotated_text", "entry_lines", "check_utf8"]
+           "record_with_void", "record_with_language", "annotated_text", "entry_lines", "check_utf8"]
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 
@@ -293,6 +293,40 @@ def _stamped_fields(record: Record, stamps: dict[int, tuple[str, str]] | None = 
                        for signature, line in zip(signatures, lines[name])]
     return (fields.commitments, fields.revealed, fields.withdrawn, found, fields.judge and
             fields.judge[:2], fields.void and fields.void[:2])
+
+
+def record_with_language(old: Record, name: str, lang: str) -> Record:
+    """The record ``old`` with ``lang: LANG`` under the player ``name`` (the language of the
+    mail they get: docs/TRANSLATING.md), written over the one there or added as the player's
+    last key; checked by reading it back as that one change."""
+    pair = old.parsed().get("players")
+    players = pair[1].items if pair is not None and isinstance(pair[1], SequenceNode) else []
+    item = next((p for p in players if isinstance(p, Mapping) and not p.flow
+                 and (found := p.get("name")) is not None and isinstance(found[1], Scalar)
+                 and found[1].value == name), None)
+    if item is None:
+        raise RecordError(gettext("{path}: {name}'s entry under players is not a block of its "
+                                  "own; nothing was written").format(path=old.path, name=name))
+    text, there = old.text, item.get("lang")
+    if there is not None:
+        new = text[:there[1].start] + quote(lang) + text[there[1].end:]
+    else:
+        at = end_of_lines(text, item)
+        newline = _newline(text, max(at - 1, 0))
+        prefix = "" if at == 0 or text[at - 1] == "\n" else newline
+        indent = " " * _column(text, item.pairs[0][0].start)
+        new = text[:at] + prefix + f"{indent}lang: {quote(lang)}{newline}" + text[at:]
+    wanted = [p._replace(line=0, lang=lang if p.name == name else p.lang) for p in old.players]
+    record = read_new_text(new, gettext("writing {name}'s language into {path} would not read "
+                                        "back as that one change").format(name=name,
+                                                                          path=old.path))
+    if ([p._replace(line=0) for p in record.players] != wanted
+            or not _same_moves(record, old) or record.joins != old.joins):
+        raise RecordError(gettext("writing {name}'s language into {path} would not read back as "
+                                  "that one change; nothing was written").format(
+            name=name, path=old.path))
+    record.path = old.path
+    return record
 
 
 def record_with_void(old: Record, at: str, stamp: str) -> Record:

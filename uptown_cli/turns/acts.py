@@ -35,7 +35,7 @@ from ..fairplay.viewer import (HiddenView, check_seen, holds_key, not_your_commi
                                own_view, player_key, player_named, remember)
 from ..fairplay.replay import replay
 from ..i18n import _, pgettext
-from ..records.editing import (record_with_entry, record_with_move, record_with_pause,
+from ..records.editing import (record_with_entry, record_with_language, record_with_move, record_with_pause,
                                record_without_entry)
 from ..engine.notation import FORFEIT
 from ..records.entries import MoveEntry, PauseEntry
@@ -317,11 +317,12 @@ def protocol_line(record: Record) -> int:
 
 
 def join(path: str, as_name: str, keys: str | None = None, *, older: bool = False,
-         on_wait: OnWait = None) -> Joined:
+         lang: str | None = None, on_wait: OnWait = None) -> Joined:
     """``as_name`` joins the game with hidden racks at ``path``: a new secret key in a file of
     their own (in ``keys``, default their key folder), and its commitment in the record. Players
     join in turn order; a game of a protocol older than the latest only with ``older`` (every
-    player agreed to it)."""
+    player agreed to it). ``lang``: the language of the mail they get, written under their
+    name in the same write."""
     record = _joined_record(path)
     hidden = record.joins
     assert hidden is not None  # _joined_record refuses a record without
@@ -366,6 +367,8 @@ def join(path: str, as_name: str, keys: str | None = None, *, older: bool = Fals
             digest = join_digest(joins_end(record), name, value, pub)
             signature = Signature(pub, sign(seed, digest).hex())
         new = record_with_entry(record, "commitments", name, value, path, signature)
+        if lang is not None:
+            new = record_with_language(new, name, lang)
         replace_record(path, new, record, on_wait)
     except BaseException:  # the commitment was not written: the key made for it is not kept
         remove_key(folder, hidden.game_id, name)
