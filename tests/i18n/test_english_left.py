@@ -17,7 +17,7 @@ WORD = re.compile(r"[A-Za-zÀ-ÿ]+")
 ALLOWED = {
     # Spanish words spelt as English ones
     "error", "final", "local", "legal", "terminal", "original", "color", "control", "socket",
-    "shell", "club", "iterable", "escape", "red", "has", "mover", "cursor", "scripts",
+    "shell", "club", "iterable", "escape", "red", "has", "mover", "cursor", "scripts", "rival",
     # names: of the game's publisher and site, people in examples, bots, programs and formats
     "board", "game", "arena", "ana", "random", "greedy", "horizon", "bga", "little", "golem",
     "judges", "openskill", "plackett", "luce", "sigma", "elo", "beta", "dask", "bash", "less",
@@ -30,7 +30,7 @@ ALLOWED = {
     "comment", "standard", "blockers", "move", "grace", "bank", "reveal", "none", "per", "year",
     "wait", "pass", "forfeit", "after", "auto",
     # command names said alone
-    "new", "send", "pause", "validate", "all",
+    "new", "send", "pause", "validate", "all", "dispute",
 }
 """Words of the English messages that a Spanish translation may hold, by why."""
 

@@ -53,6 +53,7 @@ COMMANDS = {
     "ratings": ("club", "A rating for every player over the finished games, in date order."),
     "remind": ("deadlines", "Mail each late player a reminder, and the others who is late."),
     "pause": ("deadlines", "Take vacation days: NAME's clock stands still."),
+    "dispute": ("deadlines", "Dispute a pass, forfeit or bot move another player wrote for you."),
     "svg": ("pictures", "Draw the board as an SVG picture."),
     "html": ("pictures", "Make one self-contained HTML page that replays the game."),
 }

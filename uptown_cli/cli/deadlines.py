@@ -191,4 +191,40 @@ def pause(file: "str | None", as_name: str, days: int, start: "str | None", send
             click.echo(sent)
 
 
-COMMANDS = {command.name: command for command in (remind, pause)}
+@click.command()
+@file_argument
+@as_option(required=True)
+@click.option("--move", "number", type=click.IntRange(1), metavar="N", help="The move you "
+              "dispute (default: the newest entry another player wrote for you).")
+@click.option("--settle", is_flag=True, help="Settle your dispute instead: the players agreed, "
+              "and the game counts again.")
+@keys_option
+def dispute(file: "str | None", as_name: str, number: "int | None", settle: bool,
+            keys: "str | None") -> None:
+    """Dispute a pass, forfeit or bot move another player wrote for you.
+
+    In a game without a club judge every time is its writer's word: a rival who says you ran
+    out of time may be wrong. A disputed game is marked in uptown status and left out of
+    uptown ratings until you settle it (--settle). Send the game on as usual.
+    """
+    from ..turns.acts import dispute as write_dispute
+    from ..turns.game_files import open_game
+    from .loading import game_path, warn
+    from .output import lock_notice
+    from .timing import now
+
+    path = game_path(file)
+    if path == "-":
+        raise click.UsageError(_("dispute writes to FILE; standard input cannot be used"))
+    moment = now()
+    opened = open_game(path, as_name, keys, now=moment, alerts=True)
+    warn(opened.warnings)
+    done = write_dispute(opened, number, settle=settle, now=moment, on_wait=lock_notice(path))
+    click.echo((_("{name} settles the dispute of move {number}: the game counts again.")
+                if done.settled else
+                _("{name} disputes move {number}: the game is marked disputed, and not rated "
+                  "until {name} settles it (uptown dispute --settle).")).format(
+        name=done.name, number=done.number))
+
+
+COMMANDS = {command.name: command for command in (remind, pause, dispute)}

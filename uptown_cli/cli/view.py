@@ -80,6 +80,9 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     clock_line = timing.describe() if timing is not None else None
     if clock_line is not None:
         out.text(clock_line)
+        if record.joins is None or record.joins.judge is None:
+            out.text(_("Its times are its players' own word: no club judge keeps them "
+                       "(docs/DEADLINES.md#disputes)."))
     notes = record.moves[game.ply - 1].notes if game.ply else None
     if notes is not None:  # an annotated move
         from ..records.annotations import notes_lines
@@ -100,6 +103,12 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
                   _("{name} forfeited at move {number}")).format(name=name, number=ply, by=by))
     out.text()
     out.text(to_move_text(game, view))
+    if as_name is not None:
+        from ..fairplay.viewer import player_named
+        from ..turns.acts import claims_against
+
+        for claim in claims_against(record, player_named(record.players, as_name)):
+            out.text(claim)
 
 
 def _hidden_view(record: "Record", as_name: str | None, keys: str | None,

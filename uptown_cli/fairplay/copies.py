@@ -330,9 +330,9 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     commitments one's start of the other's, or withdrawn: ``compare_records``). A revealed key
     that does not give its player's commitment counts as not revealed: a copy with the real key
     replaces it."""
-    if local.hidden is None or received.hidden is None:
-        return HiddenProgress(Progress.SAME)
-    mine, theirs = local.hidden, received.hidden
+    if local.joins is None or received.joins is None:
+        return _disputes_progress(local, received, [], False, False)
+    mine, theirs = local.joins, received.joins
     newer_joins, older_joins = not _follows(mine, theirs), not _follows(theirs, mine)
     keys, their_keys = valid_reveals(mine), valid_reveals(theirs)
     added = [name for name in their_keys if name not in keys]
@@ -343,12 +343,34 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     said = ([_("{name}'s join was undone").format(name=name) for name in undone]
             + [_("{name} joined").format(name=name) for name in joined]
             + [_("{name} revealed their key").format(name=name) for name in added])
-    if not added and not newer_joins:
-        return HiddenProgress(Progress.OLDER if lacking or older_joins else Progress.SAME)
+    if not added:
+        return _disputes_progress(local, received, said, newer_joins,
+                                  bool(lacking or older_joins))
     if not lacking and not older_joins:
-        return HiddenProgress(Progress.NEWER, ", ".join(said))
+        return _disputes_progress(local, received, said, True, False)
     merged = local
     for name in added:
         merged = record_with_entry(merged, "revealed", name, their_keys[name], local.path)
     return HiddenProgress(Progress.MERGED, _("{news} (merged with the keys of your copy)").format(
         news=", ".join(said)), merged.text)
+
+
+def _disputes_progress(local: Record, received: Record, said: list[str], newer: bool,
+                       older: bool) -> HiddenProgress:
+    """``HiddenProgress`` of ``received`` against ``local`` once their joins and keys are
+    compared (``newer``: the received copy adds some, ``older``: it lacks some; ``said``: what
+    it adds), their disputes too (``records.disputes``): a copy that adds disputes after those
+    of the local copy carries it further; one that lacks some, or holds others, does not."""
+    mine, theirs = ([(d.name, d.number, d.settled, d.at, d.sig) for d in r.disputes]
+                    for r in (local, received))
+    if theirs[:len(mine)] == mine and len(theirs) > len(mine):
+        from ..records.disputes import dispute_words  # (records with disputes only)
+
+        said = said + [dispute_words(d) for d in received.disputes[len(mine):]]
+        newer = True
+    elif theirs != mine:
+        older = True
+    if older:
+        return HiddenProgress(Progress.OLDER)
+    return HiddenProgress(Progress.NEWER, ", ".join(said)) if newer else HiddenProgress(
+        Progress.SAME)

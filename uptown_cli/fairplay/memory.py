@@ -125,6 +125,8 @@ def signed_snapshot(record: Record) -> list[list[Any]]:
                          None])
     kept += [["withdrawn", name, name, signature.sig, None, None, None]
              for (name, _), signature in zip(fields.withdrawn, fields.signatures["withdrawn"])]
+    kept += [["settled" if d.settled else "dispute", d.name, d.name, d.sig, d.number, None, None]
+             for d in record.disputes]
     return kept
 
 
@@ -139,7 +141,7 @@ def missing_entry(signed: list[list[Any]], record: Record,
     held = {entry[3] for entry in signed_snapshot(record)}
     seen = {entry[3] for entry in signed}
     for kind, whose, writer, sig, number, color, days in signed:
-        if sig is None or sig in held or kind not in ("move", "pause") or (
+        if sig is None or sig in held or kind not in ("move", "pause", "dispute", "settled") or (
                 kind == "move" and _changed_in_place(record, number, writer)):
             continue  # a move changed in its place, a join withdrawn: first_change tells them
         newer = [entry for entry in signed_snapshot(record) if entry[3] not in seen]

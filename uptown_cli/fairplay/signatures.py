@@ -34,7 +34,7 @@ from ..records.schema import Record
 from .draws import framed_hash
 
 __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
-           "join_digest", "entry_digest", "entry_words", "in_order", "unstamped", "first_missing", "judged_digest", "void_digest", "reveal_digest", "withdraw_digest", "entry_fields",
+           "join_digest", "entry_digest", "entry_words", "in_order", "dispute_digest", "unstamped", "first_missing", "judged_digest", "void_digest", "reveal_digest", "withdraw_digest", "entry_fields",
            "signed_entries", "joins_end", "history_end", "signature_problems", "signature_errors",
            "signature_warnings"]
 
@@ -159,6 +159,14 @@ def withdraw_digest(header: bytes, name: str, value: str, key: str) -> bytes:
     return framed_hash(_tag("withdraw"), header, name.encode("utf-8"), _hex(value), _hex(key))
 
 
+def dispute_digest(disputed: bytes, name: str, value: str, at: str) -> bytes:
+    """The digest of a dispute (or its settling): the digest of the entry disputed, the
+    player's name, the dispute's value as written (``5``, ``5 settled``) and when (``at``, as
+    written; empty when absent)."""
+    return framed_hash(_tag("dispute"), disputed, name.encode("utf-8"), value.encode("utf-8"),
+                       at.encode("utf-8"))
+
+
 def judged_digest(digest: bytes, judged: str) -> bytes:
     """What a club judge signs when it stamps an entry whose digest is ``digest``: that digest
     and when the judge received it (``judged``, as written)."""
@@ -206,7 +214,8 @@ def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
     """A signed entry named in words, as every message about one names it: ``move 3 (Bo's
     blue)``, ``move 4 (Bo's blue, written by Cy)``, ``Bo's vacation of 3 days after move 2``,
     ``Bo's join``. ``kind``: ``join``, ``withdrawn``, ``move`` (``number``: the move's),
-    ``pause`` (``number``: the moves before it), ``revealed``."""
+    ``pause`` (``number``: the moves before it), ``revealed``, ``dispute`` and ``settled``
+    (``number``: the move disputed)."""
     if kind == "pause":
         if not number:
             return ngettext("{name}'s vacation of {days} day before the first move",
@@ -223,6 +232,10 @@ def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
             number=number, name=whose, colour=shown_color(color or ""))
     if kind == "withdrawn":
         return _("{name}'s withdrawn join").format(name=whose)
+    if kind in ("dispute", "settled"):
+        from ..records.disputes import Dispute, dispute_words
+
+        return dispute_words(Dispute(whose, number or 0, kind == "settled", None, None, 0))
     if kind == "revealed":
         return _("{name}'s revealed key").format(name=whose)
     return _("{name}'s join").format(name=whose)
@@ -278,7 +291,7 @@ def history_end(record: Record) -> bytes:
 def signed_entries(record: Record) -> list[SignedEntry]:
     """Every entry of ``record`` (a game of protocol 5) as its signature is checked, in the
     order of the history: the joins, the entries among the moves, the revealed keys, the
-    withdrawn joins."""
+    withdrawn joins, the disputes."""
     fields = record.joins
     assert fields is not None and fields.signed
     found, _joined, end = _history(record)
@@ -295,6 +308,14 @@ def signed_entries(record: Record) -> list[SignedEntry]:
                                  name, signature.key,
                                  withdraw_digest(header, name, value, signature.key or ""),
                                  signature.sig, False, signature.judged, signature.stamp))
+    moves = {entry.move: entry.digest for entry in found if entry.move is not None}
+    for dispute in record.disputes:
+        from ..records.disputes import dispute_words  # (records with disputes only)
+
+        disputed = moves.get(dispute.number, b"")
+        found.append(SignedEntry(dispute_words(dispute), dispute.line, None, dispute.name, None,
+                                 dispute_digest(disputed, dispute.name, dispute.text,
+                                                dispute.at or ""), dispute.sig))
     return found
 
 

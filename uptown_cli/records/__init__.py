@@ -15,6 +15,7 @@ record edited without touching the rest of the file. Nothing here hashes or chec
 - ``hidden_fields``: the hidden-racks fields (game id, protocol, commitments, withdrawn and
   revealed keys, links) as written.
 - ``times``: the clock's keys, the times under the entries, pauses, timelines and deadlines.
+- ``disputes``: a player's claim that an entry another wrote for them, out of time, is wrong.
 - ``annotations``: ``eval``, ``best``, ``variations`` and ``comment`` under a move.
 - ``replay``: a record's moves played through the engine, with a check given by the caller.
 - ``editing``: a new record, and one entry added, written over or taken out.

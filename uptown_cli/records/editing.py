@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # loaded by the review that annotates
 
 __all__ = ["render_record", "record_with_move", "record_with_pause", "record_with_entry",
            "record_without_entry", "record_without_last_moves", "record_with_stamps",
-           "record_with_void", "record_with_language", "annotated_text", "entry_lines", "check_utf8"]
+           "record_with_void", "record_with_language", "record_with_dispute", "annotated_text", "entry_lines", "check_utf8"]
 
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
 
@@ -293,6 +293,26 @@ def _stamped_fields(record: Record, stamps: dict[int, tuple[str, str]] | None = 
                        for signature, line in zip(signatures, lines[name])]
     return (fields.commitments, fields.revealed, fields.withdrawn, found, fields.judge and
             fields.judge[:2], fields.void and fields.void[:2])
+
+
+def record_with_dispute(old: Record, name: str, number: int, settled: bool, at: str,
+                        sig: str | None = None) -> Record:
+    """The record ``old`` with ``name``'s dispute of move ``number`` (or its settling) appended
+    under ``disputes``, dated ``at`` and signed ``sig`` (a game whose entries are signed),
+    checked by reading it back as that one dispute more."""
+    from .disputes import Dispute, dispute_text
+
+    value = dispute_text(number, settled)
+    lines = [f"{quote(name)}: {quote(value)}", f"at: {quote(at)}"] + (
+        [f"sig: {sig}"] if sig else [])
+    new = insert_item(old, "disputes", lines, old.path, f"{name}: {value}")
+    added = Dispute(name, number, settled, at, sig, 0)
+    return _read_back(old, new, gettext(
+        "writing {name}'s dispute into {path} would not read back as that one dispute more"
+    ).format(name=name, path=old.path), lambda record: _same_moves(record, old)
+        and record.joins == old.joins
+        and [d._replace(line=0) for d in record.disputes]
+        == [d._replace(line=0) for d in old.disputes] + [added])
 
 
 def record_with_language(old: Record, name: str, lang: str) -> Record:

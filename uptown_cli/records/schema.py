@@ -38,6 +38,7 @@ from .yaml_reader import decode, parse, to_plain
 
 if TYPE_CHECKING:  # loaded only for games with hidden racks
     from ..engine.game import Turn
+    from .disputes import Dispute
     from .hidden_fields import HiddenFields
     from .times import Timing
 
@@ -48,7 +49,7 @@ MOVE_KEYS = (LINK_KEY, SIG_KEY, *NOTE_KEYS, *STAMP_KEYS, *JUDGED_KEYS)
 """The keys a move may carry under its colour."""
 TEXT_FIELDS = ("event", "site", "date", "round", "notes")
 KNOWN_KEYS = ("uptown", "variant", *TEXT_FIELDS, "players", "seed", "game", *HIDDEN_KEYS,
-              *TIMING_KEYS,
+              *TIMING_KEYS, "disputes",
               "moves")
 PLAYER_KEYS = ("name", "colors", "email", "lang")
 LANG = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
@@ -62,7 +63,7 @@ class Record:
 
     __slots__ = ("path", "text", "version", "variant", "players", "seed", "moves", "fields",
                  "extras", "hidden", "tree", "replayed", "timing", "pauses", "joins", "game_id",
-                 "checked")
+                 "checked", "disputes")
 
     def __init__(self, path: str, text: str, version: int, variant: str,
                  players: list[PlayerEntry], seed: str | None, moves: list[MoveEntry],
@@ -87,6 +88,9 @@ class Record:
         self.joins: HiddenFields | None = hidden
         """The fair-play fields: those of ``hidden``, or of an open game signed by its players
         (``records.hidden_fields``); None in an open game without them."""
+        self.disputes: list[Dispute] = []
+        """Each player's claim that an entry another wrote for them is wrong
+        (``records.disputes``)."""
         self.checked: dict[str, Any] = {}
         """``fairplay``'s own: what it checked of this record once (its signatures), kept so
         that a command that replays it several times checks it once."""
@@ -249,6 +253,11 @@ class SchemaReader:
 
             check_links(moves, joins, self.problem)
             check_signatures(moves, self.pauses, joins, self.problem)
+        disputes = []
+        if root.get("disputes") is not None:
+            from .disputes import read_disputes  # (see below)
+
+            disputes = read_disputes(root, self.problem)
         self.problems.sort(key=file_order)
         if not playable:
             return None
@@ -258,6 +267,7 @@ class SchemaReader:
                         extras, hidden, root, timing)
         record.pauses = self.pauses
         record.joins = joins
+        record.disputes = disputes
         record.game_id = joins.game_id if joins is not None else game_id
         return record
 

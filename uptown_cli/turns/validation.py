@@ -169,6 +169,10 @@ def _validated(record: Record, problems: list[RecordError], warned: list[RecordE
     result = replay(record, strict)
     if record.pauses:
         result.errors += pause_errors(record, result.game)
+    if record.disputes:
+        from ..records.disputes import dispute_errors  # (records with disputes only)
+
+        result.errors += dispute_errors(record)
     errors = sorted(problems + result.errors, key=file_order)
     warnings = sorted(warned + result.warnings + result.alerts, key=file_order)
     unrevealed = []

@@ -1,0 +1,86 @@
+"""Disputes, in games without a club judge (issue 40): every time is its writer's word, so a
+pass or forfeit a rival writes for a late player is a claim the victim's tool shows them and
+they may dispute (``uptown dispute``). Through the command line, one working folder and one
+key folder per player, the file carried by ``send -o`` and ``receive``."""
+
+import pytest
+from support.tables import Table, last_entry, refused, signed_again, stamp
+
+from uptown_cli.records.reading import load_record
+
+
+@pytest.fixture
+def forfeited(tmp_path):
+    """Ana, Bo and Cy at a hidden game with a clock of 24 hours a move and late forfeits: Ana
+    plays, and 30 hours later Cy forfeits Bo and plays on, the copy carried to all."""
+    table = Table(tmp_path)
+    table.start("--clock", "move 24h", "--late", "forfeit")
+    table.play("Ana")
+    table.carry("Ana", "Bo", "Cy")
+    table.wait(30)
+    table.uptown("Cy", "move", "club.yaml", "forfeit", "--for", "Bo", "--as", "Cy")
+    table.play("Cy")
+    table.carry("Cy", "Ana", "Bo")
+    return table
+
+
+def test_a_rivals_forfeit_is_shown_to_its_victim_as_a_claim_to_dispute(forfeited):
+    shown = forfeited.uptown("Bo", "show", "club.yaml", "--as", "Bo").output
+    assert ("Cy wrote move 2 for you (forfeit, at 2026-12-02T18:00:00Z by Cy's own clock)"
+            in shown and "uptown dispute club.yaml --as Bo --move 2" in shown)
+    assert "no club judge keeps them" in shown
+    assert "wrote move 2 for you" not in forfeited.uptown("Ana", "show", "club.yaml", "--as",
+                                                          "Ana").output
+
+
+def test_a_dispute_is_signed_by_its_player_and_carried_to_all(forfeited):
+    said = forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo").output
+    assert "Bo disputes move 2" in said
+    forfeited.carry("Bo", "Ana", "Cy")
+    for name in ("Ana", "Cy"):
+        [dispute] = load_record(forfeited.game(name)).disputes
+        assert (dispute.name, dispute.number, dispute.settled) == ("Bo", 2, False)
+    shown = forfeited.uptown("Bo", "show", "club.yaml", "--as", "Bo").output
+    assert "wrote move 2 for you" not in shown  # disputed: no longer a claim to act on
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle")
+    assert load_record(forfeited.game("Bo")).disputes[-1].settled
+
+
+def test_a_dispute_written_in_anothers_name_is_refused(forfeited):
+    """Ana writes a dispute for Bo by hand (to keep Cy's win unrated), signed with her key:
+    Cy's tool refuses the copy, naming Ana."""
+    path = forfeited.game("Ana")
+    path.write_text(path.read_text() + "disputes:\n  - Bo: 2\n"
+                    f"    at: \"{stamp(forfeited.now)}\"\n")
+    record = load_record(path)
+    signed_again(path, record.disputes[0].line, forfeited.seed("Ana"))
+    refused(forfeited.receive("Cy", forfeited.forged_message("Ana")),
+            "Bo's dispute of move 2 is signed by Ana, not by Bo")
+
+
+def test_only_an_entry_written_for_oneself_by_another_can_be_disputed(forfeited):
+    refused(forfeited.attempt("Ana", "dispute", "club.yaml", "--as", "Ana"),
+            "no entry of club.yaml was written for Ana by another player")
+    refused(forfeited.attempt("Bo", "dispute", "club.yaml", "--as", "Bo", "--move", "1"),
+            "move 1 is not an entry another player wrote for Bo")
+    refused(forfeited.attempt("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle"),
+            "Bo has no dispute to settle")
+
+
+def test_a_dispute_taken_out_is_refused_by_every_tool_that_saw_it(forfeited):
+    """Bo disputes and mails it to all; Ana plays on; Cy takes Bo's dispute out, throws his
+    tool's memory away and plays on: Bo's tool refuses the copy, naming Bo's dispute."""
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    forfeited.carry("Bo", "Ana", "Cy")
+    forfeited.play("Ana")
+    forfeited.carry("Ana", "Bo", "Cy")
+    path = forfeited.game("Cy")
+    text = path.read_text()
+    start = text.index("disputes:\n")
+    end = text.index("moves:\n") if text.index("moves:\n") > start else len(text)
+    path.write_text(text[:start] + text[end:])
+    for seen in forfeited.keys("Cy").glob("*.seen"):
+        seen.unlink()
+    forfeited.play("Cy")
+    refused(forfeited.receive("Bo", forfeited.forged_message("Cy")),
+            "Bo's dispute of move 2, signed by Bo, is missing from this copy")
