@@ -527,3 +527,20 @@ def test_a_first_receive_from_a_mailbox_finds_a_hidden_game_by_its_id(tmp_path):
     result = ok(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", f"{game_id}.yaml"], cwd=bo))
     assert result.output.startswith(f"Saved {game_id}.yaml: a new game, 0 moves; Ana to join.")
     assert (bo / f"{game_id}.yaml").read_bytes() == (ana / "duel.yaml").read_bytes()
+
+
+def test_different_games_in_a_mailbox_are_counted_once_whatever_their_copies(game, tmp_path):
+    """Two copies of one other game (before and after a move) are one game more, not two."""
+    sender, _ = game
+    other = another_game(tmp_path, seed="9")
+    box = mailbox.mbox(tmp_path / "bo.mbox")
+    box.add(message_of(sender))
+    box.add(message_of(other))
+    ok(run(["move", "club.yaml", "--bot", "random"], cwd=other))
+    box.add(message_of(other))
+    box.close()
+    empty = tmp_path / "new"
+    empty.mkdir()
+    line = one_line_error(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", "club.yaml"],
+                              cwd=empty))
+    assert line.startswith("Error: 2 different games in the mailbox are attached as club.yaml")

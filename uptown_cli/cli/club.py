@@ -210,7 +210,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
-    received = _refuse_future(game, received)
+    received = _refuse_future(game, received)  # the record read once, checked once
     local = into or game.file_name
     if local is None:
         raise MailError(_("{name}: give --into FILE; nothing was written")
@@ -224,19 +224,16 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         click.echo(_("Warning: {warning}").format(warning=one_line(warning)), err=True)
 
 
-def _refuse_future(game: "Attached", record: "Record | None") -> "Record | None":
+def _refuse_future(game: "Attached", record: "Record | None") -> "Record":
     """The record of ``game`` (``record``, when read already), refused (one line, nothing
-    written) when a move is dated after this computer's clock (``records.times.
-    future_problem``); None for a copy that cannot be read, which is ``receive``'s to report."""
-    from ..errors import NOTHING_WRITTEN, MailError, UptownError
+    written) when it is no valid record (``Attached.record``) or a move is dated after this
+    computer's clock (``records.times.future_problem``)."""
+    from ..errors import NOTHING_WRITTEN, MailError
     from ..records.times import future_problem
     from .timing import now
 
     if record is None:
-        try:
-            record = game.record()
-        except UptownError:
-            return None
+        record = game.record()
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
         raise MailError(str(problem), NOTHING_WRITTEN)
