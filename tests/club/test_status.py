@@ -297,16 +297,6 @@ def test_ratings_warn_of_two_players_whose_names_look_alike(tmp_path):
     assert whole["look_alike"] == [["Ana", "\u0410na"]]
 
 
-def test_a_player_who_forfeited_and_did_not_reveal_is_named_once():
-    """Di forfeited in the game, then neither Di nor Flo revealed: ``won by Ed (Di and Flo
-    forfeited)``, never Di twice."""
-    from uptown_cli.club.status import GameStatus, State
-
-    status = GameStatus("g.yaml", State.FINISHED, 40, 0.0, winners=("Ed",),
-                        forfeited=(("Di", 12), ("Flo", 41)))
-    assert status.text() == "won by Ed (Di and Flo forfeited)"
-
-
 def long_named_game(folder):
     """A game waiting for a player of a 120-character name, in a file of a 60-character name."""
     name = "B" + "o" * 119
