@@ -455,7 +455,7 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
     assert before.exit_code == 3, before.output
     after = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T12:00:00Z"})
     assert after.exit_code == 0, after.output
-    assert (f"{path}: settled: Bo did not reveal by 2026-12-04T12:00:00Z and ranks last; Bo's "
+    assert (f"{path}: settled: Bo did not reveal by 2026-12-04 12:00 UTC and ranks last; Bo's "
             "draws are unchecked") in after.stdout
     assert after.stdout.endswith("1 record, 1 valid (1 settled), 0 invalid\n")
     _, [data] = uptown.json("validate", path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
