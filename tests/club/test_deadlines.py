@@ -262,6 +262,12 @@ def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp
     assert uptown.invoke("status", tmp_path, "--late").stdout == ""
 
 
+def members(folder, *names):
+    """The club's members file in ``folder``: the addresses of ``names`` (NAME@example.org)."""
+    (folder / ".uptown-members").write_text(
+        "# the club\n" + "".join(f"{name.lower()}@example.org\n" for name in names))
+
+
 def test_48_hourly_reminder_runs_send_each_reminder_once_a_day(uptown, tmp_path, smtp_server):
     """A game left waiting from cron: every hour for two days, ``remind`` mails the late
     player and tells the others, once a day from the deadline; a run at the same time sends
@@ -275,6 +281,7 @@ def test_48_hourly_reminder_runs_send_each_reminder_once_a_day(uptown, tmp_path,
     result = uptown.invoke("new", games / "club.yaml", *players, "--clock", "move 20h grace 20h",
                            "--late", "pass", env={"UPTOWN_NOW": T0})
     assert result.exit_code == 0, result.output
+    members(games, *NAMES[:3])
     env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>")
     start = datetime(2026, 12, 1, 15, 36, tzinfo=None)
     sent = []
@@ -324,6 +331,7 @@ def test_a_remind_run_that_finds_another_at_work_sends_nothing(uptown, tmp_path,
 
     players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
     uptown.invoke("new", tmp_path / "g.yaml", *players, "--clock", "judges", env={"UPTOWN_NOW": T0})
+    members(tmp_path, *NAMES[:2])
     log = tmp_path / ".uptown-reminders.jsonl"
     fd = os.open(log, os.O_RDWR | os.O_CREAT, 0o600)
     env = dict(smtp_server.env, UPTOWN_FROM="club@example.org", UPTOWN_NOW="2026-12-05T00:00:00Z")
@@ -690,6 +698,7 @@ def test_a_reminder_quotes_its_commands_as_a_game_mail_does(uptown, tmp_path, sm
     made = uptown.invoke("new", path, "-p", "Ana Lu <ana@example.org>", "-p", "Bo <bo@example.org>",
                          "--clock", "move 24h", "--late", "pass", env={"UPTOWN_NOW": T0})
     assert made.exit_code == 0, made.output
+    members(tmp_path, "Ana", "Bo")
     env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>",
                UPTOWN_NOW="2026-12-03T00:00:00Z")
     run = uptown.invoke("remind", tmp_path, env=env)
