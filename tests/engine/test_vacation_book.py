@@ -98,29 +98,22 @@ def test_each_vacation_is_judged_in_turn_as_the_rules_judge_it_alone(steps, cloc
             standing.append(pause)
 
 
+def _counted(name):
+    """``datetime``'s comparison ``name``, counted in ``COMPARED[0]``."""
+    compare = getattr(datetime, name)
+
+    def counted(self, other):
+        COMPARED[0] += 1
+        return compare(self, other)
+
+    return counted
+
+
 class CountedTime(datetime):
     """A time that counts how often it is compared (``COMPARED[0]``)."""
 
-    def __lt__(self, other):
-        COMPARED[0] += 1
-        return datetime.__lt__(self, other)
-
-    def __le__(self, other):
-        COMPARED[0] += 1
-        return datetime.__le__(self, other)
-
-    def __gt__(self, other):
-        COMPARED[0] += 1
-        return datetime.__gt__(self, other)
-
-    def __ge__(self, other):
-        COMPARED[0] += 1
-        return datetime.__ge__(self, other)
-
-    def __eq__(self, other):
-        COMPARED[0] += 1
-        return datetime.__eq__(self, other)
-
+    __lt__, __le__, __gt__, __ge__, __eq__ = map(_counted, ("__lt__", "__le__", "__gt__",
+                                                            "__ge__", "__eq__"))
     __hash__ = datetime.__hash__
 
 
