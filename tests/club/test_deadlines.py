@@ -478,6 +478,29 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
     assert status["winners"] == ["Ana"] and [f["name"] for f in status["forfeited"]] == ["Bo", "Cy"]
 
 
+def test_a_vacation_booked_more_than_a_year_ahead_is_refused_in_one_line(uptown, tmp_path):
+    """pause refuses it, nothing written; a year ahead to the day is taken; validate refuses
+    the same pause written by hand, at its line."""
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "judges", "--vacation", "30d per year", "--seed", "v")
+    game = table.game("Ana")
+    before = game.read_text()
+    now = "2026-12-01T16:00:00Z"
+    far = table.run("Ana", now, "pause", game, "--as", "Ana", "--days", "2",
+                    "--from", "2027-12-02T16:01:00Z")
+    assert far.exit_code == 1 and far.stdout == "" and game.read_text() == before
+    assert far.stderr == ("Error: a vacation is booked at most a year ahead: Ana's would begin "
+                          "2027-12-02 16:01 UTC, more than a year after 2026-12-01 16:00 UTC; "
+                          "nothing was written\n")
+    table.ok("Ana", now, "pause", game, "--as", "Ana", "--days", "2", "--from",
+             "2027-12-02T16:00:00Z")
+    game.write_text(before + f'  - red: pause 1d\n    at: "{now}"\n    from: "2028-01-01T00:00:00Z"\n')
+    checked = table.run("Ana", now, "validate", game)
+    assert checked.exit_code == 1
+    assert f"{game}:{before.count(chr(10)) + 1}: the pause after move 0: a vacation is booked at most" \
+        in checked.stdout
+
+
 @pytest.mark.parametrize("count", [2, 3])
 def test_a_vacation_stops_the_clock_and_is_refused_when_forbidden_or_used_up(uptown, tmp_path,
                                                                              monkeypatch, count):
