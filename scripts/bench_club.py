@@ -8,7 +8,12 @@ bare ``python -c pass``:
 - ``uptown receive`` of that message onto the local copy one move behind (parsed, compared,
   validated and saved under the lock: the step a player runs on every turn; target 3x, as
   for ``move``);
-- ``uptown status`` and ``uptown ratings`` over a folder of finished games of 2 to 5 players.
+- ``uptown status`` and ``uptown ratings`` over a folder of finished games of 2 to 5 players;
+- ``uptown validate`` of a game of 9,000 one-day vacations, a player on vacation for 25 years
+  (each booked within a year of being written: all valid), which took minutes when each
+  vacation was checked against all before it (issue 40);
+- ``uptown receive`` refusing a 1 MB attachment of 100,000 unknown keys (7.5 s when the record
+  was read twice and the nearest known key looked for at every unknown one).
 """
 
 import argparse
@@ -47,6 +52,42 @@ def with_emails(folder):
     return paths
 
 
+def with_vacations(folder, count):
+    """A game of Ana and Bo started 2000-01-01, Ana to move and on vacation ever since:
+    ``count`` one-day pauses, a year's worth written at a time; its path."""
+    start = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)
+    lines = ["uptown: 1", "players:", "  - name: Ana", "  - name: Bo", "seed: vacations",
+             "clock: move 72h grace 168h", "vacation: 366d per year",
+             f'started: "{start:%Y-%m-%dT%H:%M:%SZ}"', "moves:"]
+    for number in range(count):
+        year, day = divmod(number, 365)
+        at = start + datetime.timedelta(days=365 * year)
+        begins = at + datetime.timedelta(days=day)
+        lines += ["  - red: pause 1d", f'    at: "{at:%Y-%m-%dT%H:%M:%SZ}"',
+                  f'    from: "{begins:%Y-%m-%dT%H:%M:%SZ}"']
+    path = os.path.join(folder, "vacations.yaml")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+    return path
+
+
+def with_unknown_keys(folder, record, count):
+    """A message carrying ``record`` with ``count`` unknown keys added (1 MB for 100,000);
+    its path."""
+    from email.message import EmailMessage
+
+    with open(record, "rb") as source:
+        data = source.read() + b"".join(b"k%05d: 1\n" % number for number in range(count))
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "p1@example.org", "p2@example.org", "x"
+    message.set_content("Your move.")
+    message.add_attachment(data, maintype="application", subtype="yaml", filename="keys.yaml")
+    path = os.path.join(folder, "keys.eml")
+    with open(path, "wb") as out:
+        out.write(message.as_bytes())
+    return path
+
+
 def bench_club(uptown, runs, games):
     with tempfile.TemporaryDirectory(prefix="uptown-bench-club-") as folder:
         sent, behind = with_emails(folder)
@@ -70,6 +111,12 @@ def bench_club(uptown, runs, games):
              [uptown, "receive", message, "--into", local], 3.0, fresh_local),
             (f"uptown status ({games} games)", [uptown, "status", corpus], None, None),
             (f"uptown ratings ({games} games)", [uptown, "ratings", corpus], None, None),
+            ("uptown validate (9,000 vacations)",
+             [uptown, "validate", with_vacations(folder, 9000)], None, None),
+            ("uptown receive (100,000 unknown keys)",  # refused: exit status 1 expected
+             ["sh", "-c", '"$0" receive "$1" --into "$2"; [ $? -eq 1 ]', uptown,
+              with_unknown_keys(folder, behind, 100_000), os.path.join(folder, "keys.yaml")],
+             None, None),
         ]
         return compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
 

@@ -27,7 +27,7 @@ from .i18n import N_
 
 __all__ = [
     "UptownError", "NotationError", "IllegalMove", "Reason", "RacksUnknown", "SetupError",
-    "KeyFileError", "ViewerError", "MailError", "NotAllSent", "EngineError", "OutputError", "RecordError",
+    "KeyFileError", "ViewerError", "MailError", "RecipientRefused", "NotAllSent", "EngineError", "OutputError", "RecordError",
     "one_line", "display_path", "NOTHING_WRITTEN", "NOTHING_SENT",
 ]
 
@@ -142,6 +142,11 @@ class EngineError(UptownError):
     def __init__(self, reason: str, message: str):
         super().__init__(one_line(message))
         self.reason = reason
+
+
+class RecipientRefused(MailError):
+    """A message the server refused for every recipient (550 to each ``RCPT``): the address,
+    not the server, is at fault, and other messages may go."""
 
 
 class NotAllSent(MailError):

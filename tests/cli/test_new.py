@@ -101,6 +101,9 @@ def test_usage_errors_exit_2(uptown, tmp_path, args, message):
     "args, message",
     [
         (["-p", "Ana", "-p", "ana"], "two players are named 'Ana' and 'ana'"),
+        (["-p", "Ana", "-p", "\u0410na"], "the names 'Ana' and '\u0410na' look alike (U+0410 "
+         "CYRILLIC CAPITAL LETTER A): one could be taken for the other; choose names that "
+         "differ at a glance"),
         (["-p", "Ana:red", "-p", "Bo:red", "-p", "Cy"], "red is taken twice (Ana and Bo)"),
         (["-p", "Ana:red", "-p", "Bo:red"], "red is taken twice (Ana and Bo)"),
         (["-p", "Ana,Bo", "-p", "Cy"], "give --player once for each player"),

@@ -262,6 +262,12 @@ def test_status_of_a_game_without_a_clock_has_the_clock_fields_empty(uptown, tmp
     assert uptown.invoke("status", tmp_path, "--late").stdout == ""
 
 
+def members(folder, *names):
+    """The club's members file in ``folder``: the addresses of ``names`` (NAME@example.org)."""
+    (folder / ".uptown-members").write_text(
+        "# the club\n" + "".join(f"{name.lower()}@example.org\n" for name in names))
+
+
 def test_48_hourly_reminder_runs_send_each_reminder_once_a_day(uptown, tmp_path, smtp_server):
     """A game left waiting from cron: every hour for two days, ``remind`` mails the late
     player and tells the others, once a day from the deadline; a run at the same time sends
@@ -275,6 +281,7 @@ def test_48_hourly_reminder_runs_send_each_reminder_once_a_day(uptown, tmp_path,
     result = uptown.invoke("new", games / "club.yaml", *players, "--clock", "move 20h grace 20h",
                            "--late", "pass", env={"UPTOWN_NOW": T0})
     assert result.exit_code == 0, result.output
+    members(games, *NAMES[:3])
     env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>")
     start = datetime(2026, 12, 1, 15, 36, tzinfo=None)
     sent = []
@@ -324,6 +331,7 @@ def test_a_remind_run_that_finds_another_at_work_sends_nothing(uptown, tmp_path,
 
     players = [x for n in NAMES[:2] for x in ("-p", f"{n} <{n.lower()}@example.org>")]
     uptown.invoke("new", tmp_path / "g.yaml", *players, "--clock", "judges", env={"UPTOWN_NOW": T0})
+    members(tmp_path, *NAMES[:2])
     log = tmp_path / ".uptown-reminders.jsonl"
     fd = os.open(log, os.O_RDWR | os.O_CREAT, 0o600)
     env = dict(smtp_server.env, UPTOWN_FROM="club@example.org", UPTOWN_NOW="2026-12-05T00:00:00Z")
@@ -455,7 +463,7 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
     assert before.exit_code == 3, before.output
     after = uptown.invoke("validate", path, env={"UPTOWN_NOW": "2026-12-04T12:00:00Z"})
     assert after.exit_code == 0, after.output
-    assert (f"{path}: settled: Bo did not reveal by 2026-12-04T12:00:00Z and ranks last; Bo's "
+    assert (f"{path}: settled: Bo did not reveal by 2026-12-04 12:00 UTC and ranks last; Bo's "
             "draws are unchecked") in after.stdout
     assert after.stdout.endswith("1 record, 1 valid (1 settled), 0 invalid\n")
     _, [data] = uptown.json("validate", path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
@@ -468,6 +476,29 @@ def test_a_stalled_reveal_is_settled_after_the_reveal_deadline(uptown, tmp_path)
     assert unrated["games"] == 0
     _, [status] = uptown.json("status", tmp_path, "--json", env={"UPTOWN_NOW": "2026-12-05T00:00:00Z"})
     assert status["winners"] == ["Ana"] and [f["name"] for f in status["forfeited"]] == ["Bo", "Cy"]
+
+
+def test_a_vacation_booked_more_than_a_year_ahead_is_refused_in_one_line(uptown, tmp_path):
+    """pause refuses it, nothing written; a year ahead to the day is taken; validate refuses
+    the same pause written by hand, at its line."""
+    table = Table(uptown, tmp_path, 2)
+    table.new(T0, "--clock", "judges", "--vacation", "30d per year", "--seed", "v")
+    game = table.game("Ana")
+    before = game.read_text()
+    now = "2026-12-01T16:00:00Z"
+    far = table.run("Ana", now, "pause", game, "--as", "Ana", "--days", "2",
+                    "--from", "2027-12-02T16:01:00Z")
+    assert far.exit_code == 1 and far.stdout == "" and game.read_text() == before
+    assert far.stderr == ("Error: a vacation is booked at most a year ahead: Ana's would begin "
+                          "2027-12-02 16:01 UTC, more than a year after 2026-12-01 16:00 UTC; "
+                          "nothing was written\n")
+    table.ok("Ana", now, "pause", game, "--as", "Ana", "--days", "2", "--from",
+             "2027-12-02T16:00:00Z")
+    game.write_text(before + f'  - red: pause 1d\n    at: "{now}"\n    from: "2028-01-01T00:00:00Z"\n')
+    checked = table.run("Ana", now, "validate", game)
+    assert checked.exit_code == 1
+    assert f"{game}:{before.count(chr(10)) + 1}: the pause after move 0: a vacation is booked at most" \
+        in checked.stdout
 
 
 @pytest.mark.parametrize("count", [2, 3])
@@ -690,6 +721,7 @@ def test_a_reminder_quotes_its_commands_as_a_game_mail_does(uptown, tmp_path, sm
     made = uptown.invoke("new", path, "-p", "Ana Lu <ana@example.org>", "-p", "Bo <bo@example.org>",
                          "--clock", "move 24h", "--late", "pass", env={"UPTOWN_NOW": T0})
     assert made.exit_code == 0, made.output
+    members(tmp_path, "Ana", "Bo")
     env = dict(smtp_server.env, UPTOWN_FROM="Club <club@example.org>",
                UPTOWN_NOW="2026-12-03T00:00:00Z")
     run = uptown.invoke("remind", tmp_path, env=env)

@@ -127,7 +127,7 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
                                                                          cy_reveals):
     """Cy is out of time; Ana makes him forfeit (no link under the entry); Ana and Bo play to
     the end and reveal; Cy reveals too (valid), or never does (settled after his reveal
-    deadline); either way Cy ranks last."""
+    deadline); either way Cy ranks last, and status names his forfeit once."""
     table = _hidden_table(uptown, tmp_path)
     _to_cy(table)
     assert table.carry("Bo", "Ana", LATER).exit_code == 0
@@ -157,6 +157,10 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
     assert data["status"] == "settled" and data["valid"]
     _, rated = table.uptown.json("ratings", game, "--json", env=table.env(holder, late))
     assert rated["games"] == 1 and rated["ratings"][-1]["player"] == "Cy"
+    _, [status] = table.uptown.json("status", game.parent, "--json", env=table.env(holder, late))
+    assert status["forfeited"] == [{"name": "Cy", "move": 3}]  # forfeited, then not revealed: once
+    line = table.ok(holder, late, "status", game.parent).stdout
+    assert line.rstrip().endswith("(Cy forfeited)"), line
     _, score = table.uptown.json("score", game, "--json", env=table.env(holder, late))
     ranks = {row["name"]: (row["rank"], row["forfeit"], row["forfeit_reason"])
              for row in score["players"]}

@@ -296,12 +296,18 @@ def test_a_first_receive_from_a_mailbox_takes_the_game_named_by_into_never_anoth
     assert sorted(os.listdir(empty)) == ["club.yaml"]
 
 
-def test_two_different_games_under_one_name_in_a_mailbox_are_refused(game, tmp_path):
+@pytest.mark.parametrize("copies", [1, 2], ids=["one-copy", "two-copies-one-game"])
+def test_two_different_games_under_one_name_in_a_mailbox_are_refused(game, tmp_path, copies):
+    """Counted as games, not copies: two copies of the other game (before and after a move)
+    are one game more, not two."""
     sender, _ = game
     other = another_game(tmp_path, seed="9")
     box = mailbox.mbox(tmp_path / "bo.mbox")
     box.add(message_of(sender))
     box.add(message_of(other))
+    if copies == 2:
+        ok(run(["move", "club.yaml", "--bot", "random"], cwd=other))
+        box.add(message_of(other))
     box.close()
     empty = tmp_path / "new"
     empty.mkdir()
@@ -527,3 +533,4 @@ def test_a_first_receive_from_a_mailbox_finds_a_hidden_game_by_its_id(tmp_path):
     result = ok(run(["receive", "--mbox", tmp_path / "bo.mbox", "--into", f"{game_id}.yaml"], cwd=bo))
     assert result.output.startswith(f"Saved {game_id}.yaml: a new game, 0 moves; Ana to join.")
     assert (bo / f"{game_id}.yaml").read_bytes() == (ana / "duel.yaml").read_bytes()
+

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from uptown_cli.club.reminders import LOG_NAME, PERIOD, Awaited, LogEntry, Person, ReminderLog, due, read_log, send_due, Kind
 from uptown_cli.engine.clock import Deadline
-from uptown_cli.errors import MailError
+from uptown_cli.errors import MailError, RecipientRefused
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 H = timedelta(hours=1)
@@ -168,20 +168,41 @@ def test_a_run_finds_the_log_locked_by_another_and_sends_nothing(tmp_path):
         assert send_due(str(tmp_path), [waiting()], T0 + 80 * H, sender([])) is None
 
 
-def test_a_failed_send_stops_the_run_and_what_was_sent_stays_logged(tmp_path):
+def test_a_refused_address_is_passed_by_and_the_other_messages_sent(tmp_path):
+    """Bo's address passed the record check, but the server refuses it: Ana and Cy are told
+    all the same, and Bo's reminder, not logged, is due again at the next run."""
+    sent = []
+
+    def send(reminder):
+        if reminder.to == BO:
+            raise RecipientRefused("the server refused bo@example.org: 550 no such user")
+        sent.append(reminder.to.name)
+
+    run = send_due(str(tmp_path), [waiting()], T0 + 80 * H, send)
+    assert sorted(sent) == ["Ana", "Cy"] and [r.to.name for r in run.sent] == sent
+    assert [(r.to.name, why) for r, why in run.failed] == [
+        ("Bo", "the server refused bo@example.org: 550 no such user")]
+    assert run.untried == []
+    assert sorted(entry.to for entry in read_log(str(tmp_path))) == ["Ana", "Cy"]
+    again = []
+    send_due(str(tmp_path), [waiting()], T0 + 81 * H, sender(again))
+    assert [name for name, _, _ in again] == ["Bo"]
+
+
+def test_a_mail_server_that_fails_leaves_the_other_messages_for_the_next_run(tmp_path):
     sent = []
 
     def send(reminder):
         if reminder.to == CY:
-            raise MailError("the server refused")
+            raise MailError("cannot send through 127.0.0.1:25: Connection refused")
         sent.append(reminder.to.name)
 
-    with pytest.raises(MailError):
-        send_due(str(tmp_path), [waiting()], T0 + 80 * H, send)
+    run = send_due(str(tmp_path), [waiting(), waiting(game="open-5678")], T0 + 80 * H, send)
+    assert len(run.failed) == 1 and len(run.sent) + len(run.untried) == 5
     assert sorted(entry.to for entry in read_log(str(tmp_path))) == sorted(sent)
     again = []
-    send_due(str(tmp_path), [waiting()], T0 + 81 * H, sender(again))
-    assert [name for name, _, _ in again] == ["Cy"]
+    send_due(str(tmp_path), [waiting(), waiting(game="open-5678")], T0 + 81 * H, sender(again))
+    assert len(again) == 6 - len(sent)
 
 
 def test_the_log_is_private_and_beside_the_games(tmp_path):

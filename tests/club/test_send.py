@@ -288,11 +288,30 @@ def test_a_server_elsewhere_without_starttls_is_refused_unless_asked(club, plain
     assert len(plain_server.capture.take()) == 1
 
 
-def test_an_untrusted_certificate_is_refused(club, smtp_server):
+def test_an_untrusted_certificate_is_refused_saying_how_to_trust_it(club, smtp_server):
+    """A club's own server on this computer, its certificate of its own CA: refused in one
+    line that names $UPTOWN_SMTP_CAFILE and the URL that sends without TLS; each works."""
     env = {**smtp_server.env, "UPTOWN_SMTP_CAFILE": None, "SSL_CERT_FILE": None}
     result = run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=env)
-    assert result.exit_code == 1 and "certificate is not trusted" in result.output
-    assert smtp_server.capture.take() == []
+    assert result.exit_code == 1 and smtp_server.capture.take() == []
+    [line] = result.output.splitlines()
+    assert line.startswith(f"Error: 127.0.0.1:{smtp_server.port}: the server's certificate is "
+                           "not trusted (")
+    assert line.endswith("): trust it with $UPTOWN_SMTP_CAFILE=FILE, FILE its certificate or "
+                         "its CA's in PEM, or send to this computer without TLS with "
+                         f"smtp://club@127.0.0.1:{smtp_server.port}?tls=no; nothing was sent")
+    ok(run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=smtp_server.env))  # the CA file
+    assert len(smtp_server.capture.take()) == 1
+
+
+def test_an_untrusted_certificate_elsewhere_is_not_told_to_go_without_tls(club, smtp_server,
+                                                                           monkeypatch):
+    monkeypatch.setattr(SmtpServer, "local", property(lambda self: False))
+    env = {**smtp_server.env, "UPTOWN_SMTP_CAFILE": None, "SSL_CERT_FILE": None}
+    result = run(["send", "club.yaml", "--as", "Ana"], cwd=club, env=env)
+    assert result.exit_code == 1 and "tls=no" not in result.output
+    assert result.output.rstrip().endswith("trust it with $UPTOWN_SMTP_CAFILE=FILE, FILE its "
+                                           "certificate or its CA's in PEM; nothing was sent")
 
 
 @pytest.mark.parametrize("content", [None, "not a certificate\n"])

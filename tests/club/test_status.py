@@ -33,7 +33,7 @@ def folder(tmp_path):
 
 
 def test_status_lists_every_game_on_one_line_with_names_turns_first(folder):
-    lines = ok(run(["status", folder, "--as", "ana"])).output.splitlines()
+    lines = ok(run(["status", folder, "--as", "ana"], env={"COLUMNS": "80"})).output.splitlines()
     assert len(lines) == 8
     assert lines[0].startswith("* ") and lines[0].endswith("Ana to move")
     assert "in-progress.yaml" in lines[1] and lines[1].endswith("Cy to move")
@@ -235,3 +235,85 @@ def test_status_and_ratings_call_a_game_with_a_move_from_the_future_invalid(tmp_
     assert game_status(path, "g.yaml", after).state == State.TO_MOVE
     assert finished_games([path], now=before) == ([], [path])
     assert finished_games([path], now=after) == ([], [])
+
+
+# -- one game id, one game; names that look alike (issue 40) -----------------------------------
+
+GAME_ID = "0123456789abcdef0123456789abcdef"
+
+
+def copies_of_one_game(folder, names=("a.yaml", "b.yaml", "c.yaml")):
+    """A finished game with a game id, under each of ``names`` in ``folder``."""
+    text = open(os.path.join(RECORDS, "3p-blockers.yaml")).read()
+    for name in names:
+        (folder / name).write_text(text.replace("seed:", f"game: {GAME_ID}\nseed:"))
+
+
+def test_status_shows_one_game_id_once_naming_its_other_files(tmp_path):
+    """Copies of one game under three names are one row, naming the others: the copy shown
+    is the one that carries the game furthest (an older copy, of fewer moves, changed last,
+    is not), then the one changed last."""
+    copies_of_one_game(tmp_path)
+    text = (tmp_path / "a.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(text[:text.rindex("  - ")])
+    for hour, name in enumerate(("c.yaml", "b.yaml", "a.yaml")):
+        os.utime(tmp_path / name, (1_700_000_000 + 3600 * hour,) * 2)
+    lines = ok(run(["status"], cwd=tmp_path)).output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("  b.yaml  2023-11-1")
+    assert lines[0].endswith("  won by Ana (the same game as a.yaml and c.yaml)")
+    [row] = json.loads(ok(run(["status", tmp_path, "--json"])).output)
+    assert row["game_id"] == GAME_ID and len(row["copies"]) == 2
+
+
+def test_status_keeps_records_without_a_game_id_apart_as_before(folder):
+    """The bundled records have no game id: a copy of one under another name is a row too."""
+    shutil.copy(folder / "3p-blockers.yaml", folder / "copy.yaml")
+    lines = ok(run(["status", folder])).output.splitlines()
+    assert len(lines) == 9
+
+
+def test_ratings_rate_one_game_id_once_whatever_its_file_names(tmp_path):
+    """One player who plays every seat and files the win three times gets one game."""
+    copies_of_one_game(tmp_path)
+    result = ok(run(["ratings"], cwd=tmp_path))
+    assert result.stdout.startswith("Ratings over 1 finished game ")
+    assert "Rated once: b.yaml and c.yaml hold the same game as a.yaml." in result.stderr
+    data = rated(tmp_path)
+    assert {r["player"]: r["games"] for r in data} == {"Ana": 1, "Bo": 1, "Cy": 1}
+    whole = json.loads(ok(run(["ratings", "--json"], cwd=tmp_path)).output)
+    assert whole["games"] == 1 and whole["copies"] == {"a.yaml": ["b.yaml", "c.yaml"]}
+
+
+def test_ratings_warn_of_two_players_whose_names_look_alike(tmp_path):
+    """'Ana' and 'Аna' (a Cyrillic А) are two rows, and a warning says they look alike."""
+    for name, player in (("3p-blockers.yaml", "Ana"), ("4p-standard.yaml", "\u0410na")):
+        text = open(os.path.join(RECORDS, name)).read()
+        (tmp_path / name).write_text(text.replace("name: Ana", f"name: {player}"))
+    result = ok(run(["ratings"], cwd=tmp_path))
+    assert result.stderr.splitlines() == [
+        "Warning: the names 'Ana' and '\u0410na' look alike (U+0410 CYRILLIC CAPITAL LETTER A): "
+        "check that they are two players"]
+    whole = json.loads(ok(run(["ratings", "--json"], cwd=tmp_path)).output)
+    assert whole["look_alike"] == [["Ana", "\u0410na"]]
+
+
+def long_named_game(folder):
+    """A game waiting for a player of a 120-character name, in a file of a 60-character name."""
+    name = "B" + "o" * 119
+    ok(run(["new", "g" * 56 + ".yaml", "-p", "Ana", "-p", name, "--seed", "1"], cwd=folder))
+    ok(run(["move", "g" * 56 + ".yaml", "--bot", "random"], cwd=folder))
+    return name
+
+
+def test_status_cuts_no_line_when_its_output_is_not_a_terminal(tmp_path):
+    """As cron and pipes read it: the whole path and the whole name (COLUMNS unset: pytest-xdist
+    sets it)."""
+    name = long_named_game(tmp_path)
+    [line] = ok(run(["status"], cwd=tmp_path, env={"COLUMNS": None})).output.splitlines()
+    assert line.startswith("  " + "g" * 56 + ".yaml  ") and line.endswith(f"{name} to move")
+
+
+def test_status_cuts_its_lines_to_columns_when_it_is_set(tmp_path):
+    long_named_game(tmp_path)
+    [line] = ok(run(["status"], cwd=tmp_path, env={"COLUMNS": "100"})).output.splitlines()
+    assert len(line) <= 100 and line.endswith("...")

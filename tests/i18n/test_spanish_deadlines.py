@@ -29,6 +29,7 @@ def new_clocked(uptown, path, *options):
 
 def test_a_spanish_remind_dry_run_meets_no_english_words(uptown, tmp_path):
     new_clocked(uptown, tmp_path / "g.yaml", "--clock", "move 24h grace 48h", "--late", "pass")
+    (tmp_path / ".uptown-members").write_text("ana@example.org\nbo@example.org\n")
     for now in ("2026-12-02T20:00:00Z", "2026-12-04T19:00:00Z"):
         env = {"UPTOWN_NOW": now}
         shown = uptown.invoke("--lang", "es", "remind", tmp_path, "--dry-run", env=env)

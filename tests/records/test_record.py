@@ -176,6 +176,9 @@ def test_empty_optional_keys_count_as_missing():
     ("uptown: 1\nplayers:\n  - name: Ana\n  - name: ana\n", (4, None, "two players are named 'ana' (lines 3 and 4)")),
     ("uptown: 1\nplayers:\n  - name: Gr\u00e9edy\n  - name: Gre\u0301edy\n",
      (4, None, "two players are named 'Gre\u0301edy' (lines 3 and 4)")),
+    ("uptown: 1\nplayers:\n  - name: Ana\n  - name: \u0410na\n",
+     (4, None, "the names 'Ana' (line 3) and '\u0410na' look alike (U+0410 CYRILLIC CAPITAL "
+               "LETTER A): one could be taken for the other")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colours: [red]\n  - name: Bo\n",
      (4, None, "unknown key 'colours' for a player (name, colors, email, lang)")),
     ("uptown: 1\nplayers:\n  - name: Ana\n    colors: [Red, green]\n  - name: Bo\n",

@@ -80,10 +80,18 @@ def free_port():
 
 
 class Capture:
-    """An aiosmtpd handler that keeps every message as (recipients, bytes)."""
+    """An aiosmtpd handler that keeps every message as (recipients, bytes), and refuses the
+    recipients in ``refused`` (550, as a server refuses an address it does not know)."""
 
     def __init__(self):
         self.messages = []
+        self.refused = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refused:
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         self.messages.append((list(envelope.rcpt_tos), envelope.original_content))

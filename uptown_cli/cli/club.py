@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .exits import ExitStatus
-from ..i18n import _, ngettext
+from ..i18n import _, names_list, ngettext
 from ..errors import display_path
 from .loading import game_path, listed_records
 from .options import (
@@ -210,7 +210,7 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         game = message_game(sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1), "<stdin>")
     else:
         game = message_game(read_message_file(message), display_path(message))
-    received = _refuse_future(game, received)
+    received = _refuse_future(game, received)  # the record read once, checked once
     local = into or game.file_name
     if local is None:
         raise MailError(_("{name}: give --into FILE; nothing was written")
@@ -224,19 +224,16 @@ def receive(message: str | None, into: str | None, mbox: str | None, maildir: st
         click.echo(_("Warning: {warning}").format(warning=one_line(warning)), err=True)
 
 
-def _refuse_future(game: "Attached", record: "Record | None") -> "Record | None":
+def _refuse_future(game: "Attached", record: "Record | None") -> "Record":
     """The record of ``game`` (``record``, when read already), refused (one line, nothing
-    written) when a move is dated after this computer's clock (``records.times.
-    future_problem``); None for a copy that cannot be read, which is ``receive``'s to report."""
-    from ..errors import NOTHING_WRITTEN, MailError, UptownError
+    written) when it is no valid record (``Attached.record``) or a move is dated after this
+    computer's clock (``records.times.future_problem``)."""
+    from ..errors import NOTHING_WRITTEN, MailError
     from ..records.times import future_problem
     from .timing import now
 
     if record is None:
-        try:
-            record = game.record()
-        except UptownError:
-            return None
+        record = game.record()
     problem = future_problem(record.path, record.moves, now(), record.timing, record.pauses)
     if problem is not None:
         raise MailError(str(problem), NOTHING_WRITTEN)
@@ -263,28 +260,37 @@ def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_js
 
     Whose turn it is and since when (the time of the last move, else the file's time), or the
     winner, or the first problem of an invalid record; NAME's turns first, then the longest
-    waiting. In a game with a clock, the time left, or how late the player is.
+    waiting. In a game with a clock, the time left, or how late the player is. Copies of one
+    game under several names are one line, naming the others. Lines are cut to the terminal's
+    width ($COLUMNS when set), never when the output is not a terminal.
     """
     import textwrap
 
-    from ..club.status import game_status, order
+    from ..club.status import game_status, one_per_game, order
+    from .output import line_width
     from .timing import now
 
     out = Output(as_json)  # before any message is made: JSON's are English
     moment = now()
     files, unread = games_listed(list(folders) or ["."])
-    statuses = order([game_status(path, display_path(os.path.normpath(path)), moment)
-                      for path in files], as_name)
+    statuses = order(one_per_game([game_status(path, display_path(os.path.normpath(path)), moment)
+                                   for path in files]), as_name)
     if only_late:
         statuses = [s for s in statuses if s.late]
     if as_json:
         out.json([s.to_json() for s in statuses])
-    width = min(max([len(s.path) for s in statuses] + [4]), 30)
+    columns = line_width()
+    longest = max([len(s.path) for s in statuses] + [4])
+    width = longest if columns is None else min(longest, 30)
     for s in statuses if not as_json else ():
         mark = "*" if s.waits_for(as_name) else " "
         path = s.path if len(s.path) <= width else "..." + s.path[-width + 3:]
         head = f"{mark} {path:<{width}}  {s.since_text():<16}  "
-        click.echo(head + textwrap.shorten(s.text(), 80 - len(head), placeholder="..."))
+        text = s.text() if not s.copies else _("{status} (the same game as {files})").format(
+            status=s.text(), files=names_list(s.copies))
+        if columns is not None:
+            text = textwrap.shorten(text, max(columns - len(head), 20), placeholder="...")
+        click.echo(head + text)
     if unread:
         sys.exit(ExitStatus.ERROR)
 
@@ -304,25 +310,35 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
     The games are those of the folders (default: this one). openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
     uncertainty). A game's date is its record's date, else the file's time. Names are one
     player's when they are the same but for blanks round them, case or Unicode's composed
-    and decomposed forms.
+    and decomposed forms; two names that look alike (Unicode's confusables: "Ana" and "Аna",
+    with a Cyrillic А) are warned of. Copies of one game under several names are rated once.
     """
     from ..club.ratings import finished_games, rate
+    from ..records.names import look_alikes, odd_character
 
     from .timing import now
 
     files, unread = games_listed(list(folders) or ["."])
     games, invalid = finished_games(files, variant, now())
     table = rate(games)
+    alike = look_alikes(r.name for r in table)
     out = Output(as_json, table_format)
+
+    def shown(path: str) -> str:
+        return display_path(os.path.normpath(path))  # as status shows it
+
     if as_json:
         out.json({"games": len(games), "skipped_invalid": [display_path(p) for p in invalid],
-                  "ratings": [r.to_json() for r in table]})
+                  "ratings": [r.to_json() for r in table],
+                  "copies": {shown(g.path): [shown(p) for p in g.copies]
+                             for g in games if g.copies},
+                  "look_alike": [list(pair) for pair in alike]})
         sys.exit(ExitStatus.ERROR if unread else ExitStatus.OK)
-    def shown(name: str) -> str:
-        cut = len(name) > NAME_WIDTH and not out.for_machines
-        return name[:NAME_WIDTH - 3] + "..." if cut else name
+    def cut(name: str) -> str:
+        long = len(name) > NAME_WIDTH and not out.for_machines
+        return name[:NAME_WIDTH - 3] + "..." if long else name
 
-    rows = [[rank, shown(r.name), f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
+    rows = [[rank, cut(r.name), f"{r.ordinal:.1f}", f"±{r.sigma:.1f}", r.games, r.wins]
             for rank, r in enumerate(table, 1)]
     out.table(rows, [_("rank"), _("player"), _("rating"), "sigma", _("games"), _("wins")],
               title=ngettext("Ratings over {count} finished game "
@@ -334,6 +350,15 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
         click.echo(ngettext("Left out {count} invalid or unchecked record; see uptown validate.",
                             "Left out {count} invalid or unchecked records; see uptown validate.",
                             len(invalid)).format(count=len(invalid)), err=True)
+    for rated in (g for g in games if g.copies):
+        click.echo(ngettext("Rated once: {files} holds the same game as {path}.",
+                            "Rated once: {files} hold the same game as {path}.",
+                            len(rated.copies)).format(
+            files=names_list(map(shown, rated.copies)), path=shown(rated.path)), err=True)
+    for first, name in alike:
+        click.echo(_("Warning: the names {first!r} and {name!r} look alike ({character}): check "
+                     "that they are two players").format(
+            first=first, name=name, character=odd_character(first, name)), err=True)
     if unread:
         sys.exit(ExitStatus.ERROR)
 

@@ -47,7 +47,10 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     attached) and a notice to each other player, each at most once per period (--every),
     counted from the deadline. FOLDER/.uptown-reminders.jsonl logs what was sent, so that a
     run every hour from cron sends each once; a run that finds another at work sends nothing.
-    Mail goes as for uptown send, from $UPTOWN_FROM.
+    Mail goes as for uptown send, from $UPTOWN_FROM. A game is no source of addresses: in a
+    game with joins only the players who joined are mailed, in an open game only the
+    addresses listed in FOLDER/.uptown-members (one a line). A message the server refuses is
+    said and the others sent; the exit status is then 1.
 
     \b
     Example (crontab, every hour):
@@ -55,12 +58,12 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
     """
     import sys
 
-    from ..club.reminders import awaited_games, due, read_games, read_log, reminder_message, send_due, Kind
+    from ..club.reminders import (Kind, awaited_games, due, read_games, read_log, read_members,
+                                  reminder_message, send_due)
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
     from ..engine.moments import parse_duration
-    from ..errors import MailError, one_line
+    from ..errors import MailError, RecipientRefused, display_path, one_line
     from .club import check_smtp_settings, games_listed
-    from ..errors import display_path
     from .output import Output
     from .timing import now
 
@@ -71,28 +74,27 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
         check_smtp_settings()
     moment = now()  # (cli.timing)
     done: list[dict[str, object]] = []
-    unread = 0
+    unread = failed = sent = 0
     games: "dict[str, GameFile]" = {}  # the folder's games, by path: each read once a run
 
     def send(reminder: "Reminder") -> None:
-        awaited = reminder.awaited
-        if reminder.to.address is None:
-            line = _("{name} ({file}) has no email in the record: not reminded").format(
-                name=reminder.to.name, file=awaited.file)
+        awaited, to = reminder.awaited, reminder.to
+        if to.address is None:
+            line = _unmailed_line(reminder)
         else:
             assert sender is not None  # sending
             data = reminder_message(reminder, games[awaited.file], sender)
             if sendmail:
-                send_sendmail(data, [reminder.to.address])
+                send_sendmail(data, [to.address])
             else:
-                refused = send_smtp(data, sender[1], [reminder.to.address],
+                refused = send_smtp(data, sender[1], [to.address],
                                     os.environ.get(SMTP_ENV, "")).refused
                 if refused:
-                    raise MailError(_("the server refused {address}: {why}").format(
-                        address=reminder.to.address, why=refused[reminder.to.address]))
+                    raise RecipientRefused(_("the server refused {address}: {why}").format(
+                        address=to.address, why=refused[to.address]))
             line = (_("Sent reminder to {name}: {subject}") if reminder.kind == Kind.REMINDER else
                     _("Sent notice to {name}: {subject}")).format(
-                        name=reminder.to.name, subject=reminder.subject)
+                        name=to.name, subject=reminder.subject)
         done.append(_reminder_json(reminder, False))
         if not as_json:
             click.echo(one_line(line))
@@ -101,25 +103,89 @@ def remind(folders: "tuple[str, ...]", dry_run: bool, every: str, sendmail: bool
         files, bad = games_listed([folder])
         unread += bad
         games = read_games(files)
-        waiting = awaited_games(games.values())
+        try:
+            members = read_members(folder)
+        except MailError as exc:  # this folder's: the others are reminded
+            click.echo(_("Skipped {folder}: {reason}").format(
+                folder=display_path(folder), reason=exc.reason), err=True)
+            failed += 1
+            continue
+        waiting = awaited_games(games.values(), members)
         if dry_run:
             for reminder in due(waiting, read_log(folder), moment, period):
                 done.append(_reminder_json(reminder, True))
                 if not as_json:
-                    would = (_("Would send reminder to {name} <{address}>: {subject}")
-                             if reminder.kind == Kind.REMINDER else
-                             _("Would send notice to {name} <{address}>: {subject}"))
-                    click.echo(one_line(would.format(
-                        name=reminder.to.name, address=reminder.to.address or _("no email"),
-                        subject=reminder.subject)))
+                    click.echo(one_line(_would_send_line(reminder)))
             continue
-        if send_due(folder, waiting, moment, send, period) is None:
+        run = send_due(folder, waiting, moment, send, period)
+        if run is None:
             click.echo(_("{folder}: another uptown remind is at work on these games; nothing "
                          "was sent by this one").format(folder=display_path(folder)), err=True)
+            continue
+        sent += len(run.sent)
+        failed += len(run.failed) + len(run.untried)
+        for reminder, why in run.failed:
+            done.append({**_reminder_json(reminder, False), "error": why})
+            click.echo(one_line(_not_sent_line(reminder, why)), err=True)
+        if run.untried:
+            done += [{**_reminder_json(reminder, False), "error": "not tried"}
+                     for reminder in run.untried]
+            click.echo(ngettext("{folder}: {count} more message was not tried, as the mail server "
+                                "failed; the next run sends it",
+                                "{folder}: {count} more messages were not tried, as the mail "
+                                "server failed; the next run sends them",
+                                len(run.untried)).format(folder=display_path(folder),
+                                                         count=len(run.untried)), err=True)
     if as_json:
         Output(True).json(done)
+    if failed:
+        raise MailError((ngettext("{count} message was not sent (see above); the other "
+                                  "messages due were sent and logged",
+                                  "{count} messages were not sent (see above); the other "
+                                  "messages due were sent and logged", failed) if sent else
+                         ngettext("{count} message was not sent (see above)",
+                                  "{count} messages were not sent (see above)", failed)
+                         ).format(count=failed))
     if unread:
         sys.exit(ExitStatus.ERROR)
+
+
+def _unmailed_line(reminder: "Reminder") -> str:
+    """What ``remind`` says of a player it does not mail (``Person.unmailed``)."""
+    from ..club.reminders import MEMBERS_NAME, Unmailed
+
+    to, file = reminder.to, reminder.awaited.file
+    if to.unmailed == Unmailed.NOT_JOINED:
+        return _("{name} ({file}) has not joined the game: not reminded").format(
+            name=to.name, file=file)
+    if to.unmailed == Unmailed.NOT_A_MEMBER:
+        return _("{name} ({file}): their address is not among the club's members ({members}): "
+                 "not reminded").format(name=to.name, file=file, members=MEMBERS_NAME)
+    return _("{name} ({file}) has no email in the record: not reminded").format(
+        name=to.name, file=file)
+
+
+def _would_send_line(reminder: "Reminder") -> str:
+    """What ``remind --dry-run`` says of a message due."""
+    from ..club.reminders import Kind
+
+    if reminder.to.address is None:
+        return _unmailed_line(reminder)
+    would = (_("Would send reminder to {name} <{address}>: {subject}")
+             if reminder.kind == Kind.REMINDER else
+             _("Would send notice to {name} <{address}>: {subject}"))
+    return would.format(name=reminder.to.name, address=reminder.to.address,
+                        subject=reminder.subject)
+
+
+def _not_sent_line(reminder: "Reminder", why: str) -> str:
+    """What ``remind`` says of a message it could not send."""
+    from ..club.reminders import Kind
+
+    return (_("Not sent: the reminder to {name} ({file}): {why}")
+            if reminder.kind == Kind.REMINDER else
+            _("Not sent: the notice to {name} ({file}): {why}")).format(
+        name=reminder.to.name, file=reminder.awaited.file, why=why)
 
 
 def _reminder_json(reminder: "Reminder", with_body: bool) -> dict[str, object]:

@@ -33,6 +33,19 @@ def use_color(color: str = "auto", no_color: bool = False) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
+def line_width() -> int | None:
+    """The columns a line of a listing may take: ``$COLUMNS`` when set, else the terminal's;
+    None when standard output is no terminal (cron, a pipe, a file), where no line is cut."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if sys.stdout.isatty():
+        import shutil
+
+        return shutil.get_terminal_size().columns
+    return None
+
+
 def wrap_words(text: str, width: int) -> list[str]:
     """The words of ``text`` (split at blanks) in lines of at most ``width`` characters, a longer
     word alone on its line, unbroken: what ``textwrap.wrap`` gives for words without hyphens and

@@ -284,6 +284,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     those who did not reveal ranked last; so is a finished game with a forfeit in its moves
     (exit 0, PATH: settled: NAME forfeited at move N).
     """
+    from ..engine.moments import parse_time, show_time
     from ..turns.validation import Status, Validation
     from ..errors import RecordError
     from .timing import now
@@ -324,10 +325,11 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                                     _("{path}: settled: {name} forfeited at move {number} (resigned)"))
                                    .format(path=result.path, name=forfeit["name"],
                                            number=forfeit["move"]))
-                    for name, deadline in result.settled.items():
+                    for name, deadline in result.settled.items():  # a time people read
                         click.echo(_("{path}: settled: {name} did not reveal by {deadline} and "
                                      "ranks last; {name}'s draws are unchecked").format(
-                            path=result.path, name=name, deadline=deadline))
+                            path=result.path, name=name,
+                            deadline=show_time(parse_time(deadline))))
                 elif result.unrevealed:
                     for note in _bad_reveals(result):
                         click.echo(f"{result.path}: {note}")

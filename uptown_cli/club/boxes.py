@@ -229,12 +229,12 @@ def best_copy(letters: Iterable[Letter], local_path: str,
     best = max(found, key=lambda item: item[0])[1]
     chosen = read[best.data][0]
     if local is None:
-        others = [data for data, (record, _) in read.items()
+        others = [record for record, _ in read.values()
                   if _other_game(compare_records(chosen, record))]
         if others:
             raise MailError(gettext("{value} different games in the mailbox are attached as {name}: "
                               "receive the one you want from its message (uptown receive FILE.eml)")
-                            .format(value=len(others) + 1, name=name))
+                            .format(value=_games(others) + 1, name=name))
     carriers: dict[bytes, Attached] = {}
     for key, game in found:  # the first message of each copy that carries the local one on
         if key[0] == 3:
@@ -260,6 +260,20 @@ def _record(game: Attached, records: dict[bytes, Record]) -> Record:
 def _other_game(comparison: Comparison) -> bool:
     """Whether the copies compared are of two games (not one game whose joins differ)."""
     return comparison.relation == Relation.DIFFERENT_GAMES and comparison.fields != ("commitments",)
+
+
+def _games(records: list[Record]) -> int:
+    """How many games ``records`` hold, each counted once however many copies of it there are:
+    copies with one game id are one game; a copy without one is another game only when it is
+    one for each such copy before it (``compare_records``)."""
+    ids: set[str] = set()
+    plain: list[Record] = []
+    for record in records:
+        if record.game_id is not None:
+            ids.add(record.game_id)
+        elif all(_other_game(compare_records(seen, record)) for seen in plain):
+            plain.append(record)
+    return len(ids) + len(plain)
 
 
 def _fork(comparison: Comparison, a: Record, b: Record) -> str | None:

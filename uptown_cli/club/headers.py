@@ -132,11 +132,12 @@ def shown_name(name: str) -> str:
 
 def plain_file_name(name: str) -> str | None:
     """``name`` made a plain file name: only its last part after any ``/`` or ``\\``, what
-    is not printable and ``=?`` written ``_``, no dot or blank in front (no hidden file, no
-    ``..``); None when nothing is left or it is too long to keep."""
+    is not printable and ``=?`` written ``_``, no dot, dash or blank in front (no hidden file,
+    no ``..``, nothing a command reads as an option: ``-rf.yaml`` is ``rf.yaml``); None when
+    nothing is left or it is too long to keep."""
     last = re.split(r"[/\\]", name)[-1]
     clean = "".join(ch if ch.isprintable() else "_" for ch in last).replace("=?", "=_")
-    clean = clean.strip(" ").lstrip(". ")
+    clean = clean.strip(" ").lstrip(". -")
     if not clean or len(clean.encode("utf-8")) > MAX_FILE_NAME_BYTES:
         return None
     return clean

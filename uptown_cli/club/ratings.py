@@ -19,17 +19,19 @@ from ..engine.game import name_key
 from ..engine.scoring import Standing, standings
 from ..records.schema import Record
 from ..turns.validation import validate_file
-from .status import file_time
+from .status import copies_once, file_time
 
 __all__ = ["finished_games", "rate"]
 
 
 class RatedGame(NamedTuple):
-    """A finished game to rate: when it was played, its path, and its standings."""
+    """A finished game to rate: when it was played, its path, its standings, and the other
+    files that hold the same game (rated once: ``finished_games``)."""
 
     when: datetime
     path: str
     standings: tuple[Standing, ...]
+    copies: tuple[str, ...] = ()
 
 
 class PlayerRating(NamedTuple):
@@ -68,8 +70,10 @@ def finished_games(paths: list[str], variant: str | None = None, now: datetime |
     the paths of the invalid records, which are left out). Validated at ``now``
     (``replay.validate_file``): a hidden game whose missing keys are past their reveal deadline
     is settled and counts, those who did not reveal ranked last; a move from the future makes
-    its game invalid."""
-    games, invalid = [], []
+    its game invalid. Copies of one game (one game id, whatever their file names) count once:
+    the copy with the most moves (then the first path), the others named in its ``copies``."""
+    found: list[tuple[str | None, int, RatedGame]] = []
+    invalid = []
     for path in paths:
         checked = validate_file(path, now=now)
         record, game = checked.record, checked.game
@@ -79,8 +83,11 @@ def finished_games(paths: list[str], variant: str | None = None, now: datetime |
         if variant is not None and record.variant != variant:
             continue
         if game.finished:
-            games.append(RatedGame(game_date(record, path), path,
-                                   tuple(standings(game, record.variant, list(checked.settled)))))
+            found.append((record.game_id, len(record.moves), RatedGame(
+                game_date(record, path), path,
+                tuple(standings(game, record.variant, list(checked.settled))))))
+    games = [rated._replace(copies=others) for (_id, _moves, rated), others in copies_once(
+        found, lambda item: item[0], lambda item: (-item[1],), lambda item: item[2].path)]
     games.sort(key=lambda g: (g.when, g.path))
     return games, invalid
 

@@ -7,7 +7,12 @@ what they may do once the player is out of time), once in each ``period`` counte
 deadline. The log, ``FOLDER/.uptown-reminders.jsonl``, holds one JSON line per message sent; a
 run that sends holds an exclusive lock on it from reading it to its last line, so that two runs
 at once, or 48 hourly runs from cron, send each message once. Sending itself is the caller's
-(``club.mail``).
+(``club.mail``); a message it fails to send does not stop the others (``send_due``).
+
+A game is no source of addresses: anyone may mail one in. In a game with joins (hidden racks,
+or signed), only the players whose join it holds are mailed; in an open game without joins,
+only the addresses of the club's members, listed in ``FOLDER/.uptown-members``
+(``read_members``).
 """
 
 from __future__ import annotations
@@ -27,18 +32,23 @@ from ..engine.clock import Deadline, TimeState
 from ..engine.game import name_key
 from ..engine.moments import describe, parse_time, show_time, write_time
 from ..engine.words import Word
-from ..errors import MailError, SetupError, UptownError, display_path
+from ..errors import MailError, RecipientRefused, SetupError, UptownError, display_path
 from ..fairplay.memory import game_ident
 from ..i18n import _, current_language, language, system_reason
 from ..pictures.text import board_text
 from ..records.times import stand_in_actions, waiting_deadline
-from .headers import checked_address
+from ..records.entries import PlayerEntry
+from .headers import address_key, checked_address
 from .mail import GameFile, carrying, wire_bytes
 
-__all__ = ["LOG_NAME", "PERIOD", "Kind", "Person", "Awaited", "LogEntry", "Reminder", "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due"]
+__all__ = ["LOG_NAME", "MEMBERS_NAME", "PERIOD", "Kind", "Unmailed", "Person", "read_members", "Run", "Awaited", "LogEntry", "Reminder", "read_games", "awaited_games", "reminder_message", "due", "action_label", "reminder_text", "notice_text", "ReminderLog", "read_log", "send_due"]
 
 #: The reminders' log, one JSON line a message, beside the games.
 LOG_NAME = ".uptown-reminders.jsonl"
+MEMBERS_NAME = ".uptown-members"
+"""The club's members' addresses, one a line, beside the games (``read_members``)."""
+MEMBERS_BYTES = 1 << 20
+"""The most of a members file that is read."""
 PERIOD = timedelta(days=1)
 """How often a late player is reminded, from their deadline on (the Diplomacy judges' daily)."""
 SUBJECT_TAG = "[uptown]"
@@ -58,13 +68,25 @@ class Kind(Word):
 _LOG_KEYS = ("sent", "game", "file", "action", "late", "to", "kind", "period")
 
 
+class Unmailed(Word):
+    """Why a player is not mailed (``Person.unmailed``)."""
+
+    NO_EMAIL = "no email"
+    """The record has no address for them."""
+    NOT_JOINED = "not joined"
+    """A game with joins holds none of theirs: its address for them is nobody's word."""
+    NOT_A_MEMBER = "not a member"
+    """An open game without joins, and their address is not among the club's members."""
+
+
 class Person(NamedTuple):
-    """A player as reminders address them: their name, email (None when the record has none)
-    and the language of their mail (None: the sender's)."""
+    """A player as reminders address them: their name, email (None when they are not mailed:
+    ``unmailed`` says why) and the language of their mail (None: the sender's)."""
 
     name: str
     address: str | None = None
     lang: str | None = None
+    unmailed: Unmailed | None = None
 
 
 class Awaited(NamedTuple):
@@ -156,9 +178,44 @@ def read_games(files: Iterable[str]) -> dict[str, GameFile]:
     return games
 
 
-def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
+def read_members(folder: str) -> frozenset[str] | None:
+    """The addresses of the club's members, as ``FOLDER/.uptown-members`` lists them (one a
+    line; blank lines and ``#`` comments left out), each as ``headers.address_key`` gives it;
+    None when there is no such file. MailError when it cannot be read."""
+    path = os.path.join(folder, MEMBERS_NAME)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MEMBERS_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise MailError(_("cannot read the club's members {path}: {exc}")
+                        .format(path=display_path(path), exc=system_reason(exc))) from None
+    lines = (line.split("#", 1)[0].strip() for line in data.decode("utf-8", "replace").splitlines())
+    return frozenset(key for key in map(address_key, lines) if key is not None)
+
+
+def _person(player: PlayerEntry, joined: set[str] | None,
+            members: frozenset[str] | None) -> Person:
+    """``player`` as reminders address them: mailed only when the game holds their join
+    (``joined``: the names that joined, None in a game without joins), or, in an open game
+    without joins, when their address is a member's (``members``)."""
+    person = Person(player.name, player.email, player.lang)
+    if player.email is None:
+        return person._replace(unmailed=Unmailed.NO_EMAIL)
+    if joined is not None:
+        return person if name_key(player.name) in joined else person._replace(
+            address=None, unmailed=Unmailed.NOT_JOINED)
+    if members is None or address_key(player.email) not in members:
+        return person._replace(address=None, unmailed=Unmailed.NOT_A_MEMBER)
+    return person
+
+
+def awaited_games(games: Iterable[GameFile], members: frozenset[str] | None = None
+                  ) -> list[Awaited]:
     """One ``Awaited`` per game of ``games`` with a clock that waits for a move, its commands
-    quoted for the shell as a game's mail quotes them (``GameFile.next_command``)."""
+    quoted for the shell as a game's mail quotes them (``GameFile.next_command``); its players
+    addressed as ``_person`` says (``members``: ``read_members``)."""
     waiting = []
     for found in games:
         record, game = found.record, found.game
@@ -170,7 +227,9 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
         deadline = waiting_deadline(timing, record.moves, record.owners, name,
                                     pauses=record.pauses)
         assert deadline is not None  # a game with a clock
-        people = {p.name: Person(p.name, p.email, p.lang) for p in record.players}
+        joins = record.joins
+        joined = None if joins is None else {name_key(name) for name, _ in joins.commitments}
+        people = {p.name: _person(p, joined, members) for p in record.players}
         file, player = shlex.quote(found.attachment_name), shlex.quote(name)
         actions = stand_in_actions(timing, record.moves, record.owners, name, record.pauses)
         stand_ins = tuple(
@@ -188,9 +247,13 @@ def awaited_games(games: Iterable[GameFile]) -> list[Awaited]:
 
 def reminder_message(reminder: Reminder, game: GameFile, sender: tuple[str, str]) -> bytes:
     """The message of ``reminder`` from ``sender`` (a display name and a checked address),
-    ``game`` attached as ``send`` attaches it (``club.mail.carrying``)."""
+    ``game`` attached as ``send`` attaches it (``club.mail.carrying``); RecipientRefused when
+    the address cannot be mailed (it needs SMTPUTF8)."""
     to = reminder.to
-    address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
+    try:
+        address = checked_address(to.address or "", _("{name}'s email").format(name=to.name))
+    except MailError as exc:  # this address's fault: the other messages may go
+        raise RecipientRefused(exc.reason, exc.outcome) from None
     return wire_bytes(carrying(game, sender, [(to.name, address)], reminder.subject,
                                reminder.body))
 
@@ -379,21 +442,41 @@ def _open_log(path: str, flags: int) -> int:
     return fd
 
 
+class Run(NamedTuple):
+    """What a run of ``send_due`` did: the messages sent (and logged), those not sent with
+    why, and those not tried once the mail server failed."""
+
+    sent: list[Reminder]
+    failed: list[tuple[Reminder, str]]
+    untried: list[Reminder]
+
+
 def send_due(folder: str, waiting: Sequence[Awaited], now: datetime,
-             send: Callable[[Reminder], None], period: timedelta = PERIOD) -> list[Reminder] | None:
+             send: Callable[[Reminder], None], period: timedelta = PERIOD) -> Run | None:
     """Send what is due for ``folder``'s games with ``send``, logging each message once it is
-    sent: the messages sent, or None when another run holds the log. A message ``send`` fails
-    on (it raises) stops the run; those sent before it stay logged."""
+    sent; None when another run holds the log. A message refused for its address
+    (``RecipientRefused``: a 550, an address the server will not take) is passed by and the
+    others sent; any other failure of ``send`` (MailError: the server cannot be reached, the
+    login is refused) leaves the rest for the next run, as each would fail alike."""
     log = ReminderLog.locked(folder)
     if log is None:
         return None
     with log:
-        sent = []
-        for reminder in due(waiting, log.entries, now, period):
-            send(reminder)
+        run = Run([], [], [])
+        messages = due(waiting, log.entries, now, period)
+        for index, reminder in enumerate(messages):
+            try:
+                send(reminder)
+            except RecipientRefused as exc:
+                run.failed.append((reminder, exc.reason))
+                continue
+            except MailError as exc:
+                run.failed.append((reminder, exc.reason))
+                run.untried.extend(messages[index + 1:])
+                break
             log.append(reminder.log_entry(now))
-            sent.append(reminder)
-        return sent
+            run.sent.append(reminder)
+        return run
 
 
 def _read_all(fd: int, path: str) -> bytes:

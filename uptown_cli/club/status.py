@@ -5,10 +5,11 @@ late or out of time."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from ..engine.game import same_name
+from ..engine.game import name_key, same_name
 from ..engine.moments import describe, parse_time
 from ..engine.scoring import standings
 from ..engine.words import Word
@@ -21,7 +22,10 @@ if TYPE_CHECKING:
     from ..engine.late import LateAction
     from ..records.schema import Record
 
-__all__ = ["game_status", "order"]
+__all__ = ["game_status", "copies_once", "one_per_game", "order"]
+
+_Item = TypeVar("_Item")
+
 
 class State(Word):
     """What a game of a folder waits for (``GameStatus.state``)."""
@@ -73,6 +77,11 @@ class GameStatus(NamedTuple):
     """Who forfeited, and at which move (``Game.forfeited``)."""
     now: datetime | None = None
     """The time the status was taken at (``UPTOWN_NOW`` for tests), for the deadline."""
+    game_id: str | None = None
+    """The game's id (``Record.game_id``), None in a record without one."""
+    copies: tuple[str, ...] = ()
+    """The other files that hold the same game (``one_per_game``), as shown."""
+
     @property
     def clock_state(self) -> str | None:
         """``on time``, ``late``, ``out of time`` or ``paused`` (None without a deadline)."""
@@ -158,7 +167,8 @@ class GameStatus(NamedTuple):
                              and self.now is not None else None),
                 "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
                 "stand_ins": list(self.stand_ins),
-                "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited]}
+                "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited],
+                "game_id": self.game_id, "copies": list(self.copies)}
 
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
@@ -172,15 +182,17 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     except OSError:
         since = 0.0
     record, game = checked.record, checked.game
+    game_id = record.game_id if record is not None else None
     if checked.errors or record is None:  # unrevealed keys of a finished game: still finished
         error = checked.errors[0]
         problem = error.message if error.line is None else _("line {line}: {problem}").format(
             line=error.line, problem=error.message)
-        return GameStatus(shown, State.INVALID, checked.moves, since, problem=problem)
+        return GameStatus(shown, State.INVALID, checked.moves, since, problem=problem,
+                          game_id=game_id)
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name
-        return GameStatus(shown, State.TO_JOIN, 0, since, waiting_for=joining)
+        return GameStatus(shown, State.TO_JOIN, 0, since, waiting_for=joining, game_id=game_id)
     assert game is not None  # replayed with the record
     since = _stamped_since(record, since)
     waiting = game.to_move.name if game.to_move is not None else None
@@ -189,13 +201,15 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
         name = game.to_move.name
         deadline = _deadline(record, name) if now is not None else None
         return GameStatus(shown, State.TO_MOVE, len(record.moves), since, waiting_for=name,
-                          deadline=deadline, forfeited=tuple(game.forfeited),
+                          deadline=deadline, forfeited=tuple(game.forfeited), game_id=game_id,
                           **timed)  # type: ignore[arg-type]
     settled = list(checked.settled)
     winners = tuple(s.name for s in standings(game, record.variant, settled) if s.rank == 1)
-    out = tuple(game.forfeited) + tuple((name, len(game.history) + 1) for name in settled)
+    out = tuple(game.forfeited)
+    gone = {name_key(name) for name, _when in out}  # forfeited in the game, then not revealed
+    out += tuple((name, len(game.history) + 1) for name in settled if name_key(name) not in gone)
     return GameStatus(shown, State.FINISHED, len(record.moves), since, winners=winners,
-                      forfeited=out, **timed)  # type: ignore[arg-type]
+                      forfeited=out, game_id=game_id, **timed)  # type: ignore[arg-type]
 
 
 def _stamped_since(record: Record, since: float) -> float:
@@ -226,6 +240,39 @@ def _deadline(record: Record, name: str) -> Deadline | None:
     """The deadline of ``name``, to move (None without a clock)."""
     return waiting_deadline(record.timing, record.moves, record.owners, name,
                             pauses=record.pauses)
+
+
+_FURTHER = (State.INVALID, State.TO_JOIN, State.TO_MOVE, State.FINISHED)
+"""The states of copies of one game, the least advanced first (``one_per_game``)."""
+
+
+def copies_once(items: Iterable[_Item], game_id: Callable[[_Item], str | None],
+                further: Callable[[_Item], tuple[Any, ...]], path: Callable[[_Item], str]
+                ) -> list[tuple[_Item, tuple[str, ...]]]:
+    """Each game of ``items`` once, with the paths of its other copies: the items of one game
+    id (whatever their file names) are one, the one that ``further`` ranks first (then the
+    first path) kept; an item without a game id is a game of its own."""
+    games: dict[str, list[_Item]] = {}
+    kept: list[tuple[_Item, tuple[str, ...]]] = []
+    for item in items:
+        ident = game_id(item)
+        if ident is None:
+            kept.append((item, ()))
+        else:
+            games.setdefault(ident, []).append(item)
+    for copies in games.values():
+        first, *others = sorted(copies, key=lambda item: (further(item), path(item)))
+        kept.append((first, tuple(sorted(path(item) for item in others))))
+    return kept
+
+
+def one_per_game(statuses: list[GameStatus]) -> list[GameStatus]:
+    """``statuses`` with the copies of one game made one (``copies_once``): the copy that
+    carries it furthest (finished, then in play, then waiting for joins, then invalid; the
+    most moves; the latest change), the others named in its ``copies``."""
+    return [status._replace(copies=others) for status, others in copies_once(
+        statuses, lambda s: s.game_id, lambda s: (-_FURTHER.index(s.state), -s.moves, -s.since),
+        lambda s: s.path)]
 
 
 def order(statuses: list[GameStatus], as_name: str | None = None) -> list[GameStatus]:

@@ -22,9 +22,9 @@ import smtplib
 import ssl
 import subprocess
 from typing import NamedTuple
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from ..errors import NOTHING_SENT, MailError
+from ..errors import NOTHING_SENT, MailError, RecipientRefused
 
 SMTP_ENV = "UPTOWN_SMTP"
 """``smtp://[USER@]HOST[:PORT]`` (STARTTLS; port 587) or ``smtps://[USER@]HOST[:PORT]`` (TLS
@@ -83,6 +83,12 @@ class SmtpServer(NamedTuple):
     @property
     def where(self) -> str:
         return f"{self.host}:{self.port}"
+
+    def plain_url(self) -> str:
+        """The ``$UPTOWN_SMTP`` that asks this server for mail without TLS (``?tls=no``)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        user = f"{quote(self.user, safe='')}@" if self.user else ""
+        return f"smtp://{user}{host}:{self.port}?tls={NO_TLS}"
 
     @property
     def local(self) -> bool:
@@ -166,6 +172,20 @@ class _Session:
             return _("its reply is not shown")
         return text
 
+    def untrusted(self, why: str) -> str:
+        """The refusal of a certificate ``ssl`` does not trust (``why``), with how to trust
+        it: a club's own server often has a certificate of its own making."""
+        where, server = self.server.where, self.server
+        if server.local and not server.tls:
+            return _("{where}: the server's certificate is not trusted ({why}): trust it with "
+                     "${CAFILE_ENV}=FILE, FILE its certificate or its CA's in PEM, or send to "
+                     "this computer without TLS with {url}").format(
+                where=where, why=why, CAFILE_ENV=CAFILE_ENV,
+                url=server.plain_url())
+        return _("{where}: the server's certificate is not trusted ({why}): trust it with "
+                 "${CAFILE_ENV}=FILE, FILE its certificate or its CA's in PEM").format(
+            where=where, why=why, CAFILE_ENV=CAFILE_ENV)
+
     def deliver(self, data: bytes, sender: str, recipients: list[str]) -> Delivery:
         where = self.server.where
         client: smtplib.SMTP | None = None
@@ -173,29 +193,27 @@ class _Session:
             client = self.connect()
             delivery = self.transmit(client, data, sender, recipients)
         except smtplib.SMTPAuthenticationError as exc:
-            raise MailError(_("{where} refused the login of {user} ({smtp_code}: {smtp_error}); "
-                              "nothing was sent")
-                            .format(where=where, user=self.server.user, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
+            raise MailError(_("{where} refused the login of {user} ({smtp_code}: {smtp_error})")
+                            .format(where=where, user=self.server.user, smtp_code=exc.smtp_code,
+                                    smtp_error=self.said(exc.smtp_error)), NOTHING_SENT) from None
         except smtplib.SMTPNotSupportedError:
-            raise MailError(_("{where} does not offer to log in (AUTH); nothing was sent")
-                            .format(where=where)) from None
+            raise MailError(_("{where} does not offer to log in (AUTH)")
+                            .format(where=where), NOTHING_SENT) from None
         except ssl.SSLCertVerificationError as exc:
-            raise MailError(_("{where}: the server's certificate is not trusted ({verify_message}); "
-                              "nothing was sent")
-                            .format(where=where, verify_message=exc.verify_message)) from None
+            raise MailError(self.untrusted(exc.verify_message), NOTHING_SENT) from None
         except ssl.SSLError as exc:
-            raise MailError(_("{where}: TLS failed ({value}); nothing was sent")
-                            .format(where=where, value=exc.reason or type(exc).__name__)) from None
+            raise MailError(_("{where}: TLS failed ({value})").format(
+                where=where, value=exc.reason or type(exc).__name__), NOTHING_SENT) from None
         except smtplib.SMTPResponseException as exc:
-            raise MailError(_("{where} refused the message ({smtp_code}: {smtp_error}); nothing was "
-                              "sent")
-                            .format(where=where, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error))) from None
+            raise MailError(_("{where} refused the message ({smtp_code}: {smtp_error})").format(
+                where=where, smtp_code=exc.smtp_code, smtp_error=self.said(exc.smtp_error)),
+                NOTHING_SENT) from None
         except (smtplib.SMTPException, OSError, UnicodeError) as exc:
             reason = (_("the server hung up") if isinstance(exc, smtplib.SMTPServerDisconnected)
                       else system_reason(exc) if getattr(exc, "strerror", None) else self.said(str(exc))
                       or type(exc).__name__)
-            raise MailError(_("cannot send through {where}: {reason}; nothing was sent")
-                            .format(where=where, reason=reason)) from None
+            raise MailError(_("cannot send through {where}: {reason}")
+                            .format(where=where, reason=reason), NOTHING_SENT) from None
         finally:
             if client is not None:
                 _close(client)
@@ -219,13 +237,13 @@ class _Session:
                     client.ehlo()
                     encrypted = True
                 elif not server.local:
-                    raise MailError(_("{where} does not offer STARTTLS; nothing was sent (uptown sends "
-                                      "without TLS only to this computer, or with ?tls=no in ${SMTP_ENV})")
-                                    .format(where=server.where, SMTP_ENV=SMTP_ENV))
+                    raise MailError(_("{where} does not offer STARTTLS; nothing was sent (uptown "
+                                      "sends without TLS only to this computer, or with ?tls=no in "
+                                      "${SMTP_ENV})").format(where=server.where, SMTP_ENV=SMTP_ENV))
             if server.user:
                 if not encrypted and not server.local:
                     raise MailError(_("{where}: uptown sends no password without TLS except to this "
-                                      "computer; nothing was sent").format(where=server.where))
+                                      "computer").format(where=server.where), NOTHING_SENT)
                 client.login(server.user, self.password)
         except BaseException:
             _close(client)
@@ -239,9 +257,8 @@ class _Session:
         where = self.server.where
         code, reply = client.mail(sender)
         if code != 250:
-            raise MailError(_("{where} refused the sender {sender} ({code}: {reply}); nothing was "
-                              "sent")
-                            .format(where=where, sender=sender, code=code, reply=self.said(reply)))
+            raise MailError(_("{where} refused the sender {sender} ({code}: {reply})").format(
+                where=where, sender=sender, code=code, reply=self.said(reply)), NOTHING_SENT)
         refused: dict[str, str] = {}
         for address in recipients:
             code, reply = client.rcpt(address)
@@ -249,12 +266,12 @@ class _Session:
                 refused[address] = f"{code}: {self.said(reply)}"
         if len(refused) == len(recipients):
             listed = "; ".join(f"{a} ({why})" for a, why in refused.items())
-            raise MailError(_("{where} refused every recipient: {refused}; nothing was sent")
-                            .format(where=where, refused=listed))
+            raise RecipientRefused(_("{where} refused every recipient: {refused}")
+                                   .format(where=where, refused=listed), NOTHING_SENT)
         code, reply = client.docmd("DATA")
         if code != 354:
-            raise MailError(_("{where} refused the message ({code}: {reply}); nothing was sent")
-                            .format(where=where, code=code, reply=self.said(reply)))
+            raise MailError(_("{where} refused the message ({code}: {reply})")
+                            .format(where=where, code=code, reply=self.said(reply)), NOTHING_SENT)
         try:
             client.send(_dot_stuffed(data))
             code, reply = client.getreply()
@@ -263,8 +280,8 @@ class _Session:
                               "not have been delivered (ask the recipients before sending it again)")
                             .format(where=where)) from None
         if code != 250:
-            raise MailError(_("{where} refused the message ({code}: {reply}); nothing was sent")
-                            .format(where=where, code=code, reply=self.said(reply)))
+            raise MailError(_("{where} refused the message ({code}: {reply})")
+                            .format(where=where, code=code, reply=self.said(reply)), NOTHING_SENT)
         return Delivery(refused)
 
 

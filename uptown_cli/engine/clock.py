@@ -11,8 +11,10 @@ are read and written by ``engine.moments``.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from itertools import accumulate
 from typing import NamedTuple
 
 from ..errors import SetupError
@@ -23,7 +25,7 @@ from ..i18n import _
 
 __all__ = [
     "ClockKind", "TimeState", "tokens", "Clock", "PRESETS",
-    "TimedTurn", "Pause", "Timeline", "Deadline",
+    "TimedTurn", "Pause", "Timeline", "Deadline", "after_working",
 ]
 
 class ClockKind(Word):
@@ -118,11 +120,12 @@ class Clock(NamedTuple):
     def bank(self, timeline: Timeline, player: str) -> timedelta:
         """What ``player``'s bank holds for their next turn: the base at first; after each of
         their turns what was left of it (none when late) plus the increment, at most the base."""
-        bank, began, pauses = self.time, timeline.start, timeline.pauses_of(player)
+        bank, began, paused = self.time, timeline.start, _PausedTime(timeline.pauses_of(player))
+        key = name_key(player)
         for entry in timeline.entries:
             if isinstance(entry, TimedTurn):
-                if name_key(entry.player) == name_key(player):
-                    used = _working(began, entry.at, pauses)
+                if name_key(entry.player) == key:
+                    used = entry.at - began - (paused.before(entry.at) - paused.before(began))
                     bank = min(self.time, max(timedelta(0), bank - used) + self.increment)
                 began = entry.at
         return bank
@@ -209,6 +212,26 @@ class Timeline(NamedTuple):
         return count
 
 
+class _PausedTime:
+    """How much of the time before a moment joined spans in order (``Timeline.pauses_of``)
+    hold, found by bisection: a clock that asks it once a turn reads its pauses once."""
+
+    __slots__ = ("spans", "starts", "sums")
+
+    def __init__(self, spans: Sequence[tuple[datetime, datetime]]) -> None:
+        self.spans = spans
+        self.starts = [start for start, _stop in spans]
+        self.sums = list(accumulate((stop - start for start, stop in spans), initial=timedelta(0)))
+
+    def before(self, moment: datetime) -> timedelta:
+        """The paused time before ``moment``."""
+        index = bisect_right(self.starts, moment)
+        if index == 0:
+            return timedelta(0)
+        start, stop = self.spans[index - 1]
+        return self.sums[index - 1] + min(moment, stop) - start
+
+
 def _working(begin: datetime, end: datetime, pauses: Sequence[tuple[datetime, datetime]]) -> timedelta:
     """The time from ``begin`` to ``end`` outside ``pauses`` (joined spans); negative when
     ``end`` is before ``begin``."""
@@ -219,8 +242,10 @@ def _working(begin: datetime, end: datetime, pauses: Sequence[tuple[datetime, da
     return end - begin - paused
 
 
-def _after_working(begin: datetime, budget: timedelta, pauses: Sequence[tuple[datetime, datetime]]) -> datetime:
-    """When ``budget`` of working time from ``begin`` is spent, the clock stopped in ``pauses``."""
+def after_working(begin: datetime, budget: timedelta,
+                  pauses: Sequence[tuple[datetime, datetime]]) -> datetime:
+    """When ``budget`` of working time from ``begin`` is spent, the clock stopped in ``pauses``
+    (joined spans in order)."""
     moment = begin
     for start, stop in pauses:
         if stop <= moment:
@@ -235,8 +260,8 @@ def _after_working(begin: datetime, budget: timedelta, pauses: Sequence[tuple[da
 def _deadline(player: str, since: datetime, budget: timedelta, grace: timedelta,
               timeline: Timeline) -> Deadline:
     pauses = tuple(timeline.pauses_of(player))
-    late = _after_working(since, budget, pauses)
-    return Deadline(player, since, late, _after_working(late, grace, pauses), pauses)
+    late = after_working(since, budget, pauses)
+    return Deadline(player, since, late, after_working(late, grace, pauses), pauses)
 
 
 class Deadline(NamedTuple):

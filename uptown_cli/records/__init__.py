@@ -10,7 +10,9 @@ record edited without touching the rest of the file. Nothing here hashes or chec
 - ``schema``: ``Record``, the format checked, made of the ``entries`` (players, moves, pauses,
   notes).
 - ``entries``: a player, a move, a pause and a move's notes as a record writes them.
-- ``names``: what names, the event and e-mail addresses may hold.
+- ``names``: what names, the event and e-mail addresses may hold, and names that look alike.
+- ``confusables``: Unicode's confusable characters of Latin, Greek and Cyrillic (a table
+  ``scripts/confusables.py`` makes from Unicode's data).
 - ``lineup``: the players at one table, and the colours dealt them.
 - ``hidden_fields``: the hidden-racks fields (game id, protocol, commitments, withdrawn and
   revealed keys, links) as written.

@@ -1,6 +1,6 @@
 """Whether the players of a record or of ``uptown new`` can sit at one table
-(``lineup_problems``: names that differ, each colour once, the right number each), and the
-colours dealt to those who name none (``deal_colors``)."""
+(``lineup_problems``: names that differ and do not look alike, each colour once, the right
+number each), and the colours dealt to those who name none (``deal_colors``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ..engine.game import PLAYER_COUNTS, dealt_colors, name_key
 from ..engine.geometry import shown_color
 from ..i18n import _
 from .entries import PlayerEntry
+from .names import look_alikes, odd_character
 
 __all__ = ["deal_colors", "lineup_problems"]
 
@@ -24,7 +25,8 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
 
 def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
     """``(entry, message)`` for each reason the players cannot sit at one table: the same
-    name twice (as ``game.name_key`` compares them), a colour named twice, or the wrong number of colours for the
+    name twice (as ``game.name_key`` compares them), two names that look alike
+    (``names.look_alikes``: "Ana" and "Аna"), a colour named twice, or the wrong number of colours for the
     number of players (players who name none are dealt theirs, see ``deal_colors``); the
     colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
     named with their lines."""
@@ -40,6 +42,15 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
                 "two players are named {first!r} and {name!r}; names must differ (ignoring "
                 "case, accents' spelling and blanks round them)").format(
                 first=first.name, name=entry.name)))
+    for seen, name in look_alikes(entry.name for entry in names.values()):
+        entry, other = names[name_key(name)], names[name_key(seen)]
+        problems.append((entry, (_(
+            "the names {first!r} (line {first_line}) and {name!r} look alike ({character}): one "
+            "could be taken for the other") if entry.line else _(
+            "the names {first!r} and {name!r} look alike ({character}): one could be taken for "
+            "the other; choose names that differ at a glance")).format(
+                first=seen, first_line=other.line, name=name,
+                character=odd_character(seen, name))))
     if len(entries) not in PLAYER_COUNTS:
         return problems
     owners: dict[str, str] = {}

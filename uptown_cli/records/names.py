@@ -8,17 +8,22 @@ table shows and a mail's headers carry (records/README.md, "Players" and "The ke
 - An address is one ``local@domain`` that a mail system takes (``address_problem``).
 - A name or an event holding MIME encoded-word syntax (``=?...?=``) is a warning in
   ``validate`` (mail programs may decode it; uptown mails it as typed) and refused by ``new``.
+- Two names that look alike (``look_alike``: "Ana" and "Аna", whose first letter is Cyrillic)
+  are refused at one table (``records.lineup``) and flagged by ``ratings``.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Iterable
 from encodings.idna import ToASCII
 
+from ..engine.game import name_key
 from ..i18n import _
 
-__all__ = ["address_problem", "encoded_word_warning", "event_problem", "name_problem"]
+__all__ = ["address_problem", "encoded_word_warning", "event_problem", "name_problem",
+           "look_alike", "look_alikes", "odd_character"]
 
 _CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"
 """A control character (C0, DEL, C1) or a line or paragraph separator."""
@@ -50,6 +55,49 @@ def name_problem(name: str) -> str | None:
         return (_("a player's name must be one line of printable text, not {name!r}")
                 .format(name=name))
     return None
+
+
+def look_alike(name: str) -> tuple[str, str]:
+    """What the names that look like ``name`` share: its skeleton (Unicode's confusables, UTS
+    #39: each character made its prototype, ``records.confusables``, in the decomposed form)
+    after NFKC, and the skeleton of that case folded. "Ana" and "Аna" (a Cyrillic А) share
+    the first; "ANA" and "аna", the second; "Lan" and "Ian" neither (a folded L is an l,
+    which looks like I)."""
+    import unicodedata
+
+    from .confusables import PROTOTYPES
+
+    def skeleton(text: str) -> str:
+        mapped = "".join(PROTOTYPES.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+        return unicodedata.normalize("NFD", mapped)
+
+    shown = unicodedata.normalize("NFKC", name.strip())
+    return skeleton(shown), skeleton(shown.casefold())
+
+
+def look_alikes(names: Iterable[str]) -> list[tuple[str, str]]:
+    """The pairs of ``names`` that look alike (``look_alike``) but are not one player's name
+    (``engine.game.name_key``: case, blanks round it and composed forms aside), each pair once,
+    the one found first first."""
+    seen: dict[tuple[int, str], str] = {}
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        for kind, key in enumerate(look_alike(name)):
+            first = seen.setdefault((kind, key), name)
+            if name_key(first) != name_key(name) and (first, name) not in pairs:
+                pairs.append((first, name))
+    return pairs
+
+
+def odd_character(first: str, second: str) -> str:
+    """What tells two names that look alike apart, for people: the first character of
+    ``second`` that ``first`` lacks (else the other way round), as ``U+0410 CYRILLIC CAPITAL
+    LETTER A``."""
+    import unicodedata
+
+    odd = next((ch for ch in second if ch not in first), None) or next(
+        (ch for ch in first if ch not in second), " ")
+    return f"U+{ord(odd):04X} {unicodedata.name(odd, '?')}"
 
 
 def event_problem(event: str) -> str | None:

@@ -13,7 +13,7 @@ environment: the commands pass now (``engine.moments.current_time``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -28,7 +28,7 @@ from .nodes import Mapping, Node, Scalar, describe
 
 if TYPE_CHECKING:
     from .hidden_fields import HiddenFields
-    from ..engine.clock import Clock, Deadline, Timeline
+    from ..engine.clock import Clock, Deadline, Pause, TimedTurn, Timeline
     from ..engine.late import LatePolicy, Vacation
     from ..engine.game import Game
 
@@ -365,19 +365,30 @@ def timeline(timing: Timing, moves: Sequence[MoveEntry], owners: dict[str, str],
     """The game's ``Timeline``: from ``start`` (default: ``started``), each move a turn of
     the player of its colour (``owners``), at its time, and the pauses among them (those
     after the last of ``moves`` too)."""
-    from ..engine.clock import Pause, TimedTurn, Timeline
+    from ..engine.clock import Timeline
 
     first = start or timing.started or datetime(1, 1, 1, tzinfo=timezone.utc)
-    entries: list[TimedTurn | Pause] = []
+    return Timeline(first, tuple(entry for entry, _source in _entries(moves, owners, pauses)))
+
+
+def _entries(moves: Sequence[MoveEntry], owners: dict[str, str], pauses: Sequence[PauseEntry]
+             ) -> Iterator[tuple[TimedTurn | Pause, MoveEntry | PauseEntry]]:
+    """The timeline's entries in record order, each with the entry of the record it is: the
+    moves and pauses that have a time (each read once)."""
+    from ..engine.clock import Pause, TimedTurn
+
+    after: dict[int, list[tuple[PauseEntry, str]]] = {}
+    for pause in pauses:
+        if (at := entry_time(pause)) is not None:
+            after.setdefault(pause.after, []).append((pause, at))
     for index in range(len(moves) + 1):
-        entries += [Pause(owners.get(p.color, p.color), parse_time(at), p.days,
-                          parse_time(p.start) if p.start else None)
-                    for p in pauses if p.after == index and (at := entry_time(p)) is not None]
-        at = entry_time(moves[index]) if index < len(moves) else None
-        if at is not None:
-            m = moves[index]
-            entries.append(TimedTurn(owners.get(m.color, m.color), parse_time(at), m.by is not None))
-    return Timeline(first, tuple(entries))
+        for p, at in after.get(index, ()):
+            yield (Pause(owners.get(p.color, p.color), parse_time(at), p.days,
+                         parse_time(p.start) if p.start else None), p)
+        move = moves[index] if index < len(moves) else None
+        if move is not None and (at := entry_time(move)) is not None:
+            yield TimedTurn(owners.get(move.color, move.color), parse_time(at),
+                            move.by is not None), move
 
 
 def stand_in_actions(timing: Timing | None, moves: Sequence[MoveEntry], owners: dict[str, str],
@@ -482,25 +493,31 @@ def settle(record: Record | None, unrevealed: Sequence[str], now: datetime) -> d
 
 def pause_errors(record: Record, game: Game) -> list[RecordError]:
     """A RecordError for each pause of ``record`` that the game's clock and vacation do not
-    allow where it stands (``engine.late.pause_problem``); ``game`` is the record replayed."""
+    allow where it stands, each checked against the entries before it and the pauses that
+    stand (``engine.late.VacationBook``: the whole record in n log n); ``game`` is the record
+    replayed."""
     from ..engine.clock import Pause
-    from ..engine.late import pause_problem
+    from ..engine.late import VacationBook
 
-
-    timing, errors, owners = record.timing, [], record.owners
-    for index, pause in enumerate(record.pauses):
-        if timing is None or entry_time(pause) is None:
-            errors.append(RecordError(_("a pause needs a clock and a time"), path=record.path,
-                                      line=pause.line))
+    timing, owners = record.timing, record.owners
+    errors = [RecordError(_("a pause needs a clock and a time"), path=record.path, line=pause.line)
+              for pause in record.pauses if timing is None or entry_time(pause) is None]
+    if timing is None:
+        return errors
+    book = VacationBook(timing.vacation, timing.clock,
+                        timing.started or datetime(1, 1, 1, tzinfo=timezone.utc))
+    moves = record.moves
+    for entry, source in _entries(moves, owners, record.pauses):
+        if not isinstance(entry, Pause):
+            book.turn(entry)
             continue
-        line = timeline(timing, record.moves[:pause.after], owners, pauses=record.pauses[:index])
-        after = record.moves[pause.after].color if pause.after < len(record.moves) else None
+        assert isinstance(source, PauseEntry)  # a pause's entry
+        after = moves[source.after].color if source.after < len(moves) else None
         to_move = owners.get(after) if after else (game.to_move.name if game.to_move else None)
-        wanted = Pause(owners.get(pause.color, pause.color), parse_time(entry_time(pause) or ""),
-                       pause.days,
-                       parse_time(pause.start) if pause.start else None)
-        problem = pause_problem(timing.vacation, timing.clock, line, wanted, to_move)
-        if problem is not None:
+        problem = book.problem(entry, to_move)
+        if problem is None:
+            book.enter(entry)
+        else:
             errors.append(RecordError(_("the pause after move {number}: {problem}").format(
-                number=pause.after, problem=problem), path=record.path, line=pause.line))
-    return errors
+                number=source.after, problem=problem), path=record.path, line=source.line))
+    return sorted(errors, key=lambda error: error.line or 0)
