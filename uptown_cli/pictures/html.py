@@ -24,18 +24,20 @@ if TYPE_CHECKING:
     from ..records.entries import MoveNotes
     from ..records.schema import Record
 
-__all__ = ["replay_html"]
+__all__ = ["content_policy", "replay_html"]
 
 
-def content_policy(style: str, script: str) -> str:
-    """The page's Content-Security-Policy: it may load nothing, and only its own style and
-    script (named by their hashes) apply, so even a stray script in the page could not run."""
+def content_policy(style: str, script: str | None = None) -> str:
+    """A page's Content-Security-Policy: it may load nothing, and only its own style and
+    script (named by their hashes; no script at all without ``script``) apply, so even a
+    stray script in the page could not run."""
 
     def digest(text: str) -> str:
         return "'sha256-" + base64.b64encode(sha256(text.encode()).digest()).decode() + "'"
 
+    scripts = "'none'" if script is None else digest(script)
     return (
-        f"default-src 'none'; style-src {digest(style)}; script-src {digest(script)}; "
+        f"default-src 'none'; style-src {digest(style)}; script-src {scripts}; "
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
 
