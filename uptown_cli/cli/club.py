@@ -352,17 +352,17 @@ def club() -> None:
 def page(folders: tuple[str, ...], folder: str, title: str | None, force: bool) -> None:
     """Write the club's page and the finished games' replay pages into DIR.
 
-    The games are those of the folders (default: this one); the page is DIR/index.html. The page shows the games in play
-    with whose turn it is and what their clock says, the finished games with their results
-    and a link to each one's replay page (as uptown html makes it), the standings of uptown
-    ratings, and the records left out as invalid. It needs no network and no script; run it
-    from cron to keep it fresh. Each file is replaced whole, and only when it changed; a file
-    in DIR that uptown did not write is refused without --force. Exit status 1, with nothing
-    written, when a folder cannot be read.
+    The games are those of the folders (default: this one); the page is DIR/index.html. It
+    shows the games in play with whose turn it is and what their clock says, the finished
+    games with their results and a link to each one's replay page (as uptown html makes
+    it), the standings of uptown ratings, and the records left out as invalid. It needs no
+    network and no script; run it from cron to keep it fresh. Each file is replaced whole,
+    and only when it changed; a file in DIR that uptown did not write is refused without
+    --force. Exit status 1, with nothing written, when a folder cannot be read.
 
     \b
     Example:
-      uptown club page games -o ~/public_html/club --title "Club Uptown"
+      uptown club page games -o ~/public_html/club --title "Club night"
     """
     from ..club.page import INDEX, club_page
     from ..i18n import thousands

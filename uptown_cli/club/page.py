@@ -129,6 +129,7 @@ def index_html(games: list[ClubGame], finished: list[ClubGame], pages: dict[str,
     by_shown = {game.shown: game for game in games}
     playing = [by_shown[s.path] for s in statuses if s.state in (State.TO_MOVE, State.TO_JOIN)]
     invalid = [by_shown[s.path] for s in statuses if s.state == State.INVALID]
+    updated = _paragraph(_("Updated {time}").format(time=moment(now)), "updated")
     return f"""<!DOCTYPE html>
 <html lang="{current_language().replace("_", "-")}">
 <head>
@@ -141,13 +142,18 @@ def index_html(games: list[ClubGame], finished: list[ClubGame], pages: dict[str,
 </head>
 <body>
 <h1>{heading}</h1>
-<p class="updated">{xml_text(_("Updated {time}").format(time=moment(now)))}</p>
+{updated}
 {_in_play(playing)}
 {_finished(finished, pages, rated)}
 {_standings(rated)}
 {_left_out(invalid)}</body>
 </html>
 """
+
+
+def _paragraph(text: str, kind: str | None = None) -> str:
+    """``text`` escaped, as a paragraph (of the class ``kind``)."""
+    return f'<p class="{kind}">{xml_text(text)}</p>' if kind else f"<p>{xml_text(text)}</p>"
 
 
 def _section(name: str, heading: str, body: str) -> str:
@@ -163,14 +169,13 @@ def _table(headers: list[tuple[str, str]], rows: list[str]) -> str:
 
 
 def _game_cell(game: ClubGame, page: str | None = None) -> str:
-    """The game's title (its event, else its file's name), a link to its replay page when it
-    has one, and its file's name under an event."""
-    record = game.checked.record
-    name = game_title(record) if record is not None else game.shown
-    shown = xml_text(name)
+    """The game's event, else its file's name, a link to its replay page when it has one,
+    and its file's name under an event."""
+    event = game.checked.record.fields.get("event") if game.checked.record is not None else None
+    shown = xml_text(event or game.shown)
     if page is not None:
         shown = f'<a href="{xml_text(page)}">{shown}</a>'
-    if record is not None and record.fields.get("event"):
+    if event:
         shown += f'<br><span class="file">{xml_text(game.shown)}</span>'
     return f"<td>{shown}</td>"
 
@@ -191,7 +196,7 @@ def _in_play(playing: list[ClubGame]) -> str:
     """The games in play, the longest waiting first: whose turn and what the clock says."""
     heading = _("Games in play ({count})").format(count=len(playing))
     if not playing:
-        return _section("in-play", heading, f"<p>{xml_text(_('No game in play.'))}</p>")
+        return _section("in-play", heading, _paragraph(_("No game in play.")))
     rows = []
     for game in playing:
         status = game.status
@@ -210,13 +215,13 @@ def _finished(finished: list[ClubGame], pages: dict[str, str], rated: list[Rated
     """The finished games, the latest first: the result, and a link to the replay page."""
     heading = _("Finished games ({count})").format(count=len(finished))
     if not finished:
-        return _section("finished", heading, f"<p>{xml_text(_('No game is finished yet.'))}</p>")
+        return _section("finished", heading, _paragraph(_("No game is finished yet.")))
     rated_paths = {game.path for game in rated}
     rows = []
     for game in finished:
         result = xml_text(game.status.text())
         if game.path not in rated_paths:
-            result += f'<br><span class="note">{xml_text(_("not rated"))}</span>'
+            result += '<br><span class="note">' + xml_text(_("not rated")) + "</span>"
         rows.append(f"<tr>{_game_cell(game, pages[game.shown])}{_players(game)}"
                     f"<td>{result}</td>"
                     f'<td class="figure">{game.status.moves}</td>'
@@ -230,15 +235,14 @@ def _standings(rated: list[RatedGame]) -> str:
     """The players' ratings over the rated games, best first (``uptown ratings``)."""
     heading = _("Standings")
     if not rated:
-        return _section("standings", heading,
-                        f"<p>{xml_text(_('No game is finished yet.'))}</p>")
+        return _section("standings", heading, _paragraph(_("No game is finished yet.")))
     about = ngettext("Ratings over {count} finished game (openskill Plackett-Luce, mu - 3 sigma):",
                      "Ratings over {count} finished games (openskill Plackett-Luce, mu - 3 sigma):",
                      len(rated)).format(count=len(rated))
     rows = [_rating_row(rank, rating) for rank, rating in enumerate(rate(rated), 1)]
     headers = [("figure", _("rank")), ("", _("player")), ("figure", _("rating")),
                ("figure", "sigma"), ("figure", _("games")), ("figure", _("wins"))]
-    return _section("standings", heading, f"<p>{xml_text(about)}</p>\n{_table(headers, rows)}")
+    return _section("standings", heading, f"{_paragraph(about)}\n{_table(headers, rows)}")
 
 
 def _rating_row(rank: int, rating: PlayerRating) -> str:
@@ -258,4 +262,4 @@ def _left_out(invalid: list[ClubGame]) -> str:
     about = ngettext("{count} record is left out: it is not valid (see uptown validate).",
                      "{count} records are left out: they are not valid (see uptown validate).",
                      len(invalid)).format(count=len(invalid))
-    return _section("left-out", _("Records left out"), f"<p>{xml_text(about)}</p>\n<ul>{items}</ul>")
+    return _section("left-out", _("Records left out"), f"{_paragraph(about)}\n<ul>{items}</ul>")
