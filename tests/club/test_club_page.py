@@ -272,3 +272,44 @@ def test_replay_names_are_plain_apart_and_never_the_page(names):
     assert all(PAGE_NAME.fullmatch(page) for page in pages.values())
     folded = [page.casefold() for page in pages.values()] + [INDEX]
     assert len(set(folded)) == len(folded)
+
+
+def test_a_caller_that_keeps_the_replay_pages_makes_each_once(club, monkeypatch):
+    """A judge keeps ``replays`` between calls: a finished game's page is made once, the same
+    bytes as without it, and the mapping keeps only the pages of the last call."""
+    import uptown_cli.club.page as page
+
+    made = []
+
+    def counted(*args):
+        made.append(args[2])
+        return real(*args)
+
+    real = page.replay_html
+    monkeypatch.setattr(page, "replay_html", counted)
+    replays = {}
+    without, _ = page_of(club)
+    assert len(made) == 2
+
+    def paths():
+        return sorted(str(p) for p in club.glob("*.yaml"))
+
+    assert club_page(paths(), start(), replays=replays) == without
+    assert len(made) == 4 and len(replays) == 2
+    assert club_page(paths(), start(), replays=replays) == without
+    assert len(made) == 4
+    (club / "night-1.yaml").unlink()
+    club_page(paths(), start(), replays=replays)
+    assert len(made) == 4 and len(replays) == 1
+
+
+def test_a_replay_page_is_made_again_when_its_record_or_the_language_changes(club):
+    replays = {}
+    paths = sorted(str(p) for p in club.glob("*.yaml"))
+    before = club_page(paths, start(), replays=replays)["night-1.html"]
+    with language("es"):
+        spanish = club_page(paths, start(), replays=replays)["night-1.html"]
+    assert b'<html lang="es">' in spanish and before != spanish
+    night = club / "night-1.yaml"
+    night.write_text(night.read_text().replace("Club night", "Club night, replayed"))
+    assert b"Club night, replayed" in club_page(paths, start(), replays=replays)["night-1.html"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.sha256 import sha256
 from ..errors import display_path
@@ -25,7 +25,10 @@ from ..turns.validation import Validation, validate_file
 from .ratings import PlayerRating, RatedGame, finished_games, rate
 from .status import GameStatus, State, file_time, game_status, order
 
-__all__ = ["INDEX", "club_page", "replay_names"]
+if TYPE_CHECKING:
+    from ..records.schema import Record
+
+__all__ = ["INDEX", "club_page", "replay_key", "replay_names"]
 
 INDEX = "index.html"
 """The name of the club's page among the files ``club_page`` makes."""
@@ -37,9 +40,10 @@ h2{font-size:1.2em;margin:1.2em 0 .3em}
 .updated{margin:0 0 1em;color:#333}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.3em 0 .8em}
-th,td{padding:.2em .6em;text-align:left;border-bottom:1px solid #ccc;vertical-align:top}
+th,td{padding:.2em .6em;text-align:left;border-bottom:1px solid #ccc;vertical-align:top;overflow-wrap:anywhere}
 td.figure,th.figure{text-align:right}
-.file{color:#555;font-size:.85em}
+.file{color:#555;font-size:.85em;white-space:nowrap}
+td.when{white-space:nowrap}
 tr.late td.now{color:#8a4b00;font-weight:bold}
 tr.out-of-time td.now{color:#B00020;font-weight:bold}
 .note{color:#555;font-size:.85em}
@@ -55,11 +59,16 @@ class ClubGame(NamedTuple):
     status: GameStatus
 
 
-def club_page(paths: Sequence[str], now: datetime, title: str | None = None) -> dict[str, bytes]:
+def club_page(paths: Sequence[str], now: datetime, title: str | None = None,
+              replays: MutableMapping[str, bytes] | None = None) -> dict[str, bytes]:
     """The club's page of the games at ``paths``, as files to put in one folder: ``{name:
-    content}``, the page itself as ``INDEX`` and the replay page of each finished game
-    (``pictures.html``) under the name ``replay_names`` gives it. Each game is validated once,
-    at ``now``, the time the page is of; ``title`` heads the page (default: "Uptown club")."""
+    content}``, the replay page of each finished game (``pictures.html``) under the name
+    ``replay_names`` gives it, then the page itself as ``INDEX``. Each game is validated once,
+    at ``now``, the time the page is of; ``title`` heads the page (default: "Uptown club").
+
+    ``replays``, which a caller that makes the page again and again keeps between calls (a
+    judge), holds the replay pages made before (by ``replay_key``): a finished game's page is
+    made once, since it changes only with its record; afterwards it holds this call's alone."""
     unique = list(dict.fromkeys(os.path.normpath(path) for path in paths))
     shown = shown_names(unique)
     games = []
@@ -72,13 +81,27 @@ def club_page(paths: Sequence[str], now: datetime, title: str | None = None) -> 
     finished = sorted((game for game in games if game.status.state == State.FINISHED),
                       key=lambda game: (-game.status.since, game.shown))
     pages = replay_names([game.shown for game in finished])
-    files = {}
+    made = {} if replays is None else replays
+    files, used = {}, {}
     for game in finished:
         record, replayed = game.checked.record, game.checked.game
         assert record is not None and replayed is not None  # a finished game was replayed
-        files[pages[game.shown]] = replay_html(replayed, record, game_title(record)).encode()
+        key = replay_key(record)
+        if key not in made:
+            made[key] = replay_html(replayed, record, game_title(record)).encode()
+        files[pages[game.shown]] = used[key] = made[key]
+    if replays is not None:
+        replays.clear()
+        replays.update(used)
     files[INDEX] = index_html(games, finished, pages, rated, now, title).encode()
     return files
+
+
+def replay_key(record: Record) -> str:
+    """What a game's replay page is made of: its record's text, the name it is shown by (its
+    title without an event) and the language in use, hashed."""
+    made_of = "\0".join((current_language(), record.path, record.text))
+    return sha256(made_of.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def shown_names(paths: list[str]) -> dict[str, str]:
@@ -97,13 +120,14 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 def replay_names(shown: list[str]) -> dict[str, str]:
     """A file name for the replay page of each game named ``shown``: the name without its
-    extension, kept to ASCII letters, digits, ``-`` and ``_``; when two games would get the
-    same name (ignoring case, as some file systems do) or one would be ``INDEX``, a part of
-    the hash of its shown name is added, so that a game keeps its page's name whatever other
-    games come and go."""
+    extension, kept to ASCII letters, digits, ``-`` and ``_`` (others made ``_``); when two
+    games would get the same name (ignoring case, as some file systems do) or one would be
+    ``INDEX``, a part of the hash of its shown name is added to theirs, the same whatever
+    order the games come in. A game's page keeps its name (and its links their target) as
+    long as its own name does and no other game's name differs from it only there."""
     taken = {INDEX.casefold()}
     names = {}
-    plain = {name: _UNSAFE.sub("_", os.path.splitext(name)[0]).strip("_-.")[:80] or "game"
+    plain = {name: _UNSAFE.sub("_", os.path.splitext(name)[0]).strip("_-")[:80] or "game"
              for name in shown}
     counts: dict[str, int] = {}
     for stem in plain.values():
@@ -205,7 +229,7 @@ def _in_play(playing: list[ClubGame]) -> str:
         rows.append(f"<tr{kind}>{_game_cell(game)}{_players(game)}"
                     f'<td class="figure">{status.moves}</td>'
                     f'<td class="now">{xml_text(status.text())}</td>'
-                    f"<td>{xml_text(_since(status))}</td></tr>\n")
+                    f'<td class="when">{xml_text(_since(status))}</td></tr>\n')
     headers = [("", _("game")), ("", _("players")), ("figure", _("moves")), ("", _("now")),
                ("", _("waiting since"))]
     return _section("in-play", heading, _table(headers, rows))
@@ -225,7 +249,7 @@ def _finished(finished: list[ClubGame], pages: dict[str, str], rated: list[Rated
         rows.append(f"<tr>{_game_cell(game, pages[game.shown])}{_players(game)}"
                     f"<td>{result}</td>"
                     f'<td class="figure">{game.status.moves}</td>'
-                    f"<td>{xml_text(_since(game.status))}</td></tr>\n")
+                    f'<td class="when">{xml_text(_since(game.status))}</td></tr>\n')
     headers = [("", _("game")), ("", _("players")), ("", _("result")), ("figure", _("moves")),
                ("", _("last move"))]
     return _section("finished", heading, _table(headers, rows))
