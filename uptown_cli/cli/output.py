@@ -195,8 +195,8 @@ GENERATOR = b'<meta name="generator" content="uptown">'
 
 def write_folder(files: Mapping[str, bytes], folder: str, force: bool = False) -> int:
     """Put ``files`` (``{name: content}``) in ``folder``, made when missing (not its parents),
-    each whole or not at all (``records.safe_file.write_file``); a file that holds its content
-    already is left as it is. Before anything is written, a one-line ClickException refuses a
+    in their order (a page after the pages it links to), each whole or not at all
+    (``records.safe_file.write_file``); a file that holds its content already is left as it is. Before anything is written, a one-line ClickException refuses a
     ``folder`` that is not a folder, anything in the way that is not a regular file, and a
     file that uptown did not write (a page without its ``GENERATOR`` line) unless ``force``.
     Returns the bytes written."""

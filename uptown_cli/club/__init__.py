@@ -1,5 +1,5 @@
 """Clubs playing by email: the mail that carries a game, receiving it, a folder of games at a
-glance, reminders and ratings.
+glance, reminders, ratings and the club's page.
 
 - ``headers``: every value checked before it goes into a header or a file name.
 - ``mail``: the message that carries a game, and its recipients.
@@ -10,6 +10,7 @@ glance, reminders and ratings.
 - ``status``: where each game of a folder stands.
 - ``reminders``: which reminders are due, their text, and the log that sends each once.
 - ``ratings``: openskill ratings over the finished games.
+- ``page``: the club's static HTML page, and the replay page of each finished game.
 """
 
 __all__: list[str] = []
