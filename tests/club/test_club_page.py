@@ -19,18 +19,8 @@ from uptown_cli.club.page import INDEX, club_page, replay_names
 from uptown_cli.i18n import language
 
 RECORDS = Path(__file__).resolve().parents[2] / "records"
-BROKEN = """\
-uptown: 1
-players:
-  - name: Ana
-  - name: Bo
-  - name: Cy
-moves:
-  - red: 7 B7
-  - blue: sax E8
-  - green: 7 B8
-"""
-"""A record whose third move (line 9) is illegal: 7 goes in column 7."""
+ALONE = "uptown: 1\nplayers:\n  - name: Ana\n"
+"""A record of one player (line 3): not a game."""
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_EVENT = "<img src=x onerror=\"alert('event')\"> & </table>"
 
@@ -84,7 +74,7 @@ def start():
 def club(uptown, game_file, tmp_path):
     """A club's folder: two finished games (one with hostile names, event and file name), a
     game with a clock whose first player is to move, one without a clock after two moves, a
-    hidden game nobody joined yet, and a record with an illegal move."""
+    hidden game nobody joined yet, and a record of one player."""
     games = tmp_path / "games"
     games.mkdir()
     text = (RECORDS / "3p-blockers.yaml").read_text()
@@ -99,7 +89,7 @@ def club(uptown, game_file, tmp_path):
     game_file(name="games/open.yaml", players=("Cy", "Di"), moves=2)
     result = uptown.invoke("new", games / "hidden.yaml", "--hidden", "-p", "Ed", "-p", "Flo")
     assert result.exit_code == 0, result.output
-    (games / "broken.yaml").write_text(BROKEN)
+    (games / "broken.yaml").write_text(ALONE)
     return games
 
 
@@ -147,7 +137,7 @@ def test_finished_games_show_their_result_and_link_their_replay_page(club):
     files, page = page_of(club)
     rows = page.body_rows("finished")
     assert len(rows) == 2
-    results = {row[0]: row[2] for row in rows}
+    results = {row[0]: row[3] for row in rows}
     assert results["Club night night-1.yaml"].startswith("won by ")
     links = [attrs["href"] for tag, attrs in page.tags if tag == "a"]
     assert sorted(links) == sorted(name for name in files if name != INDEX)
@@ -180,7 +170,7 @@ def test_the_standings_are_those_of_uptown_ratings(uptown, club):
 def test_an_invalid_record_is_listed_with_its_first_problem(club):
     _, page = page_of(club)
     assert "1 record is left out: it is not valid (see uptown validate)." in page.text["left-out"]
-    assert "broken.yaml: line 9: green plays 7 on B8, but 7 goes in column 7" in page.text[
+    assert "broken.yaml: line 3: a game has 2 to 5 players, this one has 1" in page.text[
         "left-out"]
 
 

@@ -3,7 +3,8 @@ console error and runs no script, its tables say whose turn it is, the results a
 standings, a hostile name shows as the text it is, and a finished game's link opens its
 replay page at the game's end.
 
-Needs Debian's ``chromium`` (or ``$UPTOWN_CHROMIUM``); skipped with a message without it.
+Needs Debian's ``chromium`` (or ``$UPTOWN_CHROMIUM``): the ``browser`` fixture skips the tests,
+saying why, without it.
 """
 
 import json
@@ -11,27 +12,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.chromium import BROWSER_ENV, Chromium, find_browser, png_colours
+from support.chromium import png_colours
 
 RECORDS = Path(__file__).resolve().parents[2] / "records"
 HOSTILE = '<img src=x onerror="window.pwned = 1">'
-WIDTH, HEIGHT = 1000, 800
+WIDTH, HEIGHT = 1200, 900
+"""The size of the ``browser`` fixture's window (conftest.py)."""
 
 ROWS = """JSON.stringify([...document.querySelectorAll('#SECTION tbody tr')].map(
   row => [...row.querySelectorAll('td')].map(cell => cell.innerText)))"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = find_browser()
-    if executable is None:
-        pytest.skip(
-            "no Chromium found: install it (Debian: apt-get install -y chromium) "
-            f"or set {BROWSER_ENV} to a Chromium binary"
-        )
-    chromium = Chromium(executable, WIDTH, HEIGHT)
-    yield chromium
-    chromium.close()
 
 
 @pytest.fixture
@@ -60,7 +49,7 @@ def test_the_page_shows_the_games_the_results_and_the_standings(browser, site):
     (playing,) = rows(browser, "in-play")
     assert playing[0] == "Play by email\nin-progress.yaml" and playing[3] == "Cy to move"
     finished = {row[0].split("\n")[0]: row for row in rows(browser, "finished")}
-    assert finished["Club night, round 1"][2] == "won by Ana"
+    assert finished["Club night, round 1"][3] == "won by Ana"
     assert finished["Sample game"][1] == f"{HOSTILE} and Bo"
     standings = rows(browser, "standings")
     assert [row[0] for row in standings] == ["1", "2", "3", "4", "5", "6"]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..engine.sha256 import sha256
 from ..errors import display_path
 from ..i18n import _, current_language, figures, moment, names_list, ngettext
-from ..pictures.html import content_policy, replay_html
+from ..pictures.html import page_start, replay_html
 from ..pictures.svg import game_title, xml_text
 from ..turns.validation import Validation, validate_file
 from .ratings import PlayerRating, RatedGame, finished_games, rate
@@ -148,24 +148,14 @@ def replay_names(shown: list[str]) -> dict[str, str]:
 def index_html(games: list[ClubGame], finished: list[ClubGame], pages: dict[str, str],
                rated: list[RatedGame], now: datetime, title: str | None) -> str:
     """The club's page: its sections, in the language in use."""
-    heading = xml_text(_("Uptown club") if title is None else title)
+    heading = _("Uptown club") if title is None else title
     statuses = order([game.status for game in games])
     by_shown = {game.shown: game for game in games}
     playing = [by_shown[s.path] for s in statuses if s.state in (State.TO_MOVE, State.TO_JOIN)]
     invalid = [by_shown[s.path] for s in statuses if s.state == State.INVALID]
     updated = _paragraph(_("Updated {time}").format(time=moment(now)), "updated")
-    return f"""<!DOCTYPE html>
-<html lang="{current_language().replace("_", "-")}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{content_policy(STYLE)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="uptown">
-<title>{heading}</title>
-<style>{STYLE}</style>
-</head>
-<body>
-<h1>{heading}</h1>
+    return f"""{page_start(heading, STYLE)}<body>
+<h1>{xml_text(heading)}</h1>
 {updated}
 {_in_play(playing)}
 {_finished(finished, pages, rated)}
@@ -192,28 +182,24 @@ def _table(headers: list[tuple[str, str]], rows: list[str]) -> str:
             f'<tbody>\n{"".join(rows)}</tbody></table></div>')
 
 
-def _game_cell(game: ClubGame, page: str | None = None) -> str:
-    """The game's event, else its file's name, a link to its replay page when it has one,
-    and its file's name under an event."""
-    event = game.checked.record.fields.get("event") if game.checked.record is not None else None
+def _game_row(game: ClubGame, now: str, page: str | None = None, kind: str | None = None) -> str:
+    """A game's row: the game (its event, else its file's name; a link to its replay ``page``
+    when it has one; its file's name under an event), its players in the order they sit, the
+    moves played, ``now`` (what its status says, as HTML) and the time of its last move."""
+    record = game.checked.record
+    event = record.fields.get("event") if record is not None else None
     shown = xml_text(event or game.shown)
     if page is not None:
         shown = f'<a href="{xml_text(page)}">{shown}</a>'
     if event:
         shown += f'<br><span class="file">{xml_text(game.shown)}</span>'
-    return f"<td>{shown}</td>"
-
-
-def _players(game: ClubGame) -> str:
-    """The players, in the order they sit."""
-    record = game.checked.record
-    names = [player.name for player in record.players] if record is not None else []
-    return f"<td>{xml_text(names_list(names))}</td>"
-
-
-def _since(status: GameStatus) -> str:
-    when = file_time(status.since, utc=True)
-    return moment(when) if when is not None else _("after year 9999")
+    players = names_list(player.name for player in record.players) if record is not None else ""
+    when = file_time(game.status.since, utc=True)
+    since = moment(when) if when is not None else _("after year 9999")
+    row = f'<tr class="{kind}">' if kind else "<tr>"
+    return (f'{row}<td>{shown}</td><td>{xml_text(players)}</td>'
+            f'<td class="figure">{game.status.moves}</td><td class="now">{now}</td>'
+            f'<td class="when">{xml_text(since)}</td></tr>\n')
 
 
 def _in_play(playing: list[ClubGame]) -> str:
@@ -223,13 +209,9 @@ def _in_play(playing: list[ClubGame]) -> str:
         return _section("in-play", heading, _paragraph(_("No game in play.")))
     rows = []
     for game in playing:
-        status = game.status
-        state = status.clock_state
-        kind = f' class="{state.replace(" ", "-")}"' if state in ("late", "out of time") else ""
-        rows.append(f"<tr{kind}>{_game_cell(game)}{_players(game)}"
-                    f'<td class="figure">{status.moves}</td>'
-                    f'<td class="now">{xml_text(status.text())}</td>'
-                    f'<td class="when">{xml_text(_since(status))}</td></tr>\n')
+        state = game.status.clock_state
+        kind = state.replace(" ", "-") if state in ("late", "out of time") else None
+        rows.append(_game_row(game, xml_text(game.status.text()), kind=kind))
     headers = [("", _("game")), ("", _("players")), ("figure", _("moves")), ("", _("now")),
                ("", _("waiting since"))]
     return _section("in-play", heading, _table(headers, rows))
@@ -246,11 +228,8 @@ def _finished(finished: list[ClubGame], pages: dict[str, str], rated: list[Rated
         result = xml_text(game.status.text())
         if game.path not in rated_paths:
             result += '<br><span class="note">' + xml_text(_("not rated")) + "</span>"
-        rows.append(f"<tr>{_game_cell(game, pages[game.shown])}{_players(game)}"
-                    f"<td>{result}</td>"
-                    f'<td class="figure">{game.status.moves}</td>'
-                    f'<td class="when">{xml_text(_since(game.status))}</td></tr>\n')
-    headers = [("", _("game")), ("", _("players")), ("", _("result")), ("figure", _("moves")),
+        rows.append(_game_row(game, result, page=pages[game.shown]))
+    headers = [("", _("game")), ("", _("players")), ("figure", _("moves")), ("", _("result")),
                ("", _("last move"))]
     return _section("finished", heading, _table(headers, rows))
 
