@@ -151,7 +151,8 @@ def index_html(games: list[ClubGame], finished: list[ClubGame], pages: dict[str,
     heading = _("Uptown club") if title is None else title
     statuses = order([game.status for game in games])
     by_shown = {game.shown: game for game in games}
-    playing = [by_shown[s.path] for s in statuses if s.state in (State.TO_MOVE, State.TO_JOIN)]
+    playing = [by_shown[s.path] for s in statuses
+               if s.state not in (State.FINISHED, State.INVALID)]  # to move, to join
     invalid = [by_shown[s.path] for s in statuses if s.state == State.INVALID]
     updated = _paragraph(_("Updated {time}").format(time=moment(now)), "updated")
     return f"""{page_start(heading, STYLE)}<body>
