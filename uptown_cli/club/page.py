@@ -40,10 +40,11 @@ h2{font-size:1.2em;margin:1.2em 0 .3em}
 .updated{margin:0 0 1em;color:#333}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.3em 0 .8em}
-th,td{padding:.2em .6em;text-align:left;border-bottom:1px solid #ccc;vertical-align:top;overflow-wrap:anywhere}
+th,td{padding:.2em .6em;text-align:left;border-bottom:1px solid #ccc;vertical-align:top}
+td{overflow-wrap:anywhere}
+th,td.figure,.file{white-space:nowrap}
 td.figure,th.figure{text-align:right}
-.file{color:#555;font-size:.85em;white-space:nowrap}
-td.when{white-space:nowrap}
+.file{color:#555;font-size:.85em}
 tr.late td.now{color:#8a4b00;font-weight:bold}
 tr.out-of-time td.now{color:#B00020;font-weight:bold}
 .note{color:#555;font-size:.85em}
