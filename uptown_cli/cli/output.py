@@ -191,15 +191,18 @@ def percent(rate: float) -> str:
 
 GENERATOR = b'<meta name="generator" content="uptown">'
 """The line by which a page uptown wrote is known (``write_folder`` replaces those freely)."""
+GENERATOR_WITHIN = 2048
+"""How far into a page its ``GENERATOR`` line is looked for (it is in the page's head)."""
 
 
 def write_folder(files: Mapping[str, bytes], folder: str, force: bool = False) -> int:
     """Put ``files`` (``{name: content}``) in ``folder``, made when missing (not its parents),
     in their order (a page after the pages it links to), each whole or not at all
-    (``records.safe_file.write_file``); a file that holds its content already is left as it is. Before anything is written, a one-line ClickException refuses a
-    ``folder`` that is not a folder, anything in the way that is not a regular file, and a
-    file that uptown did not write (a page without its ``GENERATOR`` line) unless ``force``.
-    Returns the bytes written."""
+    (``records.safe_file.write_file``); a file that holds its content already is left as it
+    is. Before anything is written, a one-line ClickException refuses a ``folder`` that is not
+    a folder, anything in the way that is not a regular file, and a file that uptown did not
+    write (a page without its ``GENERATOR`` line in its first ``GENERATOR_WITHIN`` bytes)
+    unless ``force``. Returns the bytes written."""
     from ..records.safe_file import write_file
 
     shown = display_path(folder)
@@ -209,10 +212,10 @@ def write_folder(files: Mapping[str, bytes], folder: str, force: bool = False) -
     changed = {}
     for name, content in files.items():
         path = os.path.join(folder, name)
-        old = _old_content(path, len(content) + 1)
+        old = _old_content(path, max(len(content) + 1, GENERATOR_WITHIN))
         if old == content:
             continue
-        if old is not None and GENERATOR not in old[:2048] and not force:
+        if old is not None and GENERATOR not in old[:GENERATOR_WITHIN] and not force:
             raise click.ClickException(_("-o {path} exists and uptown did not write it; add "
                                          "--force to replace it (nothing was written)")
                                        .format(path=display_path(path)))
