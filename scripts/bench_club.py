@@ -13,7 +13,14 @@ bare ``python -c pass``:
   (each booked within a year of being written: all valid), which took minutes when each
   vacation was checked against all before it (issue 40);
 - ``uptown receive`` refusing a 1 MB attachment of 100,000 unknown keys (7.5 s when the record
-  was read twice and the nearest known key looked for at every unknown one).
+  was read twice and the nearest known key looked for at every unknown one);
+- the club's page (``club.page.club_page``, what a judge makes after each message it handles)
+  of a club of 50 games, 40 finished and 10 in play under a clock: its CPU time in this
+  process (target 1 s), and again with the replay pages of the call before kept, as a judge
+  keeps them (target 250 ms), against validating each game once (their floor: every figure
+  of the page comes from that validation), and what it saves against the page made from
+  ``game_status``, ``finished_games`` and ``uptown html``'s replay page each validating the
+  game again; and ``uptown club page -o DIR`` as a whole process, every file written.
 """
 
 import argparse
@@ -25,9 +32,11 @@ import random
 import shutil
 import sys
 import tempfile
+import time
 
-from bench import compare_processes, compile_bytecode, make_corpus, seats, uptown_command
-from bench_figures import table
+from bench import (bags_for, compare_processes, compile_bytecode, make_corpus, play_randomly,
+                   seats, uptown_command)
+from bench_figures import summary, table
 
 from uptown_cli.records.editing import render_record
 
@@ -121,13 +130,109 @@ def bench_club(uptown, runs, games):
         return compare_processes("python -c pass", [sys.executable, "-c", "pass"], commands, runs)
 
 
+CLOCK = {"clock": "move 72h grace 168h", "late": "pass", "started": "2026-12-01T12:00:00Z"}
+"""The clock of the games in play of the club's page."""
+
+
+def club_folder(folder, finished, playing):
+    """A club's games in ``folder``: ``finished`` random games of 2 to 5 players, and
+    ``playing`` games under ``CLOCK`` after 10 to 50 random moves, an hour apart."""
+    from uptown_cli.engine.game import Game
+
+    make_corpus(folder, finished)
+    rng = random.Random(40)
+    for i in range(playing):
+        players = seats(2 + i % 4)
+        game = play_randomly(Game(players, bags_for(players, f"club-{i}")), rng, 10 + 4 * i)
+        text = render_record(players, seed=f"club-{i}", timing=CLOCK)  # ends with "moves:"
+        start = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.timezone.utc)
+        for ply, turn in enumerate(game.history, 1):
+            at = start + datetime.timedelta(hours=ply)
+            text += (f"  - {turn.color}: {turn.move}\n"
+                     f'    at: "{at.strftime("%Y-%m-%dT%H:%M:%SZ")}"\n')
+        with open(os.path.join(folder, f"playing-{i:02d}.yaml"), "w", encoding="utf-8") as out:
+            out.write(text)
+
+
+def cpu_ms(work, runs):
+    """CPU milliseconds of ``work()`` in this process, in each of ``runs`` runs."""
+    times = []
+    for _ in range(runs):
+        before = time.process_time()
+        work()
+        times.append(1000 * (time.process_time() - before))
+    return times
+
+
+def bench_page(uptown, runs, finished=40, playing=10):
+    """The club's page of ``finished`` + ``playing`` games, in this process and as a command."""
+    from uptown_cli.club.page import club_page
+    from uptown_cli.club.ratings import finished_games
+    from uptown_cli.club.status import State, game_status
+    from uptown_cli.pictures.html import replay_html
+    from uptown_cli.pictures.svg import game_title
+    from uptown_cli.turns.validation import validate_file
+
+    now = datetime.datetime(2026, 12, 5, 12, tzinfo=datetime.timezone.utc)
+    games = finished + playing
+    with tempfile.TemporaryDirectory(prefix="uptown-bench-page-") as folder:
+        corpus = os.path.join(folder, "games")
+        os.mkdir(corpus)
+        club_folder(corpus, finished, playing)
+        paths = sorted(os.path.join(corpus, name) for name in os.listdir(corpus))
+        problems = [p for p in paths if not validate_file(p, now=now).valid]
+        assert not problems, problems
+        assert len(club_page(paths, now)) == finished + 1
+
+        def validated_once():
+            for path in paths:
+                validate_file(path, now=now)
+
+        def each_on_its_own():
+            statuses = [game_status(path, None, now) for path in paths]
+            finished_games(paths, now=now)
+            for path, status in zip(paths, statuses):
+                if status.state == State.FINISHED:
+                    checked = validate_file(path, now=now)
+                    replay_html(checked.game, checked.record, game_title(checked.record))
+
+        replays = {}
+        club_page(paths, now, replays=replays)
+        page, kept, floor, apart = [], [], [], []
+        for _ in range(runs):  # each run of the page beside its floor and the other way
+            page += cpu_ms(lambda: club_page(paths, now), 1)
+            kept += cpu_ms(lambda: club_page(paths, now, replays=replays), 1)
+            floor += cpu_ms(validated_once, 1)
+            apart += cpu_ms(each_on_its_own, 1)
+        name = f"club_page ({games} games: {finished} finished, {playing} in play)"
+        again = f"club_page again, replay pages kept ({games} games)"
+        results = {
+            name: summary(page, "ms", 1000.0),
+            again: summary(kept, "ms", 250.0),
+            f"validate each game once ({games} games)": summary(floor, "ms"),
+            f"{name} / validating once": summary([p / f for p, f in zip(page, floor)], "x"),
+            f"{again} / validating once": summary([k / f for k, f in zip(kept, floor)], "x"),
+            f"status, ratings and html apart / {name}": summary(
+                [a / p for a, p in zip(apart, page)], "x faster"),
+        }
+        site = os.path.join(folder, "site")
+        command = (f"uptown club page -o DIR ({games} games, every file written)",
+                   [uptown, "club", "page", corpus, "-o", site], None,
+                   lambda: shutil.rmtree(site, ignore_errors=True))
+        results.update(compare_processes("python -c pass", [sys.executable, "-c", "pass"],
+                                         [command], runs))
+        return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="fewer runs and games")
     args = parser.parse_args()
     compile_bytecode()
-    results = bench_club(uptown_command(), 3 if args.quick else 7, 40 if args.quick else 400)
+    runs = 3 if args.quick else 7
+    results = bench_club(uptown_command(), runs, 40 if args.quick else 400)
+    results.update(bench_page(uptown_command(), runs))
     machine = {"date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
                "python": platform.python_version()}
     if args.json:

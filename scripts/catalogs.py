@@ -59,8 +59,8 @@ def extract() -> Catalog:
 def help_texts() -> list[tuple[str, str]]:
     """(location, message) of every help text the command line shows, walked from its commands
     (their docstrings and ``help=`` stay English in the code and are translated when shown):
-    the program's and each command's help, each command's summary of the table COMMANDS, and
-    every option's help."""
+    the program's and each command's help (a group's commands too), each command's summary of
+    the table COMMANDS, and every option's help."""
     from uptown_cli.cli import COMMANDS, help_text, main
 
     found: list[tuple[str, str]] = []
@@ -71,6 +71,9 @@ def help_texts() -> list[tuple[str, str]]:
         for param in command.params:
             if isinstance(param, click.Option) and param.help and not param.hidden:
                 found.append((location, param.help))
+        if isinstance(command, click.Group) and command is not main:
+            for inner in command.commands.values():
+                add(inner, location)
 
     add(main, "uptown_cli/cli/__init__.py")
     context = click.Context(main)

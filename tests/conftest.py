@@ -23,6 +23,22 @@ def uptown():
     return Uptown()
 
 
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Chromium with one page, its window 1200 x 900 (``support.chromium``), for
+    the tests of pages as a reader sees them; they are skipped, saying why, where there is
+    no Chromium."""
+    from support.chromium import BROWSER_ENV, Chromium, find_browser
+
+    executable = find_browser()
+    if executable is None:
+        pytest.skip("no Chromium found: install it (Debian: apt-get install -y chromium) "
+                    f"or set {BROWSER_ENV} to a Chromium binary")
+    chromium = Chromium(executable, 1200, 900)
+    yield chromium
+    chromium.close()
+
+
 @pytest.fixture
 def game_file(uptown, tmp_path):
     """``game_file(text=None, *, name="game.yaml", players=3, seed=SEED, moves=0, hidden=False,

@@ -8,7 +8,7 @@ Needs Debian's ``chromium`` (or ``$UPTOWN_CHROMIUM``); skipped with a message wi
 import json
 
 import pytest
-from support.chromium import BROWSER_ENV, Chromium, find_browser, png_colours
+from support.chromium import png_colours
 from support.games import new_game, play_first_moves
 from test_svg import NASTY, SEEDED, TWO_PLAYERS, UNSEEDED
 
@@ -16,23 +16,11 @@ from uptown_cli.records.reading import load_record
 from uptown_cli.pictures.svg import FILLS
 
 WIDTH, HEIGHT = 1200, 900
+"""The size of the ``browser`` fixture's window (conftest.py)."""
 
 TILES_SHOWN = """JSON.stringify(Object.fromEntries(
   [...document.querySelectorAll('#board g.tile')].map(
     t => [t.dataset.square, {color: t.dataset.color, tile: t.dataset.tile}])))"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = find_browser()
-    if executable is None:
-        pytest.skip(
-            "no Chromium found: install it (Debian: apt-get install -y chromium) "
-            f"or set {BROWSER_ENV} to a Chromium binary"
-        )
-    chromium = Chromium(executable, WIDTH, HEIGHT)
-    yield chromium
-    chromium.close()
 
 
 @pytest.fixture

@@ -2,11 +2,12 @@
 
 Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``terminal``: play, review; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
-html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``engines``: engine,
-tournament) and are registered here by name with their one-line summaries, so that ``uptown
---help`` imports none of them and a command imports only its own module.  The shared options
-are in ``options``, record loading in ``loading``, the one output path (text, tables, csv,
-JSON, ``-o`` files) in ``output``, exit statuses and error conversion in ``exits``.
+html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings, club page;
+``engines``: engine, tournament) and are registered here by name with their one-line
+summaries, so that ``uptown --help`` imports none of them and a command imports only its own
+module.  The shared options are in ``options``, record loading in ``loading``, the one output
+path (text, tables, csv, JSON, ``-o`` files) in ``output``, exit statuses and error conversion
+in ``exits``.
 """
 
 import gc
@@ -51,6 +52,7 @@ COMMANDS = {
     "receive": ("club", "Save the game attached to an email when it carries yours further."),
     "status": ("club", "Every game in the folders (default: this one), one line each."),
     "ratings": ("club", "A rating for every player over the finished games, in date order."),
+    "club": ("club", "The club's web page: uptown club page FOLDER... -o DIR."),
     "remind": ("deadlines", "Mail each late player a reminder, and the others who is late."),
     "pause": ("deadlines", "Take vacation days: NAME's clock stands still."),
     "dispute": ("deadlines", "Dispute a pass, forfeit or bot move another player wrote for you."),
@@ -128,12 +130,36 @@ class TranslatedOption(click.Option):
         return extra
 
 
+class TranslatedGroup(click.Group, TranslatedCommand):
+    """A command of commands (``uptown``, ``uptown club``) whose usage, help and table of
+    commands are shown in the language in use."""
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [_(piece) if piece in CLICK_MARKED else piece
+                for piece in super().collect_usage_pieces(ctx)]
+
+    def summary(self, ctx: click.Context, name: str) -> str:
+        """The one-line summary of the command ``name`` in the language in use: the first line
+        of its help."""
+        command = self.get_command(ctx, name)
+        return _(help_text(command.help or "")).split("\n")[0] if command is not None else ""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, self.summary(ctx, name)) for name in self.list_commands(ctx)]
+        with formatter.section(_("Commands")):
+            formatter.write_dl(rows)
+
+
 def translated(command: click.Command, summary: str) -> click.Command:
     """``command`` (as its module's decorators made it) showing its help in the language in use,
     its one-line summary ``summary``: its class and its options' made the translating ones, so
-    that no decorator of the commands' modules has to name them."""
+    that no decorator of the commands' modules has to name them; a group's commands too."""
     if type(command) is click.Command:
         command.__class__ = TranslatedCommand
+    if type(command) is click.Group:
+        command.__class__ = TranslatedGroup
+        for inner in command.commands.values():
+            translated(inner, help_text(inner.help or "").split("\n")[0])
     if command.short_help is None:
         command.short_help = summary
     for param in command.params:
@@ -147,7 +173,7 @@ def translated(command: click.Command, summary: str) -> click.Command:
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 
 
-class UptownGroup(click.Group, TranslatedCommand):
+class UptownGroup(TranslatedGroup):
     """The commands of COMMANDS, imported only when one is run or asked for by name."""
 
     collector_paused = False
@@ -157,9 +183,9 @@ class UptownGroup(click.Group, TranslatedCommand):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
-        return [_(piece) if piece in CLICK_MARKED else piece
-                for piece in super().collect_usage_pieces(ctx)]
+    def summary(self, ctx: click.Context, name: str) -> str:
+        """The command's summary of COMMANDS (its module is not imported)."""
+        return _(COMMANDS[name][1])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
@@ -192,11 +218,6 @@ class UptownGroup(click.Group, TranslatedCommand):
                          .format(name=name, near=near[0]))
             ctx.fail(_("No such command '{name}'. (uptown -h lists them)").format(name=name))
         return super().resolve_command(ctx, args)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, _(COMMANDS[name][1])) for name in self.list_commands(ctx)]
-        with formatter.section(_("Commands")):
-            formatter.write_dl(rows)
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **options: Any) -> Any:
         """As click does, in the language ``--lang`` names (read before click parses anything,

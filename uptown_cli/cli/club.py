@@ -1,5 +1,5 @@
-"""Club play by email: ``send``, ``receive``, ``status`` and ``ratings`` (the library is
-``uptown_cli.club``)."""
+"""Club play by email: ``send``, ``receive``, ``status``, ``ratings`` and the club's web page,
+``club page`` (the library is ``uptown_cli.club``)."""
 
 import os
 import sys
@@ -363,4 +363,51 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
         sys.exit(ExitStatus.ERROR)
 
 
-COMMANDS = {command.name: command for command in (send, receive, status, ratings)}
+@click.group()
+def club() -> None:
+    """The club's web page: uptown club page FOLDER... -o DIR."""
+
+
+@club.command()
+@click.argument("folders", nargs=-1, metavar="[FOLDER...]", type=click.Path(exists=True))
+@click.option("-o", "--output", "folder", required=True, metavar="DIR",
+              help="The folder to write the pages into (made when missing).")
+@click.option("--title", metavar="TEXT", help="The page's title [default: Uptown club].")
+@click.option("--force", is_flag=True, help="Replace files in DIR that uptown did not write.")
+def page(folders: tuple[str, ...], folder: str, title: str | None, force: bool) -> None:
+    """Write the club's page and the finished games' replay pages into DIR.
+
+    The games are those of the folders (default: this one); the page is DIR/index.html. It
+    shows the games in play with whose turn it is and what their clock says, the finished
+    games with their results and a link to each one's replay page (as uptown html makes
+    it), the standings of uptown ratings, and the records left out as invalid. It needs no
+    network and no script; run it from cron to keep it fresh. Each file is replaced whole,
+    and only when it changed; a file in DIR that uptown did not write is refused without
+    --force. Exit status 1, with nothing written, when a folder cannot be read.
+
+    \b
+    Example:
+      uptown club page games -o ~/public_html/club --title "Club night"
+    """
+    from ..club.page import INDEX, club_page
+    from ..i18n import thousands
+    from .output import write_folder
+    from .timing import now
+
+    files, unread = games_listed(list(folders) or ["."])
+    if unread:
+        raise click.ClickException(_("-o {folder}: nothing was written, since a folder of games "
+                                     "could not be read").format(folder=display_path(folder)))
+    pages = club_page(files, now(), title)
+    size = write_folder(pages, folder, force)
+    index, count = display_path(os.path.join(folder, INDEX)), len(pages) - 1
+    click.echo((ngettext("Wrote {path} with {count} replay page ({size} bytes written).",
+                         "Wrote {path} with {count} replay pages ({size} bytes written).", count)
+                if size else
+                ngettext("{path} and its {count} replay page are up to date; nothing was "
+                         "written.", "{path} and its {count} replay pages are up to date; "
+                         "nothing was written.", count))
+               .format(path=index, count=count, size=thousands(size)), err=True)
+
+
+COMMANDS = {command.name: command for command in (send, receive, status, ratings, club)}

@@ -5,14 +5,15 @@ alike (``percent``). tabulate is imported only for tables it must draw."""
 
 import io
 import os
+import stat
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import click
 
 from ..errors import display_path
-from ..i18n import _
+from ..i18n import _, system_reason
 from .exits import converted
 
 __all__: list[str] = []
@@ -199,3 +200,61 @@ def lock_notice(path: str) -> Callable[[], None]:
 def percent(rate: float) -> str:
     """A rate as every command prints it: ``62.5%``."""
     return f"{100 * rate:.1f}%"
+
+
+GENERATOR = b'<meta name="generator" content="uptown">'
+"""The line by which a page uptown wrote is known (``write_folder`` replaces those freely)."""
+GENERATOR_WITHIN = 2048
+"""How far into a page its ``GENERATOR`` line is looked for (it is in the page's head)."""
+
+
+def write_folder(files: Mapping[str, bytes], folder: str, force: bool = False) -> int:
+    """Put ``files`` (``{name: content}``) in ``folder``, made when missing (not its parents),
+    in their order (a page after the pages it links to), each whole or not at all
+    (``records.safe_file.write_file``); a file that holds its content already is left as it
+    is. Before anything is written, a one-line ClickException refuses a ``folder`` that is not
+    a folder, anything in the way that is not a regular file, and a file that uptown did not
+    write (a page without its ``GENERATOR`` line in its first ``GENERATOR_WITHIN`` bytes)
+    unless ``force``. Returns the bytes written."""
+    from ..records.safe_file import write_file
+
+    shown = display_path(folder)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise click.ClickException(_("-o {folder} is not a folder; nothing was written")
+                                   .format(folder=shown))
+    changed = {}
+    for name, content in files.items():
+        path = os.path.join(folder, name)
+        old = _old_content(path, max(len(content) + 1, GENERATOR_WITHIN))
+        if old == content:
+            continue
+        if old is not None and GENERATOR not in old[:GENERATOR_WITHIN] and not force:
+            raise click.ClickException(_("-o {path} exists and uptown did not write it; add "
+                                         "--force to replace it (nothing was written)")
+                                       .format(path=display_path(path)))
+        changed[path] = content
+    if not os.path.isdir(folder):
+        try:
+            os.mkdir(folder)
+        except OSError as exc:
+            raise click.ClickException(_("cannot create {folder}: {reason}; nothing was written")
+                                       .format(folder=shown, reason=system_reason(exc))) from None
+    return sum(write_file(path, content, display_path(path)) for path, content in changed.items())
+
+
+def _old_content(path: str, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of the regular file at ``path``, None when nothing is there; a
+    one-line ClickException for anything else there (a link, a folder, a FIFO) or a file that
+    cannot be read."""
+    shown = display_path(path)
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise click.ClickException(_("-o {path} is in the way: it is not a regular file; "
+                                         "nothing was written").format(path=shown))
+        with open(path, "rb") as file:
+            return file.read(limit)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise click.ClickException(_("cannot read {path}: {reason}; nothing was written")
+                                   .format(path=shown, reason=system_reason(exc))) from None

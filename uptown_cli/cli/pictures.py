@@ -4,24 +4,13 @@ They hand the replayed game to ``svg_board`` or ``html_replay`` and write the te
 at all (``options.write_output``).
 """
 
-import os
-from typing import TYPE_CHECKING
-
 import click
 
 from .loading import read_game
 from .options import file_argument, output_file_option
 from .output import write_output
 
-if TYPE_CHECKING:
-    from ..records.schema import Record
-
 __all__: list[str] = []
-
-
-def record_title(record: "Record") -> str:
-    """The event named in the record, else the file's name."""
-    return record.fields.get("event") or os.path.basename(record.path) or "Uptown"
 
 
 @click.command()
@@ -35,10 +24,10 @@ def svg(file: str | None, at: int | None, output: str | None) -> None:
     reads in print and for colour-blind eyes), the last move framed, the last capture marked,
     and each player's groups, captures and score beside the board.
     """
-    from ..pictures.svg import board_svg
+    from ..pictures.svg import board_svg, game_title
 
     path, record, game = read_game(file, at)
-    write_output(board_svg(game, record.variant, record_title(record)) + "\n", output, [path])
+    write_output(board_svg(game, record.variant, game_title(record)) + "\n", output, [path])
 
 
 @click.command()
@@ -52,9 +41,10 @@ def html(file: str | None, output: str | None) -> None:
     other file, so it can be sent as an email attachment.
     """
     from ..pictures.html import replay_html
+    from ..pictures.svg import game_title
 
     path, record, game = read_game(file)
-    write_output(replay_html(game, record, record_title(record)), output, [path])
+    write_output(replay_html(game, record, game_title(record)), output, [path])
 
 
 COMMANDS = {command.name: command for command in (svg, html)}

@@ -1,5 +1,5 @@
 """Clubs playing by email: the mail that carries a game, receiving it, a folder of games at a
-glance, reminders and ratings, and the club judge that keeps the time.
+glance, reminders, ratings, the club's page, and the club judge that keeps the time.
 
 - ``headers``: every value checked before it goes into a header or a file name.
 - ``mail``: the message that carries a game, and its recipients.
@@ -11,6 +11,7 @@ glance, reminders and ratings, and the club judge that keeps the time.
 - ``reminders``: which reminders are due, their text, and the log that sends each once.
 - ``ratings``: openskill ratings over the finished games.
 - ``judge``: the club judge's rulings: copies stamped, time kept, late players and void games.
+- ``page``: the club's static HTML page, and the replay page of each finished game.
 """
 
 __all__: list[str] = []

@@ -10,6 +10,7 @@ mu - 3 sigma, shown with sigma, the uncertainty.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
@@ -18,7 +19,7 @@ from openskill.models import PlackettLuce
 from ..engine.game import name_key
 from ..engine.scoring import Standing, standings
 from ..records.schema import Record
-from ..turns.validation import validate_file
+from ..turns.validation import Validation, validate_file
 from .status import copies_once, file_time
 
 __all__ = ["finished_games", "rate"]
@@ -64,18 +65,20 @@ def game_date(record: Record, path: str) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
 
 
-def finished_games(paths: list[str], variant: str | None = None, now: datetime | None = None
+def finished_games(paths: list[str], variant: str | None = None, now: datetime | None = None,
+                   validations: Mapping[str, Validation] | None = None
                    ) -> tuple[list[RatedGame], list[str]]:
     """(the valid finished games among ``paths``, of ``variant`` when given, in date order;
     the paths of the invalid records, which are left out). Validated at ``now``
     (``replay.validate_file``): a hidden game whose missing keys are past their reveal deadline
     is settled and counts, those who did not reveal ranked last; a move from the future makes
     its game invalid. Copies of one game (one game id, whatever their file names) count once:
-    the copy with the most moves (then the first path), the others named in its ``copies``."""
+    the copy with the most moves (then the first path), the others named in its ``copies``.
+    ``validations`` holds those made already (at ``now``), by path."""
     found: list[tuple[str | None, int, RatedGame]] = []
     invalid = []
     for path in paths:
-        checked = validate_file(path, now=now)
+        checked = (validations or {}).get(path) or validate_file(path, now=now)
         record, game = checked.record, checked.game
         if not checked.valid or record is None or game is None:
             invalid.append(path)

@@ -15,7 +15,7 @@ from ..engine.scoring import standings
 from ..engine.words import Word
 from ..i18n import _, names_list
 from ..records.times import clock_json, stand_in_actions, waiting_deadline
-from ..turns.validation import validate_file
+from ..turns.validation import Validation, validate_file
 
 if TYPE_CHECKING:
     from ..engine.clock import Deadline
@@ -171,12 +171,14 @@ class GameStatus(NamedTuple):
                 "game_id": self.game_id, "copies": list(self.copies)}
 
 
-def game_status(path: str, shown: str | None = None, now: datetime | None = None) -> GameStatus:
+def game_status(path: str, shown: str | None = None, now: datetime | None = None,
+                checked: Validation | None = None) -> GameStatus:
     """The status of the game at ``path`` (``shown`` names it), its clock read at ``now``
     (without it, the clock is left out), validated at ``now`` (``replay.validate_file``: a
-    move from the future makes it invalid, a stalled reveal settles it)."""
+    move from the future makes it invalid, a stalled reveal settles it) unless ``checked``
+    is that validation, made already."""
     shown = path if shown is None else shown
-    checked = validate_file(path, shown=shown, now=now)
+    checked = validate_file(path, shown=shown, now=now) if checked is None else checked
     try:
         since = os.stat(path).st_mtime
     except OSError:

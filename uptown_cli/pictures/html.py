@@ -24,18 +24,36 @@ if TYPE_CHECKING:
     from ..records.entries import MoveNotes
     from ..records.schema import Record
 
-__all__ = ["replay_html"]
+__all__ = ["page_start", "replay_html"]
 
 
-def content_policy(style: str, script: str) -> str:
-    """The page's Content-Security-Policy: it may load nothing, and only its own style and
-    script (named by their hashes) apply, so even a stray script in the page could not run."""
+def page_start(title: str, style: str, script: str | None = None) -> str:
+    """A page up to its body: in the language in use, allowed to load nothing and to run
+    nothing but ``script`` (``content_policy``), under ``title`` (escaped), with ``style``."""
+    return f"""<!DOCTYPE html>
+<html lang="{current_language().replace("_", "-")}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{content_policy(style, script)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="uptown">
+<title>{xml_text(title)}</title>
+<style>{style}</style>
+</head>
+"""
+
+
+def content_policy(style: str, script: str | None = None) -> str:
+    """A page's Content-Security-Policy: it may load nothing, and only its own style and
+    script (named by their hashes; no script at all without ``script``) apply, so even a
+    stray script in the page could not run."""
 
     def digest(text: str) -> str:
         return "'sha256-" + base64.b64encode(sha256(text.encode()).digest()).decode() + "'"
 
+    scripts = "'none'" if script is None else digest(script)
     return (
-        f"default-src 'none'; style-src {digest(style)}; script-src {digest(script)}; "
+        f"default-src 'none'; style-src {digest(style)}; script-src {scripts}; "
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
 
@@ -384,17 +402,7 @@ def replay_html(game: "Game", record: "Record", title: str) -> str:
         "Tiles: face, and a corner shape per colour (red circle, blue square, green triangle, "
         "yellow diamond,\norange cross); thick frame: last move; \u00d7 badge: last capture."))
     board = board_svg(game, record.variant, title, panel=False)
-    return f"""<!DOCTYPE html>
-<html lang="{current_language().replace("_", "-")}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{content_policy(style, SCRIPT)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="uptown">
-<title>{xml_text(title)}</title>
-<style>{style}</style>
-</head>
-<body data-step="{game.ply}">
+    return f"""{page_start(title, style, SCRIPT)}<body data-step="{game.ply}">
 <h1>{xml_text(title)}</h1>
 <p class="about">{xml_text(about_line(game, record))}</p>
 <main>

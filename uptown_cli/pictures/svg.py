@@ -9,9 +9,11 @@ background (``#tile-COLOR``) and the face (``#face-TILE``), both defined once in
 the HTML replay places the same parts. Pure functions of a Game; nothing here reads files.
 """
 
+import os
 import re
 from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from ..engine.game import Game, Turn
 from ..engine.geometry import (COLUMNS, REGION_NAMES, ROWS, TILE_NAMES, shown_color, shown_tile,
@@ -21,7 +23,10 @@ from .text import turn_text
 from .tile_names import variant_label
 from ..engine.scoring import standings
 
-__all__ = ["board_svg"]
+if TYPE_CHECKING:
+    from ..records.schema import Record
+
+__all__ = ["board_svg", "game_title"]
 
 CELL = 60
 """Side of a square, in SVG units."""
@@ -296,6 +301,11 @@ def players_panel(game: Game, variant: str) -> str:
             f'<use href="#face-{name}" transform="translate({rx + 3.5} {ry}) scale(0.72)"/>'
         )
     return f'<g class="panel">{"".join(parts)}</g>'
+
+
+def game_title(record: "Record") -> str:
+    """The title a game's pictures bear: the event named in the record, else the file's name."""
+    return record.fields.get("event") or os.path.basename(record.path) or "Uptown"
 
 
 def board_svg(game: Game, variant: str = "standard", title: str = "Uptown",
