@@ -55,6 +55,7 @@ COMMANDS = {
     "pause": ("deadlines", "Take vacation days: NAME's clock stands still."),
     "svg": ("pictures", "Draw the board as an SVG picture."),
     "html": ("pictures", "Make one self-contained HTML page that replays the game."),
+    "judge": ("judge", "A club's referee that reads its mailbox and answers by mail."),
 }
 """Each command's name: (its module in this package, its one-line summary)."""
 
