@@ -60,7 +60,7 @@ def help_texts() -> list[tuple[str, str]]:
     """(location, message) of every help text the command line shows, walked from its commands
     (their docstrings and ``help=`` stay English in the code and are translated when shown):
     the program's and each command's help, each command's summary of the table COMMANDS, and
-    every option's help."""
+    every option's help; a group's commands too."""
     from uptown_cli.cli import COMMANDS, help_text, main
 
     found: list[tuple[str, str]] = []
@@ -79,6 +79,10 @@ def help_texts() -> list[tuple[str, str]]:
         command = main.get_command(context, name)
         assert command is not None, name
         add(command, f"uptown_cli/cli/{module}.py")
+        for sub in getattr(command, "commands", {}).values():  # a group's (uptown judge)
+            if sub.short_help:
+                found.append((f"uptown_cli/cli/{module}.py", sub.short_help))
+            add(sub, f"uptown_cli/cli/{module}.py")
     return [(where, text) for where, text in found if not text.startswith(CLICKS)]
 
 

@@ -3,7 +3,7 @@
 
 import click
 
-from . import TranslatedCommand, translated
+from . import CLICK_MARKED, TranslatedCommand, translated
 from ..i18n import _
 
 __all__: list[str] = []
@@ -11,6 +11,10 @@ __all__: list[str] = []
 
 class JudgeGroup(click.Group, TranslatedCommand):
     """``uptown judge``'s commands, each with its help in the language in use."""
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [_(piece) if piece in CLICK_MARKED else piece
+                for piece in super().collect_usage_pieces(ctx)]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         command = super().get_command(ctx, name)

@@ -11,6 +11,9 @@ glance, reminders and ratings, and the club judge that keeps the time.
 - ``reminders``: which reminders are due, their text, and the log that sends each once.
 - ``ratings``: openskill ratings over the finished games.
 - ``judge``: the club judge's rulings: copies stamped, time kept, late players and void games.
+- ``judge_store``: a judge's folder, key and database: each message handled once, its outbox.
+- ``judge_mailbox``: where a judge's messages come from: a pipe, a Maildir, IMAP.
+- ``judge_run``: one run of a judge: handle, acknowledge, tick, send.
 """
 
 __all__: list[str] = []

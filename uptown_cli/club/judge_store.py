@@ -30,6 +30,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
@@ -219,8 +220,8 @@ class Txn:
         other = self._db.execute("SELECT game_id FROM games WHERE path = ? AND game_id != ?",
                                  (path, game_id)).fetchone()
         if other is not None:
-            raise JudgeError(_("games/{path} is the file of another game ({game_id})")
-                             .format(path=path, game_id=other[0]))
+            raise JudgeError(_("{path} is the file of another game ({game_id})")
+                             .format(path=f"{GAMES}/{path}", game_id=other[0]))
         self._db.execute(
             "INSERT INTO games (game_id, path, text, updated) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET path = excluded.path, text = excluded.text, "
@@ -284,8 +285,8 @@ class Store:
             db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode != "wal":
-                raise JudgeError(_("{path}: SQLite cannot keep it in WAL mode (it is in {mode} "
-                                   "mode)").format(path=shown, mode=mode))
+                raise JudgeError(_("{path}: the database cannot be kept in WAL mode (it is in "
+                                   "{mode} mode)").format(path=shown, mode=mode))
             db.execute("PRAGMA synchronous = FULL")
             _create_schema(db, shown)
             return cls(folder, db, dry_run)
@@ -526,6 +527,8 @@ def _judge_folder(folder: str) -> None:
     judge's already (it holds ``judge.key`` or ``judge.db``); JudgeError for any other."""
     shown = display_path(folder)
     try:
+        parent = os.path.dirname(os.path.abspath(folder))
+        os.makedirs(parent, exist_ok=True)
         os.mkdir(folder, 0o700)
     except FileExistsError:
         if not os.path.isdir(folder) or os.path.islink(folder):
@@ -584,13 +587,11 @@ def _key_data(folder: str) -> tuple[bytes, str]:
     shown = display_path(path)
     data = read_private(path, _("{path} does not exist: this folder is not a judge's (uptown judge "
                                 "init makes one)").format(path=shown))
-    try:
-        seed, address = bytes.fromhex(data["signing"]), data["address"]
-        if len(seed) != 32 or not isinstance(address, str):
-            raise ValueError(address)
-    except (KeyError, TypeError, ValueError):
-        raise JudgeError(_("{path} is not a judge's key file").format(path=shown)) from None
-    return seed, address
+    signing, address = data.get("signing"), data.get("address")
+    if not (isinstance(signing, str) and re.fullmatch("[0-9a-f]{64}", signing)
+            and isinstance(address, str)):
+        raise JudgeError(_("{path} is not a judge's key file").format(path=shown))
+    return bytes.fromhex(signing), address
 
 
 def signing_key(folder: str) -> bytes:
