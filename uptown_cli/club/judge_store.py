@@ -215,8 +215,8 @@ class Txn:
         """Keep ``text`` as the game ``game_id``, its file ``games/PATH`` (a plain file name,
         not another game's)."""
         if plain_file_name(path) != path or path in (".", ".."):
-            raise JudgeError(_("{path!r} is not a plain file name for a game in games/")
-                             .format(path=path))
+            raise JudgeError(_("{path!r} is not a plain file name for a game in {folder}")
+                             .format(path=path, folder=f"{GAMES}/"))
         other = self._db.execute("SELECT game_id FROM games WHERE path = ? AND game_id != ?",
                                  (path, game_id)).fetchone()
         if other is not None:
