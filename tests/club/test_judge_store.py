@@ -10,6 +10,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from aiosmtpd.controller import Controller
 from support.club import SERVER_WAIT, Capture, free_port
 from support.echo_judge import echo_rule, message
@@ -75,6 +77,25 @@ def test_the_key_is_the_content_without_the_trace_headers_and_its_message_id():
     assert message_key(traced) == message_key(data) == message_key(data.replace(b"\n", b"\r\n"))
     assert message_key(data)[1] == "<m1@example.org>"
     assert message_key(data.replace(b"Message 1", b"Message 2"))[0] != message_key(data)[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Received", "Return-Path", "Delivered-To", "X-Original-To",
+                                 "Status", "X-UID"]), max_size=4),
+       st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=60),
+       st.booleans())
+def test_trace_headers_and_line_ends_leave_the_key_alone(fields, value, crlf):
+    """What a delivery adds (trace fields, folded or not, anywhere in the header) and CR LF
+    line ends on the wire change nothing of a message's key."""
+    data = message(1)
+    header, body = data.split(b"\n\n", 1)
+    lines = header.split(b"\n")
+    for place, name in enumerate(fields):
+        lines.insert(place * 2 % (len(lines) + 1), f"{name}: {value}\n\t{value}".encode())
+    delivered = b"\n".join(lines) + b"\n\n" + body
+    if crlf:
+        delivered = delivered.replace(b"\n", b"\r\n")
+    assert message_key(delivered) == message_key(data)
 
 
 def test_an_exception_in_the_work_rolls_everything_back(store, tmp_path):

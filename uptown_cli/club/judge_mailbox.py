@@ -35,7 +35,7 @@ from ..errors import MailError, display_path, one_line
 from ..i18n import _, system_reason
 from .boxes import read_message_file
 from .mime import MAX_MESSAGE_BYTES
-from .transport import TIMEOUT, account_password, tls_context
+from .transport import TIMEOUT, account_password, tls_context, url_port
 
 __all__ = ["IMAP_CAFILE_ENV", "IMAP_PASSWORD_ENV", "Incoming", "ImapAccount", "MAX_PER_RUN",
            "from_imap", "from_maildir", "from_pipe", "message_key"]
@@ -230,11 +230,7 @@ class ImapAccount(NamedTuple):
         if parts.password is not None:
             raise MailError(_("the IMAP account's URL must not hold the password: use "
                               "${IMAP_PASSWORD_ENV} or ~/.netrc").format(IMAP_PASSWORD_ENV=IMAP_PASSWORD_ENV))
-        try:
-            port = parts.port or (993 if parts.scheme == "imaps" else 143)
-            parts.hostname.encode("idna")
-        except ValueError:  # UnicodeError is one
-            raise MailError(_("{usage}: its port or host name is not one").format(usage=usage)) from None
+        port = url_port(parts, 993 if parts.scheme == "imaps" else 143, usage)
         user = unquote(parts.username, errors="strict")
         mailbox = unquote(parts.path.lstrip("/"), errors="strict") or "INBOX"
         if not (user + mailbox).isascii() or not (user + mailbox).isprintable():

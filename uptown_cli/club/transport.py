@@ -22,7 +22,7 @@ import smtplib
 import ssl
 import subprocess
 from typing import NamedTuple
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, unquote, urlsplit
 
 from ..errors import NOTHING_SENT, MailError, Undeliverable
 
@@ -32,7 +32,7 @@ from the start; port 465); ``?tls=no`` sends without TLS."""
 from ..i18n import _, system_reason
 
 __all__ = ["SMTP_ENV", "account_password", "check_settings", "send_sendmail", "send_smtp",
-           "tls_context"]
+           "tls_context", "url_port"]
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
 CAFILE_ENV = "UPTOWN_SMTP_CAFILE"
 """A PEM file of certificates to trust instead of the system's (a club's own server)."""
@@ -70,11 +70,7 @@ class SmtpServer(NamedTuple):
         if plain and parts.scheme == "smtps":
             raise MailError(_("${SMTP_ENV}: smtps:// is TLS; give smtp://...?tls=no to send without "
                               "it").format(SMTP_ENV=SMTP_ENV))
-        try:
-            port = parts.port or (465 if parts.scheme == "smtps" else 587)
-            parts.hostname.encode("idna")
-        except ValueError:  # UnicodeError is one
-            raise MailError(_("{usage}: its port or host name is not one").format(usage=usage)) from None
+        port = url_port(parts, 465 if parts.scheme == "smtps" else 587, usage)
         user = unquote(parts.username or "", errors="strict")
         if not user.isascii() or not user.isprintable():
             raise MailError(_("${SMTP_ENV}: the user name must be printable ASCII (the SMTP login "
@@ -127,6 +123,18 @@ def _netrc_password(host: str, user: str, env: str) -> str:
                           "{host} login {user} password ...' to ~/.netrc")
                         .format(user=user, host=host, PASSWORD_ENV=env))
     return entry[2]
+
+
+def url_port(parts: SplitResult, default: int, usage: str) -> int:
+    """The port of the server URL ``parts`` (``default`` when it names none), its host name
+    checked to be one; MailError (``usage``, said to be wrong) when either is not. Shared by
+    SMTP and the judge's IMAP (``club.judge_mailbox``)."""
+    try:
+        port = parts.port or default
+        (parts.hostname or "").encode("idna")
+    except ValueError:  # UnicodeError is one
+        raise MailError(_("{usage}: its port or host name is not one").format(usage=usage)) from None
+    return port
 
 
 class Delivery(NamedTuple):
