@@ -145,6 +145,17 @@ def test_sync_files_writes_every_file_that_differs_from_the_database(store, tmp_
         game_id + ".yaml": text for game_id, text in rows(store, "SELECT game_id, text FROM games")}
 
 
+def test_a_game_file_that_cannot_be_written_is_told_and_written_at_the_next_start(store, tmp_path):
+    games = tmp_path / "judge" / "games"
+    (games / "game-1.yaml").mkdir()  # in the way
+    report = run_judge(store, [incoming(1)], echo_rule)
+    assert report.handled == (("message 1", "echoed game-1"),)
+    [line] = report.failures
+    assert "game-1.yaml is a folder" in line and "the file is written at its next start" in line
+    (games / "game-1.yaml").rmdir()
+    assert store.sync_files() == ["game-1.yaml"]
+
+
 def test_a_game_file_must_be_a_plain_name_of_its_own_game(store):
     def put(game_id, path):
         return lambda mail, txn: txn.put_game(game_id, path, "text") or "put"

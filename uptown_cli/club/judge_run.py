@@ -79,6 +79,7 @@ def run_judge(store: Store, messages: Iterable[Incoming], rule: Rule,
                             .format(name=name, error=_error(exc)))
     sending = (store.send_pending(send_one) if send_one is not None
                else Sending((), (), (), None))
+    failures += store.unwritten
     return Report(synced, tuple(handled), repeated, tuple(failures), tuple(ticked), sending)
 
 

@@ -261,12 +261,15 @@ class Store:
     every transaction is rolled back, no file is written and nothing is sent: what it
     would do is returned all the same."""
 
-    __slots__ = ("folder", "db", "address", "archive", "dry_run")
+    __slots__ = ("folder", "db", "address", "archive", "dry_run", "unwritten")
 
     def __init__(self, folder: str, db: sqlite3.Connection, dry_run: bool) -> None:
         self.folder = folder
         self.db = db
         self.dry_run = dry_run
+        self.unwritten: list[str] = []
+        """A line for each game file that could not be written after its commit (the
+        database keeps the game; ``sync_files`` writes it at the next start)."""
         settings = dict(db.execute("SELECT name, value FROM settings").fetchall())
         self.address = settings.get("address", "")
         self.archive = settings.get("archive") or None
@@ -385,7 +388,8 @@ class Store:
     def _project(self, game_ids: list[str]) -> list[str]:
         """Write the files of the games ``game_ids`` from the database, where they differ,
         atomically (``records.safe_file.write_file``), each text read under ``FILES_LOCK``
-        so that the newest commit is what stays on disk."""
+        so that the newest commit is what stays on disk; a file that cannot be written is
+        told in ``unwritten``, and the others are written."""
         if self.dry_run or not game_ids:
             return []
         written = []
@@ -401,8 +405,9 @@ class Store:
                     try:
                         write_file(path, data, display_path(path))
                     except OutputError as exc:
-                        raise JudgeError(_("{error} (the judge's database keeps the game; the file "
-                                           "is written at its next start)").format(error=exc)) from None
+                        self.unwritten.append(_("{error} (the judge's database keeps the game; the "
+                                                "file is written at its next start)").format(error=exc))
+                        continue
                     written.append(row[0])
         return written
 
