@@ -43,6 +43,7 @@ __all__ = ["IMAP_CAFILE_ENV", "IMAP_PASSWORD_ENV", "Incoming", "ImapAccount", "M
 MAX_PER_RUN = 500
 """Messages one run takes from a Maildir or an IMAP mailbox; the rest wait for the next run."""
 IMAP_PASSWORD_ENV = "UPTOWN_IMAP_PASSWORD"
+"""The IMAP account's password (else ``~/.netrc``'s entry for the host)."""
 IMAP_CAFILE_ENV = "UPTOWN_IMAP_CAFILE"
 """A PEM file of certificates to trust instead of the system's (a club's own server)."""
 TRACE_FIELDS = frozenset((b"received", b"return-path", b"delivered-to", b"x-original-to",
@@ -221,6 +222,8 @@ class ImapAccount(NamedTuple):
 
     @classmethod
     def parse(cls, url: str) -> ImapAccount:
+        """The account ``url`` names; MailError (one line) for a URL that names none, or
+        that holds the password."""
         usage = _("the IMAP account must be imaps://USER@HOST[:PORT]/MAILBOX (TLS) or "
                   "imap://USER@HOST[:PORT]/MAILBOX (STARTTLS)")
         parts = urlsplit(url)
@@ -240,6 +243,7 @@ class ImapAccount(NamedTuple):
 
     @property
     def where(self) -> str:
+        """``HOST:PORT``, as a line about the server names it."""
         return f"{self.host}:{self.port}"
 
 

@@ -109,7 +109,9 @@ BUSY_SECONDS = 60.0
 """How long a judge waits for another's transaction before it gives up (the message is
 handled at the next run)."""
 CRASH_ENV = "UPTOWN_JUDGE_CRASH"
+"""``POINT`` or ``POINT:N``: where ``crash_point`` ends the process (for the tests only)."""
 CRASH_STATUS = 86
+"""The exit status of a process that ``crash_point`` ended."""
 CRASH_POINTS = ("before-commit", "after-commit", "before-done", "after-claim", "after-send")
 """Where ``crash_point`` may end the process: the work done but not committed; committed but
 no file written; files written but the message not acknowledged (``judge_run``); a message
@@ -301,6 +303,7 @@ class Store:
             raise
 
     def close(self) -> None:
+        """Close the database (its WAL is folded into it when no other judge has it open)."""
         self.db.close()
 
     def __enter__(self) -> Store:
@@ -311,6 +314,7 @@ class Store:
 
     @property
     def games_folder(self) -> str:
+        """The folder of the game files, ``games/`` in the judge's folder."""
         return os.path.join(self.folder, GAMES)
 
     @contextlib.contextmanager
