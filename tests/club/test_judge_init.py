@@ -66,3 +66,9 @@ def test_init_speaks_spanish(uptown, tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     result = uptown.invoke("--lang", "es", "judge", "init", tmp_path, "--address", "judge@club.example")
     assert result.exit_code == 1 and "no es la carpeta de un juez" in result.stderr
+
+
+def test_init_help_speaks_spanish(uptown):
+    result = uptown.invoke("--lang", "es", "judge", "init", "--help")
+    assert result.stdout.startswith("Uso: uptown judge init [OPCIONES] FOLDER")
+    assert "Preparar la carpeta de un juez e imprimir su tarjeta." in result.stdout

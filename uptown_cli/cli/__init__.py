@@ -2,8 +2,8 @@
 
 Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``terminal``: play, review; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
-html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``engines``: engine,
-tournament) and are registered here by name with their one-line summaries, so that ``uptown
+html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings; ``judge``: a club's
+judge; ``engines``: engine, tournament) and are registered here by name with their one-line summaries, so that ``uptown
 --help`` imports none of them and a command imports only its own module.  The shared options
 are in ``options``, record loading in ``loading``, the one output path (text, tables, csv,
 JSON, ``-o`` files) in ``output``, exit statuses and error conversion in ``exits``.
