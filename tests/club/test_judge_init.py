@@ -5,7 +5,7 @@ import os
 import re
 import stat
 
-from uptown_cli.club.judge_store import Store, card, signing_key
+from uptown_cli.club.judge_store import Store
 from uptown_cli.fairplay.signatures import public_key
 
 
@@ -20,17 +20,19 @@ def test_init_makes_the_folder_the_key_the_database_and_prints_the_card(uptown, 
     assert result.exit_code == 0, result.output
     address, key = result.stdout.split()
     assert address == "judge@club.example" and re.fullmatch("[0-9a-f]{64}", key)
-    assert bytes.fromhex(key) == public_key(signing_key(str(folder)))
     assert mode(folder) == 0o700 and mode(folder / "judge.key") == 0o600
     assert (folder / "games").is_dir()
     with Store.open(str(folder)) as store:
-        assert (store.address, store.archive) == ("judge@club.example", "archive@club.example")
+        judge = store.judge()
+    assert (judge.email, judge.archive) == ("judge@club.example", "archive@club.example")
+    assert bytes.fromhex(key) == public_key(judge.seed)
 
 
 def test_init_again_keeps_the_key_and_prints_the_same_card(uptown, tmp_path):
     first = uptown.invoke("judge", "init", tmp_path / "judge", "--address", "judge@club.example")
     again = uptown.invoke("judge", "init", tmp_path / "judge", "--address", "judge@club.example")
-    assert first.stdout == again.stdout == f"{card(str(tmp_path / 'judge'))}\n"
+    with Store.open(str(tmp_path / "judge")) as store:
+        assert first.stdout == again.stdout == f"{store.judge().card}\n"
 
 
 def test_init_takes_an_empty_folder_and_makes_it_private(uptown, tmp_path):

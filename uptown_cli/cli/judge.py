@@ -57,7 +57,7 @@ def init(folder: str, address: str, archive: "str | None") -> None:
     """
     from ..club.judge_store import create_judge
 
-    click.echo(str(create_judge(folder, address, archive)))
+    click.echo(create_judge(folder, address, archive).card)
 
 
 COMMANDS = {command.name: command for command in (judge,)}

@@ -34,20 +34,21 @@ import re
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
-from email.message import EmailMessage
+from email.message import Message
 from email.utils import formatdate
 from typing import NamedTuple
 
 from ..errors import JudgeError, MailError, OutputError, Undeliverable, UptownError, display_path
 from ..fairplay.keys import read_private, write_private
-from ..fairplay.signatures import new_signing_key, public_key
+from ..fairplay.signatures import new_signing_key
 from ..i18n import _, system_reason
 from ..records.safe_file import write_file
 from .headers import checked_address, plain_file_name
+from .judge import Judge
 from .mail import wire_bytes
 
-__all__ = ["CRASH_ENV", "CRASH_POINTS", "Card", "Game", "Outcome", "Queued", "Sending", "Store",
-           "Txn", "card", "crash_point", "create_judge", "signing_key"]
+__all__ = ["CRASH_ENV", "CRASH_POINTS", "Game", "Outcome", "Queued", "Sending", "Store", "Txn",
+           "crash_point", "create_judge"]
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -179,17 +180,6 @@ class Sending(NamedTuple):
     stopped: str | None
 
 
-class Card(NamedTuple):
-    """A judge's card: its address and its public signing key, the line players give to
-    ``uptown new --judge``."""
-
-    address: str
-    key: bytes
-
-    def __str__(self) -> str:
-        return f"{self.address} {self.key.hex()}"
-
-
 class Txn:
     """What the work of one transaction may do: read and write games, queue messages and log
     events, all committed together or not at all."""
@@ -231,7 +221,7 @@ class Txn:
         if game_id not in self.written:
             self.written.append(game_id)
 
-    def send(self, recipients: list[str], message: EmailMessage) -> str:
+    def send(self, recipients: list[str], message: Message) -> str:
         """Queue ``message`` to ``recipients`` (checked addresses), from the judge; returns
         its Message-ID, made from the cause and the message's place among those this
         transaction queued, so that the same work queues the same Message-IDs."""
@@ -311,6 +301,12 @@ class Store:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+    def judge(self) -> Judge:
+        """The judge this folder is: its address, its signing key (``judge.key``) and the
+        club's archive address (``uptown judge init`` set them); JudgeError when it is none."""
+        seed, address = _key_data(self.folder)
+        return Judge(address, seed, self.archive)
 
     @property
     def games_folder(self) -> str:
@@ -563,11 +559,12 @@ def _judge_folder(folder: str) -> None:
             folder=shown, reason=system_reason(exc))) from None
 
 
-def create_judge(folder: str, address: str, archive: str | None = None) -> Card:
+def create_judge(folder: str, address: str, archive: str | None = None) -> Judge:
     """Set up a judge in ``folder`` (``_judge_folder``): its signing key in ``judge.key``
     (mode 0600), its database, its address and the club's archive address (or none); returns
-    its card. A folder that is this address's judge already keeps its key (the archive is
-    set anew); one that is another address's judge is refused."""
+    the judge (``club.judge.Judge``, whose ``card`` players give to ``uptown new --judge``).
+    A folder that is this address's judge already keeps its key (the archive is set anew);
+    one that is another address's judge is refused."""
     address = checked_address(address, _("the judge's address"))
     archive = checked_address(archive, _("the archive address")) if archive else None
     _judge_folder(folder)
@@ -587,7 +584,7 @@ def create_judge(folder: str, address: str, archive: str | None = None) -> Card:
         store.db.executemany("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
                              "DO UPDATE SET value = excluded.value",
                              [("address", address), ("archive", archive or "")])
-    return Card(address, public_key(seed))
+    return Judge(address, seed, archive)
 
 
 def _key_data(folder: str) -> tuple[bytes, str]:
@@ -601,18 +598,6 @@ def _key_data(folder: str) -> tuple[bytes, str]:
             and isinstance(address, str)):
         raise JudgeError(_("{path} is not a judge's key file").format(path=shown))
     return bytes.fromhex(signing), address
-
-
-def signing_key(folder: str) -> bytes:
-    """The private signing key (an Ed25519 seed) of the judge in ``folder``, from its key
-    file, which must be the user's own and private (``fairplay.keys.read_private``)."""
-    return _key_data(folder)[0]
-
-
-def card(folder: str) -> Card:
-    """The card of the judge in ``folder``."""
-    seed, address = _key_data(folder)
-    return Card(address, public_key(seed))
 
 
 def _file_bytes(path: str, limit: int) -> bytes | None:
