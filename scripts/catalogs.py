@@ -82,6 +82,10 @@ def help_texts() -> list[tuple[str, str]]:
         command = main.get_command(context, name)
         assert command is not None, name
         add(command, f"uptown_cli/cli/{module}.py")
+        for sub in getattr(command, "commands", {}).values():  # a group's (uptown judge)
+            if sub.short_help:
+                found.append((f"uptown_cli/cli/{module}.py", sub.short_help))
+            add(sub, f"uptown_cli/cli/{module}.py")
     return [(where, text) for where, text in found if not text.startswith(CLICKS)]
 
 

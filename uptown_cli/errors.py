@@ -12,7 +12,9 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
 - ``OutputError``: an output file (``-o``) that was not written (``records.safe_file.write_file``),
   or standard output that could not be written (``cli.run``);
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``);
-  ``NotAllSent``, one of them: a message sent, but refused for some of its recipients.
+  ``NotAllSent``, one of them: a message sent, but refused for some of its recipients;
+  ``Undeliverable``, one of them: a message the server refused for every recipient;
+- ``JudgeError``: a judge's folder or database that cannot be used as asked (``club.judge_store``).
 
 The command line turns every ``UptownError`` into one line on standard error and exit status 1,
 in one place (``cli.exits.converted``).
@@ -27,7 +29,7 @@ from .i18n import N_
 
 __all__ = [
     "UptownError", "NotationError", "IllegalMove", "Reason", "RacksUnknown", "SetupError",
-    "KeyFileError", "ViewerError", "MailError", "RecipientRefused", "NotAllSent", "EngineError", "OutputError", "RecordError",
+    "KeyFileError", "ViewerError", "MailError", "RecipientRefused", "NotAllSent", "JudgeError", "EngineError", "OutputError", "RecordError",
     "one_line", "display_path", "NOTHING_WRITTEN", "NOTHING_SENT",
 ]
 
@@ -202,3 +204,7 @@ class RecordError(UptownError):
         """The error as ``{"line", "move", "message"}``."""
         return {"line": self.line, "move": self.move, "message": self.message}
 
+
+class JudgeError(UptownError):
+    """A judge's folder or database that cannot be used as asked: not a judge's folder, a
+    database of another version, or one that another judge held too long; one line."""

@@ -3,7 +3,7 @@
 Commands live in small modules by concern (``new``; ``play``: move, moves, hint; ``terminal``: play, review; ``view``: show,
 replay, score, validate, diff; ``analysis``: selfplay, analyze, stats, export; ``pictures``: svg,
 html; ``hidden``: join, reveal; ``club``: send, receive, status, ratings, club page;
-``engines``: engine, tournament) and are registered here by name with their one-line
+``judge``: a club's judge; ``engines``: engine, tournament) and are registered here by name with their one-line
 summaries, so that ``uptown --help`` imports none of them and a command imports only its own
 module.  The shared options are in ``options``, record loading in ``loading``, the one output
 path (text, tables, csv, JSON, ``-o`` files) in ``output``, exit statuses and error conversion
@@ -58,6 +58,7 @@ COMMANDS = {
     "dispute": ("deadlines", "Dispute a pass, forfeit or bot move another player wrote for you."),
     "svg": ("pictures", "Draw the board as an SVG picture."),
     "html": ("pictures", "Make one self-contained HTML page that replays the game."),
+    "judge": ("judge", "A club's referee that reads its mailbox and answers by mail."),
 }
 """Each command's name: (its module in this package, its one-line summary)."""
 

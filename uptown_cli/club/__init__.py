@@ -12,6 +12,9 @@ glance, reminders, ratings, the club's page, and the club judge that keeps the t
 - ``ratings``: openskill ratings over the finished games.
 - ``judge``: the club judge's rulings: copies stamped, time kept, late players and void games.
 - ``page``: the club's static HTML page, and the replay page of each finished game.
+- ``judge_store``: a judge's folder, key and database: each message handled once, its outbox.
+- ``judge_mailbox``: where a judge's messages come from: a pipe, a Maildir, IMAP.
+- ``judge_run``: one run of a judge: handle, acknowledge, tick, send.
 """
 
 __all__: list[str] = []

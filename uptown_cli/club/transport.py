@@ -22,7 +22,7 @@ import smtplib
 import ssl
 import subprocess
 from typing import NamedTuple
-from urllib.parse import parse_qs, quote, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, quote, unquote, urlsplit
 
 from ..errors import NOTHING_SENT, MailError, RecipientRefused
 
@@ -31,7 +31,8 @@ SMTP_ENV = "UPTOWN_SMTP"
 from the start; port 465); ``?tls=no`` sends without TLS."""
 from ..i18n import _, system_reason
 
-__all__ = ["SMTP_ENV", "check_settings", "send_sendmail", "send_smtp"]
+__all__ = ["SMTP_ENV", "account_password", "check_settings", "send_sendmail", "send_smtp",
+           "tls_context", "url_port"]
 PASSWORD_ENV = "UPTOWN_SMTP_PASSWORD"
 CAFILE_ENV = "UPTOWN_SMTP_CAFILE"
 """A PEM file of certificates to trust instead of the system's (a club's own server)."""
@@ -69,11 +70,7 @@ class SmtpServer(NamedTuple):
         if plain and parts.scheme == "smtps":
             raise MailError(_("${SMTP_ENV}: smtps:// is TLS; give smtp://...?tls=no to send without "
                               "it").format(SMTP_ENV=SMTP_ENV))
-        try:
-            port = parts.port or (465 if parts.scheme == "smtps" else 587)
-            parts.hostname.encode("idna")
-        except ValueError:  # UnicodeError is one
-            raise MailError(_("{usage}: its port or host name is not one").format(usage=usage)) from None
+        port = url_port(parts, 465 if parts.scheme == "smtps" else 587, usage)
         user = unquote(parts.username or "", errors="strict")
         if not user.isascii() or not user.isprintable():
             raise MailError(_("${SMTP_ENV}: the user name must be printable ASCII (the SMTP login "
@@ -101,28 +98,49 @@ class SmtpServer(NamedTuple):
             return False
 
     def password(self) -> str:
-        """``$UPTOWN_SMTP_PASSWORD``, else the ``~/.netrc`` entry for the host; printable
-        ASCII (the SMTP login sends no other)."""
-        password = os.environ.get(PASSWORD_ENV) or self._netrc_password()
-        if not password.isascii() or not password.isprintable():
-            raise MailError(_("the SMTP password holds a character that is not printable ASCII, "
-                              "which the SMTP login cannot send"), NOTHING_SENT)
-        return password
+        """``$UPTOWN_SMTP_PASSWORD``, else the ``~/.netrc`` entry for the host
+        (``account_password``)."""
+        return account_password(self.host, self.user, PASSWORD_ENV)
 
-    def _netrc_password(self) -> str:
-        try:
-            entry = netrc.netrc().authenticators(self.host)
-        except FileNotFoundError:
-            entry = None
-        except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
-            reason = (_("it is not UTF-8 text") if isinstance(exc, UnicodeError)
-                      else getattr(exc, "msg", None) or system_reason(exc))
-            raise MailError(_("~/.netrc cannot be read ({reason})").format(reason=reason)) from None
-        if entry is None or not entry[2] or entry[0] not in ("", self.user):
-            raise MailError(_("no password for {user}@{host}: set ${PASSWORD_ENV} or add 'machine "
-                              "{host} login {user} password ...' to ~/.netrc")
-                            .format(user=self.user, host=self.host, PASSWORD_ENV=PASSWORD_ENV))
-        return entry[2]
+
+def account_password(host: str, user: str, env: str) -> str:
+    """The password of ``user`` at ``host``: the variable ``env``, else the ``~/.netrc`` entry
+    for the host; printable ASCII (a login sends no other). Shared by SMTP and the judge's
+    IMAP (``club.judge_mailbox``)."""
+    password = os.environ.get(env) or _netrc_password(host, user, env)
+    if not password.isascii() or not password.isprintable():
+        raise MailError(_("the password for {user}@{host} holds a character that is not printable "
+                          "ASCII, which the login cannot send").format(user=user, host=host),
+                        NOTHING_SENT)
+    return password
+
+
+def _netrc_password(host: str, user: str, env: str) -> str:
+    try:
+        entry = netrc.netrc().authenticators(host)
+    except FileNotFoundError:
+        entry = None
+    except (netrc.NetrcParseError, OSError, UnicodeError) as exc:
+        reason = (_("it is not UTF-8 text") if isinstance(exc, UnicodeError)
+                  else getattr(exc, "msg", None) or system_reason(exc))
+        raise MailError(_("~/.netrc cannot be read ({reason})").format(reason=reason)) from None
+    if entry is None or not entry[2] or entry[0] not in ("", user):
+        raise MailError(_("no password for {user}@{host}: set ${PASSWORD_ENV} or add 'machine "
+                          "{host} login {user} password ...' to ~/.netrc")
+                        .format(user=user, host=host, PASSWORD_ENV=env))
+    return entry[2]
+
+
+def url_port(parts: SplitResult, default: int, usage: str) -> int:
+    """The port of the server URL ``parts`` (``default`` when it names none), its host name
+    checked to be one; MailError (``usage``, said to be wrong) when either is not. Shared by
+    SMTP and the judge's IMAP (``club.judge_mailbox``)."""
+    try:
+        port = parts.port or default
+        (parts.hostname or "").encode("idna")
+    except ValueError:  # UnicodeError is one
+        raise MailError(_("{usage}: its port or host name is not one").format(usage=usage)) from None
+    return port
 
 
 class Delivery(NamedTuple):
@@ -144,7 +162,7 @@ def check_settings(url: str | None, sendmail: bool = False) -> None:
     if server.user:
         server.password()
     if not server.plain:
-        _tls_context()
+        tls_context()
 
 
 def send_smtp(data: bytes, sender: str, recipients: list[str], url: str) -> Delivery:
@@ -225,7 +243,7 @@ class _Session:
         client: smtplib.SMTP
         if server.tls:
             client = smtplib.SMTP_SSL(server.host, server.port, timeout=TIMEOUT,
-                                      context=_tls_context())
+                                      context=tls_context())
         else:
             client = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
         try:
@@ -233,7 +251,7 @@ class _Session:
             client.ehlo_or_helo_if_needed()
             if not server.tls and not server.plain:
                 if client.has_extn("starttls"):
-                    client.starttls(context=_tls_context())
+                    client.starttls(context=tls_context())
                     client.ehlo()
                     encrypted = True
                 elif not server.local:
@@ -301,16 +319,17 @@ def _close(client: smtplib.SMTP) -> None:
         client.close()
 
 
-def _tls_context() -> ssl.SSLContext:
+def tls_context(env: str = CAFILE_ENV) -> ssl.SSLContext:
     """The default context (certificates and host names verified), trusting the
-    certificates of ``$UPTOWN_SMTP_CAFILE`` instead of the system's when it is set."""
-    cafile = os.environ.get(CAFILE_ENV) or None
+    certificates of the file the variable ``env`` names (``$UPTOWN_SMTP_CAFILE``) instead of
+    the system's when it is set."""
+    cafile = os.environ.get(env) or None
     try:
         return ssl.create_default_context(cafile=cafile)
     except (OSError, ssl.SSLError) as exc:
         reason = system_reason(exc) if getattr(exc, "strerror", None) else getattr(exc, "reason", None) or exc
         raise MailError(_("${CAFILE_ENV} {cafile}: cannot read certificates from it ({reason})")
-                        .format(CAFILE_ENV=CAFILE_ENV, cafile=cafile, reason=reason),
+                        .format(CAFILE_ENV=env, cafile=cafile, reason=reason),
                         NOTHING_SENT) from None
 
 
