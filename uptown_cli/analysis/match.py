@@ -22,9 +22,9 @@ from ..engine.game import seat_colors
 from ..errors import EngineError, IllegalMove
 from ..i18n import _
 from .bots import choose_move
-from .engines import EngineProcess, engine_signals
+from .bot_programs import BotProgram, program_signals
 from .selfplay import player_names
-from .protocol import Clock, answered_move, move_request, move_seed
+from .bot_protocol import Clock, answered_move, move_request, move_seed
 
 __all__ = ["Entrant", "Limits", "GameTask", "play_move"]
 
@@ -146,7 +146,7 @@ class _PlayAgain(Exception):
 def play_game(task: GameTask) -> GameOutcome:
     """Play ``task``'s game (again once if an engine crashes or stalls; the logs of both tries
     are kept)."""
-    with engine_signals():
+    with program_signals():
         try:
             return _play(task, last_try=False)
         except _PlayAgain as again:
@@ -166,7 +166,7 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
     moves: list[list[str]] = []
     forfeit: tuple[int, EngineError] | None = None
     logs: dict[int, IO[bytes]] = {}
-    engines: dict[int, EngineProcess] = {}
+    engines: dict[int, BotProgram] = {}
     try:
         for seat, entrant in enumerate(task.lineup):
             if entrant.bot is None:
@@ -206,9 +206,9 @@ def _failed(seat: int, error: EngineError, last_try: bool) -> tuple[int, EngineE
     return seat, error
 
 
-def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> EngineProcess:
+def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> BotProgram:
     """The entrant's engine, started and past its handshake (ended again if it fails)."""
-    engine = EngineProcess(entrant.command, log)
+    engine = BotProgram(entrant.command, log)
     try:
         engine.handshake(limits.start, dict(entrant.options))
     except BaseException:
@@ -218,7 +218,7 @@ def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> EngineProcess:
 
 
 def play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
-               engine: EngineProcess | None, clocks: list[float | None], moves: list[list[str]]) -> None:
+               engine: BotProgram | None, clocks: list[float | None], moves: list[list[str]]) -> None:
     """The move of the player to move (seat ``seat``), chosen, played and added to ``moves``
     (``[colour, text]``); EngineError when its engine fails or plays an illegal move."""
     seed = move_seed(task.seed, game.ply)

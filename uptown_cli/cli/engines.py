@@ -53,7 +53,7 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
     Example:
       echo '{"type":"hello","protocol":"uptown-engine-1"}' | uptown engine --bot greedy
     """
-    from ..analysis.engine_server import serve
+    from ..analysis.bot_server import serve
     from ..i18n import use_language
 
     if sys.stdin is None:
@@ -86,7 +86,7 @@ def _entrant(text: str) -> "Entrant":
     return Entrant(name, command=words)
 
 
-def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
+def _served_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
     """The entrants with the engine options of ``--option NAME.KEY=VALUE`` set."""
     options: dict[str, dict[str, Any]] = {}
     for setting in settings:
@@ -229,7 +229,7 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
 
     if len(entrants) < 2:
         raise click.UsageError(gettext("name two or more entrants (bots, or NAME=COMMAND engines)"))
-    players = _engine_options([_entrant(text) for text in entrants], option)
+    players = _served_options([_entrant(text) for text in entrants], option)
     bot_options = {k: v for k, v in (("playouts", playouts), ("seconds", seconds)) if v is not None}
     limits = Limits(move=None if game_time else move_time or 10.0,
                     game=game_time[0] if game_time else None,
@@ -242,14 +242,14 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
 def _check_engines(run: "Tournament") -> None:
     """Start each engine once and shake hands: one clear line, before any game, for an
     engine that cannot play at all."""
-    from ..analysis.engines import EngineProcess, engine_signals
+    from ..analysis.bot_programs import BotProgram, program_signals
     from ..analysis.pool import stopped_by_signals
 
-    with stopped_by_signals(), engine_signals():
+    with stopped_by_signals(), program_signals():
         for entrant in run.settings.entrants:
             if entrant.bot is None:
                 with converted(prefix=gettext("engine {name}: ").format(name=entrant.name)), \
-                        EngineProcess(entrant.command) as process:
+                        BotProgram(entrant.command) as process:
                     process.handshake(run.settings.limits.start, dict(entrant.options))
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from uptown_cli.analysis.engine_server import serve
-from uptown_cli.analysis.engines import EngineProcess
+from uptown_cli.analysis.bot_server import serve
+from uptown_cli.analysis.bot_programs import BotProgram
 from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_game
-from uptown_cli.analysis.protocol import PROTOCOL, engine_view, move_request, move_seed
+from uptown_cli.analysis.bot_protocol import PROTOCOL, request_view, move_request, move_seed
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import TILE_NAMES
@@ -48,7 +48,7 @@ def a_game(moves, players=3, seed="proto"):
 
 
 def test_the_handshake_names_the_engine_its_protocol_and_its_options():
-    with EngineProcess(uptown_engine("horizon")) as engine:
+    with BotProgram(uptown_engine("horizon")) as engine:
         hello = engine.handshake(30, {"playouts": 4})
         engine.ping(30)
     assert hello["type"] == "hello" and hello["protocol"] == PROTOCOL == "uptown-engine-1"
@@ -82,9 +82,9 @@ def test_a_move_request_carries_what_the_player_may_know_and_no_more():
     assert not any(c in request["racks"] or c in request["drawn"] for c in others)
 
 
-def test_an_engine_view_holds_the_board_and_the_own_racks_of_the_request():
+def test_an_request_view_holds_the_board_and_the_own_racks_of_the_request():
     game, bags = a_game(11)
-    view = engine_view(move_request(game, bags, None, "s", "standard", 12)).game
+    view = request_view(move_request(game, bags, None, "s", "standard", 12)).game
     assert view.board == game.board and view.to_move == game.to_move
     assert all(view.racks[c] == game.racks[c] for c in game.to_move.colors)
     assert sorted(map(tuple, view.legal_moves())) == sorted(map(tuple, game.legal_moves()))
@@ -101,7 +101,7 @@ def test_a_request_that_is_not_sound_is_one_error_line(broken):
     request = move_request(game, bags, None, "s", "standard", 5)
     broken(request)
     with pytest.raises(SetupError, match="not sound"):
-        engine_view(request)
+        request_view(request)
 
 
 def test_uptown_engine_answers_a_move_request_with_a_legal_move(tmp_path):
@@ -154,13 +154,13 @@ def test_an_engine_written_in_javascript_plays_uptown_bots(uptown, tmp_path):
 
 
 def test_a_game_clock_is_sent_with_the_time_left():
-    from uptown_cli.analysis.engine_server import _thinking_time
-    from uptown_cli.analysis.protocol import Clock
+    from uptown_cli.analysis.bot_server import _thinking_time
+    from uptown_cli.analysis.bot_protocol import Clock
 
     game, bags = a_game(10, players=2)
     request = move_request(game, bags, Clock(left=12.25, increment=0.5), "s", "standard", 11)
     assert request["clock"] == {"left": 12.25, "increment": 0.5}
-    assert engine_view(request).clock == Clock(left=12.25, increment=0.5)
+    assert request_view(request).clock == Clock(left=12.25, increment=0.5)
     # uptown's engine with --seconds thinks within a share of its time
     assert _thinking_time(5.0, Clock(move=1.0), game) == pytest.approx(0.6)
     assert _thinking_time(0.01, Clock(move=1.0), game) == 0.01

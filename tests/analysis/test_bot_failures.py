@@ -1,7 +1,7 @@
 """What happens when an engine fails (docs/ENGINE_PROTOCOL.md): an illegal move, garbage, a
 refusal or a timeout lose the game at once; a crash or a stall has the game played again once,
 then loses; an engine that ignores quit has its whole process group ended. The engines are
-tests/analysis/engines/faulty.py, run with this Python."""
+tests/analysis/programs/faulty.py, run with this Python."""
 
 import json
 import os
@@ -15,7 +15,7 @@ from support.processes import alive
 
 from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_game
 
-FAULTY = Path(__file__).resolve().parent / "engines" / "faulty.py"
+FAULTY = Path(__file__).resolve().parent / "programs" / "faulty.py"
 LIMITS = Limits(move=2.0, margin=0.5, start=20.0)
 """Time enough for a loaded machine: only the engines made to fail run out of it."""
 

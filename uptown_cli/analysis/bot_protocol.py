@@ -4,7 +4,7 @@ and read here for both sides, the host that runs a game and the engine that choo
 A move request carries what the player to move may know and nothing more: the players, the
 moves played, their own racks and the tiles they drew, how many tiles each bag holds, their
 legal moves and the clock, so that an engine needs no memory between requests.
-``engine_view`` makes such a request back into a game that uptown's bots can play on (they
+``request_view`` makes such a request back into a game that uptown's bots can play on (they
 sample what they cannot see themselves, from what the player may know).
 """
 
@@ -144,7 +144,7 @@ def answered_move(answer: Mapping[str, Any], number: int) -> tuple[str | None, M
             move=text[:60], reason=exc)) from None
 
 
-class EngineView(NamedTuple):
+class RequestView(NamedTuple):
     """A move request made back into a game: ``game`` as its player to move may see it (their
     own racks as they are; every other bag dealt its tiles played, in order, then the rest, a
     deal that fits the moves and that bots never read), the request's ``seed``, ``variant``
@@ -181,8 +181,8 @@ class Replay:
         return game
 
 
-def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> EngineView:
-    """The ``EngineView`` of a move request (its public game played on ``replay`` when given);
+def request_view(request: Mapping[str, Any], replay: Replay | None = None) -> RequestView:
+    """The ``RequestView`` of a move request (its public game played on ``replay`` when given);
     SetupError (one line) when it is not a sound one."""
     try:
         players = [Player(p["name"], tuple(p["colors"])) for p in request["players"]]
@@ -208,6 +208,6 @@ def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> Eng
         raise SetupError(_("a move request that is not sound: missing or wrong {field}").format(
             field=exc)) from None
     variant = request.get("variant", "standard")
-    return EngineView(view, str(request.get("seed", "")),
+    return RequestView(view, str(request.get("seed", "")),
                       variant if isinstance(variant, str) else "standard",
                       Clock.from_json(request.get("clock")))

@@ -22,9 +22,9 @@ from typing import IO, Any
 
 from ..errors import EngineError
 from ..i18n import _
-from .protocol import MAX_LINE, PROTOCOL, decode, encode
+from .bot_protocol import MAX_LINE, PROTOCOL, decode, encode
 
-__all__ = ["EngineProcess", "engine_signals"]
+__all__ = ["BotProgram", "program_signals"]
 
 QUIT_GRACE = 2.0
 """Seconds an engine has to exit after ``quit`` before its process group is ended."""
@@ -33,7 +33,7 @@ TERM_GRACE = 0.5
 """Seconds between SIGTERM and SIGKILL to the engine's process group."""
 
 
-class EngineProcess:
+class BotProgram:
     """A running engine: ``start`` it, ``handshake``, ``ping``, ``ask``; ``end`` it (also on
     leaving a ``with`` block), which asks it to quit and then ends its whole process group."""
 
@@ -55,7 +55,7 @@ class EngineProcess:
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
 
-    def __enter__(self) -> EngineProcess:
+    def __enter__(self) -> BotProgram:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -194,7 +194,7 @@ def _signal_group(pgid: int, signum: int) -> None:
 
 
 @contextlib.contextmanager
-def engine_signals() -> Iterator[None]:
+def program_signals() -> Iterator[None]:
     """While inside, in a process's main thread: a write to an engine that has gone raises
     (SIGPIPE ignored: the command line lets it end the program), and in a worker process
     whose SIGTERM ends it at once (a ``--jobs`` worker, which the pool ends so) SIGTERM raises
