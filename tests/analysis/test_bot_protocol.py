@@ -1,7 +1,10 @@
-"""The engine protocol (docs/ENGINE_PROTOCOL.md): the handshake, a whole game through it, what
-a move request tells an engine (all it may know, nothing more), and uptown's engine answers."""
+"""The protocol of bot programs, "engines" (docs/ENGINE_PROTOCOL.md): the handshake, options
+typed as it declares them, the keys an answer may hold, a whole game through it, what a move
+request tells a program (all it may know, nothing more), uptown's engine's answers, and the
+example engines of examples/engines/ each playing a short match."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -12,11 +15,18 @@ import pytest
 from uptown_cli.analysis.bot_server import serve
 from uptown_cli.analysis.bot_programs import BotProgram
 from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_game
-from uptown_cli.analysis.bot_protocol import PROTOCOL, request_view, move_request, move_seed
+from uptown_cli.analysis.bot_protocol import (
+    PROTOCOL,
+    check_keys,
+    move_request,
+    move_seed,
+    request_view,
+    typed_option,
+)
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import TILE_NAMES
-from uptown_cli.errors import SetupError
+from uptown_cli.errors import EngineError, SetupError
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_ENGINE = ROOT / "examples" / "engines" / "neighbour.js"
@@ -54,7 +64,55 @@ def test_the_handshake_names_the_engine_its_protocol_and_its_options():
     assert hello["type"] == "hello" and hello["protocol"] == PROTOCOL == "uptown-engine-1"
     assert hello["name"] == "uptown horizon" and hello["author"] == "uptown"
     assert set(hello["options"]) == {"playouts", "seconds"}
-    assert engine.name == "uptown horizon"
+    assert engine.about == hello
+
+
+OFFERED = {"depth": {"type": "integer", "min": 1, "max": 9}, "speed": {"type": "number"},
+           "book": {"type": "text"}, "ponder": {"type": "flag"}, "style": {"type": "colour"}}
+"""A handshake's options, of every type (and one of a type the protocol does not have)."""
+
+
+@pytest.mark.parametrize("name,value,typed", [
+    ("depth", "3", 3), ("depth", 3, 3), ("speed", "0.5", 0.5), ("speed", "2", 2.0), ("speed", 2, 2),
+    ("book", "3", "3"), ("book", "open.txt", "open.txt"), ("ponder", "true", True),
+    ("ponder", "No", False), ("ponder", "1", True), ("ponder", False, False),
+    ("style", "7", 7), ("style", "wild", "wild"), ("style", "[1, 2]", [1, 2]),
+])
+def test_an_option_value_is_typed_as_the_handshake_declares_it(name, value, typed):
+    assert typed_option(name, value, OFFERED) == typed
+    assert type(typed_option(name, value, OFFERED)) is type(typed)
+
+
+@pytest.mark.parametrize("name,value,message", [
+    ("depht", "3", "it offers no option 'depht' (it offers book, depth, ponder, speed, style)"),
+    ("depth", "3.5", "option 'depth' takes an integer, not '3.5'"),
+    ("depth", "10", "option 'depth' takes a value from 1 to 9, not '10'"),
+    ("depth", True, "option 'depth' takes an integer, not True"),
+    ("speed", "nan", "option 'speed' takes a number, not 'nan'"),
+    ("ponder", "maybe", "option 'ponder' takes true or false, not 'maybe'"),
+    ("book", 3, "option 'book' takes a text, not 3"),
+])
+def test_an_option_not_offered_or_of_the_wrong_type_is_refused(name, value, message):
+    with pytest.raises(EngineError, match=re.escape(message)) as refused:
+        typed_option(name, value, OFFERED)
+    assert refused.value.reason == "refused"
+    assert str(pytest.raises(EngineError, typed_option, "x", 1, {}).value) == "it offers no option 'x' (it offers none)"
+
+
+@pytest.mark.parametrize("answer,message", [
+    ({"type": "move", "id": 1, "move": "7 B7", "colour": "red"},
+     "a 'move' message with the key 'colour', which the protocol does not have: did you mean 'color'?"),
+    ({"type": "pong", "id": 1, "when": 3},
+     "a 'pong' message with the key 'when', which the protocol does not have (type, id)"),
+    ({"type": "hello", "protocol": PROTOCOL, "option": {}},
+     "a 'hello' message with the key 'option', which the protocol does not have: did you mean 'options'?"),
+])
+def test_an_answer_with_a_key_the_protocol_does_not_have_is_garbage(answer, message):
+    with pytest.raises(EngineError, match=re.escape(message)) as refused:
+        check_keys(answer)
+    assert refused.value.reason == "garbage"
+    check_keys({"type": "info", "depth": 3, "anything": [1]})  # info says what it likes
+    check_keys({"type": "move", "id": 1, "move": "7 B7", "color": "red"})
 
 
 def test_uptown_engine_answers_ping_and_refuses_what_it_does_not_know():
