@@ -14,8 +14,7 @@ The models of a deal pair (the pentanomial: the first entrant's score over the t
 deal, 0 to 2, with the seats swapped), each made to have the expected score of the Elo tested:
 - ``independent``: the two games independent, each drawn (a shared first place) with
   probability DRAWS, won or lost otherwise;
-- ``deal-split``: the deal favours a seat, so that most pairs split 1-1 (as between two
-  bots of nearly equal strength on Uptown's deals, measured below); its shape is
+- ``deal-split``: the deal favours a seat, so that most pairs split 1-1; its shape is
   SPLIT_SHAPE, tilted to the expected score (p_i proportional to q_i e^(t i)).
 """
 
@@ -31,12 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from uptown_cli.analysis.pool import in_pool  # noqa: E402
 from uptown_cli.analysis.sprt import Sprt, expected_score, sprt_llr  # noqa: E402
 
-DRAWS = 0.06
-"""The share of two-player games with a shared first place: 6% of 400 games of mc against
-greedy (seed ``shape``, 200 deals; this script's figure, measured once)."""
+DRAWS = 0.017
+"""The share of two-player games with a shared first place: 10 of 600 games of mc at one
+playout against mc at two (``uptown tournament a=mc b=mc --option a.playouts=1 --option
+b.playouts=2 --deals 300 --seed shape``), whose pairs split as often as independent games
+would (47% of the deals)."""
 
 SPLIT_SHAPE = (0.08, 0.05, 0.74, 0.05, 0.08)
-"""The pentanomial shape of the ``deal-split`` model: three pairs in four split."""
+"""The pentanomial shape of the ``deal-split`` model, a harder case than Uptown's: three pairs
+in four split, so that a pair tells less and the test decides on fewer pairs."""
 
 CHUNK = 100
 """Runs per task handed to a worker."""

@@ -30,18 +30,24 @@ from uptown_cli.errors import EngineError, SetupError
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_ENGINE = ROOT / "examples" / "engines" / "neighbour.js"
+PY_ENGINE = ROOT / "examples" / "engines" / "joiner.py"
 
 
 def uptown_engine(bot, *options):
     return (sys.executable, "-m", "uptown_cli", "engine", "--bot", bot, *options)
 
 
-def talk(*messages, bot="greedy"):
-    """uptown's engine's answers to ``messages``, each a line."""
-    done = subprocess.run(uptown_engine(bot), input="".join(json.dumps(m) + "\n" for m in messages),
+def talk_to(command, *messages):
+    """The answers of the engine ``command`` to ``messages``, each a line."""
+    done = subprocess.run(command, input="".join(json.dumps(m) + "\n" for m in messages),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def talk(*messages, bot="greedy"):
+    """uptown's engine's answers to ``messages``, each a line."""
+    return talk_to(uptown_engine(bot), *messages)
 
 
 def a_game(moves, players=3, seed="proto"):
@@ -197,16 +203,24 @@ def test_a_whole_game_through_the_protocol_is_the_game_the_bot_plays_in_process(
     assert played._replace(logs={}) == play_game(inside)  # the engines' logs aside
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (.ci/run installs it)")
-def test_an_engine_written_in_javascript_plays_uptown_bots(uptown, tmp_path):
-    out = tmp_path / "js"
-    result = uptown.run("tournament", f"neighbour=node {JS_ENGINE}", "random", "greedy",
-                        "--deals", "2", "--seed", "js", "--out", out, "--json")
+@pytest.mark.parametrize("name,command", [
+    ("neighbour", ["node", JS_ENGINE]),
+    ("joiner", [sys.executable, PY_ENGINE]),
+])
+def test_an_example_engine_plays_uptown_bots(uptown, tmp_path, name, command):
+    """Each example of examples/engines/, in its own language, plays a short match with no
+    forfeit, beats random on most deals, and its games validate."""
+    if shutil.which(str(command[0])) is None:
+        pytest.skip(f"{command[0]} is not installed (.ci/run installs node)")
+    out = tmp_path / name
+    result = uptown.run("tournament", f"{name}={' '.join(map(str, command))}", "random", "greedy",
+                        "--deals", "2", "--seed", "examples", "--out", out, "--json")
     assert result.returncode == 0, result.stderr
     table = json.loads(result.stdout)
-    neighbour = next(e for e in table["entrants"] if e["name"] == "neighbour")
-    assert neighbour["games"] == 8 and neighbour["forfeits"] == 0
-    assert neighbour["firsts"] >= 3  # it beats random on most deals
+    entrant = next(e for e in table["entrants"] if e["name"] == name)
+    assert entrant["games"] == 8 and entrant["forfeits"] == 0
+    versus_random = next(p for p in table["pairings"] if p["second"] == "random" or p["first"] == "random")
+    assert versus_random["first"] == name and versus_random["wins"] >= 3
     checked = uptown.run("validate", *sorted(out.glob("game-*.yaml")))
     assert checked.returncode == 0, checked.stdout
 
@@ -224,3 +238,39 @@ def test_a_game_clock_is_sent_with_the_time_left():
     assert _thinking_time(0.01, Clock(move=1.0), game) == 0.01
     assert _thinking_time(None, Clock(move=1.0), game) is None
     assert _thinking_time(5.0, Clock(left=12.25, increment=0.5), game) < 0.6 * (12.25 / 10 + 0.5)
+
+
+PROTOCOL_PAGE = ROOT / "docs" / "ENGINE_PROTOCOL.md"
+
+
+def page_block(kind, after):
+    """The first ``kind`` code block of docs/ENGINE_PROTOCOL.md after the line ``after``."""
+    text = PROTOCOL_PAGE.read_text(encoding="utf-8")
+    rest = text[text.index(after):]
+    start = rest.index(f"```{kind}\n") + len(kind) + 4
+    return rest[start:rest.index("```", start)]
+
+
+def test_the_smallest_engine_of_the_protocol_page_plays_a_match(uptown, tmp_path):
+    script = tmp_path / "first.py"
+    script.write_text(page_block("python", "## The smallest engine"))
+    result = uptown.run("tournament", f"first={sys.executable} {script}", "random", "--deals", "1",
+                        "--seed", "first", "--out", tmp_path / "run", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["entrants"][0]["forfeits"] == 0
+
+
+def test_the_worked_example_of_the_protocol_page_is_true(tmp_path):
+    """Its request is the position's, its legal moves are the rules', its groups per colour
+    are counted right, and the example engine in Python plays the move it says."""
+    from uptown_cli.engine.scoring import standings
+
+    request = json.loads(page_block("json", "## A worked example"))
+    game = request_view(request).game
+    assert sorted(map(tuple, request["legal"])) == sorted((c, str(m)) for c, m in game.legal_moves())
+    assert len(request["legal"]) == 85
+    groups = {color: game.groups(color) for color in game.colors}
+    assert groups == {"red": 0, "green": 3, "blue": 2, "yellow": 0}
+    assert [(s.name, s.score) for s in standings(game)] == [("horizon", 3), ("mine", 2)]
+    answer = talk_to([sys.executable, str(PY_ENGINE)], {"type": "hello", "protocol": PROTOCOL}, request)[1]
+    assert answer == json.loads(page_block("json", "So the answer is"))

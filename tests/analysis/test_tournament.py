@@ -229,3 +229,18 @@ def test_the_text_output_has_cutechess_pairing_lines_and_interim_standings(tmp_p
     assert [(p["first"], p["second"]) for p in data["pairings"]] == [
         ("greedy", "random"), ("greedy", "mc"), ("random", "mc")]
     assert result.stderr.count("Standings after") == 3 and "Standings after 6 games:" in result.stderr
+
+
+def test_an_sprt_at_three_seats_tests_the_seat_against_seat_score_of_whole_deals(tmp_path, uptown):
+    """Two entrants fill three seats (greedy twice, random once, every rotation): each deal is
+    three games of two seat pairs each, scored 0 to 12 half points, and the match stops on a
+    whole deal."""
+    result = uptown.run("tournament", "greedy", "random", "--seats", "3", "--sprt", "0,200",
+                        "--deals", "20", "--seed", "three", "--out", tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    table = json.loads(result.stdout)
+    deals = table["sprt"]["deals"]
+    assert table["sprt"]["decision"] == "H1" and len(deals) == 13
+    assert table["games"] == 3 * sum(deals) < table["scheduled"] == 60
+    text = uptown.run("tournament", "--resume", "--out", tmp_path)
+    assert f"Deal scores (0-6): [{', '.join(map(str, deals))}]" in text.stdout

@@ -63,40 +63,41 @@ def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     if not any(counts):
         return 0.0
     weights = [count if count else REGULARIZED for count in counts]
-    total = sum(weights)
-    last = len(weights) - 1
-    sample = [(index / last, weight / total) for index, weight in enumerate(weights)]
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    t0, t1 = _tilt(sample, s0), _tilt(sample, s1)
-    return total * sum(p * (math.log1p(t0 * (a - s0)) - math.log1p(t1 * (a - s1)))
-                       for a, p in sample)
+    total, last = sum(weights), len(weights) - 1
+    scores = [index / last for index in range(len(weights))]
+    probs = [weight / total for weight in weights]
+    return total * (_nearest(scores, probs, expected_score(elo0))
+                    - _nearest(scores, probs, expected_score(elo1)))
 
 
-def _tilt(sample: list[tuple[float, float]], mean: float) -> float:
-    """The ``t`` for which p / (1 + t (a - mean)) is the distribution of mean ``mean`` nearest
-    to ``sample`` (``(a, p)`` pairs, a from 0 to 1, every p above 0): the root of
-    sum p (a - mean) / (1 + t (a - mean)), which falls from +inf to -inf between the bounds
-    below; Newton's steps kept inside the bracket, halving it where a step would leave."""
+def _nearest(scores: list[float], probs: list[float], mean: float) -> float:
+    """How much less likely, per sample, the distribution of mean ``mean`` nearest to
+    ``probs`` (on ``scores`` from 0 to 1, every prob above 0) makes the sample than its own
+    distribution: sum p log(1 + t (a - mean)), for the ``t`` that maximises it, where p / (1 +
+    t (a - mean)) is that nearest distribution. The sum is concave in ``t``, and its slope
+    falls from +inf to -inf between -1/(1 - mean) and 1/mean: Newton's steps, kept inside that
+    bracket by halving it where a step would leave."""
+    gaps = [a - mean for a in scores]
     low, high = -1 / (1 - mean), 1 / mean
     t = 0.0
-    for _ in range(200):
-        value = slope = 0.0
-        for a, p in sample:
-            d = a - mean
-            q = 1 / (1 + t * d)
-            value += p * d * q
-            slope += p * d * d * q * q
-        if value > 0:
+    for _ in range(100):
+        slope = curve = 0.0
+        for p, gap in zip(probs, gaps):
+            q = gap / (1 + t * gap)
+            slope += p * q
+            curve += p * q * q
+        if slope > 0:
             low = t
         else:
             high = t
-        step = t + value / slope
+        step = t + slope / curve
         if not low < step < high:
             step = (low + high) / 2
-        if abs(step - t) <= 1e-14 * (1 + abs(t)):
-            return step
+        if abs(step - t) <= 1e-13 * (1 + abs(step)):
+            t = step
+            break
         t = step
-    return t
+    return sum(p * math.log1p(t * gap) for p, gap in zip(probs, gaps))
 
 
 class DealScores:
