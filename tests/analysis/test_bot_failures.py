@@ -326,3 +326,15 @@ def test_an_engine_option_is_typed_as_its_handshake_declares_it(tmp_path, uptown
     settings = json.loads((tmp_path / "taken" / "tournament.json").read_text())
     assert settings["entrants"][0]["options"] == {"playouts": "2"}  # as given: typed when set
     assert json.loads(taken.stdout)["entrants"][0]["forfeits"] == 0
+
+
+def test_the_results_of_a_tournament_are_english_whatever_the_language(tmp_path, uptown):
+    """The reasons in results.jsonl and the records are the same in every language (a worker of
+    a cluster may speak another): the warning is the player's language, the files English."""
+    out = tmp_path / "run"
+    result = uptown.run("--lang", "es", "tournament", "ghost=/nonexistent/engine", "random",
+                        "--deals", "1", "--seed", "es", "--out", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith("Aviso: el motor ghost no puede jugar (no se puede iniciar")
+    line = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    assert line["seats"][0]["detail"].startswith("ghost: cannot start /nonexistent/engine: ")

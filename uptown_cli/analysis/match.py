@@ -22,7 +22,7 @@ from ..engine.notation import Move
 from ..engine.scoring import standings
 from ..engine.game import seat_colors
 from ..errors import EngineError, IllegalMove
-from ..i18n import _
+from ..i18n import _, language
 from .bots import choose_move
 from .bot_programs import BotProgram, program_signals
 from .bot_protocol import Clock, answered_move, move_request, move_seed, typed_option
@@ -160,8 +160,9 @@ class _PlayAgain(Exception):
 
 def play_game(task: GameTask) -> GameOutcome:
     """Play ``task``'s game (again once if a program crashes or stalls; the logs of both tries
-    are kept, ``PLAYED_AGAIN`` between them)."""
-    with program_signals():
+    are kept, ``PLAYED_AGAIN`` between them). Its reasons are in English whatever the players'
+    language: the results and records are the same wherever and by whom they are played."""
+    with program_signals(), language("en"):
         try:
             return _play(task, last_try=False)
         except _PlayAgain as again:
