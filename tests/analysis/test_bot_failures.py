@@ -191,7 +191,7 @@ def test_a_tournament_stopped_by_a_signal_ends_its_engines(tmp_path, uptown, sig
                                start_new_session=True, preexec_fn=_default_signals)
     try:
         deadline = time.monotonic() + 60
-        while not pids.exists() or not pids.read_text().strip():
+        while not playing(tmp_path / "run", pids):
             assert time.monotonic() < deadline and process.poll() is None, process.communicate()
             time.sleep(0.05)
         time.sleep(0.3)
@@ -244,6 +244,14 @@ def test_a_tournament_killed_outright_leaves_no_process_behind(tmp_path, uptown,
         assert not holding(results)
     finally:
         end_all(process.pid, pids)
+
+
+def playing(folder, pids):
+    """Whether the tournament in ``folder`` plays its games, a deaf engine started for one
+    (after the engines were tried, which happens before the folder is made)."""
+    results = folder / "results.jsonl"
+    return (results.exists() and pids.exists() and pids.read_text().strip() != ""
+            and pids.stat().st_mtime_ns >= results.stat().st_mtime_ns)
 
 
 def in_group(group):

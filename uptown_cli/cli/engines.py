@@ -28,7 +28,7 @@ from ..i18n import _ as gettext, ngettext
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
-    from ..analysis.tournament import Tournament
+    from ..analysis.tournament import Settings, Tournament
 
 __all__: list[str] = []
 
@@ -230,7 +230,7 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
 def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int, seed: str | None,
               variant: str, move_time: float | None, game_time: tuple[float, float] | None,
               margin: float, start_time: float, option: tuple[str, ...], playouts: int | None,
-              seconds: float | None, sprt: Any) -> Any:
+              seconds: float | None, sprt: Any) -> "Settings":
     """The tournament's ``Settings`` from the command line."""
     import secrets
 
@@ -249,7 +249,7 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
                     secrets.token_hex(4) if seed is None else seed, variant, limits, sprt)
 
 
-def _try_entrants(settings: Any, cluster: str | None) -> None:
+def _try_entrants(settings: "Settings", cluster: str | None) -> None:
     """Try each entrant before the first game (``tournament.trial``; a program only here, not
     on a cluster, whose workers run it): one line and exit 1 for an option it does not take,
     a warning for a program that cannot start (it loses its games, and the run goes on)."""
