@@ -67,7 +67,7 @@ def elo_json(elo: float | None, score: float | None) -> float | str | None:
 
 class Pairing(NamedTuple):
     """The first entrant's results against the second, a seat against a seat: ``wins``,
-    ``losses``, ``draws``; ``score`` (W + D/2)/N, None before any game), the Elo difference
+    ``losses``, ``draws``; ``score`` ((W + D/2)/N, None before any game), the Elo difference
     (None where infinite: see ``score``) and its error bar, ``los`` and the draw ratio."""
 
     first: str
@@ -83,9 +83,11 @@ class Pairing(NamedTuple):
 
     @property
     def games(self) -> int:
+        """How many seats of the first entrant met a seat of the second."""
         return self.wins + self.losses + self.draws
 
     def to_json(self) -> dict[str, Any]:
+        """The pairing as ``--json`` gives it (``elo`` a number, ``"+inf"`` or ``"-inf"``)."""
         return {"first": self.first, "second": self.second, "wins": self.wins,
                 "losses": self.losses, "draws": self.draws, "games": self.games,
                 "score": _rounded(self.score), "elo": elo_json(self.elo, self.score),
