@@ -137,6 +137,9 @@ def test_a_tournament_counts_forfeits_and_writes_games_that_validate(tmp_path, u
                            "--deals", "2", "--seed", "f", "--out", out)
     assert table["bad"]["forfeits"] == 4 and table["bad"]["losses"] == 4
     assert table["random"]["wins"] == 4
+    # every game lost: -inf, beside the score that gives it (JSON has no infinity)
+    assert (table["bad"]["elo"], table["bad"]["score"]) == ("-inf", 0.0)
+    assert (table["random"]["elo"], table["random"]["score"]) == ("+inf", 1.0)
     records = sorted(out.glob("game-*.yaml"))
     assert len(records) == 4
     assert uptown.run("validate", *records).returncode == 0
