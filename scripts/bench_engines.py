@@ -23,7 +23,7 @@ import time
 
 from bench_figures import summary, table
 
-from uptown_cli.analysis.engines import EngineProcess, engine_signals
+from uptown_cli.analysis.bot_programs import BotProgram, program_signals
 from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_move
 from uptown_cli.analysis.tournament import Settings, Tournament
 from uptown_cli.engine.bags import seeded_bags
@@ -74,10 +74,10 @@ def bench_protocol(runs):
     """Milliseconds a move more through two engine processes than in this process (on the
     wall, and in CPU time of all three processes), and the start-up of the two engines."""
     wall, cpu, startups = [], [], []
-    with engine_signals():
+    with program_signals():
         for run in range(runs):
             started = time.perf_counter()
-            engines = [EngineProcess(ENGINE) for _ in range(2)]
+            engines = [BotProgram(ENGINE) for _ in range(2)]
             try:
                 for engine in engines:
                     engine.handshake(30)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // An Uptown engine in JavaScript, speaking uptown-engine-1 (docs/ENGINE_PROTOCOL.md):
-// it plays the legal move that touches most of its own tiles (fewer groups is a better
-// score), avoids captures, and breaks ties with the seed each request brings.
+// it plays the legal move that touches most tiles of the colour it plays from (groups are
+// counted per colour, and fewer groups is a better score), avoids captures, and breaks ties
+// with the seed each request brings.
 // Run it against uptown's bots:
 //   uptown tournament greedy 'neighbour=node examples/engines/neighbour.js' --out runs/js
 "use strict";
@@ -38,14 +39,13 @@ function choose(request) {
     const square = squareOf(move);
     if (square) board[square] = color;
   }
-  const mine = new Set(request.racks ? Object.keys(request.racks) : []);
   const rand = random(String(request.seed));
   let best = null, bestValue = -Infinity;
   for (const [color, move] of request.legal) {
     const square = squareOf(move);
     let value = rand();  // below 1: only breaks ties
     if (square) {
-      value += 2 * neighbours(square).filter((s) => mine.has(board[s])).length;
+      value += 2 * neighbours(square).filter((s) => board[s] === color).length;
       if (move.includes("x")) value -= 3;
     }
     if (value > bestValue) [best, bestValue] = [[color, move], value];

@@ -1,13 +1,13 @@
 """A tournament's statistics against values worked out by hand: Elo and its 95% error bar
-(cutechess's formula), the SPRT's log-likelihood ratio and bounds (the trinomial GSPRT of
-fastchess), and openskill ratings for games of more than two."""
+(cutechess's formula), LOS and the pairing lines, forfeits counted as losses, and openskill
+ratings for games of more than two. The SPRT is test_sprt.py."""
 
 import math
 
 import pytest
 
 from uptown_cli.analysis.match import GameOutcome, SeatResult
-from uptown_cli.analysis.rating import Sprt, elo_interval, figures, sprt_decision, sprt_llr
+from uptown_cli.analysis.rating import elo_interval, elo_json, figures, los, pairing
 
 
 def test_elo_and_its_error_bar_by_hand_for_6_wins_2_draws_2_losses():
@@ -32,32 +32,6 @@ def test_elo_is_none_when_every_game_was_won_or_there_were_none():
     assert elo_interval(0, 0, 0) == (None, None)
 
 
-def test_sprt_llr_by_hand_for_6_wins_2_draws_2_losses():
-    # s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387; x = 0.7; var = 0.6 + 0.2/4 - 0.49 = 0.16
-    # LLR = 10 * 0.014387 * (1.4 - 0.5 - 0.514387) / (2 * 0.16) = 0.17337
-    assert sprt_llr(6, 2, 2, 0, 10) == pytest.approx(0.17337, abs=1e-4)
-    # 2 wins, 2 draws, 6 losses: x = 0.3, var = 0.2 + 0.05 - 0.09 = 0.16
-    # LLR = 10 * 0.014387 * (0.6 - 1.014387) / 0.32 = -0.18630
-    assert sprt_llr(2, 2, 6, 0, 10) == pytest.approx(-0.18630, abs=1e-4)
-
-
-def test_sprt_bounds_are_plus_minus_2_94_at_alpha_beta_0_05():
-    lower, upper = Sprt(0, 5).bounds()
-    assert lower == pytest.approx(math.log(0.05 / 0.95)) == pytest.approx(-2.944, abs=1e-3)
-    assert upper == pytest.approx(2.944, abs=1e-3)
-    assert Sprt(0, 5, 0.1, 0.2).bounds() == (pytest.approx(math.log(0.2 / 0.9)), pytest.approx(math.log(0.8 / 0.1)))
-
-
-def test_sprt_with_every_game_won_counts_one_draw_more_and_stops():
-    # 4 wins and one draw more: x = 4.5/5 = 0.9, var = 0.85 - 0.81 = 0.04, s1(50) = 0.571463
-    # LLR = 5 * 0.071463 * (1.8 - 1.071463) / 0.08 = 3.254 > 2.944: H1
-    assert sprt_llr(4, 0, 0, 0, 50) == pytest.approx(3.254, abs=1e-3)
-    assert sprt_llr(3, 0, 0, 0, 50) < 2.944 < sprt_llr(4, 0, 0, 0, 50)
-    assert sprt_llr(0, 0, 4, 0, 50) < -2.944
-    assert sprt_llr(0, 5, 0, 0, 50) == 0.0
-    assert sprt_llr(0, 0, 0, 0, 50) == 0.0
-
-
 def two_seat_game(number, first, second, a_first):
     def seat(name, share):
         return SeatResult(name, name, ("red", "green"), 3, 0, 1 if share else 2, share)
@@ -66,19 +40,12 @@ def two_seat_game(number, first, second, a_first):
     return GameOutcome(number, 0, "s", (), (seat(first, shares[0]), seat(second, shares[1])), True, False, {})
 
 
-def test_sprt_decision_reads_the_first_entrants_results():
-    wins = [two_seat_game(n, "a", "b", 1) for n in range(1, 5)]
-    assert sprt_decision(Sprt(0, 50), wins[:3], "a") is None
-    assert sprt_decision(Sprt(0, 50), wins, "a") == "H1"
-    assert sprt_decision(Sprt(0, 50), wins, "b") == "H0"
-
-
 def test_two_seat_figures_count_wins_draws_and_losses():
     games = [two_seat_game(1, "a", "b", 1), two_seat_game(2, "b", "a", 0.5), two_seat_game(3, "b", "a", 1)]
     a, b = figures(games, ["a", "b"], 2)
     assert (a.games, a.firsts, a.wins, a.draws, a.losses) == (3, 1.5, 1, 1, 1)
     assert (b.wins, b.draws, b.losses) == (1, 1, 1)
-    assert a.elo == pytest.approx(0.0) and a.mu is None
+    assert a.elo == pytest.approx(0.0) and a.mu is None and a.score == 0.5
 
 
 def test_more_seats_are_rated_by_openskill_with_sigma():
@@ -91,3 +58,52 @@ def test_more_seats_are_rated_by_openskill_with_sigma():
     a, b, c = figures(games, ["a", "b", "c"], 3)
     assert a.mu > b.mu > c.mu and a.wins is None
     assert a.sigma < 25 / 3 and a.firsts == 6 and c.firsts == 0
+
+
+def test_los_by_hand_as_cutechess_computes_it():
+    # 0.5 + 0.5 erf((12 - 7) / sqrt(2 * 19)) = 0.5 + 0.5 erf(0.811107) = 0.5 + 0.5 * 0.748651 = 0.874325
+    assert los(12, 7) == pytest.approx(0.874325, abs=1e-6)
+    assert los(7, 12) == pytest.approx(1 - 0.874325, abs=1e-6)
+    assert los(0, 0) == 0.5 and los(3, 3) == 0.5
+
+
+def test_a_pairing_gives_cutechess_score_line_by_hand():
+    from uptown_cli.cli.standings import pairing_lines
+
+    games = ([two_seat_game(n, "a", "b", 1) for n in range(12)] + [two_seat_game(n, "a", "b", 0) for n in range(7)]
+             + [two_seat_game(19, "b", "a", 0.5)])
+    result = pairing(games, "a", "b")
+    assert (result.wins, result.losses, result.draws, result.games) == (12, 7, 1, 20)
+    # score (12 + 1/2) / 20 = 0.625; Elo -400 log10(1/0.625 - 1) = 88.74
+    # sigma = sqrt(0.6 * 0.375^2 + 0.35 * 0.625^2 + 0.05 * 0.125^2) / sqrt(20) = 0.105327
+    # 0.625 -+ 1.959964 sigma = 0.418563 .. 0.831437 -> Elo -57.10 .. 277.23 -> +- 167.16
+    # LOS 0.874325 (above); the draw ratio 1/20
+    assert result.score == 0.625 and result.elo == pytest.approx(88.74, abs=0.01)
+    assert result.elo_error == pytest.approx(167.16, abs=0.01)
+    assert pairing_lines(result) == ["Score of a vs b: 12 - 7 - 1  [0.625] 20",
+                                     "Elo difference: 88.7 +/- 167.2, LOS: 87.4 %, DrawRatio: 5.0 %"]
+
+
+def test_an_elo_out_of_reach_is_plus_or_minus_inf_with_the_score_that_gives_it():
+    from uptown_cli.cli.standings import pairing_lines
+
+    swept = pairing([two_seat_game(n, "a", "b", 1) for n in range(5)], "a", "b")
+    assert swept.score == 1 and swept.elo is None
+    assert swept.to_json()["elo"] == "+inf" and swept.to_json()["score"] == 1
+    assert pairing([two_seat_game(n, "a", "b", 0) for n in range(5)], "a", "b").to_json()["elo"] == "-inf"
+    # LOS 0.5 + 0.5 erf(5 / sqrt(10)) = 0.987326
+    assert pairing_lines(swept)[1] == "Elo difference: +inf +/- inf, LOS: 98.7 %, DrawRatio: 0.0 %"
+    assert elo_json(None, None) is None and elo_json(12.3456, 0.6) == 12.346
+
+
+def test_a_forfeit_is_a_loss_and_no_flattering_score():
+    """An entrant that forfeits every game has lost them all, and no mean score: its score 0
+    (no groups, since it placed no tile) would be the best there is."""
+    def forfeited(number):
+        seats = (SeatResult("bad", "bad", ("red", "green"), 0, 0, 2, 0.0, "stall", "bad: no hello"),
+                 SeatResult("good", "good", ("blue", "yellow"), 0, 0, 1, 1.0))
+        return GameOutcome(number, 0, "s", (), seats, False, False, {})
+
+    bad, good = figures([forfeited(n) for n in range(4)], ["bad", "good"], 2)
+    assert (bad.wins, bad.losses, bad.forfeits, bad.firsts, bad.mean_score) == (0, 4, 4, 0, None)
+    assert bad.to_json()["elo"] == "-inf" and good.to_json()["elo"] == "+inf"

@@ -46,7 +46,7 @@ def test_a_gauntlet_seats_the_first_entrant_against_each_other_filling_the_table
 
 @pytest.mark.parametrize("settings,message", [
     (Settings((A,)), "two or more"),
-    (Settings((A, Entrant("A", bot="greedy"))), "same name"),
+    (Settings((A, Entrant("A", bot="greedy"))), "same name, 'A': give each a name of its own"),
     (Settings((A, B, C), sprt=object()), "match of two"),
     (Settings((A, B), seats=6), "2 to 5 seats"),
 ])
@@ -117,17 +117,31 @@ def test_a_results_line_that_is_not_a_result_is_one_error_line(tmp_path):
         Tournament.resume(str(tmp_path))
 
 
-def test_an_sprt_stops_a_match_once_it_decides(tmp_path, uptown):
-    result = uptown.run("tournament", "greedy", "random", "--sprt", "0,50", "--deals", "10",
+def test_an_sprt_stops_a_match_once_it_decides_on_whole_deal_pairs(tmp_path, uptown):
+    result = uptown.run("tournament", "greedy", "random", "--sprt", "0,200", "--deals", "20",
                         "--seed", "sprt", "--out", tmp_path, "--json")
     assert result.returncode == 0, result.stderr
     table = json.loads(result.stdout)
-    assert table["games"] == 4 and table["scheduled"] == 20  # 4 wins: LLR 3.25 > 2.94
-    assert table["sprt"]["decision"] == "H1" and table["sprt"]["llr"] > 2.94
-    assert len(list(tmp_path.glob("game-*.yaml"))) == 4
-    assert (tmp_path / "results.jsonl").read_bytes().count(b"\n") == 4
+    sprt = table["sprt"]
+    assert sprt["decision"] == "H1" and sprt["llr"] > 2.94 and table["scheduled"] == 40
+    # eight pairs won twice over are the fewest that decide [0, 200]; the match stops then
+    assert 16 <= table["games"] < 40 and table["games"] % 2 == 0
+    assert sum(sprt["deals"]) == table["games"] // 2 and sprt["deals"][4] >= 8
+    assert len(list(tmp_path.glob("game-*.yaml"))) == table["games"]
+    assert (tmp_path / "results.jsonl").read_bytes().count(b"\n") == table["games"]
     text = uptown.run("tournament", "--resume", "--out", tmp_path)
-    assert "H1 accepted: greedy is the stronger by 50 Elo" in text.stdout
+    assert "H1 accepted: greedy is the stronger by 200 Elo" in text.stdout
+    assert f"SPRT: llr {sprt['llr']:.3g} (" in text.stdout and " - H1 was accepted\n" in text.stdout
+    assert f"Ptnml(0-2): [{', '.join(map(str, sprt['deals']))}]" in text.stdout
+
+
+def test_the_sprt_waits_for_the_second_game_of_a_pair(tmp_path):
+    """After the first game of a deal the SPRT has not moved: it counts whole pairs."""
+    from uptown_cli.analysis.sprt import Sprt
+
+    tournament = Tournament.create(str(tmp_path), Settings((B, A), deals=3, seed="pair", sprt=Sprt(0, 400)))
+    llrs = [tournament.llr() for _ in tournament.run()]
+    assert llrs[0] == 0.0 and llrs[1] != 0.0 and llrs[2] == llrs[1] and llrs[3] != llrs[2]
 
 
 def test_more_seats_print_openskill_ratings(tmp_path, uptown):
@@ -144,7 +158,8 @@ def test_more_seats_print_openskill_ratings(tmp_path, uptown):
     (["greedy", "random", "--move-time", "1", "--game-time", "60"], "not both"),
     (["greedy", "random", "--sprt", "10,0"], "ELO0 < ELO1"),
     (["greedy", "random", "--game-time", "60+x"], "seconds+increment"),
-    (["greedy", "random", "--option", "greedy.depth=3"], "not an engine"),
+    (["greedy", "random", "--option", "nobody.depth=3"], "not an entrant of this tournament"),
+    (["greedy", "random", "--option", "greedy"], "give ENTRANT.OPTION=VALUE"),
     (["greedy", "random", "--jobs", "2", "--cluster", "local:2"], "--jobs or --cluster, not both"),
     (["greedy", "random", "--cluster", "local:2", "--jobs", "1"], "--jobs or --cluster, not both"),
 ])
@@ -159,3 +174,73 @@ def test_resume_takes_no_setup_options(tmp_path, uptown):
     assert result.exit_code == 2 and "drop --deals" in result.output
     result = uptown.invoke("tournament", "--resume", "--out", tmp_path / "none")
     assert result.exit_code == 1 and "holds no tournament" in result.output
+
+
+def test_a_bot_enters_under_names_of_its_own_any_number_of_times(tmp_path, uptown):
+    result = uptown.run("tournament", "r1=random", "r2=random", "random", "--deals", "1",
+                        "--seed", "alias", "--out", tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    assert [e["name"] for e in json.loads(result.stdout)["entrants"]] == ["r1", "r2", "random"]
+    settings = json.loads((tmp_path / "tournament.json").read_text())
+    assert settings["entrants"] == [{"name": "r1", "bot": "random"}, {"name": "r2", "bot": "random"},
+                                    {"name": "random", "bot": "random"}]
+    twice = uptown.run("tournament", "random", "random", "--out", tmp_path / "twice")
+    assert twice.returncode == 1 and not (tmp_path / "twice").exists()
+    assert twice.stderr == ("Error: two entrants have the same name, 'random': give each a name of its "
+                            "own (NAME=BOT, NAME=COMMAND)\n")
+
+
+def test_the_same_bot_with_other_options_under_other_names(tmp_path, uptown):
+    result = uptown.run("tournament", "fast=mc", "slow=mc", "--option", "fast.playouts=1",
+                        "--option", "slow.playouts=3", "--deals", "1", "--seed", "o", "--out", tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    settings = json.loads((tmp_path / "tournament.json").read_text())
+    assert settings["entrants"] == [{"name": "fast", "bot": "mc", "options": {"playouts": "1"}},
+                                    {"name": "slow", "bot": "mc", "options": {"playouts": "3"}}]
+    # the options are the bots': the games are those of mc at 1 and 3 playouts
+    alone = Tournament.create(str(tmp_path / "lib"), Settings(
+        (Entrant("fast", bot="mc", options=(("playouts", 1),)), Entrant("slow", bot="mc", options=(("playouts", 3),))),
+        deals=1, seed="o"))
+    list(alone.run())
+    assert (tmp_path / "lib" / "results.jsonl").read_bytes() == (tmp_path / "results.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("option,message", [
+    ("fast.depth=3", "fast: it offers no option 'depth' (it offers playouts, seconds)"),
+    ("fast.playouts=many", "fast: option 'playouts' takes an integer, not 'many'"),
+    ("r.playouts=3", "r: it offers no option 'playouts' (it offers none)"),
+])
+def test_a_bot_option_it_does_not_take_is_one_line_before_any_game(tmp_path, uptown, option, message):
+    result = uptown.run("tournament", "fast=mc", "r=random", "--option", option, "--out", tmp_path / "run")
+    assert result.returncode == 1 and result.stderr == f"Error: {message}\n"
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_text_output_has_cutechess_pairing_lines_and_interim_standings(tmp_path, uptown):
+    result = uptown.run("tournament", "greedy", "random", "mc", "--playouts", "2", "--deals", "1",
+                        "--seed", "lines", "--rating-interval", "2", "--out", tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(uptown.run("tournament", "--resume", "--out", tmp_path, "--json").stdout)
+    for pairing in data["pairings"]:
+        line = (f"Score of {pairing['first']} vs {pairing['second']}: {pairing['wins']} - "
+                f"{pairing['losses']} - {pairing['draws']}  [{pairing['score']:.3f}] 2")
+        assert line in result.stdout
+        assert f"{line}\nElo difference: " in result.stderr  # every 2 games, the standings so far
+    assert [(p["first"], p["second"]) for p in data["pairings"]] == [
+        ("greedy", "random"), ("greedy", "mc"), ("random", "mc")]
+    assert result.stderr.count("Standings after") == 3 and "Standings after 6 games:" in result.stderr
+
+
+def test_an_sprt_at_three_seats_tests_the_seat_against_seat_score_of_whole_deals(tmp_path, uptown):
+    """Two entrants fill three seats (greedy twice, random once, every rotation): each deal is
+    three games of two seat pairs each, scored 0 to 12 half points, and the match stops on a
+    whole deal."""
+    result = uptown.run("tournament", "greedy", "random", "--seats", "3", "--sprt", "0,200",
+                        "--deals", "20", "--seed", "three", "--out", tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    table = json.loads(result.stdout)
+    deals = table["sprt"]["deals"]
+    assert table["sprt"]["decision"] == "H1" and len(deals) == 13
+    assert table["games"] == 3 * sum(deals) < table["scheduled"] == 60
+    text = uptown.run("tournament", "--resume", "--out", tmp_path)
+    assert f"Deal scores (0-6): [{', '.join(map(str, deals))}]" in text.stdout

@@ -29,6 +29,8 @@ ALLOWED = {
     "name", "colors", "email", "lang", "players", "started", "best", "variations", "eval",
     "comment", "standard", "blockers", "move", "grace", "bank", "reveal", "none", "per", "year",
     "wait", "pass", "forfeit", "after", "auto",
+    # values and option names of the engine protocol, typed as they are
+    "true", "false", "seconds",
     # command names said alone
     "new", "send", "pause", "validate", "all", "dispute",
 }

@@ -11,10 +11,10 @@ and outside programs that play over a protocol.
   ``reasons``: why a marked move was worse, in words.
 - ``selfplay``: bots playing one another; ``corpus``: figures over many records.
 - ``pool``: the worker processes of ``--jobs``; ``cluster``: tasks on Dask.
-- ``protocol``: the messages of the engine protocol; ``engine_server``: uptown's bots served
-  over it; ``engines``: an outside program run by the host.
+- ``bot_protocol``: the messages of the engine protocol; ``bot_server``: uptown's bots served
+  over it; ``bot_programs``: an outside program run by the host.
 - ``match``: one tournament game; ``tournament``: who plays whom, resumable; ``rating``: Elo,
-  SPRT and openskill.
+  LOS, pairings and openskill; ``sprt``: fishtest's GSPRT on deal scores.
 """
 
 __all__: list[str] = []

@@ -1,11 +1,13 @@
-"""One game of a tournament: entrants (uptown's bots in this process, or engine programs over
-the protocol) in their seats, the clock, and what happens when an engine fails.
+"""One game of a tournament: entrants (uptown's bots in this process, or bot programs over
+the protocol, "engines" in the commands' words) in their seats, the clock, and what happens
+when a program fails.
 
-An engine that plays an illegal move, answers too late, writes garbage or refuses loses the
-game at once: the game stops there, that seat is last, and the others are ranked by their
-standings at that point. An engine that crashes or stalls has the game played again once from
-the start, every engine started afresh; if it fails again it loses the same way. Every engine
-process (its whole process group) is ended before the game's result is returned.
+A program that plays an illegal move, answers too late, writes garbage or refuses loses the
+game at once (and is told why, in an ``error`` message): the game stops there, that seat is
+last, and the others are ranked by their standings at that point. A program that crashes or
+stalls, or cannot start, has the game played again once from the start, every program started
+afresh; if it fails again it loses the same way. Every reason names the entrant. Every
+program's process (its whole process group) is ended before the game's result is returned.
 """
 
 from __future__ import annotations
@@ -20,21 +22,26 @@ from ..engine.notation import Move
 from ..engine.scoring import standings
 from ..engine.game import seat_colors
 from ..errors import EngineError, IllegalMove
-from ..i18n import _
+from ..i18n import _, language
 from .bots import choose_move
-from .engines import EngineProcess, engine_signals
+from .bot_programs import BotProgram, program_signals
+from .bot_protocol import Clock, answered_move, move_request, move_seed, typed_option
+from .bot_server import served_options
 from .selfplay import player_names
-from .protocol import Clock, answered_move, move_request, move_seed
 
 __all__ = ["Entrant", "Limits", "GameTask", "play_move"]
 
 LOG_TAIL = 65536
-"""The most of an engine's standard error kept for each game (its end)."""
+"""The most of a program's standard error kept for each game (its end: 64 KiB)."""
+
+PLAYED_AGAIN = "--- the game played again ---\n"
+"""The line between a game's two tries in a program's log."""
 
 
 class Entrant(NamedTuple):
-    """A player of a tournament: uptown's ``bot`` by name, or an engine program (``command``,
-    with ``options`` set through the protocol)."""
+    """A player of a tournament: uptown's ``bot`` by name, or a bot program (``command``);
+    ``options`` as given (text from the command line), typed when they are set: a program's
+    as its handshake declares them, a bot's as ``uptown engine`` would."""
 
     name: str
     bot: str | None = None
@@ -44,8 +51,16 @@ class Entrant(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The entrant as the tournament's file keeps it."""
         if self.bot is not None:
-            return {"name": self.name, "bot": self.bot}
+            return {"name": self.name, "bot": self.bot} | (
+                {"options": dict(self.options)} if self.options else {})
         return {"name": self.name, "command": list(self.command), "options": dict(self.options)}
+
+    def bot_options(self, limits: Limits) -> dict[str, Any]:
+        """The options of uptown's bot ``bot``: the tournament's (``limits.bot_options``), then
+        the entrant's own (EngineError ``refused`` for one it does not take)."""
+        offered = served_options(cast(str, self.bot))
+        own = {name: typed_option(name, value, offered) for name, value in self.options}
+        return dict(limits.bot_options) | own
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Entrant:
@@ -135,8 +150,8 @@ class GameOutcome(NamedTuple):
 
 
 class _PlayAgain(Exception):
-    """An engine crashed or stalled on the first try: the game is played again (``logs``: what
-    the engines wrote on the first try)."""
+    """A program crashed or stalled on the first try: the game is played again (``logs``: what
+    the programs wrote on the first try)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -144,15 +159,16 @@ class _PlayAgain(Exception):
 
 
 def play_game(task: GameTask) -> GameOutcome:
-    """Play ``task``'s game (again once if an engine crashes or stalls; the logs of both tries
-    are kept)."""
-    with engine_signals():
+    """Play ``task``'s game (again once if a program crashes or stalls; the logs of both tries
+    are kept, ``PLAYED_AGAIN`` between them). Its reasons are in English whatever the players'
+    language: the results and records are the same wherever and by whom they are played."""
+    with program_signals(), language("en"):
         try:
             return _play(task, last_try=False)
         except _PlayAgain as again:
             first = again.logs
             outcome = _play(task, last_try=True)
-    logs = {name: f"{text}--- the game played again ---\n{outcome.logs.get(name, '')}"
+    logs = {name: f"{text}{PLAYED_AGAIN}{outcome.logs.get(name, '')}"
             for name, text in first.items()}
     return outcome._replace(logs={**outcome.logs, **logs})
 
@@ -166,7 +182,7 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
     moves: list[list[str]] = []
     forfeit: tuple[int, EngineError] | None = None
     logs: dict[int, IO[bytes]] = {}
-    engines: dict[int, EngineProcess] = {}
+    engines: dict[int, BotProgram] = {}
     try:
         for seat, entrant in enumerate(task.lineup):
             if entrant.bot is None:
@@ -174,15 +190,16 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
                 try:
                     engines[seat] = _started(entrant, logs[seat], task.limits)
                 except EngineError as exc:
-                    forfeit = _failed(seat, exc, last_try)
+                    forfeit = _failed(seat, entrant, exc, last_try)
                     break
         while forfeit is None and not game.finished:
             seat = game.players.index(cast(Player, game.to_move))
             try:
                 play_move(game, bags, seat, task, engines.get(seat), clocks, moves)
             except EngineError as exc:
-                forfeit = _failed(seat, exc, last_try)
-                engines.pop(seat).end(grace=0)
+                forfeit = _failed(seat, task.lineup[seat], exc, last_try)
+                if seat in engines:
+                    _end(engines.pop(seat), forfeit[1])
         for engine in engines.values():
             engine.end()
         tails = {names[s]: _tail(f) for s, f in logs.items()}
@@ -199,33 +216,50 @@ def _play(task: GameTask, last_try: bool) -> GameOutcome:
     return _outcome(task, game, players, forfeit, last_try, tails)
 
 
-def _failed(seat: int, error: EngineError, last_try: bool) -> tuple[int, EngineError]:
-    """``(seat, error)``: the seat that forfeits; _PlayAgain instead for a first crash or stall."""
+def _failed(seat: int, entrant: Entrant, error: EngineError,
+            last_try: bool) -> tuple[int, EngineError]:
+    """``(seat, error)``: the seat that forfeits, and why, naming ``entrant``; _PlayAgain
+    instead for a first crash or stall."""
     if error.reason in ("crash", "stall") and not last_try:
         raise _PlayAgain() from None
-    return seat, error
+    return seat, EngineError(error.reason, f"{entrant.name}: {error}")
 
 
-def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> EngineProcess:
-    """The entrant's engine, started and past its handshake (ended again if it fails)."""
-    engine = EngineProcess(entrant.command, log)
+def _end(program: BotProgram, error: EngineError) -> None:
+    """End ``program``, which loses: at once when it went silent or crashed; told why first,
+    and given its time to quit, when its answer was at fault."""
+    if error.reason in ("garbage", "illegal", "refused"):
+        program.tell(str(error))
+        program.end()
+    else:
+        program.end(grace=0)
+
+
+def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> BotProgram:
+    """The entrant's program, started and past its handshake (told why and ended again if it
+    fails)."""
+    program = BotProgram(entrant.command, log)
     try:
-        engine.handshake(limits.start, dict(entrant.options))
-    except BaseException:
-        engine.end(grace=0)
+        program.handshake(limits.start, dict(entrant.options))
+    except EngineError as exc:
+        _end(program, exc)
         raise
-    return engine
+    except BaseException:
+        program.end(grace=0)
+        raise
+    return program
 
 
 def play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
-               engine: EngineProcess | None, clocks: list[float | None], moves: list[list[str]]) -> None:
+               engine: BotProgram | None, clocks: list[float | None], moves: list[list[str]]) -> None:
     """The move of the player to move (seat ``seat``), chosen, played and added to ``moves``
-    (``[colour, text]``); EngineError when its engine fails or plays an illegal move."""
+    (``[colour, text]``); EngineError when its program fails or plays an illegal move."""
     seed = move_seed(task.seed, game.ply)
     limits = task.limits
     if engine is None:
-        bot = cast(str, task.lineup[seat].bot)
-        color, move = choose_move(bot, game, seed=seed, variant=task.variant, **dict(limits.bot_options))
+        entrant = task.lineup[seat]
+        color, move = choose_move(cast(str, entrant.bot), game, seed=seed, variant=task.variant,
+                                  **entrant.bot_options(limits))
         turn = game.play(move, color)
         moves.append([turn.color, str(turn.move)])
         return
@@ -284,7 +318,7 @@ def record_text(outcome: GameOutcome, variant: str, event: str) -> str:
     fields = {"event": event}
     lost = next((s for s in outcome.seats if s.forfeit is not None), None)
     if lost is not None:
-        fields["notes"] = (f"{lost.player} lost by forfeit after move {len(outcome.moves)}: "
-                           f"{lost.forfeit}: {lost.detail}")
+        fields["notes"] = (f"{lost.player} lost by forfeit after move {len(outcome.moves)} "
+                           f"({lost.forfeit}): {lost.detail}")
     return render_record(outcome.players, variant=variant, seed=outcome.seed, fields=fields,
                          moves=outcome.moves)

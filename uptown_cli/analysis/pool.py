@@ -1,12 +1,16 @@
 """Work shared among worker processes (``--jobs``) that stops cleanly: Ctrl-C, SIGTERM or
-SIGHUP end the workers with the run, and what finished can still be reported."""
+SIGHUP end the workers with the run, and what finished can still be reported; a worker whose
+parent is killed outright (SIGKILL) sees its lifeline, a pipe from the parent, close and ends
+itself as SIGTERM would (Linux and macOS alike, whatever starts the workers)."""
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
+from multiprocessing.connection import Connection
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NoReturn, TypeVar
 
@@ -46,13 +50,18 @@ def in_pool(function: Callable[[_Task], _Result], tasks: Sequence[_Task],
         return
     in_main = threading.current_thread() is threading.main_thread()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if in_main else None
+    lifeline, kept = multiprocessing.Pipe(duplex=False)
     try:  # the workers are made with the stop signals held back, so none is missed
-        pool = multiprocessing.Pool(min(jobs, len(tasks)), initializer=_worker_signals)
+        pool = multiprocessing.Pool(min(jobs, len(tasks)), initializer=_worker_signals,
+                                    initargs=(lifeline, kept))
     except BaseException:
+        lifeline.close()
+        kept.close()
         if mask is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         raise
-    with pool, stopped_by_signals(mask):
+    # both ends stay open here while the pool lasts: a worker it starts again needs one
+    with lifeline, kept, pool, stopped_by_signals(mask):
         yield from pool.imap(function, tasks)
 
 
@@ -81,11 +90,23 @@ def _stop(signum: int, frame: object) -> NoReturn:
     raise Stopped(signum)
 
 
-def _worker_signals() -> None:
+def _worker_signals(lifeline: Connection, parents: Connection) -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the pool and reports what finished;
-    SIGTERM (the pool's way to end a worker) ends the worker, and SIGHUP unless ignored."""
+    SIGTERM (the pool's way to end a worker) ends the worker, and SIGHUP unless ignored; and
+    SIGTERM comes too once ``lifeline`` ends (the parent holds its other end, ``parents``, which
+    the worker closes: the pipe ends when the parent does)."""
+    parents.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in STOP_SIGNALS:
         if signum == signal.SIGTERM or signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    threading.Thread(target=_end_with_parent, args=(lifeline,), daemon=True).start()
+
+
+def _end_with_parent(lifeline: Connection) -> None:
+    """Wait for ``lifeline`` to end, then end this worker by SIGTERM (the games it plays end
+    their programs on the way out)."""
+    with contextlib.suppress(EOFError, OSError):
+        lifeline.recv_bytes()
+    os.kill(os.getpid(), signal.SIGTERM)

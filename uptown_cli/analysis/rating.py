@@ -1,10 +1,14 @@
-"""A tournament's figures per entrant: games, first places, mean score; for two-seat games the
-Elo difference with its 95% error bar (cutechess's formula) and the SPRT (the trinomial
-GSPRT fastchess uses, logistic Elo); for more seats openskill's Plackett-Luce ratings.
+"""A tournament's figures: per entrant, games, first places, forfeits, the mean score of the
+games played to their end; per pairing of two entrants, cutechess's score line (wins, losses,
+draws, score, Elo difference with its 95% error bar, LOS, draw ratio); with more than two
+seats, openskill's Plackett-Luce ratings. The SPRT is ``analysis.sprt``.
 
-A game counts as a win for the entrant whose seat is first, a draw when first place is shared,
-a loss otherwise. An entrant in several seats of a game (the field of a gauntlet) counts each
-seat as a game played, and is rated once per game by openskill, at its best rank.
+Two entrants are compared a seat against a seat: in each game where both sit, every seat of
+one against every seat of the other is a win for the one ranked ahead, a draw when they share
+a rank, a loss otherwise (with two seats: a game won, drawn or lost). A forfeit ranks its seat
+last, so it counts as a loss in every figure. An entrant in several seats of a game (the field
+of a gauntlet) counts each seat as a game played, and is rated once per game by openskill, at
+its best rank.
 """
 
 from __future__ import annotations
@@ -16,25 +20,10 @@ from typing import Any, NamedTuple
 
 from .match import GameOutcome
 
-__all__ = ["Sprt", "sprt_llr", "results_of", "figures"]
+__all__ = ["Pairing", "pairings", "figures"]
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The normal quantile of a two-sided 95% interval (1.95996...)."""
-
-
-class Sprt(NamedTuple):
-    """A sequential probability ratio test of H0 (the first entrant is ``elo0`` stronger)
-    against H1 (``elo1`` stronger), with error rates ``alpha`` and ``beta``."""
-
-    elo0: float = 0.0
-    elo1: float = 5.0
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    def bounds(self) -> tuple[float, float]:
-        """The log-likelihood ratio's bounds: below the first H0 is accepted, above the
-        second H1 (+-2.94 at alpha = beta = 0.05)."""
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
 
 def elo_of(score: float) -> float:
@@ -58,70 +47,112 @@ def elo_interval(wins: int, draws: int, losses: int) -> tuple[float | None, floa
     return elo_of(mu), error
 
 
-def expected_score(elo: float) -> float:
-    """The expected score of a player ``elo`` stronger (logistic)."""
-    return 1 / (1 + 10 ** (-elo / 400))
+def los(wins: int, losses: int) -> float:
+    """The likelihood of superiority (cutechess's): the chance that the one who won ``wins``
+    and lost ``losses`` is the stronger, draws aside; 0.5 before any game won or lost."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 + 0.5 * math.erf((wins - losses) / math.sqrt(2 * (wins + losses)))
 
 
-def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    """The log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) after these results,
-    by the generalised SPRT on the mean score: N (s1 - s0)(2 x - s0 - s1) / (2 var), where
-    x is the mean score, var its per-game variance and s the expected scores (logistic).
-    While every game has had the same result the variance is 0: one draw more is counted
-    then, so that a match won (or lost) game after game still stops. 0 before any game."""
-    games = wins + draws + losses
-    if games == 0:
-        return 0.0
-    if games in (wins, draws, losses):
-        draws, games = draws + 1, games + 1
-    w, d = wins / games, draws / games
-    x = w + d / 2
-    var = w + d / 4 - x * x
-    if var <= 0:  # only draws: no evidence either way
-        return 0.0
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    return games * (s1 - s0) * (2 * x - s0 - s1) / (2 * var)
+def elo_json(elo: float | None, score: float | None) -> float | str | None:
+    """An Elo difference as JSON: a number, ``"+inf"`` or ``"-inf"`` when the ``score`` is
+    all or nothing, None before any game."""
+    if score is None:
+        return None
+    if elo is None:
+        return "+inf" if score == 1 else "-inf"
+    return round(elo, 3) + 0.0  # never -0.0
 
 
-def results_of(outcomes: Sequence[GameOutcome], name: str) -> tuple[int, int, int]:
-    """``(wins, draws, losses)`` of entrant ``name`` in the two-seat games it played."""
+class Pairing(NamedTuple):
+    """The first entrant's results against the second, a seat against a seat: ``wins``,
+    ``losses``, ``draws``; ``score`` ((W + D/2)/N, None before any game), the Elo difference
+    (None where infinite: see ``score``) and its error bar, ``los`` and the draw ratio."""
+
+    first: str
+    second: str
+    wins: int
+    losses: int
+    draws: int
+    score: float | None
+    elo: float | None
+    elo_error: float | None
+    los: float
+    draw_ratio: float | None
+
+    @property
+    def games(self) -> int:
+        """How many seats of the first entrant met a seat of the second."""
+        return self.wins + self.losses + self.draws
+
+    def to_json(self) -> dict[str, Any]:
+        """The pairing as ``--json`` gives it (``elo`` a number, ``"+inf"`` or ``"-inf"``)."""
+        return {"first": self.first, "second": self.second, "wins": self.wins,
+                "losses": self.losses, "draws": self.draws, "games": self.games,
+                "score": _rounded(self.score), "elo": elo_json(self.elo, self.score),
+                "elo_error": _rounded(self.elo_error), "los": round(self.los, 4),
+                "draw_ratio": _rounded(self.draw_ratio)}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def head_to_head(outcomes: Sequence[GameOutcome], first: str, second: str) -> tuple[int, int, int]:
+    """``(wins, draws, losses)`` of ``first`` against ``second``, a seat against a seat."""
     wins = draws = losses = 0
     for outcome in outcomes:
-        for seat in outcome.seats:
-            if seat.entrant == name and len(outcome.seats) == 2:
-                wins += seat.first == 1
-                draws += 0 < seat.first < 1
-                losses += seat.first == 0
+        mine = [s.rank for s in outcome.seats if s.entrant == first]
+        for theirs in (s.rank for s in outcome.seats if s.entrant == second):
+            wins += sum(rank < theirs for rank in mine)
+            draws += sum(rank == theirs for rank in mine)
+            losses += sum(rank > theirs for rank in mine)
     return wins, draws, losses
 
 
-def sprt_decision(sprt: Sprt, outcomes: Sequence[GameOutcome], name: str) -> str | None:
-    """``"H1"`` (``name`` is stronger by ``elo1``), ``"H0"``, or None while undecided."""
-    llr = sprt_llr(*results_of(outcomes, name), sprt.elo0, sprt.elo1)
-    lower, upper = sprt.bounds()
-    return "H1" if llr >= upper else "H0" if llr <= lower else None
+def pairing(outcomes: Sequence[GameOutcome], first: str, second: str) -> Pairing:
+    """The ``Pairing`` of ``first`` against ``second`` over ``outcomes``."""
+    wins, draws, losses = head_to_head(outcomes, first, second)
+    games = wins + draws + losses
+    elo, error = elo_interval(wins, draws, losses)
+    return Pairing(first, second, wins, losses, draws,
+                   (wins + draws / 2) / games if games else None, elo, error, los(wins, losses),
+                   draws / games if games else None)
+
+
+def pairings(outcomes: Sequence[GameOutcome], pairs: Sequence[tuple[str, str]]) -> list[Pairing]:
+    """The ``Pairing`` of each ``(first, second)`` in ``pairs``."""
+    return [pairing(outcomes, first, second) for first, second in pairs]
 
 
 class EntrantFigures(NamedTuple):
     """An entrant's figures: ``games`` (seats played), ``firsts`` (first places, a shared one
-    as a fraction), mean score; two seats: wins, draws, losses, Elo and its error bar; more
-    seats: openskill's ``mu`` and ``sigma``."""
+    as a fraction), ``forfeits``, the mean score of the games played to their end (None
+    without one: a game stopped by a forfeit has no final score); two seats: wins, draws,
+    losses against every other, the score, Elo and its error bar; more seats: openskill's
+    ``mu`` and ``sigma``."""
 
     name: str
     games: int
     firsts: float
-    mean_score: float
+    forfeits: int
+    mean_score: float | None
     wins: int | None = None
     draws: int | None = None
     losses: int | None = None
+    score: float | None = None
     elo: float | None = None
     elo_error: float | None = None
     mu: float | None = None
     sigma: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {key: round(value, 3) if isinstance(value, float) else value
+        data = {key: round(value, 3) if isinstance(value, float) else value
                 for key, value in self._asdict().items()}
+        if self.wins is not None:
+            data["elo"] = elo_json(self.elo, self.score)
+        return data
 
 
 def figures(outcomes: Sequence[GameOutcome], names: Sequence[str], seats: int) -> list[EntrantFigures]:
@@ -129,15 +160,22 @@ def figures(outcomes: Sequence[GameOutcome], names: Sequence[str], seats: int) -
     ratings = _openskill(outcomes) if seats > 2 else {}
     table = []
     for name in names:
-        mine = [s for o in outcomes for s in o.seats if s.entrant == name]
-        games = len(mine)
+        mine = [(s, o.finished) for o in outcomes for s in o.seats if s.entrant == name]
+        finished = [s.score for s, whole in mine if whole]
         base: dict[str, Any] = {
-            "name": name, "games": games, "firsts": sum(s.first for s in mine),
-            "mean_score": sum(s.score for s in mine) / games if games else 0.0}
+            "name": name, "games": len(mine), "firsts": sum(s.first for s, _ in mine),
+            "forfeits": sum(s.forfeit is not None for s, _ in mine),
+            "mean_score": sum(finished) / len(finished) if finished else None}
         if seats == 2:
-            wins, draws, losses = results_of(outcomes, name)
+            total = [0, 0, 0]
+            for other in names:
+                if other != name:
+                    total = [a + b for a, b in zip(total, head_to_head(outcomes, name, other))]
+            wins, draws, losses = total
+            games = wins + draws + losses
             elo, error = elo_interval(wins, draws, losses)
-            base.update(wins=wins, draws=draws, losses=losses, elo=elo, elo_error=error)
+            base.update(wins=wins, draws=draws, losses=losses, elo=elo, elo_error=error,
+                        score=(wins + draws / 2) / games if games else None)
         elif name in ratings:
             base.update(mu=ratings[name][0], sigma=ratings[name][1])
         table.append(EntrantFigures(**base))

@@ -22,14 +22,15 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ..engine.sha256 import sha256
-from ..errors import SetupError
+from ..errors import EngineError, SetupError
 from ..i18n import _, system_reason
 from ..records.safe_file import write_file
+from .bot_programs import BotProgram, program_signals
 from .match import Entrant, GameOutcome, GameTask, Limits, play_game, record_text
 from .pool import in_pool
-from .rating import Sprt, sprt_decision
+from .sprt import DealScores, Sprt, sprt_llr
 
-__all__ = ["Settings", "Tournament"]
+__all__ = ["Settings", "Tournament", "trial"]
 
 MODES = ("round-robin", "gauntlet")
 SETTINGS_FILE = "tournament.json"
@@ -41,7 +42,8 @@ FORMAT = 1
 class Settings(NamedTuple):
     """What a tournament is: its entrants, ``mode`` (one of ``MODES``), seats per game,
     ``deals`` per table (each played from every rotation of the seats), ``seed``, variant,
-    time control (``Limits``) and, for a match of two, an optional SPRT that stops it early."""
+    time control (``Limits``) and, for a match of two entrants, an optional SPRT that stops it
+    early (``analysis.sprt``)."""
 
     entrants: tuple[Entrant, ...]
     mode: str = "round-robin"
@@ -57,15 +59,25 @@ class Settings(NamedTuple):
         names = [e.name for e in self.entrants]
         if len(names) < 2:
             raise SetupError(_("a tournament needs two or more entrants"))
-        if len({name.casefold() for name in names}) < len(names):
-            raise SetupError(_("two entrants have the same name"))
+        for number, name in enumerate(names):
+            if any(other.casefold() == name.casefold() for other in names[:number]):
+                raise SetupError(_("two entrants have the same name, {name!r}: give each a name "
+                                   "of its own (NAME=BOT, NAME=COMMAND)").format(name=name))
         if self.mode not in MODES:
             raise SetupError(_("unknown mode {mode!r} ({modes})").format(
                 mode=self.mode, modes=", ".join(MODES)))
         if not 2 <= self.seats <= 5:
             raise SetupError(_("a game has 2 to 5 seats, not {count}").format(count=self.seats))
-        if self.sprt is not None and (len(names) != 2 or self.seats != 2):
-            raise SetupError(_("an SPRT is for a match of two entrants at two seats"))
+        if self.sprt is not None and len(names) != 2:
+            raise SetupError(_("an SPRT is for a match of two entrants"))
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """The pairs of entrants that meet, by name: every pair in a round-robin, the first
+        entrant and each other in a gauntlet."""
+        names = [e.name for e in self.entrants]
+        if self.mode == "gauntlet":
+            return [(names[0], other) for other in names[1:]]
+        return list(itertools.combinations(names, 2))
 
     def to_json(self) -> dict[str, Any]:
         """The settings as the tournament's file keeps them."""
@@ -83,6 +95,30 @@ class Settings(NamedTuple):
         return cls(tuple(Entrant.from_json(e) for e in data["entrants"]), data["mode"],
                    data["seats"], data["deals"], data["seed"], data["variant"], Limits(**limits),
                    None if data.get("sprt") is None else Sprt(**data["sprt"]))
+
+
+def trial(entrant: Entrant, limits: Limits) -> EngineError | None:
+    """Try ``entrant`` before the first game: a bot's options, or a program started once and
+    its handshake (its options typed and sent). SetupError (one line naming the entrant) for
+    an option it does not take; the EngineError of a program that cannot start or answer
+    (its games are then lost by forfeit, each tried as any game is); None when it can play."""
+    try:
+        if entrant.bot is not None:
+            entrant.bot_options(limits)
+            return None
+        with program_signals(), BotProgram(entrant.command) as program:
+            try:
+                program.handshake(limits.start, dict(entrant.options))
+            except EngineError as exc:  # once the hello is taken, a refusal is of the options
+                if exc.reason == "refused" and program.about and entrant.options:
+                    program.tell(str(exc))
+                    raise SetupError(f"{entrant.name}: {exc}") from None
+                raise
+    except EngineError as exc:
+        if entrant.bot is not None:
+            raise SetupError(f"{entrant.name}: {exc}") from None
+        return exc
+    return None
 
 
 def tables(settings: Settings) -> list[tuple[Entrant, ...]]:
@@ -118,6 +154,10 @@ class Tournament:
 
     def __init__(self, folder: str, settings: Settings, results: list[GameOutcome]):
         self.folder, self.settings, self.results = folder, settings, results
+        first, second = (e.name for e in settings.entrants[:2])
+        self.deals = DealScores(first, second, settings.seats)
+        for outcome in results:
+            self.deals.add(outcome)
 
     @classmethod
     def create(cls, folder: str, settings: Settings) -> Tournament:
@@ -143,6 +183,7 @@ class Tournament:
         try:
             with open(path, encoding="utf-8") as file:
                 settings = Settings.from_json(json.load(file))
+            settings.check()
             with open(os.path.join(folder, RESULTS_FILE), "rb") as file:
                 data = file.read()
         except FileNotFoundError:
@@ -168,11 +209,15 @@ class Tournament:
         """How many games the whole tournament has (an SPRT may stop it before)."""
         return len(schedule(self.settings))
 
+    def llr(self) -> float:
+        """The SPRT's log-likelihood ratio on the deals played whole so far (0 without one;
+        ``deals`` counts them: with two seats, the pentanomial of the deal pairs)."""
+        test = self.settings.sprt
+        return 0.0 if test is None else sprt_llr(self.deals.counts, test.elo0, test.elo1)
+
     def decided(self) -> str | None:
         """The SPRT's decision on the results so far (None without one, or while undecided)."""
-        if self.settings.sprt is None:
-            return None
-        return sprt_decision(self.settings.sprt, self.results, self.settings.entrants[0].name)
+        return None if self.settings.sprt is None else self.settings.sprt.decision(self.llr())
 
     def run(self, jobs: int = 1, cluster: str | None = None) -> Iterator[GameOutcome]:
         """Play the games not played yet, by ``jobs`` processes or on the Dask scheduler at
@@ -182,16 +227,17 @@ class Tournament:
         tasks = [task for task in schedule(self.settings) if task.number not in done]
         if not tasks or self.decided() is not None:
             return
-        with open(os.path.join(self.folder, RESULTS_FILE), "ab") as results:
-            for outcome in in_pool(play_game, tasks, jobs, cluster):
-                self._write(outcome, results)
-                self.results.append(outcome)
-                yield outcome
-                if self.decided() is not None:
-                    return
+        for outcome in in_pool(play_game, tasks, jobs, cluster):
+            self._write(outcome)
+            self.results.append(outcome)
+            self.deals.add(outcome)
+            yield outcome
+            if self.decided() is not None:
+                return
 
-    def _write(self, outcome: GameOutcome, results: Any) -> None:
-        """The game's record and logs, then its line of results (synced)."""
+    def _write(self, outcome: GameOutcome) -> None:
+        """The game's record and logs, then its line of results (synced). The results file is
+        open only for that: a worker process made meanwhile never holds it."""
         names = " vs ".join(seat.entrant for seat in outcome.seats)
         event = f"uptown tournament, game {outcome.number}: {names}"
         write_file(os.path.join(self.folder, f"game-{outcome.number:04d}.yaml"),
@@ -199,9 +245,10 @@ class Tournament:
         for player, text in outcome.logs.items():
             if text:
                 write_file(os.path.join(self.folder, "logs", f"game-{outcome.number:04d}-{_safe(player)}.log"), text)
-        results.write(json.dumps(outcome.to_json(), separators=(",", ":")).encode("utf-8") + b"\n")
-        results.flush()
-        os.fsync(results.fileno())
+        with open(os.path.join(self.folder, RESULTS_FILE), "ab") as results:
+            results.write(json.dumps(outcome.to_json(), separators=(",", ":")).encode("utf-8") + b"\n")
+            results.flush()
+            os.fsync(results.fileno())
 
 
 def _safe(name: str) -> str:

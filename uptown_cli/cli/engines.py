@@ -5,8 +5,8 @@ The protocol is docs/ENGINE_PROTOCOL.md; tournaments are docs/TOURNAMENTS.md. Th
 modules are imported inside the commands.
 """
 
-import json
 import shlex
+import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -24,13 +24,11 @@ from .options import (
     playouts_option,
 )
 from .output import Output
-from ..errors import display_path
 from ..i18n import _ as gettext, ngettext
-from ..i18n import figures as decimals
 
 if TYPE_CHECKING:
     from ..analysis.match import Entrant
-    from ..analysis.tournament import Tournament
+    from ..analysis.tournament import Settings, Tournament
 
 __all__: list[str] = []
 
@@ -53,7 +51,7 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
     Example:
       echo '{"type":"hello","protocol":"uptown-engine-1"}' | uptown engine --bot greedy
     """
-    from ..analysis.engine_server import serve
+    from ..analysis.bot_server import serve
     from ..i18n import use_language
 
     if sys.stdin is None:
@@ -67,15 +65,17 @@ def engine(bot: str, seconds: float | None, playouts: int) -> None:
 
 
 def _entrant(text: str) -> "Entrant":
-    """An entrant from the command line: a bot's name, or NAME=COMMAND."""
+    """An entrant from the command line: a bot's name, NAME=BOT (a bot under a name of its
+    own), or NAME=COMMAND (a bot program, an "engine")."""
     from ..analysis.match import Entrant
 
     name, equals, command = text.partition("=")
     name = name.strip()
     if not equals:
         if name not in BOT_NAMES:
-            raise click.BadParameter(gettext("{text!r} is neither a bot ({BOT_NAMES}) nor NAME=COMMAND (an engine "
-                                       "program)")
+            raise click.BadParameter(gettext("{text!r} is neither a bot ({BOT_NAMES}) nor NAME=BOT or "
+                                             "NAME=COMMAND (a bot, or an engine program, under a name "
+                                             "of its own)")
                                      .format(text=text, BOT_NAMES=', '.join(BOT_NAMES)))
         return Entrant(name, bot=name)
     with converted("{text!r}: {error}", text=text, usage=True, catch=ValueError):
@@ -83,29 +83,27 @@ def _entrant(text: str) -> "Entrant":
     if not name or not words or not name.isprintable() or len(name) > 40:
         raise click.BadParameter(gettext("{text!r}: give NAME=COMMAND, a short name and the command that starts "
                                    "the engine").format(text=text))
+    if len(words) == 1 and words[0] in BOT_NAMES:
+        return Entrant(name, bot=words[0])
     return Entrant(name, command=words)
 
 
-def _engine_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
-    """The entrants with the engine options of ``--option NAME.KEY=VALUE`` set."""
-    options: dict[str, dict[str, Any]] = {}
+def _with_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
+    """The entrants with the options of ``--option NAME.KEY=VALUE`` (the values as given: they
+    are typed as the entrant declares them, when they are set)."""
+    options: dict[str, dict[str, str]] = {}
     for setting in settings:
         target, equals, value = setting.partition("=")
         name, dot, key = target.rpartition(".")
         if not equals or not dot or not key:
-            raise click.BadParameter(gettext("{setting!r}: give ENGINE.OPTION=VALUE")
+            raise click.BadParameter(gettext("{setting!r}: give ENTRANT.OPTION=VALUE")
                                      .format(setting=setting), param_hint="--option")
-        try:
-            options.setdefault(name, {})[key] = json.loads(value)
-        except ValueError:
-            options.setdefault(name, {})[key] = value
-    engines = {e.name: e for e in entrants if e.bot is None}
-    unknown = sorted(set(options) - set(engines))
+        options.setdefault(name, {})[key] = value
+    unknown = sorted(set(options) - {e.name for e in entrants})
     if unknown:
-        raise click.BadParameter(gettext("{unknown!r} is not an engine of this tournament")
+        raise click.BadParameter(gettext("{unknown!r} is not an entrant of this tournament")
                                  .format(unknown=unknown[0]), param_hint="--option")
-    return [e._replace(options=tuple(sorted(options.get(e.name, {}).items())))
-            if e.bot is None else e for e in entrants]
+    return [e._replace(options=tuple(sorted(options.get(e.name, {}).items()))) for e in entrants]
 
 
 def _game_time(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
@@ -129,7 +127,7 @@ def _sprt(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
     """``ELO0,ELO1[,ALPHA,BETA]`` as an Sprt."""
     if value is None:
         return None
-    from ..analysis.rating import Sprt
+    from ..analysis.sprt import Sprt
 
     try:
         numbers = [float(x) for x in value.split(",")]
@@ -167,13 +165,16 @@ SETUP_OPTIONS = ("entrants", "gauntlet", "seats", "deals", "seed", "variant", "m
               help="Seconds past its time before an engine loses on time.")
 @click.option("--start-time", type=click.FloatRange(min=0, min_open=True), default=10.0,
               show_default=True, metavar="S", help="Seconds an engine has to start and answer a ping.")
-@click.option("--option", multiple=True, metavar="ENGINE.KEY=VALUE",
-              help="Set an option an engine's handshake offers (repeatable).")
+@click.option("--option", multiple=True, metavar="ENTRANT.KEY=VALUE",
+              help="Set an option an engine's handshake offers, or a bot's (playouts, seconds), "
+                   "for the entrant of that name (repeatable).")
 @playouts_option(default=None)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="uptown's mc, horizon and vista entrants: S seconds of CPU time a move.")
 @click.option("--sprt", callback=_sprt, metavar="ELO0,ELO1[,A,B]",
               help="A match of two: stop once the SPRT decides (alpha, beta 0.05 by default).")
+@click.option("--rating-interval", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Print the standings on standard error every N games (0: only at the end).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once (the results do not depend on it).")
 @cluster_option
@@ -182,19 +183,24 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
                deals: int, seed: str | None, variant: str, move_time: float | None,
                game_time: tuple[float, float] | None, margin: float, start_time: float,
                option: tuple[str, ...], playouts: int | None, seconds: float | None, sprt: Any,
-               jobs: int, cluster: str | None, as_json: bool, table_format: str) -> None:
+               rating_interval: int, jobs: int, cluster: str | None, as_json: bool,
+               table_format: str) -> None:
     """Play engines and bots against one another and rate them.
 
-    ENTRANT is a bot (random, greedy, mc, horizon, vista) or NAME=COMMAND, an engine program
-    speaking docs/ENGINE_PROTOCOL.md. Every table plays every deal from every seat; every
-    game is written as a record in --out, with one line of results, so --resume continues
-    a stopped run exactly. Per entrant: games, first places, mean score; with two seats
-    wins/draws/losses and Elo with its 95% error bar; with more, openskill's mu and sigma.
+    ENTRANT is a bot (random, greedy, mc, horizon, vista), NAME=BOT (a bot under a name of
+    its own, as often as you like) or NAME=COMMAND, an engine program speaking
+    docs/ENGINE_PROTOCOL.md. Every table plays every deal from every seat; every game is
+    written as a record in --out, with one line of results, so --resume continues a stopped
+    run exactly. An engine that cannot start loses its games; the run goes on. Per entrant:
+    games, first places, forfeits, mean score; with two seats wins/draws/losses and Elo with
+    its 95% error bar; with more, openskill's mu and sigma; per pairing, cutechess's score
+    line with LOS and the draw ratio.
 
     \b
     Examples:
       uptown tournament horizon 'mine=node bot.js' --deals 50 --out runs/mine
       uptown tournament mine=./bot horizon --sprt 0,20 --deals 500 --out runs/sprt
+      uptown tournament fast=mc slow=mc --option fast.playouts=8 --out runs/mc
       uptown tournament --resume --out runs/mine --jobs 2
     """
     from ..analysis.tournament import Tournament
@@ -208,19 +214,23 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
             raise click.UsageError(gettext("--resume continues the tournament as it was set up: drop {value}")
                                    .format(value='the entrants' if given[0] == 'entrants' else '--' + given[0].replace('_', '-')))
         run = Tournament.resume(out)
+        if len(run.results) < run.games() and run.decided() is None:
+            _try_entrants(run.settings, cluster)
     else:
         if move_time is not None and game_time is not None:
             raise click.UsageError(gettext("give --move-time or --game-time, not both"))
-        run = Tournament.create(out, _settings(entrants, gauntlet, seats, deals, seed, variant,
-                                               move_time, game_time, margin, start_time, option,
-                                               playouts, seconds, sprt))
-    _play(run, jobs, cluster, as_json, table_format)
+        settings = _settings(entrants, gauntlet, seats, deals, seed, variant, move_time, game_time,
+                             margin, start_time, option, playouts, seconds, sprt)
+        settings.check()
+        _try_entrants(settings, cluster)  # before the folder is made: a refusal leaves none
+        run = Tournament.create(out, settings)
+    _play(run, jobs, cluster, rating_interval, as_json, table_format)
 
 
 def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int, seed: str | None,
               variant: str, move_time: float | None, game_time: tuple[float, float] | None,
               margin: float, start_time: float, option: tuple[str, ...], playouts: int | None,
-              seconds: float | None, sprt: Any) -> Any:
+              seconds: float | None, sprt: Any) -> "Settings":
     """The tournament's ``Settings`` from the command line."""
     import secrets
 
@@ -229,7 +239,7 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
 
     if len(entrants) < 2:
         raise click.UsageError(gettext("name two or more entrants (bots, or NAME=COMMAND engines)"))
-    players = _engine_options([_entrant(text) for text in entrants], option)
+    players = _with_options([_entrant(text) for text in entrants], option)
     bot_options = {k: v for k, v in (("playouts", playouts), ("seconds", seconds)) if v is not None}
     limits = Limits(move=None if game_time else move_time or 10.0,
                     game=game_time[0] if game_time else None,
@@ -239,33 +249,45 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
                     secrets.token_hex(4) if seed is None else seed, variant, limits, sprt)
 
 
-def _check_engines(run: "Tournament") -> None:
-    """Start each engine once and shake hands: one clear line, before any game, for an
-    engine that cannot play at all."""
-    from ..analysis.engines import EngineProcess, engine_signals
+def _try_entrants(settings: "Settings", cluster: str | None) -> None:
+    """Try each entrant before the first game (``tournament.trial``; a program only here, not
+    on a cluster, whose workers run it): one line and exit 1 for an option it does not take,
+    a warning for a program that cannot start (it loses its games, and the run goes on)."""
     from ..analysis.pool import stopped_by_signals
+    from ..analysis.tournament import trial
 
-    with stopped_by_signals(), engine_signals():
-        for entrant in run.settings.entrants:
-            if entrant.bot is None:
-                with converted(gettext("engine {name}: {error}"), name=entrant.name), \
-                        EngineProcess(entrant.command) as process:
-                    process.handshake(run.settings.limits.start, dict(entrant.options))
+    try:
+        with stopped_by_signals():
+            for entrant in settings.entrants:
+                if entrant.bot is not None or cluster is None:
+                    failure = trial(entrant, settings.limits)
+                    if failure is not None:
+                        click.echo(gettext("Warning: engine {name} cannot play ({reason}): it loses "
+                                           "its games by forfeit.").format(name=entrant.name,
+                                                                           reason=failure), err=True)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
+        sys.exit(signal_status(getattr(exc, "signum", signal.SIGINT)))
 
 
-def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, table_format: str) -> None:
-    """Check the engines (here, without a cluster) and play the games left with a progress bar
-    (on a terminal), then print the table."""
+def _play(run: "Tournament", jobs: int, cluster: str | None, rating_interval: int, as_json: bool,
+          table_format: str) -> None:
+    """Play the games left with a progress bar (on a terminal) and the standings every
+    ``rating_interval`` games on standard error, then print them."""
+    from .standings import print_standings, standings_lines
+
     total = run.games()
     interrupted = 0
     with click.progressbar(length=total, label=gettext("Playing"), file=sys.stderr,
                            hidden=not sys.stderr.isatty()) as bar:
         bar.update(len(run.results))
         try:
-            if cluster is None:
-                _check_engines(run)
             for _ in run.run(jobs, cluster):
                 bar.update(1)
+                if rating_interval and len(run.results) % rating_interval == 0:
+                    if not bar.hidden:
+                        click.echo("\r\033[K", nl=False, err=True)  # the bar's line, cleared
+                    click.echo("\n".join(standings_lines(run)), err=True)
+                    bar.render_progress()
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
             interrupted = signal_status(getattr(exc, "signum", 2))
     if interrupted:
@@ -274,71 +296,9 @@ def _play(run: "Tournament", jobs: int, cluster: str | None, as_json: bool, tabl
                             "Interrupted: {done} of {count} games played; uptown tournament "
                             "--resume --out {folder} continues.", total)
                    .format(done=len(run.results), count=total, folder=shlex.quote(run.folder)), err=True)
-    _print_table(run, total, as_json, table_format)
+    print_standings(run, Output(as_json, table_format))
     if interrupted:
         sys.exit(interrupted)
-
-
-def _print_table(run: "Tournament", total: int, as_json: bool, table_format: str) -> None:
-    from ..analysis.rating import figures, results_of, sprt_llr
-
-    settings = run.settings
-    names = [e.name for e in settings.entrants]
-    table = figures(run.results, names, settings.seats)
-    forfeits = {name: sum(s.forfeit is not None for o in run.results for s in o.seats if s.entrant == name)
-                for name in names}
-    sprt = None
-    if settings.sprt is not None:
-        test = settings.sprt
-        llr = sprt_llr(*results_of(run.results, names[0]), test.elo0, test.elo1)
-        sprt = {**test._asdict(), "llr": round(llr, 3), "bounds": [round(b, 3) for b in test.bounds()],
-                "decision": run.decided()}
-    out = Output(as_json, table_format)
-    if as_json:
-        out.json({"folder": run.folder, "games": len(run.results), "scheduled": total,
-                  "mode": settings.mode, "seats": settings.seats, "seed": settings.seed,
-                  "variant": settings.variant,
-                  "entrants": [f.to_json() | {"forfeits": forfeits[f.name]} for f in table],
-                  "sprt": sprt})
-        return
-    title = ngettext("{count} game of {total}, {mode}, {seats} seats, {variant}, seed {seed}; "
-                     "records in {folder}",
-                     "{count} games of {total}, {mode}, {seats} seats, {variant}, seed {seed}; "
-                     "records in {folder}", len(run.results)).format(
-        count=len(run.results), total=total, mode=settings.mode, seats=settings.seats,
-        variant=settings.variant, seed=settings.seed, folder=display_path(run.folder))
-    if settings.seats == 2:
-        headers = [gettext("entrant"), gettext("games"), gettext("firsts"), gettext("mean\nscore"),
-                   gettext("W-D-L"), "Elo", "95%\n+-", gettext("forfeits")]
-        rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", f"{f.wins}-{f.draws}-{f.losses}",
-                 _elo(f.elo, f.wins, f.games), _number(f.elo_error), forfeits[f.name]] for f in table]
-    else:
-        headers = [gettext("entrant"), gettext("games"), gettext("firsts"), gettext("mean\nscore"),
-                   "mu", "sigma", gettext("forfeits")]
-        rows = [[f.name, f.games, f"{f.firsts:g}", f"{f.mean_score:.2f}", _number(f.mu, 2),
-                 _number(f.sigma, 2), forfeits[f.name]] for f in table]
-    out.table(rows, headers, title=title)
-    if sprt is not None:
-        verdict = {"H1": gettext("H1 accepted: {name} is the stronger by {elo:g} Elo").format(
-                       name=names[0], elo=sprt["elo1"]),
-                   "H0": gettext("H0 accepted: {name} is not stronger by more than {elo:g} Elo")
-                   .format(name=names[0], elo=sprt["elo0"]),
-                   None: gettext("undecided")}[sprt["decision"]]
-        out.text(decimals(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
-                         f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} "
-                         f"({sprt['bounds'][0]:.2f}, {sprt['bounds'][1]:.2f}), {verdict}"))
-
-
-def _number(value: float | None, digits: int = 1) -> str:
-    """A figure, ``inf`` for None (a bound out of reach)."""
-    return "inf" if value is None else f"{value + 0.0:.{digits}f}"
-
-
-def _elo(elo: float | None, wins: int | None, games: int) -> str:
-    """The Elo difference; ``+inf`` or ``-inf`` when every game was won or lost."""
-    if elo is None:
-        return "" if not games else "+inf" if wins else "-inf"
-    return f"{elo + 0.0:.1f}" if round(elo, 1) else "0.0"
 
 
 COMMANDS = {command.name: command for command in (engine, tournament)}

@@ -38,7 +38,7 @@ from email.message import Message
 from email.utils import formatdate
 from typing import NamedTuple
 
-from ..errors import JudgeError, MailError, OutputError, RecipientRefused, UptownError, display_path
+from ..errors import JudgeError, MailError, OutputError, RecipientRefused, display_path
 from ..fairplay.keys import read_private, write_private
 from ..fairplay.signatures import new_signing_key
 from ..i18n import _, system_reason

@@ -1,10 +1,10 @@
 """uptown's bots served over the engine protocol (``uptown engine``): read a message a line,
 answer each, until ``quit`` or the end of the input.
 
-Each move request is made back into a game (``protocol.engine_view``) and the bot chooses on
+Each move request is made back into a game (``bot_protocol.request_view``) and the bot chooses on
 it with the request's seed, so the same request always gets the same answer (unless the bot
 thinks for a time, ``seconds``); the public game of the last request is kept only to play the
-next one's moves sooner (``protocol.Replay``).
+next one's moves sooner (``bot_protocol.Replay``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, BinaryIO
 
 from ..errors import UptownError
 from .bots import MC_PLAYOUTS, choose_move
-from .protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, engine_view
+from .bot_protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, request_view
 
 __all__ = ["serve"]
 
@@ -24,7 +24,7 @@ the rest is left for the host's and the system's work (the bots count CPU time, 
 the time on the wall)."""
 
 
-def engine_options(bot: str) -> dict[str, dict[str, Any]]:
+def served_options(bot: str) -> dict[str, dict[str, Any]]:
     """The options the engine serving ``bot`` accepts, as its handshake lists them."""
     if bot not in ("mc", "horizon", "vista"):
         return {}
@@ -44,7 +44,7 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
     (the command line passes uptown's own)."""
     settings: dict[str, Any] = {"seconds": seconds, "playouts": playouts or MC_PLAYOUTS}
     replay = Replay()
-    accepted = engine_options(bot)
+    accepted = served_options(bot)
 
     def send(message: dict[str, Any]) -> None:
         stdout.write(encode(message))
@@ -96,7 +96,7 @@ def _move(bot: str, settings: dict[str, Any], message: dict[str, Any],
           replay: Replay) -> dict[str, Any]:
     """The answer to a move request."""
     try:
-        view = engine_view(message, replay)
+        view = request_view(message, replay)
         options: dict[str, Any] = {"variant": view.variant, "playouts": settings["playouts"]}
         think = _thinking_time(settings["seconds"], view.clock, view.game)
         if think is not None:

@@ -1,12 +1,18 @@
-"""An engine program run by the host: started in a process group of its own, spoken to over
-its standard input and output (docs/ENGINE_PROTOCOL.md), every wait bounded, and the whole
-group ended however the host leaves it.
+"""A bot program (an "engine", in the commands' words) run by the host: started in a process
+group of its own, spoken to over its standard input and output (docs/ENGINE_PROTOCOL.md),
+every wait bounded, and the whole group ended however the host leaves it.
 
-Its standard error goes to a log file (or nowhere): it is kept, never read. Each failure is an
-``EngineError`` whose ``reason`` says what happened: ``crash`` (the output ended, or the input
-is closed), ``stall`` (no answer to the handshake or a ping in time), ``time`` (no move in
-time), ``garbage`` (a line that is not a message, or not the one expected), ``refused`` (an
-error answer, or another protocol).
+Its standard error goes to a log file (or nowhere): it is kept, never read; lines it writes
+on its standard output before its ``hello`` (a banner) are skipped and noted in that log. Each
+failure is an ``EngineError`` whose ``reason`` says what happened: ``crash`` (it cannot start,
+its output ended, or its input is closed), ``stall`` (no answer to the handshake or a ping in
+time), ``time`` (no move in time), ``garbage`` (a line that is not a message, not the one
+expected, or with a key the protocol does not have), ``refused`` (an error answer, another
+protocol, or an option it does not take).
+
+If the host is killed before it can end a program (SIGKILL leaves no way out), a reaper ends
+it: a small process of its own session that the host tells of each program's process group,
+and which ends the groups still running once the host's end of its pipe closes.
 """
 
 from __future__ import annotations
@@ -16,31 +22,34 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from ..errors import EngineError
 from ..i18n import _, system_reason
-from .protocol import MAX_LINE, PROTOCOL, decode, encode
+from .bot_protocol import MAX_LINE, PROTOCOL, check_keys, decode, encode, typed_option
 
-__all__ = ["EngineProcess", "engine_signals"]
+__all__ = ["BotProgram", "program_signals"]
 
 QUIT_GRACE = 2.0
-"""Seconds an engine has to exit after ``quit`` before its process group is ended."""
+"""Seconds a program has to exit after ``quit`` before its process group is ended."""
 
 TERM_GRACE = 0.5
-"""Seconds between SIGTERM and SIGKILL to the engine's process group."""
+"""Seconds between SIGTERM and SIGKILL to the program's process group."""
 
 
-class EngineProcess:
-    """A running engine: ``start`` it, ``handshake``, ``ping``, ``ask``; ``end`` it (also on
-    leaving a ``with`` block), which asks it to quit and then ends its whole process group."""
+class BotProgram:
+    """A running bot program: ``handshake``, ``ping``, ``ask``; ``end`` it (also on leaving a
+    ``with`` block), which asks it to quit and then ends its whole process group. Its
+    messages name no one: the caller knows which entrant it runs."""
 
     def __init__(self, command: Sequence[str], log: IO[bytes] | None = None):
         self.command = list(command)
-        self.name = self.command[0] if self.command else "?"
         self.about: dict[str, Any] = {}
+        self._log = log
         self._buffer = b""
         self._pings = 0
         self._ended = False
@@ -52,31 +61,32 @@ class EngineProcess:
         except OSError as exc:
             raise EngineError("crash", _("cannot start {command}: {reason}").format(
                 command=" ".join(self.command), reason=system_reason(exc))) from None
+        _REAPER.watch(self.process.pid)
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
 
-    def __enter__(self) -> EngineProcess:
+    def __enter__(self) -> BotProgram:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.end()
 
     def handshake(self, timeout: float, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Say hello, set ``options``, and wait for the answer to a ping: the engine's hello
-        (its ``name``, ``author``, ``options``...), also kept as ``about``."""
+        """Say hello, set ``options`` (each typed as the hello declares it), and wait for the
+        answer to a ping: the program's hello (its ``name``, ``author``, ``options``...), also
+        kept as ``about``."""
         deadline = time.monotonic() + timeout
         self.send({"type": "hello", "protocol": PROTOCOL})
-        hello = self._receive(deadline, "stall", _("no hello"))
+        hello = self._receive(deadline, "stall", _("no hello"), banner=True)
         if hello.get("type") != "hello":
             raise EngineError("garbage", _("answered {type!r} to hello").format(type=hello["type"]))
         if hello.get("protocol") != PROTOCOL:
             raise EngineError("refused", _("speaks {protocol!r}, not {ours}").format(
                 protocol=str(hello.get("protocol"))[:40], ours=PROTOCOL))
         self.about = hello
-        if isinstance(hello.get("name"), str) and hello["name"]:
-            self.name = hello["name"][:60]
         for name, value in (options or {}).items():
-            self.send({"type": "option", "name": name, "value": value})
+            self.send({"type": "option", "name": name,
+                       "value": typed_option(name, value, hello.get("options"))})
         self.ping(max(0.0, deadline - time.monotonic()))
         return hello
 
@@ -101,37 +111,55 @@ class EngineProcess:
                              .format(allowed=allowed, margin=margin))
 
     def send(self, message: Mapping[str, Any]) -> None:
-        """Write ``message`` to the engine, one line of the protocol."""
+        """Write ``message`` to the program, one line of the protocol."""
         try:
             self.process.stdin.write(encode(message))  # type: ignore[union-attr]
         except (BrokenPipeError, ValueError, OSError):
             raise self._crash("input") from None
 
-    def _receive(self, deadline: float, reason: str, late: str) -> dict[str, Any]:
-        """The next message but ``info``; EngineError(``reason``, ``late``) after ``deadline``."""
+    def tell(self, message: str) -> None:
+        """Send an ``error`` message saying why the host ends the game (nothing if it is gone)."""
+        with contextlib.suppress(EngineError):
+            self.send({"type": "error", "message": message})
+
+    def _receive(self, deadline: float, reason: str, late: str, banner: bool = False) -> dict[str, Any]:
+        """The next message but ``info``; EngineError(``reason``, ``late``) after ``deadline``.
+        ``banner``: lines that are not messages are skipped (and noted in the log)."""
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
                 line, self._buffer = self._buffer[:end + 1], self._buffer[end + 1:]
                 if not line.strip():
                     continue
-                message = decode(line)
+                try:
+                    message = decode(line)
+                except EngineError:
+                    if not banner:
+                        raise
+                    self._note(b"uptown: a line before hello, skipped: " + line)
+                    continue
                 if message["type"] != "info":
+                    check_keys(message)
                     return message
                 continue
             if len(self._buffer) > MAX_LINE:
-                raise EngineError("garbage", _("{name} wrote a line over {size} bytes").format(
-                    name=self.name, size=MAX_LINE))
+                raise EngineError("garbage", _("wrote a line over {size} bytes").format(size=MAX_LINE))
             left = deadline - time.monotonic()
             if left <= 0 or not self._selector.select(left):
                 if _exited(self.process.pid, 0):
                     raise self._crash("exit")
-                raise EngineError(reason, f"{self.name}: {late}")
+                raise EngineError(reason, late)
             chunk = os.read(self.process.stdout.fileno(), 65536)  # type: ignore[union-attr]
             if not chunk:
                 _exited(self.process.pid, 0.2)
                 raise self._crash("output")
             self._buffer += chunk
+
+    def _note(self, text: bytes) -> None:
+        """Add ``text`` to the log, after what the program wrote there (the same file offset)."""
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                os.write(self._log.fileno(), text if text.endswith(b"\n") else text + b"\n")
 
     def _crash(self, event: str) -> EngineError:
         """The error of an engine that closed its ``"input"`` or ``"output"``, or that
@@ -143,21 +171,20 @@ class EngineProcess:
                 how = "killed" if status.si_code != os.CLD_EXITED else "exited"
                 number = status.si_status
         messages = {
-            ("input", "running"): _("{name} closed its input"),
-            ("input", "exited"): _("{name} closed its input (exit status {number})"),
-            ("input", "killed"): _("{name} closed its input (killed by signal {number})"),
-            ("output", "running"): _("{name} closed its output"),
-            ("output", "exited"): _("{name} closed its output (exit status {number})"),
-            ("output", "killed"): _("{name} closed its output (killed by signal {number})"),
-            ("exit", "running"): _("{name} exited"),
-            ("exit", "exited"): _("{name} exited (exit status {number})"),
-            ("exit", "killed"): _("{name} exited (killed by signal {number})"),
+            ("input", "running"): _("closed its input"),
+            ("input", "exited"): _("closed its input (exit status {number})"),
+            ("input", "killed"): _("closed its input (killed by signal {number})"),
+            ("output", "running"): _("closed its output"),
+            ("output", "exited"): _("closed its output (exit status {number})"),
+            ("output", "killed"): _("closed its output (killed by signal {number})"),
+            ("exit", "running"): _("exited"),
+            ("exit", "exited"): _("exited (exit status {number})"),
+            ("exit", "killed"): _("exited (killed by signal {number})"),
         }
-        return EngineError("crash", messages[event, how].format(
-            name=self.name, number=number))
+        return EngineError("crash", messages[event, how].format(number=number))
 
     def end(self, grace: float = QUIT_GRACE) -> None:
-        """Ask the engine to quit, wait up to ``grace`` seconds, then end its whole process
+        """Ask the program to quit, wait up to ``grace`` seconds, then end its whole process
         group (SIGTERM, then SIGKILL), and reap it. Safe to call more than once."""
         if not self._ended:
             self._ended = True
@@ -174,6 +201,7 @@ class EngineProcess:
             finally:
                 _signal_group(self.process.pid, signal.SIGTERM)  # what it left behind
                 _signal_group(self.process.pid, signal.SIGKILL)
+                _REAPER.forget(self.process.pid)
                 self.process.wait()  # reaped only now
         self._selector.close()
         for stream in (self.process.stdin, self.process.stdout):
@@ -203,14 +231,73 @@ def _signal_group(pgid: int, signum: int) -> None:
         os.killpg(pgid, signum)
 
 
+REAPER_CODE = """\
+import os, signal, sys, time
+groups = set()
+for line in sys.stdin:
+    (groups.add if line[0] == "+" else groups.discard)(int(line[1:]))
+for signum in (signal.SIGTERM, signal.SIGKILL):
+    for group in groups:
+        try:
+            os.killpg(group, signum)
+        except OSError:
+            pass
+    if groups and signum == signal.SIGTERM:
+        time.sleep(%r)
+""" % TERM_GRACE
+"""The reaper: reads ``+GROUP`` and ``-GROUP`` lines until its input ends, then ends the
+process groups left (SIGTERM, then SIGKILL)."""
+
+
+class _Reaper:
+    """The process that ends the programs' groups after the host has gone, started with the
+    first program (a worker forked after it shares it: its lines are short, so atomic)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pipe: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def watch(self, pgid: int) -> None:
+        self._tell(f"+{pgid}\n")
+
+    def forget(self, pgid: int) -> None:
+        self._tell(f"-{pgid}\n")
+
+    def _tell(self, line: str) -> None:
+        with self._lock:
+            for _ in range(2):  # a reaper that has gone is started again
+                if self._pipe is None:
+                    self._pipe = self._start()
+                try:
+                    os.write(self._pipe, line.encode("ascii"))
+                    return
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        os.close(self._pipe)
+                    self._pipe = None
+
+    def _start(self) -> int:
+        """A new reaper, in a session of its own; the write end of its input."""
+        read, write = os.pipe()
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", REAPER_CODE], stdin=read,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        finally:
+            os.close(read)
+        return write
+
+
+_REAPER = _Reaper()
+
+
 @contextlib.contextmanager
-def engine_signals() -> Iterator[None]:
-    """While inside, in a process's main thread: a write to an engine that has gone raises
+def program_signals() -> Iterator[None]:
+    """While inside, in a process's main thread: a write to a program that has gone raises
     (SIGPIPE ignored: the command line lets it end the program), and in a worker process
     whose SIGTERM ends it at once (a ``--jobs`` worker, which the pool ends so) SIGTERM raises
-    SystemExit instead, so that the engines it runs are ended on the way out."""
-    import threading
-
+    SystemExit instead, so that the programs it runs are ended on the way out."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

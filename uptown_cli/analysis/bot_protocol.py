@@ -1,16 +1,18 @@
-"""The engine protocol's messages (docs/ENGINE_PROTOCOL.md): one JSON object a line, written
-and read here for both sides, the host that runs a game and the engine that chooses moves.
+"""The protocol's messages (docs/ENGINE_PROTOCOL.md): one JSON object a line, written and read
+here for both sides, the host that runs a game and the bot program (an "engine", in the
+commands' words) that chooses moves.
 
 A move request carries what the player to move may know and nothing more: the players, the
 moves played, their own racks and the tiles they drew, how many tiles each bag holds, their
 legal moves and the clock, so that an engine needs no memory between requests.
-``engine_view`` makes such a request back into a game that uptown's bots can play on (they
+``request_view`` makes such a request back into a game that uptown's bots can play on (they
 sample what they cannot see themselves, from what the player may know).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple, cast
 
@@ -22,13 +24,29 @@ from ..errors import EngineError, NotationError, SetupError, UptownError
 from ..i18n import _
 from ..fairplay.draws import bags_from_draws
 
-__all__: list[str] = []
+__all__ = ["typed_option"]
 
 PROTOCOL = "uptown-engine-1"
 """The protocol's name and version, said by both sides in the handshake."""
 
 MAX_LINE = 1 << 20
 """The longest line either side reads (1 MiB): a longer one is garbage."""
+
+ANSWER_KEYS = {
+    "hello": ("type", "protocol", "name", "author", "version", "options"),
+    "pong": ("type", "id"),
+    "move": ("type", "id", "move", "color"),
+    "error": ("type", "id", "message"),
+}
+"""The keys of each answer a program may give (an ``info`` message holds any): another key is
+refused, so that a misspelt one (``colour``) is told, not silently ignored."""
+
+OPTION_TYPES = ("integer", "number", "flag", "text")
+"""The types a program's handshake may give its options (any other is sent as JSON reads it)."""
+
+FLAGS = {"true": True, "yes": True, "on": True, "1": True,
+         "false": False, "no": False, "off": False, "0": False}
+"""The words a flag's value may be given as, and what each means."""
 
 _TILES = {name: tile for tile, name in enumerate(TILE_NAMES)}
 """Tiles by their canonical names, as requests write them."""
@@ -89,6 +107,81 @@ def decode(line: bytes) -> dict[str, Any]:
     return message
 
 
+def check_keys(answer: Mapping[str, Any]) -> None:
+    """EngineError (``garbage``) when ``answer`` holds a key its type does not have."""
+    allowed = ANSWER_KEYS.get(answer["type"], ())
+    unknown = sorted(set(answer) - set(allowed)) if allowed else []
+    if not unknown:
+        return
+    import difflib
+
+    close = difflib.get_close_matches(unknown[0], allowed, 1)
+    if close:
+        raise EngineError("garbage", _("a {type!r} message with the key {key!r}, which the "
+                                       "protocol does not have: did you mean {close!r}?")
+                          .format(type=answer["type"], key=unknown[0][:40], close=close[0]))
+    raise EngineError("garbage", _("a {type!r} message with the key {key!r}, which the "
+                                   "protocol does not have ({keys})").format(
+        type=answer["type"], key=unknown[0][:40], keys=", ".join(allowed)))
+
+
+def typed_option(name: str, value: Any, offered: object) -> Any:
+    """``value`` of option ``name`` (a text from the command line, or a value already typed)
+    as the type the program's handshake gives it (``offered``: its ``options``); EngineError
+    (``refused``) for an option it does not offer, or a value that is not of its type or out
+    of its ``min`` and ``max``. An option of no known type gets the value as JSON reads it."""
+    declared = offered.get(name) if isinstance(offered, dict) else None
+    if not isinstance(declared, dict):
+        names = ", ".join(sorted(offered)) if isinstance(offered, dict) and offered else None
+        raise EngineError("refused", (_("it offers no option {name!r} (it offers {names})") if names
+                                      else _("it offers no option {name!r} (it offers none)"))
+                          .format(name=name, names=names))
+    kind = declared.get("type")
+    typed = _typed(value, kind)
+    if typed is None and kind in OPTION_TYPES:
+        raise EngineError("refused", _WRONG_TYPE[cast(str, kind)]().format(name=name, value=value))
+    low, high = declared.get("min"), declared.get("max")
+    if kind in ("integer", "number") and (_is_number(low) and typed < low or
+                                          _is_number(high) and typed > high):
+        raise EngineError("refused", _("option {name!r} takes a value from {min} to {max}, not "
+                                       "{value!r}").format(name=name, min=low if _is_number(low)
+                                                           else "-inf", value=value,
+                                                           max=high if _is_number(high) else "inf"))
+    return typed
+
+
+_WRONG_TYPE = {
+    "integer": lambda: _("option {name!r} takes an integer, not {value!r}"),
+    "number": lambda: _("option {name!r} takes a number, not {value!r}"),
+    "flag": lambda: _("option {name!r} takes true or false, not {value!r}"),
+    "text": lambda: _("option {name!r} takes a text, not {value!r}"),
+}
+"""The refusal of a value that is not of the option's type, for each type."""
+
+
+def _typed(value: Any, kind: object) -> Any:
+    """``value`` as an option of type ``kind``, None when it is not one."""
+    if kind not in OPTION_TYPES:
+        if not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if kind == "text":
+        return value if isinstance(value, str) else None
+    if kind == "flag":
+        return value if isinstance(value, bool) else FLAGS.get(str(value).strip().lower())
+    if isinstance(value, str):
+        try:
+            value = int(value) if kind == "integer" else float(value)
+        except ValueError:
+            return None
+    if not _is_number(value) or not math.isfinite(value) or (kind == "integer" and value != int(value)):
+        return None
+    return int(value) if kind == "integer" else value
+
+
 def move_seed(game_seed: str, ply: int) -> str:
     """The seed an engine is given for move ``ply`` (from 0) of the game dealt by
     ``game_seed``: fixed by the game, and telling nothing of its bags."""
@@ -144,7 +237,7 @@ def answered_move(answer: Mapping[str, Any], number: int) -> tuple[str | None, M
             move=text[:60], reason=exc)) from None
 
 
-class EngineView(NamedTuple):
+class RequestView(NamedTuple):
     """A move request made back into a game: ``game`` as its player to move may see it (their
     own racks as they are; every other bag dealt its tiles played, in order, then the rest, a
     deal that fits the moves and that bots never read), the request's ``seed``, ``variant``
@@ -181,8 +274,8 @@ class Replay:
         return game
 
 
-def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> EngineView:
-    """The ``EngineView`` of a move request (its public game played on ``replay`` when given);
+def request_view(request: Mapping[str, Any], replay: Replay | None = None) -> RequestView:
+    """The ``RequestView`` of a move request (its public game played on ``replay`` when given);
     SetupError (one line) when it is not a sound one."""
     try:
         players = [Player(p["name"], tuple(p["colors"])) for p in request["players"]]
@@ -208,6 +301,6 @@ def engine_view(request: Mapping[str, Any], replay: Replay | None = None) -> Eng
         raise SetupError(_("a move request that is not sound: missing or wrong {field}").format(
             field=exc)) from None
     variant = request.get("variant", "standard")
-    return EngineView(view, str(request.get("seed", "")),
+    return RequestView(view, str(request.get("seed", "")),
                       variant if isinstance(variant, str) else "standard",
                       Clock.from_json(request.get("clock")))

@@ -1,7 +1,8 @@
-"""An engine that fails on purpose, for the tests: `python faulty.py MODE [FILE]`.
+"""A bot program (an engine) that fails on purpose, for the tests: `python faulty.py MODE [FILE]`.
 
-It speaks uptown-engine-1 and plays the first legal move it is offered, until its second move,
-where it fails as MODE says:
+It speaks uptown-engine-1, plays the first legal move it is offered, and writes on its standard
+error what the host tells it in an error message, until its second move, where it fails as
+MODE says:
   illegal      passes although it may place a tile
   silent       never answers
   crash        exits with status 3
@@ -9,6 +10,9 @@ where it fails as MODE says:
   garbage      prints a line that is not JSON
   stall        (from the start) answers hello, but never a ping
   old          speaks another protocol
+  nohello      (from the start) never answers hello
+  colour       answers with the key "colour" instead of "color"
+  banner       never fails, but prints a banner line before its hello, as some programs do
   deaf         never fails, but ignores quit and SIGTERM and leaves a child behind (its pid and
                the child's are written to FILE)
 """
@@ -22,6 +26,8 @@ import sys
 mode = sys.argv[1]
 file = sys.argv[2] if len(sys.argv) > 2 else None
 moves = 0
+if mode == "banner":
+    print("Faulty 1.0 by the tests, ready", flush=True)
 
 
 def send(message):
@@ -38,7 +44,9 @@ if mode == "deaf":
 for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
-    if kind == "hello":
+    if kind == "error":
+        print(f"told: {message['message']}", file=sys.stderr, flush=True)
+    elif kind == "hello" and mode != "nohello":
         send({"type": "hello", "protocol": "uptown-engine-0" if mode == "old" else "uptown-engine-1",
               "name": f"faulty {mode}", "author": "tests", "options": {}})
     elif kind == "ping" and mode != "stall":
@@ -61,6 +69,9 @@ for line in sys.stdin:
             elif mode == "garbage":
                 sys.stdout.write("I think I will play 7 B7\n")
                 sys.stdout.flush()
+                continue
+            elif mode == "colour":
+                send({"type": "move", "id": message["id"], "move": move, "colour": color})
                 continue
         send({"type": "move", "id": message["id"], "move": move, "color": color})
 if mode == "deaf":

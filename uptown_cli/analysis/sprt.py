@@ -1,0 +1,129 @@
+"""The SPRT of a match between two entrants: fishtest's generalised SPRT (GSPRT) on the scores
+of whole deals, which stops a match as soon as it can tell "the first entrant is ``elo1``
+stronger" (H1) from "``elo0`` stronger" (H0) with the error rates it names.
+
+A sample is a deal played from every seat (docs/TOURNAMENTS.md): with two seats, the pair of
+games with the seats swapped, scored 0, 1/2, 1, 3/2 or 2 for the first entrant, whose counts
+are fishtest's pentanomial. With more seats, each game scores every seat of the first entrant
+against every seat of the second (1 ahead, 1/2 level, 0 behind), and the deal's score is the
+sum over its games, again counted by value. A single game scores 0, 1/2 or 1 (the trinomial,
+for games that are not paired). An entrant ``elo`` stronger is expected to score
+``expected_score(elo)`` a seat against a seat (logistic Elo).
+
+The log-likelihood ratio is fishtest's ``LLR_logistic``: the counts' empirical distribution
+(a count of 0 taken as 0.001), and under each hypothesis the distribution nearest to it whose
+mean is the hypothesis' expected score (Van den Bergh, "Comments on normalized Elo",
+proposition 1.1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .match import GameOutcome
+
+__all__ = ["Sprt", "sprt_llr", "DealScores"]
+
+REGULARIZED = 1e-3
+"""The count a value never seen is given, so that every value has some likelihood (fishtest's)."""
+
+
+class Sprt(NamedTuple):
+    """A sequential probability ratio test of H0 (the first entrant is ``elo0`` stronger)
+    against H1 (``elo1`` stronger), with error rates ``alpha`` and ``beta``."""
+
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def bounds(self) -> tuple[float, float]:
+        """The log-likelihood ratio's bounds: below the first H0 is accepted, above the
+        second H1 (+-2.94 at alpha = beta = 0.05)."""
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def decision(self, llr: float) -> str | None:
+        """``"H1"``, ``"H0"``, or None while ``llr`` is between the bounds."""
+        lower, upper = self.bounds()
+        return "H1" if llr >= upper else "H0" if llr <= lower else None
+
+
+def expected_score(elo: float) -> float:
+    """The expected score of a player ``elo`` stronger (logistic)."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) for ``counts`` of
+    samples scored 0, 1/(K-1), ..., 1 of the most (K = len(counts), at least 2): the
+    trinomial (losses, draws, wins) of single games, the pentanomial (LL, LD, LW+DD+WL, WD,
+    WW) of pairs. 0 before any sample."""
+    if not any(counts):
+        return 0.0
+    weights = [count if count else REGULARIZED for count in counts]
+    total, last = sum(weights), len(weights) - 1
+    scores = [index / last for index in range(len(weights))]
+    probs = [weight / total for weight in weights]
+    return total * (_nearest(scores, probs, expected_score(elo0))
+                    - _nearest(scores, probs, expected_score(elo1)))
+
+
+def _nearest(scores: list[float], probs: list[float], mean: float) -> float:
+    """How much less likely, per sample, the distribution of mean ``mean`` nearest to
+    ``probs`` (on ``scores`` from 0 to 1, every prob above 0) makes the sample than its own
+    distribution: sum p log(1 + t (a - mean)), for the ``t`` that maximises it, where p / (1 +
+    t (a - mean)) is that nearest distribution. The sum is concave in ``t``, and its slope
+    falls from +inf to -inf between -1/(1 - mean) and 1/mean: Newton's steps, kept inside that
+    bracket by halving it where a step would leave."""
+    gaps = [a - mean for a in scores]
+    low, high = -1 / (1 - mean), 1 / mean
+    t = 0.0
+    for _ in range(100):
+        slope = curve = 0.0
+        for p, gap in zip(probs, gaps):
+            q = gap / (1 + t * gap)
+            slope += p * q
+            curve += p * q * q
+        if slope > 0:
+            low = t
+        else:
+            high = t
+        step = t + slope / curve
+        if not low < step < high:
+            step = (low + high) / 2
+        if abs(step - t) <= 1e-13 * (1 + abs(step)):
+            t = step
+            break
+        t = step
+    return sum(p * math.log1p(t * gap) for p, gap in zip(probs, gaps))
+
+
+class DealScores:
+    """The first entrant's score against the second in each deal, gathered a game at a time
+    (in any order): ``counts`` of the deals played whole (``games_per_deal`` games with both
+    entrants) by score, from 0 to the most, in half points a seat against a seat (with two
+    seats: the pentanomial)."""
+
+    def __init__(self, first: str, second: str, games_per_deal: int):
+        self.first, self.second, self.games_per_deal = first, second, games_per_deal
+        self.counts = [0] * 5
+        self._open: dict[int, list[int]] = {}  # deal -> [games, seat pairs, points]
+
+    def add(self, outcome: GameOutcome) -> None:
+        """Count ``outcome`` (a game without both entrants counts for nothing)."""
+        mine = [s.rank for s in outcome.seats if s.entrant == self.first]
+        theirs = [s.rank for s in outcome.seats if s.entrant == self.second]
+        if not (mine and theirs):
+            return
+        deal = self._open.setdefault(outcome.deal, [0, 0, 0])
+        deal[0] += 1
+        deal[1] += len(mine) * len(theirs)
+        deal[2] += sum((a < b) * 2 + (a == b) for a in mine for b in theirs)
+        if deal[0] == self.games_per_deal:
+            del self._open[outcome.deal]
+            if len(self.counts) < 2 * deal[1] + 1:
+                self.counts += [0] * (2 * deal[1] + 1 - len(self.counts))
+            self.counts[deal[2]] += 1
+
