@@ -3,6 +3,8 @@ pass or forfeit a rival writes for a late player is a claim the victim's tool sh
 they may dispute (``uptown dispute``). Through the command line, one working folder and one
 key folder per player, the file carried by ``send -o`` and ``receive``."""
 
+import json
+
 import pytest
 from support.tables import Table, last_entry, refused, signed_again, stamp
 
@@ -84,3 +86,35 @@ def test_a_dispute_taken_out_is_refused_by_every_tool_that_saw_it(forfeited):
     forfeited.play("Cy")
     refused(forfeited.receive("Bo", forfeited.forged_message("Cy")),
             "Bo's dispute of move 2, signed by Bo, is missing from this copy")
+
+
+def test_a_disputed_game_is_marked_in_status_and_not_rated_until_settled(tmp_path):
+    """A two-player game without a judge: Ana forfeits Bo once his 24 hours are up by her
+    clock, which wins it for her; Bo disputes it. ``status`` marks it, ``ratings`` leaves it
+    out, in every copy a club folder might hold; settled, it counts."""
+    table = Table(tmp_path, ("Ana", "Bo"))
+    table.start("--clock", "move 24h", "--late", "forfeit")
+    table.play("Ana")
+    table.carry("Ana", "Bo")
+    table.wait(25)
+    table.uptown("Ana", "move", "club.yaml", "forfeit", "--for", "Bo", "--as", "Ana")
+    table.carry("Ana", "Bo")
+    table.uptown("Bo", "reveal", "club.yaml", "--as", "Bo")
+    table.carry("Bo", "Ana")
+    table.uptown("Ana", "reveal", "club.yaml", "--as", "Ana")
+    table.carry("Ana", "Bo")
+    rated = json.loads(table.uptown("Bo", "ratings", "--json").stdout)
+    assert rated["games"] == 1
+    table.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    status = table.uptown("Bo", "status").output
+    assert "won by Ana (Bo forfeited); Bo disputes move 2" in status, status
+    [game] = json.loads(table.uptown("Bo", "status", "--json").stdout)
+    assert game["disputed"] == [{"name": "Bo", "move": 2}]
+    (table.folders["Bo"] / "old-copy.yaml").write_text(table.game("Ana").read_text())
+    rated = table.uptown("Bo", "ratings", "--json")
+    assert json.loads(rated.stdout)["games"] == 0  # the undisputed copy counts as the same game
+    assert json.loads(rated.stdout)["skipped_disputed"] == ["club.yaml"]
+    assert "Left out club.yaml: disputed by Bo" in table.uptown("Bo", "ratings").output
+    table.uptown("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle")
+    assert json.loads(table.uptown("Bo", "ratings", "--json").stdout)["games"] == 1
+    assert "disputes" not in table.uptown("Bo", "status").output

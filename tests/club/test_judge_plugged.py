@@ -9,17 +9,8 @@ from support.tables import JudgedTable
 
 from uptown_cli.club.judge import rule_on_message
 from uptown_cli.club.judge_mailbox import message_key
+from uptown_cli.club.judge_run import applied
 from uptown_cli.club.judge_store import Store, create_judge
-
-
-def applied(ruling, txn):
-    """A ruling applied in ``txn``: the judge's copy kept, its mail queued, its line logged."""
-    if ruling.text is not None:
-        txn.put_game(ruling.game_id, ruling.path, ruling.text)
-    for outgoing in ruling.mail:
-        txn.send(outgoing.addresses, outgoing.message)
-    txn.log(ruling.game_id, "ruling", ruling.outcome)
-    return ruling.outcome
 
 
 class StoredTable(JudgedTable):

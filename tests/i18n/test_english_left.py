@@ -24,7 +24,8 @@ ALLOWED = {
     "cron", "crontab", "chmod", "pip", "install", "mutt", "pipe", "decode", "sendmail", "mbox",
     "maildir", "localhost", "tabulate", "plain", "github", "tsv", "csv", "jsonl", "yaml", "eml",
     "mib", "byte", "bytes", "unicode", "uid", "ffff", "deprecationwarning", "uptown", "hidden",
-    "tls", "hello", "ping", "quit", "option", "engine", "playouts", "bot", "bots", "textual", "vista",
+    "procmail", "forward", "tls", "hello", "ping", "quit", "option", "engine", "playouts", "bot",
+    "bots", "textual", "vista",
     # record keys and values, which records keep in English (docs/TRANSLATING.md)
     "name", "colors", "email", "lang", "players", "started", "best", "variations", "eval",
     "comment", "standard", "blockers", "move", "grace", "bank", "reveal", "none", "per", "year",

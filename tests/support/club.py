@@ -250,9 +250,9 @@ def game(tmp_path):
     return sender, receiver
 
 
-def message_of(folder, name="club.yaml", date=None):
-    """The message ``send`` would write for the game in ``folder``, from the player who made
-    its newest move (Ana before any) to Bo; made even of a record that does not validate,
+def message_of(folder, name="club.yaml", date=None, sender=None):
+    """The message ``send`` would write for the game in ``folder``, from ``sender`` (default:
+    the player who made its newest move; Ana before any) to Bo (in a game under a club judge: to the judge); made even of a record that does not validate,
     which ``send`` refuses (an attacker writes such messages by hand)."""
     from uptown_cli.club.mail import GameFile, game_messages
     from uptown_cli.fairplay.replay import replay
@@ -262,9 +262,10 @@ def message_of(folder, name="club.yaml", date=None):
     record = load_record_text(data, name)
     game = GameFile(str(folder / name), data, record, replay(record).game)
     moves = game.record.moves
-    sender = next((p.name for p in game.record.players if moves and moves[-1].color in p.colors),
-                  "Ana")
-    [outgoing] = game_messages(game, sender, "Bo")
+    sender = sender or next((p.name for p in game.record.players
+                             if moves and moves[-1].color in p.colors), "Ana")
+    judged = record.joins is not None and record.joins.judge is not None
+    [outgoing] = game_messages(game, sender, None if judged else "Bo")  # to the judge, if any
     message = outgoing.message
     if date is not None:
         del message["Date"]

@@ -81,14 +81,14 @@ class Table:
         self.uptown(sender, "send", "club.yaml", "--as", sender, "--to", receiver, "-o", path)
         return path
 
-    def forged_message(self, sender):
-        """A message carrying ``sender``'s copy as it is, made by hand (``send`` would refuse a
-        copy that does not validate): its path."""
+    def forged_message(self, sender, file="club.yaml"):
+        """A message carrying ``sender``'s copy of ``file`` as it is, made by hand (``send``
+        would refuse a copy that does not validate): its path."""
         from support.club import message_of
 
         self.sent += 1
         path = self.folders[sender] / f"forged-{self.sent}.eml"
-        path.write_bytes(message_of(self.folders[sender]).as_bytes())
+        path.write_bytes(message_of(self.folders[sender], file, sender=sender).as_bytes())
         return path
 
     def receive(self, name, message):
@@ -273,3 +273,74 @@ def last_entry(table, name):
     """The line of the newest entry among the moves of ``name``'s copy."""
     record = load_record(table.game(name))
     return max([m.line for m in record.moves] + [p.line for p in record.pauses])
+
+
+class ClubJudge(Table):
+    """Players and a club judge as a club runs one: ``uptown judge init``, ``judge add``, and
+    one ``judge run --stdin`` for each message, as the mail server delivers it, at the table's
+    time. The judge's mail goes to a real SMTP server (``server``, of ``support.club``) and
+    from there to each player's ``receive``; a game is a file of its own name in each folder.
+    ``refusals`` holds each refusal the judge mailed back, by player; ``runs`` what each run
+    printed."""
+
+    def __init__(self, tmp_path, server, names=CLUB):
+        super().__init__(tmp_path, names)
+        self.server = server
+        self.folder = tmp_path / "judge"
+        self.refusals = {name: [] for name in names}
+        self.address = {f"{name.lower()}@example.org": name for name in names}
+        self.runs = []
+        self.card = self.judge("init", self.folder, "--address", "judge@club.example").stdout.strip()
+
+    def judge(self, *args, input=None, code=0):
+        """``uptown judge ARGS`` as the club's secretary (or its mail server) runs it, with the
+        judge's SMTP settings, at the table's time: click's result, whose exit status must be
+        ``code``. Then the mail the server took is delivered."""
+        env = {**self.server.env, "UPTOWN_NOW": stamp(self.now), "UPTOWN_LANG": "en",
+               "UPTOWN_GAME": None, "UPTOWN_KEYS": None}
+        result = uptown.invoke("judge", *args, input=input, env=env)
+        assert result.exit_code == code, (args, result.output)
+        self.runs.append(result.output)
+        self.deliver()
+        return result
+
+    def new(self, file, names, *options):
+        """``names[0]`` makes the game ``file`` under the judge with the players ``names``, and
+        the club gives it to the judge, which mails it to them."""
+        players = [arg for name in names for arg in ("-p", f"{name} <{name.lower()}@example.org>")]
+        self.uptown(names[0], "new", file, *players, "--judge", self.card, *options)
+        self.judge("add", self.folder, self.folders[names[0]] / file)
+
+    def post(self, name, file, code=0):
+        """``name`` mails their copy of ``file`` to the judge (``send``), whose mail server
+        hands it to ``judge run --stdin``: what the run printed."""
+        self.sent += 1
+        message = self.folders[name] / f"to-judge-{self.sent}.eml"
+        self.uptown(name, "send", file, "--as", name, "-o", message)
+        return self.mail(message, code)
+
+    def mail(self, message, code=0):
+        """The message at ``message`` delivered to the judge: what its run printed."""
+        return self.judge("run", self.folder, "--stdin", input=message.read_bytes(),
+                          code=code).output
+
+    def tick(self):
+        """The judge's cron run, with no message: what it printed."""
+        return self.judge("run", self.folder).output
+
+    def deliver(self):
+        """Every message the SMTP server took, to each player it was for: a game to their
+        ``receive`` (which must take it), a refusal to ``refusals``."""
+        for recipients, data in self.server.capture.take():
+            for address in recipients:
+                name = self.address.get(address)
+                if name is None:
+                    continue
+                self.sent += 1
+                path = self.folders[name] / f"from-judge-{self.sent}.eml"
+                path.write_bytes(data)
+                if b"refused" in data.split(b"\n\n", 1)[0]:
+                    self.refusals[name].append(path.read_text())
+                    continue
+                result = self.attempt(name, "receive", path)
+                assert result.exit_code == 0, (name, result.output)

@@ -321,6 +321,7 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
     files, unread = games_listed(list(folders) or ["."])
     games, invalid = finished_games(files, variant, now())
     table = rate(games)
+    disputed = [g for g in games if g.disputed]
     alike = look_alikes(r.name for r in table)
     out = Output(as_json, table_format)
 
@@ -328,7 +329,9 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
         return display_path(os.path.normpath(path))  # as status shows it
 
     if as_json:
-        out.json({"games": len(games), "skipped_invalid": [display_path(p) for p in invalid],
+        out.json({"games": len(games) - len(disputed),
+                  "skipped_invalid": [display_path(p) for p in invalid],
+                  "skipped_disputed": [shown(g.path) for g in disputed],
                   "ratings": [r.to_json() for r in table],
                   "copies": {shown(g.path): [shown(p) for p in g.copies]
                              for g in games if g.copies},
@@ -344,12 +347,16 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
               title=ngettext("Ratings over {count} finished game "
                              "(openskill Plackett-Luce, mu - 3 sigma):",
                              "Ratings over {count} finished games "
-                             "(openskill Plackett-Luce, mu - 3 sigma):", len(games)).format(
-                  count=len(games)))
+                             "(openskill Plackett-Luce, mu - 3 sigma):",
+                             len(games) - len(disputed)).format(count=len(games) - len(disputed)))
     if invalid:
         click.echo(ngettext("Left out {count} invalid or unchecked record; see uptown validate.",
                             "Left out {count} invalid or unchecked records; see uptown validate.",
                             len(invalid)).format(count=len(invalid)), err=True)
+    for rated in disputed:
+        click.echo(_("Left out {path}: disputed by {names} (uptown dispute), not rated until "
+                     "they settle it.").format(path=shown(rated.path),
+                                               names=names_list(rated.disputed)), err=True)
     for rated in (g for g in games if g.copies):
         click.echo(ngettext("Rated once: {files} holds the same game as {path}.",
                             "Rated once: {files} hold the same game as {path}.",

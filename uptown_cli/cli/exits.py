@@ -27,6 +27,9 @@ class ExitStatus(IntEnum):
     """A usage error (click's ``UsageError``)."""
     UNCHECKED = 3
     """``validate``: no record invalid, but a finished hidden game whose draws stay unchecked."""
+    TEMPFAIL = 75
+    """``judge run --stdin``: the message was not handled; the mail server delivers it again
+    later (sysexits.h's EX_TEMPFAIL)."""
     SIGNAL = 128
     """Ended by signal N: the status is 128 + N (``signal_status``)."""
     INTERRUPTED = 130

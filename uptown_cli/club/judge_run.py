@@ -3,22 +3,27 @@ rulings given) and acknowledged, the rulings on time ticked, and the outbox sent
 
 ``run_judge`` is the whole run, whatever the messages' source (``club.judge_mailbox``) and
 whatever the rulings: a message whose handling fails is left unacknowledged, told in one
-line, and tried again next run, and the others go on. ``smtp_sender`` and
-``sendmail_sender`` send the outbox as ``uptown send`` does (``club.transport``).
+line, and tried again next run, and the others go on. The club judge's own rulings
+(``club.judge``) plug into it as ``judge_rule`` and ``time_ticks``, each ruling ``applied`` in
+the transaction of what caused it. ``smtp_sender`` and ``sendmail_sender`` send the outbox as
+``uptown send`` does (``club.transport``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import NamedTuple
 
-from ..errors import MailError, one_line
+from ..errors import JudgeError, MailError, one_line
 from ..i18n import _
+from .judge import Judge, Ruling, add_game, rule_on_message, rule_on_time
 from .judge_mailbox import Incoming
-from .judge_store import Queued, Sending, Store, Txn, crash_point
+from .judge_store import Game, Queued, Sending, Store, Txn, crash_point
 from .transport import send_sendmail, send_smtp
 
-__all__ = ["Report", "Rule", "Tick", "run_judge", "sendmail_sender", "smtp_sender"]
+__all__ = ["Report", "Rule", "Tick", "run_judge", "applied", "adding", "judge_rule", "time_ticks",
+           "sendmail_sender", "smtp_sender"]
 
 Rule = Callable[[Incoming, Txn], str]
 """What the judge does with one message: its work, in the message's transaction; returns
@@ -81,6 +86,51 @@ def run_judge(store: Store, messages: Iterable[Incoming], rule: Rule,
                else Sending((), (), (), None))
     failures += store.unwritten
     return Report(synced, tuple(handled), repeated, tuple(failures), tuple(ticked), sending)
+
+
+def applied(ruling: Ruling, txn: Txn) -> str:
+    """``ruling`` applied in ``txn``: the judge's copy of its game kept, its mail queued, its
+    line logged; returns the line."""
+    if ruling.text is not None and ruling.game_id is not None and ruling.path is not None:
+        txn.put_game(ruling.game_id, ruling.path, ruling.text)
+    for outgoing in ruling.mail:
+        txn.send(list(outgoing.addresses), outgoing.message)
+    txn.log(ruling.game_id, "ruling", ruling.outcome)
+    return ruling.outcome
+
+
+def adding(judge: Judge, text: str, name: str, now: datetime) -> Callable[[Txn], str]:
+    """The work of giving ``judge`` the new game ``text`` as ``games/NAME``
+    (``club.judge.add_game``): JudgeError when it keeps that game already."""
+    def work(txn: Txn) -> str:
+        ruling = add_game(judge, text, name, now)
+        assert ruling.game_id is not None  # a game under a judge has its id
+        held = txn.game(ruling.game_id)
+        if held is not None:
+            raise JudgeError(_("{name}: the judge keeps this game already, as {path}").format(
+                name=name, path=held[0]))
+        return applied(ruling, txn)
+    return work
+
+
+def judge_rule(judge: Judge) -> Rule:
+    """The ``Rule`` of ``judge``: each message ruled on (``club.judge.rule_on_message``) at
+    its arrival, against the copy of its game the store keeps."""
+    return lambda incoming, txn: applied(
+        rule_on_message(judge, incoming.data, incoming.arrived, txn.game, incoming.where), txn)
+
+
+def time_ticks(judge: Judge, games: Sequence[Game], now: datetime) -> list[Tick]:
+    """A tick for each of ``games``: ``judge``'s rulings on its time at ``now``
+    (``club.judge.rule_on_time``), on the copy the store keeps when the tick runs; a tick
+    with nothing due returns an empty line and changes nothing."""
+    def work(game_id: str) -> Callable[[Txn], str]:
+        def ruled(txn: Txn) -> str:
+            held = txn.game(game_id)
+            ruling = None if held is None else rule_on_time(judge, held[0], held[1], now)
+            return "" if ruling is None else applied(ruling, txn)
+        return ruled
+    return [(game.game_id, work(game.game_id)) for game in games]
 
 
 def _work(incoming: Incoming, rule: Rule) -> Callable[[Txn], str]:

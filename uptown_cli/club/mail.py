@@ -143,13 +143,17 @@ class GameFile(NamedTuple):
             file=name, name=shlex.quote(self.game.to_move.name))
 
     def rack_lines(self, recipients: list[PlayerEntry]) -> list[str]:
-        """In an open game in play, each recipient's rack (every rack is public there)."""
+        """In an open game in play, each recipient's rack (every rack is public there); none
+        for a recipient who plays no seat (the club judge, the club's archive)."""
         racks = self.game.racks
         if racks is None or self.game.finished:
             return []
         lines = []
         for entry in recipients:
-            colors = next(p.colors for p in self.game.players if same_name(p.name, entry.name))
+            colors = next((p.colors for p in self.game.players if same_name(p.name, entry.name)),
+                          ())
+            if not colors:
+                continue
             shown = "; ".join(f"{shown_color(c)} {rack_label(racks[c])}" if self.game.playable(c)
                               else _("{colour} done").format(colour=shown_color(c)) for c in colors)
             lines.append(_("Your rack: {racks}").format(racks=shown) if len(recipients) == 1

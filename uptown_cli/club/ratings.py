@@ -17,8 +17,11 @@ from typing import Any, NamedTuple
 from openskill.models import PlackettLuce
 
 from ..engine.game import name_key
+from ..engine.moments import parse_time
 from ..engine.scoring import Standing, standings
+from ..records.disputes import open_disputes
 from ..records.schema import Record
+from ..records.times import entry_time
 from ..turns.validation import Validation, validate_file
 from .status import copies_once, file_time
 
@@ -26,13 +29,16 @@ __all__ = ["finished_games", "rate"]
 
 
 class RatedGame(NamedTuple):
-    """A finished game to rate: when it was played, its path, its standings, and the other
-    files that hold the same game (rated once: ``finished_games``)."""
+    """A finished game to rate: when it was played, its path, its standings, the other
+    files that hold the same game (rated once: ``finished_games``), and the players whose
+    dispute of an entry is open in any copy (``records.disputes``: the game is not rated
+    until they settle it)."""
 
     when: datetime
     path: str
     standings: tuple[Standing, ...]
     copies: tuple[str, ...] = ()
+    disputed: tuple[str, ...] = ()
 
 
 class PlayerRating(NamedTuple):
@@ -55,12 +61,16 @@ class PlayerRating(NamedTuple):
 
 
 def game_date(record: Record, path: str) -> datetime:
-    """The record's ``date`` when it reads as an ISO date, else the file's time (UTC; the
-    latest date there is, for a time past the year 9999)."""
+    """The record's ``date`` when it reads as an ISO date, else the time of its last move (the
+    judge's stamp in a game under a club judge), else the file's time (UTC; the latest date
+    there is, for a time past the year 9999): what every copy of the game agrees on first."""
     text = record.fields.get("date", "").strip()
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
+        last = entry_time(record.moves[-1]) if record.moves else None
+        if last is not None:
+            return parse_time(last)
         return file_time(os.stat(path).st_mtime, utc=True) or datetime.max.replace(tzinfo=timezone.utc)
     return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
 
@@ -73,7 +83,8 @@ def finished_games(paths: list[str], variant: str | None = None, now: datetime |
     (``replay.validate_file``): a hidden game whose missing keys are past their reveal deadline
     is settled and counts, those who did not reveal ranked last; a move from the future makes
     its game invalid. Copies of one game (one game id, whatever their file names) count once:
-    the copy with the most moves (then the first path), the others named in its ``copies``.
+    the copy with the most moves (then the first path), the others named in its ``copies``, a
+    dispute open in any of them open in it.
     ``validations`` holds those made already (at ``now``), by path."""
     found: list[tuple[str | None, int, RatedGame]] = []
     invalid = []
@@ -88,22 +99,28 @@ def finished_games(paths: list[str], variant: str | None = None, now: datetime |
         if game.finished:
             found.append((record.game_id, len(record.moves), RatedGame(
                 game_date(record, path), path,
-                tuple(standings(game, record.variant, list(checked.settled))))))
-    games = [rated._replace(copies=others) for (_id, _moves, rated), others in copies_once(
+                tuple(standings(game, record.variant, list(checked.settled))),
+                disputed=tuple(dict.fromkeys(d.name for d in open_disputes(record.disputes))))))
+    disputed: dict[str | None, tuple[str, ...]] = {}
+    for game_id, _moves, rated in found:
+        disputed[game_id] = tuple(dict.fromkeys(disputed.get(game_id, ()) + rated.disputed))
+    games = [rated._replace(copies=others, disputed=disputed[game_id] if game_id else rated.disputed)
+             for (game_id, _moves, rated), others in copies_once(
         found, lambda item: item[0], lambda item: (-item[1],), lambda item: item[2].path)]
     games.sort(key=lambda g: (g.when, g.path))
     return games, invalid
 
 
 def rate(games: list[RatedGame], model: Any = None) -> list[PlayerRating]:
-    """Every player's rating after ``games`` (rated in the order given), best first.
-    ``model`` is an openskill model (a default ``PlackettLuce`` when None)."""
+    """Every player's rating after ``games`` (rated in the order given; a game with an open
+    dispute is left out), best first. ``model`` is an openskill model (a default
+    ``PlackettLuce`` when None)."""
     model = PlackettLuce() if model is None else model
     ratings: dict[str, Any] = {}
     names: dict[str, str] = {}
     played: dict[str, int] = {}
     won: dict[str, int] = {}
-    for rated in games:
+    for rated in (game for game in games if not game.disputed):
         keys = [name_key(s.name) for s in rated.standings]
         for key, standing in zip(keys, rated.standings):
             names[key] = standing.name

@@ -14,6 +14,7 @@ from ..engine.moments import describe, parse_time
 from ..engine.scoring import standings
 from ..engine.words import Word
 from ..i18n import _, names_list
+from ..records.disputes import open_disputes
 from ..records.times import clock_json, stand_in_actions, waiting_deadline
 from ..turns.validation import Validation, validate_file
 
@@ -81,6 +82,8 @@ class GameStatus(NamedTuple):
     """The game's id (``Record.game_id``), None in a record without one."""
     copies: tuple[str, ...] = ()
     """The other files that hold the same game (``one_per_game``), as shown."""
+    disputed: tuple[tuple[str, int], ...] = ()
+    """Each open dispute (``records.disputes``): who disputes which move."""
 
     @property
     def clock_state(self) -> str | None:
@@ -110,7 +113,14 @@ class GameStatus(NamedTuple):
         return when.strftime("%Y-%m-%d %H:%M") if when is not None else _("after year 9999")
 
     def text(self) -> str:
-        """``Bo to move``, ``won by Ana``, ``invalid: ...``."""
+        """``Bo to move``, ``won by Ana``, ``invalid: ...``; then each open dispute."""
+        said = self._state_text()
+        for name, number in self.disputed:
+            said = _("{status}; {name} disputes move {number}").format(
+                status=said, name=name, number=number)
+        return said
+
+    def _state_text(self) -> str:
         if self.state == State.TO_MOVE:
             return self.to_move_text()
         if self.state == State.TO_JOIN:
@@ -168,7 +178,8 @@ class GameStatus(NamedTuple):
                 "late": self.late, "out_of_time": self.out_of_time, "stand_in": self.stand_in,
                 "stand_ins": list(self.stand_ins),
                 "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited],
-                "game_id": self.game_id, "copies": list(self.copies)}
+                "game_id": self.game_id, "copies": list(self.copies),
+                "disputed": [{"name": name, "move": number} for name, number in self.disputed]}
 
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None,
@@ -199,6 +210,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     since = _stamped_since(record, since)
     waiting = game.to_move.name if game.to_move is not None else None
     timed = _clock_fields(record, now, waiting)
+    timed["disputed"] = tuple((d.name, d.number) for d in open_disputes(record.disputes))
     if game.to_move is not None:
         name = game.to_move.name
         deadline = _deadline(record, name) if now is not None else None
