@@ -3,6 +3,8 @@ Cy each have a working folder and a key folder, and mail every copy to the judge
 rulings the table applies as its machinery would (``support.tables.JudgedTable``). The judge
 keeps the time no player can be trusted with."""
 
+import json
+
 import pytest
 from support.tables import JudgedTable
 
@@ -116,6 +118,12 @@ def test_a_game_nobody_finished_joining_is_void_after_the_join_days(tmp_path):
     assert "void: Cy did not join by 2026-12-04T12:00:00Z" in ruled
     for name in ("Ana", "Bo", "Cy"):
         assert "void:" in table.game(name).read_text()
+    said = table.attempt("Ana", "validate", "club.yaml")
+    assert said.exit_code == 0 and ("club.yaml: void: Cy did not join by 2026-12-04T13:00:00Z, "
+                                    "as the club judge ruled") in said.output, said.output
+    [status] = json.loads(table.uptown("Ana", "status", "--json").stdout)
+    assert status["state"] == "void"
+    assert "void: Cy did not join" in table.uptown("Ana", "status").output
     table.uptown("Cy", "join", "club.yaml", "--as", "Cy")
     assert "the game is void" in table.post("Cy")
 
@@ -220,3 +228,49 @@ def test_a_forfeit_a_rival_writes_by_hand_is_refused_by_the_judge(table):
     said = table.post("Cy", message)
     assert "only the judge writes for a player out of time, not Cy" in said, said
     assert table.refusals["Cy"]
+
+
+def test_a_header_changed_by_the_first_joiner_is_refused(tmp_path):
+    """Before anyone joined there is no signed entry to compare: Ana gives herself a week a
+    move in her copy, joins and mails it. The judge compares the header with its own copy's and
+    refuses it."""
+    table = JudgedTable(tmp_path)
+    table.new("--hidden", *CLOCK)
+    path = table.game("Ana")
+    path.write_text(path.read_text().replace("move 24h", "move 168h"))
+    table.uptown("Ana", "join", "club.yaml", "--as", "Ana")
+    said = table.post("Ana")
+    assert "refused" in said and "its header" in said, said
+    assert table.judges_copy().timing.written["clock"] == "move 24h"
+
+
+def test_a_copy_around_the_judge_is_refused_by_a_player_without_a_copy(table):
+    """Bo has lost his copy: a copy Ana mails him around the judge is still not the game."""
+    table.play("Ana")
+    message = table.folders["Ana"] / "to-bo.eml"
+    table.uptown("Ana", "send", "club.yaml", "--as", "Ana", "-o", message)
+    table.game("Bo").unlink()
+    result = table.receive("Bo", message)
+    assert result.exit_code == 1 and "carries no stamp of the judge" in result.output
+    assert not table.game("Bo").exists()
+
+
+def test_ones_own_entry_back_stamped_is_taken_with_no_copy_kept(table):
+    """Ana's move comes back from the judge stamped: her tool takes it as the same entry, the
+    judge's stamps added, and keeps no copy of hers beside it."""
+    table.play("Ana")
+    table.post("Ana")
+    assert not list(table.folders["Ana"].glob("club.received-*.yaml"))
+    assert "judged:" in table.game("Ana").read_text()
+
+
+def test_a_reminder_of_a_judged_game_tells_nobody_to_act_for_the_late_player(table):
+    """Under a judge only the judge writes for a late player: a club's reminders say nothing of
+    acting for them."""
+    from uptown_cli.club.reminders import awaited_games, notice_text, read_games
+
+    table.wait(30)
+    [awaited] = awaited_games(read_games([str(table.game("Bo"))]).values())
+    assert awaited.stand_ins == ()
+    _subject, body = notice_text(awaited, awaited.others[0], table.now)
+    assert "act for them" not in body

@@ -335,3 +335,16 @@ def test_busy_database_is_one_line(store, tmp_path, monkeypatch):
         with pytest.raises(JudgeError, match="another judge held it"):
             handle(store, incoming(1))
         other.db.execute("ROLLBACK")
+
+
+def test_the_rulings_on_time_wait_while_a_message_is_not_handled(store):
+    """A message left for the next run may be a move that came in time: no ruling on time is
+    made before it is handled."""
+    broken = incoming(1)
+    ticked = []
+    report = run_judge(store, [broken], lambda mail, txn: (_ for _ in ()).throw(OSError("boom")),
+                       ticks=[("game-1", lambda txn: ticked.append(1) or "ruled")])
+    assert ticked == [] and report.ticks == ()
+    assert "the rulings on time wait for the next run" in report.failures[-1]
+    report = run_judge(store, [], echo_rule, ticks=[("game-1", lambda txn: "ruled")])
+    assert report.ticks == (("game-1", "ruled"),)

@@ -158,6 +158,11 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
     deal_colors(entries)
     timing = timing_keys(clock, late, vacation, hidden)
     judge = read_card(judge_card) if judge_card is not None else None
+    unreachable = [e.name for e in entries if judge is not None and e.email is None]
+    if unreachable:
+        raise click.BadParameter(_("every player of a game under a club judge needs an address "
+                                   "(the judge mails them the game): {name} has none").format(
+            name=unreachable[0]), param_hint="--player")
     signed = signed or judge is not None
     if judge is not None and timing is None:  # the judge's join deadline runs from the start
         from ..engine.moments import write_time
@@ -196,14 +201,10 @@ def new(file: str | None, players: tuple[str, ...], variant: str, seed: str | No
         path=display_path(path), variant=variant_label(variant), seed=seed, players=who))
     if shown_clock:
         click.echo(shown_clock)
-    if judge is not None:
-        click.echo(_("Under the club judge {address}: every copy goes to the judge, which keeps "
-                     "the time (docs/JUDGE.md). The club gives it the game: uptown judge add "
-                     "FOLDER {path}").format(address=judge[0], path=display_path(path)))
     if signed:
-        click.echo(_("Every entry is signed by its writer. The players join in turn order, each "
-                     "on their own computer; first:"))
-        click.echo(f"  uptown join {display_path(path)} --as {entries[0].name}")
+        if judge is None:
+            click.echo(_("Every entry is signed by its writer."))
+        _join_lines(display_path(path), entries[0].name, judge)
         return
     click.echo(to_move_text(game))
 
@@ -271,7 +272,7 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
     click.echo(_("Created {path}: {variant}, hidden racks; {players}.").format(
         path=shown, variant=variant_label(variant), players=who))
     click.echo(_("Game id: {id}").format(id=game_id))
-    if timing:
+    if timing and "clock" in timing:
         from ..engine.late import LatePolicy
 
         from ..records.times import clock_line
@@ -279,12 +280,21 @@ def _new_hidden(path: str, entries: "list[PlayerEntry]", variant: str, seed: str
         vacation = timing["vacation"]
         click.echo(clock_line(timing["clock"], str(LatePolicy.parse(timing["late"])),
                               None if vacation == "none" else vacation))
-    if judge is not None:
+    _join_lines(shown, entries[0].name, judge)
+
+
+def _join_lines(shown: str, first: str, judge: tuple[str, str] | None) -> None:
+    """What a new game's players do next: join in turn order (under a club judge, once the
+    club gave the judge the game and the judge mailed it to them)."""
+    if judge is None:
+        click.echo(_("The players join in turn order, each on their own computer; first:"))
+    else:
         click.echo(_("Under the club judge {address}: every copy goes to the judge, which keeps "
                      "the time (docs/JUDGE.md). The club gives it the game: uptown judge add "
-                     "FOLDER {path}").format(address=judge[0], path=shown))
-    click.echo(_("The players join in turn order, each on their own computer; first:"))
-    click.echo(f"  uptown join {shown} --as {entries[0].name}")
+                     "FOLDER {path}. Once the judge has mailed it to them, the players join in "
+                     "turn order, each on their own computer, mailing their join to the judge; "
+                     "first:").format(address=judge[0], path=shown))
+    click.echo(f"  uptown join {shown} --as {first}")
 
 
 COMMANDS = {command.name: command for command in (new,)}

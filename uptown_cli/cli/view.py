@@ -330,6 +330,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
                                      "ranks last; {name}'s draws are unchecked").format(
                             path=result.path, name=name,
                             deadline=show_time(parse_time(deadline))))
+                elif result.status == Status.VOID:
+                    click.echo(_("{path}: void: {reason}, as the club judge ruled").format(
+                        path=result.path, reason=result.void_text()))
                 elif result.unrevealed:
                     for note in _bad_reveals(result):
                         click.echo(f"{result.path}: {note}")

@@ -91,6 +91,9 @@ def receive(game: Attached, local_path: str, shown: str,
     if received is None:
         received = game.record()
     played = _valid_game(received)
+    judged = received.joins is not None and received.joins.judge is not None
+    if judged:
+        _stamped_throughout(received)
     if not os.path.lexists(local_path):
 
         create_record(local_path, received.text)
@@ -99,7 +102,7 @@ def receive(game: Attached, local_path: str, shown: str,
                         waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
-    if received.joins is not None and received.joins.judge is not None:
+    if judged:
         return _judges_copy(local, received, local_path, shown, played, on_wait)
     missing = missing_entry(signed_snapshot(local), received, receiver(local, keys))
     if missing is not None:  # a signed entry of the local copy gone (protocol 5)
@@ -128,23 +131,18 @@ def receive(game: Attached, local_path: str, shown: str,
 def _judges_copy(local: Record, received: Record, local_path: str, shown: str, played: Game,
                  on_wait: Callable[[], None] | None) -> Received:
     """Take ``received``, a copy of a game under a club judge, over ``local``: the judge's copy
-    is the game. Refused (MailError, one line) unless the judge stamped every entry of it (a
-    copy that did not come through the judge), and unless it holds every entry of ``local``
-    the judge stamped. The entries of ``local`` the judge has not stamped (the receiver's own,
-    sent to the judge) may be in it, or not (the judge refused them, or has not had them yet:
+    is the game (its entries all stamped: ``_stamped_throughout``). Refused (MailError, one
+    line) unless it has ``local``'s header and holds every entry of ``local`` the judge
+    stamped. The entries of ``local`` the judge has not stamped (the receiver's own, sent to
+    the judge) may be in it, stamped, or not (the judge refused them, or has not had them yet:
     the local copy is then kept beside it)."""
-    from ..fairplay.signatures import first_missing, unstamped
+    from ..fairplay.signatures import first_missing, header_digest, signed_entries, unstamped
 
-    left = unstamped(received)
-    judge = received.joins.judge if received.joins is not None else None
-    if left:
-        raise MailError(gettext("{path}:{line}: {what} carries no stamp of the judge: in a game "
-                                "under a club judge every copy comes from the judge ({judge}), "
-                                "which stamps each entry as it receives it; this one came around "
-                                "it").format(path=received.path, line=left[0].line,
-                                             what=left[0].what,
-                                             judge=judge.email if judge else "?"),
-                        NOTHING_WRITTEN)
+    if local.joins is not None and local.game_id == received.game_id and \
+            header_digest(local) != header_digest(received):
+        raise _refused(gettext("{path}: its header (the players, their addresses, the seed or "
+                               "the clock) is not your copy's: it was changed").format(
+            path=received.path), received, local_path, shown)
     gone = first_missing(local, received, stamped_only=True) if local.joins is not None else None
     if gone is not None:
         raise _refused(gettext("{path}: {what}, stamped by the judge in your copy, is not in "
@@ -154,7 +152,8 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
         return Received(Outcome.SAME, shown, _("{path} already holds this copy of the game "
                                                "({moves}); nothing was written.").format(
             path=shown, moves=_moves(len(local.moves))))
-    dropped = local.joins is not None and first_missing(local, received) is not None
+    taken = {entry.sig for entry in signed_entries(received)}
+    dropped = local.joins is not None and any(entry.sig not in taken for entry in unstamped(local))
     if dropped:
         kept = kept_path(local.text, local_path)
         news = _("your entries the judge has not stamped are not in the judge's copy, which is "
@@ -167,6 +166,24 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
     replace_record(local_path, received, local.text, on_wait)
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
         path=shown, news=news, waiting=_waiting(received, played)))
+
+
+def _stamped_throughout(received: Record) -> None:
+    """MailError (one line, nothing written) unless the club judge stamped every entry of
+    ``received``, a copy of a game under a judge: a copy that did not come through the judge
+    (sent around it by a player) is not the game."""
+    from ..fairplay.signatures import unstamped
+
+    left = unstamped(received)
+    judge = received.joins.judge if received.joins is not None else None
+    if left:
+        raise MailError(gettext("{path}:{line}: {what} carries no stamp of the judge: in a game "
+                                "under a club judge every copy comes from the judge ({judge}), "
+                                "which stamps each entry as it receives it; this one came around "
+                                "it").format(path=received.path, line=left[0].line,
+                                             what=left[0].what,
+                                             judge=judge.email if judge else "?"),
+                        NOTHING_WRITTEN)
 
 
 def receiver(local: Record, keys: str | None) -> str | None:

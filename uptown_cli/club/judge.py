@@ -187,6 +187,9 @@ def _stamped_copy(judge: Judge, current: Record, received: Record,
     if fields.void is not None:
         raise MailError(_("the game is void: the judge ruled so at {at}").format(
             at=fields.void.at))
+    if header_digest(received) != header_digest(current):
+        raise MailError(_("its header (the players, their addresses, the seed or the clock) is "
+                          "not the judge's copy's: it was changed (the judge's copy is the game)"))
     _holds_the_judges_copy(current, received)
     new = unstamped(received)
     if not new:

@@ -76,6 +76,10 @@ def run_judge(store: Store, messages: Iterable[Incoming], rule: Rule,
     except MailError as exc:  # the source failed: what was handled stays handled
         failures.append(str(exc))
     ticked = []
+    if failures and ticks:  # a message not handled may be a move that came in time
+        failures.append(_("the rulings on time wait for the next run, since a message was not "
+                          "handled: it may be a move that came in time"))
+        ticks = ()
     for name, work in ticks:
         try:
             ticked.append((name, store.tick(name, work).text))

@@ -231,7 +231,9 @@ def awaited_games(games: Iterable[GameFile], members: frozenset[str] | None = No
         joined = None if joins is None else {name_key(name) for name, _ in joins.commitments}
         people = {p.name: _person(p, joined, members) for p in record.players}
         file, player = shlex.quote(found.attachment_name), shlex.quote(name)
-        actions = stand_in_actions(timing, record.moves, record.owners, name, record.pauses)
+        judged = joins is not None and joins.judge is not None  # the judge acts, not the others
+        actions = () if judged else stand_in_actions(timing, record.moves, record.owners, name,
+                                                     record.pauses)
         stand_ins = tuple(
             f"uptown move {file} {f'--bot {timing.late.bot}' if what == 'bot' else what} "
             f"--for {player} --send" for what in actions)

@@ -35,6 +35,7 @@ class State(Word):
     TO_JOIN = "to-join"
     FINISHED = "finished"
     INVALID = "invalid"
+    VOID = "void"
 
 
 
@@ -49,7 +50,8 @@ def file_time(seconds: float, utc: bool = False) -> datetime | None:
 
 class GameStatus(NamedTuple):
     """Where one game stands: ``state``, the player it waits for
-    (to move or to join), the winners of a finished game, its first problem when invalid, the
+    (to move or to join), the winners of a finished game, its first problem when invalid (why,
+    when void), the
     moves played, and the file's modification time (when the game last changed hands)."""
 
     path: str
@@ -130,6 +132,8 @@ class GameStatus(NamedTuple):
             return (_("won by {names} ({forfeited} forfeited)") if out else
                     _("won by {names}")).format(names=names_list(self.winners),
                                                 forfeited=names_list(out))
+        if self.state == State.VOID:
+            return _("void: {reason}").format(reason=self.problem)
         return _("invalid: {problem}").format(problem=self.problem)
 
     def to_move_text(self) -> str:
@@ -202,6 +206,9 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
             line=error.line, problem=error.message)
         return GameStatus(shown, State.INVALID, checked.moves, since, problem=problem,
                           game_id=game_id)
+    void = checked.void_text()
+    if void is not None:
+        return GameStatus(shown, State.VOID, 0, since, problem=void, game_id=game_id)
     hidden = record.hidden
     if hidden is not None and len(hidden.commitments) < len(record.players):
         joining = record.players[len(hidden.commitments)].name
@@ -256,7 +263,7 @@ def _deadline(record: Record, name: str) -> Deadline | None:
                             pauses=record.pauses)
 
 
-_FURTHER = (State.INVALID, State.TO_JOIN, State.TO_MOVE, State.FINISHED)
+_FURTHER = (State.INVALID, State.TO_JOIN, State.VOID, State.TO_MOVE, State.FINISHED)
 """The states of copies of one game, the least advanced first (``one_per_game``)."""
 
 

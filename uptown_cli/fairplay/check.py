@@ -399,7 +399,7 @@ def unrevealed_players(record: Record) -> list[str]:
 def unchecked(record: Record) -> list[str]:
     """What validation of a hidden game cannot check yet, one sentence per part."""
     hidden = record.hidden
-    if hidden is None:
+    if hidden is None or hidden.void is not None:  # a void game: nothing to wait for
         return []
     notes = []
     joined = hidden.joined()

@@ -15,6 +15,7 @@ from ..engine.words import Word
 from ..errors import RecordError
 from ..fairplay.check import unchecked, unrevealed_players
 from ..fairplay.replay import replay
+from ..i18n import names_list, ngettext
 from ..records.times import pause_errors, settle
 from ..engine.notation import FORFEIT
 from ..records.entries import forfeits
@@ -39,6 +40,9 @@ class Status(Word):
     UNCHECKED = "unchecked"
     """No problem found, but a finished game with hidden racks whose players have not all
     revealed their keys: their draws stay unchecked."""
+    VOID = "void"
+    """No problem found, and no result: the club judge ruled the game void, since its players
+    did not all join it in time."""
 
 
 class Validation:
@@ -87,11 +91,23 @@ class Validation:
         ``unrevealed`` have not revealed their keys."""
         if self.errors:
             return Status.INVALID
+        if self.void_text() is not None:
+            return Status.VOID
         if self.unrevealed:
             return Status.SETTLED if self.valid else Status.UNCHECKED
         finished = self.game is not None and self.game.finished
         forfeit = self.record is not None and any(m.text == FORFEIT for m in self.record.moves)
         return Status.SETTLED if finished and forfeit else Status.VALID
+
+    def void_text(self) -> str | None:
+        """``Cy did not join by 2026-12-08T12:00:00Z`` when the club judge ruled the game void
+        (``void:``), None otherwise."""
+        joins = self.record.joins if self.record is not None else None
+        if joins is None or joins.void is None or self.record is None:
+            return None
+        waiting = [p.name for p in self.record.players][len(joins.commitments):]
+        return ngettext("{names} did not join by {at}", "{names} did not join by {at}",
+                        len(waiting)).format(names=names_list(waiting), at=joins.void.at)
 
     def to_json(self) -> dict[str, Any]:
         """``{"path", "valid", "moves", "errors": [{"line", "move", "message"}], "warnings":
@@ -104,8 +120,8 @@ class Validation:
         if self.record is not None and self.record.hidden is not None:
             data.update(status=self.status, unchecked=self.unchecked,
                         unchecked_players=self.unrevealed, reveal_deadlines=self.settled)
-        elif self.status == Status.SETTLED:
-            data["status"] = Status.SETTLED
+        elif self.status in (Status.SETTLED, Status.VOID):
+            data["status"] = self.status
         forfeited = self.forfeited()
         if forfeited:
             data["forfeited"] = forfeited
