@@ -55,8 +55,8 @@ from .mime import message_game
 __all__ = ["Judge", "Ruling", "add_game", "rule_on_message", "rule_on_time", "JOIN_DAYS"]
 
 JOIN_DAYS = 7
-"""How long the players of a new game have to join it, from when the club gives it to the
-judge, by default: then the judge rules it void."""
+"""How long the players of a new game have to join it, from its start (its ``started``,
+written by ``uptown new``), by default: then the judge rules it void."""
 
 
 class Judge(NamedTuple):
