@@ -1,0 +1,80 @@
+"""``uptown judge add`` and ``uptown judge run`` as a secretary types them: the sources of a
+run (a pipe, a Maildir), ``--dry-run``, ``--page``, and the mistakes told in one line."""
+
+import json
+
+import pytest
+from support.club import start_server
+from support.tables import ClubJudge
+
+CLOCK = ("--clock", "move 24h", "--late", "forfeit")
+
+
+@pytest.fixture
+def club(tmp_path):
+    """Ana and Bo and their judge, a game of theirs given to it and joined by both."""
+    (tmp_path / "server").mkdir()
+    controller, server = start_server(str(tmp_path / "server"))
+    try:
+        club = ClubJudge(tmp_path, server, ("Ana", "Bo"))
+        club.new("duo.yaml", ("Ana", "Bo"), *CLOCK)
+        for name in ("Ana", "Bo"):
+            club.uptown(name, "join", "duo.yaml", "--as", name)
+            club.post(name, "duo.yaml")
+        yield club
+    finally:
+        controller.stop()
+
+
+def ana_moves(club):
+    """Ana plays and writes the message to the judge (not delivered): its path."""
+    club.uptown("Ana", "move", "duo.yaml", "--bot", "random", "--as", "Ana")
+    message = club.folders["Ana"] / "move.eml"
+    club.uptown("Ana", "send", "duo.yaml", "--as", "Ana", "-o", message)
+    return message
+
+
+def test_a_dry_run_says_what_it_would_do_and_changes_nothing(club):
+    message = ana_moves(club)
+    judged = (club.folder / "games" / "duo.yaml").read_bytes()
+    said = club.judge("run", club.folder, "--stdin", "--dry-run", input=message.read_bytes())
+    assert "duo.yaml: stamped move 1 (Ana's " in said.stdout
+    assert "A dry run: nothing was kept, marked read or sent." in said.stderr
+    assert (club.folder / "games" / "duo.yaml").read_bytes() == judged
+    assert club.server.capture.messages == []
+    assert "stamped move 1" in club.mail(message)  # handled for real afterwards
+
+
+def test_a_run_reads_a_maildir_and_marks_each_message_read(club, tmp_path):
+    maildir = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    delivered = f"{int(club.now.timestamp())}.1.host"  # delivered now, the Maildir name says
+    (maildir / "new" / delivered).write_bytes(ana_moves(club).read_bytes())
+    said = club.judge("run", club.folder, "--maildir", maildir)
+    assert "duo.yaml: stamped move 1 (Ana's " in said.stdout
+    assert list((maildir / "new").iterdir()) == []
+    [read] = (maildir / "cur").iterdir()
+    assert read.name.endswith(":2,S")
+    assert "stamped" not in club.judge("run", club.folder, "--maildir", maildir).stdout
+    assert json.loads(club.uptown("Bo", "show", "duo.yaml", "--json").stdout)["to_move"] == "Bo"
+
+
+def test_a_run_writes_the_clubs_page_of_the_judges_games(club, tmp_path):
+    club.judge("run", club.folder, "--page", tmp_path / "site")
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert "duo.yaml" in page and "Ana to move" in page
+
+
+def test_a_run_from_two_sources_or_with_no_way_to_send_is_a_usage_error(club, tmp_path):
+    club.judge("run", club.folder, "--stdin", "--maildir", tmp_path, code=2)
+    assert "give one of --stdin, --maildir and --imap" in club.runs[-1]
+    club.server.env.pop("UPTOWN_SMTP")
+    club.judge("run", club.folder, code=2)
+    assert "how should the judge's mail go?" in club.runs[-1]
+
+
+def test_a_folder_that_is_no_judges_is_one_line(club, tmp_path):
+    (tmp_path / "empty").mkdir()
+    club.judge("run", tmp_path / "empty", code=1)
+    assert club.runs[-1].count("\n") == 1 and "Error:" in club.runs[-1]
