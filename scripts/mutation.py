@@ -39,7 +39,8 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "docs" / "MUTATION.md"
 DEFAULT_TARGETS = ["uptown_cli/engine", "uptown_cli/fairplay/draws.py", "uptown_cli/fairplay/keys.py",
-                   "uptown_cli/fairplay/memory.py", "uptown_cli/fairplay/signatures.py"]
+                   "uptown_cli/fairplay/memory.py", "uptown_cli/fairplay/signatures.py",
+                   "uptown_cli/records/disputes.py", "uptown_cli/club/judge.py"]
 TESTS = {
     "uptown_cli/engine/": [
         ["tests/engine/test_rules.py", "tests/engine/test_turns_and_colours.py",
@@ -53,6 +54,12 @@ TESTS = {
     "uptown_cli/fairplay/signatures.py": [
         ["tests/fairplay/test_signed_entries.py", "tests/fairplay/test_draws_recomputed.py"],
         ["tests/fairplay", "tests/turns"]],
+    "uptown_cli/records/disputes.py": [["tests/club/test_disputes.py"],
+                                       ["tests/records", "tests/fairplay", "tests/turns"]],
+    "uptown_cli/club/judge.py": [
+        ["tests/club/test_judge_rulings.py"],
+        ["tests/club/test_judge_season.py", "tests/club/test_judge_command.py",
+         "tests/club/test_judge_plugged.py"]],
 }
 """The tests run against a mutant of each module (by the start of its path), in stages: the
 quick tests first, the rest only for a mutant that passed them (``pytest -x`` stops at the
