@@ -4,26 +4,21 @@ run (a pipe, a Maildir), ``--dry-run``, ``--page``, and the mistakes told in one
 import json
 
 import pytest
-from support.club import start_server
+from support.club import smtp_server  # noqa: F401  (a fixture)
 from support.tables import ClubJudge
 
 CLOCK = ("--clock", "move 24h", "--late", "forfeit")
 
 
 @pytest.fixture
-def club(tmp_path):
+def club(tmp_path, smtp_server):
     """Ana and Bo and their judge, a game of theirs given to it and joined by both."""
-    (tmp_path / "server").mkdir()
-    controller, server = start_server(str(tmp_path / "server"))
-    try:
-        club = ClubJudge(tmp_path, server, ("Ana", "Bo"))
-        club.new("duo.yaml", ("Ana", "Bo"), *CLOCK)
-        for name in ("Ana", "Bo"):
-            club.uptown(name, "join", "duo.yaml", "--as", name)
-            club.post(name, "duo.yaml")
-        yield club
-    finally:
-        controller.stop()
+    club = ClubJudge(tmp_path, smtp_server, ("Ana", "Bo"))
+    club.new("duo.yaml", ("Ana", "Bo"), *CLOCK)
+    for name in ("Ana", "Bo"):
+        club.uptown(name, "join", "duo.yaml", "--as", name)
+        club.post(name, "duo.yaml")
+    return club
 
 
 def ana_moves(club):

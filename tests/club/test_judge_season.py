@@ -11,7 +11,7 @@ import sqlite3
 from datetime import timedelta
 
 import pytest
-from support.club import start_server
+from support.club import smtp_server  # noqa: F401  (a fixture)
 from support.tables import START, ClubJudge, Table, refused, signed_again, stamp
 
 from uptown_cli.records.reading import load_record
@@ -21,14 +21,9 @@ CLOCK = ("--clock", "move 24h", "--late", "forfeit")
 
 
 @pytest.fixture
-def club(tmp_path):
+def club(tmp_path, smtp_server):
     """The four players and their judge, whose mail goes through a real SMTP server."""
-    (tmp_path / "server").mkdir()
-    controller, server = start_server(str(tmp_path / "server"))
-    try:
-        yield ClubJudge(tmp_path, server, FOUR)
-    finally:
-        controller.stop()
+    return ClubJudge(tmp_path, smtp_server, FOUR)
 
 
 def at_day(club, days):

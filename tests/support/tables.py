@@ -5,6 +5,8 @@ to another only as a message written by ``send -o`` and read by ``receive``; the
 (``send`` refuses one that does not validate) and a pen that signs an entry with the
 cheater's own key (``signed_again``). No tests here."""
 
+import email
+import email.policy
 import json
 import os
 from datetime import datetime, timedelta, timezone
@@ -95,6 +97,23 @@ class Table:
         """``name`` reads ``message`` with ``receive`` (into ``club.yaml``): click's result."""
         into = [] if self.game(name).exists() else ["--into", "club.yaml"]
         return self.attempt(name, "receive", message, *into)
+
+    def from_judge(self, address, data):
+        """The judge's message ``data`` to the player at ``address`` (none: nobody here): a
+        game to their ``receive``, which must take it; a refusal (its subject says so) kept in
+        ``refusals``."""
+        name = self.address.get(address)
+        if name is None:
+            return
+        self.sent += 1
+        path = self.folders[name] / f"from-judge-{self.sent}.eml"
+        path.write_bytes(data)
+        if b"refused" in data.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]:
+            self.refusals[name].append(email.message_from_bytes(
+                data, policy=email.policy.default).get_content())
+            return
+        result = self.receive(name, path)
+        assert result.exit_code == 0, (name, result.output)
 
     def carry(self, sender, *receivers):
         """``sender`` sends their copy to each of ``receivers``, who each receive it (and must
@@ -246,19 +265,8 @@ class JudgedTable(Table):
         if ruling.text is not None:
             self.games[ruling.game_id] = (ruling.path, ruling.text)
         for outgoing in ruling.mail:
-            data = wire_bytes(outgoing.message)
             for _entry, address in outgoing.recipients:
-                name = self.address.get(address)
-                if name is None:
-                    continue
-                self.sent += 1
-                path = self.folders[name] / f"from-judge-{self.sent}.eml"
-                path.write_bytes(data)
-                if "refused" in str(outgoing.message["Subject"]):
-                    self.refusals[name].append(outgoing.message.get_content())
-                    continue
-                result = self.receive(name, path)
-                assert result.exit_code == 0, (name, result.output)
+                self.from_judge(address, wire_bytes(outgoing.message))
         return ruling.outcome
 
     def judges_copy(self):
@@ -324,6 +332,10 @@ class ClubJudge(Table):
         return self.judge("run", self.folder, "--stdin", input=message.read_bytes(),
                           code=code).output
 
+    def receive(self, name, message):
+        """``name`` reads ``message`` with ``receive``, into the file it names."""
+        return self.attempt(name, "receive", message)
+
     def tick(self):
         """The judge's cron run, with no message: what it printed."""
         return self.judge("run", self.folder).output
@@ -333,14 +345,4 @@ class ClubJudge(Table):
         ``receive`` (which must take it), a refusal to ``refusals``."""
         for recipients, data in self.server.capture.take():
             for address in recipients:
-                name = self.address.get(address)
-                if name is None:
-                    continue
-                self.sent += 1
-                path = self.folders[name] / f"from-judge-{self.sent}.eml"
-                path.write_bytes(data)
-                if b"refused" in data.split(b"\n\n", 1)[0]:
-                    self.refusals[name].append(path.read_text())
-                    continue
-                result = self.attempt(name, "receive", path)
-                assert result.exit_code == 0, (name, result.output)
+                self.from_judge(address, data)

@@ -201,17 +201,18 @@ def is_hex(text: str, digits: int) -> bool:
     return re.fullmatch(f"[0-9a-f]{{{digits}}}", text) is not None
 
 
-def read_game_id(root: Mapping, problem: _Problem) -> str | None:
-    """The game id of an open game (``game:``, 32 hex digits), checked; None when it has
-    none (a record made before game ids, or by hand)."""
-    pair = root.get("game")
+def read_game_id(root: Mapping, problem: _Problem, key: str = "game") -> str | None:
+    """The game id under ``key`` (``game:`` in an open game, ``hidden:`` with hidden racks),
+    32 hex digits, checked; None when it has none (a record made before game ids, or by hand)
+    or it is not that."""
+    pair = root.get(key)
     if pair is None:
         return None
     node = pair[1]
     if not (isinstance(node, Scalar) and is_hex(node.value, 32)):
         shown = node.value if isinstance(node, Scalar) else describe(node)
-        problem(gettext("'game' must be the game id, 32 hex digits (0-9, a-f), not {shown!r}")
-                .format(shown=shown), node)
+        problem(gettext("'{key}' must be the game id, 32 hex digits (0-9, a-f), not {shown!r}")
+                .format(key=key, shown=shown), node)
         return None
     return node.value
 
@@ -225,11 +226,8 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
     pair = root.get("hidden")
     if pair is None or (isinstance(pair[1], Scalar) and pair[1].empty):
         return _open_signed(root, players, problem)
-    node = pair[1]
-    if not (isinstance(node, Scalar) and is_hex(node.value, 32)):
-        shown = node.value if isinstance(node, Scalar) else describe(node)
-        problem(gettext("'hidden' must be the game id, 32 hex digits (0-9, a-f), not {shown!r}")
-                .format(shown=shown), node)
+    game_id = read_game_id(root, problem, "hidden")
+    if game_id is None:
         return None
     if seed is not None:
         problem(gettext("a game with hidden racks has no seed (the seed would show every rack)"),
@@ -237,7 +235,7 @@ def read_hidden(root: Mapping, players: list[PlayerEntry], seed: str | None,
     if root.get("game") is not None:
         problem(gettext("a game with hidden racks has its id under 'hidden': leave out 'game'"),
                 root.get("game")[0])  # type: ignore[index]  # found just above
-    return _fields(root, players, node.value, _version(root, problem), True, problem,
+    return _fields(root, players, game_id, _version(root, problem), True, problem,
                    problem if warning is None else warning)
 
 
