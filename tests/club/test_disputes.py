@@ -118,3 +118,33 @@ def test_a_disputed_game_is_marked_in_status_and_not_rated_until_settled(tmp_pat
     table.uptown("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle")
     assert json.loads(table.uptown("Bo", "ratings", "--json").stdout)["games"] == 1
     assert "disputes" not in table.uptown("Bo", "status").output
+
+
+OPEN = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\nseed: x\n"
+
+
+@pytest.mark.parametrize("written, read", [
+    ("disputes:\n", []),
+    ("disputes:\n  - Bo: 2\n    at: \"2026-12-01T12:00:00Z\"\n", [("Bo", 2, False)]),
+    ("disputes:\n  - Bo: 2 settled\n    at: x\n    sig: ab\n", [("Bo", 2, True)]),
+])
+def test_the_disputes_a_record_reads(written, read):
+    from uptown_cli.records.schema import load_record_text
+
+    record = load_record_text(OPEN + written, "g.yaml")
+    assert [(d.name, d.number, d.settled) for d in record.disputes] == read
+
+
+@pytest.mark.parametrize("written, problem", [
+    ("disputes: 5\n", "g.yaml:6: 'disputes' must be a list of '- NAME: MOVE' items, not text"),
+    ("disputes:\n  - Bo\n", "g.yaml:7: each item of 'disputes' is a player's name"),
+    ("disputes:\n  - Bo: two\n", "g.yaml:7: each item of 'disputes'"),
+    ("disputes:\n  - Bo: 2 settled\n    what: x\n", "g.yaml:7: each item of 'disputes'"),
+])
+def test_a_dispute_not_written_as_the_format_says_is_refused_at_its_line(written, problem):
+    from uptown_cli.errors import RecordError
+    from uptown_cli.records.schema import load_record_text
+
+    with pytest.raises(RecordError) as refused_here:
+        load_record_text(OPEN + written, "g.yaml")
+    assert str(refused_here.value).startswith(problem)
