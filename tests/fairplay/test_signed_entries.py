@@ -337,3 +337,23 @@ def test_an_open_signed_game_takes_only_moves_signed_by_their_player(tmp_path):
     signed_again(path, entry.line, Table.signing_key(path, tmp_path / "keys", "Ana"))
     refused(uptown.invoke("show", path, env=env), "move 2 (Bo's yellow) is signed by Ana, not "
             "by Bo: Ana wrote it in Bo's name")
+
+
+def test_the_judge_named_in_a_game_is_under_every_signature(tmp_path):
+    """Bo's copy of a game under a judge names another judge's address: every join's signature
+    breaks (the header's digest covers the judge), so no tool reads it."""
+    from support.tables import JudgedTable
+
+    judged = JudgedTable(tmp_path)
+    judged.start("--hidden", *CLOCK)
+    path = judged.game("Bo")
+    path.write_text(path.read_text().replace("judge@club.example", "judge@elsewhere.example"))
+    refused(judged.attempt("Bo", "show", "club.yaml"), "Ana's join")
+
+
+def test_a_vacation_of_one_day_before_the_first_move_is_named_so():
+    from uptown_cli.fairplay.signatures import entry_words
+
+    assert entry_words("pause", "Bo", "Bo", 0, days=1) == (
+        "Bo's vacation of 1 day before the first move")
+    assert entry_words("pause", "Bo", "Bo", 2, days=1) == "Bo's vacation of 1 day after move 2"
