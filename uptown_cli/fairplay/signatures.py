@@ -210,7 +210,7 @@ def in_order(record: Record) -> list[tuple[int, MoveEntry | PauseEntry]]:
 
 
 def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
-                color: str | None = None, days: int | None = None) -> str:
+                color: str | None = None, days: int = 0) -> str:
     """A signed entry named in words, as every message about one names it: ``move 3 (Bo's
     blue)``, ``move 4 (Bo's blue, written by Cy)``, ``Bo's vacation of 3 days after move 2``,
     ``Bo's join``. ``kind``: ``join``, ``withdrawn``, ``move`` (``number``: the move's),
@@ -220,9 +220,9 @@ def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
         if not number:
             return ngettext("{name}'s vacation of {days} day before the first move",
                             "{name}'s vacation of {days} days before the first move",
-                            days or 0).format(name=whose, days=days)
+                            days).format(name=whose, days=days)
         return ngettext("{name}'s vacation of {days} day after move {number}",
-                        "{name}'s vacation of {days} days after move {number}", days or 0).format(
+                        "{name}'s vacation of {days} days after move {number}", days).format(
             name=whose, days=days, number=number)
     if kind == "move" and writer != whose:
         return _("move {number} ({name}'s {colour}, written by {writer})").format(
