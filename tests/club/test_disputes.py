@@ -26,6 +26,13 @@ def forfeited(tmp_path):
     return table
 
 
+def test_status_says_whose_word_the_times_are(forfeited):
+    said = forfeited.uptown("Bo", "status")
+    assert "The times of a game without a club judge are its players' word" in said.stderr
+    [status] = json.loads(forfeited.uptown("Bo", "status", "--json").stdout)
+    assert status["judge"] is None
+
+
 def test_a_rivals_forfeit_is_shown_to_its_victim_as_a_claim_to_dispute(forfeited):
     shown = forfeited.uptown("Bo", "show", "club.yaml", "--as", "Bo").output
     assert ("Cy wrote move 2 for you (forfeit, at 2026-12-02T18:00:00Z by Cy's own clock)"

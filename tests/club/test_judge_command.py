@@ -73,3 +73,10 @@ def test_a_folder_that_is_no_judges_is_one_line(club, tmp_path):
     (tmp_path / "empty").mkdir()
     club.judge("run", tmp_path / "empty", code=1)
     assert club.runs[-1].count("\n") == 1 and "Error:" in club.runs[-1]
+
+
+def test_status_names_the_judge_that_keeps_the_time(club):
+    said = club.uptown("Ana", "status")
+    assert "players' word" not in said.stderr
+    [status] = json.loads(club.uptown("Ana", "status", "--json").stdout)
+    assert status["judge"] == "judge@club.example"

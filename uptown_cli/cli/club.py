@@ -266,7 +266,7 @@ def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_js
     """
     import textwrap
 
-    from ..club.status import game_status, one_per_game, order
+    from ..club.status import State, game_status, one_per_game, order
     from .output import line_width
     from .timing import now
 
@@ -291,6 +291,10 @@ def status(folders: tuple[str, ...], as_name: str | None, only_late: bool, as_js
         if columns is not None:
             text = textwrap.shorten(text, max(columns - len(head), 20), placeholder="...")
         click.echo(head + text)
+    if not as_json and any(s.clock and s.judge is None and s.state == State.TO_MOVE
+                           for s in statuses):
+        click.echo(_("The times of a game without a club judge are its players' word: a pass or "
+                     "forfeit a rival wrote for you can be disputed (uptown dispute)."), err=True)
     if unread:
         sys.exit(ExitStatus.ERROR)
 

@@ -86,6 +86,9 @@ class GameStatus(NamedTuple):
     """The other files that hold the same game (``one_per_game``), as shown."""
     disputed: tuple[tuple[str, int], ...] = ()
     """Each open dispute (``records.disputes``): who disputes which move."""
+    judge: str | None = None
+    """The address of the game's club judge, which keeps its time (None: its times are its
+    players' word)."""
 
     @property
     def clock_state(self) -> str | None:
@@ -183,7 +186,8 @@ class GameStatus(NamedTuple):
                 "stand_ins": list(self.stand_ins),
                 "forfeited": [{"name": name, "move": ply} for name, ply in self.forfeited],
                 "game_id": self.game_id, "copies": list(self.copies),
-                "disputed": [{"name": name, "move": number} for name, number in self.disputed]}
+                "disputed": [{"name": name, "move": number} for name, number in self.disputed],
+                "judge": self.judge}
 
 
 def game_status(path: str, shown: str | None = None, now: datetime | None = None,
@@ -218,6 +222,7 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
     waiting = game.to_move.name if game.to_move is not None else None
     timed = _clock_fields(record, now, waiting)
     timed["disputed"] = tuple((d.name, d.number) for d in open_disputes(record.disputes))
+    timed["judge"] = record.joins.judge.email if record.joins and record.joins.judge else None
     if game.to_move is not None:
         name = game.to_move.name
         deadline = _deadline(record, name) if now is not None else None
