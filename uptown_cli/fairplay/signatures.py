@@ -210,7 +210,7 @@ def in_order(record: Record) -> list[tuple[int, MoveEntry | PauseEntry]]:
 
 
 def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
-                color: str | None = None, days: int = 0) -> str:
+                color: str = "", days: int = 0) -> str:
     """A signed entry named in words, as every message about one names it: ``move 3 (Bo's
     blue)``, ``move 4 (Bo's blue, written by Cy)``, ``Bo's vacation of 3 days after move 2``,
     ``Bo's join``. ``kind``: ``join``, ``withdrawn``, ``move`` (``number``: the move's),
@@ -226,10 +226,10 @@ def entry_words(kind: str, whose: str, writer: str, number: int | None = None,
             name=whose, days=days, number=number)
     if kind == "move" and writer != whose:
         return _("move {number} ({name}'s {colour}, written by {writer})").format(
-            number=number, name=whose, colour=shown_color(color or ""), writer=writer)
+            number=number, name=whose, colour=shown_color(color), writer=writer)
     if kind == "move":
         return _("move {number} ({name}'s {colour})").format(
-            number=number, name=whose, colour=shown_color(color or ""))
+            number=number, name=whose, colour=shown_color(color))
     if kind == "withdrawn":
         return _("{name}'s withdrawn join").format(name=whose)
     if kind in ("dispute", "settled"):
