@@ -351,9 +351,20 @@ def test_the_judge_named_in_a_game_is_under_every_signature(tmp_path):
     refused(judged.attempt("Bo", "show", "club.yaml"), "Ana's join")
 
 
-def test_a_vacation_of_one_day_before_the_first_move_is_named_so():
+@pytest.mark.parametrize("kind, whose, writer, number, color, days, words", [
+    ("pause", "Bo", "Bo", 0, "", 1, "Bo's vacation of 1 day before the first move"),
+    ("pause", "Bo", "Bo", 0, "", 3, "Bo's vacation of 3 days before the first move"),
+    ("pause", "Bo", "Bo", 2, "", 1, "Bo's vacation of 1 day after move 2"),
+    ("move", "Bo", "Bo", 3, "blue", 0, "move 3 (Bo's blue)"),
+    ("move", "Bo", "Cy", 4, "blue", 0, "move 4 (Bo's blue, written by Cy)"),
+    ("withdrawn", "Bo", "Bo", None, "", 0, "Bo's withdrawn join"),
+    ("dispute", "Bo", "Bo", 5, "", 0, "Bo's dispute of move 5"),
+    ("settled", "Bo", "Bo", 5, "", 0, "Bo's settling of the dispute of move 5"),
+    ("revealed", "Bo", "Bo", None, "", 0, "Bo's revealed key"),
+    ("join", "Bo", "Bo", None, "", 0, "Bo's join"),
+])
+def test_every_signed_entry_is_named_in_words(kind, whose, writer, number, color, days, words):
+    """The words every message uses for a signed entry, one kind after another."""
     from uptown_cli.fairplay.signatures import entry_words
 
-    assert entry_words("pause", "Bo", "Bo", 0, days=1) == (
-        "Bo's vacation of 1 day before the first move")
-    assert entry_words("pause", "Bo", "Bo", 2, days=1) == "Bo's vacation of 1 day after move 2"
+    assert entry_words(kind, whose, writer, number, color, days) == words
