@@ -6,6 +6,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from uptown_cli.analysis.match import GameOutcome, SeatResult
 from uptown_cli.analysis.sprt import DealScores, Sprt, expected_score, sprt_llr
@@ -32,6 +34,37 @@ FISHTEST = [
 @pytest.mark.parametrize("counts,elo0,elo1,llr", FISHTEST)
 def test_the_sprt_llr_is_fishtests_llr_logistic(counts, elo0, elo1, llr):
     assert sprt_llr(counts, elo0, elo1) == pytest.approx(llr, rel=1e-9, abs=1e-9)
+
+
+def nearest_by_bisection(probs, mean):
+    """The distribution of mean ``mean`` nearest to ``probs`` (on 0, 1/(K-1), ..., 1), as
+    fishtest finds it: the root of sum p (a - mean) / (1 + x (a - mean)), here by bisection."""
+    gaps = [i / (len(probs) - 1) - mean for i in range(len(probs))]
+    low, high = -1 / max(gaps), -1 / min(gaps)
+    for _ in range(200):
+        x = (low + high) / 2
+        if sum(p * g / (1 + x * g) for p, g in zip(probs, gaps)) > 0:
+            low = x
+        else:
+            high = x
+    return [p / (1 + x * g) for p, g in zip(probs, gaps)]
+
+
+@given(st.sampled_from([3, 5]).flatmap(lambda k: st.lists(
+           st.one_of(st.just(0), st.integers(1, 5), st.integers(1, 20000)), min_size=k, max_size=k)),
+       st.sampled_from([-3, 0, 0.5, 2, 20]), st.sampled_from([1, 2, 5, 50]))
+def test_the_sprt_llr_finds_the_nearest_distributions_for_any_counts(counts, elo0, width):
+    """Whatever the counts (lopsided, sparse, a value never seen), the Newton steps land on the
+    distributions that a bisection finds, in a few steps or many."""
+    if not any(counts):
+        return
+    weights = [c if c else 1e-3 for c in counts]
+    n = sum(weights)
+    probs = [w / n for w in weights]
+    near0 = nearest_by_bisection(probs, expected_score(elo0))
+    near1 = nearest_by_bisection(probs, expected_score(elo0 + width))
+    expected = n * sum(p * math.log(b / a) for p, a, b in zip(probs, near0, near1))
+    assert sprt_llr(counts, elo0, elo0 + width) == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
 def test_the_sprt_llr_is_close_to_its_normal_approximation_on_many_games():

@@ -86,17 +86,15 @@ def _nearest(scores: list[float], probs: list[float], mean: float) -> float:
             q = gap / (1 + t * gap)
             slope += p * q
             curve += p * q * q
+        if abs(slope) <= 1e-13 * curve * (1 + abs(t)):
+            break
         if slope > 0:
             low = t
         else:
             high = t
-        step = t + slope / curve
-        if not low < step < high:
-            step = (low + high) / 2
-        if abs(step - t) <= 1e-13 * (1 + abs(step)):
-            t = step
-            break
-        t = step
+        t += slope / curve
+        if not low < t < high:
+            t = (low + high) / 2
     return sum(p * math.log1p(t * gap) for p, gap in zip(probs, gaps))
 
 
