@@ -8,7 +8,8 @@ rate, at most beta. docs/TOURNAMENTS.md gives the figures of
 
 (the default: 10,000 runs at each bound of [0, 5], [0, 20] and [0, 50], two models of pairs),
 with each rate's 95% interval. A run is deterministic for its seed and its number, whatever
-``--jobs``.
+``--jobs``; ``--at elo0`` or ``--at elo1`` runs one bound alone (the long runs of [0, 5] in two
+parts), with the same figures as the whole.
 
 The models of a deal pair (the pentanomial: the first entrant's score over the two games of a
 deal, 0 to 2, with the seats swapped), each made to have the expected score of the Elo tested:
@@ -19,6 +20,7 @@ deal, 0 to 2, with the seats swapped), each made to have the expected score of t
 """
 
 import argparse
+import itertools
 import math
 import random
 import sys
@@ -85,12 +87,13 @@ def run_tests(task: Task) -> tuple[int, int]:
     """``(runs that accepted H1, pairs played in all)`` of ``task`` (the others accepted H0)."""
     test = task.test
     h1 = played = 0
+    scores, chances = range(5), list(itertools.accumulate(task.pairs))
     for number in range(task.first, task.first + task.runs):
         rng = random.Random(f"{task.seed}-{number}")
         counts = [0] * 5
         decision = None
         while decision is None:
-            counts[rng.choices(range(5), task.pairs)[0]] += 1
+            counts[rng.choices(scores, cum_weights=chances)[0]] += 1
             decision = test.decision(sprt_llr(counts, test.elo0, test.elo1))
         h1 += decision == "H1"
         played += sum(counts)
@@ -123,6 +126,7 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=list(MODELS))
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--at", choices=["elo0", "elo1"], help="run at one bound alone")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=35)
     options = parser.parse_args()
@@ -135,11 +139,15 @@ def main() -> None:
         elo0, elo1 = map(float, bounds.split(","))
         test = Sprt(elo0, elo1, options.alpha, options.beta)
         for model in options.models:
-            positives, length0 = simulate(test, MODELS[model](elo0), options.runs, options.seed, options.jobs)
-            accepted, length1 = simulate(test, MODELS[model](elo1), options.runs, options.seed + 1, options.jobs)
-            print(f"| [{elo0:g}, {elo1:g}] | {model} | {interval(positives, options.runs)} | "
-                  f"{length0:.0f} | {interval(1 - accepted, options.runs)} | {length1:.0f} |",
-                  flush=True)
+            row = f"| [{elo0:g}, {elo1:g}] | {model} |"
+            for at, elo, seed in (("elo0", elo0, options.seed), ("elo1", elo1, options.seed + 1)):
+                if options.at in (None, at):
+                    accepted, length = simulate(test, MODELS[model](elo), options.runs, seed, options.jobs)
+                    wrong = accepted if at == "elo0" else 1 - accepted
+                    row += f" {interval(wrong, options.runs)} | {length:.0f} |"
+                else:
+                    row += " | |"
+            print(row, flush=True)
 
 
 if __name__ == "__main__":
