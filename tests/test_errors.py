@@ -127,3 +127,12 @@ def test_a_record_error_reports_its_move_in_one_line():
         "g.yaml:3: move 2: bad")
     assert errors.RecordError("bad", path="g.yaml", line=3).report_line() == "g.yaml:3: bad"
     assert errors.RecordError("bad", move=4).report_line() == "move 4: bad"
+
+
+def test_an_engine_error_is_pickled_whole_with_its_reason():
+    """A worker process or a cluster's worker gives an EngineError back as it is (an error that
+    cannot be unpickled would stop the pool that waits for it)."""
+    import pickle
+
+    error = pickle.loads(pickle.dumps(errors.EngineError("stall", "mine: no hello")))
+    assert type(error) is errors.EngineError and (error.reason, str(error)) == ("stall", "mine: no hello")

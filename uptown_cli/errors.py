@@ -145,6 +145,10 @@ class EngineError(UptownError):
         super().__init__(one_line(message))
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[EngineError], tuple[str, str]]:
+        """Pickled whole (its reason too), so that it crosses to and from worker processes."""
+        return type(self), (self.reason, str(self))
+
 
 class RecipientRefused(MailError):
     """A message the server refused for every recipient (550 to each ``RCPT``): the address,

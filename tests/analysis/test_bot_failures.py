@@ -249,6 +249,47 @@ def test_a_tournament_killed_outright_leaves_no_process_behind(tmp_path, uptown,
         end_all(process.pid, pids)
 
 
+STARTER = """\
+import sys
+from uptown_cli.analysis.bot_programs import BotProgram
+while True:
+    BotProgram(sys.argv[1:]).end(grace=0)
+"""
+"""A host that does nothing but start an engine and end it again, over and over."""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_a_host_killed_while_it_starts_an_engine_leaves_it_to_the_reaper(tmp_path):
+    """The engine's process tells the reaper of itself before its command runs, so a host
+    killed outright between starting an engine and telling the reaper of it leaves no engine
+    behind, though this engine ignores the end of its input and SIGTERM (before, one kill in
+    six at a random time left one)."""
+    import random
+    import subprocess
+
+    rng = random.Random(35)
+    for number in range(15):
+        pids = tmp_path / f"pids-{number}"
+        host = subprocess.Popen([sys.executable, "-c", STARTER, sys.executable, str(FAULTY), "deaf", str(pids)],
+                                start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not running_with(pids):  # its first engine started
+                assert time.monotonic() < deadline and host.poll() is None
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0.1, 0.6))
+            host.kill()
+            host.wait(timeout=10)
+            deadline = time.monotonic() + 10  # the reaper's SIGTERM, half a second, its SIGKILL
+            while running_with(pids) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not running_with(pids), f"kill {number + 1}"
+        finally:
+            for pid in running_with(pids):
+                os.kill(pid, signal.SIGKILL)
+
+
 def playing(folder, pids):
     """Whether the tournament in ``folder`` plays its games, a deaf engine started for one
     (after the engines were tried, which happens before the folder is made)."""

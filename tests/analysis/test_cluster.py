@@ -5,6 +5,7 @@ the middle of a run has its games played again, nothing lost and nothing twice."
 import json
 import os
 import signal
+import sys
 
 import pytest
 
@@ -84,3 +85,19 @@ def test_a_cluster_that_cannot_be_reached_is_one_line(uptown):
                         env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
     assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_engines_are_tried_on_the_cluster_before_the_first_game(tmp_path, uptown, cluster):
+    """Where the games are played: an option the engine does not take is one line and no
+    folder, an engine that cannot start a warning, its games lost, the run finished."""
+    engine = f"mine={sys.executable} -m uptown_cli engine --bot mc"
+    refused = uptown.run("tournament", engine, "random", "--option", "mine.depth=3",
+                         "--out", tmp_path / "refused", "--cluster", cluster)
+    assert refused.returncode == 1
+    assert refused.stderr == "Error: mine: it offers no option 'depth' (it offers playouts, seconds)\n"
+    assert not (tmp_path / "refused").exists()
+    ghost = uptown.run("tournament", "ghost=/nonexistent/engine", "random", "--deals", "1", "--seed", "g",
+                       "--out", tmp_path / "ghost", "--cluster", cluster, "--json")
+    assert ghost.returncode == 0, ghost.stderr
+    assert ghost.stderr.startswith("Warning: engine ghost cannot play (cannot start /nonexistent/engine")
+    assert json.loads(ghost.stdout)["entrants"][0]["forfeits"] == 2

@@ -6,9 +6,11 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from uptown_cli.analysis.match import GameOutcome, SeatResult
-from uptown_cli.analysis.sprt import DealScores, Sprt, expected_score, sprt_llr
+from uptown_cli.analysis.sprt import DealScores, Sprt, expected_score, nearest_distribution, sprt_llr
 
 FISHTEST = [
     # counts (losses first), elo0, elo1, LLRcalc.LLR_logistic of official-stockfish/fishtest
@@ -32,6 +34,43 @@ FISHTEST = [
 @pytest.mark.parametrize("counts,elo0,elo1,llr", FISHTEST)
 def test_the_sprt_llr_is_fishtests_llr_logistic(counts, elo0, elo1, llr):
     assert sprt_llr(counts, elo0, elo1) == pytest.approx(llr, rel=1e-9, abs=1e-9)
+
+
+def nearest_by_bisection(probs, mean):
+    """The distribution of mean ``mean`` nearest to ``probs`` (on 0, 1/(K-1), ..., 1), as
+    fishtest finds it: the root of sum p (a - mean) / (1 + x (a - mean)), here by bisection."""
+    gaps = [i / (len(probs) - 1) - mean for i in range(len(probs))]
+    low, high = -1 / max(gaps), -1 / min(gaps)
+    for _ in range(200):
+        x = (low + high) / 2
+        if sum(p * g / (1 + x * g) for p, g in zip(probs, gaps)) > 0:
+            low = x
+        else:
+            high = x
+    return [p / (1 + x * g) for p, g in zip(probs, gaps)]
+
+
+@given(st.sampled_from([3, 5]).flatmap(lambda k: st.lists(
+           st.one_of(st.just(0), st.integers(1, 5), st.integers(1, 20000)), min_size=k, max_size=k)),
+       st.sampled_from([-3, 0, 0.5, 2, 20]), st.sampled_from([1, 2, 5, 50]))
+def test_the_sprt_llr_finds_the_nearest_distributions_for_any_counts(counts, elo0, width):
+    """Whatever the counts (lopsided, sparse, a value never seen), the Newton steps land on the
+    distributions that a bisection finds, of the mean of each hypothesis (to 1e-6: where a
+    count of 0 faces thousands, 1 + t gap is near 0 and doubles give no more), and the LLR on
+    their log-likelihoods, to 1e-9."""
+    if not any(counts):
+        return
+    weights = [c if c else 1e-3 for c in counts]
+    n = sum(weights)
+    probs = [w / n for w in weights]
+    near0 = nearest_by_bisection(probs, expected_score(elo0))
+    near1 = nearest_by_bisection(probs, expected_score(elo0 + width))
+    assert nearest_distribution(counts, elo0) == pytest.approx(near0, rel=1e-6)
+    found = nearest_distribution(counts, elo0 + width)
+    assert sum(found) == pytest.approx(1, abs=1e-6)
+    assert sum(i / (len(found) - 1) * q for i, q in enumerate(found)) == pytest.approx(expected_score(elo0 + width))
+    expected = n * sum(p * math.log(b / a) for p, a, b in zip(probs, near0, near1))
+    assert sprt_llr(counts, elo0, elo0 + width) == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
 def test_the_sprt_llr_is_close_to_its_normal_approximation_on_many_games():
@@ -96,16 +135,35 @@ def simulation(monkeypatch):
     return sprt_simulation
 
 
+@pytest.mark.parametrize("model", ["independent", "deal-split"])
+@pytest.mark.parametrize("elo", [0, 20])
+def test_a_simulated_run_decides_as_the_llr_after_every_pair(simulation, model, elo):
+    """The simulation works the LLR out only where it may leave the test's bounds: its runs
+    end where, and as, the LLR worked out after every pair ends them."""
+    import itertools
+    import random
+
+    test = Sprt(0, 20)
+    chances = list(itertools.accumulate(simulation.MODELS[model](elo)))
+    for number in range(15):
+        rng, counts = random.Random(f"plain-{number}"), [0] * 5
+        decision = None
+        while decision is None:
+            counts[rng.choices(range(5), cum_weights=chances)[0]] += 1
+            decision = test.decision(sprt_llr(counts, 0, 20))
+        assert simulation.run(test, random.Random(f"plain-{number}"), chances) == (decision, sum(counts))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("model", ["independent", "deal-split"])
 def test_the_sprt_keeps_its_error_rates_in_a_simulation(simulation, model):
-    """800 runs of [0, 50] at each bound: the false-positive and false-negative rates are
-    within alpha and beta (0.05) up to the simulation's error (three standard errors, 0.023);
+    """3,000 runs of [0, 50] at each bound: the false-positive and false-negative rates are
+    within alpha and beta (0.05) up to the simulation's error (three standard errors, 0.012);
     the rule documented before (a draw more while every game had the same result) gave 0.106."""
     pairs = simulation.MODELS[model]
-    positives, _ = simulation.simulate(Sprt(0, 50), pairs(0), 800, seed=1)
-    accepted, _ = simulation.simulate(Sprt(0, 50), pairs(50), 800, seed=2)
-    assert positives < 0.05 + 0.023 and 1 - accepted < 0.05 + 0.023
+    positives, _ = simulation.simulate(Sprt(0, 50), pairs(0), 3000, seed=1)
+    accepted, _ = simulation.simulate(Sprt(0, 50), pairs(50), 3000, seed=2)
+    assert positives < 0.05 + 0.012 and 1 - accepted < 0.05 + 0.012
 
 
 def test_the_simulated_pairs_have_the_expected_score_of_the_elo_tested(simulation):

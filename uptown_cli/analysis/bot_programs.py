@@ -11,13 +11,15 @@ expected, or with a key the protocol does not have), ``refused`` (an error answe
 protocol, or an option it does not take).
 
 If the host is killed before it can end a program (SIGKILL leaves no way out), a reaper ends
-it: a small process of its own session that the host tells of each program's process group,
-and which ends the groups still running once the host's end of its pipe closes.
+it: a small process of its own session that is told of each program's process group (by the
+program's own process, before its command runs, and by the host), and which ends the groups
+still running once the host's end of its pipe closes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import selectors
 import signal
@@ -57,7 +59,7 @@ class BotProgram:
             self.process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=log if log is not None else subprocess.DEVNULL, start_new_session=True,
-                bufsize=0)
+                bufsize=0, preexec_fn=functools.partial(_watched, _REAPER.pipe()))
         except OSError as exc:
             raise EngineError("crash", _("cannot start {command}: {reason}").format(
                 command=" ".join(self.command), reason=system_reason(exc))) from None
@@ -209,6 +211,15 @@ class BotProgram:
                 stream.close()  # type: ignore[union-attr]
 
 
+def _watched(pipe: int) -> None:
+    """In the program's process, before its command runs: tell the reaper of its process group
+    (its pid: it leads a session of its own), so that a host killed while it starts the
+    program, before ``watch``, leaves it to the reaper all the same. One short line, written
+    whole to the pipe; no lock taken."""
+    with contextlib.suppress(OSError):
+        os.write(pipe, b"+%d\n" % os.getpid())
+
+
 def _exited(pid: int, timeout: float) -> bool:
     """Whether process ``pid`` (a child) exits within ``timeout`` seconds; it is left
     unreaped, a zombie that keeps its process group's number taken."""
@@ -257,6 +268,13 @@ class _Reaper:
         self._lock = threading.Lock()
         self._pipe: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
+
+    def pipe(self) -> int:
+        """The write end of the reaper's input, the reaper started if need be."""
+        with self._lock:
+            if self._pipe is None:
+                self._pipe = self._start()
+            return self._pipe
 
     def watch(self, pgid: int) -> None:
         self._tell(f"+{pgid}\n")

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from .match import GameOutcome
 
-__all__ = ["Sprt", "sprt_llr", "DealScores"]
+__all__ = ["Sprt", "sprt_llr", "nearest_distribution", "DealScores"]
 
 REGULARIZED = 1e-3
 """The count a value never seen is given, so that every value has some likelihood (fishtest's)."""
@@ -62,23 +62,35 @@ def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     WW) of pairs. 0 before any sample."""
     if not any(counts):
         return 0.0
+    total, probs = _distribution(counts)
+    near0, near1 = nearest_distribution(counts, elo0), nearest_distribution(counts, elo1)
+    return total * sum(p * math.log(b / a) for p, a, b in zip(probs, near0, near1))
+
+
+def nearest_distribution(counts: Sequence[float], elo: float) -> list[float]:
+    """Of the distributions of the scores of ``counts`` (as ``sprt_llr`` reads them) whose mean
+    is ``expected_score(elo)``, the one that makes the counts most likely (fishtest's
+    ``MLE_expected``): p / (1 + t (a - mean)), p being the counts' own distribution."""
+    probs = _distribution(counts)[1]
+    last, mean = len(probs) - 1, expected_score(elo)
+    gaps = [index / last - mean for index in range(len(probs))]
+    t = _tilt(gaps, probs, 1 / (mean - 1), 1 / mean)
+    return [p / (1 + t * gap) for p, gap in zip(probs, gaps)]
+
+
+def _distribution(counts: Sequence[float]) -> tuple[float, list[float]]:
+    """The number of samples and their distribution, a count of 0 taken as ``REGULARIZED``."""
     weights = [count if count else REGULARIZED for count in counts]
-    total, last = sum(weights), len(weights) - 1
-    scores = [index / last for index in range(len(weights))]
-    probs = [weight / total for weight in weights]
-    return total * (_nearest(scores, probs, expected_score(elo0))
-                    - _nearest(scores, probs, expected_score(elo1)))
+    total = sum(weights)
+    return total, [weight / total for weight in weights]
 
 
-def _nearest(scores: list[float], probs: list[float], mean: float) -> float:
-    """How much less likely, per sample, the distribution of mean ``mean`` nearest to
-    ``probs`` (on ``scores`` from 0 to 1, every prob above 0) makes the sample than its own
-    distribution: sum p log(1 + t (a - mean)), for the ``t`` that maximises it, where p / (1 +
-    t (a - mean)) is that nearest distribution. The sum is concave in ``t``, and its slope
-    falls from +inf to -inf between -1/(1 - mean) and 1/mean: Newton's steps, kept inside that
-    bracket by halving it where a step would leave."""
-    gaps = [a - mean for a in scores]
-    low, high = -1 / (1 - mean), 1 / mean
+def _tilt(gaps: list[float], probs: list[float], low: float, high: float) -> float:
+    """The ``t`` between ``low`` and ``high`` where sum p gap / (1 + t gap) is 0 (every prob
+    above 0, the gaps of both signs): the slope of sum p log(1 + t gap), concave in ``t`` and
+    falling from +inf to -inf on that bracket. Newton's steps from 0, kept inside the bracket
+    by halving it where a step would leave, to a step under 1e-13 (taken: t's error is then its
+    square, what the nearest distribution needs where it is steep in t)."""
     t = 0.0
     for _ in range(100):
         slope = curve = 0.0
@@ -86,18 +98,17 @@ def _nearest(scores: list[float], probs: list[float], mean: float) -> float:
             q = gap / (1 + t * gap)
             slope += p * q
             curve += p * q * q
+        step = slope / curve
+        if abs(step) <= 1e-13 * (1 + abs(t)):
+            return t + step
         if slope > 0:
             low = t
         else:
             high = t
-        step = t + slope / curve
-        if not low < step < high:
-            step = (low + high) / 2
-        if abs(step - t) <= 1e-13 * (1 + abs(step)):
-            t = step
-            break
-        t = step
-    return sum(p * math.log1p(t * gap) for p, gap in zip(probs, gaps))
+        t += step
+        if not low < t < high:
+            t = (low + high) / 2
+    return t
 
 
 class DealScores:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ..engine.sha256 import sha256
-from ..errors import EngineError, SetupError
+from ..errors import EngineError, SetupError, UptownError
 from ..i18n import _, system_reason
 from ..records.safe_file import write_file
 from .bot_programs import BotProgram, program_signals
@@ -97,11 +97,12 @@ class Settings(NamedTuple):
                    None if data.get("sprt") is None else Sprt(**data["sprt"]))
 
 
-def trial(entrant: Entrant, limits: Limits) -> EngineError | None:
+def trial(entrant: Entrant, limits: Limits) -> UptownError | None:
     """Try ``entrant`` before the first game: a bot's options, or a program started once and
-    its handshake (its options typed and sent). SetupError (one line naming the entrant) for
-    an option it does not take; the EngineError of a program that cannot start or answer
-    (its games are then lost by forfeit, each tried as any game is); None when it can play."""
+    its handshake (its options typed and sent). A SetupError (one line naming the entrant) for
+    an option it does not take; the EngineError of a program that cannot start or answer (its
+    games are then lost by forfeit, each tried as any game is); None when it can play. The
+    error is returned, not raised, so that a cluster's worker can give it back as it is."""
     try:
         if entrant.bot is not None:
             entrant.bot_options(limits)
@@ -112,11 +113,11 @@ def trial(entrant: Entrant, limits: Limits) -> EngineError | None:
             except EngineError as exc:  # once the hello is taken, a refusal is of the options
                 if exc.reason == "refused" and program.about and entrant.options:
                     program.tell(str(exc))
-                    raise SetupError(f"{entrant.name}: {exc}") from None
+                    return SetupError(f"{entrant.name}: {exc}")
                 raise
     except EngineError as exc:
         if entrant.bot is not None:
-            raise SetupError(f"{entrant.name}: {exc}") from None
+            return SetupError(f"{entrant.name}: {exc}")
         return exc
     return None
 

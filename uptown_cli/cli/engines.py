@@ -250,23 +250,32 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
 
 
 def _try_entrants(settings: "Settings", cluster: str | None) -> None:
-    """Try each entrant before the first game (``tournament.trial``; a program only here, not
-    on a cluster, whose workers run it): one line and exit 1 for an option it does not take,
-    a warning for a program that cannot start (it loses its games, and the run goes on)."""
-    from ..analysis.pool import stopped_by_signals
-    from ..analysis.tournament import trial
+    """Try each entrant before the first game (``tournament.trial``; a program where its games
+    are played: here, or on a worker of the cluster): one line and exit 1 for an option it
+    does not take, a warning for a program that cannot start (it loses its games, and the
+    run goes on)."""
+    import functools
 
+    from ..analysis.pool import in_pool
+    from ..analysis.tournament import trial
+    from ..errors import SetupError
+
+    bots = [e for e in settings.entrants if e.bot is not None]
+    programs = [e for e in settings.entrants if e.bot is None]
+    failures = [trial(entrant, settings.limits) for entrant in bots]
     try:
-        with stopped_by_signals():
-            for entrant in settings.entrants:
-                if entrant.bot is not None or cluster is None:
-                    failure = trial(entrant, settings.limits)
-                    if failure is not None:
-                        click.echo(gettext("Warning: engine {name} cannot play ({reason}): it loses "
-                                           "its games by forfeit.").format(name=entrant.name,
-                                                                           reason=failure), err=True)
+        if programs:
+            failures += in_pool(functools.partial(trial, limits=settings.limits), programs, 1, cluster)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
         sys.exit(signal_status(getattr(exc, "signum", signal.SIGINT)))
+    refused = [failure for failure in failures if isinstance(failure, SetupError)]
+    if refused:
+        raise refused[0]
+    for entrant, failure in zip(bots + programs, failures):
+        if failure is not None:
+            click.echo(gettext("Warning: engine {name} cannot play ({reason}): it loses "
+                               "its games by forfeit.").format(name=entrant.name, reason=failure),
+                       err=True)
 
 
 def _play(run: "Tournament", jobs: int, cluster: str | None, rating_interval: int, as_json: bool,
