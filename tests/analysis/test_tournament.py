@@ -185,9 +185,10 @@ def test_a_bot_enters_under_names_of_its_own_any_number_of_times(tmp_path, uptow
     assert settings["entrants"] == [{"name": "r1", "bot": "random"}, {"name": "r2", "bot": "random"},
                                     {"name": "random", "bot": "random"}]
     twice = uptown.run("tournament", "random", "random", "--out", tmp_path / "twice")
-    assert twice.returncode == 1 and not (tmp_path / "twice").exists()
-    assert twice.stderr == ("Error: two entrants have the same name, 'random': give each a name of its "
-                            "own (NAME=BOT, NAME=COMMAND)\n")
+    assert twice.returncode == 2 and not (tmp_path / "twice").exists()  # a usage error
+    assert twice.stderr.endswith("Error: Invalid value for ENTRANT: two entrants have the same "
+                                 "name, 'random': give each a name of its own (NAME=BOT, "
+                                 "NAME=COMMAND)\n")
 
 
 def test_the_same_bot_with_other_options_under_other_names(tmp_path, uptown):

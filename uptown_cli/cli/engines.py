@@ -221,7 +221,8 @@ def tournament(entrants: tuple[str, ...], out: str, resume: bool, gauntlet: bool
             raise click.UsageError(gettext("give --move-time or --game-time, not both"))
         settings = _settings(entrants, gauntlet, seats, deals, seed, variant, move_time, game_time,
                              margin, start_time, option, playouts, seconds, sprt)
-        settings.check()
+        with converted(param_hint="ENTRANT"):  # settings that make no tournament: a usage error
+            settings.check()
         _try_entrants(settings, cluster)  # before the folder is made: a refusal leaves none
         run = Tournament.create(out, settings)
     _play(run, jobs, cluster, rating_interval, as_json, table_format)
