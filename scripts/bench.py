@@ -19,6 +19,8 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
 - Groups: ``count_groups`` + ``cut_points`` for every colour of a position, from scratch, on
   every position of random games and of greedy's games against itself (2 to 5 players),
   against the code of ``GROUPS_BASELINE`` run right after (target: 4x faster).
+- Evaluation: vista's evaluation (``position_features``) per position at the ends of short
+  playouts, against the code of ``EVALUATION_BASELINE`` run right after.
 - Against a baseline (the code of git revision ``--baseline``, extracted into a temporary
   folder, each run right after this code's, so that a busy machine slows both alike): random
   4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
@@ -173,6 +175,37 @@ scratch, over the positions in the JSON file ``argv[1]`` (lists of masks); run l
 
 GROUPS_BASELINE = "6cbfd7b"
 """The revision the engine's groups and cut points are compared with (before issue 20)."""
+
+EVALUATION_RUN = """\
+import random, sys, time
+from uptown_cli.engine.game import Game
+from uptown_cli.engine.playout import QUICK, Playout
+from uptown_cli.analysis.deals import sample_bags
+from uptown_cli.analysis.features import position_features
+playouts = []
+for players in (2, 3, 4, 5):
+    for k in range(6):
+        game = Game.new([f"P{i + 1}" for i in range(players)], seed=f"evaluation-{players}-{k}")
+        rng = random.Random(k)
+        while game.ply < 12 * k and not game.finished:
+            color, move = rng.choice(game.legal_moves())
+            game.play(move, color)
+        playout = Playout(game, sample_bags(game, rng))
+        playout.advance(QUICK, rng, 8)
+        playouts.append(playout)
+start = time.process_time()
+for _ in range(int(sys.argv[1])):
+    for playout in playouts:
+        position_features(playout)
+print((time.process_time() - start) / int(sys.argv[1]) / len(playouts) * 1e6)
+"""
+"""CPU microseconds of vista's evaluation's figures (``position_features``) per position, over
+the ends of short playouts of 24 positions of games of 2 to 5 players; run with the code to
+time first on ``sys.path``."""
+
+EVALUATION_BASELINE = "4b45bbd"
+"""The revision vista's evaluation is compared with (before each colour's cut points were
+worked out once per position)."""
 
 
 def seats(count):
@@ -535,6 +568,30 @@ def bench_groups(runs, games):
     return results
 
 
+def bench_evaluation(runs):
+    """vista's evaluation per position (``EVALUATION_RUN``), against the code of
+    ``EVALUATION_BASELINE`` run right after."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
+    with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
+        old = baseline_package(EVALUATION_BASELINE, folder)
+        if old is not None and baseline_run(old, EVALUATION_BASELINE, EVALUATION_RUN, "1") is None:
+            old = None
+        now, ratios = [], []
+        for _ in range(runs):
+            (took,) = run_with(here, EVALUATION_RUN, "500")
+            now.append(took)
+            if old is not None:
+                (took_before,) = run_with(old, EVALUATION_RUN, "500")
+                ratios.append(took / took_before)
+    label = "vista's evaluation (position_features), per position"
+    results = {label: summary(now, "us")}
+    if old is None:
+        results[f"{label}, vs {EVALUATION_BASELINE}"] = {"error": "baseline skipped", "target": None}
+    else:
+        results[f"{label}, this code / {EVALUATION_BASELINE}"] = summary(ratios, "x the CPU")
+    return results
+
+
 def baseline_package(revision, folder):
     """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None, with one
     line on standard error, when this is not a git checkout or the revision is unknown."""
@@ -674,7 +731,7 @@ def compile_bytecode():
     compileall.compile_dir(os.path.dirname(uptown_cli.__file__), quiet=1)
 
 
-PARTS = ("startup", "validation", "deep", "engine", "groups", "bots")
+PARTS = ("startup", "validation", "deep", "engine", "groups", "evaluation", "bots")
 
 
 def main():
@@ -712,6 +769,8 @@ def main():
         results.update(bench_engine(runs, 8 if args.quick else 40, 10 if args.quick else 60))
     if "groups" in parts:
         results.update(bench_groups(runs, 8 if args.quick else 40))
+    if "evaluation" in parts:
+        results.update(bench_evaluation(runs))
     if "bots" in parts:
         results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
     if "strength" in parts:

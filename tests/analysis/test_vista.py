@@ -127,9 +127,13 @@ def _bag(game, color):
 
 
 def _open(playout):
+    """The squares each colour's player may play on, worked out afresh (``colour_features``
+    then works out the colour's own cut points itself, as ``position_features`` does not)."""
     from uptown_cli.analysis.features import _capturable_by_seat
+    from uptown_cli.engine.groups import cut_points
 
-    return [_capturable_by_seat(playout)[playout.owner[c]] for c in range(len(playout.masks))]
+    free = [mask & ~cut_points(mask) for mask in playout.masks]
+    return [_capturable_by_seat(playout, free)[playout.owner[c]] for c in range(len(playout.masks))]
 
 
 def test_foreseen_scores_are_the_scores_once_the_game_is_over():

@@ -41,15 +41,15 @@ def _reach(tiles: list[int]) -> int:
 def position_features(playout: Playout) -> list[list[float]]:
     """``colour_features`` of every colour of ``playout``'s position, in colour order."""
     masks = playout.masks
-    open_to = _capturable_by_seat(playout)
-    return [colour_features(playout, c, open_to[playout.owner[c]]) for c in range(len(masks))]
-
-
-def _capturable_by_seat(playout: Playout) -> list[int]:
-    """For each seat, the squares it may play on now: empty, or another seat's tile that is not
-    a cut point of its colour."""
-    masks = playout.masks
     free = [mask & ~cut_points(mask) if mask else 0 for mask in masks]
+    open_to = _capturable_by_seat(playout, free)
+    return [colour_features(playout, c, open_to[playout.owner[c]], free[c])
+            for c in range(len(masks))]
+
+
+def _capturable_by_seat(playout: Playout, free: list[int]) -> list[int]:
+    """For each seat, the squares it may play on now: empty, or another seat's tile that is not
+    a cut point of its colour (``free``, by colour)."""
     empty = ALL_SQUARES & ~playout.occupied
     out = []
     for seat in range(len(playout.seats)):
@@ -61,9 +61,11 @@ def _capturable_by_seat(playout: Playout) -> list[int]:
     return out
 
 
-def colour_features(playout: Playout, c: int, open_squares: int) -> list[float]:
+def colour_features(playout: Playout, c: int, open_squares: int,
+                    free: int | None = None) -> list[float]:
     """The figures of ``FEATURES`` for colour number ``c`` of ``playout``'s position, where
-    ``open_squares`` are the squares its player may play on now."""
+    ``open_squares`` are the squares its player may play on now and ``free`` its tiles that
+    are not cut points (worked out when not given)."""
     mask = playout.masks[c]
     left = (TILES_PLAYED_PER_COLOR - playout.played[c]) / TILES_PLAYED_PER_COLOR
     rack = playout.racks[c]
@@ -92,7 +94,9 @@ def colour_features(playout: Playout, c: int, open_squares: int) -> list[float]:
         if playout.owner[other] != playout.owner[c]:
             opponents_left += TILES_PLAYED_PER_COLOR - playout.played[other]
     if opponents_left:
-        exposed = (mask & ~cut_points(mask)).bit_count() if mask else 0
+        if free is None:
+            free = mask & ~cut_points(mask) if mask else 0
+        exposed = free.bit_count()
     pressure = opponents_left / (TILES_PLAYED_PER_COLOR * (len(playout.masks) - 1))
     return [1.0, float(groups), left, groups * left, float(bridges), bridges * left,
             float((mask & ~beside).bit_count()), min(12, (beside & reach).bit_count()) / 12,
