@@ -80,3 +80,13 @@ def test_status_names_the_judge_that_keeps_the_time(club):
     assert "players' word" not in said.stderr
     [status] = json.loads(club.uptown("Ana", "status", "--json").stdout)
     assert status["judge"] == "judge@club.example"
+
+
+def test_a_game_of_another_judge_or_one_begun_is_not_taken(club, tmp_path):
+    other = "judge@elsewhere.example " + "ab" * 32
+    club.uptown("Ana", "new", "other.yaml", "-p", "Ana <ana@example.org>", "-p",
+                "Bo <bo@example.org>", "--judge", other)
+    club.judge("add", club.folder, club.folders["Ana"] / "other.yaml", code=1)
+    assert "is not a game under this judge" in club.runs[-1]
+    club.judge("add", club.folder, club.folders["Ana"] / "duo.yaml", code=1)  # joined already
+    assert "has begun already" in club.runs[-1]

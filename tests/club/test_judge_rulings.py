@@ -111,15 +111,15 @@ def test_a_game_nobody_finished_joining_is_void_after_the_join_days(tmp_path):
     for name in ("Ana", "Bo"):
         table.uptown(name, "join", "club.yaml", "--as", name)
         table.post(name)
-    table.wait(71)
+    table.wait(71.99)
     assert table.tick() == []
-    table.wait(2)
+    table.wait(0.01)  # the join days are up to the minute
     [ruled] = table.tick()
     assert "void: Cy did not join by 2026-12-04T12:00:00Z" in ruled
     for name in ("Ana", "Bo", "Cy"):
         assert "void:" in table.game(name).read_text()
     said = table.attempt("Ana", "validate", "club.yaml")
-    assert said.exit_code == 0 and ("club.yaml: void: Cy did not join by 2026-12-04T13:00:00Z, "
+    assert said.exit_code == 0 and ("club.yaml: void: Cy did not join by 2026-12-04T12:00:00Z, "
                                     "as the club judge ruled") in said.output, said.output
     [status] = json.loads(table.uptown("Ana", "status", "--json").stdout)
     assert status["state"] == "void"
@@ -274,3 +274,39 @@ def test_a_reminder_of_a_judged_game_tells_nobody_to_act_for_the_late_player(tab
     assert awaited.stand_ins == ()
     _subject, body = notice_text(awaited, awaited.others[0], table.now)
     assert "act for them" not in body
+
+
+def test_a_game_under_another_judge_is_refused_as_such(table):
+    """A copy naming another judge's key: this judge takes nothing of it."""
+    path = table.game("Bo")
+    text = path.read_text()
+    key = table.judge.key
+    path.write_text(text.replace(key, "ab" * 32))
+    said = table.post("Bo", table.forged_message("Bo"))
+    assert "refused: the game it carries is not under this judge" in said, said
+
+
+def test_a_stamp_changed_in_a_copy_is_named_as_not_the_judges(table):
+    """Ana's copy holds her join with a stamp she changed: the judge says the stamp is not
+    its own, not that the join is missing."""
+    table.play("Ana")
+    path = table.game("Ana")
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("    stamp: "))
+    lines[at] = "    stamp: " + "0" * 128 + "\n"
+    path.write_text("".join(lines))
+    said = table.post("Ana", table.forged_message("Ana"))
+    assert "the judge's stamp under Ana's join is not the judge's" in said, said
+
+
+def test_a_late_players_bot_move_is_written_by_the_judge_in_an_open_game(tmp_path):
+    """An open game whose late policy lets a bot play: once Ana is out of time the judge
+    plays the bot's move for her, which every tool checks by playing the bot again."""
+    table = JudgedTable(tmp_path)
+    table.start("--clock", "move 24h", "--late", "bot greedy")
+    table.wait(25)
+    [ruled] = table.tick()
+    assert "Ana out of time: the judge wrote" in ruled
+    move = table.judges_copy().moves[0]
+    assert (move.by, move.bot) == ("judge", "greedy")
+    assert table.attempt("Bo", "validate", "club.yaml").exit_code == 0
