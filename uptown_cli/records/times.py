@@ -226,49 +226,60 @@ def _parse(key: str, text: str, hidden: bool) -> object:
     return parse_time(text)
 
 
+def _texts(item: Mapping, keys: tuple[str, ...],
+           problem: Callable[[str, Node | int | None, int | None], None], number: int | None,
+           not_text: Callable[[str, Node], str],
+           unread: Callable[[str, str], str | None]) -> list[str | None]:
+    """The values of ``keys`` under the entry ``item``, each as written: None for one that is
+    absent (or is the entry's own first key) or is a problem, noted with ``problem`` (at
+    ``number``): ``not_text(key, node)`` for a value that is not text, ``unread(key, value)``
+    for one that does not read (None: it reads)."""
+    found: list[str | None] = []
+    for key in keys:
+        pair = item.get(key)
+        node = pair[1] if pair is not None and pair is not item.pairs[0] else None
+        if node is None:
+            found.append(None)
+            continue
+        text = node.value if isinstance(node, Scalar) and not node.empty else None
+        said = not_text(key, node) if text is None else unread(key, text)
+        if said is not None:
+            problem(said, node, number)
+        found.append(None if said is not None else text)
+    return found
+
+
+def _time_problem(text: str) -> str | None:
+    """Why ``text`` is not a time, or None."""
+    try:
+        parse_time(text)
+    except SetupError as exc:
+        return str(exc)
+    return None
+
+
 def read_judged(what: str, item: Mapping,
                 problem: Callable[[str, Node | int | None, int | None], None],
                 number: int | None = None) -> tuple[str | None, str | None]:
     """``(judged, stamp)`` under the entry ``item`` (``what`` names it: ``move 3``) of a game
     under a club judge: when the judge received it (a time) and the judge's signature (128 hex
     digits), each as written; None for each that is absent or is a problem."""
-    found: list[str | None] = []
-    for key in ("judged", "stamp"):
-        pair = item.get(key)
-        node = pair[1] if pair is not None and pair is not item.pairs[0] else None
-        if node is None:
-            found.append(None)
-            continue
-        if not isinstance(node, Scalar) or node.empty:
-            problem(_("the {key} under {what} must be text, not {node}").format(
-                key=key, what=what, node=describe(node)), node, number)
-            found.append(None)
-            continue
+    def unread(key: str, value: str) -> str | None:
         if key == "judged":
-            try:
-                parse_time(node.value)
-            except SetupError as exc:
-                problem(_("the time {what} was judged: {problem}").format(what=what,
-                                                                         problem=exc),
-                        node, number)
-                found.append(None)
-                continue
-        elif re.fullmatch("[0-9a-f]{128}", node.value) is None:
-            problem(_("the judge's stamp under {what} must be 128 hex digits (0-9, a-f)").format(
-                what=what), node, number)
-            found.append(None)
-            continue
-        found.append(node.value)
-    if (found[0] is None) != (found[1] is None) and not _problem_noted(item, found):
+            why = _time_problem(value)
+            return None if why is None else _("the time {what} was judged: {problem}").format(
+                what=what, problem=why)
+        return None if re.fullmatch("[0-9a-f]{128}", value) else _(
+            "the judge's stamp under {what} must be 128 hex digits (0-9, a-f)").format(what=what)
+
+    judged, stamp = _texts(item, ("judged", "stamp"), problem, number,
+                           lambda key, node: _("the {key} under {what} must be text, not {node}")
+                           .format(key=key, what=what, node=describe(node)), unread)
+    if (judged is None) != (stamp is None) and item.get("judged" if judged is None
+                                                        else "stamp") is None:
         problem(_("{what} carries the judge's time and stamp together ('judged' and 'stamp'), "
                   "not one of them").format(what=what), item, number)
-    return found[0], found[1]
-
-
-def _problem_noted(item: Mapping, found: list[str | None]) -> bool:
-    """Whether the key missing from ``found`` is there, its problem already noted."""
-    return any(value is None and item.get(key) is not None
-               for key, value in zip(("judged", "stamp"), found))
+    return judged, stamp
 
 
 def read_stamp(number: int, item: Mapping,
@@ -276,31 +287,18 @@ def read_stamp(number: int, item: Mapping,
                ) -> tuple[str | None, str | None, str | None]:
     """``(at, by, bot)`` under move ``number``'s entry ``item``, each as written (None when
     absent); a value that is not text, or an ``at`` that is not a time, is a problem."""
-    found: list[str | None] = []
-    for key in ("at", "by", "bot"):
-        pair = item.get(key)
-        if pair is None or pair is item.pairs[0]:
-            found.append(None)
-            continue
-        node = pair[1]
-        if not isinstance(node, Scalar) or node.empty:
-            problem(_("move {number}'s {key} must be text, not {node}").format(
-                number=number, key=key, node=describe(node)), node, number)
-            found.append(None)
-            continue
-        if key == "at":
-            try:
-                parse_time(node.value)
-            except SetupError as exc:
-                problem(_("move {number}'s time: {problem}").format(number=number, problem=exc),
-                        node, number)
-                found.append(None)
-                continue
-        found.append(node.value)
-    if found[2] is not None and found[1] is None:
+    def unread(key: str, value: str) -> str | None:
+        why = _time_problem(value) if key == "at" else None
+        return None if why is None else _("move {number}'s time: {problem}").format(
+            number=number, problem=why)
+
+    at, by, bot = _texts(item, ("at", "by", "bot"), problem, number,
+                         lambda key, node: _("move {number}'s {key} must be text, not {node}")
+                         .format(number=number, key=key, node=describe(node)), unread)
+    if bot is not None and by is None:
         problem(_("move {number} names a bot but not who wrote it ('by: NAME')").format(
             number=number), item, number)
-    return found[0], found[1], found[2]
+    return at, by, bot
 
 
 def entry_time(entry: MoveEntry | PauseEntry) -> str | None:
