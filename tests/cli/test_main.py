@@ -133,4 +133,4 @@ def test_the_bot_names_of_the_help_are_the_bots_of_the_library():
     from uptown_cli.cli import options
 
     assert options.BOT_NAMES == bots.BOT_NAMES and options.MC_PLAYOUTS == bots.MC_PLAYOUTS
-    assert set(options.PLAYOUT_BOTS) < set(bots.BOT_NAMES)
+    assert options.PLAYOUT_BOTS == bots.PLAYOUT_BOTS

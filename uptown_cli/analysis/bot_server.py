@@ -12,9 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from ..errors import UptownError
-from .bots import MC_PLAYOUTS, choose_move
-from .bot_protocol import MAX_LINE, PROTOCOL, Clock, Replay, decode, encode, request_view
+from ..errors import EngineError, UptownError
+from .bots import MC_PLAYOUTS, PLAYOUT_BOTS, choose_move
+from .bot_protocol import (
+    MAX_LINE,
+    PROTOCOL,
+    Clock,
+    Replay,
+    decode,
+    encode,
+    request_view,
+    typed_option,
+)
 
 __all__ = ["serve"]
 
@@ -26,7 +35,7 @@ the time on the wall)."""
 
 def served_options(bot: str) -> dict[str, dict[str, Any]]:
     """The options the engine serving ``bot`` accepts, as its handshake lists them."""
-    if bot not in ("mc", "horizon", "vista"):
+    if bot not in PLAYOUT_BOTS:
         return {}
     return {
         "playouts": {"type": "integer", "default": MC_PLAYOUTS, "min": 1,
@@ -80,15 +89,16 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
 
 def _set_option(settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
                 message: dict[str, Any]) -> dict[str, Any] | None:
-    """Set an option; no answer unless it is refused."""
-    name, value = message.get("name"), message.get("value")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and name in accepted \
-            and value >= accepted[name]["min"]:
-        settings[name] = int(value) if name == "playouts" else value
-    elif value is None and name == "seconds" and name in accepted:
+    """Set an option, typed as the handshake offers it (``bot_protocol.typed_option``, as the
+    host types it; ``seconds`` may be null again); no answer unless it is refused."""
+    name, value = str(message.get("name")), message.get("value")
+    if value is None and name == "seconds" and name in accepted:
         settings[name] = None
-    else:
-        return {"type": "error", "message": f"no option {name!r} takes {value!r}"}
+        return None
+    try:
+        settings[name] = typed_option(name, value, accepted)
+    except EngineError as exc:
+        return {"type": "error", "message": str(exc)}
     return None
 
 

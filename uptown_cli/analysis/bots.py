@@ -331,3 +331,6 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "vista": (_vista_move, ("variant", "playouts", "seconds")),
 }
 
+PLAYOUT_BOTS = tuple(name for name, (_bot, takes) in _BOTS.items() if "playouts" in takes)
+"""The bots that play moves out, and so take ``playouts`` and ``seconds``."""
+

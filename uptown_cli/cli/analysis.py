@@ -16,12 +16,13 @@ import click
 
 from ..engine.geometry import shown_color
 from ..errors import RecordError, UptownError, display_path
-from .exits import ExitStatus, converted, signal_status
+from .exits import ExitStatus, signal_status
 from ..turns.game_files import open_record
 from .loading import game_path, PROGRESS_MIN_FILES, record_files, replay_valid
 from .options import (
     VARIANT_CHOICE,
     BOT_NAMES,
+    bot_list,
     check_jobs_or_cluster,
     cluster_option,
     MC_PLAYOUTS,
@@ -43,18 +44,9 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 
-def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
-    from ..analysis.selfplay import check_bots
-
-    bots = [name.strip() for name in value.split(",") if name.strip()]
-    with converted(usage=True):
-        check_bots(bots)
-    return bots
-
-
 @click.command()
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True, help="Players per game.")
-@click.option("--bots", required=True, callback=_bot_list, metavar="A,B,...",
+@click.option("--bots", required=True, callback=bot_list, metavar="A,B,...",
               help=f"The bots ({', '.join(BOT_NAMES)}), cycled to fill the seats; seats turn one place each game.")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Games to play.")
 @click.option("--seed", help="Fixes every game and choice (default: a random one, printed).")

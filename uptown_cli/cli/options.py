@@ -159,9 +159,24 @@ BOT_NAMES = ("random", "greedy", "mc", "horizon", "vista")
 """``analysis.bots.BOT_NAMES``: named here, checked equal by a test, so that ``--help`` imports
 no bots (tests/cli/test_main.py)."""
 PLAYOUT_BOTS = ("mc", "horizon", "vista")
-"""The bots that play moves out and take ``--playouts``."""
+"""``analysis.bots.PLAYOUT_BOTS``, the bots that play moves out and take ``--playouts``: named
+here, checked equal by a test, as ``BOT_NAMES``."""
 MC_PLAYOUTS = 16
 """``analysis.bots.MC_PLAYOUTS``: how many deals mc plays each candidate in, by default."""
+
+
+def bot_list(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+    """A callback for an option of bots, ``A,B,...``: their names, each a known bot (a usage
+    error names the first that is not); None when the option is not given."""
+    if value is None:
+        return None
+    from ..analysis.selfplay import check_bots
+    from .exits import converted
+
+    bots = [name.strip() for name in value.split(",") if name.strip()]
+    with converted(usage=True):
+        check_bots(bots)
+    return bots
 
 
 def playouts_option(default: int | None = None) -> Callable[[F], F]:

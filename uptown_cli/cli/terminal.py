@@ -9,23 +9,11 @@ import click
 
 from ..i18n import _
 from .loading import game_path
-from .options import BOT_NAMES, VARIANT_CHOICE, as_option, file_argument, keys_option
+from .options import BOT_NAMES, VARIANT_CHOICE, as_option, bot_list, file_argument, keys_option
 
 __all__: list[str] = []
 
 NEW_GAME_OPTIONS = ("against", "players", "seed", "variant", "level", "name")
-
-
-def _bots(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
-    """``--against A,B``: bot names, each known."""
-    if value is None:
-        return None
-    names = [name.strip() for name in value.split(",")]
-    unknown = [name for name in names if name not in BOT_NAMES]
-    if unknown:
-        raise click.BadParameter(_("unknown bot {name!r} (the bots are {bots})").format(
-            name=unknown[0], bots=", ".join(BOT_NAMES)))
-    return names
 
 
 def _interactive() -> bool:
@@ -50,8 +38,8 @@ def _full_screen() -> None:
 
 @click.command()
 @file_argument
-@click.option("--against", metavar="BOT[,BOT...]", callback=_bots,
-              help="A new game against these bots, one a seat (random, greedy, mc, horizon) "
+@click.option("--against", metavar="BOT[,BOT...]", callback=bot_list,
+              help=f"A new game against these bots, one a seat ({', '.join(BOT_NAMES)}) "
                    "[default: horizon].")
 @click.option("--players", type=click.IntRange(2, 5), help="Players in a new game, you "
               "included [default: one more than the bots].")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from ..analysis.bots import BOT_NAMES
+from ..analysis.bots import BOT_NAMES, PLAYOUT_BOTS
 from ..engine.game import Game, Player
 from ..errors import RecordError, SetupError, ViewerError
 from ..i18n import _
@@ -68,7 +68,7 @@ def level_seat(bot: str, level: int) -> BotSeat:
         raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
             name=bot, bots=", ".join(BOT_NAMES)))
     playouts = LEVELS[level].playouts
-    return BotSeat(bot, playouts if bot in ("mc", "horizon") and playouts else None)
+    return BotSeat(bot, playouts if bot in PLAYOUT_BOTS and playouts else None)
 
 
 def bot_seats(record: Record) -> dict[str, BotSeat]:
