@@ -274,3 +274,17 @@ def test_the_worked_example_of_the_protocol_page_is_true(tmp_path):
     assert [(s.name, s.score) for s in standings(game)] == [("horizon", 3), ("mine", 2)]
     answer = talk_to([sys.executable, str(PY_ENGINE)], {"type": "hello", "protocol": PROTOCOL}, request)[1]
     assert answer == json.loads(page_block("json", "So the answer is"))
+
+
+@pytest.mark.parametrize("value, answer", [
+    (2.5, b"option 'playouts' takes an integer, not 2.5"),
+    (0, b"option 'playouts' takes a value from 1 to inf, not 0"),
+    (3, b""),
+])
+def test_the_engine_server_types_an_option_as_its_handshake_offers_it(value, answer):
+    import io
+
+    out = io.BytesIO()
+    line = json.dumps({"type": "option", "name": "playouts", "value": value}) + "\n"
+    serve("mc", io.BytesIO(line.encode()), out)
+    assert answer in out.getvalue() and (answer or b"error" not in out.getvalue())

@@ -27,6 +27,7 @@ def test_a_new_game_against_bots_writes_their_seats_and_reads_them_back(tmp_path
 def test_a_level_gives_the_bot_its_playouts_when_it_plays_out():
     assert level_seat("horizon", 5) == BotSeat("horizon", 512)
     assert level_seat("mc", 3) == BotSeat("mc", 16)
+    assert level_seat("vista", 5) == BotSeat("vista", 512)
     assert level_seat("greedy", 5) == BotSeat("greedy")
     assert level_seat("horizon", 1) == BotSeat("horizon")
     with pytest.raises(SetupError, match="unknown bot 'deep'"):
