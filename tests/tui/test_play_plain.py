@@ -136,3 +136,9 @@ def test_a_player_of_a_hidden_game_plays_their_own_moves_with_as(uptown, game_fi
     assert "Move 1: " in result.stdout
     assert result.stdout.splitlines()[-1] == "Bo to move: the game waits for them (you play as Ana)."
     assert uptown.invoke("validate", path).exit_code == 0
+
+
+def test_play_refuses_standard_input_for_the_game_it_writes(uptown, tmp_path):
+    result = uptown.run("play", "-", "--plain", cwd=tmp_path)
+    assert result.returncode == 2 and "name a file, not -" in result.stderr
+    assert list(tmp_path.iterdir()) == []

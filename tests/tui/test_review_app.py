@@ -140,3 +140,10 @@ def test_the_review_speaks_spanish(annotated):
             assert "Una jugada mejor: " in said
 
         run(study, test)
+
+
+def test_a_game_with_no_move_is_not_taken_for_an_annotated_one(uptown, tmp_path):
+    path = tmp_path / "new.yaml"
+    assert uptown.invoke("new", path, "-p", "Ana", "-p", "Bo", "--seed", "1").exit_code == 0
+    result = uptown.invoke("review", path, "--plain")
+    assert result.exit_code == 1 and "the game is not over" in result.output

@@ -74,6 +74,9 @@ def play(file: str | None, against: list[str] | None, players: int | None, seed:
     if review:
         _review(path, plain)
         return
+    if path == "-":
+        raise click.UsageError(_("uptown play writes the game to FILE after every move: name a "
+                                 "file, not - (standard input)"))
     given = [o for o, v in zip(NEW_GAME_OPTIONS, (against, players, seed, variant, level, name))
              if v is not None]
     if os.path.lexists(path) and given:

@@ -336,7 +336,10 @@ class PlayApp(App[None]):
             self.run_worker(self._hint, thread=True, exclusive=True, group="hint")
 
     def action_take_back(self) -> None:
-        """Key u: take back the last move played here and the answers to it."""
+        """Key u: take back the last move played here and the answers to it (not while the
+        bots think: their worker plays on the session)."""
+        if self.session.turn() == BOT:
+            return
         try:
             taken = self.session.take_back()
         except UptownError as exc:

@@ -29,8 +29,10 @@ _LOSS = re.compile(r"#\s*(?:\?\?|\?!|\?)\s+\w+\s+\(-([0-9]+)%\)")
 
 def annotated_reviews(record: Record, game: Game) -> list[MoveReview] | None:
     """The reviews written under every move of ``record`` (replayed into ``game``), or None
-    when a move has no ``eval``. The chance before a move is the chance after it plus what its
+    when it has no move or a move has no ``eval``. The chance before a move is the chance after it plus what its
     mark's comment says was lost."""
+    if not record.moves:
+        return None
     lines = record.text.splitlines()
     reviews = []
     for turn, entry in zip(game.history, record.moves):
