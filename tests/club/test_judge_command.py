@@ -90,3 +90,39 @@ def test_a_game_of_another_judge_or_one_begun_is_not_taken(club, tmp_path):
     assert "is not a game under this judge" in club.runs[-1]
     club.judge("add", club.folder, club.folders["Ana"] / "duo.yaml", code=1)  # joined already
     assert "has begun already" in club.runs[-1]
+
+
+def test_a_folder_that_is_no_judges_gets_no_database(club, tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("not a judge\n")
+    club.judge("run", tmp_path / "notes", code=1)
+    assert sorted(p.name for p in (tmp_path / "notes").iterdir()) == ["readme.txt"]
+
+
+def test_a_game_file_that_cannot_be_read_is_one_line(club, tmp_path):
+    (tmp_path / "latin1.yaml").write_bytes("name: Jos\xe9\n".encode("latin-1"))
+    club.judge("add", club.folder, tmp_path / "latin1.yaml", code=1)
+    assert club.runs[-1].count("\n") == 1 and "UTF-8" in club.runs[-1]
+
+
+def test_the_games_given_before_a_refused_one_are_mailed(club, tmp_path):
+    club.uptown("Ana", "new", "next.yaml", "-p", "Ana <ana@example.org>", "-p",
+                "Bo <bo@example.org>", "--judge", club.card)
+    club.judge("add", club.folder, club.folders["Ana"] / "next.yaml",
+               club.folders["Ana"] / "duo.yaml", code=1)  # duo.yaml has begun
+    assert "Sent 1 message." in club.runs[-1]
+    assert (club.folders["Bo"] / "next.yaml").exists()
+
+
+def test_mail_that_cannot_go_is_exit_status_1_and_waits(club):
+    message = ana_moves(club)
+    club.server.env["UPTOWN_SMTP"] = "smtp://127.0.0.1:1?tls=no"  # nobody listens there
+    said = club.judge("run", club.folder, "--stdin", input=message.read_bytes(), code=1)
+    assert "stamped move 1" in said.stdout and "the rest waits for the next run" in said.stderr
+
+
+def test_a_mail_setting_that_cannot_work_is_a_usage_error_before_anything_is_done(club):
+    message = ana_moves(club)
+    club.server.env["UPTOWN_SMTP"] = "ftp://example.org"
+    club.judge("run", club.folder, "--stdin", input=message.read_bytes(), code=2)
+    assert "stamped" not in club.runs[-1]

@@ -310,3 +310,27 @@ def test_a_late_players_bot_move_is_written_by_the_judge_in_an_open_game(tmp_pat
     move = table.judges_copy().moves[0]
     assert (move.by, move.bot) == ("judge", "greedy")
     assert table.attempt("Bo", "validate", "club.yaml").exit_code == 0
+
+
+def test_an_older_copy_of_the_judges_changes_nothing(table):
+    """Two copies of the judge's come out of order: the older, received last, is older."""
+    table.play("Ana")
+    table.post("Ana")
+    old = table.folders["Bo"] / "old.eml"
+    messages = sorted(table.folders["Bo"].glob("from-judge-*.eml"),
+                      key=lambda path: int(path.stem.rsplit("-", 1)[1]))
+    old.write_bytes(messages[-2].read_bytes())  # the copy from before Ana's move
+    result = table.receive("Bo", old)
+    assert result.exit_code == 0 and "is newer than the received copy" in result.output
+    assert not list(table.folders["Bo"].glob("club.received-*.yaml"))
+
+
+def test_a_judges_copy_of_another_game_does_not_replace_ones_game(table, tmp_path):
+    from support.tables import Table
+
+    other = Table(tmp_path / "other", ("Ana", "Bo"))
+    other.uptown("Ana", "new", "club.yaml", "-p", "Ana", "-p", "Bo", "--seed", "1")
+    before = other.game("Ana").read_bytes()
+    message = sorted(table.folders["Bo"].glob("from-judge-*.eml"))[-1]
+    result = other.receive("Ana", message)
+    assert result.exit_code == 1 and other.game("Ana").read_bytes() == before

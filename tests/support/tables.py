@@ -225,7 +225,7 @@ class JudgedTable(Table):
                     *options)
         text = (self.folders[self.names[0]] / "game.yaml").read_text()
         (self.folders[self.names[0]] / "game.yaml").unlink()
-        self.apply(add_game(self.judge, text, "club.yaml", self.now))
+        self.apply(add_game(self.judge, text, "club.yaml"))
 
     def start(self, *options):
         """``new``, then every player joins in turn, each mailing their join to the judge."""

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import CLICK_MARKED, TranslatedCommand, translated
 from ..i18n import _, ngettext
 from .exits import ExitStatus
 from .options import sendmail_option
@@ -22,28 +21,7 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 
-class JudgeGroup(click.Group, TranslatedCommand):
-    """``uptown judge``'s commands, each with its help in the language in use."""
-
-    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
-        return [_(piece) if piece in CLICK_MARKED else piece
-                for piece in super().collect_usage_pieces(ctx)]
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        command = super().get_command(ctx, name)
-        return None if command is None else translated(command, command.short_help or "")
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None:
-                rows.append((name, command.get_short_help_str(formatter.width)))
-        with formatter.section(_("Commands")):
-            formatter.write_dl(rows)
-
-
-@click.group(cls=JudgeGroup)
+@click.group()
 def judge() -> None:
     """A club's referee that reads its mailbox and answers by mail.
 
@@ -53,7 +31,7 @@ def judge() -> None:
     """
 
 
-@judge.command(short_help="Set up a judge's folder and print its card.")
+@judge.command()
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--address", required=True, metavar="ADDRESS",
               help="The judge's own address, where players mail their moves.")
@@ -73,7 +51,7 @@ def init(folder: str, address: str, archive: "str | None") -> None:
     click.echo(create_judge(folder, address, archive).card)
 
 
-@judge.command(short_help="Give the judge new games, and mail them to their players.")
+@judge.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.argument("games", nargs=-1, required=True, metavar="GAME...",
                 type=click.Path(exists=True, dir_okay=False))
@@ -95,20 +73,23 @@ def add(folder: str, games: tuple[str, ...], sendmail: bool) -> None:
     """
     from ..club.judge_run import adding
     from ..club.judge_store import Store
-    from .timing import now
+    from ..records.reading import read_file
 
     send_one = _sender(sendmail)
     with Store.open(folder) as store:
         judge = store.judge()
-        for game in games:
-            with open(game, encoding="utf-8") as file:
-                text = file.read()
-            click.echo(store.tick(f"add {os.path.basename(game)}", adding(
-                judge, text, os.path.basename(game), now())).text)
-        _sent(store.send_pending(send_one))
+        try:
+            for game in games:
+                name = os.path.basename(game)
+                click.echo(store.tick(f"add {name}", adding(judge, read_file(game), name)).text)
+        finally:  # the games given before a refused one are mailed all the same
+            sent = store.send_pending(send_one)
+            _sent(sent)
+    if sent.stopped is not None or sent.failed:
+        sys.exit(ExitStatus.ERROR)
 
 
-@judge.command(short_help="One run of the judge: its mail, its rulings on time, its outbox.")
+@judge.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--stdin", "pipe", is_flag=True,
               help="Read one message on standard input, as a mail server delivers it (.forward, "
@@ -168,21 +149,26 @@ def run(folder: str, pipe: bool, maildir: "str | None", imap: "str | None", dry_
             _page(store, page)
     if report.failures:
         sys.exit(ExitStatus.TEMPFAIL if pipe else ExitStatus.ERROR)
+    if report.sending.stopped is not None or report.sending.failed:  # handled: not to retry
+        sys.exit(ExitStatus.ERROR)
 
 
 def _sender(sendmail: bool) -> "Callable[[Queued], dict[str, str]]":
     """How the judge's mail goes: the local sendmail, or $UPTOWN_SMTP (a usage error when
-    neither is set up, before anything is done)."""
+    neither is set up, or the setting cannot work, before anything is done:
+    ``club.transport.check_settings``)."""
     from ..club.judge_run import sendmail_sender, smtp_sender
-    from ..club.transport import SMTP_ENV
+    from ..club.transport import SMTP_ENV, check_settings
+    from .exits import converted
 
-    if sendmail:
-        return sendmail_sender()
-    if not os.environ.get(SMTP_ENV):
+    url = os.environ.get(SMTP_ENV)
+    if not sendmail and not url:
         raise click.UsageError(_("how should the judge's mail go? set ${SMTP_ENV} "
                                  "(smtps://USER@HOST, or smtp://localhost:PORT for a server on "
                                  "this computer), or give --sendmail").format(SMTP_ENV=SMTP_ENV))
-    return smtp_sender(os.environ[SMTP_ENV])
+    with converted(usage=True):
+        check_settings(url, sendmail)
+    return sendmail_sender() if sendmail else smtp_sender(url or "")
 
 
 def _told(report: "Report", dry_run: bool) -> None:

@@ -102,7 +102,7 @@ def receive(game: Attached, local_path: str, shown: str,
                         waiting=_waiting(received, played)),
                         _warned(sender_warning(game, None, received)))
     local = load_record(local_path, shown)
-    if judged:
+    if judged and local.joins is not None and local.game_id == received.game_id:
         return _judges_copy(local, received, local_path, shown, played, on_wait)
     missing = missing_entry(signed_snapshot(local), received, receiver(local, keys))
     if missing is not None:  # a signed entry of the local copy gone (protocol 5)
@@ -117,8 +117,7 @@ def receive(game: Attached, local_path: str, shown: str,
                                        "nothing was written.").format(
                         path=shown, moves=_moves(len(local.moves))))
     if comparison.longer == "a" or hidden.state == Progress.OLDER:
-        return Received(Outcome.OLDER, shown, _("{path} is newer than the received copy; nothing was "
-                                        "written.").format(path=shown))
+        return _older(shown)
     if comparison.relation == Relation.EXTENDS:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
 
@@ -130,20 +129,21 @@ def receive(game: Attached, local_path: str, shown: str,
 
 def _judges_copy(local: Record, received: Record, local_path: str, shown: str, played: Game,
                  on_wait: Callable[[], None] | None) -> Received:
-    """Take ``received``, a copy of a game under a club judge, over ``local``: the judge's copy
-    is the game (its entries all stamped: ``_stamped_throughout``). Refused (MailError, one
-    line) unless it has ``local``'s header and holds every entry of ``local`` the judge
-    stamped. The entries of ``local`` the judge has not stamped (the receiver's own, sent to
+    """Take ``received``, a copy of a game under a club judge, over ``local``, a copy of the
+    same game: the judge's copy is the game (its entries all stamped: ``_stamped_throughout``).
+    Refused (MailError, one line) unless it has ``local``'s header and holds every entry of
+    ``local`` the judge stamped; an older copy of the judge's changes nothing. The entries of ``local`` the judge has not stamped (the receiver's own, sent to
     the judge) may be in it, stamped, or not (the judge refused them, or has not had them yet:
     the local copy is then kept beside it)."""
     from ..fairplay.signatures import first_missing, header_digest, signed_entries, unstamped
 
-    if local.joins is not None and local.game_id == received.game_id and \
-            header_digest(local) != header_digest(received):
+    if header_digest(local) != header_digest(received):
         raise _refused(gettext("{path}: its header (the players, their addresses, the seed or "
                                "the clock) is not your copy's: it was changed").format(
             path=received.path), received, local_path, shown)
-    gone = first_missing(local, received, stamped_only=True) if local.joins is not None else None
+    gone = first_missing(local, received, stamped_only=True)
+    if gone is not None and first_missing(received, local, stamped_only=True) is None:
+        return _older(shown)
     if gone is not None:
         raise _refused(gettext("{path}: {what}, stamped by the judge in your copy, is not in "
                                "this one as the judge stamped it").format(
@@ -153,7 +153,7 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
                                                "({moves}); nothing was written.").format(
             path=shown, moves=_moves(len(local.moves))))
     taken = {entry.sig for entry in signed_entries(received)}
-    dropped = local.joins is not None and any(entry.sig not in taken for entry in unstamped(local))
+    dropped = any(entry.sig not in taken for entry in unstamped(local))
     if dropped:
         kept = kept_path(local.text, local_path)
         news = _("your entries the judge has not stamped are not in the judge's copy, which is "
@@ -166,6 +166,12 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
     replace_record(local_path, received, local.text, on_wait)
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
         path=shown, news=news, waiting=_waiting(received, played)))
+
+
+def _older(shown: str) -> Received:
+    """What receiving a copy older than the local one (at ``shown``) did: nothing."""
+    return Received(Outcome.OLDER, shown, _("{path} is newer than the received copy; nothing was "
+                                            "written.").format(path=shown))
 
 
 def _stamped_throughout(received: Record) -> None:

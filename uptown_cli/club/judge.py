@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
 from typing import NamedTuple
 
 from ..engine.game import Game
@@ -99,7 +98,7 @@ Held = Callable[[str], "tuple[str, str] | None"]
 # -- a game the club gives the judge ---------------------------------------------------------
 
 
-def add_game(judge: Judge, text: str, name: str, now: datetime) -> Ruling:
+def add_game(judge: Judge, text: str, name: str) -> Ruling:
     """The club gives the judge a new game (``uptown judge add``): made by ``uptown new
     --judge`` with this judge's card, nobody joined yet. The judge keeps it and mails it to
     every player, who then join it, each mailing their join to the judge. RecordError (one line)
@@ -119,7 +118,7 @@ def add_game(judge: Judge, text: str, name: str, now: datetime) -> Ruling:
             path=name, name=missing[0]))
     assert record.game_id is not None  # a game whose players join has its id
     return Ruling(_("{path}: a new game, mailed to its players to join").format(path=name),
-                  record.game_id, name, text, _copies(judge, record, name, now))
+                  record.game_id, name, text, _copies(judge, record, name))
 
 
 # -- a copy a player mails the judge --------------------------------------------------------
@@ -174,7 +173,7 @@ def rule_on_message(judge: Judge, data: bytes, arrived: datetime, held: Held,
     said = _("{path}: stamped {entries}").format(
         path=path, entries=", ".join(entry.what for entry in stamped))
     return Ruling(said if timed is None else f"{timed.outcome}; {said}", current.game_id, path,
-                  record.text, _copies(judge, record, path, arrived))
+                  record.text, _copies(judge, record, path))
 
 
 def _stamped_copy(judge: Judge, current: Record, received: Record,
@@ -198,10 +197,7 @@ def _stamped_copy(judge: Judge, current: Record, received: Record,
     if checked.errors:
         raise MailError(checked.errors[0].report_line())
     _reveals_in_time(current, received, arrived)
-    at = write_time(arrived)
-    record = record_with_stamps(received, {
-        entry.line: (at, sign(judge.seed, judged_digest(entry.digest, at)).hex())
-        for entry in new})
+    record = _stamped(judge, received, new, write_time(arrived))
     checked = validate_record(record, now=arrived)
     if checked.errors:
         raise MailError(checked.errors[0].report_line())
@@ -282,7 +278,7 @@ def rule_on_time(judge: Judge, path: str, text: str, now: datetime) -> Ruling | 
         return None
     assert record.game_id is not None
     return Ruling(_("{path}: {rulings}").format(path=path, rulings="; ".join(said)),
-                  record.game_id, path, record.text, _copies(judge, record, path, now))
+                  record.game_id, path, record.text, _copies(judge, record, path))
 
 
 def _void_when_due(judge: Judge, record: Record, path: str, now: datetime) -> Ruling | None:
@@ -301,7 +297,7 @@ def _void_when_due(judge: Judge, record: Record, path: str, now: datetime) -> Ru
     assert record.game_id is not None
     return Ruling(_("{path}: void: {names} did not join by {due}").format(
         path=path, names=", ".join(waiting), due=write_time(due)),
-        record.game_id, path, void.text, _copies(judge, void, path, now))
+        record.game_id, path, void.text, _copies(judge, void, path))
 
 
 def _judges_entry(judge: Judge, record: Record, game: Game, color: str, action: str,
@@ -320,17 +316,21 @@ def _judges_entry(judge: Judge, record: Record, game: Game, color: str, action: 
     entry = MoveEntry(color, action, 0, None, None, stamp["at"], JUDGE, stamp.get("bot"))
     after = record_with_move(record, color, action, record.path, None, stamp,
                              entry_signature(record, judge.seed, entry))
-    written = signed_entries(after)[len(record.joins.commitments) + len(record.moves)  # type: ignore[union-attr]
-                                    + len(record.pauses)]
-    at = stamp["at"]
-    return record_with_stamps(after, {written.line: (
-        at, sign(judge.seed, judged_digest(written.digest, at)).hex())})
+    return _stamped(judge, after, unstamped(after), stamp["at"])  # its only entry not stamped
+
+
+def _stamped(judge: Judge, record: Record, entries: list[SignedEntry], at: str) -> Record:
+    """``record`` with the judge's stamp at ``at`` under each of ``entries``: the time and the
+    judge's signature over the entry and that time."""
+    return record_with_stamps(record, {
+        entry.line: (at, sign(judge.seed, judged_digest(entry.digest, at)).hex())
+        for entry in entries})
 
 
 # -- the judge's mail ------------------------------------------------------------------------
 
 
-def _copies(judge: Judge, record: Record, path: str, now: datetime) -> tuple[Outgoing, ...]:
+def _copies(judge: Judge, record: Record, path: str) -> tuple[Outgoing, ...]:
     """The judge's copy of the game to every player (and to the club's archive), from the
     judge: one message for each language they read."""
     data = record.text.encode("utf-8")
@@ -356,8 +356,6 @@ def _refusal(judge: Judge, record: Record, path: str, sender: str | None,
     message["From"] = address_field(JUDGE, judge.email)
     message["To"] = address_field(player.name, player.email)
     message["Subject"] = header_value(_("[uptown] {path}: refused").format(path=path))
-    message["Date"] = formatdate(localtime=False)
-    message["Message-ID"] = make_msgid(domain=judge.email.rpartition("@")[2])
     message.set_content(_("The judge did not take your copy of {path}: {reason}\n\nThe judge's "
                           "copy is the game: the last copy the judge sent you.").format(
         path=path, reason=reason))

@@ -103,11 +103,11 @@ def applied(ruling: Ruling, txn: Txn) -> str:
     return ruling.outcome
 
 
-def adding(judge: Judge, text: str, name: str, now: datetime) -> Callable[[Txn], str]:
+def adding(judge: Judge, text: str, name: str) -> Callable[[Txn], str]:
     """The work of giving ``judge`` the new game ``text`` as ``games/NAME``
     (``club.judge.add_game``): JudgeError when it keeps that game already."""
     def work(txn: Txn) -> str:
-        ruling = add_game(judge, text, name, now)
+        ruling = add_game(judge, text, name)
         assert ruling.game_id is not None  # a game under a judge has its id
         held = txn.game(ruling.game_id)
         if held is not None:

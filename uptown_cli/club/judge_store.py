@@ -269,7 +269,9 @@ class Store:
     @classmethod
     def open(cls, folder: str, dry_run: bool = False) -> Store:
         """The judge's store in ``folder``, its database made on first use (``SCHEMA``; the
-        folder must exist); JudgeError (one line) for a database that cannot be used."""
+        folder must hold the judge's key, ``create_judge`` makes it first); JudgeError (one
+        line) for a folder that is no judge's, or a database that cannot be used."""
+        _key_data(folder)  # nothing is made in a folder that is no judge's
         path = os.path.join(folder, DATABASE)
         shown = display_path(path)
         try:
