@@ -133,7 +133,8 @@ OPEN = "uptown: 1\nplayers:\n  - name: Ana\n  - name: Bo\nseed: x\n"
 @pytest.mark.parametrize("written, read", [
     ("disputes:\n", []),
     ("disputes:\n  - Bo: 2\n    at: \"2026-12-01T12:00:00Z\"\n", [("Bo", 2, False)]),
-    ("disputes:\n  - Bo: 2 settled\n    at: x\n    sig: ab\n", [("Bo", 2, True)]),
+    ("disputes:\n  - Bo: 2 settled\n    at: \"2026-12-01T12:00:00Z\"\n    sig: " + "ab" * 64
+     + "\n", [("Bo", 2, True)]),
 ])
 def test_the_disputes_a_record_reads(written, read):
     from uptown_cli.records.schema import load_record_text
@@ -147,6 +148,8 @@ def test_the_disputes_a_record_reads(written, read):
     ("disputes:\n  - Bo\n", "g.yaml:7: each item of 'disputes' is a player's name"),
     ("disputes:\n  - Bo: two\n", "g.yaml:7: each item of 'disputes'"),
     ("disputes:\n  - Bo: 2 settled\n    what: x\n", "g.yaml:7: each item of 'disputes'"),
+    ("disputes:\n  - Bo: 2\n    sig: zz\n", "g.yaml:8: under a dispute, 'at' is the time"),
+    ("disputes:\n  - Bo: 2\n    at: soon\n", "g.yaml:8: under a dispute, 'at' is the time"),
 ])
 def test_a_dispute_not_written_as_the_format_says_is_refused_at_its_line(written, problem):
     from uptown_cli.errors import RecordError
@@ -155,3 +158,14 @@ def test_a_dispute_not_written_as_the_format_says_is_refused_at_its_line(written
     with pytest.raises(RecordError) as refused_here:
         load_record_text(OPEN + written, "g.yaml")
     assert str(refused_here.value).startswith(problem)
+
+
+def test_a_dispute_is_written_once_and_settled_once(forfeited):
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    refused(forfeited.attempt("Bo", "dispute", "club.yaml", "--as", "Bo", "--move", "2"),
+            "Bo disputes move 2 already")
+    refused(forfeited.attempt("Bo", "dispute", "club.yaml", "--as", "Bo"),
+            "no entry of club.yaml was written for Bo by another player")  # none undisputed
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle")
+    refused(forfeited.attempt("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle",
+                              "--move", "2"), "Bo has not disputed move 2")

@@ -334,3 +334,37 @@ def test_a_judges_copy_of_another_game_does_not_replace_ones_game(table, tmp_pat
     message = sorted(table.folders["Bo"].glob("from-judge-*.eml"))[-1]
     result = other.receive("Ana", message)
     assert result.exit_code == 1 and other.game("Ana").read_bytes() == before
+
+
+@pytest.mark.parametrize("kept", ["stamp", "judged"])
+def test_a_joins_stamp_without_its_time_is_one_line(table, kept):
+    """A join whose judge's time or stamp was taken off: one line at the join, no traceback."""
+    path = table.game("Bo")
+    lines = path.read_text().splitlines(keepends=True)
+    gone = "judged" if kept == "stamp" else "stamp"
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"    {gone}: "))
+    path.write_text("".join(lines[:at] + lines[at + 1:]))
+    result = table.attempt("Bo", "validate", "club.yaml")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "carries the judge's time and stamp together" in result.output, result.output
+
+
+def test_a_stamp_in_a_game_under_no_judge_is_refused(tmp_path):
+    from support.tables import Table
+
+    table = Table(tmp_path)
+    table.start()
+    path = table.game("Bo")
+    text = path.read_text().replace("    sig: ", "    judged: \"2026-12-01T12:00:00Z\"\n"
+                                    "    stamp: " + "ab" * 64 + "\n    sig: ", 1)
+    path.write_text(text)
+    result = table.attempt("Bo", "validate", "club.yaml")
+    assert result.exit_code == 1 and "belong to a game under a club judge" in result.output
+
+
+def test_judge_is_no_players_name(tmp_path):
+    from support.tables import Table
+
+    table = Table(tmp_path, ("Ana", "Bo"))
+    result = table.attempt("Ana", "new", "club.yaml", "-p", "Ana", "-p", "Judge")
+    assert result.exit_code == 2 and "the club judge's word" in result.output

@@ -73,3 +73,11 @@ def test_a_player_sets_their_language_when_they_join(uptown, tmp_path):
     assert result.exit_code == 0, result.output
     [spanish] = messages(tmp_path / "m.eml")
     assert "le toca a Ana" in spanish["Subject"]
+
+
+def test_join_undo_takes_no_language(uptown, tmp_path):
+    path = tmp_path / "g.yaml"
+    assert uptown.invoke("new", path, "--hidden", "-p", "Ana", "-p", "Bo").exit_code == 0
+    result = uptown.invoke("join", path, "--as", "Ana", "--undo", "--lang", "es",
+                           env={"UPTOWN_KEYS": str(tmp_path / "keys")})
+    assert result.exit_code == 2 and "--lang goes with a join, not with --undo" in result.output

@@ -81,6 +81,8 @@ def join(file: str | None, as_name: str, undo: bool, older: bool, lang: str | No
 
     path = game_path(file)
     if undo:
+        if lang is not None:
+            raise click.UsageError(gettext("--lang goes with a join, not with --undo"))
         undone = undo_join(path, as_name, keys, on_wait=lock_notice(path))
         shown = undone.record.path
         if as_json:

@@ -28,6 +28,7 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None, str | Non
     ``records.names.address_problem`` takes; a name is what a record may hold, and no MIME
     encoded word (``records.names``)."""
     from ..records.names import address_problem, encoded_word_warning, name_problem
+    from ..records.schema import LANG
     from ..records.editing import check_utf8
 
     with converted(param_hint="--player"):
@@ -37,7 +38,7 @@ def parse_player(text: str) -> tuple[str, tuple[str, ...], str | None, str | Non
         name, colors = text, ""
     email = lang = None
     if "<" in name or ">" in name:
-        found = re.fullmatch(r"([^<>]*)<([^<>]*)>\s*(?:([a-z]{2,3}(?:_[A-Z]{2})?)\s*)?", name)
+        found = re.fullmatch(rf"([^<>]*)<([^<>]*)>\s*(?:({LANG.pattern})\s*)?", name)
         problem = (_("a player is NAME, or NAME <ADDRESS> and the language of their mail (es, "
                      "en)") if found is None else address_problem(found.group(2).strip()))
         if problem is not None:
@@ -74,6 +75,7 @@ def read_card(text: str) -> tuple[str, str]:
     """A club judge's card, ``ADDRESS KEY`` (its address and public signing key, 64 hex
     digits, as ``uptown judge init`` prints it), given as such or as a file holding it: (the
     address, the key); a BadParameter for anything else."""
+    from ..records.hidden_fields import KEY_DIGITS, is_hex
     from ..records.names import address_problem
 
     if os.path.isfile(text):
@@ -82,7 +84,7 @@ def read_card(text: str) -> tuple[str, str]:
 
             text = read_file(text).strip()
     words = text.split()
-    if len(words) != 2 or re.fullmatch("[0-9a-f]{64}", words[1]) is None:
+    if len(words) != 2 or not is_hex(words[1], KEY_DIGITS):
         raise click.BadParameter(_("a judge's card is its address and its key (64 hex digits), "
                                    "as uptown judge init prints it, or a file holding them"),
                                  param_hint="--judge")

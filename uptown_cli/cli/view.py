@@ -105,7 +105,7 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     out.text(to_move_text(game, view))
     if as_name is not None:
         from ..fairplay.viewer import player_named
-        from ..turns.acts import claims_against
+        from ..records.disputes import claims_against
 
         for claim in claims_against(record, player_named(record.players, as_name)):
             out.text(claim)

@@ -24,14 +24,16 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..errors import RecordError
 from ..i18n import _
+from .hidden_fields import SIG_DIGITS, is_hex
 from .nodes import Mapping, Node, Scalar, Sequence, describe
+from .times import time_problem
 
 if TYPE_CHECKING:
     from .entries import MoveEntry
     from .hidden_fields import HiddenFields
 
 __all__ = ["Dispute", "read_disputes", "open_disputes", "dispute_text", "dispute_errors",
-           "dispute_words"]
+           "dispute_words", "written_for", "claims_against"]
 
 _VALUE = re.compile(r"([1-9][0-9]{0,3})( settled)?")
 
@@ -78,6 +80,14 @@ def read_disputes(root: Mapping, problem: Callable[[str, Node | int | None], Non
         matched = _VALUE.fullmatch(value.value) if isinstance(value, Scalar) else None
         under = {key: node.value for key, node in fields.items()
                  if key in ("at", "sig") and isinstance(node, Scalar)}
+        wrong = next((node for key, node in fields.items() if key in under and (
+            time_problem(under[key]) if key == "at" else not is_hex(under[key], SIG_DIGITS))),
+            None)
+        if wrong is not None:
+            problem(_("under a dispute, 'at' is the time it was written (2026-12-01T12:00:00Z) "
+                      "and 'sig' its writer's signature, {digits} hex digits (0-9, a-f)").format(
+                digits=SIG_DIGITS), wrong)
+            continue
         if first is None or matched is None or len(fields) != 1 + len(under) or any(
                 key not in ("at", "sig") for key in list(fields)[1:]):
             problem(_("each item of 'disputes' is a player's name and the number of the move "
@@ -115,6 +125,7 @@ def dispute_errors(record: _Record) -> list[RecordError]:
     errors = []
     opened: set[tuple[str, int]] = set()
     judged = record.joins is not None and record.joins.judge is not None
+    signed = record.joins is not None and record.joins.signed
     for dispute in record.disputes:
         what = dispute_words(dispute)
         entry = record.moves[dispute.number - 1] if dispute.number <= len(record.moves) else None
@@ -124,18 +135,46 @@ def dispute_errors(record: _Record) -> list[RecordError]:
         elif entry is None:
             problem = _("{what}: the game has no move {number}").format(what=what,
                                                                        number=dispute.number)
-        elif (record.owners.get(entry.color) != dispute.name or entry.by is None
-              or entry.by == dispute.name):
+        elif dispute.number not in written_for(record, dispute.name):
             problem = _("{what}: move {number} is not an entry another player wrote for "
                         "{name}").format(what=what, number=dispute.number, name=dispute.name)
         elif dispute.settled and (dispute.name, dispute.number) not in opened:
             problem = _("{what}: {name} has not disputed move {number}").format(
                 what=what, name=dispute.name, number=dispute.number)
+        elif not dispute.settled and (dispute.name, dispute.number) in opened:
+            problem = _("{what}: {name} disputes move {number} already").format(
+                what=what, name=dispute.name, number=dispute.number)
+        elif dispute.sig is not None and not signed:
+            problem = _("{what}: 'sig' belongs to games whose entries are signed").format(
+                what=what)
         else:
-            opened.add((dispute.name, dispute.number))
+            (opened.discard if dispute.settled else opened.add)((dispute.name, dispute.number))
             continue
         errors.append(RecordError(problem, path=record.path, line=dispute.line))
     return errors
+
+
+def written_for(record: _Record, name: str) -> list[int]:
+    """The numbers of the moves of ``record`` another player wrote for ``name`` (``by``: a
+    pass, a forfeit or a bot's move, out of time): those ``name`` may dispute."""
+    return [index + 1 for index, move in enumerate(record.moves)
+            if move.by not in (None, name) and record.owners.get(move.color) == name]
+
+
+def claims_against(record: _Record, name: str) -> list[str]:
+    """What ``name``'s own tool tells them of each entry another player wrote for them in a
+    game without a club judge, that they have not disputed: a claim resting on its writer's
+    clock alone, which they may dispute."""
+    if record.joins is not None and record.joins.judge is not None:
+        return []
+    disputed = {d.number for d in open_disputes(record.disputes) if d.name == name}
+    return [_("{by} wrote move {number} for you ({text}, at {at} by {by}'s own clock): times "
+              "in a game without a club judge are the players' word; if you were in time, "
+              "dispute it: uptown dispute {path} --as {name} --move {number}").format(
+        by=move.by, number=number, text=move.text, at=move.at or "?", path=record.path,
+        name=name)
+        for number in written_for(record, name) if number not in disputed
+        for move in (record.moves[number - 1],)]
 
 
 def dispute_words(dispute: Dispute) -> str:

@@ -246,12 +246,8 @@ def record_with_stamps(old: Record, stamps: dict[int, tuple[str, str]]) -> Recor
         for item in items:
             if isinstance(item, Mapping) and not item.flow and item.line in stamps:
                 judged, stamp = stamps[item.line]
-                at = end_of_lines(text, item)
-                newline = _newline(text, max(at - 1, 0))
-                prefix = "" if at == 0 or text[at - 1] == "\n" else newline
-                indent = " " * _column(text, item.pairs[0][0].start)
-                edits.append((at, prefix + f"{indent}judged: {quote(judged)}{newline}"
-                              f"{indent}stamp: {stamp}{newline}"))
+                edits.append(_under(text, item, [f"judged: {quote(judged)}",
+                                                 f"stamp: {stamp}"]))
     if len(edits) != len(stamps):
         raise RecordError(gettext("{path}: an entry to stamp is not a block entry of its own; "
                                   "nothing was written").format(path=old.path))
@@ -303,9 +299,8 @@ def record_with_dispute(old: Record, name: str, number: int, settled: bool, at: 
     from .disputes import Dispute, dispute_text
 
     value = dispute_text(number, settled)
-    lines = [f"{quote(name)}: {quote(value)}", f"at: {quote(at)}"] + (
-        [f"sig: {sig}"] if sig else [])
-    new = insert_item(old, "disputes", lines, old.path, f"{name}: {value}")
+    new = insert_item(old, "disputes", entry_lines(name, value, {"at": at}, sig=sig), old.path,
+                      f"{name}: {value}")
     added = Dispute(name, number, settled, at, sig, 0)
     return _read_back(old, new, gettext(
         "writing {name}'s dispute into {path} would not read back as that one dispute more"
@@ -331,22 +326,14 @@ def record_with_language(old: Record, name: str, lang: str) -> Record:
     if there is not None:
         new = text[:there[1].start] + quote(lang) + text[there[1].end:]
     else:
-        at = end_of_lines(text, item)
-        newline = _newline(text, max(at - 1, 0))
-        prefix = "" if at == 0 or text[at - 1] == "\n" else newline
-        indent = " " * _column(text, item.pairs[0][0].start)
-        new = text[:at] + prefix + f"{indent}lang: {quote(lang)}{newline}" + text[at:]
+        at, lines = _under(text, item, [f"lang: {quote(lang)}"])
+        new = text[:at] + lines + text[at:]
     wanted = [p._replace(line=0, lang=lang if p.name == name else p.lang) for p in old.players]
-    record = read_new_text(new, gettext("writing {name}'s language into {path} would not read "
+    return _read_back(old, new, gettext("writing {name}'s language into {path} would not read "
                                         "back as that one change").format(name=name,
-                                                                          path=old.path))
-    if ([p._replace(line=0) for p in record.players] != wanted
-            or not _same_moves(record, old) or record.joins != old.joins):
-        raise RecordError(gettext("writing {name}'s language into {path} would not read back as "
-                                  "that one change; nothing was written").format(
-            name=name, path=old.path))
-    record.path = old.path
-    return record
+                                                                          path=old.path),
+                      lambda record: [p._replace(line=0) for p in record.players] == wanted
+                      and _same_moves(record, old) and record.joins == old.joins)
 
 
 def record_with_void(old: Record, at: str, stamp: str) -> Record:
@@ -360,6 +347,16 @@ def record_with_void(old: Record, at: str, stamp: str) -> Record:
         "writing the judge's ruling into {path} would not read back as that ruling").format(
         path=old.path), lambda record: _same_moves(record, old) and record.joins is not None
         and record.joins.void is not None and record.joins.void[:2] == (at, stamp))
+
+
+def _under(text: str, item: Mapping, lines: list[str]) -> tuple[int, str]:
+    """Where in ``text`` the block entry ``item`` ends, and ``lines`` written there as keys of
+    it (indented as its first key, with the text's line ends)."""
+    at = end_of_lines(text, item)
+    newline = _newline(text, max(at - 1, 0))
+    prefix = "" if at == 0 or text[at - 1] == "\n" else newline
+    indent = " " * _column(text, item.pairs[0][0].start)
+    return at, prefix + "".join(f"{indent}{line}{newline}" for line in lines)
 
 
 def _read_back(old: Record, new: str, refused: str, same: Callable[[Record], bool]) -> Record:

@@ -278,12 +278,23 @@ def _fields(root: Mapping, players: list[PlayerEntry], game_id: str, version: in
                        at=withdrawn_at)
     revealed, revealed_at = _reveals(root, names, [name for name, _, _ in commitments],
                                      version, warning, lines)
+    judge, void = _judged(root, version, problem)
+    for key, items in (("commitments", commitments), ("withdrawn", withdrawn),
+                       ("revealed", revealed)):
+        for name, _value, signature in items if judge is None else ():
+            if signature.stamp is not None or signature.judged is not None:
+                problem(_stamp_without_judge(), lines.get((key, name)))
     return HiddenFields(game_id, _values(commitments), version, _values(revealed), lines,
                         _values(withdrawn), {"revealed": tuple(revealed_at),
                                              "withdrawn": tuple(withdrawn_at)},
                         {"commitments": _signed(commitments), "revealed": _signed(revealed),
-                         "withdrawn": _signed(withdrawn)}, racks,
-                        *_judged(root, version, problem))
+                         "withdrawn": _signed(withdrawn)}, racks, judge, void)
+
+
+def _stamp_without_judge() -> str:
+    """The problem of a judge's stamp in a game under no judge."""
+    return gettext("'stamp' and 'judged' belong to a game under a club judge (its 'judge:' "
+                   "names it)")
 
 
 Item = tuple[str, str, Signature]
@@ -372,9 +383,10 @@ def _version(root: Mapping, problem: _Problem) -> int:
     return LATEST
 
 
-_UNDER = {"key": KEY_DIGITS, "sig": SIG_DIGITS, "judged": 0, "stamp": SIG_DIGITS}
-"""What an entry of version 5 may carry under its ``NAME: HEX``, and how many hex digits (0:
-a time, ``judged``)."""
+_UNDER: dict[str, int | None] = {"key": KEY_DIGITS, "sig": SIG_DIGITS, "judged": None,
+                                 "stamp": None}
+"""What an entry of version 5 may carry under its ``NAME: HEX``, and how many hex digits
+(None: the judge's time and stamp, read together by ``times.read_judged``)."""
 
 
 def _items(root: Mapping, key: str, names: list[str], version: int, problem: _Problem,
@@ -424,39 +436,29 @@ def _items(root: Mapping, key: str, names: list[str], version: int, problem: _Pr
 
 
 def _signature(item: Mapping, key: str, version: int, problem: _Problem) -> Signature | None:
-    """What ``item`` carries under its ``NAME: HEX`` (version 5: ``key``, ``sig``); None when
-    it is not such an item (nothing may be under it before version 5)."""
+    """What ``item`` carries under its ``NAME: HEX`` (version 5: ``key``, ``sig``, and the
+    judge's ``judged`` and ``stamp``, together: ``times.read_judged``); None when it is not
+    such an item (nothing may be under it before version 5)."""
+    from .times import read_judged
+
     if not item.pairs or (len(item.pairs) > 1 and version < SIGNED):
+        return None
+    names = [name_node.value for name_node, _node in item.pairs[1:]]
+    if any(name not in _UNDER for name in names) or len(set(names)) < len(names):
         return None
     found: dict[str, str] = {}
     for name_node, node in item.pairs[1:]:
-        digits = _UNDER.get(name_node.value)
-        if digits is None or name_node.value in found:
-            return None
-        if digits == 0 and isinstance(node, Scalar) and _is_time(node.value):
-            found[name_node.value] = node.value
-        elif digits == 0:
-            problem(gettext("the time an entry of '{list}' was judged must be a time in UTC, "
-                            "like 2026-12-01T12:00:00Z").format(list=key), node)
-        elif not (isinstance(node, Scalar) and is_hex(node.value, digits)):
+        digits = _UNDER[name_node.value]
+        if digits is None:
+            continue  # the judge's, read below
+        if not (isinstance(node, Scalar) and is_hex(node.value, digits)):
             problem(gettext("the {key} under an entry of '{list}' must be {digits} hex digits "
                             "(0-9, a-f)").format(key=name_node.value, list=key, digits=digits),
                     node)
         else:
             found[name_node.value] = node.value
-    return Signature(found.get("key"), found.get("sig"), found.get("judged"), found.get("stamp"))
-
-
-def _is_time(text: str) -> bool:
-    """Whether ``text`` is a time as records write them."""
-    from ..engine.moments import parse_time
-    from ..errors import SetupError
-
-    try:
-        parse_time(text)
-    except SetupError:
-        return False
-    return True
+    judged, stamp = read_judged(gettext("an entry of '{list}'").format(list=key), item, problem)
+    return Signature(found.get("key"), found.get("sig"), judged, stamp)
 
 
 def check_links(moves: list[MoveEntry], hidden: HiddenFields | None, problem: _Problem) -> None:
@@ -500,8 +502,7 @@ def check_signatures(moves: list[MoveEntry], pauses: list[PauseEntry],
     judged = fields is not None and fields.judge is not None
     for entry, number in entries:
         if entry.stamp is not None and not judged:
-            problem(gettext("'stamp' and 'judged' belong to a game under a club judge (its "
-                            "'judge:' names it)"), entry.line, number)
+            problem(_stamp_without_judge(), entry.line, number)
         if entry.sig is None:
             continue
         if not signed:

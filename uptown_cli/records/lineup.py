@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..engine.game import PLAYER_COUNTS, dealt_colors, name_key
 from ..engine.geometry import shown_color
 from ..i18n import _
-from .entries import PlayerEntry
+from .entries import JUDGE, PlayerEntry
 from .names import look_alikes, odd_character
 
 __all__ = ["deal_colors", "lineup_problems"]
@@ -25,7 +25,8 @@ def deal_colors(entries: list[PlayerEntry]) -> None:
 
 def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]:
     """``(entry, message)`` for each reason the players cannot sit at one table: the same
-    name twice (as ``game.name_key`` compares them), two names that look alike
+    name twice (as ``game.name_key`` compares them), the judge's word (``entries.JUDGE``) as a
+    name, two names that look alike
     (``names.look_alikes``: "Ana" and "Аna"), a colour named twice, or the wrong number of colours for the
     number of players (players who name none are dealt theirs, see ``deal_colors``); the
     colours only when there are 2 to 5 players. Entries read from a file (``line`` > 0) are
@@ -34,6 +35,9 @@ def lineup_problems(entries: list[PlayerEntry]) -> list[tuple[PlayerEntry, str]]
     names: dict[str, PlayerEntry] = {}
     for entry in entries:
         key = name_key(entry.name)
+        if key == name_key(JUDGE):
+            problems.append((entry, _("'{name}' is the club judge's word in a record (by: "
+                                      "judge): choose another name").format(name=entry.name)))
         first = names.setdefault(key, entry)
         if first is not entry:
             problems.append((entry, _(

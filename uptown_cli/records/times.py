@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["Timing", "clock_json", "clock_line", "split_pauses", "read_times", "read_timing", "move_times",
            "future_problem", "order_problem", "timeline", "waiting_deadline", "stand_in_actions",
            "stand_in_seed", "stand_in_error", "reveal_deadlines", "settle", "pause_errors",
-           "entry_time", "judged_start", "read_judged"]
+           "entry_time", "judged_start", "read_judged", "time_problem"]
 
 _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
 
@@ -249,8 +249,8 @@ def _texts(item: Mapping, keys: tuple[str, ...],
     return found
 
 
-def _time_problem(text: str) -> str | None:
-    """Why ``text`` is not a time, or None."""
+def time_problem(text: str) -> str | None:
+    """Why ``text`` is not a time as records write them, or None."""
     try:
         parse_time(text)
     except SetupError as exc:
@@ -266,7 +266,7 @@ def read_judged(what: str, item: Mapping,
     digits), each as written; None for each that is absent or is a problem."""
     def unread(key: str, value: str) -> str | None:
         if key == "judged":
-            why = _time_problem(value)
+            why = time_problem(value)
             return None if why is None else _("the time {what} was judged: {problem}").format(
                 what=what, problem=why)
         return None if re.fullmatch("[0-9a-f]{128}", value) else _(
@@ -288,7 +288,7 @@ def read_stamp(number: int, item: Mapping,
     """``(at, by, bot)`` under move ``number``'s entry ``item``, each as written (None when
     absent); a value that is not text, or an ``at`` that is not a time, is a problem."""
     def unread(key: str, value: str) -> str | None:
-        why = _time_problem(value) if key == "at" else None
+        why = time_problem(value) if key == "at" else None
         return None if why is None else _("move {number}'s time: {problem}").format(
             number=number, problem=why)
 

@@ -292,19 +292,19 @@ class Disputed(NamedTuple):
 def dispute(opened: OpenGame, number: int | None = None, *, settle: bool = False,
             now: datetime, on_wait: OnWait = None) -> Disputed:
     """The player who opened the file disputes move ``number`` (default: the newest entry
-    another player wrote for them, out of time), or with ``settle`` settles their dispute of
+    another player wrote for them, out of time, not disputed yet), or with ``settle`` settles their dispute of
     it, dated ``now`` and, in a game whose entries are signed, signed by them: checked as
     ``validate`` checks it. Refused in a game under a club judge (the judge keeps the time)."""
     from ..fairplay.signatures import dispute_digest, signed_entries
-    from ..records.disputes import dispute_errors, dispute_text, open_disputes
+    from ..records.disputes import dispute_errors, dispute_text, open_disputes, written_for
     from ..records.editing import record_with_dispute
 
     record = opened.record
     name = player_named(record.players, opened.as_name or "")
     if number is None:
-        mine = [d.number for d in open_disputes(record.disputes) if d.name == name] if settle \
-            else [index + 1 for index, m in enumerate(record.moves)
-                  if record.owners.get(m.color) == name and m.by not in (None, name)]
+        already = [d.number for d in open_disputes(record.disputes) if d.name == name]
+        mine = already if settle else [n for n in written_for(record, name)
+                                       if n not in already]
         if not mine:
             raise RecordError(_(NOTHING_WRITTEN).format(reason=(
                 _("{name} has no dispute to settle") if settle else
@@ -322,24 +322,6 @@ def dispute(opened: OpenGame, number: int | None = None, *, settle: bool = False
     if errors:
         raise RecordError(_(NOTHING_WRITTEN).format(reason=errors[-1].message))
     return Disputed(name, number, settle, write(opened, after, on_wait))
-
-
-def claims_against(record: Record, name: str) -> list[str]:
-    """What ``name``'s own tool tells them of each entry another player wrote for them (a
-    pass, a forfeit, a bot's move, out of time) in a game without a club judge, that they have
-    not disputed: a claim resting on its writer's clock alone, which they may dispute."""
-    if record.joins is not None and record.joins.judge is not None:
-        return []
-    from ..records.disputes import open_disputes
-
-    disputed = {d.number for d in open_disputes(record.disputes) if d.name == name}
-    return [_("{by} wrote move {number} for you ({text}, at {at} by {by}'s own clock): times "
-              "in a game without a club judge are the players' word; if you were in time, "
-              "dispute it: uptown dispute {path} --as {name} --move {number}").format(
-        by=m.by, number=index + 1, text=m.text, at=m.at or "?", path=record.path, name=name)
-        for index, m in enumerate(record.moves)
-        if m.by not in (None, name) and record.owners.get(m.color) == name
-        and index + 1 not in disputed]
 
 
 # -- joining a game with hidden racks, and revealing a key ------------------------------------
