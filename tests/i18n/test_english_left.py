@@ -29,7 +29,7 @@ ALLOWED = {
     # record keys and values, which records keep in English (docs/TRANSLATING.md)
     "name", "colors", "email", "lang", "players", "started", "best", "variations", "eval",
     "comment", "standard", "blockers", "move", "grace", "bank", "reveal", "none", "per", "year",
-    "wait", "pass", "forfeit", "after", "auto",
+    "wait", "pass", "forfeit", "after", "auto", "judge",
     # values and option names of the engine protocol, typed as they are
     "true", "false", "seconds",
     # command names said alone
