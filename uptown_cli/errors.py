@@ -13,7 +13,7 @@ kinds, each saying in one line what is wrong (and, for records, where). Import t
   or standard output that could not be written (``cli.run``);
 - ``MailError``: a message that cannot be sent, or a received one that is refused (``club``);
   ``NotAllSent``, one of them: a message sent, but refused for some of its recipients;
-  ``Undeliverable``, one of them: a message the server refused for every recipient;
+  ``RecipientRefused``, one of them: a message the server refused for every recipient;
 - ``JudgeError``: a judge's folder or database that cannot be used as asked (``club.judge_store``).
 
 The command line turns every ``UptownError`` into one line on standard error and exit status 1,

@@ -303,3 +303,11 @@ def test_a_replay_page_is_made_again_when_its_record_or_the_language_changes(clu
     night = club / "night-1.yaml"
     night.write_text(night.read_text().replace("Club night", "Club night, replayed"))
     assert b"Club night, replayed" in club_page(paths, start(), replays=replays)["night-1.html"]
+
+
+def test_copies_of_one_game_are_one_row(club):
+    """A game held under another name too (the same game id): one row, as status counts it."""
+    (club / "clocked-copy.yaml").write_text((club / "clocked.yaml").read_text())
+    _, page = page_of(club)
+    games = [row[0] for row in page.body_rows("in-play")]
+    assert len([game for game in games if game.startswith("clocked")]) == 1

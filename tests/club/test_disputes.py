@@ -8,6 +8,7 @@ import json
 import pytest
 from support.tables import Table, last_entry, refused, signed_again, stamp
 
+from uptown_cli.club.page import INDEX, club_page
 from uptown_cli.records.reading import load_record
 
 
@@ -122,6 +123,9 @@ def test_a_disputed_game_is_marked_in_status_and_not_rated_until_settled(tmp_pat
     assert json.loads(rated.stdout)["games"] == 0  # the undisputed copy counts as the same game
     assert json.loads(rated.stdout)["skipped_disputed"] == ["club.yaml"]
     assert "Left out club.yaml: disputed by Bo" in table.uptown("Bo", "ratings").output
+    page = club_page([str(table.game("Bo")), str(table.folders["Bo"] / "old-copy.yaml")],
+                     table.now)[INDEX].decode()
+    assert "No game is rated yet." in page and "not rated" in page
     table.uptown("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle")
     assert json.loads(table.uptown("Bo", "ratings", "--json").stdout)["games"] == 1
     assert "disputes" not in table.uptown("Bo", "status").output

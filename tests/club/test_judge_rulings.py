@@ -368,3 +368,38 @@ def test_judge_is_no_players_name(tmp_path):
     table = Table(tmp_path, ("Ana", "Bo"))
     result = table.attempt("Ana", "new", "club.yaml", "-p", "Ana", "-p", "Judge")
     assert result.exit_code == 2 and "the club judge's word" in result.output
+
+
+def test_a_void_game_is_shown_apart_on_the_clubs_page(tmp_path):
+    from uptown_cli.club.page import INDEX, club_page
+
+    table = JudgedTable(tmp_path, join_days=1)
+    table.new("--hidden", *CLOCK)
+    table.wait(25)
+    table.tick()
+    page = club_page([str(table.game("Ana"))], table.now)[INDEX].decode()
+    assert 'id="void"' in page and "Games in play (0)" in page
+
+
+def test_a_pauses_stamp_that_is_not_text_is_one_problem(tmp_path):
+    table = JudgedTable(tmp_path)
+    table.start("--hidden", *CLOCK, "--vacation", "14d")
+    table.uptown("Ana", "pause", "club.yaml", "--as", "Ana", "--days", "2")
+    table.post("Ana")
+    path = table.game("Bo")
+    text = path.read_text()
+    at = text.index("    judged: ", text.index("pause 2d"))
+    path.write_text(text[:at] + "    judged: [1]\n" + text[text.index("\n", at) + 1:])
+    said = table.attempt("Bo", "validate", "club.yaml").output
+    assert [line for line in said.splitlines() if "judged" in line] == [
+        next(line for line in said.splitlines() if "the judged under a pause must be text" in line)]
+
+
+def test_status_counts_a_wait_from_the_judges_stamp(table):
+    """Cy's move is dated by his clock a day before it reached the judge: status says the game
+    has waited since the judge had it."""
+    table.play("Ana")
+    table.wait(24)
+    table.post("Ana")
+    [status] = json.loads(table.uptown("Bo", "status", "--json").stdout)
+    assert status["since"].startswith("2026-12-02T12:00:00")

@@ -81,3 +81,21 @@ def test_join_undo_takes_no_language(uptown, tmp_path):
     result = uptown.invoke("join", path, "--as", "Ana", "--undo", "--lang", "es",
                            env={"UPTOWN_KEYS": str(tmp_path / "keys")})
     assert result.exit_code == 2 and "--lang goes with a join, not with --undo" in result.output
+
+
+def test_a_message_that_fails_after_another_went_names_who_got_the_game(uptown, tmp_path):
+    """The game goes to Bo (Spanish) and Cy (English) in two messages; the second fails: the
+    line says that Bo got it, not that nothing was sent."""
+    import os
+
+    program = tmp_path / "bin" / "sendmail"
+    program.parent.mkdir()
+    program.write_text(f"#!/bin/sh\nif [ -e '{tmp_path}/once' ]; then echo 'queue is full' >&2;"
+                       f" exit 75; fi\ntouch '{tmp_path}/once'\ncat > /dev/null\n")
+    program.chmod(0o755)
+    path = tmp_path / "g.yaml"
+    assert uptown.invoke("new", path, *PLAYERS, "--seed", "1").exit_code == 0
+    result = uptown.invoke("send", path, "--as", "Ana", "--to", "all", "--sendmail",
+                           env={"PATH": f"{program.parent}{os.pathsep}{os.environ['PATH']}"})
+    assert result.exit_code == 1 and "nothing was sent" not in result.output
+    assert "Sent" in result.output and "but the server refused" in result.output

@@ -81,10 +81,11 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
               sendmail: bool = False, output: str | None = None) -> str | None:
     """Email the game at ``path`` (see ``club.mail``) by SMTP, sendmail, or into the file
     ``output``; returns the line saying what was sent (None for ``output``), or raises a
-    one-line error (``NotAllSent`` when some recipients were refused)."""
+    one-line error (``NotAllSent`` when some recipients were refused, or a message in another
+    language failed after one went: those who got theirs are named)."""
     from ..club.mail import GameFile, game_messages, wire_bytes
     from ..club.transport import SMTP_ENV, send_sendmail, send_smtp
-    from ..errors import NotAllSent, one_line
+    from ..errors import MailError, NotAllSent, one_line
 
     shown = display_path(path)
     url = os.environ.get(SMTP_ENV)
@@ -97,14 +98,20 @@ def send_game(path: str, as_name: str | None = None, to: str | None = None,
                                for outgoing in messages), output, inputs=(path,))
         return None
     how = "sendmail" if sendmail else "SMTP"
-    lines, refusals = [], []
+    lines: list[str] = []
+    refusals: list[str] = []
     for outgoing in messages:
         data = wire_bytes(outgoing.message)
         refused: dict[str, str] = {}
-        if sendmail:
-            send_sendmail(data, outgoing.addresses)
-        else:
-            refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
+        try:
+            if sendmail:
+                send_sendmail(data, outgoing.addresses)
+            else:
+                refused = send_smtp(data, outgoing.sender, outgoing.addresses, url or "").refused
+        except MailError as exc:
+            if not lines:  # nothing went yet: the error says so
+                raise
+            refused = dict.fromkeys(outgoing.addresses, exc.reason)  # the others got theirs
         sent = [a for a in outgoing.addresses if a not in refused]
         if sent:
             lines.append(one_line(_("Sent {path} to {names} ({how}): {subject}").format(
@@ -311,11 +318,13 @@ def ratings(folders: tuple[str, ...], variant: str | None, as_json: bool,
             table_format: str) -> None:
     """A rating for every player over the finished games, in date order.
 
-    The games are those of the folders (default: this one). openskill's Plackett-Luce model; the rating is mu - 3 sigma, shown with sigma (its
-    uncertainty). A game's date is its record's date, else the file's time. Names are one
-    player's when they are the same but for blanks round them, case or Unicode's composed
-    and decomposed forms; two names that look alike (Unicode's confusables: "Ana" and "Аna",
-    with a Cyrillic А) are warned of. Copies of one game under several names are rated once.
+    The games are those of the folders (default: this one). openskill's Plackett-Luce model;
+    the rating is mu - 3 sigma, shown with sigma (its uncertainty). A game's date is its
+    record's date, else its last move's time, else the file's time. Names are one player's
+    when they are the same but for blanks round them, case or Unicode's composed and
+    decomposed forms; two names that look alike (Unicode's confusables: "Ana" and "Аna", with
+    a Cyrillic А) are warned of. Copies of one game under several names are rated once; a
+    game with an open dispute (uptown dispute) is left out.
     """
     from ..club.ratings import finished_games, rate
     from ..records.names import look_alikes, odd_character

@@ -23,7 +23,7 @@ from ..pictures.html import page_start, replay_html
 from ..pictures.svg import game_title, xml_text
 from ..turns.validation import Validation, validate_file
 from .ratings import PlayerRating, RatedGame, finished_games, rate
-from .status import GameStatus, State, file_time, game_status, order
+from .status import GameStatus, State, file_time, game_status, one_per_game, order
 
 if TYPE_CHECKING:
     from ..records.schema import Record
@@ -79,6 +79,8 @@ def club_page(paths: Sequence[str], now: datetime, title: str | None = None,
                               game_status(path, shown[path], now, checked)))
     rated, _invalid = finished_games(unique, now=now,
                                      validations={game.path: game.checked for game in games})
+    kept = {status.path for status in one_per_game([game.status for game in games])}
+    games = [game for game in games if game.shown in kept]  # copies of one game: one row
     finished = sorted((game for game in games if game.status.state == State.FINISHED),
                       key=lambda game: (-game.status.since, game.shown))
     pages = replay_names([game.shown for game in finished])
@@ -152,9 +154,9 @@ def index_html(games: list[ClubGame], finished: list[ClubGame], pages: dict[str,
     heading = _("Uptown club") if title is None else title
     statuses = order([game.status for game in games])
     by_shown = {game.shown: game for game in games}
-    playing = [by_shown[s.path] for s in statuses
-               if s.state not in (State.FINISHED, State.INVALID)]  # to move, to join
+    playing = [by_shown[s.path] for s in statuses if s.state in (State.TO_MOVE, State.TO_JOIN)]
     invalid = [by_shown[s.path] for s in statuses if s.state == State.INVALID]
+    void = [by_shown[s.path] for s in statuses if s.state == State.VOID]
     updated = _paragraph(_("Updated {time}").format(time=moment(now)), "updated")
     return f"""{page_start(heading, STYLE)}<body>
 <h1>{xml_text(heading)}</h1>
@@ -162,7 +164,7 @@ def index_html(games: list[ClubGame], finished: list[ClubGame], pages: dict[str,
 {_in_play(playing)}
 {_finished(finished, pages, rated)}
 {_standings(rated)}
-{_left_out(invalid)}</body>
+{_void(void)}{_left_out(invalid)}</body>
 </html>
 """
 
@@ -224,7 +226,8 @@ def _finished(finished: list[ClubGame], pages: dict[str, str], rated: list[Rated
     heading = _("Finished games ({count})").format(count=len(finished))
     if not finished:
         return _section("finished", heading, _paragraph(_("No game is finished yet.")))
-    rated_paths = {game.path for game in rated}
+    rated_paths = {path for game in rated if not game.disputed
+                   for path in (game.path, *game.copies)}
     rows = []
     for game in finished:
         result = xml_text(game.status.text())
@@ -239,11 +242,13 @@ def _finished(finished: list[ClubGame], pages: dict[str, str], rated: list[Rated
 def _standings(rated: list[RatedGame]) -> str:
     """The players' ratings over the rated games, best first (``uptown ratings``)."""
     heading = _("Standings")
-    if not rated:
-        return _section("standings", heading, _paragraph(_("No game is finished yet.")))
+    counted = sum(not game.disputed for game in rated)  # a disputed game is not rated
+    if not counted:
+        return _section("standings", heading, _paragraph(
+            _("No game is rated yet.") if rated else _("No game is finished yet.")))
     about = ngettext("Ratings over {count} finished game (openskill Plackett-Luce, mu - 3 sigma):",
                      "Ratings over {count} finished games (openskill Plackett-Luce, mu - 3 sigma):",
-                     len(rated)).format(count=len(rated))
+                     counted).format(count=counted)
     rows = [_rating_row(rank, rating) for rank, rating in enumerate(rate(rated), 1)]
     headers = [("figure", _("rank")), ("", _("player")), ("figure", _("rating")),
                ("figure", "sigma"), ("figure", _("games")), ("figure", _("wins"))]
@@ -256,6 +261,16 @@ def _rating_row(rank: int, rating: PlayerRating) -> str:
     cells = "".join(f"<td>{text}</td>" if column == 1 else f'<td class="figure">{text}</td>'
                     for column, text in enumerate(texts))
     return f"<tr>{cells}</tr>\n"
+
+
+def _void(void: list[ClubGame]) -> str:
+    """The games the club judge ruled void: no result, nobody rated."""
+    if not void:
+        return ""
+    items = "".join(f"<li>{xml_text(game.shown)}: {xml_text(game.status.text())}</li>\n"
+                    for game in void)
+    return _section("void", _("Void games ({count})").format(count=len(void)),
+                    f"<ul>{items}</ul>")
 
 
 def _left_out(invalid: list[ClubGame]) -> str:

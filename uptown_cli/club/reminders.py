@@ -464,21 +464,21 @@ def send_due(folder: str, waiting: Sequence[Awaited], now: datetime,
     if log is None:
         return None
     with log:
-        run = Run([], [], [])
+        sent: list[Reminder] = []
+        failed: list[tuple[Reminder, str]] = []
         messages = due(waiting, log.entries, now, period)
         for index, reminder in enumerate(messages):
             try:
                 send(reminder)
             except RecipientRefused as exc:
-                run.failed.append((reminder, exc.reason))
+                failed.append((reminder, exc.reason))
                 continue
             except MailError as exc:
-                run.failed.append((reminder, exc.reason))
-                run.untried.extend(messages[index + 1:])
-                break
+                failed.append((reminder, exc.reason))
+                return Run(sent, failed, list(messages[index + 1:]))
             log.append(reminder.log_entry(now))
-            run.sent.append(reminder)
-        return run
+            sent.append(reminder)
+        return Run(sent, failed, [])
 
 
 def _read_all(fd: int, path: str) -> bytes:

@@ -15,7 +15,7 @@ from ..engine.scoring import standings
 from ..engine.words import Word
 from ..i18n import _, names_list
 from ..records.disputes import open_disputes
-from ..records.times import clock_json, stand_in_actions, waiting_deadline
+from ..records.times import clock_json, entry_time, stand_in_actions, waiting_deadline
 from ..turns.validation import Validation, validate_file
 
 if TYPE_CHECKING:
@@ -239,10 +239,12 @@ def game_status(path: str, shown: str | None = None, now: datetime | None = None
 
 
 def _stamped_since(record: Record, since: float) -> float:
-    """When the game last changed hands: the last move's time, else the game's start, when
-    the record says; else ``since`` (the file's time)."""
-    if record.moves and record.moves[-1].at is not None:
-        return parse_time(record.moves[-1].at).timestamp()
+    """When the game last changed hands: the last move's time (the club judge's, where it
+    stamped it: ``records.times.entry_time``), else the game's start, when the record says;
+    else ``since`` (the file's time)."""
+    last = entry_time(record.moves[-1]) if record.moves else None
+    if last is not None:
+        return parse_time(last).timestamp()
     if not record.moves and record.timing is not None and record.timing.started is not None:
         return record.timing.started.timestamp()
     return since

@@ -139,30 +139,23 @@ def split_pauses(items: Sequence[Node], problem: Callable[..., None]
             kept.append(item)
             continue
         assert isinstance(item, Mapping)
-        stamps = {}
-        for key, node in item.pairs[1:]:
-            if key.value not in _PAUSE_KEYS or not isinstance(node, Scalar):
+        for key, _node in item.pairs[1:]:
+            if key.value not in _PAUSE_KEYS:
                 problem(_("a pause carries only 'at', 'from', 'sig', 'judged' and 'stamp' under "
                           "it, not '{key}'").format(key=key.value), key)
-                continue
-            if key.value in ("sig", "judged", "stamp"):
-                continue
-            try:
-                parse_time(node.value)
-            except SetupError as exc:
-                problem(_("the pause's {key}: {problem}").format(key=key.value, problem=exc), node)
-                continue
-            stamps[key.value] = node.value
+        noted = lambda message, node, _number: problem(message, node)  # noqa: E731
+        at, start, sig = _texts(
+            item, ("at", "from", "sig"), noted, None,
+            lambda key, node: _("the pause's {key} must be text, not {node}").format(
+                key=key, node=describe(node)),
+            lambda key, text: None if key == "sig" or (why := time_problem(text)) is None
+            else _("the pause's {key}: {problem}").format(key=key, problem=why))
         days = int(found.group(1))
         if not 0 < days <= 366:
             problem(_("a pause is 1 to 366 days, not {days}").format(days=days), value)
-        sig = item.get("sig")
-        judged = (read_judged(_("a pause"), item, problem)
-                  if item.get("stamp") or item.get("judged") else (None, None))
-        pauses.append(PauseEntry(len(kept), first[0].value, days, stamps.get("at"),
-                                 stamps.get("from"), item.line,
-                                 sig[1].value if sig is not None and isinstance(sig[1], Scalar)
-                                 else None, *judged))
+        judged = read_judged(_("a pause"), item, noted)
+        pauses.append(PauseEntry(len(kept), first[0].value, days, at, start, item.line, sig,
+                                 *judged))
     return kept, pauses
 
 
@@ -263,7 +256,7 @@ def read_judged(what: str, item: Mapping,
                 number: int | None = None) -> tuple[str | None, str | None]:
     """``(judged, stamp)`` under the entry ``item`` (``what`` names it: ``move 3``) of a game
     under a club judge: when the judge received it (a time) and the judge's signature (128 hex
-    digits), each as written; None for each that is absent or is a problem."""
+    digits), as written; ``(None, None)`` when either is absent or is a problem (noted)."""
     def unread(key: str, value: str) -> str | None:
         if key == "judged":
             why = time_problem(value)
@@ -279,7 +272,7 @@ def read_judged(what: str, item: Mapping,
                                                         else "stamp") is None:
         problem(_("{what} carries the judge's time and stamp together ('judged' and 'stamp'), "
                   "not one of them").format(what=what), item, number)
-    return judged, stamp
+    return (judged, stamp) if judged is not None and stamp is not None else (None, None)
 
 
 def read_stamp(number: int, item: Mapping,
