@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from typing import Callable, NamedTuple
 
 from ..engine.game import Game, same_name
@@ -32,7 +31,7 @@ from ..i18n import _, ngettext
 from ..i18n import _ as gettext
 from ..pictures.tile_names import move_label
 from ..records.reading import load_record
-from ..records.safe_file import create_record, replace_record
+from ..records.safe_file import create_record, holds, replace_record
 from ..records.schema import Record
 from ..turns.validation import validate_record
 from .headers import address_key
@@ -311,27 +310,10 @@ def kept_path(text: str, local_path: str) -> str:
             except RecordError:
                 if not os.path.lexists(path):  # not made meanwhile by another receive
                     raise
-        if _holds(path, data):
+        if holds(path, data):
             return path
     raise RecordError(gettext("{MAX_KEPT} received copies of {name} are kept already")
                       .format(MAX_KEPT=MAX_KEPT, name=name))
-
-
-def _holds(path: str, data: bytes) -> bool:
-    """Whether ``path`` is a regular file (a link is not followed) holding exactly ``data``."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder or a FIFO is not a copy
-            return False
-        with os.fdopen(fd, "rb", closefd=False) as stream:
-            return stream.read(len(data) + 1) == data
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
 
 
 def _valid_game(record: Record) -> Game:

@@ -54,12 +54,14 @@ def run_judge(store: Store, messages: Iterable[Incoming], rule: Rule,
     handled: list[tuple[str, str]] = []
     failures: list[str] = []
     repeated = 0
+    unhandled = False  # a message left for the next run, or a source that failed
     try:
         for incoming in messages:
             try:
                 outcome = store.handle(incoming.key, incoming.message_id, incoming.arrived,
                                        _work(incoming, rule))
             except Exception as exc:  # noqa: BLE001  the rulings' failure: tried again next run
+                unhandled = True
                 failures.append(_("{where}: not handled ({error}); it is tried again at the next "
                                   "run").format(where=incoming.where, error=_error(exc)))
                 continue
@@ -74,9 +76,10 @@ def run_judge(store: Store, messages: Iterable[Incoming], rule: Rule,
                 except MailError as exc:
                     failures.append(str(exc))
     except MailError as exc:  # the source failed: what was handled stays handled
+        unhandled = True
         failures.append(str(exc))
     ticked = []
-    if failures and ticks:  # a message not handled may be a move that came in time
+    if unhandled and ticks:  # a message not handled may be a move that came in time
         failures.append(_("the rulings on time wait for the next run, since a message was not "
                           "handled: it may be a move that came in time"))
         ticks = ()

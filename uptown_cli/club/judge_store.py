@@ -32,7 +32,6 @@ import json
 import os
 import re
 import sqlite3
-import stat
 from collections.abc import Callable, Iterator
 from email.message import Message
 from email.utils import formatdate
@@ -42,7 +41,7 @@ from ..errors import JudgeError, MailError, OutputError, RecipientRefused, displ
 from ..fairplay.keys import read_private, write_private
 from ..fairplay.signatures import new_signing_key
 from ..i18n import _, system_reason
-from ..records.safe_file import write_file
+from ..records.safe_file import holds, write_file
 from .headers import checked_address, plain_file_name
 from .judge import Judge
 from .mail import wire_bytes
@@ -197,11 +196,6 @@ class Txn:
         """(its file's name, its text) of the game ``game_id``, or None when the judge has none."""
         row = self._db.execute("SELECT path, text FROM games WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else (row[0], row[1])
-
-    def games(self) -> list[Game]:
-        """Every game the judge keeps, in the order of their ids."""
-        return [Game(*row) for row in
-                self._db.execute("SELECT game_id, path, text FROM games ORDER BY game_id")]
 
     def put_game(self, game_id: str, path: str, text: str) -> None:
         """Keep ``text`` as the game ``game_id``, its file ``games/PATH`` (a plain file name,
@@ -403,7 +397,7 @@ class Store:
                     continue
                 path = os.path.join(self.games_folder, row[0])
                 data = row[1].encode("utf-8")
-                if _file_bytes(path, len(data) + 1) != data:
+                if not holds(path, data):
                     try:
                         write_file(path, data, display_path(path))
                     except OutputError as exc:
@@ -600,22 +594,3 @@ def _key_data(folder: str) -> tuple[bytes, str]:
             and isinstance(address, str)):
         raise JudgeError(_("{path} is not a judge's key file").format(path=shown))
     return bytes.fromhex(signing), address
-
-
-def _file_bytes(path: str, limit: int) -> bytes | None:
-    """Up to ``limit`` bytes of the regular file at ``path`` (no symbolic link followed), or
-    None when there is none to read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks, size = [], 0
-        while size < limit and (chunk := os.read(fd, limit - size)):
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)

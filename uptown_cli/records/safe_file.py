@@ -50,7 +50,7 @@ from .schema import Record
 from .editing import read_new_text
 from ..i18n import _, system_reason
 
-__all__ = ["create_record", "write_file", "replace_record"]
+__all__ = ["create_record", "write_file", "replace_record", "holds"]
 
 # -- the disk ------------------------------------------------------------------------------
 
@@ -344,6 +344,21 @@ def _read_bytes(fd: int, limit: int) -> bytes:
         chunks.append(chunk)
         offset += len(chunk)
     return b"".join(chunks)
+
+
+def holds(path: str, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (a symbolic link is not followed, a FIFO is not
+    waited for) holding exactly ``data``: a file to leave as it is."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and _read_bytes(fd, len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _read_named(folder: int, name: str, limit: int) -> bytes:
