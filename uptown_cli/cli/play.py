@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..engine.game import COLORS
 from ..engine.geometry import shown_color
 from ..engine.notation import FORFEIT, PASS
 from .loading import game_path, read_game, warn
@@ -59,20 +58,6 @@ def split_file(words: Sequence[str]) -> tuple[str, Sequence[str]]:
     return game_path(None), words
 
 
-def split_rack(words: Sequence[str]) -> tuple[str | None, Sequence[str]]:
-    """(colour or None, the move's words): a move may start with its rack, ``red 7 B7`` (or
-    the colour's name in the language in use: ``rojo 7 B7``)."""
-    if len(words) > 1 and words[0].lower() in COLORS:
-        return words[0].lower(), words[1:]
-    if len(words) > 1:
-        from ..pictures.tile_names import canonical_color
-
-        color = canonical_color(words[0])
-        if color is not None:
-            return color, words[1:]
-    return None, words
-
-
 def bot_option(command: F) -> F:
     command = playouts_option()(command)
     return click.option("--bot", type=click.Choice(BOT_NAMES), help="Let a bot choose the move.")(command)
@@ -116,9 +101,9 @@ def complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -
         legal = [] if game.finished or not game.knows_racks else game.legal_moves()
     except (ValueError, click.ClickException):  # every UptownError is a ValueError
         return files
-    from ..pictures.tile_names import canonical_move, move_label
+    from ..pictures.tile_names import canonical_move, move_label, rack_named
 
-    rack, words = split_rack(words)
+    rack, words = rack_named(words)
     texts = [str(move).split() for color, move in legal if rack in (None, color)]
     if not words:  # the tiles by their names in the language in use (English: the notation)
         shown = {move_label(move).split()[0] for color, move in legal if rack in (None, color)}
@@ -171,12 +156,13 @@ def move(words: Sequence[str], as_name: str | None, rack: str | None, for_name: 
     )
     from ..turns.acts import play_move, seat_to_move
     from ..turns.game_files import open_game
+    from ..pictures.tile_names import rack_named
     from ..turns.own_turn import bot_move
     from .timing import now
 
     path, words = split_file(words)
     # One word or several: "red 7 B7" (as `moves --json` writes it) is red 7 B7.
-    typed_rack, words = split_rack(" ".join(words).split())
+    typed_rack, words = rack_named(" ".join(words).split())
     if path == "-":
         raise click.UsageError(_("move writes to FILE; standard input cannot be used"))
     if typed_rack and rack and typed_rack != rack:

@@ -13,6 +13,7 @@ name them too.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.game import COLORS
@@ -30,7 +31,7 @@ from ..i18n import ENGLISH, current_language, pgettext
 if TYPE_CHECKING:
     from ..engine.notation import Move
 
-__all__ = ["canonical_move", "canonical_color", "captured_tile", "color_letter", "move_label",
+__all__ = ["canonical_move", "canonical_color", "rack_named", "captured_tile", "color_letter", "move_label",
            "variant_label", "written_move_label"]
 
 
@@ -154,6 +155,16 @@ def captured_tile(color: str, tile: int) -> str:
     kind = "{letter}" if tile < 9 else "{number}" if tile < 18 else name
     entry = f"{color} {kind}"  # a word of WORDS, as pgettext("tile", name) takes one
     return pgettext("captured tile", entry).format(letter=name, number=name)
+
+
+def rack_named(words: Sequence[str]) -> tuple[str | None, Sequence[str]]:
+    """(the colour a move's words start with, or None; the move's words): a move may start
+    with its rack, ``red 7 B7``, or the colour's name in the language in use, ``rojo 7 B7``."""
+    if len(words) > 1:
+        color = words[0].lower() if words[0].lower() in COLORS else canonical_color(words[0])
+        if color is not None:
+            return color, words[1:]
+    return None, words
 
 
 def canonical_color(word: str) -> str | None:

@@ -13,11 +13,11 @@ import os
 from datetime import datetime
 from typing import NamedTuple
 
-from ..engine.game import COLORS, Game, Player
+from ..engine.game import Game, Player
 from ..engine.moments import current_time
 from ..engine.notation import Move, parse_move
 from ..engine.scoring import Standing, standings
-from ..pictures.tile_names import canonical_color, canonical_move
+from ..pictures.tile_names import canonical_move, rack_named
 from ..turns.acts import Played, Seat, play_move, seat_to_move
 from ..turns.bot_games import (DEFAULT_LEVEL, LEVELS, BotSeat, TakenBack, bot_seats, people,
                                take_back)
@@ -40,13 +40,7 @@ def typed_move(text: str) -> tuple[str | None, Move]:
     """(the rack named, or None; the Move) of a move typed as ``uptown move`` takes it, in
     the language in use: ``7 B7``, ``red 7 B7``, ``rojo saxofón E8``, ``pass``. A
     ``NotationError`` says what is wrong."""
-    words = text.split()
-    rack = None
-    if len(words) > 1:
-        named = words[0].lower()
-        rack = named if named in COLORS else canonical_color(words[0])
-        if rack is not None:
-            words = words[1:]
+    rack, words = rack_named(text.split())
     return rack, parse_move(canonical_move(" ".join(words)))
 
 
