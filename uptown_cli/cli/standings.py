@@ -123,10 +123,11 @@ def _number(value: float | None, digits: int = 1) -> str:
 
 
 def _elo(elo: float | None, score: float | None) -> str:
-    """The Elo difference; ``+inf`` or ``-inf`` when every game was won or lost, nothing
-    before any game."""
-    if score is None:
-        return ""
-    if elo is None:
-        return "+inf" if score == 1 else "-inf"
-    return f"{elo + 0.0:.1f}" if round(elo, 1) else "0.0"
+    """The Elo difference as text (``rating.elo_json``'s, a number to one decimal): ``+inf``
+    or ``-inf`` when every game was won or lost, nothing before any game."""
+    from ..analysis.rating import elo_json
+
+    value = elo_json(elo, score)
+    if value is None or isinstance(value, str):
+        return value or ""
+    return f"{value:.1f}" if round(value, 1) else "0.0"  # never -0.0

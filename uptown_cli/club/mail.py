@@ -20,7 +20,6 @@ from email.mime.text import MIMEText
 from email.utils import formatdate, getaddresses, make_msgid
 from typing import NamedTuple
 
-from tabulate import tabulate
 
 from ..engine.game import Game, same_name
 from ..engine.geometry import shown_color
@@ -28,7 +27,7 @@ from ..engine.scoring import standings
 from ..errors import MailError, one_line
 from ..fairplay.joins import valid_reveals
 from ..i18n import _, current_language, language, names_list, ngettext
-from ..pictures.table import simple_table
+from ..pictures.table import plain_table
 from ..pictures.text import board_text, protocol_text, rack_label, standings_rows
 from ..records.entries import JUDGE, PlayerEntry
 from ..records.reading import read_file
@@ -190,11 +189,7 @@ class GameFile(NamedTuple):
         """The standings as the body shows them (a plain text table)."""
         rows, headers = standings_rows(standings(self.game, self.record.variant),
                                        self.record.variant)
-        table = simple_table(rows, headers)
-        if table is None:
-
-            table = tabulate(rows, headers)
-        return table
+        return plain_table(rows, headers)
 
 
 def recipients(game: GameFile, to: str | None, sender: PlayerEntry | None) -> list[PlayerEntry]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..i18n import decimal_separator, figures
 
-__all__ = ["simple_table", "people_figures"]
+__all__ = ["simple_table", "plain_table", "people_figures"]
 
 MIN_PADDING = 2
 """The blanks tabulate adds to each header's width."""
@@ -54,6 +54,17 @@ def _one_column_each(text: str) -> bool:
     combining)."""
     return all(unicodedata.east_asian_width(char) not in "WF" and not unicodedata.combining(char)
                for char in text)
+
+
+def plain_table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
+    """``rows`` under ``headers`` in tabulate's ``simple`` style: ``simple_table``'s, else
+    tabulate's own (imported only then)."""
+    drawn = simple_table(rows, headers)
+    if drawn is not None:
+        return drawn
+    from tabulate import tabulate
+
+    return str(tabulate(rows, headers))
 
 
 def simple_table(rows: Sequence[Sequence[object]], headers: list[str]) -> str | None:

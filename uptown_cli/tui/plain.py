@@ -13,7 +13,7 @@ from ..engine.scoring import standings
 from ..errors import UptownError
 from ..i18n import _, ngettext
 from ..records.annotations import MARK_WORDS
-from ..pictures.table import simple_table
+from ..pictures.table import plain_table
 from ..pictures.text import (board_text, rack_label, standings_rows, turn_text, wrap_line,
                              winner_text)
 from ..pictures.tile_names import move_label, written_move_label
@@ -21,7 +21,7 @@ from ..engine.geometry import shown_color
 from .session import BOT, HAND, OVER, Session, typed_move
 from .studied import Study
 
-__all__ = ["keys_text", "racks_line", "waiting_text", "thinking_text", "taken_text", "tabulated", "play_lines",
+__all__ = ["keys_text", "racks_line", "waiting_text", "thinking_text", "taken_text", "play_lines",
            "review_text", "review_lines"]
 
 def keys_text() -> list[str]:
@@ -69,13 +69,6 @@ def taken_text(count: int) -> str:
                     count).format(count=count)
 
 
-def tabulated(rows: list[list[object]], headers: list[str]) -> str:
-    """``rows`` as tabulate draws them, where ``pictures.table.simple_table`` does not."""
-    from tabulate import tabulate
-
-    return tabulate(rows, headers)
-
-
 def play_lines(session: Session, read_line: Callable[[str], str | None],
                say: Callable[[str], None]) -> None:
     """Play ``session`` as lines: ``say`` prints one, ``read_line(prompt)`` reads the next
@@ -86,7 +79,7 @@ def play_lines(session: Session, read_line: Callable[[str], str | None],
         if turn == OVER:
             say(board_text(game))
             rows, headers = standings_rows(session.standings(), session.opened.record.variant)
-            say(simple_table(rows, headers) or tabulated(rows, headers))
+            say(plain_table(rows, headers))
             say(winner_text(session.standings()))
             return
         if turn == BOT:
