@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .match import GameOutcome
+from .rating import head_to_head
 
 __all__ = ["Sprt", "sprt_llr", "nearest_distribution", "DealScores"]
 
@@ -124,14 +125,13 @@ class DealScores:
 
     def add(self, outcome: GameOutcome) -> None:
         """Count ``outcome`` (a game without both entrants counts for nothing)."""
-        mine = [s.rank for s in outcome.seats if s.entrant == self.first]
-        theirs = [s.rank for s in outcome.seats if s.entrant == self.second]
-        if not (mine and theirs):
+        wins, draws, losses = head_to_head([outcome], self.first, self.second)
+        if not wins + draws + losses:
             return
         deal = self._open.setdefault(outcome.deal, [0, 0, 0])
         deal[0] += 1
-        deal[1] += len(mine) * len(theirs)
-        deal[2] += sum((a < b) * 2 + (a == b) for a in mine for b in theirs)
+        deal[1] += wins + draws + losses
+        deal[2] += 2 * wins + draws
         if deal[0] == self.games_per_deal:
             del self._open[outcome.deal]
             if len(self.counts) < 2 * deal[1] + 1:
