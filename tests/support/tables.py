@@ -249,10 +249,11 @@ class JudgedTable(Table):
     def tick(self):
         """The judge's time rulings at the table's time (as its cron run makes them)."""
         from uptown_cli.club.judge import rule_on_time
+        from uptown_cli.records.schema import load_record_text
 
         said = []
         for path, text in list(self.games.values()):
-            ruling = rule_on_time(self.judge, path, text, self.now)
+            ruling = rule_on_time(self.judge, load_record_text(text, path), self.now)
             if ruling is not None:
                 said.append(self.apply(ruling))
         return said

@@ -150,30 +150,26 @@ def rule_on_message(judge: Judge, data: bytes, arrived: datetime, held: Held,
                                                                    game=received.game_id))
     path, text = found
     current = load_record_text(text, path)
-    timed = rule_on_time(judge, path, text, arrived)
-    if timed is not None and timed.text is not None:
+    timed = rule_on_time(judge, current, arrived)
+    if timed is not None:  # the rulings due before it came come first
+        assert timed.text is not None  # a ruling on time writes its game
         current = load_record_text(timed.text, path)
+    before = f"{timed.outcome}; " if timed is not None else ""
     earlier = timed.mail if timed is not None else ()
+    kept = timed.text if timed is not None else None
     try:
         new = _stamped_copy(judge, current, received, arrived)
     except UptownError as exc:
-        refusal = _refusal(judge, current, path, sender, str(exc))
-        outcome = _("{path}: refused a copy from {sender}: {reason}").format(
-            path=path, sender=sender or "?", reason=exc)
-        if timed is not None and timed.text is not None:
-            return Ruling(f"{timed.outcome}; {outcome}", current.game_id, path, timed.text,
-                          earlier + refusal)
-        return Ruling(outcome, current.game_id, path, None, refusal)
+        return Ruling(before + _("{path}: refused a copy from {sender}: {reason}").format(
+            path=path, sender=sender or "?", reason=exc), current.game_id, path, kept,
+            earlier + _refusal(judge, current, path, sender, str(exc)))
     if new is None:
-        outcome = _("{path}: nothing new in the copy from {sender}").format(
-            path=path, sender=sender or "?")
-        return Ruling(outcome if timed is None else f"{timed.outcome}; {outcome}",
-                      current.game_id, path, timed.text if timed else None, earlier)
+        return Ruling(before + _("{path}: nothing new in the copy from {sender}").format(
+            path=path, sender=sender or "?"), current.game_id, path, kept, earlier)
     record, stamped = new
     said = _("{path}: stamped {entries}").format(
         path=path, entries=", ".join(entry.what for entry in stamped))
-    return Ruling(said if timed is None else f"{timed.outcome}; {said}", current.game_id, path,
-                  record.text, _copies(judge, record, path))
+    return Ruling(before + said, current.game_id, path, record.text, _copies(judge, record, path))
 
 
 def _stamped_copy(judge: Judge, current: Record, received: Record,
@@ -247,12 +243,13 @@ def _reveals_in_time(current: Record, received: Record, arrived: datetime) -> No
 # -- the time --------------------------------------------------------------------------------
 
 
-def rule_on_time(judge: Judge, path: str, text: str, now: datetime) -> Ruling | None:
-    """The judge's time rulings on its copy of a game at ``now``: a game nobody finished
-    joining within ``join_days`` of its start is void; a player out of time gets, one after
-    another, the pass, bot move or forfeit the late policy allows, written and signed by the
-    judge. None when nothing is due."""
-    record = load_record_text(text, path)
+def rule_on_time(judge: Judge, record: Record, now: datetime) -> Ruling | None:
+    """The judge's time rulings on its copy of a game (``record``, read from its file in the
+    judge's games folder) at ``now``: a game nobody finished joining within ``join_days`` of
+    its start is void; a player out of time gets, one after another, the pass, bot move or
+    forfeit the late policy allows, written and signed by the judge. None when nothing is
+    due."""
+    path = record.path
     fields = record.joins
     if fields is None or fields.void is not None:
         return None

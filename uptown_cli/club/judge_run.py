@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from ..errors import JudgeError, MailError, one_line
+from ..records.schema import load_record_text
 from ..i18n import _
 from .judge import Judge, Ruling, add_game, rule_on_message, rule_on_time
 from .judge_mailbox import Incoming
@@ -134,7 +135,8 @@ def time_ticks(judge: Judge, games: Sequence[Game], now: datetime) -> list[Tick]
     def work(game_id: str) -> Callable[[Txn], str]:
         def ruled(txn: Txn) -> str:
             held = txn.game(game_id)
-            ruling = None if held is None else rule_on_time(judge, held[0], held[1], now)
+            ruling = (None if held is None
+                      else rule_on_time(judge, load_record_text(held[1], held[0]), now))
             return "" if ruling is None else applied(ruling, txn)
         return ruled
     return [(game.game_id, work(game.game_id)) for game in games]
