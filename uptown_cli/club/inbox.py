@@ -27,6 +27,7 @@ from ..fairplay.copies import Progress, Relation, compare_records, hidden_progre
 from ..fairplay.joins import valid_reveals
 from ..fairplay.keys import has_key, keys_folder
 from ..fairplay.memory import missing_entry, signed_snapshot
+from ..fairplay.signatures import first_missing, header_digest, signed_entries, unstamped
 from ..i18n import _, ngettext
 from ..i18n import _ as gettext
 from ..pictures.tile_names import move_label
@@ -134,8 +135,6 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
     ``local`` the judge stamped; an older copy of the judge's changes nothing. The entries of ``local`` the judge has not stamped (the receiver's own, sent to
     the judge) may be in it, stamped, or not (the judge refused them, or has not had them yet:
     the local copy is then kept beside it)."""
-    from ..fairplay.signatures import first_missing, header_digest, signed_entries, unstamped
-
     if header_digest(local) != header_digest(received):
         raise _refused(gettext("{path}: its header (the players, their addresses, the seed or "
                                "the clock) is not your copy's: it was changed").format(
@@ -177,8 +176,6 @@ def _stamped_throughout(received: Record) -> None:
     """MailError (one line, nothing written) unless the club judge stamped every entry of
     ``received``, a copy of a game under a judge: a copy that did not come through the judge
     (sent around it by a player) is not the game."""
-    from ..fairplay.signatures import unstamped
-
     left = unstamped(received)
     judge = received.joins.judge if received.joins is not None else None
     if left:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from ..errors import JudgeError, MailError, one_line
+from ..errors import JudgeError, MailError, UptownError, one_line
 from ..records.schema import load_record_text
 from ..i18n import _
 from .judge import Judge, Ruling, add_game, rule_on_message, rule_on_time
@@ -157,8 +157,6 @@ def _work(incoming: Incoming, rule: Rule) -> Callable[[Txn], str]:
 
 def _error(exc: Exception) -> str:
     """An error as one line: its own for uptown's, with its kind for any other."""
-    from ..errors import UptownError
-
     return one_line(str(exc) if isinstance(exc, UptownError) else f"{type(exc).__name__}: {exc}")
 
 

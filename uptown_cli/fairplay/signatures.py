@@ -380,13 +380,13 @@ def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
     if judge is not None:
         keys[JUDGE] = judge
     chained = len(fields.commitments) + len(record.moves) + len(record.pauses)
-    unstamped: SignedEntry | None = None  # the first entry of the history not stamped
+    first_unstamped: SignedEntry | None = None  # in the history (joins and moves)
     for index, entry in enumerate(signed_entries(record)):
         problem = _problem(entry, keys)
         if problem is None and judge is not None:
-            problem = _stamp_problem(entry, judge, unstamped if index < chained else None)
-        if index < chained and entry.stamp is None and unstamped is None:
-            unstamped = entry
+            problem = _stamp_problem(entry, judge, first_unstamped if index < chained else None)
+        if index < chained and entry.stamp is None and first_unstamped is None:
+            first_unstamped = entry
         yield entry, problem
     if fields.void is not None and judge is not None:
         digest = void_digest(header_digest(record), fields.void.at)
