@@ -154,22 +154,26 @@ def rule_on_message(judge: Judge, data: bytes, arrived: datetime, held: Held,
     if timed is not None:  # the rulings due before it came come first
         assert timed.text is not None  # a ruling on time writes its game
         current = load_record_text(timed.text, path)
-    before = f"{timed.outcome}; " if timed is not None else ""
+    def after_rulings(said: str) -> str:
+        return said if timed is None else f"{timed.outcome}; {said}"
+
     earlier = timed.mail if timed is not None else ()
     kept = timed.text if timed is not None else None
     try:
         new = _stamped_copy(judge, current, received, arrived)
     except UptownError as exc:
-        return Ruling(before + _("{path}: refused a copy from {sender}: {reason}").format(
-            path=path, sender=sender or "?", reason=exc), current.game_id, path, kept,
+        refused = _("{path}: refused a copy from {sender}: {reason}").format(
+            path=path, sender=sender or "?", reason=exc)
+        return Ruling(after_rulings(refused), current.game_id, path, kept,
             earlier + _refusal(judge, current, path, sender, str(exc)))
     if new is None:
-        return Ruling(before + _("{path}: nothing new in the copy from {sender}").format(
-            path=path, sender=sender or "?"), current.game_id, path, kept, earlier)
+        unchanged = _("{path}: nothing new in the copy from {sender}").format(
+            path=path, sender=sender or "?")
+        return Ruling(after_rulings(unchanged), current.game_id, path, kept, earlier)
     record, stamped = new
     said = _("{path}: stamped {entries}").format(
         path=path, entries=", ".join(entry.what for entry in stamped))
-    return Ruling(before + said, current.game_id, path, record.text, _copies(judge, record, path))
+    return Ruling(after_rulings(said), current.game_id, path, record.text, _copies(judge, record, path))
 
 
 def _stamped_copy(judge: Judge, current: Record, received: Record,

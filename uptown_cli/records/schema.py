@@ -268,7 +268,8 @@ class SchemaReader:
         if not playable:
             return None
         if timing is not None and joins is not None and joins.judge is not None:
-            timing = judged_start(timing, joins, len(players))
+            timing = judged_start(
+                timing, [sig.judged for sig in joins.signatures["commitments"]], len(players))
         record = Record(self.path, self.text, version, variant, players, seed, moves, fields,
                         extras, hidden, root, timing)
         record.pauses = self.pauses

@@ -27,7 +27,6 @@ from .entries import JUDGE, TIMING_KEYS, MoveEntry, PauseEntry, PlayerEntry
 from .nodes import Mapping, Node, Scalar, describe
 
 if TYPE_CHECKING:
-    from .hidden_fields import HiddenFields
     from ..engine.clock import Clock, Deadline, Pause, TimedTurn, Timeline
     from ..engine.late import LatePolicy, Vacation
     from ..engine.game import Game
@@ -44,6 +43,15 @@ _FAR = datetime(9999, 1, 1, tzinfo=timezone.utc)
 # CPU (python -X importtime, median of 9, 2026-12-06).
 
 
+class Judged(Protocol):
+    """What the deadlines read of a record's fair-play fields: its club judge's card, None
+    when the game has no judge."""
+
+    @property
+    def judge(self) -> object | None:
+        """The judge's card."""
+
+
 class Record(Protocol):
     """What the deadlines read of a record (``records.schema.Record``, which reads its times
     here)."""
@@ -54,7 +62,10 @@ class Record(Protocol):
     moves: list[MoveEntry]
     pauses: list[PauseEntry]
     timing: Timing | None
-    joins: HiddenFields | None
+    @property
+    def joins(self) -> Judged | None:
+        """The fair-play fields (``records.hidden_fields.HiddenFields``), None in an open
+        game."""
 
     @property
     def owners(self) -> dict[str, str]:
@@ -82,11 +93,11 @@ class Timing(NamedTuple):
                           None if self.vacation is None else str(self.vacation))
 
 
-def judged_start(timing: Timing, joins: HiddenFields, players: int) -> Timing:
+def judged_start(timing: Timing, stamps: Sequence[str | None], players: int) -> Timing:
     """The time control of a game under a club judge: its clocks start when the judge received
     the last join (docs/JUDGE.md), not when the game was made, once every one of the
-    ``players`` has joined and the judge has stamped every join."""
-    stamps = [signature.judged for signature in joins.signatures["commitments"]]
+    ``players`` has joined and the judge has stamped (``stamps``: when it received each join,
+    as written) every join."""
     if len(stamps) < players or None in stamps:
         return timing
     return timing._replace(started=max(parse_time(stamp) for stamp in stamps if stamp))
