@@ -7,11 +7,13 @@ drawn at random, as ``uptown analyze`` measures a move (the mover's chance to wi
 first (a share when shared). The positions of one game share its result, so a test needs many
 games rather than many positions of each: a first try with 24 positions from each of 240 games
 made a calibration that was worse on the other games than none.
-The games of even number fit an isotonic calibration, those of odd number test it: the
-reliability table of the raw and the calibrated chances on the test positions, in tenths, with
-the Brier score and its skill against always forecasting the base rate of the number of players.
+The games of even number fit the calibration (a logistic line for each number of players),
+those of odd number test it: the reliability table of the raw and the calibrated chances on the
+test positions, in tenths, with the Brier score and its skill against always forecasting the
+base rate of the number of players. ``--seed`` may name several seeds (``37,38``): the games of
+each are played.
 
-    python scripts/calibrate.py --seed 37 --jobs 2 --out uptown_cli/analysis/calibration.json
+    python scripts/calibrate.py --seed 37,38 --jobs 2 --out uptown_cli/analysis/calibration.json
 
 
 ``--data FILE`` keeps the evaluated positions (JSON lines) and reads them back on the next run
@@ -25,7 +27,7 @@ import random
 from multiprocessing import Pool
 
 from uptown_cli.analysis.bots import choose_move
-from uptown_cli.analysis.calibration import brier, isotonic, reliability
+from uptown_cli.analysis.calibration import brier, fit_calibration, reliability
 from uptown_cli.analysis.review import EVALUATORS, move_seed
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.scoring import standings, win_shares
@@ -35,8 +37,8 @@ PLAYERS = (2, 3, 4, 5)
 
 def game_positions(task):
     """One self-play game of ``task`` ``(players, number, seed, bot, playouts, per_game,
-    deals)``: ``[{"players", "game", "ply", "raw", "won"}]`` for ``per_game`` of its moves
-    drawn at random (those with a choice)."""
+    deals)``: ``[{"seed", "players", "game", "ply", "raw", "won"}]`` for ``per_game`` of its
+    moves drawn at random (those with a choice)."""
     players, number, seed, bot, playouts, per_game, deals = task
     game_seed = f"{seed}/{players}p/{number}"
     game = Game.new([f"P{i + 1}" for i in range(players)], seed=game_seed)
@@ -49,7 +51,7 @@ def game_positions(task):
         if game.ply in chosen and len(game.legal_moves()) > 1:
             rng = random.Random(move_seed(game_seed, game.ply + 1))
             raw = evaluator.evaluate(game, [colored], rng, game.variant, deals, None)[0].win
-            rows.append({"players": players, "game": number, "ply": game.ply,
+            rows.append({"seed": seed, "players": players, "game": number, "ply": game.ply,
                          "seat": game.players.index(game.to_move), "raw": raw})
         game.play(colored[1], colored[0])
     shares = win_shares(standings(game))
@@ -64,8 +66,8 @@ def positions(args):
     if args.data and os.path.exists(args.data):
         with open(args.data, encoding="utf-8") as f:
             return [json.loads(line) for line in f]
-    tasks = [(players, n, args.seed, args.bot, args.playouts, args.per_game, args.deals)
-             for n in range(args.games) for players in PLAYERS]
+    tasks = [(players, n, seed, args.bot, args.playouts, args.per_game, args.deals)
+             for seed in args.seed.split(",") for n in range(args.games) for players in PLAYERS]
     with Pool(args.jobs) as pool:
         rows = [row for game in pool.imap(game_positions, tasks, chunksize=8) for row in game]
     if args.data:
@@ -80,6 +82,11 @@ def table(forecasts, outcomes):
         lines.append(f"| {row.low:.1f}-{row.high:.1f} | {row.positions:,} | {row.forecast:.1%} | "
                      f"{row.observed:.1%} | {100 * (row.observed - row.forecast):+.1f} |")
     return lines
+
+
+def games(rows):
+    """How many games ``rows`` come from."""
+    return len({(r["seed"], r["players"], r["game"]) for r in rows})
 
 
 def skill(forecasts, outcomes, players):
@@ -103,14 +110,15 @@ def main():
     rows = positions(args)
     fitting = [r for r in rows if r["game"] % 2 == 0]
     testing = [r for r in rows if r["game"] % 2 == 1]
-    calibration = isotonic([r["raw"] for r in fitting], [r["won"] for r in fitting])
+    calibration = fit_calibration([r["players"] for r in fitting], [r["raw"] for r in fitting],
+                                  [r["won"] for r in fitting])
     raw = [r["raw"] for r in testing]
-    calibrated = [calibration(x) for x in raw]
-    won = [r["won"] for r in testing]
     players = [r["players"] for r in testing]
+    calibrated = [calibration(x, p) for x, p in zip(raw, players)]
+    won = [r["won"] for r in testing]
     worst = max(abs(row.observed - row.forecast) for row in reliability(calibrated, won))
-    report = [f"Fitted on {len(fitting):,} positions of {len({(r['players'], r['game']) for r in fitting})} games, "
-              f"tested on {len(testing):,} of {len({(r['players'], r['game']) for r in testing})} others.", "",
+    report = [f"Fitted on {len(fitting):,} positions of {games(fitting)} games, "
+              f"tested on {len(testing):,} of {games(testing)} others.", "",
               "Raw chances (the playouts' share of wins), test positions:", ""] + table(raw, won) + [
               "", f"Brier {brier(raw, won):.4f}, skill {skill(raw, won, players):.3f}.", "",
               "Calibrated, test positions:", ""] + table(calibrated, won) + [

@@ -1,6 +1,7 @@
 """The engine's review of a game (``uptown analyze``): positions whose best move is clear, the
 marks and accuracy, the same output whatever the parallelism, and annotated records."""
 
+import math
 import shutil
 import signal
 from pathlib import Path
@@ -16,6 +17,7 @@ from uptown_cli.analysis.review import (
     INACCURACY,
     MISTAKE,
     Evaluation,
+    difference_error,
     game_accuracy,
     mark,
     move_accuracy,
@@ -98,7 +100,7 @@ def test_a_move_review_as_json_holds_its_evaluations_as_objects_and_its_lines_as
     JSON objects (a named tuple alone would print as an array), in the fields' order."""
     data = reviewed(GAP, GAP_RACK, "woman A9").to_json()
     assert list(data) == ["number", "player", "color", "move", "before", "after", "best", "loss",
-                          "mark", "forced", "variations"]
+                          "mark", "forced", "variations", "noise"]
     assert data["after"] == {"score": 3.0, "win": 0.0} and list(data["before"]) == ["score", "win"]
     assert data["variations"] and all(type(line) is list for line in data["variations"])
 
@@ -120,6 +122,61 @@ def test_marks_come_from_the_rounded_loss_that_is_printed(loss, expected):
     assert mark(loss) == expected
     shown = int(f"{100 * loss:.0f}")
     assert expected == ("??" if shown >= 15 else "?" if shown >= 10 else "?!" if shown >= 5 else None)
+
+
+@pytest.mark.parametrize("loss, noise, expected", [
+    (0.20, 0.0, "??"), (0.20, 0.099, "??"), (0.20, 0.10, None), (0.20, 0.2, None),
+    (0.06, 0.029, "?!"), (0.06, 0.03, None), (0.12, 0.05, "?"),
+])
+def test_a_loss_not_above_twice_its_noise_is_not_marked(loss, noise, expected):
+    """The luck of the deals that measured a loss could have made one of up to twice its
+    standard error: such a loss is shown but not marked."""
+    assert mark(loss, noise) == expected
+
+
+def test_the_noise_of_a_difference_is_the_standard_error_of_its_deal_by_deal_mean():
+    # differences 1, 0, 0, 1: mean 0.5, sample variance 1/3, standard error sqrt(1/3 / 4)
+    assert difference_error([1, 0, 1, 1], [0, 0, 1, 0]) == pytest.approx((1 / 12) ** 0.5)
+    assert difference_error([1, 0, 1], [1, 0, 1]) == 0.0  # the same in every deal
+    assert difference_error([1.0], [0.0]) == 0.0  # one deal tells no spread
+    assert difference_error([], []) == 0.0
+
+
+class MeasuredEvaluator:
+    """An evaluator whose candidate ``4 A4`` looks better than the move played (``woman A9``)
+    in the first round, and in the second round is measured with ``shares`` of first place
+    deal by deal (the move played always wins a quarter)."""
+
+    def __init__(self, shares):
+        self.shares = shares
+
+    def candidates(self, game, rng, variant):
+        return [("green", parse_move("4 A4"))]
+
+    def evaluate(self, game, moves, rng, variant, deals, seconds):
+        if len(moves) > 2 or deals != 8:
+            return [Evaluation(3.0, 0.0)] + [Evaluation(3.0, 0.5)] * (len(moves) - 1)
+        played = tuple(0.25 for _ in self.shares)
+        return [Evaluation(3.0, 0.25, played),
+                Evaluation(3.0, sum(self.shares) / len(self.shares), tuple(self.shares))]
+
+
+@pytest.mark.parametrize("shares, marked", [
+    ([0.5] * 8, "??"),  # 25 points lost in every deal: no noise
+    ([1, 0, 1, 0, 1, 0, 0, 0], None),  # 12.5 points on average, but deal to deal from -25 to 75
+])
+def test_the_review_marks_a_loss_only_when_it_stands_clear_of_its_noise(monkeypatch, shares,
+                                                                        marked):
+    from uptown_cli.analysis.calibration import Calibration
+
+    monkeypatch.setattr(analysis, "load_calibration", lambda: Calibration({}))
+    monkeypatch.setitem(analysis.EVALUATORS, "measured", MeasuredEvaluator(shares))
+    game = build(GAP, racks={"green": GAP_RACK})
+    review = review_position(game, None, parse_move("woman A9"), 72, "t", "measured", deals=8)
+    assert review.best == "4 A4" and review.mark == marked
+    assert review.loss == pytest.approx(sum(shares) / 8 - 0.25)
+    assert review.noise == pytest.approx(difference_error(shares, [0.25] * 8))
+    assert review.before.shares == review.after.shares == ()  # measured by them, not kept
 
 
 def test_thresholds_are_lichess_ones_on_the_chance_to_win():
@@ -520,7 +577,8 @@ def test_the_review_reports_calibrated_chances_except_when_the_move_ends_the_gam
     chance to 0.3), but a move that ends the game keeps the result its playouts tell."""
     from uptown_cli.analysis.calibration import Calibration
 
-    monkeypatch.setattr(analysis, "load_calibration", lambda: Calibration((0.0, 1.0), (0.3, 0.3)))
+    lines = {players: (math.log(0.3 / 0.7), 0.0) for players in (2, 3, 4, 5)}
+    monkeypatch.setattr(analysis, "load_calibration", lambda: Calibration(lines))
     game = build(GAP, racks={"green": GAP_RACK})
     game.rewind(game.ply - 1)  # Ana to move, far from the end
     turn = game.history[-1]

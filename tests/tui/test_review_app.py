@@ -33,7 +33,7 @@ def finished(tmp_path_factory):
 @pytest.fixture(scope="module")
 def annotated(finished, uptown):
     path = finished.with_name("annotated.yaml")
-    result = uptown.invoke("analyze", finished, "--annotate", "--iterations", "8", "--seed", "1",
+    result = uptown.invoke("analyze", finished, "--annotate", "--iterations", "16", "--seed", "1",
                            "-o", path)
     assert result.exit_code == 0, result.output
     return path

@@ -1,20 +1,20 @@
-"""Chances to win that mean what they say: isotonic calibration and reliability tables.
+"""Chances to win that mean what they say: logistic calibration and reliability tables.
 
 The review's chance to win is the share of playouts the mover wins; the playouts' players are
 weaker than real ones, so the raw share is over-confident at the ends. A *calibration* maps it
-to the rate at which such positions were won: fitted by isotonic regression (pool adjacent
-violators: the non-decreasing step function closest to the outcomes in least squares) on the
-positions of self-play games, read between the steps' centres by straight lines, and kept in
-``calibration.json`` beside this module (``scripts/calibrate.py`` makes it). A *reliability
-table* sorts forecasts into ten bins by tenths and compares each bin's mean forecast with the
-rate observed; the Brier score is the mean squared error of the forecasts.
+to the rate at which such positions were won: for each number of players, a logistic line on
+the raw chance's log-odds (Platt scaling), fitted by maximum likelihood on the positions of
+self-play games and kept in ``calibration.json`` beside this module (``scripts/calibrate.py``
+makes it). A *reliability table* sorts forecasts into ten bins by tenths and compares each
+bin's mean forecast with the rate observed; the Brier score is the mean squared error of the
+forecasts.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
-from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, NamedTuple
@@ -22,60 +22,98 @@ from typing import Any, NamedTuple
 from ..errors import SetupError
 from ..i18n import _
 
-__all__ = ["CALIBRATION_VERSION", "CALIBRATION_FILE", "Calibration", "isotonic", "brier",
-           "ReliabilityRow", "reliability", "load_calibration", "read_calibration"]
+__all__ = ["CALIBRATION_VERSION", "CALIBRATION_FILE", "Calibration", "fit_calibration",
+           "logistic_line", "brier", "ReliabilityRow", "reliability", "load_calibration",
+           "read_calibration"]
 
-CALIBRATION_VERSION = 1
-"""The version of the calibration file this code reads."""
+CALIBRATION_VERSION = 2
+"""The version of the calibration file this code reads (1 was an isotonic map for every
+number of players at once)."""
 
 CALIBRATION_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibration.json")
 """The calibration shipped with the package."""
 
+EDGE = 0.002
+"""How near 0 or 1 a raw chance is taken to be, at most, before its log-odds are read (a chance
+of 0 or 1 has none)."""
+
+RIDGE = 1e-3
+"""How strongly a fit is held towards the line that changes nothing (intercept 0, slope 1): just
+enough that a fit on forecasts that are all the same has one answer."""
+
+
+def log_odds(chance: float) -> float:
+    """The log-odds of ``chance``, taken within ``EDGE`` of 0 and 1."""
+    chance = min(max(chance, EDGE), 1 - EDGE)
+    return math.log(chance / (1 - chance))
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1 / (1 + math.exp(-z))
+    ez = math.exp(z)
+    return ez / (1 + ez)
+
 
 class Calibration(NamedTuple):
-    """A non-decreasing map from raw chances to calibrated ones: straight lines between the
-    points ``(raw, calibrated)``, flat beyond the first and the last."""
+    """For each number of players, the line ``(intercept, slope)`` that maps the log-odds of
+    a raw chance to those of the calibrated one."""
 
-    raw: tuple[float, ...]
-    calibrated: tuple[float, ...]
+    lines: dict[int, tuple[float, float]]
 
-    def __call__(self, chance: float) -> float:
-        raw, calibrated = self.raw, self.calibrated
-        if not raw:
+    def __call__(self, chance: float, players: int) -> float:
+        """``chance`` calibrated for a game of ``players`` (as it is for a number of players
+        the calibration has no line for)."""
+        line = self.lines.get(players)
+        if line is None:
             return chance
-        at = bisect_right(raw, chance)
-        if at == 0:
-            return calibrated[0]
-        if at == len(raw):
-            return calibrated[-1]
-        low, high = raw[at - 1], raw[at]
-        share = (chance - low) / (high - low)
-        return calibrated[at - 1] + share * (calibrated[at] - calibrated[at - 1])
+        intercept, slope = line
+        return _sigmoid(intercept + slope * log_odds(chance))
 
     def to_json(self) -> dict[str, Any]:
         """The calibration as a calibration file's JSON."""
         return {"version": CALIBRATION_VERSION,
-                "points": [[round(x, 6), round(y, 6)] for x, y in zip(self.raw, self.calibrated)]}
+                "lines": {str(players): [round(a, 6), round(b, 6)]
+                          for players, (a, b) in sorted(self.lines.items())}}
 
 
-def isotonic(forecasts: Sequence[float], outcomes: Sequence[float]) -> Calibration:
-    """The isotonic regression of ``outcomes`` (0 to 1: a win share) on ``forecasts``, pooled
-    by adjacent violators: each block of forecasts becomes one point at its mean forecast and
-    its mean outcome, the outcomes' means non-decreasing from block to block."""
-    tied: dict[float, list[float]] = {}
-    for x, y in zip(forecasts, outcomes):
-        sums = tied.setdefault(x, [0.0, 0.0])
-        sums[0] += y
-        sums[1] += 1
-    blocks: list[list[float]] = []  # [sum of forecasts, sum of outcomes, count]
-    for x in sorted(tied):
-        total, count = tied[x]
-        blocks.append([x * count, total, count])
-        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
-            last = blocks.pop()
-            for i in range(3):
-                blocks[-1][i] += last[i]
-    return Calibration(tuple(b[0] / b[2] for b in blocks), tuple(b[1] / b[2] for b in blocks))
+def logistic_line(forecasts: Sequence[float], outcomes: Sequence[float]) -> tuple[float, float]:
+    """``(intercept, slope)`` of the logistic regression of ``outcomes`` (0 to 1: a win share)
+    on the log-odds of ``forecasts``: the most likely by Newton's method, held towards ``(0,
+    1)`` by ``RIDGE``."""
+    xs = [log_odds(f) for f in forecasts]
+    a, b = 0.0, 1.0
+    for _step in range(50):
+        ga, gb = -RIDGE * a, -RIDGE * (b - 1)
+        chances = [_sigmoid(a + b * x) for x in xs]
+        weights = [p * (1 - p) for p in chances]
+        for x, y, p in zip(xs, outcomes, chances):
+            ga += y - p
+            gb += (y - p) * x
+        total = sum(weights)
+        mean = sum(w * x for w, x in zip(weights, xs)) / total if total else 0.0
+        spread = sum(w * (x - mean) ** 2 for w, x in zip(weights, xs))
+        haa, hab = total + RIDGE, total * mean
+        hbb = spread + total * mean * mean + RIDGE
+        # haa * hbb - hab ** 2, worked out so that it cannot cancel to 0
+        det = total * spread + RIDGE * (total + hbb)
+        da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-12:
+            break
+    return a, b
+
+
+def fit_calibration(players: Sequence[int], forecasts: Sequence[float],
+                    outcomes: Sequence[float]) -> Calibration:
+    """The calibration fitted on positions of games of ``players`` each, with the raw
+    ``forecasts`` and the ``outcomes`` (the mover's share of first place): one logistic line
+    for each number of players."""
+    lines = {}
+    for count in sorted(set(players)):
+        mine = [i for i, p in enumerate(players) if p == count]
+        lines[count] = logistic_line([forecasts[i] for i in mine], [outcomes[i] for i in mine])
+    return Calibration(lines)
 
 
 def brier(forecasts: Sequence[float], outcomes: Sequence[float]) -> float:
@@ -114,8 +152,8 @@ def read_calibration(data: dict[str, Any]) -> Calibration:
         raise SetupError(_("the calibration file is version {found}, this uptown reads version "
                            "{version}").format(found=data.get("version"),
                                                version=CALIBRATION_VERSION))
-    points = [(float(x), float(y)) for x, y in data["points"]]
-    return Calibration(tuple(x for x, _ in points), tuple(y for _, y in points))
+    return Calibration({int(players): (float(a), float(b))
+                        for players, (a, b) in data["lines"].items()})
 
 
 @cache

@@ -48,6 +48,10 @@ __all__ = ["MoveReview", "tasks", "review_games", "summarize", "mark", "loss_per
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 """The least drop in the chance to win (0 to 1) marked ``?!``, ``?`` and ``??``."""
 
+CLEAR_OF_NOISE = 2.0
+"""How many standard errors of its measure a move's loss must exceed to be marked: a loss the
+luck of the deals could have made is not a mistake the review can tell."""
+
 DEFAULT_DEALS = 256
 """The deals the best move and the move played are measured in, by default."""
 
@@ -62,10 +66,13 @@ VARIATION_REPLIES = 2
 
 class Evaluation(NamedTuple):
     """A position or move as its mover sees it: the expected final score (lower is better)
-    and the chance to win (0 to 1)."""
+    and the chance to win (0 to 1); ``shares`` holds the mover's share of first place in each
+    deal that measured it, in the order of the deals (for the noise of a difference between
+    two moves measured on the same deals; not shown)."""
 
     score: float
     win: float
+    shares: tuple[float, ...] = ()
 
     def key(self) -> float:
         """What ranks evaluations (higher is better): the chance to win, then the score."""
@@ -99,15 +106,14 @@ class PlayoutEvaluator(NamedTuple):
         assert mover is not None
         seat = game.players.index(mover)
         scores = [0.0] * len(moves)
-        wins = [0.0] * len(moves)
-        done = 0
-        for done, play_out in enumerate(shared_deals(game, rng, variant, deals or 1, seconds,
-                                                     self.policy), 1):
+        shares: list[list[float]] = [[] for _ in moves]
+        for play_out in shared_deals(game, rng, variant, deals or 1, seconds, self.policy):
             for i, colored in enumerate(moves):
                 score, win = outcome(play_out(colored), seat)
                 scores[i] += score
-                wins[i] += win
-        return [Evaluation(s / done, w / done) for s, w in zip(scores, wins)]
+                shares[i].append(win)
+        return [Evaluation(score / len(won), sum(won) / len(won), tuple(won))
+                for score, won in zip(scores, shares)]
 
 
 EVALUATORS: dict[str, Evaluator] = {
@@ -129,15 +135,29 @@ def loss_percent(loss: float) -> int:
     return int(f"{100 * loss:.0f}")
 
 
-def mark(loss: float) -> str | None:
+def mark(loss: float, noise: float = 0.0) -> str | None:
     """The mark of a move that lost ``loss`` of its mover's chance to win (0 to 1), from the
     whole percentage printed (``loss_percent``): a loss shown as 15 is a blunder, whatever
-    the decimals behind it."""
+    the decimals behind it; none when the loss is not more than ``CLEAR_OF_NOISE`` times
+    ``noise``, the standard error of its measure."""
+    if loss <= CLEAR_OF_NOISE * noise:
+        return None
     shown = loss_percent(loss)
     for threshold, sign in ((BLUNDER, "??"), (MISTAKE, "?"), (INACCURACY, "?!")):
         if shown >= round(100 * threshold):
             return sign
     return None
+
+
+def difference_error(first: Sequence[float], second: Sequence[float]) -> float:
+    """The standard error of the mean of ``first`` less ``second``, deal by deal (two moves
+    measured on the same deals); 0 for fewer than two deals."""
+    count = len(first)
+    if count < 2:
+        return 0.0
+    differences = [a - b for a, b in zip(first, second)]
+    mean = sum(differences) / count
+    return math.sqrt(sum((d - mean) ** 2 for d in differences) / (count - 1) / count)
 
 
 def move_accuracy(loss: float) -> float:
@@ -188,11 +208,19 @@ class MoveReview(NamedTuple):
     variations: tuple[tuple[str, ...], ...] = ()
     """Other lines from the position before the move: the best move and the runner-up, each
     followed by greedy's replies on the real racks."""
+    noise: float = 0.0
+    """The standard error of ``loss``: how much the luck of the deals that measured it could
+    move it (a loss not above ``CLEAR_OF_NOISE`` times it is not marked)."""
 
     def to_json(self) -> dict[str, Any]:
         """The move's review as JSON data."""
-        return {**self._asdict(), "before": self.before._asdict(), "after": self.after._asdict(),
+        return {**self._asdict(), "before": _evaluation_json(self.before),
+                "after": _evaluation_json(self.after),
                 "variations": [list(line) for line in self.variations]}
+
+
+def _evaluation_json(evaluation: Evaluation) -> dict[str, float]:
+    return {"score": evaluation.score, "win": evaluation.win}
 
 
 class PlayerReview(NamedTuple):
@@ -293,15 +321,20 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
                                            deals, measuring)
         if after.key() >= before.key():
             best, before = 0, after
-    after = calibrated(game, moves[0], after)
-    before = after if best == 0 else calibrated(game, moves[best], before)
+    measured = before.win - after.win
+    error = difference_error(before.shares, after.shares)
+    after = calibrated(game, moves[0], after)._replace(shares=())
+    before = after if best == 0 else calibrated(game, moves[best], before)._replace(shares=())
     loss = max(0.0, before.win - after.win)
+    # the noise in the calibrated chance's units (a move that ends the game is not calibrated)
+    noise = error * loss / measured if loss > 0 and measured > 0 else error
     variations = tuple(_line(game, *moves[i]) for i in ranked if i != 0)[:2]
     return MoveReview(
         number=number, player=mover.name, color=played_color, move=str(played),
         before=before, after=after,
         best=None if best == 0 else move_text(game, *moves[best]),
-        loss=loss, mark=mark(loss), forced=len(legal) == 1, variations=variations,
+        loss=loss, mark=mark(loss, noise), forced=len(legal) == 1, variations=variations,
+        noise=noise,
     )
 
 
@@ -315,7 +348,7 @@ def calibrated(game: Game, colored: ColoredMove, evaluation: Evaluation) -> Eval
     game.pop()
     if over:
         return evaluation
-    return evaluation._replace(win=load_calibration()(evaluation.win))
+    return evaluation._replace(win=load_calibration()(evaluation.win, len(game.players)))
 
 
 def _line(game: Game, color: str, move: Move) -> tuple[str, ...]:
