@@ -50,7 +50,8 @@ TESTS = {
     ],
     "uptown_cli/fairplay/draws.py": [["tests/fairplay/test_draws.py"], ["tests/fairplay"]],
     "uptown_cli/fairplay/keys.py": [["tests/fairplay/test_key_files.py"], ["tests/fairplay"]],
-    "uptown_cli/fairplay/memory.py": [["tests/fairplay/test_attacks.py"], ["tests/records", "tests/fairplay"]],
+    "uptown_cli/fairplay/memory.py": [["tests/fairplay/test_attacks.py"],
+                                      ["tests/records", "tests/fairplay", "tests/club/test_disputes.py"]],
     "uptown_cli/fairplay/signatures.py": [
         ["tests/fairplay/test_signed_entries.py", "tests/fairplay/test_draws_recomputed.py"],
         ["tests/fairplay", "tests/turns", "tests/club/test_disputes.py",

@@ -77,9 +77,11 @@ def test_only_an_entry_written_for_oneself_by_another_can_be_disputed(forfeited)
             "Bo has no dispute to settle")
 
 
-def test_a_dispute_taken_out_is_refused_by_every_tool_that_saw_it(forfeited):
+def test_a_dispute_taken_out_is_put_back_by_every_tool_that_saw_it(forfeited):
     """Bo disputes and mails it to all; Ana plays on; Cy takes Bo's dispute out, throws his
-    tool's memory away and plays on: Bo's tool refuses the copy, naming Bo's dispute."""
+    tool's memory away and plays on: Bo's tool takes Cy's move and keeps the dispute, saying
+    the copy lacked it, and Bo's next copy puts it back in Cy's. Disputes only grow: whoever
+    has seen one keeps it."""
     forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
     forfeited.carry("Bo", "Ana", "Cy")
     forfeited.play("Ana")
@@ -92,8 +94,55 @@ def test_a_dispute_taken_out_is_refused_by_every_tool_that_saw_it(forfeited):
     for seen in forfeited.keys("Cy").glob("*.seen"):
         seen.unlink()
     forfeited.play("Cy")
-    refused(forfeited.receive("Bo", forfeited.forged_message("Cy")),
-            "Bo's dispute of move 2, signed by Bo, is missing from this copy")
+    said = forfeited.receive("Bo", forfeited.message("Cy", "Bo"))
+    assert said.exit_code == 0, said.output
+    assert ("move 5 (Cy: " in said.output and "Bo's dispute of move 2, not in this copy (written "
+            "after it was sent, or taken out), kept from yours" in said.output)
+    bo = load_record(forfeited.game("Bo"))
+    assert len(bo.moves) == 5 and [(d.name, d.number) for d in bo.disputes] == [("Bo", 2)]
+    forfeited.carry("Bo", "Cy")
+    assert [(d.name, d.number) for d in load_record(forfeited.game("Cy")).disputes] == [("Bo", 2)]
+
+
+def test_a_dispute_and_a_move_that_cross_in_the_mail_are_both_kept(forfeited):
+    """Bo disputes and mails his copy to Ana; before she reads it, Ana plays and mails hers to
+    Bo. Neither copy holds the other's news, and neither player changed anything: each tool
+    merges the other's (no refusal, nobody blamed), and the two copies end the same."""
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    from_bo = forfeited.message("Bo", "Ana")
+    forfeited.play("Ana")
+    from_ana = forfeited.message("Ana", "Bo")
+    at_ana = forfeited.receive("Ana", from_bo)
+    assert at_ana.exit_code == 0 and "Bo's dispute of move 2" in at_ana.output, at_ana.output
+    at_bo = forfeited.receive("Bo", from_ana)
+    assert at_bo.exit_code == 0 and "move 4 (Ana: " in at_bo.output, at_bo.output
+    ana, bo = (load_record(forfeited.game(name)) for name in ("Ana", "Bo"))
+    assert len(ana.moves) == len(bo.moves) == 4
+    assert [(d.name, d.number, d.sig) for d in ana.disputes] == [
+        (d.name, d.number, d.sig) for d in bo.disputes] and len(bo.disputes) == 1
+    assert forfeited.uptown("Cy", "validate", "club.yaml")
+    for name in ("Ana", "Bo"):
+        assert forfeited.uptown(name, "validate", "club.yaml")
+    forfeited.carry("Ana", "Cy")
+    forfeited.carry("Bo", "Cy")  # the same game again: nothing new
+    assert len(load_record(forfeited.game("Cy")).disputes) == 1
+
+
+def test_two_copies_that_dispute_one_move_twice_are_not_merged(forfeited):
+    """Bo disputes move 2 on his copy, then again on a copy made before it: the two disputes
+    cannot stand together, so the second copy is not merged into the first (it counts as
+    older, and nothing is written)."""
+    before = forfeited.game("Bo").read_text()
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    first = forfeited.game("Bo").read_text()
+    forfeited.game("Bo").write_text(before)
+    forfeited.wait(1)
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    second = forfeited.message("Bo", "Ana")
+    forfeited.game("Bo").write_text(first)
+    said = forfeited.receive("Bo", second)
+    assert said.exit_code == 0 and "nothing was written" in said.output, said.output
+    assert forfeited.game("Bo").read_text() == first
 
 
 def test_a_disputed_game_is_marked_in_status_and_not_rated_until_settled(tmp_path):

@@ -116,14 +116,17 @@ def receive(game: Attached, local_path: str, shown: str,
         return Received(Outcome.SAME, shown, _("{path} already holds this copy of the game ({moves}); "
                                        "nothing was written.").format(
                         path=shown, moves=_moves(len(local.moves))))
-    if comparison.longer == "a" or hidden.state == Progress.OLDER:
+    further_here = comparison.longer == "a"  # yet it may bring disputes to merge
+    if hidden.state == Progress.OLDER or (further_here and hidden.state != Progress.MERGED):
         return _older(shown)
-    if comparison.relation == Relation.EXTENDS:
+    if comparison.relation == Relation.EXTENDS and not further_here:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
 
     replace_record(local_path, hidden.text or received, local.text, on_wait)
+    # the game as written: the local copy's moves, with the received disputes, when further
+    after, after_game = (local, _valid_game(local)) if further_here else (received, played)
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
-                    path=shown, news=news, waiting=_waiting(received, played)),
+                    path=shown, news=news, waiting=_waiting(after, after_game)),
                     _warned(sender_warning(game, local, received)))
 
 
@@ -216,7 +219,8 @@ def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
     if not comparison.consistent:
         return 0, 0
     progressed = hidden_progress(local, received).state
-    if comparison.longer == "a" or progressed == Progress.OLDER:
+    if progressed == Progress.OLDER or (comparison.longer == "a"
+                                        and progressed != Progress.MERGED):
         return 1, 0
     if comparison.relation == Relation.IDENTICAL and progressed == Progress.SAME:
         return 2, 0

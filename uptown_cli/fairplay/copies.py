@@ -351,26 +351,72 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     merged = local
     for name in added:
         merged = record_with_entry(merged, "revealed", name, their_keys[name], local.path)
+    merged = _with_disputes(merged, received) or merged
+    news = ", ".join(said + _dispute_news(local, received))
     return HiddenProgress(Progress.MERGED, _("{news} (merged with the keys of your copy)").format(
-        news=", ".join(said)), merged.text)
+        news=news), merged.text)
 
 
 def _disputes_progress(local: Record, received: Record, said: list[str], newer: bool,
                        older: bool) -> HiddenProgress:
     """``HiddenProgress`` of ``received`` against ``local`` once their joins and keys are
     compared (``newer``: the received copy adds some, ``older``: it lacks some; ``said``: what
-    it adds), their disputes too (``records.disputes``): a copy that adds disputes after those
-    of the local copy carries it further; one that lacks some, or holds others, does not."""
-    mine, theirs = ([(d.name, d.number, d.settled, d.at, d.sig) for d in r.disputes]
-                    for r in (local, received))
-    if theirs[:len(mine)] == mine and len(theirs) > len(mine):
-        from ..records.disputes import dispute_words  # (records with disputes only)
-
-        said = said + [dispute_words(d) for d in received.disputes[len(mine):]]
-        newer = True
-    elif theirs != mine:
-        older = True
-    if older:
+    it adds), their disputes too (``records.disputes``). Disputes are a set that only grows:
+    each is signed on its own, over the move it disputes, and two players may each write one
+    before they see the other's, so what one copy lacks of the other's disputes is merged into
+    it, never taken as the copy going back. The copy that is further along in every other way
+    (the received one, unless it is older, or holds fewer moves) takes the other's disputes;
+    when the disputes merged would not be valid together (one player disputing a move twice),
+    the copies are not merged and the received one counts as older."""
+    news = _dispute_news(local, received)
+    lacking = _dispute_keys(local) - _dispute_keys(received)
+    if not news and not lacking:
+        if older:
+            return HiddenProgress(Progress.OLDER)
+        return HiddenProgress(Progress.NEWER, ", ".join(said)) if newer else HiddenProgress(
+            Progress.SAME)
+    further_here = older or len(local.moves) > len(received.moves)
+    if not lacking and not further_here:
+        return HiddenProgress(Progress.NEWER, ", ".join(said + news))
+    if not news and further_here:
         return HiddenProgress(Progress.OLDER)
-    return HiddenProgress(Progress.NEWER, ", ".join(said)) if newer else HiddenProgress(
-        Progress.SAME)
+    merged = _with_disputes(local, received) if further_here else _with_disputes(received, local)
+    if merged is None:
+        return HiddenProgress(Progress.OLDER)
+    kept = [] if further_here else [_(
+        "{disputes}, not in this copy (written after it was sent, or taken out), kept from "
+        "yours").format(disputes=", ".join(_dispute_news(received, local)))]
+    return HiddenProgress(Progress.MERGED, ", ".join(said + news + kept), merged.text)
+
+
+def _dispute_keys(record: Record) -> set[tuple[str, int, bool, str | None, str | None]]:
+    return {(d.name, d.number, d.settled, d.at, d.sig) for d in record.disputes}
+
+
+def _dispute_news(local: Record, received: Record) -> list[str]:
+    """What ``received`` adds to ``local``'s disputes, in words."""
+    if not received.disputes:
+        return []
+    from ..records.disputes import dispute_words  # (records with disputes only)
+
+    held = _dispute_keys(local)
+    return [dispute_words(d) for d in received.disputes
+            if (d.name, d.number, d.settled, d.at, d.sig) not in held]
+
+
+def _with_disputes(base: Record, other: Record) -> Record | None:
+    """``base`` with the disputes of ``other`` it lacks added after its own, in ``other``'s
+    order, each as written (its time and signature); None when they would not all be valid
+    there (``records.disputes.dispute_errors``)."""
+    held = _dispute_keys(base)
+    missing = [d for d in other.disputes if (d.name, d.number, d.settled, d.at, d.sig) not in held]
+    if not missing:
+        return base
+    from ..records.disputes import dispute_errors  # (records with disputes only)
+    from ..records.editing import record_with_dispute
+
+    merged = base
+    for dispute in missing:
+        merged = record_with_dispute(merged, dispute.name, dispute.number, dispute.settled,
+                                     dispute.at, dispute.sig)
+    return None if dispute_errors(merged) else merged

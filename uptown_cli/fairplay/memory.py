@@ -137,14 +137,17 @@ def missing_entry(signed: list[list[Any]], record: Record,
     signed it; when it is ``viewer``'s own, the message says so. None when ``record`` holds
     them all, or when it only ends before one (an older copy: ``first_change`` says so). Only a
     vacation, or a move replaced by another player's entry or past the copy's last, counts
-    here: a move changed in its place and a join taken out are ``first_change``'s to tell."""
+    here: a move changed in its place and a join taken out are ``first_change``'s to tell, and
+    a dispute the copy lacks is merged back into it (``copies.hidden_progress``)."""
     held = {entry[3] for entry in signed_snapshot(record)}
     seen = {entry[3] for entry in signed}
     for kind, whose, writer, sig, number, color, days in signed:
-        if sig is None or sig in held or kind not in ("move", "pause", "dispute", "settled") or (
+        if sig is None or sig in held or kind not in ("move", "pause") or (
                 kind == "move" and _changed_in_place(record, number, writer)):
             continue  # a move changed in its place, a join withdrawn: first_change tells them
-        newer = [entry for entry in signed_snapshot(record) if entry[3] not in seen]
+        # (a dispute is signed over the move it disputes, not over the history: no evidence)
+        newer = [entry for entry in signed_snapshot(record)
+                 if entry[3] not in seen and entry[0] not in ("dispute", "settled")]
         if not newer:
             return None  # an older copy: first_change says so as for any game
         what = entry_words(kind, whose, writer, number, color, days)

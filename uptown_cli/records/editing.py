@@ -291,16 +291,17 @@ def _stamped_fields(record: Record, stamps: dict[int, tuple[str, str]] | None = 
             fields.judge[:2], fields.void and fields.void[:2])
 
 
-def record_with_dispute(old: Record, name: str, number: int, settled: bool, at: str,
+def record_with_dispute(old: Record, name: str, number: int, settled: bool, at: str | None,
                         sig: str | None = None) -> Record:
     """The record ``old`` with ``name``'s dispute of move ``number`` (or its settling) appended
-    under ``disputes``, dated ``at`` and signed ``sig`` (a game whose entries are signed),
-    checked by reading it back as that one dispute more."""
+    under ``disputes``, dated ``at`` (None: a dispute written without its time, as one merged
+    from another copy may be) and signed ``sig`` (a game whose entries are signed), checked by
+    reading it back as that one dispute more."""
     from .disputes import Dispute, dispute_text
 
     value = dispute_text(number, settled)
-    new = insert_item(old, "disputes", entry_lines(name, value, {"at": at}, sig=sig), old.path,
-                      f"{name}: {value}")
+    new = insert_item(old, "disputes", entry_lines(name, value, {} if at is None else {"at": at},
+                                                   sig=sig), old.path, f"{name}: {value}")
     added = Dispute(name, number, settled, at, sig, 0)
     return _read_back(old, new, gettext(
         "writing {name}'s dispute into {path} would not read back as that one dispute more"
