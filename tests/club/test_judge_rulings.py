@@ -403,3 +403,81 @@ def test_status_counts_a_wait_from_the_judges_stamp(table):
     table.post("Ana")
     [status] = json.loads(table.uptown("Bo", "status", "--json").stdout)
     assert status["since"].startswith("2026-12-02T12:00:00")
+
+
+def test_a_join_undone_before_the_first_move_is_taken_by_the_judge(tmp_path):
+    """Bo joins through the judge, then takes his join back before any move (``join --undo``):
+    the judge's copy holds Bo's stamped join, Bo's copy does not, but his withdrawn key gives
+    it, so the judge takes the copy and stamps the undoing; Bo may then join again."""
+    table = JudgedTable(tmp_path)
+    table.new("--hidden", *CLOCK)
+    for name in ("Ana", "Bo"):
+        table.uptown(name, "join", "club.yaml", "--as", name)
+        table.post(name)
+    table.uptown("Bo", "join", "club.yaml", "--as", "Bo", "--undo")
+    said = table.post("Bo")
+    assert "stamped Bo's withdrawn join" in said, said
+    record = table.judges_copy()
+    assert [name for name, _ in record.joins.commitments] == ["Ana"]
+    assert [name for name, _ in record.joins.withdrawn] == ["Bo"]
+    table.uptown("Bo", "join", "club.yaml", "--as", "Bo")
+    assert "stamped Bo's join" in table.post("Bo")
+
+
+def test_nothing_new_names_whom_the_copy_came_from(table):
+    said = table.post("Bo")
+    assert "nothing new in the copy from bo@" in said, said
+
+
+def test_a_game_given_to_the_judge_names_the_first_player_without_an_address(tmp_path):
+    """The judge mails every player the game: one without an address is refused, the first
+    such player named."""
+    from uptown_cli.club.judge import add_game
+    from uptown_cli.errors import RecordError
+
+    table = JudgedTable(tmp_path)
+    table.uptown("Ana", "new", "game.yaml", *(arg for name in ("Ana", "Bo", "Cy")
+                                               for arg in ("-p", f"{name} <{name.lower()}@example.org>")),
+                 "--judge", table.judge.card, "--hidden")
+    text = (table.folders["Ana"] / "game.yaml").read_text()
+    # Bo's and Cy's addresses taken out by hand (``new`` refuses a judged game without them)
+    text = text.replace("    email: bo@example.org\n", "").replace("    email: cy@example.org\n", "")
+    with pytest.raises(RecordError, match="needs an address .*: Bo has none"):
+        add_game(table.judge, text, "club.yaml")
+
+
+def test_a_player_is_out_of_time_at_the_very_second_of_the_deadline(tmp_path):
+    """Ana's 24 hours start when the last join came: a second before they are up the judge
+    waits, at the second itself it writes her forfeit."""
+    table = JudgedTable(tmp_path)
+    table.start("--hidden", *CLOCK)
+    table.wait(24 - 1 / 3600)
+    assert table.tick() == []
+    table.wait(1 / 3600)
+    [ruled] = table.tick()
+    assert "Ana out of time: the judge wrote forfeit" in ruled
+
+
+def test_a_reveal_that_comes_at_the_very_second_of_its_deadline_is_late(tmp_path):
+    """The reveal deadline is the first moment the key is late: a key a second before it is
+    taken, one at the second itself is refused."""
+    table = JudgedTable(tmp_path, names=("Ana", "Bo"))
+    table.start("--hidden", "--clock", "move 24h grace 24h", "--late", "forfeit")
+    for _turn in range(300):
+        to_move = table.show("Ana")["to_move"]
+        if to_move is None:
+            break
+        table.play(to_move)
+        table.post(to_move)
+    from uptown_cli.records.times import reveal_deadlines
+
+    record = table.judges_copy()
+    deadline = reveal_deadlines(record, ["Ana", "Bo"])
+    until = (deadline["Bo"] - table.now).total_seconds() / 3600
+    table.uptown("Ana", "reveal", "club.yaml", "--as", "Ana")
+    table.wait(until - 1 / 3600)
+    assert "stamped Ana's revealed key" in table.post("Ana")
+    table.wait(1 / 3600)
+    table.uptown("Bo", "reveal", "club.yaml", "--as", "Bo")
+    said = table.post("Bo")
+    assert "refused" in said and "Bo's key comes after Bo's reveal deadline" in said, said

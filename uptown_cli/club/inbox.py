@@ -27,7 +27,7 @@ from ..fairplay.copies import Progress, Relation, compare_records, hidden_progre
 from ..fairplay.joins import valid_reveals
 from ..fairplay.keys import has_key, keys_folder
 from ..fairplay.memory import missing_entry, signed_snapshot
-from ..fairplay.signatures import first_missing, header_digest, signed_entries, unstamped
+from ..fairplay.signatures import first_kept_missing, header_digest, signed_entries, unstamped
 from ..i18n import _, ngettext
 from ..i18n import _ as gettext
 from ..pictures.tile_names import move_label
@@ -142,8 +142,8 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
         raise _refused(gettext("{path}: its header (the players, their addresses, the seed or "
                                "the clock) is not your copy's: it was changed").format(
             path=received.path), received, local_path, shown)
-    gone = first_missing(local, received, stamped_only=True)
-    if gone is not None and first_missing(received, local, stamped_only=True) is None:
+    gone = first_kept_missing(local, received, stamped_only=True)
+    if gone is not None and first_kept_missing(received, local, stamped_only=True) is None:
         return _older(shown)
     if gone is not None:
         raise _refused(gettext("{path}: {what}, stamped by the judge in your copy, is not in "

@@ -22,11 +22,11 @@ from ..engine.game import Game
 from ..engine.moments import write_time
 from ..engine.notation import FORFEIT
 from ..errors import MailError, RecordError, UptownError
-from ..fairplay.joins import valid_reveals, withdraws
+from ..fairplay.joins import valid_reveals
 from ..fairplay.replay import replay
 from ..fairplay.signatures import (
     SignedEntry,
-    first_missing,
+    first_kept_missing,
     header_digest,
     judged_digest,
     public_key,
@@ -40,7 +40,6 @@ from ..records.editing import (
     record_with_move,
     record_with_stamps,
     record_with_void,
-    record_without_entry,
 )
 from ..records.entries import JUDGE, MoveEntry, PlayerEntry
 from ..records.schema import Record, load_record_text
@@ -208,25 +207,15 @@ def _holds_the_judges_copy(current: Record, received: Record) -> None:
     """MailError unless ``received`` holds every entry of the judge's copy ``current`` (by its
     signature) with the judge's stamp as it is: a join undone before the first move excepted
     (its withdrawn key gives it)."""
-    joins = received.joins
-    assert joins is not None
-    while (entry := first_missing(current, received)) is not None:
-        if entry.key is not None and not received.moves and entry.what.endswith("join") and \
-                withdraws(joins, entry.writer, _commitment(current, entry.writer), []):
-            current = record_without_entry(current, "commitments", entry.writer)
-            continue
-        if entry.sig in {e.sig for e in signed_entries(received)}:
-            raise MailError(_("the judge's stamp under {what} is not the judge's: the copy was "
-                              "changed").format(what=entry.what))
-        raise MailError(_("{what}, which the judge holds, is not in this copy: it is older "
-                          "than the judge's, or was changed (the judge's copy is the "
-                          "game)").format(what=entry.what))
-
-
-def _commitment(record: Record, name: str) -> str:
-    """``name``'s commitment in ``record``."""
-    assert record.joins is not None
-    return dict(record.joins.commitments).get(name, "")
+    entry = first_kept_missing(current, received)
+    if entry is None:
+        return
+    if entry.sig in {e.sig for e in signed_entries(received)}:
+        raise MailError(_("the judge's stamp under {what} is not the judge's: the copy was "
+                          "changed").format(what=entry.what))
+    raise MailError(_("{what}, which the judge holds, is not in this copy: it is older than "
+                      "the judge's, or was changed (the judge's copy is the game)").format(
+        what=entry.what))
 
 
 def _reveals_in_time(current: Record, received: Record, arrived: datetime) -> None:

@@ -32,6 +32,7 @@ from ..records.entries import JUDGE, MoveEntry, PauseEntry
 from ..records.hidden_fields import PROTOCOLS, SIGNED
 from ..records.schema import Record
 from .draws import framed_hash
+from .joins import withdraws
 
 __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
            "join_digest", "entry_digest", "entry_words", "in_order", "dispute_digest", "unstamped", "first_missing", "judged_digest", "void_digest", "reveal_digest", "withdraw_digest", "entry_fields",
@@ -335,6 +336,37 @@ def first_missing(record: Record, other: Record,
     return next((entry for entry in signed_entries(record)
                  if (entry.stamp is not None or not stamped_only)
                  and held.get(entry.sig, (None, "")) != (entry.judged, entry.stamp)), None)
+
+
+def first_kept_missing(record: Record, other: Record,
+                       stamped_only: bool = False) -> SignedEntry | None:
+    """``first_missing``, but for a join ``other`` undid before the first move (``join
+    --undo``: a withdrawn key in ``other`` gives that very commitment, made after the same
+    seats' commitments)."""
+    from ..records.editing import record_without_entry  # (a join undone only)
+
+    while (entry := first_missing(record, other, stamped_only)) is not None:
+        name = _undone_join(record, other, entry)
+        if name is None:
+            return entry
+        record = record_without_entry(record, "commitments", name)
+    return None
+
+
+def _undone_join(record: Record, other: Record, entry: SignedEntry) -> str | None:
+    """The name of the player whose join ``entry`` (an entry of ``record``) is, when ``other``
+    has no move and withdraws that join; else None."""
+    fields, joins = record.joins, other.joins
+    if other.moves or fields is None or joins is None:
+        return None
+    commitments = fields.commitments
+    seat = next((i for i, found in enumerate(signed_entries(record)[:len(commitments)])
+                 if found.sig == entry.sig and found.digest == entry.digest), None)
+    if seat is None:
+        return None
+    name, value = commitments[seat]
+    earlier = [made for _name, made in commitments[:seat]]
+    return name if withdraws(joins, name, value, earlier) else None
 
 
 def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
