@@ -180,18 +180,23 @@ def test_a_stranger_gets_no_answer(table, tmp_path):
 
 
 @pytest.mark.slow
-def test_a_reveal_after_the_deadline_changes_nothing_settled(tmp_path):
-    """A two-player game played to its end under the judge: Ana reveals in time, Bo two weeks
-    late. The judge refuses Bo's key, so every tool settles the game as it stood at the
-    deadline, and keeps it so."""
-    table = JudgedTable(tmp_path, names=("Ana", "Bo"))
-    table.start("--hidden", "--clock", "move 24h grace 24h", "--late", "forfeit")
+def played_to_the_end(table):
+    """Every player plays in turn, each move mailed to the judge, until the game is over."""
     for _turn in range(300):
         to_move = table.show("Ana")["to_move"]
         if to_move is None:
             break
         table.play(to_move)
         table.post(to_move)
+
+
+def test_a_reveal_after_the_deadline_changes_nothing_settled(tmp_path):
+    """A two-player game played to its end under the judge: Ana reveals in time, Bo two weeks
+    late. The judge refuses Bo's key, so every tool settles the game as it stood at the
+    deadline, and keeps it so."""
+    table = JudgedTable(tmp_path, names=("Ana", "Bo"))
+    table.start("--hidden", "--clock", "move 24h grace 24h", "--late", "forfeit")
+    played_to_the_end(table)
     assert table.show("Ana")["finished"]
     table.uptown("Ana", "reveal", "club.yaml", "--as", "Ana")
     assert "stamped Ana's revealed key" in table.post("Ana")
@@ -463,12 +468,7 @@ def test_a_reveal_that_comes_at_the_very_second_of_its_deadline_is_late(tmp_path
     taken, one at the second itself is refused."""
     table = JudgedTable(tmp_path, names=("Ana", "Bo"))
     table.start("--hidden", "--clock", "move 24h grace 24h", "--late", "forfeit")
-    for _turn in range(300):
-        to_move = table.show("Ana")["to_move"]
-        if to_move is None:
-            break
-        table.play(to_move)
-        table.post(to_move)
+    played_to_the_end(table)
     from uptown_cli.records.times import reveal_deadlines
 
     record = table.judges_copy()
