@@ -351,10 +351,9 @@ def hidden_progress(local: Record, received: Record) -> HiddenProgress:
     merged = local
     for name in added:
         merged = record_with_entry(merged, "revealed", name, their_keys[name], local.path)
-    merged = _with_disputes(merged, received) or merged
-    news = ", ".join(said + _dispute_news(local, received))
+    # (disputes the received copy adds come with its sender's next copy, merged then)
     return HiddenProgress(Progress.MERGED, _("{news} (merged with the keys of your copy)").format(
-        news=news), merged.text)
+        news=", ".join(said)), merged.text)
 
 
 def _disputes_progress(local: Record, received: Record, said: list[str], newer: bool,
