@@ -368,3 +368,17 @@ def test_every_signed_entry_is_named_in_words(kind, whose, writer, number, color
     from uptown_cli.fairplay.signatures import entry_words
 
     assert entry_words(kind, whose, writer, number, color, days) == words
+
+
+def test_a_withdrawn_join_without_its_players_signature_is_refused(table):
+    """Cy undoes his join before the first move; his withdrawn key proves the commitment it
+    undoes, but the entry is his word too and must carry his signature: with it taken out,
+    Ana's tool refuses the copy, naming Cy's withdrawn join."""
+    table.uptown("Cy", "join", "club.yaml", "--as", "Cy", "--undo")
+    path = table.game("Cy")
+    lines = path.read_text().splitlines(keepends=True)
+    start = lines.index("withdrawn:\n")
+    signed = next(i for i in range(start, len(lines)) if lines[i].startswith("    sig: "))
+    path.write_text("".join(lines[:signed] + lines[signed + 1:]))
+    refused(table.receive("Ana", table.forged_message("Cy")),
+            "Cy's withdrawn join is not signed", "it was written by hand")
