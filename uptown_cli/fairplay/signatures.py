@@ -327,8 +327,7 @@ def unstamped(record: Record) -> list[SignedEntry]:
     return [entry for entry in signed_entries(record) if entry.stamp is None]
 
 
-def first_missing(record: Record, other: Record,
-                  stamped_only: bool = False) -> SignedEntry | None:
+def first_missing(record: Record, other: Record, stamped_only: bool) -> SignedEntry | None:
     """The first entry of ``record`` (a game of protocol 5; with ``stamped_only``, of those a
     club judge stamped) that ``other`` does not hold with the same signature and stamp, or
     None when it holds them all."""
@@ -361,7 +360,7 @@ def _undone_join(record: Record, other: Record, entry: SignedEntry) -> str | Non
         return None
     commitments = fields.commitments
     seat = next((i for i, found in enumerate(signed_entries(record)[:len(commitments)])
-                 if found.sig == entry.sig and found.digest == entry.digest), None)
+                 if found.digest == entry.digest), None)
     if seat is None:
         return None
     name, value = commitments[seat]
