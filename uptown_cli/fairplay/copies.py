@@ -50,9 +50,10 @@ from ..records.schema import Record
 from ..records.entries import MoveEntry
 from .joins import valid_reveals, withdraws
 from .memory import email_line
-from ..records.editing import record_with_entry
+from ..records.editing import record_with_dispute, record_with_entry
 
 if TYPE_CHECKING:
+    from ..records.disputes import Dispute
     from ..records.hidden_fields import HiddenFields
 
 __all__ = ["Relation", "Comparison", "compare_records", "Progress", "HiddenProgress", "hidden_progress"]
@@ -367,8 +368,7 @@ def _disputes_progress(local: Record, received: Record, said: list[str], newer: 
     (the received one, unless it is older, or holds fewer moves) takes the other's disputes;
     when the disputes merged would not be valid together (one player disputing a move twice),
     the copies are not merged and the received one counts as older."""
-    news = _dispute_news(local, received)
-    lacking = _dispute_keys(local) - _dispute_keys(received)
+    news, lacking = _unheld(local, received), _unheld(received, local)
     if not news and not lacking:
         if older:
             return HiddenProgress(Progress.OLDER)
@@ -376,46 +376,42 @@ def _disputes_progress(local: Record, received: Record, said: list[str], newer: 
             Progress.SAME)
     further_here = older or len(local.moves) > len(received.moves)
     if not lacking and not further_here:
-        return HiddenProgress(Progress.NEWER, ", ".join(said + news))
+        return HiddenProgress(Progress.NEWER, ", ".join(said + _words(news)))
     if not news and further_here:
         return HiddenProgress(Progress.OLDER)
-    merged = _with_disputes(local, received) if further_here else _with_disputes(received, local)
+    merged = _with_disputes(local, news) if further_here else _with_disputes(received, lacking)
     if merged is None:
         return HiddenProgress(Progress.OLDER)
     kept = [] if further_here else [_(
         "{disputes}, not in this copy (written after it was sent, or taken out), kept from "
-        "yours").format(disputes=", ".join(_dispute_news(received, local)))]
-    return HiddenProgress(Progress.MERGED, ", ".join(said + news + kept), merged.text)
+        "yours").format(disputes=", ".join(_words(lacking)))]
+    return HiddenProgress(Progress.MERGED, ", ".join(said + _words(news) + kept), merged.text)
 
 
-def _dispute_keys(record: Record) -> set[tuple[str, int, bool, str | None, str | None]]:
-    return {(d.name, d.number, d.settled, d.at, d.sig) for d in record.disputes}
+def _unheld(record: Record, other: Record) -> list[Dispute]:
+    """The disputes of ``other`` that ``record`` does not hold (their lines apart), in
+    ``other``'s order."""
+    held = {dispute._replace(line=0) for dispute in record.disputes}
+    return [dispute for dispute in other.disputes if dispute._replace(line=0) not in held]
 
 
-def _dispute_news(local: Record, received: Record) -> list[str]:
-    """What ``received`` adds to ``local``'s disputes, in words."""
-    if not received.disputes:
+def _words(disputes: list[Dispute]) -> list[str]:
+    """Each of ``disputes`` in words."""
+    if not disputes:
         return []
     from ..records.disputes import dispute_words  # (records with disputes only)
 
-    held = _dispute_keys(local)
-    return [dispute_words(d) for d in received.disputes
-            if (d.name, d.number, d.settled, d.at, d.sig) not in held]
+    return [dispute_words(dispute) for dispute in disputes]
 
 
-def _with_disputes(base: Record, other: Record) -> Record | None:
-    """``base`` with the disputes of ``other`` it lacks added after its own, in ``other``'s
-    order, each as written (its time and signature); None when they would not all be valid
-    there (``records.disputes.dispute_errors``)."""
-    held = _dispute_keys(base)
-    missing = [d for d in other.disputes if (d.name, d.number, d.settled, d.at, d.sig) not in held]
-    if not missing:
-        return base
+def _with_disputes(base: Record, disputes: list[Dispute]) -> Record | None:
+    """``base`` with ``disputes`` (another copy's, which it lacks) added after its own, each as
+    written (its time and signature); None when they would not all be valid there
+    (``records.disputes.dispute_errors``)."""
     from ..records.disputes import dispute_errors  # (records with disputes only)
-    from ..records.editing import record_with_dispute
 
     merged = base
-    for dispute in missing:
+    for dispute in disputes:
         merged = record_with_dispute(merged, dispute.name, dispute.number, dispute.settled,
                                      dispute.at, dispute.sig)
     return None if dispute_errors(merged) else merged
