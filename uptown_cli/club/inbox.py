@@ -23,7 +23,7 @@ from ..engine.game import Game, same_name
 from ..engine.notation import parse_move
 from ..engine.words import Word
 from ..errors import NOTHING_WRITTEN, MailError, RecordError
-from ..fairplay.copies import Progress, Relation, compare_records, hidden_progress
+from ..fairplay.copies import Comparison, Progress, Relation, compare_records, hidden_progress
 from ..fairplay.joins import valid_reveals
 from ..fairplay.keys import has_key, keys_folder
 from ..fairplay.memory import missing_entry, signed_snapshot
@@ -117,7 +117,7 @@ def receive(game: Attached, local_path: str, shown: str,
                                        "nothing was written.").format(
                         path=shown, moves=_moves(len(local.moves))))
     further_here = comparison.longer == "a"  # yet it may bring disputes to merge
-    if hidden.state == Progress.OLDER or (further_here and hidden.state != Progress.MERGED):
+    if _brings_nothing(comparison, hidden.state):
         return _older(shown)
     if comparison.relation == Relation.EXTENDS and not further_here:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
@@ -135,9 +135,10 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
     """Take ``received``, a copy of a game under a club judge, over ``local``, a copy of the
     same game: the judge's copy is the game (its entries all stamped: ``_stamped_throughout``).
     Refused (MailError, one line) unless it has ``local``'s header and holds every entry of
-    ``local`` the judge stamped; an older copy of the judge's changes nothing. The entries of ``local`` the judge has not stamped (the receiver's own, sent to
-    the judge) may be in it, stamped, or not (the judge refused them, or has not had them yet:
-    the local copy is then kept beside it)."""
+    ``local`` the judge stamped; an older copy of the judge's changes nothing. The entries of
+    ``local`` the judge has not stamped (the receiver's own, sent to the judge) may be in it,
+    stamped, or not (the judge refused them, or has not had them yet: the local copy is then
+    kept beside it)."""
     if header_digest(local) != header_digest(received):
         raise _refused(gettext("{path}: its header (the players, their addresses, the seed or "
                                "the clock) is not your copy's: it was changed").format(
@@ -167,6 +168,13 @@ def _judges_copy(local: Record, received: Record, local_path: str, shown: str, p
     replace_record(local_path, received, local.text, on_wait)
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
         path=shown, news=news, waiting=_waiting(received, played)))
+
+
+def _brings_nothing(comparison: Comparison, progressed: str) -> bool:
+    """Whether a received copy is older than the local one: its joins, keys or disputes are
+    (``hidden_progress``), or its moves are and it brings no disputes to merge."""
+    return progressed == Progress.OLDER or (comparison.longer == "a"
+                                            and progressed != Progress.MERGED)
 
 
 def _older(shown: str) -> Received:
@@ -219,8 +227,7 @@ def progress(local: Record | None, received: Record) -> tuple[int, int] | None:
     if not comparison.consistent:
         return 0, 0
     progressed = hidden_progress(local, received).state
-    if progressed == Progress.OLDER or (comparison.longer == "a"
-                                        and progressed != Progress.MERGED):
+    if _brings_nothing(comparison, progressed):
         return 1, 0
     if comparison.relation == Relation.IDENTICAL and progressed == Progress.SAME:
         return 2, 0
