@@ -166,3 +166,53 @@ def test_vista_rounds_its_foreseen_scores_with_more_than_two_players(players, mo
     monkeypatch.setattr(bots, "_margin_counting_captures" if players > 2 else "_margin", recording)
     choose_move("vista", random_game(players, f"vistaround{players}", 20), seed=1, playouts=2)
     assert seen and all(float(score).is_integer() for score in seen) == (players > 2)
+
+
+@pytest.mark.parametrize("players, playouts, seconds, search", [
+    (2, 16, None, "VISTA_SEARCH"), (2, 127, None, "VISTA_SEARCH"),
+    (2, 128, None, "VISTA_DEEP_SEARCH"), (2, 16, 0.02, "VISTA_SEARCH"),
+    (2, 16, 0.099, "VISTA_SEARCH"), (2, 1, 0.1, "VISTA_DEEP_SEARCH"),
+    (3, 128, None, "VISTA_MANY_PLAYERS_SEARCH"), (4, 16, 1.0, "VISTA_MANY_PLAYERS_SEARCH"),
+])
+def test_vista_looks_wider_and_further_with_two_players_from_a_tenth_of_a_second(
+        players, playouts, seconds, search):
+    """With two players and 0.1 s of CPU a move (or 128 deals), greedy's sixteen best moves
+    played out for eight moves of every player, the best four after sixteen deals; else eight
+    moves for four (and more players as horizon, the best three after four deals)."""
+    from uptown_cli.analysis import bots
+
+    assert bots.vista_search(players, playouts, seconds) == getattr(bots, search)
+    assert bots.VISTA_SEARCH == bots.Search(8, 4, None)
+    assert bots.VISTA_DEEP_SEARCH == bots.Search(16, 8, (16, 4))
+    assert bots.VISTA_MANY_PLAYERS_SEARCH == bots.Search(8, 4, (4, 3))
+
+
+@pytest.mark.parametrize("playouts", [16, 128])
+def test_vista_plays_its_candidates_out_as_its_search_says(playouts, monkeypatch):
+    """Each playout runs the search's moves of every player; every candidate is played in the
+    first deals, then (with a cut) only the best few."""
+    from uptown_cli.analysis import bots
+
+    game = random_game(2, f"vistasearch{playouts}", 16)
+    search = bots.vista_search(2, playouts, None)
+    runs = []  # per playout: (the candidate played before it, its plies)
+    played = []
+    real_play, real_advance = bots.Playout.play, bots.Playout.advance
+
+    def recording_play(self, color, tile, sq):
+        played.append((color, tile, sq))
+        real_play(self, color, tile, sq)
+
+    def recording_advance(self, policy, rng, plies=None):
+        runs.append((played[-1], plies))
+        real_advance(self, policy, rng, plies)
+
+    monkeypatch.setattr(bots.Playout, "play", recording_play)
+    monkeypatch.setattr(bots.Playout, "advance", recording_advance)
+    choose_move("vista", game, seed=2, playouts=playouts)
+    assert {plies for _, plies in runs} == {2 * search.moves}
+    trials, keep = search.cut or (playouts, search.candidates)
+    assert len({move for move, _ in runs[:trials * search.candidates]}) == search.candidates
+    assert len({move for move, _ in runs[trials * search.candidates:]}) == (
+        keep if playouts > trials else 0)
+    assert len(runs) == trials * search.candidates + (playouts - trials) * keep

@@ -481,3 +481,28 @@ def test_a_reveal_that_comes_at_the_very_second_of_its_deadline_is_late(tmp_path
     table.uptown("Bo", "reveal", "club.yaml", "--as", "Bo")
     said = table.post("Bo")
     assert "refused" in said and "Bo's key comes after Bo's reveal deadline" in said, said
+
+
+def test_a_stamp_after_an_entry_the_judge_never_stamped_is_named_after_a_vacation_too(tmp_path):
+    """Cy strips the judge's stamp from Ana's move 1 in his copy of a game whose history holds
+    a vacation: Bo's stamped move 2 after it tells that the copy was written around the judge
+    (the judge stamps in order), however many pauses come before."""
+    table = JudgedTable(tmp_path)
+    table.start("--hidden", *CLOCK, "--vacation", "14d")
+    table.uptown("Ana", "pause", "club.yaml", "--as", "Ana", "--days", "2")
+    table.post("Ana")
+    for name in ("Ana", "Bo"):
+        table.play(name)
+        table.post(name)
+    path = table.game("Cy")
+    lines = path.read_text().splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines)
+                 if line.startswith("  - red: ") and "pause" not in line)
+    end = next(i for i in range(first + 1, len(lines)) if lines[i].startswith("  - "))
+    unstamped = [line for line in lines[first:end]
+                 if not line.startswith(("    judged: ", "    stamp: "))]
+    path.write_text("".join(lines[:first] + unstamped + lines[end:]))
+    result = table.attempt("Cy", "validate", "club.yaml")
+    assert result.exit_code == 1
+    assert ("move 2 (Bo's blue) carries the judge's stamp, but move 1 (Ana's red) before it does "
+            "not") in result.output, result.output

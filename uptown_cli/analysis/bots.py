@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.game import Game, Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
@@ -72,11 +72,40 @@ HORIZON_TRIAL_DEALS = 4
 HORIZON_FINALISTS = 3
 """How many of its candidates ``horizon`` keeps playing out after ``HORIZON_TRIAL_DEALS``."""
 
-VISTA_CANDIDATES = 8
-"""How many of greedy's best moves ``vista`` plays out."""
 
-VISTA_MOVES = 4
-"""How many moves every player makes in a playout of ``vista`` before its evaluation reads it."""
+class Search(NamedTuple):
+    """How widely and how far ahead ``vista`` looks: greedy's best ``candidates`` moves, each
+    played out for ``moves`` moves of every player before the evaluation reads the position;
+    with ``cut`` ``(deals, keep)``, only the ``keep`` best after ``deals`` deals are played on."""
+
+    candidates: int
+    moves: int
+    cut: tuple[int, int] | None
+
+
+VISTA_SEARCH = Search(8, 4, None)
+"""``vista``'s search in a two-player game on a small budget."""
+
+VISTA_DEEP_SEARCH = Search(16, 8, (16, 4))
+"""``vista``'s search in a two-player game from ``DEEP_SECONDS`` of CPU time a move (or
+``DEEP_PLAYOUTS`` deals): wider and twice as far ahead, the time going to the best four
+after the first deals: with that much time the errors of the evaluation four moves ahead,
+not the luck of the deals, decide (docs/ANALYSIS.md)."""
+
+DEEP_SECONDS, DEEP_PLAYOUTS = 0.1, 128
+"""The budget from which a two-player ``vista`` searches as ``VISTA_DEEP_SEARCH``."""
+
+VISTA_MANY_PLAYERS_SEARCH = Search(8, 4, (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS))
+"""``vista``'s search with more than two players, whatever the budget (as ``horizon``'s)."""
+
+
+def vista_search(players: int, playouts: int, seconds: float | None) -> Search:
+    """The search ``vista`` makes in a game of ``players`` with ``playouts`` deals or
+    ``seconds`` of CPU time a move."""
+    if players > 2:
+        return VISTA_MANY_PLAYERS_SEARCH
+    deep = playouts >= DEEP_PLAYOUTS if seconds is None else seconds >= DEEP_SECONDS
+    return VISTA_DEEP_SEARCH if deep else VISTA_SEARCH
 
 
 def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> ColoredMove:
@@ -265,22 +294,24 @@ def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
     learned evaluation (``value.foreseen_scores``: each seat's final score foreseen) instead
     of the scores as they are there; with more than two players the foreseen scores are
     rounded to whole groups, so that seats tie as often as they do at the end and the fewest
-    captures decide among them."""
+    captures decide among them. How widely and how far it looks grows with a two-player
+    game's budget (``vista_search``)."""
     from .value import foreseen_scores, load_weights
 
     weights = load_weights()[len(game.players)]
-    plies = VISTA_MOVES * len(game.players)
-    candidates = mc_candidates(game, rng, variant, VISTA_CANDIDATES)
+    search = vista_search(len(game.players), playouts, seconds)
+    candidates = mc_candidates(game, rng, variant, search.candidates)
+    plies = search.moves * len(game.players)
     if len(game.players) == 2:
         return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
-                                     None, _margin, lambda playout: foreseen_scores(playout, weights))
+                                     search.cut, _margin,
+                                     lambda playout: foreseen_scores(playout, weights))
 
     def rounded(playout: Playout) -> list[tuple[Any, int]]:
         return [(round(score), captures) for score, captures in foreseen_scores(playout, weights)]
 
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
-                                 (HORIZON_TRIAL_DEALS, HORIZON_FINALISTS),
-                                 _margin_counting_captures, rounded)
+                                 search.cut, _margin_counting_captures, rounded)
 
 
 PlayOut = Callable[[ColoredMove], list[tuple[Any, int]]]
