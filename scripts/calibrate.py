@@ -8,12 +8,14 @@ first (a share when shared). The positions of one game share its result, so a te
 games rather than many positions of each: a first try with 24 positions from each of 240 games
 made a calibration that was worse on the other games than none.
 The games of even number fit the calibration (a logistic line for each number of players),
-those of odd number test it: the reliability table of the raw and the calibrated chances on the
+those of odd number test it; with ``--test-seed`` every game of ``--seed`` fits it and the games
+of the test seeds test it (``--test-data`` keeps their positions): the reliability table of the raw and the calibrated chances on the
 test positions, in tenths, with the Brier score and its skill against always forecasting the
 base rate of the number of players. ``--seed`` may name several seeds (``37,38``): the games of
 each are played.
 
-    python scripts/calibrate.py --seed 37,38 --jobs 2 --out uptown_cli/analysis/calibration.json
+    python scripts/calibrate.py --seed 37,38 --test-seed 39,40 --jobs 2 \
+        --out uptown_cli/analysis/calibration.json
 
 
 ``--data FILE`` keeps the evaluated positions (JSON lines) and reads them back on the next run
@@ -60,18 +62,18 @@ def game_positions(task):
     return rows
 
 
-def positions(args):
-    """Every evaluated position: read from ``args.data`` when it exists, else played (and
-    written there when asked)."""
-    if args.data and os.path.exists(args.data):
-        with open(args.data, encoding="utf-8") as f:
+def positions(args, seeds, data):
+    """Every evaluated position of the games of ``seeds`` (comma-separated): read from the file
+    ``data`` when it exists, else played (and written there when asked)."""
+    if data and os.path.exists(data):
+        with open(data, encoding="utf-8") as f:
             return [json.loads(line) for line in f]
     tasks = [(players, n, seed, args.bot, args.playouts, args.per_game, args.deals)
-             for seed in args.seed.split(",") for n in range(args.games) for players in PLAYERS]
+             for seed in seeds.split(",") for n in range(args.games) for players in PLAYERS]
     with Pool(args.jobs) as pool:
         rows = [row for game in pool.imap(game_positions, tasks, chunksize=8) for row in game]
-    if args.data:
-        with open(args.data, "w", encoding="utf-8") as f:
+    if data:
+        with open(data, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(row) + "\n" for row in rows)
     return rows
 
@@ -105,11 +107,16 @@ def main():
     parser.add_argument("--deals", type=int, default=256)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--data", default=None)
+    parser.add_argument("--test-seed", default=None, help="test on these seeds' games instead")
+    parser.add_argument("--test-data", default=None)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    rows = positions(args)
-    fitting = [r for r in rows if r["game"] % 2 == 0]
-    testing = [r for r in rows if r["game"] % 2 == 1]
+    rows = positions(args, args.seed, args.data)
+    if args.test_seed:
+        fitting, testing = rows, positions(args, args.test_seed, args.test_data)
+    else:
+        fitting = [r for r in rows if r["game"] % 2 == 0]
+        testing = [r for r in rows if r["game"] % 2 == 1]
     calibration = fit_calibration([r["players"] for r in fitting], [r["raw"] for r in fitting],
                                   [r["won"] for r in fitting])
     raw = [r["raw"] for r in testing]

@@ -506,3 +506,56 @@ def test_a_stamp_after_an_entry_the_judge_never_stamped_is_named_after_a_vacatio
     assert result.exit_code == 1
     assert ("move 2 (Bo's blue) carries the judge's stamp, but move 1 (Ana's red) before it does "
             "not") in result.output, result.output
+
+
+def test_a_players_signature_changed_under_the_judges_stamp_is_still_named(table):
+    """Bo changes the signature under Ana's stamped move 1 in his copy: the judge's stamp,
+    still good, does not make the signature good."""
+    table.play("Ana")
+    table.post("Ana")
+    path = table.game("Bo")
+    lines = path.read_text().splitlines(keepends=True)
+    move = next(i for i, line in enumerate(lines) if line.startswith("  - red: "))
+    at = next(i for i in range(move, len(lines)) if lines[i].startswith("    sig: "))
+    lines[at] = "    sig: " + "0" * 128 + "\n"
+    path.write_text("".join(lines))
+    result = table.attempt("Bo", "validate", "club.yaml")
+    assert result.exit_code == 1
+    assert "move 1 (Ana's red) does not carry Ana's signature" in result.output, result.output
+
+
+def test_a_stamp_changed_in_a_players_copy_is_named_by_validate(table):
+    """Bo changes the judge's stamp under Ana's move 1 in his copy: his own tool says the move
+    does not carry the judge's stamp as it is written."""
+    table.play("Ana")
+    table.post("Ana")
+    path = table.game("Bo")
+    lines = path.read_text().splitlines(keepends=True)
+    move = next(i for i, line in enumerate(lines) if line.startswith("  - red: "))
+    at = next(i for i in range(move, len(lines)) if lines[i].startswith("    stamp: "))
+    lines[at] = "    stamp: " + "0" * 128 + "\n"
+    path.write_text("".join(lines))
+    result = table.attempt("Bo", "validate", "club.yaml")
+    assert result.exit_code == 1
+    assert "move 1 (Ana's red) does not carry the judge's stamp as it is written" in result.output, (
+        result.output)
+
+
+def test_a_void_ruling_written_by_hand_is_named_by_validate(tmp_path):
+    """Ana copies the judge's void ruling into her copy with a stamp of her own making: her
+    tool names the ruling as written by hand."""
+    table = JudgedTable(tmp_path, join_days=3)
+    table.new("--hidden", *CLOCK)
+    for name in ("Ana", "Bo"):
+        table.uptown(name, "join", "club.yaml", "--as", name)
+        table.post(name)
+    table.wait(72)
+    table.tick()
+    path = table.game("Ana")
+    text = path.read_text()
+    at = text.index("stamp: ", text.index("void:"))
+    path.write_text(text[:at] + "stamp: " + "0" * 128 + text[text.index("\n", at):])
+    said = table.attempt("Ana", "validate", "club.yaml")
+    assert said.exit_code == 1
+    assert ("the judge's ruling that the game is void does not carry the judge's stamp: it was "
+            "written by hand") in said.output, said.output
