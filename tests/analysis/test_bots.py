@@ -13,7 +13,7 @@ from uptown_cli.analysis.deals import _pass_limits, _sample_bag, sample_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
-from support.engine_games import random_game, seeded_game
+from support.engine_games import random_game, recorded_first_moves, seeded_game
 from support.positions import build
 
 FAST = {"playouts": 2}
@@ -338,12 +338,8 @@ def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, 
     game = random_game(players, f"horizoncut{players}", 24)
     seat = game.players.index(game.to_move)
     deals = []  # per playout: (the candidate played before it, its margin)
-    played = []
-    real_play, real_run = bots.Playout.play, bots.Playout.run
-
-    def recording_play(self, color, tile, sq):
-        played.append((color, tile, sq))
-        real_play(self, color, tile, sq)
+    played = recorded_first_moves(monkeypatch)
+    real_run = bots.Playout.run
 
     def recording_run(self, policy, rng, plies=None):
         candidate = played[-1]
@@ -351,7 +347,6 @@ def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, 
         deals.append((candidate, bots._margin_counting_captures(results, seat)))
         return results
 
-    monkeypatch.setattr(bots.Playout, "play", recording_play)
     monkeypatch.setattr(bots.Playout, "run", recording_run)
     choose_move("horizon", game, seed=3, playouts=6)
     trials = bots.HORIZON_TRIAL_DEALS * bots.HORIZON_CANDIDATES

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from support.engine_games import random_game
+from support.engine_games import random_game, recorded_first_moves
 from support.positions import build
 
 from uptown_cli.analysis import value
@@ -196,18 +196,13 @@ def test_vista_plays_its_candidates_out_as_its_search_says(playouts, monkeypatch
     game = random_game(2, f"vistasearch{playouts}", 16)
     search = bots.vista_search(2, playouts, None)
     runs = []  # per playout: (the candidate played before it, its plies)
-    played = []
-    real_play, real_advance = bots.Playout.play, bots.Playout.advance
-
-    def recording_play(self, color, tile, sq):
-        played.append((color, tile, sq))
-        real_play(self, color, tile, sq)
+    played = recorded_first_moves(monkeypatch)
+    real_advance = bots.Playout.advance
 
     def recording_advance(self, policy, rng, plies=None):
         runs.append((played[-1], plies))
         real_advance(self, policy, rng, plies)
 
-    monkeypatch.setattr(bots.Playout, "play", recording_play)
     monkeypatch.setattr(bots.Playout, "advance", recording_advance)
     choose_move("vista", game, seed=2, playouts=playouts)
     assert {plies for _, plies in runs} == {2 * search.moves}

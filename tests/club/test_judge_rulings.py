@@ -103,14 +103,20 @@ def test_the_first_clock_starts_when_the_last_join_comes(tmp_path):
     assert "Ana out of time" in table.tick()[0]
 
 
-def test_a_game_nobody_finished_joining_is_void_after_the_join_days(tmp_path):
-    """Cy never joins: after the judge's join days the game is void, every player is told, and
-    a join that comes later is refused."""
+def without_cy(tmp_path):
+    """A game under a judge with join days of 3 that Ana and Bo have joined and Cy has not."""
     table = JudgedTable(tmp_path, join_days=3)
     table.new("--hidden", *CLOCK)
     for name in ("Ana", "Bo"):
         table.uptown(name, "join", "club.yaml", "--as", name)
         table.post(name)
+    return table
+
+
+def test_a_game_nobody_finished_joining_is_void_after_the_join_days(tmp_path):
+    """Cy never joins: after the judge's join days the game is void, every player is told, and
+    a join that comes later is refused."""
+    table = without_cy(tmp_path)
     table.wait(71.99)
     assert table.tick() == []
     table.wait(0.01)  # the join days are up to the minute
@@ -508,47 +514,30 @@ def test_a_stamp_after_an_entry_the_judge_never_stamped_is_named_after_a_vacatio
             "not") in result.output, result.output
 
 
-def test_a_players_signature_changed_under_the_judges_stamp_is_still_named(table):
-    """Bo changes the signature under Ana's stamped move 1 in his copy: the judge's stamp,
-    still good, does not make the signature good."""
+@pytest.mark.parametrize("field, named", [
+    ("sig", "move 1 (Ana's red) does not carry Ana's signature"),
+    ("stamp", "move 1 (Ana's red) does not carry the judge's stamp as it is written"),
+])
+def test_a_signature_or_stamp_changed_in_a_players_copy_is_named_by_validate(table, field, named):
+    """Bo changes Ana's signature, or the judge's stamp, under her stamped move 1 in his copy:
+    his own tool names what is wrong (a good stamp does not make a changed signature good)."""
     table.play("Ana")
     table.post("Ana")
     path = table.game("Bo")
     lines = path.read_text().splitlines(keepends=True)
     move = next(i for i, line in enumerate(lines) if line.startswith("  - red: "))
-    at = next(i for i in range(move, len(lines)) if lines[i].startswith("    sig: "))
-    lines[at] = "    sig: " + "0" * 128 + "\n"
+    at = next(i for i in range(move, len(lines)) if lines[i].startswith(f"    {field}: "))
+    lines[at] = f"    {field}: " + "0" * 128 + "\n"
     path.write_text("".join(lines))
     result = table.attempt("Bo", "validate", "club.yaml")
     assert result.exit_code == 1
-    assert "move 1 (Ana's red) does not carry Ana's signature" in result.output, result.output
-
-
-def test_a_stamp_changed_in_a_players_copy_is_named_by_validate(table):
-    """Bo changes the judge's stamp under Ana's move 1 in his copy: his own tool says the move
-    does not carry the judge's stamp as it is written."""
-    table.play("Ana")
-    table.post("Ana")
-    path = table.game("Bo")
-    lines = path.read_text().splitlines(keepends=True)
-    move = next(i for i, line in enumerate(lines) if line.startswith("  - red: "))
-    at = next(i for i in range(move, len(lines)) if lines[i].startswith("    stamp: "))
-    lines[at] = "    stamp: " + "0" * 128 + "\n"
-    path.write_text("".join(lines))
-    result = table.attempt("Bo", "validate", "club.yaml")
-    assert result.exit_code == 1
-    assert "move 1 (Ana's red) does not carry the judge's stamp as it is written" in result.output, (
-        result.output)
+    assert named in result.output, result.output
 
 
 def test_a_void_ruling_written_by_hand_is_named_by_validate(tmp_path):
     """Ana copies the judge's void ruling into her copy with a stamp of her own making: her
     tool names the ruling as written by hand."""
-    table = JudgedTable(tmp_path, join_days=3)
-    table.new("--hidden", *CLOCK)
-    for name in ("Ana", "Bo"):
-        table.uptown(name, "join", "club.yaml", "--as", name)
-        table.post(name)
+    table = without_cy(tmp_path)
     table.wait(72)
     table.tick()
     path = table.game("Ana")

@@ -69,3 +69,19 @@ def assert_same_games(one, other, rng):
     while one.ply:
         assert one.pop() == other.pop()
         assert shown(one) == shown(other)
+
+
+def recorded_first_moves(monkeypatch):
+    """A list that records ``(colour index, tile, square)`` of every move a ``Playout`` is
+    made to play from here on (a bot's candidate, before each playout of it)."""
+    from uptown_cli.engine.playout import Playout
+
+    played = []
+    real_play = Playout.play
+
+    def recording_play(self, color, tile, sq):
+        played.append((color, tile, sq))
+        real_play(self, color, tile, sq)
+
+    monkeypatch.setattr(Playout, "play", recording_play)
+    return played
