@@ -222,3 +222,17 @@ def test_a_dispute_is_written_once_and_settled_once(forfeited):
     forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle")
     refused(forfeited.attempt("Bo", "dispute", "club.yaml", "--as", "Bo", "--settle",
                               "--move", "2"), "Bo has not disputed move 2")
+
+
+def test_a_dispute_is_signed_over_the_move_it_names(forfeited):
+    """Bo's dispute of move 2 is signed over move 2 itself, found by its line in the file (not
+    by the number the checker gives it): a dispute cannot be moved onto another entry."""
+    from uptown_cli.fairplay.signatures import dispute_digest, signed_entries
+
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    record = load_record(forfeited.game("Bo"))
+    [dispute] = record.disputes
+    entries = signed_entries(record)
+    [move_2] = [entry for entry in entries if entry.line == record.moves[1].line]
+    assert move_2.move == 2
+    assert entries[-1].digest == dispute_digest(move_2.digest, "Bo", "2", dispute.at)
