@@ -9,10 +9,10 @@ games rather than many positions of each: a first try with 24 positions from eac
 made a calibration that was worse on the other games than none.
 The games of even number fit the calibration (a logistic line for each number of players),
 those of odd number test it; with ``--test-seed`` every game of ``--seed`` fits it and the games
-of the test seeds test it (``--test-data`` keeps their positions): the reliability table of the raw and the calibrated chances on the
-test positions, in tenths, with the Brier score and its skill against always forecasting the
-base rate of the number of players. ``--seed`` may name several seeds (``37,38``): the games of
-each are played.
+of the test seeds test it (``--test-data`` keeps their positions): the reliability table of the
+raw and the calibrated chances on the test positions, in tenths, with the Brier score and its
+skill against always forecasting the base rate of the number of players. ``--seed`` may name
+several seeds (``37,38``): the games of each are played.
 
     python scripts/calibrate.py --seed 37,38 --test-seed 39,40 --jobs 2 \
         --out uptown_cli/analysis/calibration.json

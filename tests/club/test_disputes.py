@@ -236,3 +236,23 @@ def test_a_dispute_is_signed_over_the_move_it_names(forfeited):
     [move_2] = [entry for entry in entries if entry.line == record.moves[1].line]
     assert move_2.move == 2
     assert entries[-1].digest == dispute_digest(move_2.digest, "Bo", "2", dispute.at)
+
+
+def test_a_dispute_merged_into_an_invalid_own_copy_writes_nothing(forfeited):
+    """Bo's dispute crosses Ana's move in the mail, but Ana's own copy, further along, was
+    changed by hand (her move's signature): receive refuses in one line, naming the move, and
+    leaves her file as it was (no merge is written over a copy that is not valid)."""
+    forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
+    from_bo = forfeited.message("Bo", "Ana")
+    forfeited.play("Ana")
+    path = forfeited.game("Ana")
+    lines = path.read_text().splitlines(keepends=True)
+    at = max(i for i, line in enumerate(lines) if line.startswith("    sig: "))
+    lines[at] = "    sig: " + "0" * 128 + "\n"
+    path.write_text("".join(lines))
+    before = path.read_bytes()
+    result = forfeited.receive("Ana", from_bo)
+    assert result.exit_code == 1, result.output
+    assert "move 4 (Ana's red) does not carry Ana's signature" in result.output
+    assert "refused: your copy is unchanged" in result.output
+    assert path.read_bytes() == before

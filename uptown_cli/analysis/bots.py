@@ -302,16 +302,14 @@ def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
     search = vista_search(len(game.players), playouts, seconds)
     candidates = mc_candidates(game, rng, variant, search.candidates)
     plies = search.moves * len(game.players)
-    if len(game.players) == 2:
-        return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
-                                     search.cut, _margin,
-                                     lambda playout: foreseen_scores(playout, weights))
+    two = len(game.players) == 2
 
-    def rounded(playout: Playout) -> list[tuple[Any, int]]:
-        return [(round(score), captures) for score, captures in foreseen_scores(playout, weights)]
+    def read(playout: Playout) -> list[tuple[Any, int]]:
+        foreseen = foreseen_scores(playout, weights)
+        return foreseen if two else [(round(score), captures) for score, captures in foreseen]
 
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
-                                 search.cut, _margin_counting_captures, rounded)
+                                 search.cut, _margin if two else _margin_counting_captures, read)
 
 
 PlayOut = Callable[[ColoredMove], list[tuple[Any, int]]]

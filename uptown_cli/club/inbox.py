@@ -122,9 +122,9 @@ def receive(game: Attached, local_path: str, shown: str,
     if comparison.relation == Relation.EXTENDS and not further_here:
         news = ", ".join(filter(None, [_new_moves(local, received), news]))
 
-    replace_record(local_path, hidden.text or received, local.text, on_wait)
     # the game as written: the local copy's moves, with the received disputes, when further
     after, after_game = (local, _valid_game(local)) if further_here else (received, played)
+    replace_record(local_path, hidden.text or received, local.text, on_wait)
     return Received(Outcome.EXTENDED, shown, _("Saved {path}: {news}; {waiting}.").format(
                     path=shown, news=news, waiting=_waiting(after, after_game)),
                     _warned(sender_warning(game, local, received)))

@@ -108,7 +108,8 @@ def signed_snapshot(record: Record) -> list[list[Any]]:
     """What a memory keeps of each signed entry of ``record`` (protocol 5) but its revealed
     keys (a set that copies merge): ``[kind, whose, writer, signature, number, colour,
     days]``, in the order of the history (``kind``: ``join``, ``move``, ``pause``,
-    ``withdrawn``; ``number``: a move's, or the moves before a pause)."""
+    ``withdrawn``, then ``dispute`` or ``settled``; ``number``: a move's, the moves before a
+    pause, or the move disputed)."""
     fields = record.joins
     if fields is None or not fields.signed:
         return []
@@ -139,15 +140,15 @@ def missing_entry(signed: list[list[Any]], record: Record,
     vacation, or a move replaced by another player's entry or past the copy's last, counts
     here: a move changed in its place and a join taken out are ``first_change``'s to tell, and
     a dispute the copy lacks is merged back into it (``copies.hidden_progress``)."""
-    held = {entry[3] for entry in signed_snapshot(record)}
+    snapshot = signed_snapshot(record)
+    held = {entry[3] for entry in snapshot}
     seen = {entry[3] for entry in signed}
     for kind, whose, writer, sig, number, color, days in signed:
         if sig is None or sig in held or kind not in ("move", "pause") or (
                 kind == "move" and _changed_in_place(record, number, writer)):
             continue  # a move changed in its place, a join withdrawn: first_change tells them
         # (a dispute is signed over the move it disputes, not over the history: no evidence)
-        newer = [entry for entry in signed_snapshot(record)
-                 if entry[3] not in seen and entry[0] not in ("dispute", "settled")]
+        newer = [entry for entry in snapshot if entry[3] not in seen and entry[0] not in ("dispute", "settled")]
         if not newer:
             return None  # an older copy: first_change says so as for any game
         what = entry_words(kind, whose, writer, number, color, days)

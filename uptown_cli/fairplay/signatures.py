@@ -35,7 +35,9 @@ from .draws import framed_hash
 from .joins import withdraws
 
 __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "header_digest",
-           "join_digest", "entry_digest", "entry_words", "in_order", "dispute_digest", "unstamped", "first_missing", "judged_digest", "void_digest", "reveal_digest", "withdraw_digest", "entry_fields",
+           "join_digest", "entry_digest", "entry_words", "in_order", "dispute_digest", "unstamped",
+           "first_kept_missing", "judged_digest", "void_digest", "reveal_digest",
+           "withdraw_digest", "entry_fields",
            "signed_entries", "joins_end", "history_end", "signature_problems", "signature_errors",
            "signature_warnings"]
 
