@@ -6,7 +6,7 @@ key folder per player, the file carried by ``send -o`` and ``receive``."""
 import json
 
 import pytest
-from support.tables import Table, last_entry, refused, signed_again, stamp
+from support.tables import Table, refused, signed_again, stamp, zeroed
 
 from uptown_cli.club.page import INDEX, club_page
 from uptown_cli.records.reading import load_record
@@ -246,10 +246,7 @@ def test_a_dispute_merged_into_an_invalid_own_copy_writes_nothing(forfeited):
     from_bo = forfeited.message("Bo", "Ana")
     forfeited.play("Ana")
     path = forfeited.game("Ana")
-    lines = path.read_text().splitlines(keepends=True)
-    at = max(i for i, line in enumerate(lines) if line.startswith("    sig: "))
-    lines[at] = "    sig: " + "0" * 128 + "\n"
-    path.write_text("".join(lines))
+    zeroed(path, "sig", last=True)
     before = path.read_bytes()
     result = forfeited.receive("Ana", from_bo)
     assert result.exit_code == 1, result.output

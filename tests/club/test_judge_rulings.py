@@ -6,7 +6,7 @@ keeps the time no player can be trusted with."""
 import json
 
 import pytest
-from support.tables import JudgedTable
+from support.tables import JudgedTable, zeroed
 
 CLOCK = ("--clock", "move 24h", "--late", "forfeit")
 
@@ -301,11 +301,7 @@ def test_a_stamp_changed_in_a_copy_is_named_as_not_the_judges(table):
     """Ana's copy holds her join with a stamp she changed: the judge says the stamp is not
     its own, not that the join is missing."""
     table.play("Ana")
-    path = table.game("Ana")
-    lines = path.read_text().splitlines(keepends=True)
-    at = next(i for i, line in enumerate(lines) if line.startswith("    stamp: "))
-    lines[at] = "    stamp: " + "0" * 128 + "\n"
-    path.write_text("".join(lines))
+    zeroed(table.game("Ana"), "stamp")
     said = table.post("Ana", table.forged_message("Ana"))
     assert "the judge's stamp under Ana's join is not the judge's" in said, said
 
@@ -523,12 +519,7 @@ def test_a_signature_or_stamp_changed_in_a_players_copy_is_named_by_validate(tab
     his own tool names what is wrong (a good stamp does not make a changed signature good)."""
     table.play("Ana")
     table.post("Ana")
-    path = table.game("Bo")
-    lines = path.read_text().splitlines(keepends=True)
-    move = next(i for i, line in enumerate(lines) if line.startswith("  - red: "))
-    at = next(i for i in range(move, len(lines)) if lines[i].startswith(f"    {field}: "))
-    lines[at] = f"    {field}: " + "0" * 128 + "\n"
-    path.write_text("".join(lines))
+    zeroed(table.game("Bo"), field, below="  - red: ")
     result = table.attempt("Bo", "validate", "club.yaml")
     assert result.exit_code == 1
     assert named in result.output, result.output

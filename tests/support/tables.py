@@ -348,3 +348,15 @@ class ClubJudge(Table):
         for recipients, data in self.server.capture.take():
             for address in recipients:
                 self.from_judge(address, data)
+
+
+def zeroed(path, field, below=None, last=False):
+    """Rewrite, by hand, the first line ``    FIELD: ...`` of the file at ``path`` (after the
+    first line that starts with ``below``; the last such line with ``last``) as 128 zeros: a
+    signature or stamp someone changed."""
+    lines = path.read_text().splitlines(keepends=True)
+    start = 0 if below is None else next(i for i, line in enumerate(lines)
+                                         if line.startswith(below))
+    found = [i for i in range(start, len(lines)) if lines[i].startswith(f"    {field}: ")]
+    lines[found[-1] if last else found[0]] = f"    {field}: " + "0" * 128 + "\n"
+    path.write_text("".join(lines))
