@@ -438,16 +438,17 @@ def bench_deep(uptown, runs):
         return compare_processes("parser events of the deep record", floor, commands, runs)
 
 
-def legal_move_times(games):
+def legal_move_times(games, run):
     """Microseconds of ``legal_moves()`` in random games of 2 to 5 players: on every other
     position replayed from its moves into a new game (nothing cached yet, as a command that
-    loads a record sees it) and on every position along the games (as a bot sees it)."""
+    loads a record sees it) and on every position along the games (as a bot sees it), on deals
+    of their own for each ``run``."""
     rng = random.Random(7)
     clock = time.perf_counter_ns
     fresh, along = [], []
     for i in range(games):
         players = seats(2 + i % 4)
-        bags = bags_for(players, f"positions-{i}")
+        bags = bags_for(players, f"positions-{run}-{i}")
         game = Game(players, bags)
         while True:
             start = clock()
@@ -467,14 +468,15 @@ def legal_move_times(games):
     return fresh, along
 
 
-def move_cost(games):
+def move_cost(games, run):
     """CPU microseconds per move of ``legal_moves()`` and ``play`` along random 4-player games
-    (the moves are chosen beforehand, so only the engine is timed)."""
+    (the moves are chosen beforehand, so only the engine is timed), on deals of their own for
+    each ``run``."""
     rng = random.Random(13)
     players = seats(4)
     runs = []
     for i in range(games):
-        bags = bags_for(players, f"moves-{i}")
+        bags = bags_for(players, f"moves-{run}-{i}")
         game = play_randomly(Game(players, bags), rng)
         runs.append((bags, [(turn.move, turn.color) for turn in game.history]))
     start = time.process_time()
@@ -487,11 +489,13 @@ def move_cost(games):
     return took / sum(len(moves) for _, moves in runs) * 1e6
 
 
-def playouts_per_second(games):
-    """Whole random 4-player games per CPU second, from the start, on one core."""
+def playouts_per_second(games, run):
+    """Whole random 4-player games per CPU second, from the start, on one core: deals of their
+    own for each ``run``, so that no run finds what an earlier one left in the engine's
+    caches of move lists (``engine.move_lists``)."""
     rng = random.Random(11)
     players = seats(4)
-    bags = [bags_for(players, f"playout-{i}") for i in range(games)]
+    bags = [bags_for(players, f"playout-{run}-{i}") for i in range(games)]
     start = time.process_time()
     for game_bags in bags:
         play_randomly(Game(players, game_bags), rng)
@@ -500,17 +504,17 @@ def playouts_per_second(games):
 
 def bench_engine(runs, games, playouts):
     fresh, along = [], []
-    for _ in range(runs):
-        fresh_times, along_times = legal_move_times(games)
+    for run in range(runs):
+        fresh_times, along_times = legal_move_times(games, run)
         fresh.append(statistics.median(fresh_times))
         along.append(statistics.median(along_times))
-    per_move = [move_cost(games // 2) for _ in range(runs)]
-    rates = [playouts_per_second(playouts) for _ in range(runs)]
+    per_move = [move_cost(games // 2, run) for run in range(runs)]
+    rates = [playouts_per_second(playouts, run) for run in range(runs)]
     return {
         f"legal_moves(), {len(fresh_times)} replayed positions": summary(fresh, "us", 50.0),
         f"legal_moves(), {len(along_times)} positions along games": summary(along, "us", 15.0),
         "legal_moves() + play, per move along 4-player games": summary(per_move, "us", 10.0),
-        "random 4-player games": summary(rates, "games/s", 1000.0),
+        "random 4-player games": summary(rates, "games/s", 2000.0),
     }
 
 

@@ -30,7 +30,6 @@ from .geometry import (
     shown_tile,
     ALL_SQUARES,
     FIT,
-    GATHER,
     NEIGHBOURS,
     TILES_PER_COLOR,
     WILD,
@@ -39,8 +38,8 @@ from .geometry import (
     tile_fit_text,
 )
 from .groups import count_groups, cut_points, is_cut_point
-from .move_lists import ROW_SHIFTS, move_lists, tile_moves
-from .notation import PASS, Move, board_diagram, parse_move
+from .move_lists import CAPTURES_UP, Window, tile_moves, tile_windows
+from .notation import PASS, Move, Placement, board_diagram, parse_move
 from ..i18n import _ as gettext, names_list, ngettext
 
 __all__ = [
@@ -63,6 +62,9 @@ RACK_SIZE = 5
 TILES_PLAYED_PER_COLOR = TILES_PER_COLOR - 4
 """Every colour plays exactly 24 tiles: it stops when its bag is empty and its rack is down to 4."""
 
+_new_turn = tuple.__new__
+"""Makes a ``Turn`` from all its fields as one tuple, without the named tuple's own
+``__new__`` (a Python function, for the defaults): ``play`` makes one every move."""
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
 
 
@@ -177,6 +179,9 @@ class Game:
         for index, p in enumerate(seated):
             for c in p.colors:
                 self._owner[c] = index
+        self._seat_count, self._color_count = len(seated), len(self._owner)
+        self._following = [*range(1, len(seated)), 0]  # the seat after each
+        self._windows: list[list[tuple[str, list[Window]]]] = []  # made by legal_moves
         self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(seated))]
         self._occupied = 0
         self._exhausted = 0  # colours that have played all their tiles
@@ -198,6 +203,7 @@ class Game:
             self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
         self._turn = 0
         self._passes = 0
+        self._over = False
         self.history: list[Turn] = []
         """Every move played, in order (a forfeit is there as its player's pass)."""
         self.forfeited: list[tuple[str, int]] = []
@@ -270,12 +276,18 @@ class Game:
         """Whether the game is over: every colour has played its 24 tiles, or every player
         has passed in a row; after a forfeit, among the players still in play, or fewer than
         two of them are left."""
+        return self._over
+
+    def _settle(self) -> None:
+        """Work out ``finished`` again, after a pass, a forfeit, a colour's last tile or a move
+        taken back: nothing else can end the game."""
         if self.forfeited:
             out = {name for name, _ in self.forfeited}
             playing = [p for p in self.players if p.name not in out]
-            return len(playing) < 2 or self._passes >= len(playing) or all(
+            self._over = len(playing) < 2 or self._passes >= len(playing) or all(
                 self._played_count[c] >= TILES_PLAYED_PER_COLOR for p in playing for c in p.colors)
-        return self._passes >= len(self.players) or self._exhausted == len(self._owner)
+        else:
+            self._over = self._passes >= self._seat_count or self._exhausted == self._color_count
 
     @property
     def to_move(self) -> Player | None:
@@ -362,33 +374,28 @@ class Game:
         when there is none; ``[]`` once the game is over. Needs known racks."""
         if self._racks is None:
             raise RacksUnknown()
-        if self.finished:
+        if self._over:
             return []
-        player = self.players[self._turn]
-        targets, occupied = self._targets()
-        captures = targets & occupied
+        targets, capturable = self._targets()
+        squares = targets | capturable << CAPTURES_UP
         moves: list[tuple[str, Move]] = []
-        for color in player.colors:
+        for color, windows in (self._windows or self._seat_windows())[self._turn]:
             if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
                 continue
-            lists = move_lists(color)
             for tile in self._racks[color]:
                 if tile == WILD:
-                    for shift, row_lists in zip(ROW_SHIFTS, lists[WILD:]):
-                        open_squares = targets >> shift & 511
-                        if open_squares:
-                            taken = captures >> shift & 511
-                            moves.extend(row_lists.with_captures(open_squares, taken) if taken
-                                         else row_lists[open_squares])
-                    continue
-                shift, keep, multiplier, down = GATHER[tile]
-                open_squares = ((targets >> shift) & keep) * multiplier >> down & 511
-                if open_squares:
-                    tile_lists = lists[tile]
-                    taken = ((captures >> shift) & keep) * multiplier >> down & 511
-                    moves.extend(tile_lists.with_captures(open_squares, taken) if taken
-                                 else tile_lists[open_squares])
-        return moves or [(player.colors[0], PASS)]
+                    for shift, keep, pickers, pairs in windows[WILD:]:
+                        moves.extend(pickers[squares >> shift & keep](pairs))
+                else:
+                    shift, keep, pickers, pairs = windows[tile]
+                    moves.extend(pickers[squares >> shift & keep](pairs))
+        return moves or [(self.players[self._turn].colors[0], PASS)]
+
+    def _seat_windows(self) -> list[list[tuple[str, list[Window]]]]:
+        """Each seat's colours, each with where its tiles' moves are read (``tile_windows``);
+        kept from the first call of ``legal_moves``."""
+        self._windows = [[(c, tile_windows(c)) for c in p.colors] for p in self.players]
+        return self._windows
 
     def has_legal_placement(self) -> bool:
         """Whether the player to move can place a tile; RacksUnknown without known racks."""
@@ -404,17 +411,15 @@ class Game:
 
     def _targets(self) -> tuple[int, int]:
         """Squares a tile of the player to move could go on (empty, or holding a capturable
-        opponent tile), and the occupied squares."""
-        occupied = self._occupied
+        opponent tile), and the capturable ones among them."""
+        occupied, masks, known_cuts = self._occupied, self._masks, self._cuts
         capturable = 0
         for color in self._opponents[self._turn]:
-            mask = self._masks[color]
-            if mask:
-                cuts = self._cuts.get(color)
-                if cuts is None:
-                    cuts = self.cut_points(color)
-                capturable |= mask & ~cuts
-        return (ALL_SQUARES & ~occupied) | capturable, occupied
+            cuts = known_cuts.get(color)
+            if cuts is None:
+                cuts = self.cut_points(color)
+            capturable |= masks[color] & ~cuts
+        return (ALL_SQUARES ^ occupied) | capturable, capturable
 
     def _color_for(self, move: Move, player: Player) -> str:
         """The colour a move without a named colour is played with, or an IllegalMove."""
@@ -441,14 +446,15 @@ class Game:
         """Raise IllegalMove when ``move`` (by ``color``, or the colour it must be) is illegal;
         return the colour it is played with otherwise (a pass counts as the player's first
         colour's, whichever colour names it). Never changes the game."""
-        if self.finished:
+        if self._over:
             raise IllegalMove(Reason.GAME_OVER, gettext("the game is over"))
         player = self.players[self._turn]
         if color is None:
             color = self._color_for(move, player)
-        elif color not in self._owner:
+        seat = self._owner.get(color)
+        if seat is None:
             raise IllegalMove(Reason.UNKNOWN_COLOR, gettext("{color} does not play in this game").format(color=shown_color(color)))
-        if self._owner[color] != self._turn:
+        if seat != self._turn:
             raise IllegalMove(Reason.WRONG_TURN, gettext(
                 "it is {name}'s turn ({colors}), not {color}'s").format(
                 name=player.name, colors=", ".join(map(shown_color, player.colors)),
@@ -525,6 +531,7 @@ class Game:
             turn = Turn(len(self.history) + 1, player, color, PASS,
                         kind="stand-in" if stand_in else "move")
             self._passes += 1
+            self._settle()
         else:
             tile, sq = move.tile, move.square
             victim = self._color_at[sq]
@@ -541,21 +548,23 @@ class Game:
             count = self._played_count[color] = self._played_count[color] + 1
             if count == TILES_PLAYED_PER_COLOR:
                 self._exhausted += 1
+                self._settle()
             drawn = None
             if self._racks is not None:
                 rack = self._racks[color]
                 rack.remove(tile)
-                if self._drawn[color] < TILES_PER_COLOR:
-                    drawn = self._bags[color][self._drawn[color]]
-                    self._drawn[color] += 1
+                drawn_count = self._drawn[color]
+                if drawn_count < TILES_PER_COLOR:
+                    drawn = self._bags[color][drawn_count]
+                    self._drawn[color] = drawn_count + 1
                     insort(rack, drawn)
             if move.capture != (victim is not None):
                 move = tile_moves(tile)[sq][victim is not None]
-            turn = Turn(len(self.history) + 1, player, color, move, captured, drawn)
+            turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn, "move"))
             self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
-        self._turn = (seat + 1) % len(self.players) if not self.forfeited else self._next(seat)
+        self._turn = self._following[seat] if not self.forfeited else self._next(seat)
         return turn
 
     def forfeit(self) -> Turn:
@@ -571,6 +580,7 @@ class Game:
         self.history.append(turn)
         self.forfeited.append((player.name, turn.number))
         self._passes = 0
+        self._settle()
         self._turn = self._next(seat)
         return turn
 
@@ -599,8 +609,13 @@ class Game:
         turn = self.history.pop()
         self._turn, self._passes = self._undo.pop()
         move = turn.move
-        if move.is_pass:
-            return turn
+        if not move.is_pass:
+            self._take_back(turn, move)
+        self._settle()
+        return turn
+
+    def _take_back(self, turn: Turn, move: Placement) -> None:
+        """Undo on the board, the racks and the counts the placement ``move`` of ``turn``."""
         color, tile, sq = turn.color, move.tile, move.square
         if self._racks is not None:
             rack = self._racks[color]
@@ -621,7 +636,6 @@ class Game:
             self._put_down(victim, sq)
             self._captured[color][victim] -= 1
             self._color_at[sq], self._tile_at[sq] = victim, victim_tile
-        return turn
 
     def rewind(self, ply: int = 0) -> list[Turn]:
         """Take the moves back to move ``ply`` (the start by default); returns the Turns taken
@@ -646,8 +660,8 @@ class Game:
     def _take_position(self, other: Game) -> None:
         """Set this game's board, captures, turn and undo list to copies of ``other``'s (a game
         of the same players): all but its history, racks and bags."""
-        self._occupied, self._exhausted, self._turn, self._passes = (
-            other._occupied, other._exhausted, other._turn, other._passes)
+        self._occupied, self._exhausted, self._turn, self._passes, self._over = (
+            other._occupied, other._exhausted, other._turn, other._passes, other._over)
         self._masks, self._played, self._played_count, self._cuts, self._group_count = (
             dict(other._masks), dict(other._played), dict(other._played_count), dict(other._cuts),
             dict(other._group_count))

@@ -13,7 +13,7 @@ __all__ = [
     "ROWS", "COLUMNS", "SQUARE_NAMES", "ALL_SQUARES", "REGION_NAMES", "TILE_NAMES", "FACES", "WILD",
     "TILES_PER_COLOR", "TILE_ALIASES", "square_name", "parse_square", "parse_tile", "tile_name",
     "tile_fit_text", "shown_color", "shown_tile", "ROW_MASKS", "COLUMN_MASKS", "REGION_MASKS", "FIT", "FIT_SQUARES",
-    "NOT_FIRST_COLUMN", "NOT_LAST_COLUMN", "NEIGHBOURS", "RING", "GATHER", "spread", "flood",
+    "NOT_FIRST_COLUMN", "NOT_LAST_COLUMN", "NEIGHBOURS", "RING", "spread", "flood",
     "spread_around", "crowded", "holes", "may_enclose", "joined_around", "squares_of",
 ]
 
@@ -245,26 +245,6 @@ def squares_of(mask: int) -> list[int]:
 
 FIT_SQUARES = tuple(tuple(squares_of(fit)) for fit in FIT)
 """FIT_SQUARES[tile]: the squares that tile may be placed on, in increasing order."""
-
-
-def _gather(tile: int) -> tuple[int, int, int, int]:
-    """``(shift, keep, multiplier, down)`` such that ``((mask >> shift) & keep) * multiplier
-    >> down & 511`` has bit ``i`` set when ``mask`` holds the ``i``-th square of
-    ``FIT_SQUARES[tile]`` (a tile that is not ``$``). A column's squares lie 9 bits apart:
-    multiplying by 2**0 + 2**8 + ... + 2**64 moves the one of row ``k`` to bit ``64 + k``, and
-    no two products meet. A region's rows lie 9 bits apart three squares at a time: multiplying
-    by 2**12 + 2**6 + 1 moves them next to one another from bit 12."""
-    first = FIT_SQUARES[tile][0]
-    if tile < 9:
-        return first, 511, 1, 0
-    if tile < 18:
-        return first, COLUMN_MASKS[0], sum(1 << (8 * j) for j in range(9)), 64
-    return first, REGION_MASKS[0], (1 << 12) + (1 << 6) + 1, 12
-
-
-GATHER = tuple(_gather(tile) for tile in range(WILD))
-"""GATHER[tile] for every tile but ``$``: how to read the squares of FIT[tile] out of a mask as
-9 bits (see ``_gather``)."""
 
 
 _REGION_PHRASES = (N_("the man region"), N_("the ring region"), N_("the woman region"),

@@ -1,21 +1,31 @@
 """The legal-move lists of a colour's tiles, made once and shared by every game.
 
-For each tile (and each row of the board, for ``$``) a dict maps the set of open squares it
-may go on to the tuple of moves onto them, so that ``Game.legal_moves`` only looks moves up.
+A tile (or, for ``$``, each row of the board) may go on nine squares, which lie in a mask of
+squares in one of three shapes: a row, a column, a region. Shifted down to its first square
+and masked, the mask of squares a tile could go on gives a small number, its *window*; the
+squares among them holding a tile to capture lie in the same window 81 bits up. For each
+window a ``Pickers`` table keeps a function that picks the moves onto its squares, capturing
+where they capture, out of the tile's eighteen moves, so that ``Game.legal_moves`` only looks
+moves up. The tables depend on the shape alone, so every tile and colour shares them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from operator import itemgetter
 
-from .geometry import (
-    FIT_SQUARES,
-    WILD,
-)
+from .geometry import COLUMN_MASKS, FIT_SQUARES, REGION_MASKS, ROW_MASKS, WILD
 from .notation import Move, Placement
 
-__all__ = ["tile_moves", "move_lists", "MoveLists", "ROW_SHIFTS"]
+__all__ = ["tile_moves", "tile_windows", "Window", "Pairs", "Pickers", "CAPTURES_UP"]
+
+CAPTURES_UP = 81
+"""How far above the squares a tile could go on the ones it would capture on are shifted, in
+the mask a window is read from (``Game.legal_moves``)."""
+
+Pairs = tuple[tuple[str, Move], ...]
+"""``(colour, move)`` pairs, as ``Game.legal_moves`` lists them."""
 
 
 @cache
@@ -25,43 +35,55 @@ def tile_moves(tile: int) -> dict[int, tuple[Placement, Placement]]:
     return {sq: (Placement(tile, sq, False), Placement(tile, sq, True)) for sq in FIT_SQUARES[tile]}
 
 
-@cache
-def move_lists(color: str) -> list[MoveLists]:
-    """For each of ``color``'s tiles but ``$``, then for each row of the board (for ``$``), a
-    dict that fills itself: ``open | captures << 9`` (two sets of that tile's nine squares or
-    the row's, as ``GATHER`` reads them out of a mask) gives the tuple of ``(color, move)``
-    onto those open squares, in square order, none capturing; ``with_captures`` makes the
-    capturing ones capture. (Sets of open squares are few, 512 at most, so they are all kept;
-    with captures they would be far more varied.)"""
-    return [MoveLists(color, tile, FIT_SQUARES[tile]) for tile in range(WILD)] + [
-        MoveLists(color, WILD, FIT_SQUARES[WILD][9 * row : 9 * row + 9]) for row in range(9)
-    ]
+class Pickers(dict[int, Callable[[Pairs], Pairs]]):
+    """For a window of one shape (see the module), a function that takes a tile's eighteen
+    pairs (its moves onto its nine squares in square order, then the same moves capturing) and
+    returns the pairs onto the window's open squares, in square order, capturing on the ones
+    marked 81 bits up. Made when a window is first met: at most 3 ** 9 of them."""
 
-
-ROW_SHIFTS = tuple(range(0, 81, 9))
-"""Where each row of the board starts in a mask of squares."""
-
-
-class MoveLists(dict[int, tuple[tuple[str, Move], ...]]):
-    """See ``move_lists``: one tile's moves onto nine squares, for each choice of them."""
-
-    def __init__(self, color: str, tile: int, squares: Sequence[int]) -> None:
+    def __init__(self, shape: int) -> None:
         super().__init__()
-        moves = [tile_moves(tile)[sq] for sq in squares]
-        self.placing = [(color, placing) for placing, _ in moves]
-        self.capturing = [(color, capturing) for _, capturing in moves]
+        self.offsets = [at for at in range(81) if shape >> at & 1]
+        """Where each of the shape's nine squares lies in a window."""
+        self.keep = shape | shape << CAPTURES_UP
+        """The squares of a window, and of its captures."""
 
-    def __missing__(self, open_squares: int) -> tuple[tuple[str, Move], ...]:
-        pairs = self[open_squares] = tuple(
-            pair for i, pair in enumerate(self.placing) if open_squares >> i & 1
-        )
-        return pairs
+    def __missing__(self, window: int) -> Callable[[Pairs], Pairs]:
+        indexes = [i + 9 * (window >> (CAPTURES_UP + at) & 1)
+                   for i, at in enumerate(self.offsets) if window >> at & 1]
+        picker = self[window] = _picking(indexes)
+        return picker
 
-    def with_captures(self, open_squares: int, captures: int) -> list[tuple[str, Move]]:
-        """The pairs onto ``open_squares``, capturing on ``captures`` (some of them)."""
-        pairs = list(self[open_squares])
-        while captures:
-            low = captures & -captures
-            captures ^= low
-            pairs[(open_squares & (low - 1)).bit_count()] = self.capturing[low.bit_length() - 1]
-        return pairs
+
+def _picking(indexes: list[int]) -> Callable[[Pairs], Pairs]:
+    """A function that gives the items at ``indexes`` of a tuple, as a tuple (``itemgetter``
+    of fewer than two indexes would not)."""
+    if len(indexes) > 1:
+        return itemgetter(*indexes)
+    return lambda pairs: tuple(pairs[i] for i in indexes)
+
+
+_ROW_PICKERS, _COLUMN_PICKERS, _REGION_PICKERS = (
+    Pickers(ROW_MASKS[0]), Pickers(COLUMN_MASKS[0]), Pickers(REGION_MASKS[0]))
+
+Window = tuple[int, int, Pickers, Pairs]
+"""How to read one tile's (or one row's, for ``$``) legal moves out of a mask: ``(shift,
+keep, pickers, pairs)``; ``pickers[mask >> shift & keep](pairs)`` are the moves."""
+
+
+def _window(color: str, tile: int, pickers: Pickers, squares: Sequence[int]) -> Window:
+    """The ``Window`` of ``color``'s ``tile`` onto ``squares``, which lie in ``pickers``' shape
+    from the first of them."""
+    moves = [tile_moves(tile)[sq] for sq in squares]
+    pairs = tuple((color, placing) for placing, _ in moves) + tuple(
+        (color, capturing) for _, capturing in moves)
+    return squares[0], pickers.keep, pickers, pairs
+
+
+@cache
+def tile_windows(color: str) -> list[Window]:
+    """The ``Window`` of each of ``color``'s tiles but ``$``, in tile order, then of ``$``
+    onto each row, top to bottom."""
+    shapes = [_ROW_PICKERS] * 9 + [_COLUMN_PICKERS] * 9 + [_REGION_PICKERS] * 9
+    return [_window(color, tile, pickers, FIT_SQUARES[tile]) for tile, pickers in enumerate(shapes)] + [
+        _window(color, WILD, _ROW_PICKERS, FIT_SQUARES[WILD][9 * row:9 * row + 9]) for row in range(9)]
