@@ -13,9 +13,12 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   against a process that only parses the same files with PyYAML's C loader, and the peak
   memory of ``uptown validate`` (its resident set, in a fresh process) for a small and a large
   folder: it should not grow with the number of files.
-- Engine: ``legal_moves()`` per position (in a game replayed from its moves, nothing cached, and
-  along the games, as a bot sees it), ``legal_moves()`` and ``play`` per move along random
-  4-player games, and whole random 4-player games per second from the start.
+- Engine: ``legal_moves()`` per position (in a game replayed from its moves, and along the
+  games, as a bot sees it), ``legal_moves()`` and ``play`` per move along random 4-player
+  games, and whole random 4-player games per second from the start; each run on deals of its
+  own. The engine's tables of windows (``engine.move_lists``) are kept by the process and fill
+  within its first few thousand games, so these are a long-running process's figures (the
+  ``bots`` part times the first 40 games of a fresh one).
 - Groups: ``count_groups`` + ``cut_points`` for every colour of a position, from scratch, on
   every position of random games and of greedy's games against itself (2 to 5 players),
   against the code of ``GROUPS_BASELINE`` run right after (target: 4x faster).
@@ -440,9 +443,9 @@ def bench_deep(uptown, runs):
 
 def legal_move_times(games, run):
     """Microseconds of ``legal_moves()`` in random games of 2 to 5 players: on every other
-    position replayed from its moves into a new game (nothing cached yet, as a command that
-    loads a record sees it) and on every position along the games (as a bot sees it), on deals
-    of their own for each ``run``."""
+    position replayed from its moves into a new game (as a command that loads a record sees it,
+    but for the engine's tables the process keeps) and on every position along the games (as a
+    bot sees it), on deals of their own for each ``run``."""
     rng = random.Random(7)
     clock = time.perf_counter_ns
     fresh, along = [], []
@@ -491,8 +494,7 @@ def move_cost(games, run):
 
 def playouts_per_second(games, run):
     """Whole random 4-player games per CPU second, from the start, on one core: deals of their
-    own for each ``run``, so that no run finds what an earlier one left in the engine's
-    caches of move lists (``engine.move_lists``)."""
+    own for each ``run``, so that no run replays the games of an earlier one."""
     rng = random.Random(11)
     players = seats(4)
     bags = [bags_for(players, f"playout-{run}-{i}") for i in range(games)]

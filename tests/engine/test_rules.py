@@ -2,9 +2,12 @@
 unknown bags."""
 
 import inspect
+import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import uptown_cli.engine.game as engine
 from uptown_cli.engine.bags import seeded_bags
@@ -499,6 +502,46 @@ def test_game_ends_when_every_colour_is_down_to_4():
         game.play(move, color)
     assert game.last.color == "green" and game.ply == 72
     assert game.to_move is None and game.legal_moves() == []
+
+
+def the_rule_says_over(game):
+    """Whether the game is over by the rules, worked out from scratch: among the players who
+    have not forfeited, fewer than two, a round of passes, or every colour down to 4 tiles."""
+    out = {name for name, _ in game.forfeited}
+    playing = [p for p in game.players if p.name not in out]
+    return (len(playing) < 2 or game.passes >= len(playing)
+            or all(game.played_count(c) >= 24 for p in playing for c in p.colors))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), count=st.integers(2, 5))
+def test_game_over_follows_the_rule_after_every_kind_of_step(seed, count):
+    """``finished`` is kept rather than worked out on every call: after moves, stand-in passes,
+    forfeits, moves taken back and played again, copies and re-deals it still says what the
+    rule says."""
+    rng = random.Random(seed)
+    game = Game.new(NAMES[:count], seed=str(seed))
+    bags = seeded_bags(str(seed), game.colors)
+    for _ in range(400):
+        assert game.finished == the_rule_says_over(game)
+        step = rng.random()
+        if game.ply and (step < 0.05 or game.finished):
+            turns = game.rewind(max(0, game.ply - rng.randint(1, 4)))
+            assert game.finished == the_rule_says_over(game)
+            for turn in turns[:rng.randint(0, len(turns))]:
+                game.redo(turn)
+                assert game.finished == the_rule_says_over(game)
+        elif step < 0.08:
+            game = game.copy()
+        elif step < 0.10:
+            game = game.redealt(bags)
+        elif step < 0.13 and count > 2 and not game.finished:
+            game.forfeit()
+        elif step < 0.15 and not game.finished:
+            game.play(PASS, stand_in=True)
+        elif not game.finished:
+            color, move = rng.choice(game.legal_moves())
+            game.play(move, color)
 
 
 @both_bags

@@ -5,7 +5,7 @@
 - ``bags``: seeded bags.
 - ``game``: the players, the colours dealt, and the game (``Game``): its moves checked and
   played, taken back, re-dealt.
-- ``move_lists``: the legal moves of a position.
+- ``move_lists``: where the legal moves of a position are read from, shared by every game.
 - ``passes``: forced passes, and what a pass with hidden racks is checked against.
 - ``groups``: groups and cut points of a colour.
 - ``scoring``: standings under both variants, forfeits last.

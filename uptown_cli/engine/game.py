@@ -179,7 +179,6 @@ class Game:
         for index, p in enumerate(seated):
             for c in p.colors:
                 self._owner[c] = index
-        self._seat_count, self._color_count = len(seated), len(self._owner)
         self._following = [*range(1, len(seated)), 0]  # the seat after each
         self._windows: list[list[tuple[str, list[Window]]]] = []  # made by legal_moves
         self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(seated))]
@@ -287,7 +286,7 @@ class Game:
             self._over = len(playing) < 2 or self._passes >= len(playing) or all(
                 self._played_count[c] >= TILES_PLAYED_PER_COLOR for p in playing for c in p.colors)
         else:
-            self._over = self._passes >= self._seat_count or self._exhausted == self._color_count
+            self._over = self._passes >= len(self.players) or self._exhausted == len(self._owner)
 
     @property
     def to_move(self) -> Player | None:
@@ -546,6 +545,7 @@ class Game:
             self._tile_at[sq] = tile
             self._played[color] |= 1 << tile
             count = self._played_count[color] = self._played_count[color] + 1
+            self._passes = 0
             if count == TILES_PLAYED_PER_COLOR:
                 self._exhausted += 1
                 self._settle()
@@ -561,7 +561,6 @@ class Game:
             if move.capture != (victim is not None):
                 move = tile_moves(tile)[sq][victim is not None]
             turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn, "move"))
-            self._passes = 0
         self.history.append(turn)
         self._undo.append(undo)
         self._turn = self._following[seat] if not self.forfeited else self._next(seat)

@@ -1,4 +1,5 @@
-"""The legal-move lists of a colour's tiles, made once and shared by every game.
+"""Where ``Game.legal_moves`` reads a tile's moves: each colour's tile windows and, for each
+shape of window, the functions that pick the moves; made once and shared by every game.
 
 A tile (or, for ``$``, each row of the board) may go on nine squares, which lie in a mask of
 squares in one of three shapes: a row, a column, a region. Shifted down to its first square
@@ -18,7 +19,7 @@ from operator import itemgetter
 from .geometry import COLUMN_MASKS, FIT_SQUARES, REGION_MASKS, ROW_MASKS, WILD
 from .notation import Move, Placement
 
-__all__ = ["tile_moves", "tile_windows", "Window", "Pairs", "Pickers", "CAPTURES_UP"]
+__all__ = ["tile_moves", "tile_windows", "Window", "Pickers", "Pairs", "CAPTURES_UP"]
 
 CAPTURES_UP = 81
 """How far above the squares a tile could go on the ones it would capture on are shifted, in
@@ -57,10 +58,10 @@ class Pickers(dict[int, Callable[[Pairs], Pairs]]):
 
 def _picking(indexes: list[int]) -> Callable[[Pairs], Pairs]:
     """A function that gives the items at ``indexes`` of a tuple, as a tuple (``itemgetter``
-    of fewer than two indexes would not)."""
+    of one index gives the item alone, so one index or none is read as a slice)."""
     if len(indexes) > 1:
         return itemgetter(*indexes)
-    return lambda pairs: tuple(pairs[i] for i in indexes)
+    return itemgetter(slice(indexes[0], indexes[0] + 1) if indexes else slice(0))
 
 
 _ROW_PICKERS, _COLUMN_PICKERS, _REGION_PICKERS = (
