@@ -112,6 +112,22 @@ def test_a_game_with_hidden_racks_is_only_watched_without_as(uptown, game_file):
         "with --as NAME).")
 
 
+@pytest.mark.parametrize("level, seat", [(1, "random: random"), (2, "greedy: greedy"),
+                                         (3, "mc: mc 16"), (4, "horizon: horizon 64"),
+                                         (5, "horizon: horizon 512")])
+def test_a_new_game_without_against_seats_the_bot_of_its_level(uptown, tmp_path, level, seat):
+    path = tmp_path / "new.yaml"
+    result = uptown.invoke("play", path, "--level", str(level), "--seed", "7", input="")
+    assert result.exit_code == 0
+    assert f"x-bots:\n  {seat}\n" in path.read_text()
+
+
+def test_a_level_with_against_sets_the_named_bots_playouts(uptown, tmp_path):
+    path = tmp_path / "new.yaml"
+    result = uptown.invoke("play", path, "--against", "mc", "--level", "4", "--seed", "7", input="")
+    assert result.exit_code == 0 and "x-bots:\n  mc: mc 64\n" in path.read_text()
+
+
 def test_options_of_a_new_game_are_refused_for_a_game_that_is_there(uptown, game_file):
     path = game_file()
     result = uptown.invoke("play", path, "--against", "mc")

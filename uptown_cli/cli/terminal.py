@@ -40,7 +40,7 @@ def _full_screen() -> None:
 @file_argument
 @click.option("--against", metavar="BOT[,BOT...]", callback=bot_list,
               help=f"A new game against these bots, one a seat ({', '.join(BOT_NAMES)}) "
-                   "[default: horizon].")
+                   "[default: the level's bot].")
 @click.option("--players", type=click.IntRange(2, 5), help="Players in a new game, you "
               "included [default: one more than the bots].")
 @click.option("--seed", help="The seed of a new game (default: a random one).")
@@ -99,9 +99,10 @@ def _new_game(path: str, against: list[str] | None, players: int | None, seed: s
     """A new game at ``path`` of the player against bots (``play``'s options)."""
     import secrets
 
-    from ..turns.bot_games import DEFAULT_LEVEL, level_seat, new_game_against
+    from ..turns.bot_games import DEFAULT_LEVEL, LEVELS, level_seat, new_game_against
 
-    bots = against or ["horizon"]
+    level = level or DEFAULT_LEVEL
+    bots = against or [LEVELS[level].bot]
     count = players or len(bots) + 1
     if len(bots) == 1:
         bots = bots * (count - 1)
@@ -113,7 +114,7 @@ def _new_game(path: str, against: list[str] | None, players: int | None, seed: s
     if not os.path.isdir(folder):
         raise click.ClickException(_("{folder}: no such folder; create it first").format(
             folder=folder))
-    seats = [level_seat(bot, level or DEFAULT_LEVEL) for bot in bots]
+    seats = [level_seat(bot, level) for bot in bots]
     new_game_against(path, name or _("You"), seats, seed=seed or secrets.token_hex(4),
                      variant=variant or "standard")
 
