@@ -134,7 +134,7 @@ def test_a_hint_chooses_the_tile_and_lights_its_squares_without_writing(against_
     async def test(pilot, app):
         await pilot.press("h")
         await settled(pilot, app)
-        assert app.message.startswith("horizon suggests: ")
+        assert app.message.startswith("vista suggests: ")
         assert app.chosen is not None
         square = app.message.split()[-1]
         assert app.query_one(f"#sq-{square}").render().plain.strip() == "+"

@@ -88,7 +88,7 @@ def test_plain_play_says_the_keys_a_hint_a_refusal_and_a_takeback(uptown, tmp_pa
         player.type(line)
     seen = player.until(PROMPTS["en"])  # the keys
     assert seen[0].startswith("A move: a tile and a square")
-    assert player.until(PROMPTS["en"])[0].startswith("horizon suggests: ")
+    assert player.until(PROMPTS["en"])[0].startswith("vista suggests: ")
     assert player.until(PROMPTS["en"])[0] == ("Refused: 'zz' is not a move: write TILE SQUARE "
                                              "(7 B7, 4 xB4) or pass")
     seen = player.until(PROMPTS["en"])
@@ -114,7 +114,7 @@ def test_a_game_with_hidden_racks_is_only_watched_without_as(uptown, game_file):
 
 @pytest.mark.parametrize("level, seat", [(1, "random: random"), (2, "greedy: greedy"),
                                          (3, "mc: mc 16"), (4, "horizon: horizon 64"),
-                                         (5, "horizon: horizon 512")])
+                                         (5, "vista: vista 512")])
 def test_a_new_game_without_against_seats_the_bot_of_its_level(uptown, tmp_path, level, seat):
     path = tmp_path / "new.yaml"
     result = uptown.invoke("play", path, "--level", str(level), "--seed", "7", input="")

@@ -94,7 +94,7 @@ def test_play_from_here_makes_a_game_against_the_bot_from_that_position(annotate
     assert app.return_value == str(following)
     session = Session(str(following))
     assert session.game.ply == 3 and session.turn() == "hand"  # greedy's seat, by hand
-    assert bot_seats(session.opened.record) == {"Ana": BotSeat("horizon", 512)}
+    assert bot_seats(session.opened.record) == {"Ana": BotSeat("vista", 512)}
 
 
 @pytest.mark.timeout(120)

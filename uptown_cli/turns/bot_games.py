@@ -9,7 +9,7 @@ bots play to ``BOT`` or ``BOT PLAYOUTS``, as ``uptown move --bot BOT --playouts 
 would play them::
 
     x-bots:
-      horizon: horizon 512
+      vista: vista 512
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ class BotSeat(NamedTuple):
 
 
 LEVELS = {1: BotSeat("random"), 2: BotSeat("greedy"), 3: BotSeat("mc", 16),
-          4: BotSeat("horizon", 64), 5: BotSeat("horizon", 512)}
+          4: BotSeat("horizon", 64), 5: BotSeat("vista", 512)}
 """``uptown play --level``: from a bot that plays any legal move to the strongest. Level 5
-answers within a second (horizon, 512 deals: a quarter of a second of CPU time a move on the
-project's shared machine, docs/PLAY.md)."""
+answers within a second (vista, 512 deals: about a quarter of a second of CPU time a move on
+the project's shared machine, docs/PLAY.md)."""
 
 DEFAULT_LEVEL = 5
 """The level of a new game's bots unless ``--level`` says: the strongest."""
