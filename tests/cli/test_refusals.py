@@ -74,6 +74,26 @@ def test_show_of_a_finished_game_imports_no_tabulate():
     assert result.stderr.strip().splitlines()[-1] == "False"
 
 
+LOADED_ONLY_WHEN_NEEDED = ("uptown_cli.fairplay.keys", "uptown_cli.fairplay.viewer",
+                           "uptown_cli.fairplay.signatures", "uptown_cli.analysis.bots",
+                           "uptown_cli.engine.clock")
+"""Modules of hidden racks, signed entries, bots and clocks, which a command on an open game
+with no bots and no clock does without (docs/PERFORMANCE.md, start-up)."""
+
+
+@pytest.mark.parametrize("command", [["moves"], ["score"], ["show"],
+                                     ["move", "--dry-run", "H", "H1"]])
+def test_an_open_game_is_read_and_played_without_the_modules_it_does_not_need(tmp_path, command):
+    game = tmp_path / "game.yaml"
+    game.write_bytes(POSITION.read_bytes())
+    probe = ("import sys\nfrom uptown_cli.cli import main\n"
+             f"try:\n    main([{command[0]!r}, {str(game)!r}, *{command[1:]!r}])\n"
+             "except SystemExit as exc:\n    print('exit', exc.code, file=sys.stderr)\n"
+             f"print(sorted(set({LOADED_ONLY_WHEN_NEEDED!r}) & set(sys.modules)), file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.stderr.strip().splitlines()[-2:] == ["exit 0", "[]"]
+
+
 @pytest.mark.parametrize("command,name", [
     (["svg"], "board.svg"), (["html"], "game.html"), (["export"], "moves.csv"),
     (["send"], "move.eml"), (["analyze", "--annotate"], "annotated.yaml")])

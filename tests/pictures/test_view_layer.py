@@ -11,7 +11,8 @@ from uptown_cli.errors import KeyFileError, ViewerError
 from uptown_cli.pictures.text import drawn_text, position_data, to_move_text
 from uptown_cli.records.reading import load_record
 from uptown_cli.fairplay.replay import replay
-from uptown_cli.fairplay.viewer import HiddenView, player_named, player_view
+from uptown_cli.fairplay.viewer import HiddenView, player_view
+from uptown_cli.records.names import player_named
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from ..engine.geometry import shown_color
 from ..i18n import _
 from ..records.times import stand_in_seed
 from ..fairplay.replay import replay
-from .bots import choose_move
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -22,7 +21,10 @@ __all__ = ["stand_in_move", "stand_in_errors"]
 
 def stand_in_move(record: Record, game: Game, bot: str, number: int) -> tuple[str, str]:
     """(colour, move as written) that ``bot`` plays as move ``number`` of ``record``, from
-    ``game`` (the position before it; left unchanged)."""
+    ``game`` (the position before it; left unchanged). The bots are loaded here: a record
+    without stand-ins is checked without them."""
+    from .bots import choose_move
+
     color, chosen = choose_move(bot, game, seed=stand_in_seed(record, number),
                                 variant=record.variant)
     return color, str(game.copy().play(chosen, color).move)

@@ -104,7 +104,7 @@ def show(file: str | None, at: int | None, as_name: str | None, keys: str | None
     out.text()
     out.text(to_move_text(game, view))
     if as_name is not None:
-        from ..fairplay.viewer import player_named
+        from ..records.names import player_named
         from ..records.disputes import claims_against
 
         for claim in claims_against(record, player_named(record.players, as_name)):
@@ -118,7 +118,7 @@ def _hidden_view(record: "Record", as_name: str | None, keys: str | None,
     ``--as`` names a player as it does for moves, hint and move (every rack is shown)."""
     if record.hidden is None:
         if as_name is not None:
-            from ..fairplay.viewer import player_named
+            from ..records.names import player_named
 
             player_named(record.players, as_name)
         return None

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine.game import same_name
 from ..engine.moments import current_time, write_time
 from ..errors import NOTHING_WRITTEN, KeyFileError, RecordError, ViewerError
 from ..i18n import _
+from ..records.names import player_named
 from ..records.reading import read_file
 from ..records.schema import Record
 from .check import HiddenCheck
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ..records.hidden_fields import HiddenFields
 
 __all__ = [
-    "HiddenView", "player_named", "check_seen", "remember", "holds_key", "not_your_commitment",
+    "HiddenView", "check_seen", "remember", "holds_key", "not_your_commitment",
     "player_key", "own_view", "player_view", "seal_alert"
 ]
 
@@ -53,16 +53,6 @@ class HiddenView(NamedTuple):
     alert: str | None = None
     """A change to the history that a seal this viewer can check proves, whose author no
     seal names yet (``fairplay.check.HiddenCheck.forgery``), as ``PATH:LINE: sentence``."""
-
-
-def player_named(players: list[Any], as_name: str) -> str:
-    """The name of the player ``as_name`` names (as records compare names: game.name_key)."""
-    names: list[str] = [p.name for p in players]
-    for name in names:
-        if same_name(name, as_name):
-            return name
-    raise ViewerError(_("no player is named {as_name!r} (players: {names})")
-                      .format(as_name=as_name, names=', '.join(names)))
 
 
 def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = True,

@@ -14,16 +14,16 @@ table shows and a mail's headers carry (records/README.md, "Players" and "The ke
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Iterable
-from encodings.idna import ToASCII
+from typing import Any
 
-from ..engine.game import name_key
+from ..engine.game import name_key, same_name
+from ..errors import ViewerError
 from ..i18n import _
 
 __all__ = ["address_problem", "encoded_word_warning", "event_problem", "name_problem",
-           "look_alike", "look_alikes", "odd_character"]
+           "look_alike", "look_alikes", "odd_character", "player_named"]
 
 _CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"
 """A control character (C0, DEL, C1) or a line or paragraph separator."""
@@ -135,6 +135,7 @@ def _domain_fits(domain: str) -> bool:
     """Whether every label of ``domain`` (letters, digits, inner hyphens) fits DNS."""
     if domain.isascii():
         return all(len(label) <= 63 for label in domain.split("."))
+    from encodings.idna import ToASCII  # loaded for the rare domain past ASCII only
 
     try:
         return all(len(ToASCII(label)) <= 63 for label in domain.split("."))
@@ -144,6 +145,8 @@ def _domain_fits(domain: str) -> bool:
 
 def _literal_fits(literal: str) -> bool:
     """Whether ``literal`` (between the brackets) is an IPv4 address or ``IPv6:`` one."""
+    import ipaddress  # loaded for the rare address literal only
+
     try:
         if literal.startswith("IPv6:"):
             ipaddress.IPv6Address(literal[5:])
@@ -152,3 +155,13 @@ def _literal_fits(literal: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def player_named(players: Iterable[Any], as_name: str) -> str:
+    """The name of the player ``as_name`` names (as records compare names: game.name_key)."""
+    names: list[str] = [p.name for p in players]
+    for name in names:
+        if same_name(name, as_name):
+            return name
+    raise ViewerError(_("no player is named {as_name!r} (players: {names})")
+                      .format(as_name=as_name, names=', '.join(names)))

@@ -9,7 +9,6 @@ validating are ``records.replay``'s. The format is described for users in
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import TYPE_CHECKING, Any, cast
 
@@ -501,6 +500,8 @@ def _unknown_key(key: str, suggest: bool = True) -> str:
     """The problem of an unknown top-level key: the nearest known key when one is near (and
     ``suggest``), and where the keys are listed (one line of an 80-column terminal, not the
     whole list)."""
+    import difflib  # loaded for a mistake only
+
     near = difflib.get_close_matches(key, KNOWN_KEYS, n=1) if suggest else []
     if near:
         return gettext("unknown key '{key}': did you mean '{near}'? (keys of your own begin "

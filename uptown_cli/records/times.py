@@ -174,12 +174,10 @@ def read_timing(root: Mapping, hidden: bool,
                 problem: Callable[[str, Node | int | None], None]) -> Timing | None:
     """The time control of the record ``root`` (None when it has none of the keys); each
     value that is wrong is a ``problem`` at its line."""
-    from ..engine.clock import Clock
-    from ..engine.late import LatePolicy, Vacation
-
-
     if all(root.get(key) is None for key in TIMING_KEYS):
         return None
+    from ..engine.clock import Clock
+    from ..engine.late import LatePolicy, Vacation
 
     written: dict[str, str] = {}
     lines: dict[str, int] = {}

@@ -7,45 +7,36 @@ joining (``join``), a join undone (``undo_join``), a key revealed (``reveal``).
 Each checks the entry as ``uptown validate`` would, edits the record (``records.editing``),
 writes it (``game_files.write``: locked, atomic, what the writer saw kept) unless it is a dry
 run, and returns what it did; a refusal is a library error of one line that says nothing was
-written.
+written. The modules of hidden racks, signatures, keys, clocks and bots are loaded by the
+turns that need them: a move in an open game starts without them (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..analysis.stand_ins import stand_in_move
-from ..engine.clock import Pause
 from ..engine.game import Game, Player, Turn
-from ..engine.late import pause_problem
 from ..engine.moments import write_time
 from ..engine.notation import Move
 from ..errors import (NOTHING_WRITTEN, IllegalMove, KeyFileError, NotationError, RecordError,
                       ViewerError)
-from ..fairplay.draws import JOINABLE
-from ..fairplay.joins import commitment_of, reveal_line, valid_reveals
-from ..fairplay.keys import (create_key, keys_folder, load_signing_key, mark_spent,
-                             remove_key)
-from ..fairplay.signatures import (entry_digest, entry_fields, header_digest, history_end,
-                                   join_digest, joins_end, public_key, reveal_digest, sign,
-                                   withdraw_digest)
-from ..fairplay.viewer import (HiddenView, check_seen, holds_key, not_your_commitment,
-                               own_view, player_key, player_named, remember)
 from ..fairplay.replay import replay
 from ..i18n import _, pgettext
 from ..records.editing import (record_with_entry, record_with_language, record_with_move, record_with_pause,
                                record_without_entry)
 from ..engine.notation import FORFEIT
 from ..records.entries import MoveEntry, PauseEntry
-from ..records.hidden_fields import LATEST, PROTOCOLS, Signature
+from ..records.names import player_named
 from ..records.safe_file import replace_record
 from ..records.schema import Record
-from ..records.times import timeline
 from .bot_games import check_hand_move
 from .game_files import OpenGame, open_record, replayed, write
 from .own_turn import OwnTurn, own_turn, player_to_move, seen_at_turn, take_turn
+
+if TYPE_CHECKING:
+    from ..fairplay.viewer import HiddenView
 
 __all__ = ["Seat", "seat_to_move", "Played", "play_move", "Written", "resign", "stand_in",
            "Paused", "pause", "Joined", "join", "Undone", "undo_join", "Revealed", "reveal"]
@@ -60,6 +51,8 @@ def signing_key(record: Record, name: str, keys: str | None) -> bytes | None:
     entries are signed; None in any other."""
     if record.joins is None or not record.joins.signed:
         return None
+    from ..fairplay.keys import keys_folder, load_signing_key
+
     return load_signing_key(keys_folder(keys), record.joins.game_id, name)
 
 
@@ -70,6 +63,8 @@ def entry_signature(record: Record, seed: bytes | None,
     (``fairplay.signatures``); None without a key (a game whose entries are not signed)."""
     if seed is None:
         return None
+    from ..fairplay.signatures import entry_digest, entry_fields, history_end, sign
+
     digest = entry_digest(history_end(record), entry.color, entry.text, entry_fields(entry))
     return sign(seed, digest).hex()
 
@@ -205,6 +200,8 @@ def stand_in(opened: OpenGame, for_name: str, action: str, *, now: datetime,
             raise ViewerError(_("this game's late policy lets {policy} play for a late player, "
                                 "not {bot}; nothing was written").format(
                 policy=policy or _("no bot"), bot=bot))
+        from ..analysis.stand_ins import stand_in_move
+
         color, action = stand_in_move(record, opened.game, bot, len(record.moves) + 1)
         stamp["bot"] = bot
     return _written(opened, player, color, action, stamp, None,
@@ -253,6 +250,10 @@ def pause(opened: OpenGame, days: int, *, now: datetime, begins: datetime | None
     """The player who opened the file takes ``days`` of vacation from ``begins`` (default:
     ``now``, when it is written), as the game's clock and vacation allow: refused when it
     overlaps another, is more than they have left, or they are out of time already."""
+    from ..engine.clock import Pause
+    from ..engine.late import pause_problem
+    from ..records.times import timeline
+
     record = opened.record
     name = player_named(record.players, opened.as_name or "")
     timing = record.timing
@@ -295,7 +296,7 @@ def dispute(opened: OpenGame, number: int | None = None, *, settle: bool = False
     another player wrote for them, out of time, not disputed yet), or with ``settle`` settles their dispute of
     it, dated ``now`` and, in a game whose entries are signed, signed by them: checked as
     ``validate`` checks it. Refused in a game under a club judge (the judge keeps the time)."""
-    from ..fairplay.signatures import dispute_digest, signed_entries
+    from ..fairplay.signatures import dispute_digest, sign, signed_entries
     from ..records.disputes import dispute_errors, dispute_text, open_disputes, written_for
     from ..records.editing import record_with_dispute
 
@@ -371,6 +372,13 @@ def join(path: str, as_name: str, keys: str | None = None, *, older: bool = Fals
     join in turn order; a game of a protocol older than the latest only with ``older`` (every
     player agreed to it). ``lang``: the language of the mail they get, written under their
     name in the same write."""
+    from ..fairplay.draws import JOINABLE
+    from ..fairplay.joins import commitment_of
+    from ..fairplay.keys import create_key, keys_folder, load_signing_key, remove_key
+    from ..fairplay.signatures import join_digest, joins_end, public_key, sign
+    from ..fairplay.viewer import check_seen, holds_key, not_your_commitment, remember
+    from ..records.hidden_fields import LATEST, PROTOCOLS, Signature
+
     record = _joined_record(path)
     hidden = record.joins
     assert hidden is not None  # _joined_record refuses a record without
@@ -441,6 +449,11 @@ def undo_join(path: str, as_name: str, keys: str | None = None, *,
     ``withdrawn:`` so that every player's tool sees who made the change (only whoever made the
     join holds its key); the key file is removed (the key is public now). Only the last join
     can be undone."""
+    from ..fairplay.keys import keys_folder, load_signing_key, remove_key
+    from ..fairplay.signatures import header_digest, sign, withdraw_digest
+    from ..fairplay.viewer import check_seen, player_key, remember
+    from ..records.hidden_fields import Signature
+
     record = _joined_record(path)
     hidden = record.joins
     assert hidden is not None
@@ -489,6 +502,12 @@ def reveal(path: str, as_name: str, keys: str | None = None, *, on_wait: OnWait 
     """``as_name`` publishes their key once the game is over, so that all can check their
     draws; the key file is then marked spent (never used in another game). ``warn`` is given
     each warning of the replay (a change the seals prove whose author is not named yet)."""
+    from ..fairplay.joins import reveal_line, valid_reveals
+    from ..fairplay.keys import keys_folder, load_signing_key, mark_spent
+    from ..fairplay.signatures import history_end, reveal_digest, sign
+    from ..fairplay.viewer import check_seen, own_view, player_key, remember
+    from ..records.hidden_fields import Signature
+
     record = _hidden_record(path)
     hidden = record.hidden
     assert hidden is not None

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from ..analysis.bots import BOT_NAMES, PLAYOUT_BOTS
 from ..engine.game import Game, Player
 from ..errors import RecordError, SetupError, ViewerError
 from ..i18n import _
@@ -64,6 +63,8 @@ DEFAULT_LEVEL = 5
 def level_seat(bot: str, level: int) -> BotSeat:
     """The seat of ``bot`` at ``level``: the level's playouts for a bot that plays out, the
     bot alone for one that does not (random, greedy)."""
+    from ..analysis.bots import BOT_NAMES, PLAYOUT_BOTS
+
     if bot not in BOT_NAMES:
         raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
             name=bot, bots=", ".join(BOT_NAMES)))
@@ -77,6 +78,8 @@ def bot_seats(record: Record) -> dict[str, BotSeat]:
     value = record.extras.get(BOTS_KEY)
     if value is None:
         return {}
+    from ..analysis.bots import BOT_NAMES  # a record without bots does without them
+
     names = {p.name for p in record.players}
     seats = {}
     for name, written in value.items() if isinstance(value, dict) else [(None, None)]:

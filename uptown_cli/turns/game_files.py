@@ -128,6 +128,7 @@ def remember_seen(record: Record, as_name: str | None, keys: str | None) -> None
     """With ``as_name``, keep ``record`` as what that player has seen of the game (beside
     their keys: ``fairplay.memory``)."""
     if as_name is not None:
-        from ..fairplay.viewer import player_named, remember  # (see VIEWER_COST)
+        from ..fairplay.viewer import remember  # (see VIEWER_COST)
+        from ..records.names import player_named
 
         remember(record, player_named(record.players, as_name), keys)

@@ -4,29 +4,32 @@ chooses for them (``bot_move``), and their move played with that link (``take_tu
 
 Errors are ``ViewerError`` (not this player's turn, not joined), ``IllegalMove``,
 ``NotationError`` and ``KeyFileError``, each one line.
+
+An open game's move needs none of the hidden racks' modules nor the bots: they are loaded by
+the functions that use them, so that ``move`` and ``moves`` start as fast as they did before
+them (docs/PERFORMANCE.md, start-up).
 """
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Mapping
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from ..analysis.bots import choose_move
-from ..analysis.deals import imagined_game
 from ..engine.game import RACK_SIZE, Game, Player, Turn
 from ..engine.geometry import square_name
 from ..engine.notation import Move
 from ..engine.sha256 import sha256
 from ..errors import IllegalMove, NotationError, Reason, ViewerError
-from ..fairplay.check import HiddenCheck, not_started, own_link
-from ..fairplay.draws import bags_from_draws
-from ..fairplay.viewer import HiddenView, own_view, player_key, player_named, seal_alert
 from ..i18n import _, names_list, ngettext
 from ..pictures.tile_names import written_move_label
-from ..records.hidden_fields import HiddenFields
+from ..records.names import player_named
 from ..records.schema import Record
+
+if TYPE_CHECKING:
+    from ..fairplay.check import HiddenCheck
+    from ..fairplay.viewer import HiddenView
+    from ..records.hidden_fields import HiddenFields
 
 __all__ = ["OwnTurn", "player_to_move", "own_turn", "seen_at_turn", "secret_seed", "bot_move",
            "unstamped", "take_turn", "suspect_warning"]
@@ -51,12 +54,16 @@ class OwnTurn:
     def view_after(self, turn: Turn, link: str) -> HiddenView:
         """What the mover sees once their move (``turn``, written with ``link``) is played:
         their racks, with the draw still to come."""
+        from ..fairplay.viewer import HiddenView
+
         self.check.deal.act(turn.player, turn.color, turn.move, bytes.fromhex(link[:64]))
         return HiddenView(self.record, self.name, self.check.deal)
 
     def link(self, color: str, move_text: str, stamp: Mapping[str, str]) -> str:
         """The link the mover writes with their move ``move_text`` from rack ``color``, and
         ``stamp`` (``at``...) under it: the seal covers the stamp as it is written."""
+        from ..fairplay.check import own_link
+
         turn = self.check.deal.turns[self.name] + 1
         digest, previous_seal = self.check.history()  # with the pauses since the last move
         return own_link(self.record, self.name, self.key, turn, color, move_text,
@@ -88,6 +95,13 @@ def secret_seed(key: bytes, record: Record) -> str:
 def own_turn(record: Record, game: Game, as_name: str | None, keys: str | None) -> OwnTurn:
     """The ``OwnTurn`` of a game with hidden racks, for the player to move, who gives their
     name (``as_name``) and whose key is in ``keys`` (default: their key folder)."""
+    import random
+
+    from ..analysis.deals import imagined_game
+    from ..fairplay.check import not_started
+    from ..fairplay.draws import bags_from_draws
+    from ..fairplay.viewer import own_view, player_key, seal_alert
+
     player = cast("Player", game.to_move)
     waiting = [p.name for p in record.players
                if p.name not in cast("HiddenFields", record.hidden).joined()]
@@ -164,6 +178,8 @@ def bot_move(bot: str, game: Game, record: Record, playouts: int | None,
     rack public) the same record gives the same move; with hidden racks the bot is seeded
     from the player's secret key with the record (``secret_seed``), so the public file does
     not tell what it drew."""
+    from ..analysis.bots import choose_move
+
     options = {"playouts": playouts} if playouts else {}
     seed = unstamped(record.text) if seen_by is None else seen_by.bot_seed
     return choose_move(bot, game, seed=seed, variant=record.variant, **options)
