@@ -10,10 +10,12 @@ table shows and a mail's headers carry (records/README.md, "Players" and "The ke
   ``validate`` (mail programs may decode it; uptown mails it as typed) and refused by ``new``.
 - Two names that look alike (``look_alike``: "Ana" and "Аna", whose first letter is Cyrillic)
   are refused at one table (``records.lineup``) and flagged by ``ratings``.
+- ``player_named``: the player an ``--as NAME`` names, as records compare names.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -145,8 +147,6 @@ def _domain_fits(domain: str) -> bool:
 
 def _literal_fits(literal: str) -> bool:
     """Whether ``literal`` (between the brackets) is an IPv4 address or ``IPv6:`` one."""
-    import ipaddress  # loaded for the rare address literal only
-
     try:
         if literal.startswith("IPv6:"):
             ipaddress.IPv6Address(literal[5:])
