@@ -76,6 +76,7 @@ def test_show_of_a_finished_game_imports_no_tabulate():
 
 LOADED_ONLY_WHEN_NEEDED = ("uptown_cli.fairplay.keys", "uptown_cli.fairplay.viewer",
                            "uptown_cli.fairplay.signatures", "uptown_cli.fairplay.memory",
+                           "uptown_cli.fairplay.check", "uptown_cli.fairplay.draws",
                            "uptown_cli.analysis.bots", "uptown_cli.analysis.deals",
                            "uptown_cli.engine.clock", "uptown_cli.engine.late")
 """Modules of hidden racks, signed entries, bots and clocks, which a command on an open game

@@ -13,7 +13,6 @@ from ..analysis.stand_ins import stand_in_errors
 from ..engine.game import Game
 from ..engine.words import Word
 from ..errors import RecordError
-from ..fairplay.check import unchecked, unrevealed_players
 from ..fairplay.replay import replay
 from ..i18n import names_list, ngettext
 from ..records.times import pause_errors, settle
@@ -191,13 +190,18 @@ def _validated(record: Record, problems: list[RecordError], warned: list[RecordE
         result.errors += dispute_errors(record)
     errors = sorted(problems + result.errors, key=file_order)
     warnings = sorted(warned + result.warnings + result.alerts, key=file_order)
-    unrevealed = []
-    if record.hidden is not None and result.game.finished and not errors:
-        unrevealed = unrevealed_players(record)
+    left_unchecked: list[str] = []
+    unrevealed: list[str] = []
+    if record.hidden is not None:
+        from ..fairplay.check import unchecked, unrevealed_players  # (hidden games only)
+
+        left_unchecked = unchecked(record)
+        if result.game.finished and not errors:
+            unrevealed = unrevealed_players(record)
     if problems:
-        return Validation(record.path, None, errors, result.moves_ok, unchecked(record),
+        return Validation(record.path, None, errors, result.moves_ok, left_unchecked,
                           unrevealed, warnings)
-    checked = Validation(record.path, record, errors, result.moves_ok, unchecked(record),
+    checked = Validation(record.path, record, errors, result.moves_ok, left_unchecked,
                          unrevealed, warnings, result.game)
     _check_further(checked, record, now)
     return checked
@@ -223,4 +227,6 @@ def settled_players(record: Record, game: Game, now: datetime) -> dict[str, str]
     game counts for the others (``Validation.settled``)."""
     if record.hidden is None or not game.finished:
         return {}
+    from ..fairplay.check import unrevealed_players
+
     return settle(record, unrevealed_players(record), now)
