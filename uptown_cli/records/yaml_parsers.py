@@ -61,6 +61,10 @@ _UP_TO_COLON = f"(?:[ \t{_BREAKS}]|#[^{_BREAKS}]*(?![^{_BREAKS}]))*:"
 _DIRECTIVE = f"(?:^|(?<=[\r\x85\u2028\u2029]))%([^ \t{_BREAKS}]*)"
 """A directive's name, at the start of a line."""
 
+_AFTER_VERSION = f"[ \t]+[^ \t#{_BREAKS}]*#"
+"""After ``%YAML``, its version and right behind it a comment's ``#`` (no space between):
+libyaml reads the version and the comment, the pure parser refuses."""
+
 
 class ReadOtherwise(Exception):
     """libyaml's parser refused the text (``refusal``), or met what the pure parser might read
@@ -130,11 +134,14 @@ def after_colon(text: str, key_end: int, value_start: int) -> int | None:
 def directive_problem(head: str, version: tuple[int, int] | None) -> tuple[str, int] | None:
     """(message, offset in ``head``) for a directive of ``head`` (the text before ``---``,
     ``version`` the ``%YAML`` one's) but ``%YAML 1.1`` and ``%YAML 1.2``: libyaml refuses the
-    others, the pure parser ignores them.  (``%TAG`` is refused before.)"""
+    others, the pure parser ignores them.  (``%TAG`` is refused before.)  ``ReadOtherwise`` for
+    a comment glued to the version, which only libyaml reads."""
     for name in re.finditer(_DIRECTIVE, head, re.M):
         if name.group(1) != "YAML":
             return _("the directive %{name} is not allowed in a record").format(
                 name=name.group(1)), name.start()
+        if re.match(_AFTER_VERSION, head[name.end():]):
+            raise ReadOtherwise()
     if version is not None and version not in YAML_VERSIONS:
         return _("%YAML {version}: a record is YAML 1.1 or 1.2").format(
             version=".".join(map(str, version))), 0
