@@ -17,8 +17,9 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   games, as a bot sees it), ``legal_moves()`` and ``play`` per move along random 4-player
   games, and whole random 4-player games per second from the start; each run on deals of its
   own. The engine's tables of windows (``engine.move_lists``) are kept by the process and fill
-  within its first few thousand games, so these are a long-running process's figures (the
-  ``bots`` part times the first 40 games of a fresh one).
+  over its first few thousand games: with ``--only engine`` they are still filling (a young
+  process, the first run slower than the last), after the validation part's games mostly full
+  (the ``bots`` part times the first 40 games of a fresh process).
 - Groups: ``count_groups`` + ``cut_points`` for every colour of a position, from scratch, on
   every position of random games and of greedy's games against itself (2 to 5 players),
   against the code of ``GROUPS_BASELINE`` run right after (target: 4x faster).

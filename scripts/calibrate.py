@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import sys
 from multiprocessing import Pool
 
 from uptown_cli.analysis.bots import choose_move
@@ -67,7 +68,11 @@ def positions(args, seeds, data):
     ``data`` when it exists, else played (and written there when asked)."""
     if data and os.path.exists(data):
         with open(data, encoding="utf-8") as f:
-            return [json.loads(line) for line in f]
+            kept = [json.loads(line) for line in f]
+        found = {str(row["seed"]) for row in kept}
+        if found != set(seeds.split(",")):
+            sys.exit(f"{data} holds the games of seeds {','.join(sorted(found))}, not {seeds}")
+        return kept
     tasks = [(players, n, seed, args.bot, args.playouts, args.per_game, args.deals)
              for seed in seeds.split(",") for n in range(args.games) for players in PLAYERS]
     with Pool(args.jobs) as pool:
@@ -111,6 +116,10 @@ def main():
     parser.add_argument("--test-data", default=None)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    if args.test_data and not args.test_seed:
+        parser.error("--test-data goes with --test-seed")
+    if args.test_seed and set(args.test_seed.split(",")) & set(args.seed.split(",")):
+        parser.error("--test-seed must name seeds not fitted on (--seed)")
     rows = positions(args, args.seed, args.data)
     if args.test_seed:
         fitting, testing = rows, positions(args, args.test_seed, args.test_data)

@@ -13,7 +13,7 @@ from uptown_cli.analysis.deals import _pass_limits, _sample_bag, sample_bags
 from uptown_cli.engine.game import Game, Player
 from uptown_cli.engine.geometry import parse_tile
 from uptown_cli.engine.notation import parse_move
-from support.engine_games import random_game, recorded_first_moves, seeded_game
+from support.engine_games import random_game, recorded_playout_moves, seeded_game
 from support.positions import build
 
 FAST = {"playouts": 2}
@@ -338,7 +338,7 @@ def test_horizon_keeps_only_its_three_best_candidates_after_four_deals(players, 
     game = random_game(players, f"horizoncut{players}", 24)
     seat = game.players.index(game.to_move)
     deals = []  # per playout: (the candidate played before it, its margin)
-    played = recorded_first_moves(monkeypatch)
+    played = recorded_playout_moves(monkeypatch)
     real_run = bots.Playout.run
 
     def recording_run(self, policy, rng, plies=None):

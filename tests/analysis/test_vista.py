@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from support.engine_games import random_game, recorded_first_moves
+from support.engine_games import random_game, recorded_playout_moves
 from support.positions import build
 
 from uptown_cli.analysis import value
@@ -196,7 +196,7 @@ def test_vista_plays_its_candidates_out_as_its_search_says(playouts, monkeypatch
     game = random_game(2, f"vistasearch{playouts}", 16)
     search = bots.vista_search(2, playouts, None)
     runs = []  # per playout: (the candidate played before it, its plies)
-    played = recorded_first_moves(monkeypatch)
+    played = recorded_playout_moves(monkeypatch)
     real_advance = bots.Playout.advance
 
     def recording_advance(self, policy, rng, plies=None):

@@ -65,13 +65,20 @@ def test_diff_does_not_call_a_copy_that_shares_an_illegal_move_an_extension(upto
     assert "but its move 1 is illegal" in result.stdout
 
 
-def test_show_of_a_finished_game_imports_no_tabulate():
+def modules_after(args, names):
+    """(exit status, which of ``names`` are loaded) once ``uptown ARGS`` has run in a fresh
+    Python."""
     probe = ("import sys\nfrom uptown_cli.cli import main\n"
-             f"try:\n    main(['show', {str(RECORDS / '2p-standard.yaml')!r}])\n"
-             "except SystemExit:\n    pass\n"
-             "print('tabulate' in sys.modules, file=sys.stderr)\n")
+             f"try:\n    main({list(map(str, args))!r})\n"
+             "except SystemExit as exc:\n    print(exc.code, file=sys.stderr)\n"
+             f"print(sorted(set({list(names)!r}) & set(sys.modules)), file=sys.stderr)\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    assert result.stderr.strip().splitlines()[-1] == "False"
+    status, loaded = result.stderr.strip().splitlines()[-2:]
+    return status, loaded
+
+
+def test_show_of_a_finished_game_imports_no_tabulate():
+    assert modules_after(["show", RECORDS / "2p-standard.yaml"], ["tabulate"])[1] == "[]"
 
 
 LOADED_ONLY_WHEN_NEEDED = ("uptown_cli.fairplay.keys", "uptown_cli.fairplay.viewer",
@@ -85,15 +92,9 @@ with no bots and no clock does without (docs/PERFORMANCE.md, start-up)."""
 
 @pytest.mark.parametrize("command", [["moves"], ["score"], ["show"],
                                      ["move", "--dry-run", "H", "H1"]])
-def test_an_open_game_is_read_and_played_without_the_modules_it_does_not_need(tmp_path, command):
-    game = tmp_path / "game.yaml"
-    game.write_bytes(POSITION.read_bytes())
-    probe = ("import sys\nfrom uptown_cli.cli import main\n"
-             f"try:\n    main([{command[0]!r}, {str(game)!r}, *{command[1:]!r}])\n"
-             "except SystemExit as exc:\n    print('exit', exc.code, file=sys.stderr)\n"
-             f"print(sorted(set({LOADED_ONLY_WHEN_NEEDED!r}) & set(sys.modules)), file=sys.stderr)\n")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    assert result.stderr.strip().splitlines()[-2:] == ["exit 0", "[]"]
+def test_an_open_game_is_read_and_played_without_the_modules_it_does_not_need(game_file, command):
+    game = game_file(POSITION.read_bytes())
+    assert modules_after([command[0], game, *command[1:]], LOADED_ONLY_WHEN_NEEDED) == ("0", "[]")
 
 
 @pytest.mark.parametrize("command,name", [

@@ -225,9 +225,9 @@ def test_a_dispute_is_written_once_and_settled_once(forfeited):
 
 
 def test_a_dispute_is_signed_over_the_move_it_names(forfeited):
-    """Bo's dispute of move 2 is signed over move 2 itself, found by its line in the file (not
-    by the number the checker gives it): a dispute cannot be moved onto another entry."""
-    from uptown_cli.fairplay.signatures import dispute_digest, signed_entries
+    """Bo's dispute of move 2 is signed, with Bo's key, over move 2 itself, found by its line
+    in the file: a dispute cannot be moved onto another entry."""
+    from uptown_cli.fairplay.signatures import dispute_digest, signed_entries, verify
 
     forfeited.uptown("Bo", "dispute", "club.yaml", "--as", "Bo")
     record = load_record(forfeited.game("Bo"))
@@ -235,7 +235,10 @@ def test_a_dispute_is_signed_over_the_move_it_names(forfeited):
     entries = signed_entries(record)
     [move_2] = [entry for entry in entries if entry.line == record.moves[1].line]
     assert move_2.move == 2
-    assert entries[-1].digest == dispute_digest(move_2.digest, "Bo", "2", dispute.at)
+    digest = dispute_digest(move_2.digest, "Bo", "2", dispute.at)
+    assert entries[-1].digest == digest
+    bo_key = bytes.fromhex(record.joins.signing_keys()["Bo"])
+    assert verify(bo_key, bytes.fromhex(dispute.sig), digest)
 
 
 def test_a_dispute_merged_into_an_invalid_own_copy_writes_nothing(forfeited):

@@ -531,10 +531,7 @@ def test_a_void_ruling_written_by_hand_is_named_by_validate(tmp_path):
     table = without_cy(tmp_path)
     table.wait(72)
     table.tick()
-    path = table.game("Ana")
-    text = path.read_text()
-    at = text.index("stamp: ", text.index("void:"))
-    path.write_text(text[:at] + "stamp: " + "0" * 128 + text[text.index("\n", at):])
+    zeroed(table.game("Ana"), "stamp", below="void:")
     said = table.attempt("Ana", "validate", "club.yaml")
     assert said.exit_code == 1
     assert ("the judge's ruling that the game is void does not carry the judge's stamp: it was "

@@ -4,6 +4,7 @@ unknown bags."""
 import inspect
 import random
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -505,12 +506,19 @@ def test_game_ends_when_every_colour_is_down_to_4():
 
 
 def the_rule_says_over(game):
-    """Whether the game is over by the rules, worked out from scratch: among the players who
-    have not forfeited, fewer than two, a round of passes, or every colour down to 4 tiles."""
-    out = {name for name, _ in game.forfeited}
+    """Whether the game is over by the rules, worked out from its history alone (none of the
+    counts the game keeps): among the players who have not forfeited, fewer than two, a round of
+    passes since the last placement or forfeit, or every colour down to 4 tiles."""
+    out = {turn.player.name for turn in game.history if turn.kind == "forfeit"}
     playing = [p for p in game.players if p.name not in out]
-    return (len(playing) < 2 or game.passes >= len(playing)
-            or all(game.played_count(c) >= 24 for p in playing for c in p.colors))
+    passes = 0
+    for turn in reversed(game.history):
+        if not turn.move.is_pass or turn.kind == "forfeit":
+            break
+        passes += 1
+    placed = Counter(turn.color for turn in game.history if not turn.move.is_pass)
+    return (len(playing) < 2 or passes >= len(playing)
+            or all(placed[c] >= 24 for p in playing for c in p.colors))
 
 
 @settings(max_examples=25, deadline=None)

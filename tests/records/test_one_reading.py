@@ -100,7 +100,7 @@ REFUSED = {  # what only one parser takes: the text (RECORD changed), its line, 
     "empty key": (RECORD.replace("[red]", "[?, red]"), 3, "a key in [...] or {...} must not be"),
     "directive": ("%FOO bar\n---\n" + RECORD, 1, "the directive %FOO is not allowed"),
     "YAML 1.3": ("%YAML 1.3\n---\n" + RECORD, 1, "%YAML 1.3: a record is YAML 1.1 or 1.2"),
-    "comment glued to %YAML": ("%YAML 1.1#\n---\n" + RECORD, 1, "while scanning a directive"),
+    "comment glued to %YAML": ("%YAML 1.1#\n---\n" + RECORD, 1, "invalid YAML"),
     "byte order mark": (RECORD.replace("seed", "\ufeffseed"), 6, "a byte order mark (U+FEFF)"),
     "escape past U+10FFFF": (RECORD + 'notes: "\\U00110000"\n', 9, "an escape past the last"),
 }

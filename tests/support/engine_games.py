@@ -71,9 +71,10 @@ def assert_same_games(one, other, rng):
         assert shown(one) == shown(other)
 
 
-def recorded_first_moves(monkeypatch):
+def recorded_playout_moves(monkeypatch):
     """A list that records ``(colour index, tile, square)`` of every move a ``Playout`` is
-    made to play from here on (a bot's candidate, before each playout of it)."""
+    made to play from here on: a bot's candidate, then the playout's own moves; as a playout
+    of a candidate starts, the last entry is that candidate."""
     from uptown_cli.engine.playout import Playout
 
     played = []

@@ -351,12 +351,14 @@ class ClubJudge(Table):
 
 
 def zeroed(path, field, below=None, last=False):
-    """Rewrite, by hand, the first line ``    FIELD: ...`` of the file at ``path`` (after the
-    first line that starts with ``below``; the last such line with ``last``) as 128 zeros: a
-    signature or stamp someone changed."""
+    """Rewrite, by hand, the first line ``FIELD: ...`` of the file at ``path`` (after the first
+    line that starts with ``below``; the last such line with ``last``), at its own indent, as 128
+    zeros: a signature or stamp someone changed."""
     lines = path.read_text().splitlines(keepends=True)
     start = 0 if below is None else next(i for i, line in enumerate(lines)
                                          if line.startswith(below))
-    found = [i for i in range(start, len(lines)) if lines[i].startswith(f"    {field}: ")]
-    lines[found[-1] if last else found[0]] = f"    {field}: " + "0" * 128 + "\n"
+    found = [i for i in range(start, len(lines)) if lines[i].strip().startswith(f"{field}: ")]
+    at = found[-1] if last else found[0]
+    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+    lines[at] = f"{indent}{field}: " + "0" * 128 + "\n"
     path.write_text("".join(lines))

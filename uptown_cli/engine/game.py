@@ -38,7 +38,7 @@ from .geometry import (
     tile_fit_text,
 )
 from .groups import count_groups, cut_points, is_cut_point
-from .move_lists import CAPTURES_UP, Window, tile_moves, tile_windows
+from .move_lists import CAPTURES_UP, tile_moves, tile_windows
 from .notation import PASS, Move, Placement, board_diagram, parse_move
 from ..i18n import _ as gettext, names_list, ngettext
 
@@ -180,7 +180,6 @@ class Game:
             for c in p.colors:
                 self._owner[c] = index
         self._following = [*range(1, len(seated)), 0]  # the seat after each
-        self._windows: list[list[tuple[str, list[Window]]]] = []  # made by legal_moves
         self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(seated))]
         self._occupied = 0
         self._exhausted = 0  # colours that have played all their tiles
@@ -378,9 +377,10 @@ class Game:
         targets, capturable = self._targets()
         squares = targets | capturable << CAPTURES_UP
         moves: list[tuple[str, Move]] = []
-        for color, windows in (self._windows or self._seat_windows())[self._turn]:
+        for color in self.players[self._turn].colors:
             if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
                 continue
+            windows = tile_windows(color)
             for tile in self._racks[color]:
                 if tile == WILD:
                     for shift, keep, pickers, pairs in windows[WILD:]:
@@ -389,12 +389,6 @@ class Game:
                     shift, keep, pickers, pairs = windows[tile]
                     moves.extend(pickers[squares >> shift & keep](pairs))
         return moves or [(self.players[self._turn].colors[0], PASS)]
-
-    def _seat_windows(self) -> list[list[tuple[str, list[Window]]]]:
-        """Each seat's colours, each with where its tiles' moves are read (``tile_windows``);
-        kept from the first call of ``legal_moves``."""
-        self._windows = [[(c, tile_windows(c)) for c in p.colors] for p in self.players]
-        return self._windows
 
     def has_legal_placement(self) -> bool:
         """Whether the player to move can place a tile; RacksUnknown without known racks."""

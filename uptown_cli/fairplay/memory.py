@@ -148,7 +148,8 @@ def missing_entry(signed: list[list[Any]], record: Record,
                 kind == "move" and _changed_in_place(record, number, writer)):
             continue  # a move changed in its place, a join withdrawn: first_change tells them
         # (a dispute is signed over the move it disputes, not over the history: no evidence)
-        newer = [entry for entry in snapshot if entry[3] not in seen and entry[0] not in ("dispute", "settled")]
+        newer = [entry for entry in snapshot
+                 if entry[3] not in seen and entry[0] not in ("dispute", "settled")]
         if not newer:
             return None  # an older copy: first_change says so as for any game
         what = entry_words(kind, whose, writer, number, color, days)
