@@ -53,7 +53,8 @@ TESTS = {
     "uptown_cli/fairplay/memory.py": [["tests/fairplay/test_attacks.py"],
                                       ["tests/records", "tests/fairplay", "tests/club/test_disputes.py"]],
     "uptown_cli/fairplay/signatures.py": [
-        ["tests/fairplay/test_signed_entries.py", "tests/fairplay/test_draws_recomputed.py"],
+        ["tests/fairplay/test_signed_entries.py", "tests/fairplay/test_verified_signatures.py",
+         "tests/fairplay/test_draws_recomputed.py"],
         ["tests/fairplay", "tests/turns", "tests/club/test_disputes.py",
          "tests/club/test_judge_rulings.py"]],
     "uptown_cli/records/disputes.py": [["tests/club/test_disputes.py"],

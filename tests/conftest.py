@@ -9,6 +9,8 @@ from support.games import NOW, SEED, finished_game, new_game, play_first_moves
 from support.hidden import older_protocol
 from support.players import as_player
 
+from uptown_cli.fairplay import signatures
+
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 
 
@@ -21,6 +23,13 @@ def uptown():
     ``uptown.path`` is the console script. One for the session (it keeps no state), so that
     hypothesis tests may take it too."""
     return Uptown()
+
+
+@pytest.fixture(autouse=True)
+def no_signature_known_verified():
+    """Every test starts with no signature known verified in its process
+    (``fairplay.signatures``): what one test's tools verified spares another's no check."""
+    signatures._VERIFIED.clear()
 
 
 @pytest.fixture(scope="session")

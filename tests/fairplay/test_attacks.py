@@ -129,6 +129,22 @@ def test_seat_0_cannot_re_roll_her_starting_rack(uptown, tmp_path):
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("gone, read", [("moves", False), ("players", False), ("signed", True),
+                                        ("addresses", True), ("withdrawn", True)])
+def test_a_memory_lacks_only_what_an_older_uptown_did_not_keep(uptown, tmp_path, gone, read):
+    """A memory without a list an older uptown did not keep yet (the signed entries, the
+    e-mail addresses, the withdrawn joins) is read; one without a list every memory keeps is
+    refused as damaged."""
+    path = new_game(uptown, tmp_path)
+    name = bot_move(uptown, tmp_path, path)
+    memory = next((tmp_path / f"keys-{name}").glob("*.seen"))
+    data = json.loads(memory.read_text())
+    del data[gone]
+    memory.write_text(json.dumps(data))
+    result = uptown_as(tmp_path, name, "show", path, "--as", name)
+    assert (result.exit_code == 0) == read, result.output
+
+
 def test_a_later_seat_cannot_swap_and_the_swapper_is_blamed(uptown, tmp_path):
     """(3) Bo's starting draws use Cy's commitment; Bo swaps his own after Cy joined, then
     plays. Ana's and Cy's tools name Bo's commitment; the record itself breaks at Cy's first
@@ -369,7 +385,8 @@ def test_a_game_written_as_version_1_cannot_be_joined(uptown, tmp_path):
     assert not list((tmp_path / "keys-Ana").glob("*.key"))
 
 
-@pytest.mark.parametrize("damage", ['"players": 5', '"moves": [["red"]]', '"moves": [[1, "7 B7", null]]'])
+@pytest.mark.parametrize("damage", ['"players": 5', '"moves": [["red"]]', '"moves": [[1, "7 B7", null]]',
+                                    '"commitments": [["Ana", "not the hex of a commitment"]]'])
 def test_a_damaged_memory_file_is_refused_in_one_line(uptown, tmp_path, damage):
     """Ana's memory of the game, edited by hand or damaged, is refused with its name: no
     traceback, nothing written."""

@@ -361,9 +361,11 @@ def _list_change(seen: dict[str, Any], record: Record, since: str,
 def _late_withdrawal(seen: dict[str, Any], record: Record,
                      since: str) -> tuple[int, str] | None:
     """A ``withdrawn`` entry added once a move was seen: a join is undone only before the first
-    move (``join --undo`` refuses later), so whoever sent the file wrote it by hand."""
+    move (``join --undo`` refuses later), so whoever sent the file wrote it by hand. A memory
+    kept before withdrawn joins were remembered has none to compare."""
     joins = record.joins
-    if joins is None or not seen["moves"] or len(joins.withdrawn) <= len(seen["withdrawn"]):
+    if (joins is None or "withdrawn" not in seen or not seen["moves"]
+            or len(joins.withdrawn) <= len(seen["withdrawn"])):
         return None
     index = len(seen["withdrawn"])
     name = joins.withdrawn[index][0]
@@ -470,7 +472,10 @@ def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
                        and isinstance(entry[0], str) for entry in entries)
                for key, size in _SEEN_ENTRIES.items()) or not all(
                    isinstance(entry[1], str) and re.fullmatch("[0-9a-f]{64}", entry[1])
-                   for key in _SEEN_HEX for entry in data.get(key, [])):
+                   for key in _SEEN_HEX for entry in data.get(key, [])) or not (
+                       isinstance(verified := data.get("verified", []), list) and all(
+                           isinstance(done, str) and re.fullmatch("[0-9a-f]{32}", done)
+                           for done in verified)):
         raise KeyFileError(_("{path} is not an uptown memory file (it was damaged or edited): move "
                              "it away to start remembering afresh").format(path=path))
     return data

@@ -14,15 +14,20 @@ a pass or a resignation, the player whose colour it is; a pass, a forfeit or a b
 written for a player out of time, the player who wrote it (``by``). The public keys are those
 the joins publish, each bound by its player's commitment (``fairplay.draws.commitment``).
 
+A signature verified is remembered, in the process and in the player's memory
+(``fairplay.memory``), by a digest of its key, signature and entry (``verification``): a
+player's command verifies only the entries new to them, and any change to a key, a signature
+or an entry (so to its digest) makes another digest, verified afresh.
+
 The signing is the ``cryptography`` package's Ed25519: it is imported by the functions that
-sign or verify, a game of an older protocol does not load it (about 15 ms of CPU with the
-OpenSSL it loads, python -X importtime, 2026-12-06).
+sign, or verify a signature not verified before; a game of an older protocol does not load it
+(about 15 ms of CPU with the OpenSSL it loads, python -X importtime, 2026-12-06).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from ..engine.geometry import shown_color
@@ -38,8 +43,8 @@ __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "he
            "join_digest", "entry_digest", "entry_words", "in_order", "dispute_digest", "unstamped",
            "first_kept_missing", "judged_digest", "void_digest", "reveal_digest",
            "withdraw_digest", "entry_fields",
-           "signed_entries", "joins_end", "history_end", "signature_problems", "signature_errors",
-           "signature_warnings"]
+           "signed_entries", "joins_end", "history_end", "signature_problems", "verification",
+           "remember_verified", "verifications"]
 
 SEED_BYTES = 32
 """An Ed25519 private key's bytes (its seed)."""
@@ -57,12 +62,11 @@ def new_signing_key() -> bytes:
 
 
 def public_key(seed: bytes) -> bytes:
-    """The public half (32 bytes) of the private key ``seed``."""
+    """The public half (32 bytes) of the private key ``seed`` (``public_bytes_raw``: the
+    serialization module that ``public_bytes`` needs takes 14 ms to load)."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-    private = Ed25519PrivateKey.from_private_bytes(seed)
-    return private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
 
 
 def _message(digest: bytes) -> bytes:
@@ -72,15 +76,41 @@ def _message(digest: bytes) -> bytes:
 
 def sign(seed: bytes, digest: bytes) -> bytes:
     """The signature (64 bytes) with the private key ``seed`` of the entry whose digest is
-    ``digest``."""
+    ``digest``, remembered as verified with the key's public half (``verify``)."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    return Ed25519PrivateKey.from_private_bytes(seed).sign(_message(digest))
+    signature = Ed25519PrivateKey.from_private_bytes(seed).sign(_message(digest))
+    _remember(verification(public_key(seed), signature, digest))
+    return signature
+
+
+_VERIFIED: set[str] = set()
+"""The signatures verified in this process, and those a player's memory remembers verified
+(``remember_verified``), each as its ``verification``; emptied when it holds ``_VERIFIED_HELD``
+(a process that checks game after game keeps a bounded memory)."""
+_VERIFIED_HELD = 100_000
+
+
+def verification(key: bytes, signature: bytes, digest: bytes) -> str:
+    """The name of one signature verified: 32 hex digits of the framed digest of the public
+    key, the signature and the entry's digest (another key, signature or entry has another)."""
+    return framed_hash(_tag("verified"), key, signature, digest).hex()[:32]
+
+
+def remember_verified(verifications: Iterable[str]) -> None:
+    """Take the ``verification`` of each signature a player's memory says their tool verified
+    as verified in this process too."""
+    _VERIFIED.update(verifications)
 
 
 def verify(key: bytes, signature: bytes, digest: bytes) -> bool:
     """Whether ``signature`` is the signature, with the public key ``key``, of the entry whose
-    digest is ``digest``."""
+    digest is ``digest``. What it verifies it remembers (``_VERIFIED``): the answer depends on
+    nothing else, so a signature verified once is not verified again (each costs about 0.1 ms,
+    which a game of a hundred entries would pay at every command)."""
+    done = verification(key, signature, digest)
+    if done in _VERIFIED:
+        return True
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -88,7 +118,15 @@ def verify(key: bytes, signature: bytes, digest: bytes) -> bool:
         Ed25519PublicKey.from_public_bytes(key).verify(signature, _message(digest))
     except (InvalidSignature, ValueError):
         return False
+    _remember(done)
     return True
+
+
+def _remember(done: str) -> None:
+    """Keep the ``verification`` ``done`` in ``_VERIFIED``, emptied first when full."""
+    if len(_VERIFIED) >= _VERIFIED_HELD:
+        _VERIFIED.clear()
+    _VERIFIED.add(done)
 
 
 def header_digest(record: Record) -> bytes:
@@ -371,35 +409,34 @@ def _undone_join(record: Record, other: Record, entry: SignedEntry) -> str | Non
 
 
 def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
-    """(``signature_errors``, ``signature_warnings``) of ``record`` (protocol 5), checked once
-    per record read (kept in ``record.checked``)."""
+    """``(errors, warnings)`` of ``record`` (a game of protocol 5), each signature verified once
+    per record read (the result is kept in ``record.checked``).
+
+    ``errors``: the first entry, in the order of the history, that is not signed by the player
+    who must sign it, naming the entry and whose key signed it: unsigned (written by hand),
+    signed by another player (written in their name), or signed by nobody's key as it is
+    written (changed after it was signed, or its signature taken from another entry). No later
+    entry is blamed: each signature covers the history before it, so theirs cannot hold, and
+    saying so would blame their writers for a change they did not make.
+
+    ``warnings``: each revealed key that is not signed by its player. Anyone may write a
+    revealed entry (copies merge them), and a key counts only when it gives its player's
+    commitment (``fairplay.joins``), so such an entry never makes the game invalid (it would
+    be a veto anyone could cast)."""
     if "signatures" not in record.checked:
-        record.checked["signatures"] = (signature_errors(record), signature_warnings(record))
+        errors: list[RecordError] = []
+        warnings: list[RecordError] = []
+        for entry, problem in _checked(record):
+            if problem is None:
+                continue
+            if entry.revealed:
+                warnings.append(RecordError(problem, path=record.path, line=entry.line))
+            elif not errors:
+                errors.append(RecordError(problem, path=record.path, line=entry.line,
+                                          move=entry.move))
+        record.checked["signatures"] = (errors, warnings)
     errors, warnings = record.checked["signatures"]
     return list(errors), list(warnings)
-
-
-def signature_errors(record: Record) -> list[RecordError]:
-    """The first entry of ``record`` (a game of protocol 5), in the order of the history, that
-    is not signed by the player who must sign it, as a problem naming the entry and whose key
-    signed it: unsigned (written by hand), signed by another player (written in their name), or
-    signed by nobody's key as it is written (changed after it was signed, or its signature taken
-    from another entry). The entries after it are not checked: each signature covers the
-    history before it, so theirs cannot hold, and saying so would blame their writers for a
-    change they did not make."""
-    for entry, problem in _checked(record):
-        if problem is not None and not entry.revealed:
-            return [RecordError(problem, path=record.path, line=entry.line, move=entry.move)]
-    return []
-
-
-def signature_warnings(record: Record) -> list[RecordError]:
-    """A warning for each revealed key of ``record`` (a game of protocol 5) that is not signed
-    by its player: anyone may write a revealed entry (copies merge them), and a key counts only
-    when it gives its player's commitment (``fairplay.joins``), so such an entry never makes the
-    game invalid (it would be a veto anyone could cast)."""
-    return [RecordError(problem, path=record.path, line=entry.line)
-            for entry, problem in _checked(record) if problem is not None and entry.revealed]
 
 
 def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
@@ -408,10 +445,7 @@ def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
     the game is void, when there is one."""
     fields = record.joins
     assert fields is not None and fields.signed
-    keys = {name: bytes.fromhex(key) for name, key in fields.signing_keys().items()}
-    judge = bytes.fromhex(fields.judge.key) if fields.judge is not None else None
-    if judge is not None:
-        keys[JUDGE] = judge
+    keys, judge = _public_keys(record)
     chained = len(fields.commitments) + len(record.moves) + len(record.pauses)
     first_unstamped: SignedEntry | None = None  # in the history (joins and moves)
     for index, entry in enumerate(signed_entries(record)):
@@ -429,6 +463,40 @@ def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
                            JUDGE, None, digest, fields.void.stamp),
                None if good else _("the judge's ruling that the game is void does not carry "
                                    "the judge's stamp: it was written by hand"))
+
+
+def _public_keys(record: Record) -> tuple[dict[str, bytes], bytes | None]:
+    """``(keys, judge)``: each player's public key as their join publishes it, with the club
+    judge's under ``JUDGE``; the judge's (None: the game has none)."""
+    fields = record.joins
+    assert fields is not None and fields.signed
+    keys = {name: bytes.fromhex(key) for name, key in fields.signing_keys().items()}
+    judge = bytes.fromhex(fields.judge.key) if fields.judge is not None else None
+    if judge is not None:
+        keys[JUDGE] = judge
+    return keys, judge
+
+
+def _signer_key(entry: SignedEntry, keys: dict[str, bytes]) -> bytes | None:
+    """The public key that must have signed ``entry``: the one it gives (a withdrawn join), else
+    its writer's (None: the writer has none)."""
+    return bytes.fromhex(entry.key) if entry.key is not None else keys.get(entry.writer)
+
+
+def verifications(record: Record) -> list[str]:
+    """The ``verification`` of each signature and judge's stamp of ``record``'s entries (a game of
+    protocol 5) that was verified in this process or remembered: what a player's memory keeps,
+    so that their next command verifies only the entries new to them."""
+    keys, judge = _public_keys(record)
+    found = []
+    for entry in signed_entries(record):
+        key = _signer_key(entry, keys)
+        if key is not None and entry.sig is not None:
+            found.append(verification(key, bytes.fromhex(entry.sig), entry.digest))
+        if judge is not None and entry.stamp is not None and entry.judged is not None:
+            found.append(verification(judge, bytes.fromhex(entry.stamp),
+                                      judged_digest(entry.digest, entry.judged)))
+    return [done for done in found if done in _VERIFIED]
 
 
 def _stamp_problem(entry: SignedEntry, judge: bytes,
@@ -457,11 +525,11 @@ def _problem(entry: SignedEntry, keys: dict[str, bytes]) -> str | None:
         return _("{what} is not signed (every entry of a game of protocol {protocol} carries "
                  "its writer's signature): it was written by hand").format(
             what=entry.what, protocol=PROTOCOLS[SIGNED - 1])
-    if entry.key is None and entry.writer not in keys:
+    key = _signer_key(entry, keys)
+    if key is None:
         return _("{what} is written for {writer}, who has not joined the game with a signing "
                  "key").format(what=entry.what, writer=entry.writer)
     signature = bytes.fromhex(entry.sig)
-    key = bytes.fromhex(entry.key) if entry.key is not None else keys[entry.writer]
     if verify(key, signature, entry.digest):
         return None
     signer = next((name for name, other in keys.items()

@@ -83,8 +83,9 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
             path=record.path, line=line, message=message) if writes else
             f"{record.path}:{line}: {message}")
     if record.joins is not None and record.joins.signed:
-        from .signatures import signature_problems  # (signed games only)
+        from .signatures import remember_verified, signature_problems  # (signed games only)
 
+        remember_verified(seen.get("verified", []) if seen else [])
         bad = signature_problems(record)[0]
         if bad:
             said = bad[0].report_line()
@@ -136,15 +137,19 @@ def _moved_on(record: Record) -> bool:
 
 
 def remember(record: Record, name: str | None, keys: str | None) -> None:
-    """Keep ``record`` as what ``name`` has seen (nothing without a name)."""
-
-
+    """Keep ``record`` as what ``name`` has seen (nothing without a name), with the
+    signatures of a signed game verified so far (``fairplay.signatures.verifications``)."""
     if name is None:
         return
     try:
         folder, game = keys_folder(keys), game_ident(record)
         now = write_time(current_time(os.environ))
-        save_seen(folder, game, name, snapshot(record, load_seen(folder, game, name), now))
+        seen = snapshot(record, load_seen(folder, game, name), now)
+        if record.joins is not None and record.joins.signed:
+            from .signatures import verifications  # (signed games only)
+
+            seen["verified"] = verifications(record)
+        save_seen(folder, game, name, seen)
     except (KeyFileError, RecordError) as exc:
         raise KeyFileError(_("cannot remember what {name} saw: {exc}").format(name=name, exc=exc)) from None
 
