@@ -26,6 +26,13 @@ def uptown():
 
 
 @pytest.fixture(autouse=True)
+def no_terminal_width(monkeypatch):
+    """Every test runs without $COLUMNS (pytest-xdist sets it), as cron and pipes run uptown:
+    no line is cut to a width unless the test gives one (a test's folder may be long)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def no_signature_known_verified():
     """Every test starts with no signature known verified in its process
     (``fairplay.signatures``): what one test's tools verified spares another's no check."""

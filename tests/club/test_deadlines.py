@@ -27,10 +27,9 @@ class Table:
         return self.root / name / "game.yaml"
 
     def env(self, name, now):
-        """``name``'s settings at ``now``; lines never cut to a width (pytest-xdist sets
-        $COLUMNS, and a test's folder may be long)."""
+        """``name``'s settings at ``now``."""
         return {"UPTOWN_KEYS": str(self.root / name / "keys"), "UPTOWN_GAME": None,
-                "UPTOWN_NOW": now, "COLUMNS": None}
+                "UPTOWN_NOW": now}
 
     def run(self, name, now, *args):
         return self.uptown.invoke(*args, env=self.env(name, now))

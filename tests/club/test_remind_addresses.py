@@ -23,8 +23,7 @@ def members(folder, *names):
 
 
 def remind(folder, server, *args):
-    env = dict(server.env, UPTOWN_FROM="Club <club@example.org>", UPTOWN_NOW=LATE,
-               COLUMNS=None)
+    env = dict(server.env, UPTOWN_FROM="Club <club@example.org>", UPTOWN_NOW=LATE)
     return run(["remind", folder, *args], env=env)
 
 

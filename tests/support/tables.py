@@ -56,10 +56,9 @@ class Table:
         self.now += timedelta(hours=hours)
 
     def attempt(self, name, *args):
-        """``uptown ARGS`` run by ``name`` in their folder, with their keys: click's result
-        (lines never cut to a width: pytest-xdist sets $COLUMNS)."""
+        """``uptown ARGS`` run by ``name`` in their folder, with their keys: click's result."""
         env = {"UPTOWN_KEYS": str(self.keys(name)), "UPTOWN_GAME": None,
-               "UPTOWN_NOW": stamp(self.now), "UPTOWN_LANG": "en", "COLUMNS": None}
+               "UPTOWN_NOW": stamp(self.now), "UPTOWN_LANG": "en"}
         here = Path.cwd()
         try:
             os.chdir(self.folders[name])
