@@ -11,7 +11,17 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from support.tables import JudgedTable, Table, forget
 
 from uptown_cli.fairplay import signatures
-from uptown_cli.fairplay.signatures import new_signing_key, public_key, sign, verification, verify
+from uptown_cli.fairplay.signatures import (
+    new_signing_key,
+    public_key,
+    sign,
+    signature_problems,
+    signed_entries,
+    verification,
+    verifications,
+    verify,
+)
+from uptown_cli.records.reading import load_record
 
 
 @pytest.fixture
@@ -28,7 +38,6 @@ def verified(monkeypatch):
     monkeypatch.setattr(Ed25519PublicKey, "from_public_bytes", staticmethod(counted))
 
     def run(table, name, *args):
-        signatures._VERIFIED.clear()
         keys.clear()
         table.uptown(name, *args)
         return len(keys)
@@ -56,16 +65,40 @@ def test_a_players_command_verifies_only_the_signatures_new_to_them(tmp_path, ve
 
 
 def test_the_club_judges_stamps_are_verified_once_too(tmp_path, verified):
-    """In a game under a club judge, Bo's move verifies Ana's move and the judge's stamps his
-    tool has not verified yet; once the judge's copy brings his move back stamped, his look at
-    it verifies that one stamp alone."""
+    """In a game under a club judge, Bo's move verifies what is new to him since he joined:
+    Cy's join, Ana's move and the judge's stamps under them and under his own join (5). Once
+    the judge's copy brings his move back stamped, his look at it verifies that stamp alone."""
     table = JudgedTable(tmp_path)
     table.start()
     table.play("Ana")
     table.post("Ana")
-    assert verified(table, "Bo", "move", "club.yaml", "--bot", "random", "--as", "Bo") >= 2
+    assert verified(table, "Bo", "move", "club.yaml", "--bot", "random", "--as", "Bo") == 5
     table.post("Bo")
     assert verified(table, "Bo", "show", "club.yaml", "--as", "Bo") == 1
+
+
+def test_a_players_memory_vouches_for_their_own_check_only(tmp_path):
+    """Ana's move carries a forged signature. Named as verified by what a reader's memory
+    keeps, it passes that reader's check; a second reader in the same process, whose memory
+    names nothing, is refused: the names are not taken for the process. What a record's
+    memory would keep is only what was verified or named."""
+    table = Table(tmp_path)
+    table.start()
+    table.play("Ana")
+    path = table.game("Ana")
+    honest = path.read_text()
+    signature = load_record(path).moves[0].sig
+    path.write_text(honest.replace(signature, "ab" * 64))
+    record = load_record(path)
+    entry = next(e for e in signed_entries(record) if e.move == 1)
+    ana = bytes.fromhex(record.joins.signing_keys()["Ana"])
+    forged = verification(ana, bytes.fromhex(entry.sig), entry.digest)
+    signatures._VERIFIED.clear()
+    assert signature_problems(record, {forged}) == ([], [])
+    assert forged in verifications(record, {forged})
+    assert forged not in verifications(load_record(path))
+    errors, _warnings = signature_problems(load_record(path))
+    assert "move 1 (Ana's red) does not carry Ana's signature" in errors[0].report_line()
 
 
 def test_a_signature_verified_vouches_for_no_other_key_signature_or_entry():
@@ -122,9 +155,9 @@ def test_a_memory_kept_before_signatures_were_remembered_verifies_them_all(tmp_p
     assert verified(table, "Ana", "show", "club.yaml", "--as", "Ana") == 3
 
 
-@pytest.mark.parametrize("names", [["not hex"], "0" * 32, [7], ["0" * 31], ["A" * 32]])
+@pytest.mark.parametrize("names", [["not hex"], "0" * 64, [7], ["0" * 63], ["A" * 64]])
 def test_a_damaged_list_of_verified_signatures_is_a_damaged_memory(tmp_path, names):
-    """A memory whose list of verified signatures is not a list of 32 hex digits each is
+    """A memory whose list of verified signatures is not a list of 64 hex digits each is
     refused as damaged, naming the file."""
     table = Table(tmp_path)
     table.start()

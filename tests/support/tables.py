@@ -16,6 +16,7 @@ from support.cli import Uptown
 from support.players import refused  # noqa: F401  (the tests of these tables take it here)
 
 from uptown_cli.fairplay.keys import load_signing_key
+from uptown_cli.fairplay import signatures
 from uptown_cli.fairplay.signatures import sign, signed_entries
 from uptown_cli.records.reading import load_record
 
@@ -56,7 +57,10 @@ class Table:
         self.now += timedelta(hours=hours)
 
     def attempt(self, name, *args):
-        """``uptown ARGS`` run by ``name`` in their folder, with their keys: click's result."""
+        """``uptown ARGS`` run by ``name`` in their folder, with their keys, as a process of
+        their own (nothing verified by another player's commands is known to it): click's
+        result."""
+        signatures._VERIFIED.clear()
         env = {"UPTOWN_KEYS": str(self.keys(name)), "UPTOWN_GAME": None,
                "UPTOWN_NOW": stamp(self.now), "UPTOWN_LANG": "en"}
         here = Path.cwd()

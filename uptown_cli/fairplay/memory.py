@@ -474,7 +474,7 @@ def load_seen(folder: str, game: str, name: str) -> dict[str, Any] | None:
                    isinstance(entry[1], str) and re.fullmatch("[0-9a-f]{64}", entry[1])
                    for key in _SEEN_HEX for entry in data.get(key, [])) or not (
                        isinstance(verified := data.get("verified", []), list) and all(
-                           isinstance(done, str) and re.fullmatch("[0-9a-f]{32}", done)
+                           isinstance(done, str) and re.fullmatch("[0-9a-f]{64}", done)
                            for done in verified)):
         raise KeyFileError(_("{path} is not an uptown memory file (it was damaged or edited): move "
                              "it away to start remembering afresh").format(path=path))

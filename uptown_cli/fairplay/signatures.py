@@ -14,10 +14,12 @@ a pass or a resignation, the player whose colour it is; a pass, a forfeit or a b
 written for a player out of time, the player who wrote it (``by``). The public keys are those
 the joins publish, each bound by its player's commitment (``fairplay.draws.commitment``).
 
-A signature verified is remembered, in the process and in the player's memory
-(``fairplay.memory``), by a digest of its key, signature and entry (``verification``): a
-player's command verifies only the entries new to them, and any change to a key, a signature
-or an entry (so to its digest) makes another digest, verified afresh.
+A signature verified is named by a digest of its key, signature and entry (``verification``),
+which the process remembers and the player's memory keeps (``fairplay.memory``): a player's
+command verifies only the entries new to them, and any change to a key, a signature or an
+entry (so to its digest) makes another name, verified afresh. A memory's names are taken for
+its own player's check only (``known``), never for the process: one process that serves two
+players (a library's user, the tests) does not let one player's memory vouch for the other.
 
 The signing is the ``cryptography`` package's Ed25519: it is imported by the functions that
 sign, or verify a signature not verified before; a game of an older protocol does not load it
@@ -27,7 +29,7 @@ sign, or verify a signature not verified before; a game of an older protocol doe
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
 from ..engine.geometry import shown_color
@@ -44,7 +46,7 @@ __all__ = ["SignedEntry", "new_signing_key", "public_key", "sign", "verify", "he
            "first_kept_missing", "judged_digest", "void_digest", "reveal_digest",
            "withdraw_digest", "entry_fields",
            "signed_entries", "joins_end", "history_end", "signature_problems", "verification",
-           "remember_verified", "verifications"]
+           "verifications"]
 
 SEED_BYTES = 32
 """An Ed25519 private key's bytes (its seed)."""
@@ -79,37 +81,36 @@ def sign(seed: bytes, digest: bytes) -> bytes:
     ``digest``, remembered as verified with the key's public half (``verify``)."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    signature = Ed25519PrivateKey.from_private_bytes(seed).sign(_message(digest))
-    _remember(verification(public_key(seed), signature, digest))
+    private = Ed25519PrivateKey.from_private_bytes(seed)
+    signature = private.sign(_message(digest))
+    _remember(verification(private.public_key().public_bytes_raw(), signature, digest))
     return signature
 
 
 _VERIFIED: set[str] = set()
-"""The signatures verified in this process, and those a player's memory remembers verified
-(``remember_verified``), each as its ``verification``; emptied when it holds ``_VERIFIED_HELD``
-(a process that checks game after game keeps a bounded memory)."""
-_VERIFIED_HELD = 100_000
+"""The ``verification`` of each signature this process verified or made; emptied when it
+holds ``_VERIFIED_HELD`` (a process that checks game after game keeps a bounded memory: a
+game has a few hundred entries)."""
+_VERIFIED_HELD = 10_000
+
+NO_NAMES: frozenset[str] = frozenset()
+"""No ``verification`` known beyond the process's own."""
 
 
 def verification(key: bytes, signature: bytes, digest: bytes) -> str:
-    """The name of one signature verified: 32 hex digits of the framed digest of the public
-    key, the signature and the entry's digest (another key, signature or entry has another)."""
-    return framed_hash(_tag("verified"), key, signature, digest).hex()[:32]
+    """The name of one signature verified: the framed SHA-256 of the public key, the signature
+    and the entry's digest, in hex (another key, signature or entry has another)."""
+    return framed_hash(_tag("verified"), key, signature, digest).hex()
 
 
-def remember_verified(verifications: Iterable[str]) -> None:
-    """Take the ``verification`` of each signature a player's memory says their tool verified
-    as verified in this process too."""
-    _VERIFIED.update(verifications)
-
-
-def verify(key: bytes, signature: bytes, digest: bytes) -> bool:
+def verify(key: bytes, signature: bytes, digest: bytes, known: Collection[str] = NO_NAMES) -> bool:
     """Whether ``signature`` is the signature, with the public key ``key``, of the entry whose
-    digest is ``digest``. What it verifies it remembers (``_VERIFIED``): the answer depends on
-    nothing else, so a signature verified once is not verified again (each costs about 0.1 ms,
-    which a game of a hundred entries would pay at every command)."""
+    digest is ``digest``. What it verifies the process remembers (``_VERIFIED``): the answer
+    depends on nothing else, so a signature verified once is not verified again (each costs
+    about 0.1 ms, which a game of a hundred entries would pay at every command); ``known``:
+    the names a player's memory keeps, taken for this check only."""
     done = verification(key, signature, digest)
-    if done in _VERIFIED:
+    if done in _VERIFIED or done in known:
         return True
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -408,9 +409,11 @@ def _undone_join(record: Record, other: Record, entry: SignedEntry) -> str | Non
     return name if withdraws(joins, name, value, earlier) else None
 
 
-def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordError]]:
+def signature_problems(record: Record, known: Collection[str] = NO_NAMES,
+                       ) -> tuple[list[RecordError], list[RecordError]]:
     """``(errors, warnings)`` of ``record`` (a game of protocol 5), each signature verified once
-    per record read (the result is kept in ``record.checked``).
+    per record read (the result is kept in ``record.checked``), but those the process verified
+    before or that ``known`` names (``verify``: what the reader's memory keeps).
 
     ``errors``: the first entry, in the order of the history, that is not signed by the player
     who must sign it, naming the entry and whose key signed it: unsigned (written by hand),
@@ -426,7 +429,7 @@ def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordEr
     if "signatures" not in record.checked:
         errors: list[RecordError] = []
         warnings: list[RecordError] = []
-        for entry, problem in _checked(record):
+        for entry, problem in _checked(record, known):
             if problem is None:
                 continue
             if entry.revealed:
@@ -439,19 +442,20 @@ def signature_problems(record: Record) -> tuple[list[RecordError], list[RecordEr
     return list(errors), list(warnings)
 
 
-def _checked(record: Record) -> Iterator[tuple[SignedEntry, str | None]]:
+def _checked(record: Record, known: Collection[str]) -> Iterator[tuple[SignedEntry, str | None]]:
     """Each signed entry of ``record`` and what is wrong with its signature, or in a game
     under a club judge with the judge's stamp (None: nothing), then the judge's ruling that
-    the game is void, when there is one."""
+    the game is void, when there is one (``known``: as for ``verify``)."""
     fields = record.joins
     assert fields is not None and fields.signed
     keys, judge = _public_keys(record)
     chained = len(fields.commitments) + len(record.moves) + len(record.pauses)
     first_unstamped: SignedEntry | None = None  # in the history (joins and moves)
     for index, entry in enumerate(signed_entries(record)):
-        problem = _problem(entry, keys)
+        problem = _problem(entry, keys, known)
         if problem is None and judge is not None:
-            problem = _stamp_problem(entry, judge, first_unstamped if index < chained else None)
+            problem = _stamp_problem(entry, judge, first_unstamped if index < chained else None,
+                                     known)
         if index < chained and entry.stamp is None and first_unstamped is None:
             first_unstamped = entry
         yield entry, problem
@@ -483,10 +487,11 @@ def _signer_key(entry: SignedEntry, keys: dict[str, bytes]) -> bytes | None:
     return bytes.fromhex(entry.key) if entry.key is not None else keys.get(entry.writer)
 
 
-def verifications(record: Record) -> list[str]:
+def verifications(record: Record, known: Collection[str] = NO_NAMES) -> list[str]:
     """The ``verification`` of each signature and judge's stamp of ``record``'s entries (a game of
-    protocol 5) that was verified in this process or remembered: what a player's memory keeps,
-    so that their next command verifies only the entries new to them."""
+    protocol 5) that this process verified or made, or that ``known`` names: what a player's
+    memory keeps, so that their next command verifies only the entries new to them (the
+    judge's ruling that a game is void, which ends it, is verified afresh)."""
     keys, judge = _public_keys(record)
     found = []
     for entry in signed_entries(record):
@@ -496,11 +501,11 @@ def verifications(record: Record) -> list[str]:
         if judge is not None and entry.stamp is not None and entry.judged is not None:
             found.append(verification(judge, bytes.fromhex(entry.stamp),
                                       judged_digest(entry.digest, entry.judged)))
-    return [done for done in found if done in _VERIFIED]
+    return [done for done in found if done in _VERIFIED or done in known]
 
 
-def _stamp_problem(entry: SignedEntry, judge: bytes,
-                   unstamped: SignedEntry | None) -> str | None:
+def _stamp_problem(entry: SignedEntry, judge: bytes, unstamped: SignedEntry | None,
+                   known: Collection[str]) -> str | None:
     """What is wrong with the club judge's stamp under ``entry`` (None: nothing): given the
     judge's public key, and the first entry of the history before it that the judge has not
     stamped (the judge stamps each entry as it receives it, so none after it can be stamped).
@@ -513,14 +518,15 @@ def _stamp_problem(entry: SignedEntry, judge: bytes,
                  "stamps every entry it receives, in order, so {earlier} was written around the "
                  "judge").format(what=entry.what, earlier=unstamped.what)
     assert entry.judged is not None  # the record's check keeps the two together
-    if verify(judge, bytes.fromhex(entry.stamp), judged_digest(entry.digest, entry.judged)):
+    if verify(judge, bytes.fromhex(entry.stamp), judged_digest(entry.digest, entry.judged), known):
         return None
     return _("{what} does not carry the judge's stamp as it is written: it, or the time the "
              "judge received it, was changed after the judge stamped it").format(what=entry.what)
 
 
-def _problem(entry: SignedEntry, keys: dict[str, bytes]) -> str | None:
-    """What is wrong with ``entry``'s signature, given the players' public keys, or None."""
+def _problem(entry: SignedEntry, keys: dict[str, bytes], known: Collection[str]) -> str | None:
+    """What is wrong with ``entry``'s signature, given the players' public keys, or None
+    (``known``: as for ``verify``)."""
     if entry.sig is None:
         return _("{what} is not signed (every entry of a game of protocol {protocol} carries "
                  "its writer's signature): it was written by hand").format(
@@ -530,7 +536,7 @@ def _problem(entry: SignedEntry, keys: dict[str, bytes]) -> str | None:
         return _("{what} is written for {writer}, who has not joined the game with a signing "
                  "key").format(what=entry.what, writer=entry.writer)
     signature = bytes.fromhex(entry.sig)
-    if verify(key, signature, entry.digest):
+    if verify(key, signature, entry.digest, known):
         return None
     signer = next((name for name, other in keys.items()
                    if name != entry.writer and verify(other, signature, entry.digest)), None)

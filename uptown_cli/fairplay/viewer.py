@@ -83,10 +83,9 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
             path=record.path, line=line, message=message) if writes else
             f"{record.path}:{line}: {message}")
     if record.joins is not None and record.joins.signed:
-        from .signatures import remember_verified, signature_problems  # (signed games only)
+        from .signatures import signature_problems  # (signed games only)
 
-        remember_verified(seen.get("verified", []) if seen else [])
-        bad = signature_problems(record)[0]
+        bad = signature_problems(record, frozenset(seen.get("verified", [])) if seen else ())[0]
         if bad:
             said = bad[0].report_line()
             raise ViewerError(_(NOTHING_WRITTEN).format(reason=said) if writes else said)
@@ -144,11 +143,13 @@ def remember(record: Record, name: str | None, keys: str | None) -> None:
     try:
         folder, game = keys_folder(keys), game_ident(record)
         now = write_time(current_time(os.environ))
-        seen = snapshot(record, load_seen(folder, game, name), now)
+        before = load_seen(folder, game, name)
+        seen = snapshot(record, before, now)
         if record.joins is not None and record.joins.signed:
             from .signatures import verifications  # (signed games only)
 
-            seen["verified"] = verifications(record)
+            seen["verified"] = verifications(record, frozenset(before.get("verified", []))
+                                             if before else ())
         save_seen(folder, game, name, seen)
     except (KeyFileError, RecordError) as exc:
         raise KeyFileError(_("cannot remember what {name} saw: {exc}").format(name=name, exc=exc)) from None
