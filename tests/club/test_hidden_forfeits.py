@@ -59,8 +59,8 @@ def test_a_resignation_in_a_hidden_game_ends_with_the_others_and_the_forfeiter_l
     assert refused.exit_code == 1 and "it is Cy's turn, not Ana's" in refused.stderr
     resigned = table.ok("Cy", LATER, "move", table.game("Cy"), "forfeit", "--as", "Cy")
     assert resigned.stdout.startswith("Move 3: green (Cy) forfeits")
-    assert re.search(r"  - green: forfeit\n    at: \"[^\"]+\"\n    link: [0-9a-f]{64}\n"
-                     r"    sig: [0-9a-f]{128}\n$",
+    assert re.search(r"  - green: forfeit\n    at: \"[^\"]+\"\n    link: (\"?)[0-9a-f]{64}\1\n"
+                     r"    sig: (\"?)[0-9a-f]{128}\2\n$",  # hex quoted when YAML could read it as a number
                      table.game("Cy").read_text())
     last = _play_to_end(table, "Cy", LATER)
     end = "2026-12-01T17:00:00Z"
@@ -135,7 +135,7 @@ def test_a_forfeit_for_a_player_out_of_time_stands_and_the_others_play_on(uptown
     made = table.ok("Ana", late, "move", table.game("Ana"), "forfeit", "--for", "Cy",
                     "--as", "Ana")
     assert "forfeits, written by Ana for Cy (out of time)" in made.stdout
-    assert re.search(f'  - green: forfeit\n    at: "{late}"\n    by: Ana\n    sig: [0-9a-f]{{128}}\n$',
+    assert re.search(f'  - green: forfeit\n    at: "{late}"\n    by: Ana\n    sig: ("?)[0-9a-f]{{128}}\\1\n$',
                      table.game("Ana").read_text())
     last = _play_to_end(table, "Ana", late)
     holder = last

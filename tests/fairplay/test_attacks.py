@@ -107,7 +107,8 @@ def test_a_reused_game_id_is_refused_at_join_and_a_revealed_key_is_spent(uptown,
     game_id = load_record(old).hidden.game_id
     reused = tmp_path / "new.yaml"
     uptown.invoke("new", reused, "--hidden", "-p", "Ana", "-p", "Bo")
-    reused.write_text(re.sub(r"hidden: [0-9a-f]{32}", f"hidden: {game_id}", reused.read_text()))
+    reused.write_text(re.sub(r'hidden: ("?)[0-9a-f]{32}\1', f'hidden: "{game_id}"',
+                             reused.read_text()))
     before = reused.read_bytes()
     refused(uptown_as(tmp_path, "Ana", "join", reused, "--as", "Ana"),
             "this game id was used before")
