@@ -12,6 +12,7 @@ import pytest
 from support.games import legal_moves, new_game
 
 from uptown_cli.cli import output
+from uptown_cli.records.reading import load_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +70,7 @@ def test_blockers_standings_show_what_is_added_to_the_groups(uptown):
 def test_new_json(uptown, tmp_path):
     result, data = uptown.json("new", tmp_path / "g.yaml", "-p", "Ana", "-p", "Bo", "--seed", "7", "--json")
     game_id = data.pop("game")
-    assert re.fullmatch("[0-9a-f]{32}", game_id) and f"game: {game_id}\n" in (tmp_path / "g.yaml").read_text()
+    assert re.fullmatch("[0-9a-f]{32}", game_id) and load_record(tmp_path / "g.yaml").game_id == game_id
     assert data == {"path": str(tmp_path / "g.yaml"), "variant": "standard", "seed": "7",
                     "signed": False, "judge": None, "to_join": None,
                     "players": [{"name": "Ana", "colors": ["red", "green"]},

@@ -114,10 +114,10 @@ def spanish_words(move, ply):
     return [*typed.split(), square.lower() if ply % 2 else square]
 
 
-def test_a_game_typed_in_spanish_is_recorded_as_in_english(uptown, game_file):
+def test_a_game_typed_in_spanish_is_recorded_as_in_english(uptown, game_file, without_game_id):
     """Records keep the canonical notation: the same game, typed in Spanish tile names or in
     English, gives byte-identical files."""
-    from support.games import SEED, without_game_id
+    from support.games import SEED
 
     english, spanish = game_file(name="english.yaml"), game_file(name="spanish.yaml")
     assert without_game_id(english.read_bytes()) == without_game_id(spanish.read_bytes())

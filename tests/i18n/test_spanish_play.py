@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from support.games import without_game_id
 from support.players import as_player
 
 from uptown_cli.i18n import language
@@ -93,7 +92,7 @@ def play_by_email(uptown, root, lang, seed="cafe01", players=("Ana", "Bo")):
 
 
 @pytest.mark.slow
-def test_a_whole_game_by_email_in_spanish_is_recorded_as_in_english(uptown, tmp_path):
+def test_a_whole_game_by_email_in_spanish_is_recorded_as_in_english(uptown, tmp_path, without_game_id):
     """Two players, each with a folder and a copy, play a whole game typed in Spanish names and
     carried by send and receive: every copy is byte-identical to the same game played in
     English, and no English word meets the Spanish players (outputs and mails)."""
@@ -113,7 +112,7 @@ def test_a_whole_game_by_email_in_spanish_is_recorded_as_in_english(uptown, tmp_
 
 
 @pytest.mark.parametrize("typed", [["saxofón", "E8"], ["saxofon", "E8"], ["SAXOFÓN", "e8"]])
-def test_uptown_move_club_yaml_saxofon_e8(uptown, game_file, typed):
+def test_uptown_move_club_yaml_saxofon_e8(uptown, game_file, typed, without_game_id):
     """``uptown move club.yaml saxofón E8`` (with or without the accent) writes ``sax E8``,
     as ``uptown move club.yaml sax E8`` does; the player reads Spanish."""
     spanish_copy = game_file(name="club.yaml", seed=SAX_FIRST)

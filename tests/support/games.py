@@ -73,11 +73,3 @@ def finished_game(path, seats=THREE, seed=SEED):
     moves = [(turn.color, str(turn.move)) for turn in game.history]
     path.write_text(render_record(players, seed=seed, moves=moves))
     return game
-
-
-def without_game_id(data):
-    """A record's bytes without its ``game:`` line: two games ``new`` made alike (the same
-    players and seed) differ only there (an id YAML could read as a number is quoted)."""
-    import re
-
-    return re.sub(rb'(?m)^game: ("?)[0-9a-f]{32}\1\n', b"", data)
