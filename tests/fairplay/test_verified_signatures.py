@@ -124,7 +124,6 @@ def test_a_signature_one_signs_is_known_verified():
     """What a player signs, their tool knows verified under their public key, and nothing
     else."""
     ana = new_signing_key()
-    signatures._VERIFIED.clear()
     signature = sign(ana, bytes(32))
     assert signatures._VERIFIED == {verification(public_key(ana), signature, bytes(32))}
 
@@ -133,7 +132,6 @@ def test_the_signatures_a_process_remembers_are_bounded(monkeypatch):
     """A process that verifies more signatures than it keeps starts afresh: it never holds
     more than ``_VERIFIED_HELD``, and the last one verified is held."""
     monkeypatch.setattr(signatures, "_VERIFIED_HELD", 2)
-    signatures._VERIFIED.clear()
     key = new_signing_key()
     for n in range(3):
         digest = bytes([n]) * 32

@@ -40,7 +40,7 @@ from .signatures import entry_words, in_order
 
 __all__ = ["game_ident", "snapshot", "judged_part", "first_change", "first_changed_move", "signed_snapshot",
            "missing_entry",
-           "load_seen", "save_seen"]
+           "load_seen", "verified_names", "save_seen"]
 
 
 def game_ident(record: Record, opening: bool = False) -> str:
@@ -488,6 +488,12 @@ _SEEN_HEX = ("commitments", "withdrawn", "revealed")
 """The lists whose entries are ``[name, 64 hex digits]``."""
 _SEEN_LATER = ("addresses", "withdrawn", "signed")
 """The lists a memory file kept by an older uptown lacks (nothing to compare yet)."""
+
+
+def verified_names(seen: dict[str, Any] | None) -> frozenset[str]:
+    """The signatures a memory (``load_seen``, None: none kept) names as verified by its
+    player's tool (``fairplay.signatures.verification``)."""
+    return frozenset(seen.get("verified", [])) if seen else frozenset()
 
 
 def save_seen(folder: str, game: str, name: str, snapshot: dict[str, Any]) -> None:

@@ -29,6 +29,7 @@ from .memory import (
     load_seen,
     save_seen,
     snapshot,
+    verified_names,
 )
 from .replay import replay
 
@@ -85,7 +86,7 @@ def check_seen(record: Record, as_name: str, keys: str | None, writes: bool = Tr
     if record.joins is not None and record.joins.signed:
         from .signatures import signature_problems  # (signed games only)
 
-        bad = signature_problems(record, frozenset(seen.get("verified", [])) if seen else ())[0]
+        bad = signature_problems(record, verified_names(seen))[0]
         if bad:
             said = bad[0].report_line()
             raise ViewerError(_(NOTHING_WRITTEN).format(reason=said) if writes else said)
@@ -148,8 +149,7 @@ def remember(record: Record, name: str | None, keys: str | None) -> None:
         if record.joins is not None and record.joins.signed:
             from .signatures import verifications  # (signed games only)
 
-            seen["verified"] = verifications(record, frozenset(before.get("verified", []))
-                                             if before else ())
+            seen["verified"] = verifications(record, verified_names(before))
         save_seen(folder, game, name, seen)
     except (KeyFileError, RecordError) as exc:
         raise KeyFileError(_("cannot remember what {name} saw: {exc}").format(name=name, exc=exc)) from None
