@@ -89,14 +89,6 @@ def generation(args, pool, weights_path, number):
     return weights, lines
 
 
-def write_weights(path, weights, seed):
-    data = {"version": value.WEIGHTS_VERSION, "features": list(FEATURES), "seed": seed,
-            "weights": {str(p): [round(w, 6) for w in row] for p, row in weights.items()}}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-
-
 def strength(args, bot="vista", weights_path=None):
     """``bot``'s share of first places against mc in ``args.strength`` two-player games (vista
     with the weights at ``weights_path``)."""
@@ -158,7 +150,7 @@ def main():
         for number in range(args.generations):
             weights, lines = generation(args, pool, weights_path, number)
             report += lines + [""]
-            write_weights(args.out, weights, args.seed)
+            value.save_weights(args.out, weights, args.seed)
             weights_path = args.out
             if args.strength:
                 rate, (low, high) = strength(args, "vista", weights_path)

@@ -70,8 +70,9 @@ def test_the_shipped_weights_load_with_one_weight_per_feature_for_each_number_of
     weights = value.load_weights()
     assert sorted(weights) == [2, 3, 4, 5]
     assert all(len(row) == len(FEATURES) for row in weights.values())
-    # A colour's groups now are most of what it will have at the end.
-    assert all(0.3 < row[FEATURES.index("groups")] < 1.5 for row in weights.values())
+    # A colour's groups now are most of what it will have at the end (the two-player weight,
+    # tuned by games, counts them more: 1.63).
+    assert all(0.3 < row[FEATURES.index("groups")] < 2 for row in weights.values())
 
 
 def test_a_weights_file_of_another_version_or_other_features_is_refused(tmp_path):

@@ -22,8 +22,8 @@ from ..errors import SetupError
 from ..i18n import _
 from .features import FEATURES, position_features
 
-__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "fit", "foresee",
-           "foreseen_scores"]
+__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "save_weights", "fit",
+           "foresee", "foreseen_scores"]
 
 WEIGHTS_VERSION = 1
 """The version of the weights file this code reads: it changes with the features."""
@@ -51,6 +51,16 @@ def load_weights(path: str | None = None) -> Weights:
     """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), each
     file read once."""
     return _weights_of(WEIGHTS_FILE if path is None else path)
+
+
+def save_weights(path: str, weights: Weights, seed: str) -> None:
+    """Write ``weights`` as a weights file at ``path``, naming the ``seed`` they were trained
+    from (what ``read_weights`` reads back)."""
+    data = {"version": WEIGHTS_VERSION, "features": list(FEATURES), "seed": seed,
+            "weights": {str(p): [round(w, 6) for w in row] for p, row in sorted(weights.items())}}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
 
 
 @cache
