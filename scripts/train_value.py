@@ -12,8 +12,10 @@ games at ``--seconds`` a move, drawn as an SVG plot beside the report.
 
     python scripts/train_value.py --seed 1 --games 120 --jobs 2
 
-makes the weights shipped (about 2.5 minutes of CPU); ``--generations 2`` plays a second
-generation of games with vista on the first's weights and fits again.
+makes the weights shipped for three to five players, and the two-player weights that
+``scripts/tune_value.py`` then tunes by games into those shipped (about 2.5 minutes of CPU);
+``--generations 2`` plays a second generation of games with vista on the first's weights and
+fits again.
 """
 
 import argparse
@@ -93,8 +95,7 @@ def strength(args, bot="vista", weights_path=None):
     """``bot``'s share of first places against mc in ``args.strength`` two-player games (vista
     with the weights at ``weights_path``)."""
     if weights_path is not None:
-        value.WEIGHTS_FILE = weights_path
-        value._weights_of.cache_clear()
+        value.WEIGHTS_FILE = weights_path  # read afresh: save_weights forgot the old
     played = list(play_games([bot, "mc"], 2, args.strength, f"{args.seed}/strength", jobs=args.jobs,
                              options={"seconds": args.seconds}))
     mine = summarize(played, [bot, "mc"])[0]

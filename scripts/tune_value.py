@@ -14,7 +14,8 @@ noise of single games averages out).
 
     python scripts/tune_value.py --seed 1 --steps 360 --jobs 2 --report tuning.md
 
-starts from the package's weights and writes the tuned file to ``--out`` (the two-player row
+run after ``scripts/train_value.py --seed 1``, starts from the weights it wrote in the package's
+file (``--weights`` starts from another) and writes the tuned file to ``--out`` (the two-player row
 tuned, the others as they were), the report (every ``--every`` steps, the weights and the share
 of the ``+`` side's wins so far) and an SVG plot of the weights beside the report. Each step is
 two games of 96 moves at ``--playouts`` (128: vista's wider, deeper search, as at 0.1 s of CPU
@@ -106,7 +107,7 @@ def tune(args, pool, start, folder):
     return mean, rows, trace
 
 
-def svg_plot(trace, sizes, path):
+def svg_plot(trace, path):
     """Each tuned weight's distance from its start, in its step size, along the steps."""
     width, height, pad = 480, 240, 30
     top = max(2.0, *(abs(u) for units in trace for u in units))
@@ -121,7 +122,7 @@ def svg_plot(trace, sizes, path):
         '<polyline fill="none" stroke-width="1.5" stroke="{}" points="{}"/>'.format(
             colours[j % len(colours)],
             " ".join("{:.0f},{:.0f}".format(*xy(k, units[j])) for k, units in enumerate(trace)))
-        for j in range(len(sizes)))
+        for j in range(len(TUNED)))
     legend = "".join(f'<text x="{width - pad + 4}" y="{pad + 12 * j}" font-size="9" '
                      f'fill="{colours[j % len(colours)]}">{FEATURES[i]}</text>'
                      for j, i in enumerate(TUNED))
@@ -152,7 +153,9 @@ def main():
                         help="each weight's step: this share of its size")
     parser.add_argument("--floor", type=float, default=0.4,
                         help="the size below which a weight's step stays the same")
-    parser.add_argument("--gain", type=float, default=2.0, help="Spall's a")
+    parser.add_argument("--gain", type=float, default=2.0,
+                        help="Spall's a, in step sizes: what a weight moves by, over a deal one "
+                             "side won twice, is the gain of the step times its step size")
     parser.add_argument("--weights", default=value.WEIGHTS_FILE, help="the weights to start from")
     parser.add_argument("--out", default=value.WEIGHTS_FILE)
     parser.add_argument("--every", type=int, default=20)
@@ -176,8 +179,7 @@ def main():
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("\n".join(report) + "\n")
-        svg_plot(trace, step_sizes(start, args.relative, args.floor),
-                 os.path.splitext(args.report)[0] + ".svg")
+        svg_plot(trace, os.path.splitext(args.report)[0] + ".svg")
     print("\n".join(report))
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from uptown_cli.analysis import value
+from uptown_cli.analysis.features import FEATURES
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
@@ -25,16 +26,24 @@ def tuning(monkeypatch):
 
 
 class Games:
-    """A stand-in for the pool of processes: every deal's two games end as ``shares`` say
-    (the first game's seat 0 is the ``+`` side)."""
+    """A stand-in for the pool of processes: in every game the seat whose weights file
+    counts a colour's groups for more wins (``better`` True), or for less; with ``better``
+    None each seat wins one game of the deal."""
 
-    def __init__(self, shares):
-        self.shares = shares
+    def __init__(self, better=True):
+        self.better = better
         self.deals = []
 
     def map(self, play, tasks):
         self.deals.append([task[0] for task in tasks])
-        return list(self.shares)
+        if self.better is None:
+            return [1.0, 1.0]
+        groups = FEATURES.index("groups")
+        shares = []
+        for _, first, second, _ in tasks:
+            mine, theirs = (value.load_weights(path)[2][groups] for path in (first, second))
+            shares.append(1.0 if (mine > theirs) == self.better else 0.0)
+        return shares
 
 
 def arguments(**changes):
@@ -50,15 +59,25 @@ def test_saving_the_shipped_weights_writes_the_shipped_file(tmp_path):
     assert path.read_text(encoding="utf-8") == shipped
 
 
-@pytest.mark.parametrize("shares, direction", [((1.0, 0.0), 1), ((0.0, 1.0), -1)])
-def test_every_weight_moves_towards_the_side_that_won_both_games(tuning, tmp_path, shares,
-                                                                  direction):
+def test_weights_saved_again_are_read_afresh(tmp_path):
+    path = str(tmp_path / "weights.json")
+    weights = dict(value.load_weights())
+    value.save_weights(path, weights, "a")
+    assert value.load_weights(path) == weights
+    value.save_weights(path, {**weights, 2: [0.0] * len(FEATURES)}, "b")
+    assert value.load_weights(path)[2] == [0.0] * len(FEATURES)
+
+
+@pytest.mark.parametrize("better", [True, False])
+def test_every_weight_moves_towards_the_side_that_won_both_games(tuning, tmp_path, better):
     start = value.load_weights()[2]
     args = arguments(steps=1)
-    games = Games(shares)
+    games = Games(better)
     tuned, _, trace = tuning.tune(args, games, start, str(tmp_path))
     drawn = random.Random("t/signs")
     signs = [drawn.choice((-1, 1)) for _ in tuning.TUNED]
+    up = signs[0] > 0  # the + side counts groups for more
+    direction = 1 if up == better else -1
     sizes = tuning.step_sizes(start, 0.25, 0.4)
     moved = tuning.gain(args, 0)
     assert trace == [[direction * moved * sign for sign in signs]]
@@ -70,18 +89,24 @@ def test_every_weight_moves_towards_the_side_that_won_both_games(tuning, tmp_pat
 
 def test_a_shared_result_moves_nothing(tuning, tmp_path):
     start = value.load_weights()[2]
-    tuned, _, trace = tuning.tune(arguments(), Games((0.5, 0.5)), start, str(tmp_path))
+    tuned, rows, trace = tuning.tune(arguments(), Games(None), start, str(tmp_path))
     assert tuned == pytest.approx(start) and trace == [[0.0] * len(tuning.TUNED)] * 4
+    assert [row.split(" | ")[2] for row in rows] == ["50.0%", "50.0%"]  # one game of two
 
 
 def test_the_weights_kept_are_the_mean_of_the_last_half_of_the_steps(tuning, tmp_path):
     start = value.load_weights()[2]
     args = arguments(steps=4)
-    tuned, rows, trace = tuning.tune(args, Games((1.0, 0.0)), start, str(tmp_path))
+    tuned, rows, trace = tuning.tune(args, Games(), start, str(tmp_path))
     sizes = tuning.step_sizes(start, 0.25, 0.4)
     for j, (index, size) in enumerate(zip(tuning.TUNED, sizes)):
         assert tuned[index] == pytest.approx(start[index] + size * (trace[2][j] + trace[3][j]) / 2)
     assert len(rows) == 2  # a row every two steps
+    # The side that counts groups for more won every game: the + side's share is the share
+    # of the steps whose sign for groups was +.
+    drawn = random.Random("t/signs")
+    ups = [[drawn.choice((-1, 1)) for _ in tuning.TUNED][0] > 0 for _ in range(4)]
+    assert [row.split(" | ")[2] for row in rows] == [f"{sum(ups[:2]) / 2:.1%}", f"{sum(ups) / 4:.1%}"]
 
 
 def test_a_step_size_is_a_share_of_the_weight_with_a_floor(tuning):
@@ -95,14 +120,29 @@ def test_the_gain_shrinks_as_spall_s(tuning):
     assert tuning.gain(args, 99) == pytest.approx(2.0 / 110 ** 0.602)
 
 
+def test_each_seat_plays_with_its_own_weights_file(tuning, tmp_path, monkeypatch):
+    moves = []
+
+    def record_move(bot, game, seed, playouts):
+        moves.append((game.players.index(game.to_move), value.WEIGHTS_FILE))
+        return game.legal_moves()[0]
+
+    monkeypatch.setattr(tuning, "choose_move", record_move)
+    first, second = (str(tmp_path / name) for name in ("first.json", "second.json"))
+    tuning.play_deal(("deal", first, second, 1))
+    assert {seat: {path for s, path in moves if s == seat} for seat in (0, 1)} == {
+        0: {first}, 1: {second}}
+
+
 @pytest.mark.slow
-def test_a_tuning_is_the_same_from_the_same_seed_and_tunes_two_players_only(tuning, tmp_path,
-                                                                          monkeypatch):
+def test_a_tuning_is_the_same_from_the_same_seed_with_any_jobs_and_tunes_two_players_only(
+        tuning, tmp_path, monkeypatch):
     written = []
     for run in range(2):
         out = tmp_path / f"{run}.json"
         monkeypatch.setattr("sys.argv", ["tune_value.py", "--seed", "s", "--steps", "2",
-                                         "--playouts", "1", "--jobs", "1", "--out", str(out)])
+                                         "--playouts", "1", "--jobs", str(run + 1), "--out",
+                                         str(out)])
         tuning.main()
         written.append(value.read_weights(json.loads(out.read_text(encoding="utf-8"))))
     shipped = value.load_weights()

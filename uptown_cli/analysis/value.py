@@ -2,7 +2,8 @@
 
 A linear model over ``features.FEATURES``, one set of weights per number of players, fitted by
 ``scripts/train_value.py`` on the positions of self-play games against the groups each colour
-had at the end (least squares with a little ridge, ``fit``). The weights ship with the package
+had at the end (least squares with a little ridge, ``fit``); the two-player weights are then
+tuned by the games they win (``scripts/tune_value.py``). The weights ship with the package
 (``value_weights.json``, a few kilobytes) and are read once, their version and feature names
 checked (``load_weights``). ``foreseen_scores`` turns a playout's position into every seat's
 foreseen final score, which the ``vista`` bot compares at the end of its short playouts.
@@ -20,6 +21,7 @@ from typing import Any
 from ..engine.playout import Playout
 from ..errors import SetupError
 from ..i18n import _
+from ..records.safe_file import write_file
 from .features import FEATURES, position_features
 
 __all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "save_weights", "fit",
@@ -54,13 +56,13 @@ def load_weights(path: str | None = None) -> Weights:
 
 
 def save_weights(path: str, weights: Weights, seed: str) -> None:
-    """Write ``weights`` as a weights file at ``path``, naming the ``seed`` they were trained
-    from (what ``read_weights`` reads back)."""
+    """Write ``weights`` as a weights file at ``path`` (whole or not at all,
+    ``records.safe_file``), naming the ``seed`` they were made from; this process reads the
+    file afresh next time."""
     data = {"version": WEIGHTS_VERSION, "features": list(FEATURES), "seed": seed,
             "weights": {str(p): [round(w, 6) for w in row] for p, row in sorted(weights.items())}}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
+    write_file(path, json.dumps(data, indent=1) + "\n")
+    _weights_of.cache_clear()
 
 
 @cache
