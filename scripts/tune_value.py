@@ -162,7 +162,17 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report", default=None)
     args = parser.parse_args()
-    weights = dict(value.load_weights(args.weights))
+    for name in ("steps", "playouts", "every", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    for name in ("out", "report"):  # refused now, not after the hour the tuning takes
+        path = getattr(args, name)
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            parser.error(f"--{name} {path}: no such folder")
+    try:
+        weights = dict(value.load_weights(args.weights))
+    except (OSError, ValueError) as exc:  # SetupError is a ValueError, as a file not JSON is
+        parser.error(f"--weights {args.weights}: {exc}")
     start = weights[PLAYERS]
     with tempfile.TemporaryDirectory() as folder, Pool(args.jobs) as pool:
         tuned, rows, trace = tune(args, pool, start, folder)
