@@ -27,8 +27,10 @@ import sys
 import time
 from multiprocessing import Pool
 
+from option_checks import refuse_bad_options
+
 from uptown_cli.analysis import value
-from uptown_cli.analysis.bots import choose_move
+from uptown_cli.analysis.bots import BOT_NAMES, choose_move
 from uptown_cli.analysis.features import FEATURES, position_features
 from uptown_cli.analysis.selfplay import play_games, summarize
 from uptown_cli.engine.bags import seeded_bags
@@ -137,6 +139,15 @@ def main():
     parser.add_argument("--out", default=value.WEIGHTS_FILE)
     parser.add_argument("--report", default=None)
     args = parser.parse_args()
+    refuse_bad_options(parser, args, counts=("games", "playouts", "generations", "jobs"),
+                       paths=("out", "report"))
+    if args.bot not in BOT_NAMES:
+        parser.error(f"--bot {args.bot}: no such bot (the bots: {', '.join(BOT_NAMES)})")
+    for name in ("strength", "ridge"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name} may not be below 0")
+    if args.seconds <= 0:
+        parser.error("--seconds must be above 0")
     random.seed(args.seed)
     report = [f"# Training of vista's evaluation, seed {args.seed}", "",
               f"`python scripts/train_value.py {' '.join(sys.argv[1:])}`", ""]

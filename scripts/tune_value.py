@@ -29,6 +29,8 @@ import tempfile
 import time
 from multiprocessing import Pool
 
+from option_checks import refuse_bad_options
+
 from uptown_cli.analysis import value
 from uptown_cli.analysis.bots import choose_move
 from uptown_cli.analysis.features import FEATURES
@@ -162,13 +164,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report", default=None)
     args = parser.parse_args()
-    for name in ("steps", "playouts", "every", "jobs"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1")
-    for name in ("out", "report"):  # refused now, not after the hour the tuning takes
-        path = getattr(args, name)
-        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            parser.error(f"--{name} {path}: no such folder")
+    refuse_bad_options(parser, args, counts=("steps", "playouts", "every", "jobs"),
+                       paths=("out", "report"))
     try:
         weights = dict(value.load_weights(args.weights))
     except (OSError, ValueError) as exc:  # SetupError is a ValueError, as a file not JSON is
