@@ -129,7 +129,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", default="1")
     parser.add_argument("--games", type=int, default=120, help="games per number of players")
-    parser.add_argument("--bot", default="horizon", help="the bot of the first generation's games")
+    parser.add_argument("--bot", default="horizon", choices=BOT_NAMES,
+                        help="the bot of the first generation's games")
     parser.add_argument("--playouts", type=int, default=4)
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--generations", type=int, default=1)
@@ -140,14 +141,8 @@ def main():
     parser.add_argument("--report", default=None)
     args = parser.parse_args()
     refuse_bad_options(parser, args, counts=("games", "playouts", "generations", "jobs"),
+                       positive=("seconds",), not_negative=("strength", "ridge"),
                        paths=("out", "report"))
-    if args.bot not in BOT_NAMES:
-        parser.error(f"--bot {args.bot}: no such bot (the bots: {', '.join(BOT_NAMES)})")
-    for name in ("strength", "ridge"):
-        if getattr(args, name) < 0:
-            parser.error(f"--{name} may not be below 0")
-    if args.seconds <= 0:
-        parser.error("--seconds must be above 0")
     random.seed(args.seed)
     report = [f"# Training of vista's evaluation, seed {args.seed}", "",
               f"`python scripts/train_value.py {' '.join(sys.argv[1:])}`", ""]

@@ -165,7 +165,7 @@ def main():
     parser.add_argument("--report", default=None)
     args = parser.parse_args()
     refuse_bad_options(parser, args, counts=("steps", "playouts", "every", "jobs"),
-                       paths=("out", "report"))
+                       positive=("relative", "floor", "gain"), paths=("out", "report"))
     try:
         weights = dict(value.load_weights(args.weights))
     except (OSError, ValueError) as exc:  # SetupError is a ValueError, as a file not JSON is

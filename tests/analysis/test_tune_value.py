@@ -157,21 +157,3 @@ def test_the_report_names_the_options_that_decide_the_weights_and_no_folder(tuni
                                      "--playouts 2 --relative 0.25 --floor 0.4 --gain 2")
     args.weights = str(Path("elsewhere", "start.json").resolve())
     assert tuning.settings(args).endswith("--gain 2 --weights start.json")
-
-
-@pytest.mark.parametrize("argv, says", [
-    (["--steps", "0"], "--steps must be at least 1"),
-    (["--jobs", "0"], "--jobs must be at least 1"),
-    (["--weights", "missing.json"], "--weights missing.json: "),
-    (["--weights", "not-json.json"], "--weights not-json.json: "),
-    (["--report", "nowhere/report.md"], "--report nowhere/report.md: no such folder"),
-])
-def test_a_mistake_in_the_options_is_one_line_and_a_usage_error(tuning, tmp_path, monkeypatch,
-                                                                capsys, argv, says):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "not-json.json").write_text("{", encoding="utf-8")
-    monkeypatch.setattr("sys.argv", ["tune_value.py", "--out", "out.json", *argv])
-    with pytest.raises(SystemExit) as ended:
-        tuning.main()
-    assert ended.value.code == 2 and says in capsys.readouterr().err.splitlines()[-1]
-    assert not (tmp_path / "out.json").exists()
