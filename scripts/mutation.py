@@ -63,6 +63,7 @@ TESTS = {
         ["tests/club/test_judge_rulings.py"],
         ["tests/club/test_judge_season.py", "tests/club/test_judge_command.py",
          "tests/club/test_judge_plugged.py"]],
+    "scripts/option_checks.py": [["tests/analysis/test_script_options.py"]],
 }
 """The tests run against a mutant of each module (by the start of its path), in stages: the
 quick tests first, the rest only for a mutant that passed them (``pytest -x`` stops at the
