@@ -19,7 +19,6 @@ fits again.
 """
 
 import argparse
-import json
 import math
 import os
 import random
@@ -36,6 +35,7 @@ from uptown_cli.analysis.selfplay import play_games, summarize
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.playout import Playout
+from uptown_cli.records.safe_file import write_file
 
 PLAYERS = (2, 3, 4, 5)
 
@@ -104,7 +104,7 @@ def strength(args, bot="vista", weights_path=None):
     return mine.win_rate, mine.interval
 
 
-def svg_plot(points, path):
+def svg_plot(points):
     """A small SVG plot of vista's share of first places against mc, generation by generation."""
     width, height, pad = 360, 200, 40
     xs = [pad + i * (width - 2 * pad) / max(1, len(points) - 1) for i in range(len(points))]
@@ -115,14 +115,13 @@ def svg_plot(points, path):
         f'y2="{height - pad - lo * (height - 2 * pad):.0f}" stroke="grey"/>'
         for x, (_, (lo, hi)) in zip(xs, points))
     half = height - pad - 0.5 * (height - 2 * pad)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
-                f'<rect width="100%" height="100%" fill="white"/>'
-                f'<line x1="{pad}" x2="{width - pad}" y1="{half:.0f}" y2="{half:.0f}" '
-                f'stroke="#ccc" stroke-dasharray="4"/>{bars}'
-                f'<polyline points="{line}" fill="none" stroke="#0072B2" stroke-width="2"/>'
-                f'<text x="{pad}" y="20" font-size="12">first places against mc: horizon, then vista '
-                f'after each generation</text></svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
+            f'<rect width="100%" height="100%" fill="white"/>'
+            f'<line x1="{pad}" x2="{width - pad}" y1="{half:.0f}" y2="{half:.0f}" '
+            f'stroke="#ccc" stroke-dasharray="4"/>{bars}'
+            f'<polyline points="{line}" fill="none" stroke="#0072B2" stroke-width="2"/>'
+            f'<text x="{pad}" y="20" font-size="12">first places against mc: horizon, then vista '
+            f'after each generation</text></svg>\n')
 
 
 def main():
@@ -168,12 +167,11 @@ def main():
             print("\n".join(lines), flush=True)
     report += ["Weights (" + ", ".join(FEATURES) + "):", ""]
     report += [f"- {players} players: " + ", ".join(f"{w:.3f}" for w in row)
-               for players, row in value.read_weights(json.load(open(args.out, encoding="utf-8"))).items()]
+               for players, row in value.load_weights(args.out).items()]
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            f.write("\n".join(report) + "\n")
+        write_file(args.report, "\n".join(report) + "\n")
         if points:
-            svg_plot(points, os.path.splitext(args.report)[0] + ".svg")
+            write_file(os.path.splitext(args.report)[0] + ".svg", svg_plot(points))
     print("\n".join(report))
 
 

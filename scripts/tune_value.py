@@ -37,6 +37,7 @@ from uptown_cli.analysis.features import FEATURES
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player, seat_colors
 from uptown_cli.engine.scoring import standings, win_shares
+from uptown_cli.records.safe_file import write_file
 
 PLAYERS = 2
 TUNED = tuple(range(1, len(FEATURES)))
@@ -74,7 +75,7 @@ def tune(args, pool, start, folder):
     sizes = step_sizes(start, args.relative, args.floor)
     units = [0.0] * len(TUNED)  # each tuned weight's distance from the start, in its step size
     signs_rng = random.Random(f"{args.seed}/signs")
-    trace, rows, kept = [], [], []
+    trace, rows = [], []
     plus_wins = 0.0
     started = time.time()
 
@@ -96,20 +97,19 @@ def tune(args, pool, start, folder):
         first, second = pool.map(play_deal, [(deal, files[0], files[1], args.playouts),
                                              (deal, files[1], files[0], args.playouts)])
         result = first - second  # from -1 (the - side won both) to 1
-        plus_wins += (first + 1 - second) / 2
+        plus_wins += (1 + result) / 2
         units = [u + gain(args, k) * result * s for u, s in zip(units, signs)]
-        trace.append(list(units))
-        if k >= args.steps // 2:
-            kept.append(weights_at(units))
+        trace.append(units)
         if (k + 1) % args.every == 0 or k + 1 == args.steps:
             rows.append(f"| {k + 1} | {time.time() - started:.0f} | {plus_wins / (k + 1):.1%} | "
                         + " | ".join(f"{w:.3f}" for w in weights_at(units)[1:]) + " |")
             print(rows[-1], flush=True)
+    kept = [weights_at(units) for units in trace[args.steps // 2:]]
     mean = [sum(column) / len(kept) for column in zip(*kept)]
     return mean, rows, trace
 
 
-def svg_plot(trace, path):
+def svg_plot(trace):
     """Each tuned weight's distance from its start, in its step size, along the steps."""
     width, height, pad = 480, 240, 30
     top = max(2.0, *(abs(u) for units in trace for u in units))
@@ -128,13 +128,12 @@ def svg_plot(trace, path):
     legend = "".join(f'<text x="{width - pad + 4}" y="{pad + 12 * j}" font-size="9" '
                      f'fill="{colours[j % len(colours)]}">{FEATURES[i]}</text>'
                      for j, i in enumerate(TUNED))
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 90}" height="{height}">'
-                f'<rect width="100%" height="100%" fill="white"/>'
-                f'<line x1="{pad}" x2="{width - pad}" y1="{height / 2:.0f}" y2="{height / 2:.0f}" '
-                f'stroke="#ccc" stroke-dasharray="4"/>{lines}{legend}'
-                f'<text x="{pad}" y="16" font-size="12">each weight from its start, in its step '
-                f'size (±{top:.1f} at the edges), step by step</text></svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 90}" height="{height}">'
+            f'<rect width="100%" height="100%" fill="white"/>'
+            f'<line x1="{pad}" x2="{width - pad}" y1="{height / 2:.0f}" y2="{height / 2:.0f}" '
+            f'stroke="#ccc" stroke-dasharray="4"/>{lines}{legend}'
+            f'<text x="{pad}" y="16" font-size="12">each weight from its start, in its step '
+            f'size (±{top:.1f} at the edges), step by step</text></svg>\n')
 
 
 def settings(args):
@@ -184,9 +183,8 @@ def main():
               "Tuned (the mean of the last half of the steps): "
               + ", ".join(f"{w:.3f}" for w in tuned)]
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            f.write("\n".join(report) + "\n")
-        svg_plot(trace, os.path.splitext(args.report)[0] + ".svg")
+        write_file(args.report, "\n".join(report) + "\n")
+        write_file(os.path.splitext(args.report)[0] + ".svg", svg_plot(trace))
     print("\n".join(report))
 
 

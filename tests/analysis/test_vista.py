@@ -3,6 +3,8 @@ weights file, and the figures its evaluation reads."""
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -212,3 +214,16 @@ def test_vista_plays_its_candidates_out_as_its_search_says(playouts, monkeypatch
     assert len({move for move, _ in runs[trials * search.candidates:]}) == (
         keep if playouts > trials else 0)
     assert len(runs) == trials * search.candidates + (playouts - trials) * keep
+
+
+def test_a_vista_move_loads_none_of_the_records_modules():
+    """Only the training scripts write weights files: a bot's process (an engine, a tournament's
+    worker) reads its weights without the records' reader that writing them safely needs."""
+    probe = ("import sys\n"
+             "from uptown_cli.analysis.bots import choose_move\n"
+             "from uptown_cli.engine.game import Game\n"
+             "choose_move('vista', Game.new(['A', 'B'], seed='1'), seed=1, playouts=2)\n"
+             "print(sorted(m for m in sys.modules if m.startswith('uptown_cli.records')))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.strip() == "[]", result.stderr

@@ -21,7 +21,6 @@ from typing import Any
 from ..engine.playout import Playout
 from ..errors import SetupError
 from ..i18n import _
-from ..records.safe_file import write_file
 from .features import FEATURES, position_features
 
 __all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "save_weights", "fit",
@@ -59,6 +58,10 @@ def save_weights(path: str, weights: Weights, seed: str) -> None:
     """Write ``weights`` as a weights file at ``path`` (whole or not at all,
     ``records.safe_file``), naming the ``seed`` they were made from; this process reads the
     file afresh next time."""
+    # Only the training scripts write weights: here, the records' reader that safe_file loads
+    # stays out of every bot's process.
+    from ..records.safe_file import write_file
+
     data = {"version": WEIGHTS_VERSION, "features": list(FEATURES), "seed": seed,
             "weights": {str(p): [round(w, 6) for w in row] for p, row in sorted(weights.items())}}
     write_file(path, json.dumps(data, indent=1) + "\n")
