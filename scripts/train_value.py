@@ -44,15 +44,13 @@ def game_rows(task):
     """``(players, [(figures, final groups)])`` of every colour at every position of one
     self-play game of ``task`` ``(players, seed, bot, playouts, weights path or None)``."""
     players, seed, bot, playouts, weights = task
-    if weights is not None:
-        value.WEIGHTS_FILE = weights
-        value._weights_of.cache_clear()  # the file is rewritten after each generation
     game = Game.new([f"P{i + 1}" for i in range(players)], seed=seed)
     bags = seeded_bags(seed, list(game.colors))
     rows = []
     while not game.finished:
         rows.append(position_features(Playout(game, bags)))
-        color, move = choose_move(bot, game, seed=f"{seed}/{game.ply}", playouts=playouts)
+        color, move = choose_move(bot, game, seed=f"{seed}/{game.ply}", playouts=playouts,
+                                  weights=weights)
         game.play(move, color)
     final = [game.groups(c) for c in game.colors]
     return players, [(row, final[c]) for position in rows for c, row in enumerate(position)]
@@ -96,10 +94,9 @@ def generation(args, pool, weights_path, number):
 def strength(args, bot="vista", weights_path=None):
     """``bot``'s share of first places against mc in ``args.strength`` two-player games (vista
     with the weights at ``weights_path``)."""
-    if weights_path is not None:
-        value.WEIGHTS_FILE = weights_path  # read afresh: save_weights forgot the old
+    options = {"seconds": args.seconds, "weights": weights_path}  # mc ignores the weights
     played = list(play_games([bot, "mc"], 2, args.strength, f"{args.seed}/strength", jobs=args.jobs,
-                             options={"seconds": args.seconds}))
+                             options=options))
     mine = summarize(played, [bot, "mc"])[0]
     return mine.win_rate, mine.interval
 

@@ -52,8 +52,8 @@ def play_deal(task):
     game = Game(players, seeded_bags(seed, [c for p in players for c in p.colors]))
     files = (first, second)
     while game.to_move is not None:
-        value.WEIGHTS_FILE = files[game.players.index(game.to_move)]
-        color, move = choose_move("vista", game, seed=f"{seed}:{game.ply}", playouts=playouts)
+        color, move = choose_move("vista", game, seed=f"{seed}:{game.ply}", playouts=playouts,
+                                  weights=files[game.players.index(game.to_move)])
         game.play(move, color)
     return win_shares(standings(game))[0]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from uptown_cli.analysis.bot_server import serve
+from uptown_cli.analysis.bot_server import serve, served_options
 from uptown_cli.analysis.bot_programs import BotProgram
 from uptown_cli.analysis.match import Entrant, GameTask, Limits, play_game
 from uptown_cli.analysis.bot_protocol import (
@@ -288,3 +288,38 @@ def test_the_engine_server_types_an_option_as_its_handshake_offers_it(value, ans
     line = json.dumps({"type": "option", "name": "playouts", "value": value}) + "\n"
     serve("mc", io.BytesIO(line.encode()), out)
     assert answer in out.getvalue() and (answer or b"error" not in out.getvalue())
+
+
+def test_the_vista_engine_takes_a_weights_file_and_refuses_one_it_cannot_read(tmp_path):
+    import io
+
+    from uptown_cli.analysis import value
+
+    assert set(served_options("vista")) == {"playouts", "seconds", "weights"}
+    missing = tmp_path / "missing.json"
+    out = io.BytesIO()
+    line = json.dumps({"type": "option", "name": "weights", "value": str(missing)}) + "\n"
+    serve("vista", io.BytesIO(line.encode()), out)
+    assert json.loads(out.getvalue()) == {"type": "error", "message": f"{missing}: No such file or directory"}
+    # A file that reads, then one gone after it was set: the move request names it (so the
+    # engine plays with the weights it was given, not the shipped ones).
+    game, bags = a_game(9, players=3)
+    request = json.dumps(move_request(game, bags, None, "s", "standard", 10)) + "\n"
+    given = tmp_path / "given.json"
+    given.write_text(Path(value.WEIGHTS_FILE).read_text())
+    option = json.dumps({"type": "option", "name": "weights", "value": str(given)}) + "\n"
+    answers = []
+    for remove in (False, True):
+        out = io.BytesIO()
+
+        class Lines(io.BytesIO):
+            def readline(self, limit=-1, removed=remove):
+                line = super().readline(limit)
+                if removed and line == request.encode():
+                    given.unlink()
+                return line
+
+        serve("vista", Lines((option + request).encode()), out, playouts=2)
+        answers.append(json.loads(out.getvalue()))
+    assert answers[0]["type"] == "move" and answers[0]["id"] == 10
+    assert answers[1] == {"type": "error", "id": 10, "message": f"{given}: No such file or directory"}

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -214,6 +215,28 @@ def test_the_same_bot_with_other_options_under_other_names(tmp_path, uptown):
 def test_a_bot_option_it_does_not_take_is_one_line_before_any_game(tmp_path, uptown, option, message):
     result = uptown.run("tournament", "fast=mc", "r=random", "--option", option, "--out", tmp_path / "run")
     assert result.returncode == 1 and result.stderr == f"Error: {message}\n"
+    assert not (tmp_path / "run").exists()
+
+
+def test_two_weights_files_of_vista_play_each_other(tmp_path, uptown):
+    from uptown_cli.analysis import value
+
+    mine = tmp_path / "mine.json"
+    mine.write_text(Path(value.WEIGHTS_FILE).read_text())
+    result = uptown.run("tournament", "shipped=vista", "mine=vista", "--option", f"mine.weights={mine}",
+                        "--playouts", "1", "--deals", "1", "--seed", "w", "--out", tmp_path / "run", "--json")
+    assert result.returncode == 0, result.stderr
+    settings = json.loads((tmp_path / "run" / "tournament.json").read_text())
+    assert settings["entrants"][1] == {"name": "mine", "bot": "vista", "options": {"weights": str(mine)}}
+    assert len((tmp_path / "run" / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_weights_file_vista_cannot_read_is_one_line_before_any_game(tmp_path, uptown):
+    missing = tmp_path / "missing.json"
+    result = uptown.run("tournament", "vista", "mine=vista", "--option", f"mine.weights={missing}",
+                        "--out", tmp_path / "run")
+    assert result.returncode == 1
+    assert result.stderr == f"Error: mine: {missing}: No such file or directory\n"
     assert not (tmp_path / "run").exists()
 
 

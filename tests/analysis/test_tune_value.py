@@ -21,7 +21,6 @@ def tuning(monkeypatch):
     monkeypatch.syspath_prepend(str(SCRIPTS))
     import tune_value
 
-    monkeypatch.setattr(value, "WEIGHTS_FILE", value.WEIGHTS_FILE)  # the games set it
     return tune_value
 
 
@@ -123,8 +122,8 @@ def test_the_gain_shrinks_as_spall_s(tuning):
 def test_each_seat_plays_with_its_own_weights_file(tuning, tmp_path, monkeypatch):
     moves = []
 
-    def record_move(bot, game, seed, playouts):
-        moves.append((game.players.index(game.to_move), value.WEIGHTS_FILE))
+    def record_move(bot, game, seed, playouts, weights):
+        moves.append((game.players.index(game.to_move), weights))
         return game.legal_moves()[0]
 
     monkeypatch.setattr(tuning, "choose_move", record_move)

@@ -3,6 +3,7 @@ weights file, and the figures its evaluation reads."""
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +88,45 @@ def test_a_weights_file_of_another_version_or_other_features_is_refused(tmp_path
     short = {**data, "weights": {"2": [1.0]}}
     with pytest.raises(SetupError, match="one weight per feature"):
         value.read_weights(short)
+
+
+def test_a_weights_file_that_cannot_be_read_is_one_line_naming_it(tmp_path):
+    missing = tmp_path / "missing.json"
+    with pytest.raises(SetupError, match=f"^{re.escape(str(missing))}: No such file or directory$"):
+        value.load_weights(str(missing))
+    for text, message in (("not json", "this is not a weights file"), ("[1, 2]", "this is not a weights file"),
+                          (json.dumps({**json.loads(Path(value.WEIGHTS_FILE).read_text()), "weights": {"2": "x"}}),
+                           "does not give its weights as numbers by number of players")):
+        path = tmp_path / "weights.json"
+        path.write_text(text)
+        with pytest.raises(SetupError, match=f"^{re.escape(str(path))}: .*{message}"):
+            value.load_weights(str(path))
+
+
+def test_a_weights_file_written_again_is_read_again(tmp_path):
+    path = tmp_path / "weights.json"
+    data = json.loads(Path(value.WEIGHTS_FILE).read_text())
+    path.write_text(json.dumps(data))
+    assert value.load_weights(str(path)) == value.load_weights()
+    data["weights"]["2"] = [0.0] * len(FEATURES)
+    path.write_text(json.dumps(data))  # another size; by another process, not save_weights
+    assert value.load_weights(str(path))[2] == [0.0] * len(FEATURES)
+
+
+def test_vista_plays_with_the_weights_file_it_is_given(tmp_path):
+    game = random_game(3, "vistaweights", 12)
+    copy = tmp_path / "copy.json"
+    copy.write_text(Path(value.WEIGHTS_FILE).read_text())
+    shipped = choose_move("vista", game, seed="w", playouts=3)
+    assert choose_move("vista", game, seed="w", playouts=3, weights=str(copy)) == shipped
+    data = json.loads(copy.read_text())
+    del data["weights"]["3"]
+    two_only = tmp_path / "two.json"
+    two_only.write_text(json.dumps(data))
+    with pytest.raises(SetupError, match=f"^{re.escape(str(two_only))}: the weights file has no weights for 3 players$"):
+        choose_move("vista", game, seed="w", playouts=3, weights=str(two_only))
+    # a bot that has no use for weights ignores them
+    assert choose_move("mc", game, seed="w", playouts=2, weights=str(two_only)) in game.legal_moves()
 
 
 # Red (Ana) has three groups: A1-A2, A4 and C1; A3 joins the first and the second, B1 the

@@ -31,7 +31,7 @@ ALLOWED = {
     "comment", "standard", "blockers", "move", "grace", "bank", "reveal", "none", "per", "year",
     "wait", "pass", "forfeit", "after", "auto", "judge",
     # values and option names of the engine protocol, typed as they are
-    "true", "false", "seconds",
+    "true", "false", "seconds", "weights",
     # command names said alone
     "new", "send", "pause", "validate", "all", "dispute",
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from ..errors import EngineError, UptownError
+from ..errors import EngineError, SetupError, UptownError
 from .bots import MC_PLAYOUTS, PLAYOUT_BOTS, choose_move
 from .bot_protocol import (
     MAX_LINE,
@@ -37,12 +37,16 @@ def served_options(bot: str) -> dict[str, dict[str, Any]]:
     """The options the engine serving ``bot`` accepts, as its handshake lists them."""
     if bot not in PLAYOUT_BOTS:
         return {}
-    return {
+    options: dict[str, dict[str, Any]] = {
         "playouts": {"type": "integer", "default": MC_PLAYOUTS, "min": 1,
                      "help": "sampled deals each candidate move is played out in"},
         "seconds": {"type": "number", "default": None, "min": 0,
                     "help": "think this long per move (CPU time) instead, within the clock"},
     }
+    if bot == "vista":
+        options["weights"] = {"type": "text", "default": None,
+                              "help": "a weights file to play with instead of the shipped one"}
+    return options
 
 
 def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = None,
@@ -96,9 +100,14 @@ def _set_option(settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
         settings[name] = None
         return None
     try:
-        settings[name] = typed_option(name, value, accepted)
-    except EngineError as exc:
+        typed = typed_option(name, value, accepted)
+        if name == "weights":
+            from .value import load_weights
+
+            load_weights(typed)  # refused now rather than at every move
+    except (EngineError, SetupError) as exc:
         return {"type": "error", "message": str(exc)}
+    settings[name] = typed
     return None
 
 
@@ -111,6 +120,8 @@ def _move(bot: str, settings: dict[str, Any], message: dict[str, Any],
         think = _thinking_time(settings["seconds"], view.clock, view.game)
         if think is not None:
             options["seconds"] = think
+        if settings.get("weights") is not None:
+            options["weights"] = settings["weights"]
         color, move = choose_move(bot, view.game, seed=view.seed, **options)
     except UptownError as exc:
         return {"type": "error", "id": message.get("id"), "message": str(exc)}

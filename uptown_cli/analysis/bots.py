@@ -112,15 +112,17 @@ def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> C
     """``(colour, Move)`` that bot ``name`` plays for the player to move in ``game``.
 
     ``seed`` makes the choice reproducible. Options: ``variant`` (``standard`` or ``blockers``,
-    the game's own by default; every bot but ``random`` plays to it), ``playouts`` (``mc``, ``horizon``: how many sampled
-    views each candidate move is played out in) and ``seconds`` (the same two:
-    think for this much CPU time instead, playing out as many views as it allows; the choice
-    is then no longer reproducible); a bot ignores the options it has no use for.
+    the game's own by default; every bot but ``random`` plays to it), ``playouts`` (``mc``,
+    ``horizon``, ``vista``: how many sampled views each candidate move is played out in),
+    ``seconds`` (the same three: think for this much CPU time instead, playing out as many
+    views as it allows; the choice is then no longer reproducible) and ``weights`` (``vista``:
+    the path of a weights file, ``scripts/train_value.py``'s, to play with instead of the
+    shipped one); a bot ignores the options it has no use for.
     """
     if name not in _BOTS:
         raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
             name=name, bots=", ".join(BOT_NAMES)))
-    unknown = sorted(set(options) - {"variant", "playouts", "seconds"})
+    unknown = sorted(set(options) - {"variant", "playouts", "seconds", "weights"})
     if unknown:
         raise SetupError(_("unknown bot option {option!r}").format(option=unknown[0]))
     if game.finished:
@@ -289,23 +291,29 @@ def _best_on_shared_deals(game: Game, rng: random.Random, candidates: list[Color
 
 
 def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
-                playouts: int = MC_PLAYOUTS, seconds: float | None = None) -> ColoredMove:
+                playouts: int = MC_PLAYOUTS, seconds: float | None = None,
+                weights: str | None = None) -> ColoredMove:
     """``horizon``'s search with the position at the end of each short playout read by the
     learned evaluation (``value.foreseen_scores``: each seat's final score foreseen) instead
     of the scores as they are there; with more than two players the foreseen scores are
     rounded to whole groups, so that seats tie as often as they do at the end and the fewest
     captures decide among them. How widely and how far it looks grows with a two-player
-    game's budget (``vista_search``)."""
-    from .value import foreseen_scores, load_weights
+    game's budget (``vista_search``). ``weights``: the path of the weights file to read (the
+    shipped one by default)."""
+    from .value import WEIGHTS_FILE, foreseen_scores, load_weights
 
-    weights = load_weights()[len(game.players)]
+    by_players = load_weights(weights)
+    if len(game.players) not in by_players:
+        raise SetupError(_("{path}: the weights file has no weights for {count} players").format(
+            path=weights or WEIGHTS_FILE, count=len(game.players)))
+    row = by_players[len(game.players)]
     search = vista_search(len(game.players), playouts, seconds)
     candidates = mc_candidates(game, rng, variant, search.candidates)
     plies = search.moves * len(game.players)
     two = len(game.players) == 2
 
     def read(playout: Playout) -> list[tuple[Any, int]]:
-        foreseen = foreseen_scores(playout, weights)
+        foreseen = foreseen_scores(playout, row)
         return foreseen if two else [(round(score), captures) for score, captures in foreseen]
 
     return _best_on_shared_deals(game, rng, candidates, variant, playouts, seconds, plies,
@@ -357,7 +365,7 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "greedy": (_greedy_move, ("variant",)),
     "mc": (_mc_move, ("variant", "playouts", "seconds")),
     "horizon": (_horizon_move, ("variant", "playouts", "seconds")),
-    "vista": (_vista_move, ("variant", "playouts", "seconds")),
+    "vista": (_vista_move, ("variant", "playouts", "seconds", "weights")),
 }
 
 PLAYOUT_BOTS = tuple(name for name, (_bot, takes) in _BOTS.items() if "playouts" in takes)

@@ -98,14 +98,22 @@ class Settings(NamedTuple):
 
 
 def trial(entrant: Entrant, limits: Limits) -> UptownError | None:
-    """Try ``entrant`` before the first game: a bot's options, or a program started once and
-    its handshake (its options typed and sent). A SetupError (one line naming the entrant) for
-    an option it does not take; the EngineError of a program that cannot start or answer (its
+    """Try ``entrant`` before the first game: a bot's options (and the weights file given to
+    vista), or a program started once and its handshake (its options typed and sent). A
+    SetupError (one line naming the entrant) for an option it does not take or a weights file
+    it cannot read; the EngineError of a program that cannot start or answer (its
     games are then lost by forfeit, each tried as any game is); None when it can play. The
     error is returned, not raised, so that a cluster's worker can give it back as it is."""
     try:
         if entrant.bot is not None:
-            entrant.bot_options(limits)
+            weights = entrant.bot_options(limits).get("weights")
+            if weights is not None:
+                from .value import load_weights
+
+                try:
+                    load_weights(weights)
+                except SetupError as exc:
+                    return SetupError(f"{entrant.name}: {exc}")
             return None
         with program_signals(), BotProgram(entrant.command) as program:
             try:

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from operator import mul
 from typing import Any
 
 from ..engine.playout import Playout
 from ..errors import SetupError
-from ..i18n import _
+from ..i18n import _, system_reason
 from .features import FEATURES, position_features
 
 __all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "save_weights", "fit",
@@ -36,28 +36,40 @@ Weights = dict[int, list[float]]
 """One weight per feature, by number of players."""
 
 
-def read_weights(data: dict[str, Any]) -> Weights:
-    """The weights in ``data`` (a weights file's JSON); SetupError when its version or its
-    features are not this code's."""
+def read_weights(data: Any) -> Weights:
+    """The weights in ``data`` (a weights file's JSON); SetupError when it is not a weights
+    file, or its version or its features are not this code's."""
+    if not isinstance(data, dict):
+        raise SetupError(_("this is not a weights file"))
     if data.get("version") != WEIGHTS_VERSION or data.get("features") != list(FEATURES):
         raise SetupError(_("the weights file is version {found}, this uptown reads version "
                            "{version}").format(found=data.get("version"), version=WEIGHTS_VERSION))
-    weights = {int(players): [float(w) for w in row] for players, row in data["weights"].items()}
+    try:
+        weights = {int(players): [float(w) for w in row] for players, row in data["weights"].items()}
+    except (KeyError, AttributeError, TypeError, ValueError):
+        raise SetupError(_("the weights file does not give its weights as numbers by number of "
+                           "players")) from None
     if any(len(row) != len(FEATURES) for row in weights.values()):
         raise SetupError(_("the weights file does not have one weight per feature"))
     return weights
 
 
 def load_weights(path: str | None = None) -> Weights:
-    """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), each
-    file read once."""
-    return _weights_of(WEIGHTS_FILE if path is None else path)
+    """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), read
+    again only once the file has changed; SetupError, naming the file, when it cannot be read
+    or is not a weights file of this version."""
+    path = WEIGHTS_FILE if path is None else path
+    try:
+        found = os.stat(path)
+    except OSError as exc:
+        raise SetupError(f"{path}: {system_reason(exc)}") from None
+    return _weights_of(path, found.st_mtime_ns, found.st_size)
 
 
 def save_weights(path: str, weights: Weights, seed: str) -> None:
     """Write ``weights`` as a weights file at ``path`` (whole or not at all,
     ``records.safe_file``), naming the ``seed`` they were made from; this process reads the
-    file afresh next time."""
+    file afresh next time, however soon."""
     # Only the training scripts write weights: here, the records' reader that safe_file loads
     # stays out of every bot's process.
     from ..records.safe_file import write_file
@@ -68,10 +80,23 @@ def save_weights(path: str, weights: Weights, seed: str) -> None:
     _weights_of.cache_clear()
 
 
-@cache
-def _weights_of(path: str) -> Weights:
-    with open(path, encoding="utf-8") as f:
-        return read_weights(json.load(f))
+@lru_cache(maxsize=32)  # a tuning rewrites two files a step
+def _weights_of(path: str, _modified: int, _size: int) -> Weights:
+    """The weights of the file at ``path`` as it was when modified at ``_modified`` with
+    ``_size`` bytes (the cache's key: a file written again is read again)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as exc:
+        raise SetupError(f"{path}: {system_reason(exc)}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:  # not JSON, or not text: read_weights refuses it
+        data = None
+    try:
+        return read_weights(data)
+    except SetupError as exc:
+        raise SetupError(f"{path}: {exc}") from None
 
 
 def foresee(weights: Sequence[float], row: Sequence[float]) -> float:

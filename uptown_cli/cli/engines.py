@@ -166,8 +166,8 @@ SETUP_OPTIONS = ("entrants", "gauntlet", "seats", "deals", "seed", "variant", "m
 @click.option("--start-time", type=click.FloatRange(min=0, min_open=True), default=10.0,
               show_default=True, metavar="S", help="Seconds an engine has to start and answer a ping.")
 @click.option("--option", multiple=True, metavar="ENTRANT.KEY=VALUE",
-              help="Set an option an engine's handshake offers, or a bot's (playouts, seconds), "
-                   "for the entrant of that name (repeatable).")
+              help="Set an option an engine's handshake offers, or a bot's (playouts, seconds; "
+                   "vista's weights: a weights file), for the entrant of that name (repeatable).")
 @playouts_option(default=None)
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="uptown's mc, horizon and vista entrants: S seconds of CPU time a move.")
