@@ -37,6 +37,7 @@ from uptown_cli.analysis.features import FEATURES
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game, Player, seat_colors
 from uptown_cli.engine.scoring import standings, win_shares
+from uptown_cli.errors import SetupError
 from uptown_cli.records.safe_file import write_file
 
 PLAYERS = 2
@@ -167,9 +168,9 @@ def main():
                        positive=("relative", "floor", "gain"), paths=("out", "report"))
     try:
         weights = dict(value.load_weights(args.weights))
-    except (OSError, ValueError) as exc:  # SetupError is a ValueError, as a file not JSON is
-        parser.error(f"--weights {args.weights}: {exc}")
-    start = weights[PLAYERS]
+        start = value.weights_for(PLAYERS, args.weights)
+    except SetupError as exc:  # its text begins with the file's path
+        parser.error(f"--weights {exc}")
     with tempfile.TemporaryDirectory() as folder, Pool(args.jobs) as pool:
         tuned, rows, trace = tune(args, pool, start, folder)
     weights[PLAYERS] = tuned

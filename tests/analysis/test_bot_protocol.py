@@ -290,36 +290,46 @@ def test_the_engine_server_types_an_option_as_its_handshake_offers_it(value, ans
     assert answer in out.getvalue() and (answer or b"error" not in out.getvalue())
 
 
-def test_the_vista_engine_takes_a_weights_file_and_refuses_one_it_cannot_read(tmp_path):
+def served(bot, lines, **actions):
+    """The answers of ``serve(bot)`` to ``lines`` (messages), ``actions[f"before_{i}"]()`` run
+    just before line ``i`` is read."""
     import io
 
+    class Lines(io.BytesIO):
+        read = 0
+
+        def readline(self, limit=-1):
+            action = actions.get(f"before_{self.read}")
+            if action is not None:
+                action()
+            self.read += 1
+            return super().readline(limit)
+
+    out = io.BytesIO()
+    serve(bot, Lines("".join(json.dumps(line) + "\n" for line in lines).encode()), out, playouts=2)
+    return [json.loads(answer) for answer in out.getvalue().splitlines()]
+
+
+def test_the_vista_engine_takes_a_weights_file_and_refuses_one_it_cannot_read(tmp_path):
     from uptown_cli.analysis import value
 
     assert set(served_options("vista")) == {"playouts", "seconds", "weights"}
-    missing = tmp_path / "missing.json"
-    out = io.BytesIO()
-    line = json.dumps({"type": "option", "name": "weights", "value": str(missing)}) + "\n"
-    serve("vista", io.BytesIO(line.encode()), out)
-    assert json.loads(out.getvalue()) == {"type": "error", "message": f"{missing}: No such file or directory"}
-    # A file that reads, then one gone after it was set: the move request names it (so the
-    # engine plays with the weights it was given, not the shipped ones).
     game, bags = a_game(9, players=3)
-    request = json.dumps(move_request(game, bags, None, "s", "standard", 10)) + "\n"
-    given = tmp_path / "given.json"
+    move = move_request(game, bags, None, "s", "standard", 10)
+    missing, given = tmp_path / "missing.json", tmp_path / "given.json"
     given.write_text(Path(value.WEIGHTS_FILE).read_text())
-    option = json.dumps({"type": "option", "name": "weights", "value": str(given)}) + "\n"
-    answers = []
-    for remove in (False, True):
-        out = io.BytesIO()
 
-        class Lines(io.BytesIO):
-            def readline(self, limit=-1, removed=remove):
-                line = super().readline(limit)
-                if removed and line == request.encode():
-                    given.unlink()
-                return line
+    def weights(path):
+        return {"type": "option", "name": "weights", "value": path if path is None else str(path)}
 
-        serve("vista", Lines((option + request).encode()), out, playouts=2)
-        answers.append(json.loads(out.getvalue()))
-    assert answers[0]["type"] == "move" and answers[0]["id"] == 10
-    assert answers[1] == {"type": "error", "id": 10, "message": f"{given}: No such file or directory"}
+    # Refused when set, and not kept: the move is played with the weights before.
+    refused, played = served("vista", [weights(missing), move])
+    assert refused == {"type": "error", "message": f"{missing}: No such file or directory"}
+    assert played["type"] == "move" and played["id"] == 10
+    # Taken, and read at each move: gone after it was set, the move cannot be played.
+    assert served("vista", [weights(given), move], before_1=given.unlink) == [
+        {"type": "error", "id": 10, "message": f"{given}: No such file or directory"}]
+    # null sets the shipped weights again.
+    given.write_text(Path(value.WEIGHTS_FILE).read_text())
+    [played] = served("vista", [weights(given), weights(None), move], before_2=given.unlink)
+    assert played["type"] == "move"

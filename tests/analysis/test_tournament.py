@@ -3,6 +3,7 @@ that a run killed and resumed ends with the table of a run never stopped, an SPR
 match early, and the command's refusals."""
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from uptown_cli.analysis import value
 from uptown_cli.analysis.match import Entrant
 from uptown_cli.analysis.tournament import Settings, Tournament, schedule, tables
 from uptown_cli.errors import SetupError
@@ -218,26 +220,49 @@ def test_a_bot_option_it_does_not_take_is_one_line_before_any_game(tmp_path, upt
     assert not (tmp_path / "run").exists()
 
 
+SHIPPED_WEIGHTS = json.loads(Path(value.WEIGHTS_FILE).read_text())
+
+
 def test_two_weights_files_of_vista_play_each_other(tmp_path, uptown):
-    from uptown_cli.analysis import value
+    zeros = {**SHIPPED_WEIGHTS, "weights": {players: [0.0] * len(row)
+                                            for players, row in SHIPPED_WEIGHTS["weights"].items()}}
+    (tmp_path / "zeros.json").write_text(json.dumps(zeros))
+    match = ("tournament", "shipped=vista", "mine=vista", "--playouts", "2", "--deals", "1", "--seed", "w")
+    given = uptown.run(*match, "--option", "mine.weights=zeros.json", "--out", "given", cwd=tmp_path)
+    alike = uptown.run(*match, "--out", "alike", cwd=tmp_path)
+    assert given.returncode == 0 and alike.returncode == 0, given.stderr + alike.stderr
+    settings = json.loads((tmp_path / "given" / "tournament.json").read_text())
+    # named by its full path, so that --resume from another folder reads the same file
+    assert settings["entrants"][1] == {"name": "mine", "bot": "vista",
+                                       "options": {"weights": str(tmp_path / "zeros.json")}}
+    # the games are those of the weights given, not the shipped ones
+    for game in ("game-0001.yaml", "game-0002.yaml"):
+        assert (tmp_path / "given" / game).read_text() != (tmp_path / "alike" / game).read_text()
 
-    mine = tmp_path / "mine.json"
-    mine.write_text(Path(value.WEIGHTS_FILE).read_text())
-    result = uptown.run("tournament", "shipped=vista", "mine=vista", "--option", f"mine.weights={mine}",
-                        "--playouts", "1", "--deals", "1", "--seed", "w", "--out", tmp_path / "run", "--json")
-    assert result.returncode == 0, result.stderr
-    settings = json.loads((tmp_path / "run" / "tournament.json").read_text())
-    assert settings["entrants"][1] == {"name": "mine", "bot": "vista", "options": {"weights": str(mine)}}
-    assert len((tmp_path / "run" / "results.jsonl").read_text().splitlines()) == 2
 
-
-def test_a_weights_file_vista_cannot_read_is_one_line_before_any_game(tmp_path, uptown):
-    missing = tmp_path / "missing.json"
-    result = uptown.run("tournament", "vista", "mine=vista", "--option", f"mine.weights={missing}",
-                        "--out", tmp_path / "run")
+@pytest.mark.parametrize("weights, seats, message", [
+    ("missing.json", "2", "mine: {folder}/missing.json: No such file or directory"),
+    ("two.json", "3", "mine: {folder}/two.json: the weights file has no weights for 3 players"),
+])
+def test_a_weights_file_vista_cannot_play_with_is_one_line_before_any_game(tmp_path, uptown, weights,
+                                                                         seats, message):
+    (tmp_path / "two.json").write_text(json.dumps({**SHIPPED_WEIGHTS, "weights": {"2": SHIPPED_WEIGHTS["weights"]["2"]}}))
+    result = uptown.run("tournament", "vista", "mine=vista", "--option", f"mine.weights={weights}",
+                        "--seats", seats, "--out", "run", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr == f"Error: mine: {missing}: No such file or directory\n"
+    assert result.stderr == f"Error: {message.format(folder=tmp_path)}\n"
     assert not (tmp_path / "run").exists()
+
+
+def test_a_weights_file_gone_during_a_run_is_one_line_naming_the_entrant(tmp_path):
+    from uptown_cli.analysis.match import GameTask, Limits, play_game
+
+    gone = tmp_path / "gone.json"
+    task = GameTask(1, 0, "g", (Entrant("shipped", bot="vista"),
+                                Entrant("mine", bot="vista", options=(("weights", str(gone)),))),
+                    "standard", Limits(bot_options=(("playouts", 1),)))
+    with pytest.raises(SetupError, match=f"^mine: {re.escape(str(gone))}: No such file or directory$"):
+        play_game(task)
 
 
 def test_the_text_output_has_cutechess_pairing_lines_and_interim_standings(tmp_path, uptown):

@@ -2,6 +2,7 @@
 weights file, and the figures its evaluation reads."""
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -90,39 +91,75 @@ def test_a_weights_file_of_another_version_or_other_features_is_refused(tmp_path
         value.read_weights(short)
 
 
+SHIPPED = json.loads(Path(value.WEIGHTS_FILE).read_text())
+
+
+@pytest.mark.parametrize("text, message", [
+    ("not json", "this is not a weights file"),
+    ("[1, 2]", "this is not a weights file"),
+    ('{"games": 3}', "this is not a weights file"),  # another file of JSON
+    ("[" * 100_000, "this is not a weights file"),  # nested past what Python reads
+    ("\udcff".encode("utf-8", "surrogatepass").decode("latin-1"), "this is not a weights file"),
+    (json.dumps({**SHIPPED, "features": SHIPPED["features"][::-1]}), "made for other features"),
+    (json.dumps({**SHIPPED, "weights": {"2": "x"}}), "does not give a list of numbers for each number of players"),
+    (json.dumps({**SHIPPED, "weights": {"2": "0123456789"}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"two": SHIPPED["weights"]["2"]}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"2": [True] * 10}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"2": [float("nan")] * 10}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"2": [1.0]}}), "does not have one weight per feature"),
+])
+def test_a_file_that_is_not_a_weights_file_is_one_line_naming_it(tmp_path, text, message):
+    path = tmp_path / "weights.json"
+    path.write_text(text, encoding="latin-1")
+    with pytest.raises(SetupError, match=f"^{re.escape(str(path))}: [^\n]*{message}"):
+        value.load_weights(str(path))
+
+
 def test_a_weights_file_that_cannot_be_read_is_one_line_naming_it(tmp_path):
     missing = tmp_path / "missing.json"
     with pytest.raises(SetupError, match=f"^{re.escape(str(missing))}: No such file or directory$"):
         value.load_weights(str(missing))
-    for text, message in (("not json", "this is not a weights file"), ("[1, 2]", "this is not a weights file"),
-                          (json.dumps({**json.loads(Path(value.WEIGHTS_FILE).read_text()), "weights": {"2": "x"}}),
-                           "does not give its weights as numbers by number of players")):
-        path = tmp_path / "weights.json"
-        path.write_text(text)
-        with pytest.raises(SetupError, match=f"^{re.escape(str(path))}: .*{message}"):
-            value.load_weights(str(path))
+    with pytest.raises(SetupError, match=f"^{re.escape(str(tmp_path))}: not a file$"):
+        value.load_weights(str(tmp_path))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # read, it would never end
+    with pytest.raises(SetupError, match=f"^{re.escape(str(pipe))}: not a file$"):
+        value.load_weights(str(pipe))
+    with pytest.raises(SetupError, match="^a\x00b: embedded null byte$"):
+        value.load_weights("a\x00b")
+    with pytest.raises(SetupError, match="^a weights file needs a path, not an empty text$"):
+        value.load_weights("")
 
 
 def test_a_weights_file_written_again_is_read_again(tmp_path):
     path = tmp_path / "weights.json"
-    data = json.loads(Path(value.WEIGHTS_FILE).read_text())
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(SHIPPED).ljust(1000))
     assert value.load_weights(str(path)) == value.load_weights()
-    data["weights"]["2"] = [0.0] * len(FEATURES)
-    path.write_text(json.dumps(data))  # another size; by another process, not save_weights
-    assert value.load_weights(str(path))[2] == [0.0] * len(FEATURES)
+    before = path.stat()
+    changed = {**SHIPPED, "weights": {**SHIPPED["weights"], "2": SHIPPED["weights"]["3"]}}
+    with open(path, "r+") as f:  # in place, by another program: the same file, the same size
+        f.write(json.dumps(changed).ljust(before.st_size))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same time of change
+    assert path.stat().st_size == before.st_size
+    assert value.load_weights(str(path))[2] == SHIPPED["weights"]["3"]
 
 
-def test_vista_plays_with_the_weights_file_it_is_given(tmp_path):
+def test_vista_plays_with_the_weights_file_it_is_given(tmp_path, monkeypatch):
     game = random_game(3, "vistaweights", 12)
-    copy = tmp_path / "copy.json"
-    copy.write_text(Path(value.WEIGHTS_FILE).read_text())
-    shipped = choose_move("vista", game, seed="w", playouts=3)
-    assert choose_move("vista", game, seed="w", playouts=3, weights=str(copy)) == shipped
-    data = json.loads(copy.read_text())
-    del data["weights"]["3"]
+    given = tmp_path / "given.json"
+    row = [w + 1.0 for w in SHIPPED["weights"]["3"]]
+    given.write_text(json.dumps({**SHIPPED, "weights": {**SHIPPED["weights"], "3": row}}))
+    read = []
+    foresee = value.foreseen_scores
+    monkeypatch.setattr(value, "foreseen_scores", lambda playout, weights: read.append(weights) or
+                        foresee(playout, weights))
+    choose_move("vista", game, seed="w", playouts=3, weights=str(given))
+    assert read and all(weights == row for weights in read)
+    read.clear()
+    choose_move("vista", game, seed="w", playouts=3)
+    assert read and all(weights == SHIPPED["weights"]["3"] for weights in read)
     two_only = tmp_path / "two.json"
-    two_only.write_text(json.dumps(data))
+    two_only.write_text(json.dumps({**SHIPPED, "weights": {"2": SHIPPED["weights"]["2"]}}))
     with pytest.raises(SetupError, match=f"^{re.escape(str(two_only))}: the weights file has no weights for 3 players$"):
         choose_move("vista", game, seed="w", playouts=3, weights=str(two_only))
     # a bot that has no use for weights ignores them

@@ -94,9 +94,10 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
 def _set_option(settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
                 message: dict[str, Any]) -> dict[str, Any] | None:
     """Set an option, typed as the handshake offers it (``bot_protocol.typed_option``, as the
-    host types it; ``seconds`` may be null again); no answer unless it is refused."""
+    host types it; ``seconds`` and ``weights`` may be null again, ``weights`` a file that can
+    be read); no answer unless it is refused."""
     name, value = str(message.get("name")), message.get("value")
-    if value is None and name == "seconds" and name in accepted:
+    if value is None and name in ("seconds", "weights") and name in accepted:
         settings[name] = None
         return None
     try:

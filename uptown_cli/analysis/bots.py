@@ -300,13 +300,9 @@ def _vista_move(game: Game, rng: random.Random, variant: str = "standard",
     captures decide among them. How widely and how far it looks grows with a two-player
     game's budget (``vista_search``). ``weights``: the path of the weights file to read (the
     shipped one by default)."""
-    from .value import WEIGHTS_FILE, foreseen_scores, load_weights
+    from .value import foreseen_scores, weights_for
 
-    by_players = load_weights(weights)
-    if len(game.players) not in by_players:
-        raise SetupError(_("{path}: the weights file has no weights for {count} players").format(
-            path=weights or WEIGHTS_FILE, count=len(game.players)))
-    row = by_players[len(game.players)]
+    row = weights_for(len(game.players), weights)
     search = vista_search(len(game.players), playouts, seconds)
     candidates = mc_candidates(game, rng, variant, search.candidates)
     plies = search.moves * len(game.players)

@@ -21,7 +21,7 @@ from ..engine.game import Game, Player
 from ..engine.notation import Move
 from ..engine.scoring import standings
 from ..engine.game import seat_colors
-from ..errors import EngineError, IllegalMove
+from ..errors import EngineError, IllegalMove, SetupError
 from ..i18n import _, language
 from .bots import choose_move
 from .bot_programs import BotProgram, program_signals
@@ -258,8 +258,11 @@ def play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
     limits = task.limits
     if engine is None:
         entrant = task.lineup[seat]
-        color, move = choose_move(cast(str, entrant.bot), game, seed=seed, variant=task.variant,
-                                  **entrant.bot_options(limits))
+        try:
+            color, move = choose_move(cast(str, entrant.bot), game, seed=seed, variant=task.variant,
+                                      **entrant.bot_options(limits))
+        except SetupError as exc:  # a weights file gone since the run was tried, say
+            raise SetupError(f"{entrant.name}: {exc}") from None
         turn = game.play(move, color)
         moves.append([turn.color, str(turn.move)])
         return

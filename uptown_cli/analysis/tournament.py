@@ -97,21 +97,21 @@ class Settings(NamedTuple):
                    None if data.get("sprt") is None else Sprt(**data["sprt"]))
 
 
-def trial(entrant: Entrant, limits: Limits) -> UptownError | None:
+def trial(entrant: Entrant, limits: Limits, seats: int) -> UptownError | None:
     """Try ``entrant`` before the first game: a bot's options (and the weights file given to
-    vista), or a program started once and its handshake (its options typed and sent). A
-    SetupError (one line naming the entrant) for an option it does not take or a weights file
-    it cannot read; the EngineError of a program that cannot start or answer (its
+    vista, for games of ``seats`` players), or a program started once and its handshake (its
+    options typed and sent). A SetupError (one line naming the entrant) for an option it does
+    not take or a weights file it cannot play with; the EngineError of a program that cannot start or answer (its
     games are then lost by forfeit, each tried as any game is); None when it can play. The
     error is returned, not raised, so that a cluster's worker can give it back as it is."""
     try:
         if entrant.bot is not None:
             weights = entrant.bot_options(limits).get("weights")
             if weights is not None:
-                from .value import load_weights
+                from .value import weights_for
 
                 try:
-                    load_weights(weights)
+                    weights_for(seats, weights)
                 except SetupError as exc:
                     return SetupError(f"{entrant.name}: {exc}")
             return None

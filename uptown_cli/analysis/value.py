@@ -12,7 +12,9 @@ foreseen final score, which the ``vista`` bot compares at the end of its short p
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import mul
@@ -23,8 +25,8 @@ from ..errors import SetupError
 from ..i18n import _, system_reason
 from .features import FEATURES, position_features
 
-__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "read_weights", "save_weights", "fit",
-           "foresee", "foreseen_scores"]
+__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "weights_for", "read_weights",
+           "save_weights", "fit", "foresee", "foreseen_scores"]
 
 WEIGHTS_VERSION = 1
 """The version of the weights file this code reads: it changes with the features."""
@@ -39,37 +41,63 @@ Weights = dict[int, list[float]]
 def read_weights(data: Any) -> Weights:
     """The weights in ``data`` (a weights file's JSON); SetupError when it is not a weights
     file, or its version or its features are not this code's."""
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or "version" not in data:
         raise SetupError(_("this is not a weights file"))
-    if data.get("version") != WEIGHTS_VERSION or data.get("features") != list(FEATURES):
+    if data["version"] != WEIGHTS_VERSION:
         raise SetupError(_("the weights file is version {found}, this uptown reads version "
-                           "{version}").format(found=data.get("version"), version=WEIGHTS_VERSION))
-    try:
-        weights = {int(players): [float(w) for w in row] for players, row in data["weights"].items()}
-    except (KeyError, AttributeError, TypeError, ValueError):
-        raise SetupError(_("the weights file does not give its weights as numbers by number of "
-                           "players")) from None
+                           "{version}").format(found=data["version"], version=WEIGHTS_VERSION))
+    if data.get("features") != list(FEATURES):
+        raise SetupError(_("the weights file was made for other features than this uptown's"))
+    rows = data.get("weights")
+    if not (isinstance(rows, dict) and all(players.isdigit() and isinstance(row, list)
+                                           and all(map(_is_weight, row))
+                                           for players, row in rows.items())):
+        raise SetupError(_("the weights file does not give a list of numbers for each number "
+                           "of players"))
+    weights = {int(players): [float(w) for w in row] for players, row in rows.items()}
     if any(len(row) != len(FEATURES) for row in weights.values()):
         raise SetupError(_("the weights file does not have one weight per feature"))
     return weights
 
 
+def _is_weight(value: Any) -> bool:
+    """Whether ``value`` (read from JSON) is a finite number."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def load_weights(path: str | None = None) -> Weights:
     """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), read
-    again only once the file has changed; SetupError, naming the file, when it cannot be read
-    or is not a weights file of this version."""
+    again only once the file has changed; SetupError, naming the file, when it is not a file
+    that can be read, or not a weights file of this version."""
     path = WEIGHTS_FILE if path is None else path
+    if not path:
+        raise SetupError(_("a weights file needs a path, not an empty text"))
     try:
         found = os.stat(path)
-    except OSError as exc:
+        if not stat.S_ISREG(found.st_mode):  # a folder, or a pipe that would never end
+            raise SetupError(_("not a file"))
+        return _weights_of(path, found.st_dev, found.st_ino, found.st_ctime_ns, found.st_mtime_ns,
+                           found.st_size)
+    except SetupError as exc:
+        raise SetupError(f"{path}: {exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
         raise SetupError(f"{path}: {system_reason(exc)}") from None
-    return _weights_of(path, found.st_mtime_ns, found.st_size)
+
+
+def weights_for(players: int, path: str | None = None) -> list[float]:
+    """The weights of ``players`` players in the file at ``path`` (``load_weights``);
+    SetupError when it has none."""
+    by_players = load_weights(path)
+    if players not in by_players:
+        raise SetupError(_("{path}: the weights file has no weights for {count} players").format(
+            path=path or WEIGHTS_FILE, count=players))
+    return by_players[players]
 
 
 def save_weights(path: str, weights: Weights, seed: str) -> None:
     """Write ``weights`` as a weights file at ``path`` (whole or not at all,
     ``records.safe_file``), naming the ``seed`` they were made from; this process reads the
-    file afresh next time, however soon."""
+    file afresh next time."""
     # Only the training scripts write weights: here, the records' reader that safe_file loads
     # stays out of every bot's process.
     from ..records.safe_file import write_file
@@ -77,26 +105,23 @@ def save_weights(path: str, weights: Weights, seed: str) -> None:
     data = {"version": WEIGHTS_VERSION, "features": list(FEATURES), "seed": seed,
             "weights": {str(p): [round(w, 6) for w in row] for p, row in sorted(weights.items())}}
     write_file(path, json.dumps(data, indent=1) + "\n")
-    _weights_of.cache_clear()
+    _weights_of.cache_clear()  # however soon, and whatever the file system's clock
 
 
-@lru_cache(maxsize=32)  # a tuning rewrites two files a step
-def _weights_of(path: str, _modified: int, _size: int) -> Weights:
-    """The weights of the file at ``path`` as it was when modified at ``_modified`` with
-    ``_size`` bytes (the cache's key: a file written again is read again)."""
+@lru_cache(maxsize=32)  # a tuning writes two new files a step
+def _weights_of(path: str, *_identity: int) -> Weights:
+    """The weights of the file at ``path``, which ``_identity`` (its device, inode, times and
+    size) tells from the file there before it: a file written again is read again."""
     try:
         with open(path, "rb") as f:
             text = f.read()
     except OSError as exc:
-        raise SetupError(f"{path}: {system_reason(exc)}") from None
+        raise SetupError(system_reason(exc)) from None
     try:
         data = json.loads(text)
-    except ValueError:  # not JSON, or not text: read_weights refuses it
+    except (ValueError, RecursionError):  # not JSON, not text, or nested past Python's reach
         data = None
-    try:
-        return read_weights(data)
-    except SetupError as exc:
-        raise SetupError(f"{path}: {exc}") from None
+    return read_weights(data)
 
 
 def foresee(weights: Sequence[float], row: Sequence[float]) -> float:

@@ -5,6 +5,7 @@ The protocol is docs/ENGINE_PROTOCOL.md; tournaments are docs/TOURNAMENTS.md. Th
 modules are imported inside the commands.
 """
 
+import os
 import shlex
 import signal
 import sys
@@ -103,7 +104,16 @@ def _with_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list[
     if unknown:
         raise click.BadParameter(gettext("{unknown!r} is not an entrant of this tournament")
                                  .format(unknown=unknown[0]), param_hint="--option")
-    return [e._replace(options=tuple(sorted(options.get(e.name, {}).items()))) for e in entrants]
+    return [e._replace(options=tuple(sorted(_full_paths(e, options.get(e.name, {})).items())))
+            for e in entrants]
+
+
+def _full_paths(entrant: "Entrant", options: dict[str, str]) -> dict[str, str]:
+    """``options`` with vista's weights file named by its full path, so that ``--resume`` from
+    another folder reads the same file."""
+    if entrant.bot == "vista" and options.get("weights"):
+        return options | {"weights": os.path.abspath(options["weights"])}
+    return options
 
 
 def _game_time(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
@@ -263,10 +273,11 @@ def _try_entrants(settings: "Settings", cluster: str | None) -> None:
 
     bots = [e for e in settings.entrants if e.bot is not None]
     programs = [e for e in settings.entrants if e.bot is None]
-    failures = [trial(entrant, settings.limits) for entrant in bots]
+    failures = [trial(entrant, settings.limits, settings.seats) for entrant in bots]
     try:
         if programs:
-            failures += in_pool(functools.partial(trial, limits=settings.limits), programs, 1, cluster)
+            failures += in_pool(functools.partial(trial, limits=settings.limits, seats=settings.seats),
+                                programs, 1, cluster)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (analysis.pool.Stopped)
         sys.exit(signal_status(getattr(exc, "signum", signal.SIGINT)))
     refused = [failure for failure in failures if isinstance(failure, SetupError)]
