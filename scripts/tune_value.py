@@ -169,8 +169,8 @@ def main():
     try:
         weights = dict(value.load_weights(args.weights))
         start = value.weights_for(PLAYERS, args.weights)
-    except SetupError as exc:  # its text begins with the file's path
-        parser.error(f"--weights {exc}")
+    except SetupError as exc:  # its text begins with the file's path, if it has one
+        parser.error(f"--weights {exc}" if args.weights else f"--weights: {exc}")
     with tempfile.TemporaryDirectory() as folder, Pool(args.jobs) as pool:
         tuned, rows, trace = tune(args, pool, start, folder)
     weights[PLAYERS] = tuned

@@ -62,6 +62,7 @@ MISTAKES = [
     ("tune_value", ["--floor", "nan"], "--floor must be above 0"),
     ("tune_value", ["--weights", "missing.json"], "--weights missing.json: "),
     ("tune_value", ["--weights", "not-json.json"], "--weights not-json.json: "),
+    ("tune_value", ["--weights", ""], "--weights: a weights file needs a path, not an empty text"),
     ("tune_value", ["--out", "folder"], "--out folder: is a folder, not a file"),
     ("tune_value", ["--report", "nowhere/report.md"], "--report nowhere/report.md: no such folder"),
 ]

@@ -106,7 +106,12 @@ SHIPPED = json.loads(Path(value.WEIGHTS_FILE).read_text())
     (json.dumps({**SHIPPED, "weights": {"two": SHIPPED["weights"]["2"]}}), "does not give a list of numbers"),
     (json.dumps({**SHIPPED, "weights": {"2": [True] * 10}}), "does not give a list of numbers"),
     (json.dumps({**SHIPPED, "weights": {"2": [float("nan")] * 10}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"2": [10 ** 400] * 10}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"²": SHIPPED["weights"]["2"]}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"٣": SHIPPED["weights"]["3"]}}), "does not give a list of numbers"),
+    (json.dumps({**SHIPPED, "weights": {"02": SHIPPED["weights"]["2"]}}), "does not give a list of numbers"),
     (json.dumps({**SHIPPED, "weights": {"2": [1.0]}}), "does not have one weight per feature"),
+    (" " * (value.LARGEST_WEIGHTS_FILE + 1), "bytes: too large for a weights file"),
 ])
 def test_a_file_that_is_not_a_weights_file_is_one_line_naming_it(tmp_path, text, message):
     path = tmp_path / "weights.json"
@@ -119,7 +124,7 @@ def test_a_weights_file_that_cannot_be_read_is_one_line_naming_it(tmp_path):
     missing = tmp_path / "missing.json"
     with pytest.raises(SetupError, match=f"^{re.escape(str(missing))}: No such file or directory$"):
         value.load_weights(str(missing))
-    with pytest.raises(SetupError, match=f"^{re.escape(str(tmp_path))}: not a file$"):
+    with pytest.raises(SetupError, match=f"^{re.escape(str(tmp_path))}: Is a directory$"):
         value.load_weights(str(tmp_path))
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)  # read, it would never end

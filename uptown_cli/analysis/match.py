@@ -253,7 +253,8 @@ def _started(entrant: Entrant, log: IO[bytes], limits: Limits) -> BotProgram:
 def play_move(game: Game, bags: dict[str, list[int]], seat: int, task: GameTask,
                engine: BotProgram | None, clocks: list[float | None], moves: list[list[str]]) -> None:
     """The move of the player to move (seat ``seat``), chosen, played and added to ``moves``
-    (``[colour, text]``); EngineError when its program fails or plays an illegal move."""
+    (``[colour, text]``); EngineError when its program fails or plays an illegal move,
+    SetupError naming the entrant when uptown's bot cannot play (its weights file gone)."""
     seed = move_seed(task.seed, game.ply)
     limits = task.limits
     if engine is None:

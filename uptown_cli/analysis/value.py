@@ -34,6 +34,9 @@ WEIGHTS_VERSION = 1
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "value_weights.json")
 """The weights shipped with the package."""
 
+LARGEST_WEIGHTS_FILE = 1 << 20
+"""A weights file is a few kilobytes: a larger file is refused unread."""
+
 Weights = dict[int, list[float]]
 """One weight per feature, by number of players."""
 
@@ -49,7 +52,7 @@ def read_weights(data: Any) -> Weights:
     if data.get("features") != list(FEATURES):
         raise SetupError(_("the weights file was made for other features than this uptown's"))
     rows = data.get("weights")
-    if not (isinstance(rows, dict) and all(players.isdigit() and isinstance(row, list)
+    if not (isinstance(rows, dict) and all(_is_count(players) and isinstance(row, list)
                                            and all(map(_is_weight, row))
                                            for players, row in rows.items())):
         raise SetupError(_("the weights file does not give a list of numbers for each number "
@@ -60,9 +63,20 @@ def read_weights(data: Any) -> Weights:
     return weights
 
 
+def _is_count(text: str) -> bool:
+    """Whether ``text`` is a number of players as a weights file writes it: ASCII digits, no
+    leading zero (so that no two keys name one number)."""
+    return text.isascii() and text.isdigit() and not text.startswith("0")
+
+
 def _is_weight(value: Any) -> bool:
-    """Whether ``value`` (read from JSON) is a finite number."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """Whether ``value`` (read from JSON) is a finite number that a float holds."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer past any float
+        return False
 
 
 def load_weights(path: str | None = None) -> Weights:
@@ -74,8 +88,6 @@ def load_weights(path: str | None = None) -> Weights:
         raise SetupError(_("a weights file needs a path, not an empty text"))
     try:
         found = os.stat(path)
-        if not stat.S_ISREG(found.st_mode):  # a folder, or a pipe that would never end
-            raise SetupError(_("not a file"))
         return _weights_of(path, found.st_dev, found.st_ino, found.st_ctime_ns, found.st_mtime_ns,
                            found.st_size)
     except SetupError as exc:
@@ -113,7 +125,15 @@ def _weights_of(path: str, *_identity: int) -> Weights:
     """The weights of the file at ``path``, which ``_identity`` (its device, inode, times and
     size) tells from the file there before it: a file written again is read again."""
     try:
-        with open(path, "rb") as f:
+        # Opened without waiting, and read only once known to be a file of a weights file's
+        # size: a folder cannot be read, a pipe might never end.
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
+            found = os.fstat(f.fileno())
+            if not stat.S_ISREG(found.st_mode):
+                raise SetupError(_("not a file"))
+            if found.st_size > LARGEST_WEIGHTS_FILE:
+                raise SetupError(_("{size} bytes: too large for a weights file").format(
+                    size=found.st_size))
             text = f.read()
     except OSError as exc:
         raise SetupError(system_reason(exc)) from None
