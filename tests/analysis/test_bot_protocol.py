@@ -296,13 +296,13 @@ def served(bot, lines, **actions):
     import io
 
     class Lines(io.BytesIO):
-        read = 0
+        lines_read = 0
 
         def readline(self, limit=-1):
-            action = actions.get(f"before_{self.read}")
+            action = actions.get(f"before_{self.lines_read}")
             if action is not None:
                 action()
-            self.read += 1
+            self.lines_read += 1
             return super().readline(limit)
 
     out = io.BytesIO()

@@ -240,6 +240,18 @@ def test_two_weights_files_of_vista_play_each_other(tmp_path, uptown):
         assert (tmp_path / "given" / game).read_text() != (tmp_path / "alike" / game).read_text()
 
 
+def test_a_bot_s_weights_file_is_kept_by_its_full_path_and_a_program_s_options_as_given(tmp_path, monkeypatch):
+    from uptown_cli.cli.engines import _full_paths
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "..")
+    assert _full_paths(Entrant("v", bot="vista"), {"weights": "~/w.json"}) == {"weights": str(tmp_path / "w.json")}
+    assert _full_paths(Entrant("v", bot="vista"), {"weights": "w.json"}) == {
+        "weights": str(tmp_path.parent / "w.json")}
+    assert _full_paths(Entrant("p", command=("x",)), {"weights": "w.json"}) == {"weights": "w.json"}
+    assert _full_paths(Entrant("m", bot="mc"), {"playouts": "3"}) == {"playouts": "3"}
+
+
 @pytest.mark.parametrize("weights, seats, message", [
     ("missing.json", "2", "mine: {folder}/missing.json: No such file or directory"),
     ("two.json", "3", "mine: {folder}/two.json: the weights file has no weights for 3 players"),

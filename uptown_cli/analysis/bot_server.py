@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from ..errors import EngineError, SetupError, UptownError
-from .bots import MC_PLAYOUTS, PLAYOUT_BOTS, choose_move
+from .bots import MC_PLAYOUTS, PLAYOUT_BOTS, bot_takes, choose_move
 from .bot_protocol import (
     MAX_LINE,
     PROTOCOL,
@@ -43,7 +43,7 @@ def served_options(bot: str) -> dict[str, dict[str, Any]]:
         "seconds": {"type": "number", "default": None, "min": 0,
                     "help": "think this long per move (CPU time) instead, within the clock"},
     }
-    if bot == "vista":
+    if bot_takes(bot, "weights"):
         options["weights"] = {"type": "text", "default": None,
                               "help": "a weights file to play with instead of the shipped one"}
     return options

@@ -364,6 +364,11 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "vista": (_vista_move, ("variant", "playouts", "seconds", "weights")),
 }
 
+def bot_takes(name: str, option: str) -> bool:
+    """Whether bot ``name`` has a use for ``option`` (``vista`` for ``weights``, say)."""
+    return name in _BOTS and option in _BOTS[name][1]
+
+
 PLAYOUT_BOTS = tuple(name for name, (_bot, takes) in _BOTS.items() if "playouts" in takes)
 """The bots that play moves out, and so take ``playouts`` and ``seconds``."""
 

@@ -101,19 +101,17 @@ def trial(entrant: Entrant, limits: Limits, seats: int) -> UptownError | None:
     """Try ``entrant`` before the first game: a bot's options (and the weights file given to
     vista, for games of ``seats`` players), or a program started once and its handshake (its
     options typed and sent). A SetupError (one line naming the entrant) for an option it does
-    not take or a weights file it cannot play with; the EngineError of a program that cannot start or answer (its
-    games are then lost by forfeit, each tried as any game is); None when it can play. The
-    error is returned, not raised, so that a cluster's worker can give it back as it is."""
+    not take or a weights file it cannot play with; the EngineError of a program that cannot
+    start or answer (its games are then lost by forfeit, each tried as any game is); None when
+    it can play. The error is returned, not raised, so that a cluster's worker can give it back
+    as it is."""
     try:
         if entrant.bot is not None:
             weights = entrant.bot_options(limits).get("weights")
             if weights is not None:
                 from .value import weights_for
 
-                try:
-                    weights_for(seats, weights)
-                except SetupError as exc:
-                    return SetupError(f"{entrant.name}: {exc}")
+                weights_for(seats, weights)
             return None
         with program_signals(), BotProgram(entrant.command) as program:
             try:
@@ -123,7 +121,7 @@ def trial(entrant: Entrant, limits: Limits, seats: int) -> UptownError | None:
                     program.tell(str(exc))
                     return SetupError(f"{entrant.name}: {exc}")
                 raise
-    except EngineError as exc:
+    except (EngineError, SetupError) as exc:  # a SetupError comes of a bot's weights only
         if entrant.bot is not None:
             return SetupError(f"{entrant.name}: {exc}")
         return exc

@@ -4,8 +4,9 @@ A linear model over ``features.FEATURES``, one set of weights per number of play
 ``scripts/train_value.py`` on the positions of self-play games against the groups each colour
 had at the end (least squares with a little ridge, ``fit``); the two-player weights are then
 tuned by the games they win (``scripts/tune_value.py``). The weights ship with the package
-(``value_weights.json``, a few kilobytes) and are read once, their version and feature names
-checked (``load_weights``). ``foreseen_scores`` turns a playout's position into every seat's
+(``value_weights.json``, a few kilobytes); any weights file is read when first asked for and
+again only once it has changed, its version and feature names checked (``load_weights``), and
+vista can be given another than the shipped one (its ``weights`` option). ``foreseen_scores`` turns a playout's position into every seat's
 foreseen final score, which the ``vista`` bot compares at the end of its short playouts.
 """
 
@@ -126,15 +127,19 @@ def _weights_of(path: str, *_identity: int) -> Weights:
     size) tells from the file there before it: a file written again is read again."""
     try:
         # Opened without waiting, and read only once known to be a file of a weights file's
-        # size: a folder cannot be read, a pipe might never end.
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
-            found = os.fstat(f.fileno())
+        # size: a pipe might never end.
+        opened = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            found = os.fstat(opened)
             if not stat.S_ISREG(found.st_mode):
                 raise SetupError(_("not a file"))
             if found.st_size > LARGEST_WEIGHTS_FILE:
                 raise SetupError(_("{size} bytes: too large for a weights file").format(
                     size=found.st_size))
-            text = f.read()
+            with open(opened, "rb", closefd=False) as f:
+                text = f.read()
+        finally:
+            os.close(opened)
     except OSError as exc:
         raise SetupError(system_reason(exc)) from None
     try:

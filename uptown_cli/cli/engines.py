@@ -90,8 +90,9 @@ def _entrant(text: str) -> "Entrant":
 
 
 def _with_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list["Entrant"]:
-    """The entrants with the options of ``--option NAME.KEY=VALUE`` (the values as given: they
-    are typed as the entrant declares them, when they are set)."""
+    """The entrants with the options of ``--option NAME.KEY=VALUE`` (the values as given,
+    typed as the entrant declares them when they are set; a bot's weights file by its full
+    path)."""
     options: dict[str, dict[str, str]] = {}
     for setting in settings:
         target, equals, value = setting.partition("=")
@@ -109,10 +110,12 @@ def _with_options(entrants: list["Entrant"], settings: tuple[str, ...]) -> list[
 
 
 def _full_paths(entrant: "Entrant", options: dict[str, str]) -> dict[str, str]:
-    """``options`` with vista's weights file named by its full path, so that ``--resume`` from
-    another folder reads the same file."""
-    if entrant.bot == "vista" and options.get("weights"):
-        return options | {"weights": os.path.abspath(options["weights"])}
+    """``options`` with a bot's weights file named by its full path (``~`` for the home
+    folder read too), so that ``--resume`` from another folder reads the same file."""
+    from ..analysis.bots import bot_takes
+
+    if entrant.bot is not None and bot_takes(entrant.bot, "weights") and options.get("weights"):
+        return options | {"weights": os.path.abspath(os.path.expanduser(options["weights"]))}
     return options
 
 
@@ -263,8 +266,8 @@ def _settings(entrants: tuple[str, ...], gauntlet: bool, seats: int, deals: int,
 def _try_entrants(settings: "Settings", cluster: str | None) -> None:
     """Try each entrant before the first game (``tournament.trial``; a program where its games
     are played: here, or on a worker of the cluster): one line and exit 1 for an option it
-    does not take, a warning for a program that cannot start (it loses its games, and the
-    run goes on)."""
+    does not take or a weights file it cannot play with, a warning for a program that cannot
+    start (it loses its games, and the run goes on)."""
     import functools
 
     from ..analysis.pool import in_pool
