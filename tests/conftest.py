@@ -1,7 +1,9 @@
 """Fixtures shared by every test folder; helper functions are in ``support/`` (one module per
 purpose: ``support.games`` makes games, ``support.players`` plays hidden games)."""
 
+import importlib
 import os
+from pathlib import Path
 
 import pytest
 from support.cli import Uptown
@@ -12,6 +14,14 @@ from support.players import as_player
 from uptown_cli.fairplay import signatures
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
+
+
+@pytest.fixture
+def script_module(monkeypatch):
+    """``script_module(name)``: the module of ``scripts/NAME.py`` (scripts are not a package: their
+    folder is put on the path for the test)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "scripts"))
+    return importlib.import_module
 
 
 @pytest.fixture(scope="session")

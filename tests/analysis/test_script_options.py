@@ -2,14 +2,9 @@
 them is a usage error before the games, not a traceback after them; options that are right
 reach the games."""
 
-import importlib
 import os
-from pathlib import Path
 
 import pytest
-
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
 
 class Reached(Exception):
     """Raised where the games would start."""
@@ -20,20 +15,19 @@ def reach(*args, **kwargs):
 
 
 @pytest.fixture
-def run(monkeypatch, tmp_path):
+def run(monkeypatch, tmp_path, script_module):
     """Run a script's ``main`` with the arguments given, in an empty folder (but for a file that
     is not JSON), with its games replaced by ``reach``."""
-    monkeypatch.syspath_prepend(str(SCRIPTS))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "not-json.json").write_text("{", encoding="utf-8")
     (tmp_path / "folder").mkdir()
 
-    def run(script, *argv):
-        module = importlib.import_module(script)
+    def run(name, *argv):
+        module = script_module(name)
         monkeypatch.setattr(module, "Pool", reach)
         if hasattr(module, "strength"):
             monkeypatch.setattr(module, "strength", reach)
-        monkeypatch.setattr("sys.argv", [f"{script}.py", "--out", "out.json", *argv])
+        monkeypatch.setattr("sys.argv", [f"{name}.py", "--out", "out.json", *argv])
         module.main()
 
     return run

@@ -3,7 +3,6 @@ fishtest's own code gives and fastchess's tests publish, the deal scores it coun
 error rates against a simulation (the 10,000-run figures are scripts/sprt_simulation.py's)."""
 
 import math
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -127,12 +126,9 @@ def test_deal_scores_of_more_seats_count_each_seat_against_each_seat():
 
 
 @pytest.fixture
-def simulation(monkeypatch):
+def simulation(script_module):
     """scripts/sprt_simulation.py as a module."""
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "scripts"))
-    import sprt_simulation
-
-    return sprt_simulation
+    return script_module("sprt_simulation")
 
 
 @pytest.mark.parametrize("model", ["independent", "deal-split"])

@@ -2,21 +2,14 @@
 its games and of the games that measure its strength."""
 
 import argparse
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
-
 @pytest.fixture
-def training(monkeypatch):
+def training(script_module):
     """scripts/train_value.py as a module."""
-    monkeypatch.syspath_prepend(str(SCRIPTS))
-    import train_value
-
-    return train_value
+    return script_module("train_value")
 
 
 def test_a_generation_s_games_are_played_with_its_weights_file(training, monkeypatch):

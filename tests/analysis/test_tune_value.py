@@ -12,16 +12,10 @@ import pytest
 from uptown_cli.analysis import value
 from uptown_cli.analysis.features import FEATURES
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
-
 @pytest.fixture
-def tuning(monkeypatch):
+def tuning(script_module):
     """scripts/tune_value.py as a module."""
-    monkeypatch.syspath_prepend(str(SCRIPTS))
-    import tune_value
-
-    return tune_value
+    return script_module("tune_value")
 
 
 class Games:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from ..errors import EngineError, SetupError, UptownError
-from .bots import MC_PLAYOUTS, PLAYOUT_BOTS, bot_takes, choose_move
+from .bots import MC_PLAYOUTS, bot_takes, check_bot_options, choose_move
 from .bot_protocol import (
     MAX_LINE,
     PROTOCOL,
@@ -33,20 +33,22 @@ the rest is left for the host's and the system's work (the bots count CPU time, 
 the time on the wall)."""
 
 
+SERVED_OPTIONS: dict[str, dict[str, Any]] = {
+    "playouts": {"type": "integer", "default": MC_PLAYOUTS, "min": 1,
+                 "help": "sampled deals each candidate move is played out in"},
+    "seconds": {"type": "number", "default": None, "min": 0,
+                "help": "think this long per move (CPU time) instead, within the clock"},
+    "weights": {"type": "text", "default": None,
+                "help": "a weights file to play with instead of the shipped one"},
+}
+"""Every option an engine serving one of uptown's bots may offer, as its handshake lists it;
+an option whose default is null may be set to null again."""
+
+
 def served_options(bot: str) -> dict[str, dict[str, Any]]:
-    """The options the engine serving ``bot`` accepts, as its handshake lists them."""
-    if bot not in PLAYOUT_BOTS:
-        return {}
-    options: dict[str, dict[str, Any]] = {
-        "playouts": {"type": "integer", "default": MC_PLAYOUTS, "min": 1,
-                     "help": "sampled deals each candidate move is played out in"},
-        "seconds": {"type": "number", "default": None, "min": 0,
-                    "help": "think this long per move (CPU time) instead, within the clock"},
-    }
-    if bot_takes(bot, "weights"):
-        options["weights"] = {"type": "text", "default": None,
-                              "help": "a weights file to play with instead of the shipped one"}
-    return options
+    """The options the engine serving ``bot`` accepts, as its handshake lists them: those of
+    ``SERVED_OPTIONS`` the bot has a use for."""
+    return {name: offered for name, offered in SERVED_OPTIONS.items() if bot_takes(bot, name)}
 
 
 def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = None,
@@ -67,7 +69,7 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
         "hello": lambda message: {"type": "hello", "protocol": PROTOCOL, "name": f"uptown {bot}",
                                   "author": "uptown", "version": version, "options": accepted},
         "ping": lambda message: {"type": "pong", "id": message.get("id")},
-        "option": lambda message: _set_option(settings, accepted, message),
+        "option": lambda message: _set_option(bot, settings, accepted, message),
         "move": lambda message: _move(bot, settings, message, replay),
     }
     while True:
@@ -91,21 +93,19 @@ def serve(bot: str, stdin: BinaryIO, stdout: BinaryIO, seconds: float | None = N
             send(answer)
 
 
-def _set_option(settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
+def _set_option(bot: str, settings: dict[str, Any], accepted: dict[str, dict[str, Any]],
                 message: dict[str, Any]) -> dict[str, Any] | None:
     """Set an option, typed as the handshake offers it (``bot_protocol.typed_option``, as the
-    host types it; ``seconds`` and ``weights`` may be null again, ``weights`` a file that can
-    be read); no answer unless it is refused."""
+    host types it; one whose default is null may be null again) and checked as the bot would
+    be before a game (``bots.check_bot_options``: a weights file that can be read); no answer
+    unless it is refused, and then the option keeps its value."""
     name, value = str(message.get("name")), message.get("value")
-    if value is None and name in ("seconds", "weights") and name in accepted:
+    if value is None and name in accepted and accepted[name]["default"] is None:
         settings[name] = None
         return None
     try:
         typed = typed_option(name, value, accepted)
-        if name == "weights":
-            from .value import load_weights
-
-            load_weights(typed)  # refused now rather than at every move
+        check_bot_options(bot, {name: typed})
     except (EngineError, SetupError) as exc:
         return {"type": "error", "message": str(exc)}
     settings[name] = typed

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..engine.game import Game, Player
@@ -122,7 +122,7 @@ def choose_move(name: str, game: Game, seed: object = None, **options: Any) -> C
     if name not in _BOTS:
         raise SetupError(_("unknown bot {name!r} (the bots are {bots})").format(
             name=name, bots=", ".join(BOT_NAMES)))
-    unknown = sorted(set(options) - {"variant", "playouts", "seconds", "weights"})
+    unknown = sorted(set(options) - BOT_OPTIONS)
     if unknown:
         raise SetupError(_("unknown bot option {option!r}").format(option=unknown[0]))
     if game.finished:
@@ -364,9 +364,27 @@ _BOTS: dict[str, tuple[Callable[..., ColoredMove], tuple[str, ...]]] = {
     "vista": (_vista_move, ("variant", "playouts", "seconds", "weights")),
 }
 
+BOT_OPTIONS = frozenset(option for _bot, takes in _BOTS.values() for option in takes)
+"""Every option some bot takes: ``choose_move`` refuses any other."""
+
+
 def bot_takes(name: str, option: str) -> bool:
     """Whether bot ``name`` has a use for ``option`` (``vista`` for ``weights``, say)."""
     return name in _BOTS and option in _BOTS[name][1]
+
+
+def check_bot_options(name: str, options: Mapping[str, Any], players: int | None = None) -> None:
+    """SetupError when ``options`` of bot ``name`` could not be played with (before a game, so
+    that the mistake is one line at the start): a weights file it cannot read, or one with no
+    weights for ``players`` players when that is known."""
+    weights = options.get("weights")
+    if weights is not None and bot_takes(name, "weights"):
+        from .value import load_weights, weights_for
+
+        if players is None:
+            load_weights(weights)
+        else:
+            weights_for(players, weights)
 
 
 PLAYOUT_BOTS = tuple(name for name, (_bot, takes) in _BOTS.items() if "playouts" in takes)

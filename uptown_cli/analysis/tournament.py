@@ -26,6 +26,7 @@ from ..errors import EngineError, SetupError, UptownError
 from ..i18n import _, system_reason
 from ..records.safe_file import write_file
 from .bot_programs import BotProgram, program_signals
+from .bots import check_bot_options
 from .match import Entrant, GameOutcome, GameTask, Limits, play_game, record_text
 from .pool import in_pool
 from .sprt import DealScores, Sprt, sprt_llr
@@ -107,11 +108,7 @@ def trial(entrant: Entrant, limits: Limits, seats: int) -> UptownError | None:
     as it is."""
     try:
         if entrant.bot is not None:
-            weights = entrant.bot_options(limits).get("weights")
-            if weights is not None:
-                from .value import weights_for
-
-                weights_for(seats, weights)
+            check_bot_options(entrant.bot, entrant.bot_options(limits), seats)
             return None
         with program_signals(), BotProgram(entrant.command) as program:
             try:

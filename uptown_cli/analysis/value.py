@@ -6,8 +6,9 @@ had at the end (least squares with a little ridge, ``fit``); the two-player weig
 tuned by the games they win (``scripts/tune_value.py``). The weights ship with the package
 (``value_weights.json``, a few kilobytes); any weights file is read when first asked for and
 again only once it has changed, its version and feature names checked (``load_weights``), and
-vista can be given another than the shipped one (its ``weights`` option). ``foreseen_scores`` turns a playout's position into every seat's
-foreseen final score, which the ``vista`` bot compares at the end of its short playouts.
+vista can be given another than the shipped one (its ``weights`` option). ``foreseen_scores``
+turns a playout's position into every seat's foreseen final score, which the ``vista`` bot
+compares at the end of its short playouts.
 """
 
 from __future__ import annotations
