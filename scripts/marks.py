@@ -2,8 +2,9 @@
 
 Plays ``--games`` games of each ``--bots`` entry against itself (``--players``, a fixed number
 of playouts a move so that the games depend on the seed alone) and reviews every move as
-``uptown analyze`` does at its default budget, with ``--jobs`` processes. A strong player's
-moves should seldom be marked; a random player's often.
+``uptown analyze`` does at its default budget, with ``--jobs`` processes, by each of
+``--reviewers`` (``analyze --bot``) in turn, on the same games. A strong player's moves should
+seldom be marked; a random player's often.
 
     python scripts/marks.py --bots vista,random --games 4 --players 2 --jobs 2
 """
@@ -11,7 +12,7 @@ moves should seldom be marked; a random player's often.
 import argparse
 
 from uptown_cli.analysis.bots import choose_move
-from uptown_cli.analysis.review import review_games, tasks
+from uptown_cli.analysis.review import DEFAULT_EVALUATOR, review_games, tasks
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game
 
@@ -33,19 +34,22 @@ def main():
     parser.add_argument("--playouts", type=int, default=16)
     parser.add_argument("--seed", default="marks")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--reviewers", default=DEFAULT_EVALUATOR)
     args = parser.parse_args()
-    print("| bot | games | moves with a choice | ?! | ? | ?? | marks per 100 moves |")
-    print("|---|---|---|---|---|---|---|")
+    print("| bot | reviewer | games | moves with a choice | ?! | ? | ?? | marks per 100 moves |")
+    print("|---|---|---|---|---|---|---|---|")
     for bot in args.bots.split(","):
-        work = []
+        games = []
         for n in range(args.games):
             seed = f"{args.seed}/{bot}/{n}"
-            game, bags = self_play(bot, args.players, seed, args.playouts)
-            work.append(tasks(game, bags, game.variant, "mc", seed))
-        reviews = [m for m in review_games(work, jobs=args.jobs) if not m.forced]
-        counts = [sum(m.mark == sign for m in reviews) for sign in ("?!", "?", "??")]
-        print(f"| {bot} | {args.games} | {len(reviews)} | {counts[0]} | {counts[1]} | "
-              f"{counts[2]} | {100 * sum(counts) / max(1, len(reviews)):.1f} |", flush=True)
+            games.append((seed, *self_play(bot, args.players, seed, args.playouts)))
+        for reviewer in args.reviewers.split(","):
+            work = [tasks(game, bags, game.variant, reviewer, seed) for seed, game, bags in games]
+            reviews = [m for m in review_games(work, jobs=args.jobs) if not m.forced]
+            counts = [sum(m.mark == sign for m in reviews) for sign in ("?!", "?", "??")]
+            print(f"| {bot} | {reviewer} | {args.games} | {len(reviews)} | {counts[0]} | "
+                  f"{counts[1]} | {counts[2]} | {100 * sum(counts) / max(1, len(reviews)):.1f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -95,6 +95,58 @@ def test_a_blunder_that_leaves_a_group_split_is_marked():
 
 
 
+@pytest.mark.parametrize("bot", ["vista", "mc"])
+def test_each_evaluator_marks_the_blunder_and_finds_the_join(bot):
+    game = build(GAP, racks={"green": GAP_RACK})
+    review = review_position(game, None, parse_move("woman A9"), 72, "test", bot, deals=8)
+    assert review.best in ("4 A4", "4 xB4") and review.mark == "??"
+    joined = review_position(game, None, parse_move("4 A4"), 72, "test", bot, deals=8)
+    assert (joined.best, joined.loss, joined.mark) == (None, 0.0, None)
+
+
+def test_vista_compares_the_move_played_with_its_own_choice_alone(monkeypatch):
+    """The searching evaluator's one candidate is its bot's move, found with half the deals as
+    playouts (or a third of the time); the two moves are then measured at once, with no
+    round to choose between them."""
+    asked, measured = [], []
+    choice = ("green", parse_move("4 A4"))
+
+    def choose(name, game, seed, **options):
+        asked.append((name, options))
+        return choice
+
+    def evaluate(self, game, moves, rng, variant, deals, seconds):
+        measured.append((list(moves), deals, seconds))
+        return [Evaluation(3.0, 0.0, (0.0,) * 4), Evaluation(1.0, 1.0, (1.0,) * 4)][:len(moves)]
+
+    monkeypatch.setattr(analysis, "choose_move", choose)
+    monkeypatch.setattr(analysis.PlayoutEvaluator, "evaluate", evaluate)  # mc's measure
+    game = build(GAP, racks={"green": GAP_RACK})
+    played = ("green", parse_move("woman A9"))
+    review = review_position(game, None, played[1], 72, "t", "vista", deals=40)
+    assert asked == [("vista", {"variant": "standard", "playouts": 20})]
+    assert measured == [([played, choice], 40, None)]
+    assert review.best == "4 A4" and review.mark == "??"
+    asked.clear(), measured.clear()
+    review_position(game, None, played[1], 72, "t", "vista", deals=None, seconds=0.9)
+    assert asked == [("vista", {"variant": "standard", "seconds": 0.3})]
+    assert measured == [([played, choice], None, pytest.approx(0.6))]
+
+
+def test_a_move_the_evaluator_would_play_itself_is_measured_once(monkeypatch):
+    measured = []
+
+    def evaluate(self, game, moves, rng, variant, deals, seconds):
+        measured.append(len(moves))
+        return [Evaluation(1.0, 1.0, (1.0,) * 4)] * len(moves)
+
+    monkeypatch.setattr(analysis, "choose_move", lambda *a, **k: ("green", parse_move("4 A4")))
+    monkeypatch.setattr(analysis.PlayoutEvaluator, "evaluate", evaluate)
+    game = build(GAP, racks={"green": GAP_RACK})
+    review = review_position(game, None, parse_move("4 A4"), 72, "t", "vista", deals=8)
+    assert measured == [1] and review.best is None and review.loss == 0.0
+
+
 def test_a_move_review_as_json_holds_its_evaluations_as_objects_and_its_lines_as_lists():
     """``to_json`` is what ``analyze --json`` prints: the named tuples inside a review become
     JSON objects (a named tuple alone would print as an array), in the fields' order."""
@@ -150,7 +202,7 @@ class MeasuredEvaluator:
     def __init__(self, shares):
         self.shares = shares
 
-    def candidates(self, game, rng, variant):
+    def candidates(self, game, rng, variant, deals, seconds):
         return [("green", parse_move("4 A4"))]
 
     def evaluate(self, game, moves, rng, variant, deals, seconds):
@@ -223,7 +275,7 @@ def test_the_same_seed_gives_the_same_review_whatever_the_jobs(uptown):
     one = analyze_json(uptown, record, "--iterations", "6", "--seed", "7")
     two = analyze_json(uptown, record, "--iterations", "6", "--seed", "7", "--jobs", "2")
     assert one == two
-    assert len(one["moves"]) == 17 and one["seed"] == "7" and one["bot"] == "mc"
+    assert len(one["moves"]) == 17 and one["seed"] == "7" and one["bot"] == "vista"
     other = analyze_json(uptown, record, "--iterations", "6", "--seed", "8")
     assert other["moves"] != one["moves"]
 
@@ -263,7 +315,7 @@ def test_without_a_seed_one_is_drawn_and_printed(uptown):
     result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
     assert result.exit_code == 0, result.output
     header = result.output.splitlines()[1]
-    assert header.startswith("Evaluated by mc, 2 deals a move, seed ")
+    assert header.startswith("Evaluated by vista, 2 deals a move, seed ")
     assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
@@ -562,7 +614,7 @@ def test_the_commands_names_for_the_help_are_the_librarys():
 
     assert command.DEFAULT_DEALS == analysis.DEFAULT_DEALS
     assert command.EVALUATING_BOTS == tuple(analysis.EVALUATORS)
-    assert analysis.DEFAULT_EVALUATOR in analysis.EVALUATORS
+    assert command.EVALUATING_BOTS[0] == analysis.DEFAULT_EVALUATOR
 
 
 def test_the_table_says_whose_knowledge_a_chance_comes_from(uptown):

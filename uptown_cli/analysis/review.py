@@ -12,7 +12,10 @@ A position is evaluated in two rounds. In the first, the evaluator's candidates 
 played are compared, and the best is chosen; in the second, on fresh and more deals, the best
 and the move played are evaluated again, and these are the figures reported. Choosing on one
 set of deals and measuring on another keeps the noise of the first from making the best look
-better than it is (the "winner's curse"), which would mark good moves as mistakes.
+better than it is (the "winner's curse"), which would mark good moves as mistakes. With one
+candidate besides the move played there is nothing to choose: the two are measured at once.
+The default evaluator, ``vista``, has one: the move its search chooses, which the playouts to
+the end then measure beside the move played (``SearchingEvaluator``).
 
 The chances reported are calibrated (``calibration``: the share of playouts won mapped to the
 rate at which such positions were won in self-play), except after a move that ends the game.
@@ -21,8 +24,9 @@ to the move played (never below 0). Marks and accuracy follow lichess (see docs/
 a game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
 
 Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
-``candidates(game, rng, variant)`` (the moves worth comparing) and ``evaluate(game, moves,
-rng, variant, deals, seconds)`` (one ``Evaluation`` per move, on shared deals).
+``candidates(game, rng, variant, deals, seconds)`` (the moves worth comparing, found with that
+budget) and ``evaluate(game, moves, rng, variant, deals, seconds)`` (one ``Evaluation`` per
+move, on shared deals).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from .bots import ColoredMove, greedy_choices, mc_candidates, shared_deals
+from .bots import ColoredMove, choose_move, greedy_choices, mc_candidates, shared_deals
 from .calibration import load_calibration
 from .pool import in_pool, stopped_by_signals
 from ..engine.game import Game, Player
@@ -59,6 +63,11 @@ CHOOSING_SHARE = 4
 """The candidates are compared in a quarter as many deals as the two moves are measured in
 (they are several, and a best move chosen a little wrong only makes the loss smaller)."""
 
+SEARCH_SHARE = 2
+"""A searching evaluator's bot is given half as many playouts as the deals the moves are
+measured in (vista's wider search from 256 deals: a review then takes a little less time than
+mc's, docs/ANALYSIS.md)."""
+
 VARIATION_REPLIES = 2
 """How many moves (greedy's, on the real racks) follow the first move of a variation."""
 
@@ -82,8 +91,10 @@ class Evaluation(NamedTuple):
 class Evaluator(Protocol):
     """What ``analyze`` needs of a bot."""
 
-    def candidates(self, game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
-        """The moves of the player to move worth comparing."""
+    def candidates(self, game: Game, rng: random.Random, variant: str, deals: int | None,
+                   seconds: float | None) -> list[ColoredMove]:
+        """The moves of the player to move worth comparing, found with the budget of ``deals``
+        deals (or ``seconds`` of CPU time) if it searches."""
 
     def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
                  variant: str, deals: int | None, seconds: float | None) -> list[Evaluation]:
@@ -97,7 +108,8 @@ class PlayoutEvaluator(NamedTuple):
     choose: Callable[[Game, random.Random, str], list[ColoredMove]]
     policy: Sequence[MoveClass]
 
-    def candidates(self, game: Game, rng: random.Random, variant: str) -> list[ColoredMove]:
+    def candidates(self, game: Game, rng: random.Random, variant: str, deals: int | None,
+                   seconds: float | None) -> list[ColoredMove]:
         return self.choose(game, rng, variant)
 
     def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
@@ -116,12 +128,36 @@ class PlayoutEvaluator(NamedTuple):
                 for score, won in zip(scores, shares)]
 
 
-EVALUATORS: dict[str, Evaluator] = {
-    "mc": PlayoutEvaluator(mc_candidates, QUICK),
-}
-"""The bots that can evaluate moves, by name; ``mc`` is the default."""
+class SearchingEvaluator(NamedTuple):
+    """The one candidate is the move ``bot``'s search chooses (with a ``SEARCH_SHARE`` of the
+    deals the moves are measured in as its playouts, or a third of the time), and ``measure``
+    measures it beside the move played: a move is marked only when the stronger search would
+    have played another and the playouts to the end find that other better by enough."""
 
-DEFAULT_EVALUATOR = "mc"
+    bot: str
+    measure: Evaluator
+
+    def candidates(self, game: Game, rng: random.Random, variant: str, deals: int | None,
+                   seconds: float | None) -> list[ColoredMove]:
+        budget = ({"seconds": seconds} if seconds is not None
+                  else {"playouts": max(1, (deals or 1) // SEARCH_SHARE)})
+        return [choose_move(self.bot, game, rng.getrandbits(64), variant=variant, **budget)]
+
+    def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
+                 variant: str, deals: int | None, seconds: float | None) -> list[Evaluation]:
+        return self.measure.evaluate(game, moves, rng, variant, deals, seconds)
+
+
+MC_EVALUATOR = PlayoutEvaluator(mc_candidates, QUICK)
+"""mc's: greedy's best six compared, every move measured by mc's playouts to the end."""
+
+EVALUATORS: dict[str, Evaluator] = {
+    "vista": SearchingEvaluator("vista", MC_EVALUATOR),
+    "mc": MC_EVALUATOR,
+}
+"""The bots that can evaluate moves, by name."""
+
+DEFAULT_EVALUATOR = "vista"
 
 
 def outcome(results: Sequence[tuple[int, int]], seat: int) -> tuple[int, float]:
@@ -306,12 +342,16 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
     evaluator = EVALUATORS[bot]
     rng = random.Random(move_seed(seed, number))
     legal = game.legal_moves()
-    candidates = evaluator.candidates(game, rng, variant)
+    candidates = evaluator.candidates(game, rng, variant, deals,
+                                      None if seconds is None else seconds / 3)
     moves = [(played_color, played)] + [m for m in candidates if m != (played_color, played)]
-    choosing = None if deals is None else max(1, deals // CHOOSING_SHARE)
-    first = evaluator.evaluate(game, moves, rng, variant, choosing,
-                               None if seconds is None else seconds / 3)
-    ranked = sorted(range(len(moves)), key=lambda i: -first[i].key())
+    if len(moves) <= 2:  # one move to compare or none: nothing to choose, no winner's curse
+        ranked = list(range(len(moves)))[::-1]
+    else:
+        choosing = None if deals is None else max(1, deals // CHOOSING_SHARE)
+        first = evaluator.evaluate(game, moves, rng, variant, choosing,
+                                   None if seconds is None else seconds / 3)
+        ranked = sorted(range(len(moves)), key=lambda i: -first[i].key())
     best = ranked[0]
     measuring = None if seconds is None else 2 * seconds / 3
     if best == 0:

@@ -149,9 +149,9 @@ def _print_selfplay(results: "list[GameResult]", bots: list[str], players: int, 
     out.table(rows, headers, title=title)
 
 
-EVALUATING_BOTS = ("mc",)
+EVALUATING_BOTS = ("vista", "mc")
 """The bots that can evaluate moves (``analysis.EVALUATORS``, named here so that help imports
-no bots)."""
+no bots); the first is the default (``analysis.DEFAULT_EVALUATOR``)."""
 
 DEFAULT_DEALS = 256
 """``analysis.DEFAULT_DEALS``, for the help."""
@@ -159,11 +159,14 @@ DEFAULT_DEALS = 256
 
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[FILE|FOLDER]...")
-@click.option("--bot", type=click.Choice(EVALUATING_BOTS), default="mc", show_default=True,
-              help="The bot that evaluates the moves.")
+@click.option("--bot", type=click.Choice(EVALUATING_BOTS), default=EVALUATING_BOTS[0],
+              show_default=True,
+              help="The bot whose choice each move is measured against: vista, the move its "
+                   "search chooses; mc, greedy's six best.")
 @click.option("--iterations", type=click.IntRange(min=2), metavar="N",
-              help=f"Deals the best move and the move played are measured in (a quarter as "
-                   f"many choose the best) [default: {DEFAULT_DEALS}].")
+              help=f"Deals the best move and the move played are measured in (vista chooses "
+                   f"its move with half as many playouts, mc its best in a quarter as many "
+                   f"deals) [default: {DEFAULT_DEALS}].")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="Think S seconds of CPU time per move instead (the output then depends on "
                    "the machine).")

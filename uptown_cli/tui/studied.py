@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..analysis.reasons import reason
-from ..analysis.review import Evaluation, MoveReview, review_moves, tasks
+from ..analysis.review import DEFAULT_EVALUATOR, Evaluation, MoveReview, review_moves, tasks
 from ..engine.bags import seeded_bags
 from ..engine.game import Game
 from ..errors import RecordError
@@ -88,7 +88,7 @@ class Study:
         ``reviews`` as it comes."""
         assert self.record.seed is not None  # checked by open
         bags = seeded_bags(self.record.seed, self.record.colors)
-        work = tasks(self.game, bags, self.record.variant, "mc", seed, deals)
+        work = tasks(self.game, bags, self.record.variant, DEFAULT_EVALUATOR, seed, deals)
         for reviewed in review_moves(work):
             self.reviews.append(reviewed)
             yield reviewed
