@@ -2,6 +2,7 @@
 marks and accuracy, the same output whatever the parallelism, and annotated records."""
 
 import math
+import random
 import shutil
 import signal
 from pathlib import Path
@@ -112,7 +113,7 @@ def test_vista_compares_the_move_played_with_its_own_choice_alone(monkeypatch):
     choice = ("green", parse_move("4 A4"))
 
     def choose(name, game, seed, **options):
-        asked.append((name, options))
+        asked.append((name, seed, options))
         return choice
 
     def evaluate(self, game, moves, rng, variant, deals, seconds):
@@ -124,13 +125,47 @@ def test_vista_compares_the_move_played_with_its_own_choice_alone(monkeypatch):
     game = build(GAP, racks={"green": GAP_RACK})
     played = ("green", parse_move("woman A9"))
     review = review_position(game, None, played[1], 72, "t", "vista", deals=40)
-    assert asked == [("vista", {"variant": "standard", "playouts": 20})]
+    seed = random.Random(analysis.move_seed("t", 72)).getrandbits(64)  # the move's own deals
+    assert asked == [("vista", seed, {"variant": "standard", "playouts": 20})]
     assert measured == [([played, choice], 40, None)]
     assert review.best == "4 A4" and review.mark == "??"
     asked.clear(), measured.clear()
     review_position(game, None, played[1], 72, "t", "vista", deals=None, seconds=0.9)
-    assert asked == [("vista", {"variant": "standard", "seconds": 0.3})]
+    assert asked == [("vista", seed, {"variant": "standard", "seconds": 0.3})]
     assert measured == [([played, choice], None, pytest.approx(0.6))]
+
+
+def test_vistas_choice_is_measured_as_mc_measures():
+    assert analysis.EVALUATORS["vista"].measure is analysis.EVALUATORS["mc"]
+
+
+class CountingEvaluator:
+    """``others`` candidates besides the move played, each measured better than it; the rounds
+    kept."""
+
+    def __init__(self, others):
+        self.others, self.rounds = others, []
+
+    def candidates(self, game, rng, variant, deals, seconds):
+        return [("green", parse_move(text)) for text in ("4 A4", "4 xB4")[:self.others]]
+
+    def evaluate(self, game, moves, rng, variant, deals, seconds):
+        self.rounds.append((len(moves), deals))
+        return [Evaluation(3.0, 0.25, (0.25,) * 4)] + [Evaluation(3.0, 0.5, (0.5,) * 4)] * (len(moves) - 1)
+
+
+@pytest.mark.parametrize("others, rounds", [
+    (0, [(1, 40)]),  # a forced move, a pass, or the evaluator's own choice: measured alone
+    (1, [(2, 40)]),  # one other: nothing to choose, the two measured at once
+    (2, [(3, 10), (2, 40)]),  # two or more: a quarter of the deals choose, then the two measured
+])
+def test_a_first_round_chooses_only_among_two_moves_or_more_besides_the_one_played(
+        monkeypatch, others, rounds):
+    evaluator = CountingEvaluator(others)
+    monkeypatch.setitem(analysis.EVALUATORS, "counting", evaluator)
+    game = build(GAP, racks={"green": GAP_RACK})
+    review_position(game, None, parse_move("woman A9"), 72, "t", "counting", deals=40)
+    assert evaluator.rounds == rounds
 
 
 def test_a_move_the_evaluator_would_play_itself_is_measured_once(monkeypatch):
@@ -315,8 +350,14 @@ def test_without_a_seed_one_is_drawn_and_printed(uptown):
     result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2")
     assert result.exit_code == 0, result.output
     header = result.output.splitlines()[1]
-    assert header.startswith("Evaluated by vista, 2 deals a move, seed ")
+    assert header.startswith("Measured by mc against vista's choice: 2 deals a move, seed ")
     assert max(len(line) for line in result.output.splitlines()) <= 80
+
+
+def test_mcs_review_says_mc_evaluated_it(uptown):
+    result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2",
+                           "--seed", "1", "--bot", "mc")
+    assert result.output.splitlines()[1] == "Evaluated by mc, 2 deals a move, seed 1."
 
 
 def test_the_review_has_every_move_and_a_summary_per_player(uptown):

@@ -111,6 +111,15 @@ def test_a_finished_game_not_annotated_is_reviewed_first(finished):
     run(study, test, 100)
 
 
+def test_a_game_not_annotated_is_reviewed_as_analyze_reviews_by_default(finished, monkeypatch):
+    from uptown_cli.analysis.review import DEFAULT_EVALUATOR
+    from uptown_cli.tui import studied
+
+    asked = []
+    monkeypatch.setattr(studied, "tasks", lambda game, bags, variant, bot, *rest: asked.append(bot) or [])
+    assert list(Study.open(str(finished)).analyse()) == [] and asked == [DEFAULT_EVALUATOR]
+
+
 def test_a_game_neither_finished_nor_annotated_is_refused(uptown, game_file):
     path = game_file(moves=3)
     result = uptown.invoke("review", path)

@@ -242,8 +242,8 @@ class MoveReview(NamedTuple):
     forced: bool
     """Whether the move was the only legal one (left out of the summary)."""
     variations: tuple[tuple[str, ...], ...] = ()
-    """Other lines from the position before the move: the best move and the runner-up, each
-    followed by greedy's replies on the real racks."""
+    """Other lines from the position before the move: of the other moves compared (vista's
+    choice; mc's best two of its six), each followed by greedy's replies on the real racks."""
     noise: float = 0.0
     """The standard error of ``loss``: how much the luck of the deals that measured it could
     move it (a loss not above ``CLEAR_OF_NOISE`` times it is not marked)."""

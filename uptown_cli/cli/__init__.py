@@ -43,7 +43,7 @@ COMMANDS = {
     "validate": ("view", "Check records and report every problem."),
     "diff": ("view", "Tell how two copies of a game relate."),
     "selfplay": ("analysis", "Let bots play one another and compare them."),
-    "analyze": ("analysis", "Evaluate every move with a bot, mark the mistakes, sum up per player."),
+    "analyze": ("analysis", "Review every move against a bot's choice, mark the mistakes."),
     "stats": ("analysis", "Figures over many records (files or folders)."),
     "export": ("analysis", "Write one row per move of every record, as csv or JSON lines."),
     "engine": ("engines", "Serve a bot over the engine protocol on standard input and output."),

@@ -165,8 +165,8 @@ DEFAULT_DEALS = 256
                    "search chooses; mc, greedy's six best.")
 @click.option("--iterations", type=click.IntRange(min=2), metavar="N",
               help=f"Deals the best move and the move played are measured in (vista chooses "
-                   f"its move with half as many playouts, mc its best in a quarter as many "
-                   f"deals) [default: {DEFAULT_DEALS}].")
+                   f"its move with half as many playouts as deals, mc its best in a quarter "
+                   f"as many deals) [default: {DEFAULT_DEALS}].")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="Think S seconds of CPU time per move instead (the output then depends on "
                    "the machine).")
@@ -181,7 +181,7 @@ DEFAULT_DEALS = 256
 def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: float | None,
             jobs: int, cluster: str | None, seed: str | None, variant: str | None,
             annotate: bool, output: str | None, as_json: bool, table_format: str) -> None:
-    """Evaluate every move with a bot, mark the mistakes, sum up per player.
+    """Review every move against a bot's choice, mark the mistakes.
 
     Each move is judged from its mover's point of view, with only what they could know: the
     chance to win and the expected final score before and after it, the best move found, the
@@ -276,7 +276,7 @@ def _judged_games(paths: tuple[str, ...], several: bool,
 def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[MoveReview]",
                    how: dict[str, Any]) -> dict[str, Any]:
     """One game's review: printed as text (unless --json), and as the JSON object returned."""
-    from ..analysis.review import summarize
+    from ..analysis.review import EVALUATORS, SearchingEvaluator, summarize
 
     players = summarize(reviews, game.players)
     report = {"path": record.path, **how, "moves": [m.to_json() for m in reviews],
@@ -289,8 +289,11 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
     out.text(ngettext("{path}: {variant}, {count} move, {state}",
                       "{path}: {variant}, {count} moves, {state}", game.ply).format(
         path=record.path, variant=variant_label(how["variant"]), count=game.ply, state=state))
-    out.text(_("Evaluated by {bot}, {budget}, seed {seed}.")
-             .format(bot=how['bot'], budget=budget, seed=how['seed']))
+    if isinstance(EVALUATORS[how["bot"]], SearchingEvaluator):
+        judged = _("Measured by mc against {bot}'s choice: {budget}, seed {seed}.")
+    else:
+        judged = _("Evaluated by {bot}, {budget}, seed {seed}.")
+    out.text(judged.format(bot=how['bot'], budget=budget, seed=how['seed']))
     rows = [[m.number, m.player, written_move_label(m.move) + (m.mark or ""),
              f"{_pct(m.before.win)}->{_pct(m.after.win)}",
              f"{m.before.score:.1f}->{m.after.score:.1f}",
