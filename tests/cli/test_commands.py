@@ -111,6 +111,12 @@ def test_hint_suggests_a_legal_move_and_writes_nothing(uptown, new_record):
     assert new_record.read_bytes() == before
 
 
+def test_hint_asks_the_strongest_bot_unless_told(uptown, new_record):
+    result, data = uptown.json("hint", new_record, "--json")
+    assert result.exit_code == 0 and data["bot"] == "vista"
+    assert data["move"] in legal_moves(new_record)["moves"]
+
+
 def test_move_bot_mc_takes_playouts(uptown, new_record):
     assert uptown.invoke("move", new_record, "--bot", "mc", "--playouts", "2").exit_code == 0
     refused = uptown.invoke("move", new_record, "--bot", "greedy", "--playouts", "2")

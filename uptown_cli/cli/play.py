@@ -335,7 +335,8 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
 
 @click.command()
 @file_argument
-@click.option("--bot", type=click.Choice(BOT_NAMES), default="mc", show_default=True, help="The bot asked.")
+@click.option("--bot", type=click.Choice(BOT_NAMES), default="vista", show_default=True,
+              help="The bot asked.")
 @playouts_option()
 @as_option()
 @keys_option
