@@ -31,7 +31,7 @@ from multiprocessing import Pool
 
 from uptown_cli.analysis.bots import choose_move
 from uptown_cli.analysis.calibration import brier, fit_calibration, reliability
-from uptown_cli.analysis.review import EVALUATORS, move_seed
+from uptown_cli.analysis.review import DEFAULT_EVALUATOR, EVALUATORS, move_seed
 from uptown_cli.engine.game import Game
 from uptown_cli.engine.scoring import standings, win_shares
 
@@ -47,7 +47,7 @@ def game_positions(task):
     game = Game.new([f"P{i + 1}" for i in range(players)], seed=game_seed)
     length = 24 * len(game.colors)
     chosen = set(random.Random(game_seed).sample(range(length), per_game))
-    evaluator = EVALUATORS["mc"]
+    evaluator = EVALUATORS[DEFAULT_EVALUATOR]  # its measure: the chances the review shows
     rows = []
     while not game.finished:
         colored = choose_move(bot, game, seed=f"{game_seed}/{game.ply}", playouts=playouts)

@@ -2,8 +2,8 @@
 
 Plays ``--games`` games of each ``--bots`` entry against itself (``--players``, a fixed number
 of playouts a move so that the games depend on the seed alone) and reviews every move as
-``uptown analyze`` does at its default budget, with ``--jobs`` processes, by each of
-``--reviewers`` (``analyze --bot``) in turn, on the same games. A strong player's moves should
+``uptown analyze`` does (at its default budget, or ``--deals``), with ``--jobs`` processes, by
+each of ``--reviewers`` (``analyze --bot``) in turn, on the same games. A strong player's moves should
 seldom be marked; a random player's often.
 
     python scripts/marks.py --bots vista,random --games 4 --players 2 --jobs 2
@@ -12,7 +12,8 @@ seldom be marked; a random player's often.
 import argparse
 
 from uptown_cli.analysis.bots import choose_move
-from uptown_cli.analysis.review import DEFAULT_EVALUATOR, review_games, tasks
+from uptown_cli.analysis.review import (DEFAULT_DEALS, DEFAULT_EVALUATOR, EVALUATORS,
+                                        review_games, tasks)
 from uptown_cli.engine.bags import seeded_bags
 from uptown_cli.engine.game import Game
 
@@ -35,7 +36,14 @@ def main():
     parser.add_argument("--seed", default="marks")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--reviewers", default=DEFAULT_EVALUATOR)
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS)
     args = parser.parse_args()
+    unknown = [name for name in args.reviewers.split(",") if name not in EVALUATORS]
+    if unknown:
+        parser.error(f"--reviewers: {unknown[0]} cannot review (those that can: "
+                     f"{', '.join(EVALUATORS)})")
+    if args.deals < 2:
+        parser.error("--deals must be at least 2")
     print("| bot | reviewer | games | moves with a choice | ?! | ? | ?? | marks per 100 moves |")
     print("|---|---|---|---|---|---|---|---|")
     for bot in args.bots.split(","):
@@ -44,7 +52,8 @@ def main():
             seed = f"{args.seed}/{bot}/{n}"
             games.append((seed, *self_play(bot, args.players, seed, args.playouts)))
         for reviewer in args.reviewers.split(","):
-            work = [tasks(game, bags, game.variant, reviewer, seed) for seed, game, bags in games]
+            work = [tasks(game, bags, game.variant, reviewer, seed, args.deals)
+                    for seed, game, bags in games]
             reviews = [m for m in review_games(work, jobs=args.jobs) if not m.forced]
             counts = [sum(m.mark == sign for m in reviews) for sign in ("?!", "?", "??")]
             print(f"| {bot} | {reviewer} | {args.games} | {len(reviews)} | {counts[0]} | "

@@ -2,8 +2,6 @@
 (cutechess's formula), LOS and the pairing lines, forfeits counted as losses, and openskill
 ratings for games of more than two. The SPRT is test_sprt.py."""
 
-import math
-
 import pytest
 
 from uptown_cli.analysis.match import GameOutcome, SeatResult

@@ -146,7 +146,7 @@ class CountingEvaluator:
     def __init__(self, others):
         self.others, self.rounds = others, []
 
-    def candidates(self, game, rng, variant, deals, seconds):
+    def candidates(self, game, rng, variant, playouts, seconds):
         return [("green", parse_move(text)) for text in ("4 A4", "4 xB4")[:self.others]]
 
     def evaluate(self, game, moves, rng, variant, deals, seconds):
@@ -237,7 +237,7 @@ class MeasuredEvaluator:
     def __init__(self, shares):
         self.shares = shares
 
-    def candidates(self, game, rng, variant, deals, seconds):
+    def candidates(self, game, rng, variant, playouts, seconds):
         return [("green", parse_move("4 A4"))]
 
     def evaluate(self, game, moves, rng, variant, deals, seconds):
@@ -358,6 +358,14 @@ def test_mcs_review_says_mc_evaluated_it(uptown):
     result = uptown.invoke("analyze", RECORDS / "in-progress.yaml", "--iterations", "2",
                            "--seed", "1", "--bot", "mc")
     assert result.output.splitlines()[1] == "Evaluated by mc, 2 deals a move, seed 1."
+
+
+@pytest.mark.parametrize("bot", ["vista", "mc"])
+def test_the_json_names_the_bot_compared_with_and_the_one_that_measures(uptown, bot):
+    data = analyze_json(uptown, RECORDS / "in-progress.yaml", "--iterations", "2", "--seed", "1",
+                        "--bot", bot)
+    assert (data["bot"], data["measured_by"]) == (bot, analysis.EVALUATORS[bot].measured_by)
+    assert analysis.EVALUATORS[bot].measured_by == "mc"
 
 
 def test_the_review_has_every_move_and_a_summary_per_player(uptown):

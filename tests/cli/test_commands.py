@@ -112,9 +112,14 @@ def test_hint_suggests_a_legal_move_and_writes_nothing(uptown, new_record):
 
 
 def test_hint_asks_the_strongest_bot_unless_told(uptown, new_record):
+    from uptown_cli.turns.bot_games import DEFAULT_LEVEL, LEVELS
+
+    strongest = LEVELS[DEFAULT_LEVEL]
     result, data = uptown.json("hint", new_record, "--json")
-    assert result.exit_code == 0 and data["bot"] == "vista"
-    assert data["move"] in legal_moves(new_record)["moves"]
+    assert result.exit_code == 0 and data["bot"] == strongest.bot
+    asked = uptown.json("hint", new_record, "--json", "--bot", strongest.bot, "--playouts",
+                        str(strongest.playouts))[1]
+    assert data == asked and data["move"] in legal_moves(new_record)["moves"]
 
 
 def test_move_bot_mc_takes_playouts(uptown, new_record):

@@ -10,7 +10,8 @@ numbers), so that the luck of the deal cancels out of their differences.
 
 A position is evaluated in two rounds. In the first, the evaluator's candidates and the move
 played are compared, and the best is chosen; in the second, on fresh and more deals, the best
-and the move played are evaluated again, and these are the figures reported. Choosing on one
+and the move played are evaluated again, and these are the figures reported (with one
+candidate or none, only the second). Choosing on one
 set of deals and measuring on another keeps the noise of the first from making the best look
 better than it is (the "winner's curse"), which would mark good moves as mistakes. With one
 candidate besides the move played there is nothing to choose: the two are measured at once.
@@ -24,8 +25,8 @@ to the move played (never below 0). Marks and accuracy follow lichess (see docs/
 a game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUNDER``.
 
 Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
-``candidates(game, rng, variant, deals, seconds)`` (the moves worth comparing, found with that
-budget) and ``evaluate(game, moves, rng, variant, deals, seconds)`` (one ``Evaluation`` per
+``measured_by`` (the bot whose playouts measure), ``candidates(game, rng, variant, playouts,
+seconds)`` (the moves worth comparing, found with that budget if a search finds them) and ``evaluate(game, moves, rng, variant, deals, seconds)`` (one ``Evaluation`` per
 move, on shared deals).
 """
 
@@ -64,9 +65,9 @@ CHOOSING_SHARE = 4
 (they are several, and a best move chosen a little wrong only makes the loss smaller)."""
 
 SEARCH_SHARE = 2
-"""A searching evaluator's bot is given half as many playouts as the deals the moves are
-measured in (vista's wider search from 256 deals: a review then takes a little less time than
-mc's, docs/ANALYSIS.md)."""
+"""The candidates are found (by a search that finds them: vista's) with half as many
+playouts as the deals the moves are measured in (vista's wider search from 256 deals: a review
+then takes a little less time than mc's, docs/ANALYSIS.md)."""
 
 VARIATION_REPLIES = 2
 """How many moves (greedy's, on the real racks) follow the first move of a variation."""
@@ -91,10 +92,14 @@ class Evaluation(NamedTuple):
 class Evaluator(Protocol):
     """What ``analyze`` needs of a bot."""
 
-    def candidates(self, game: Game, rng: random.Random, variant: str, deals: int | None,
+    @property
+    def measured_by(self) -> str:
+        """The bot whose playouts measure the moves (and so give the chances shown)."""
+
+    def candidates(self, game: Game, rng: random.Random, variant: str, playouts: int | None,
                    seconds: float | None) -> list[ColoredMove]:
-        """The moves of the player to move worth comparing, found with the budget of ``deals``
-        deals (or ``seconds`` of CPU time) if it searches."""
+        """The moves of the player to move worth comparing, found (if a search finds them)
+        with ``playouts`` deals or ``seconds`` of CPU time."""
 
     def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
                  variant: str, deals: int | None, seconds: float | None) -> list[Evaluation]:
@@ -103,12 +108,14 @@ class Evaluator(Protocol):
 
 
 class PlayoutEvaluator(NamedTuple):
-    """Evaluates moves by fast playouts with ``policy``, comparing ``choose``'s moves."""
+    """Bot ``measured_by``'s evaluation: moves measured by fast playouts to the end with
+    ``policy``, ``choose``'s moves compared."""
 
+    measured_by: str
     choose: Callable[[Game, random.Random, str], list[ColoredMove]]
     policy: Sequence[MoveClass]
 
-    def candidates(self, game: Game, rng: random.Random, variant: str, deals: int | None,
+    def candidates(self, game: Game, rng: random.Random, variant: str, playouts: int | None,
                    seconds: float | None) -> list[ColoredMove]:
         return self.choose(game, rng, variant)
 
@@ -129,18 +136,20 @@ class PlayoutEvaluator(NamedTuple):
 
 
 class SearchingEvaluator(NamedTuple):
-    """The one candidate is the move ``bot``'s search chooses (with a ``SEARCH_SHARE`` of the
-    deals the moves are measured in as its playouts, or a third of the time), and ``measure``
-    measures it beside the move played: a move is marked only when the stronger search would
-    have played another and the playouts to the end find that other better by enough."""
+    """The one candidate is the move ``bot``'s search chooses, and ``measure`` measures it
+    beside the move played: a move is marked only when the stronger search would have played
+    another and the playouts to the end find that other better by enough."""
 
     bot: str
     measure: Evaluator
 
-    def candidates(self, game: Game, rng: random.Random, variant: str, deals: int | None,
+    @property
+    def measured_by(self) -> str:
+        return self.measure.measured_by
+
+    def candidates(self, game: Game, rng: random.Random, variant: str, playouts: int | None,
                    seconds: float | None) -> list[ColoredMove]:
-        budget = ({"seconds": seconds} if seconds is not None
-                  else {"playouts": max(1, (deals or 1) // SEARCH_SHARE)})
+        budget = {"playouts": playouts} if seconds is None else {"seconds": seconds}
         return [choose_move(self.bot, game, rng.getrandbits(64), variant=variant, **budget)]
 
     def evaluate(self, game: Game, moves: Sequence[ColoredMove], rng: random.Random,
@@ -148,16 +157,16 @@ class SearchingEvaluator(NamedTuple):
         return self.measure.evaluate(game, moves, rng, variant, deals, seconds)
 
 
-MC_EVALUATOR = PlayoutEvaluator(mc_candidates, QUICK)
+MC_EVALUATOR = PlayoutEvaluator("mc", mc_candidates, QUICK)
 """mc's: greedy's best six compared, every move measured by mc's playouts to the end."""
 
 EVALUATORS: dict[str, Evaluator] = {
     "vista": SearchingEvaluator("vista", MC_EVALUATOR),
     "mc": MC_EVALUATOR,
 }
-"""The bots that can evaluate moves, by name."""
+"""The bots that can evaluate moves, by name, the default first."""
 
-DEFAULT_EVALUATOR = "vista"
+DEFAULT_EVALUATOR = next(iter(EVALUATORS))
 
 
 def outcome(results: Sequence[tuple[int, int]], seat: int) -> tuple[int, float]:
@@ -242,8 +251,8 @@ class MoveReview(NamedTuple):
     forced: bool
     """Whether the move was the only legal one (left out of the summary)."""
     variations: tuple[tuple[str, ...], ...] = ()
-    """Other lines from the position before the move: of the other moves compared (vista's
-    choice; mc's best two of its six), each followed by greedy's replies on the real racks."""
+    """Other lines from the position before the move: the other moves compared (vista's choice;
+    mc's best two of its six), each followed by greedy's replies on the real racks."""
     noise: float = 0.0
     """The standard error of ``loss``: how much the luck of the deals that measured it could
     move it (a loss not above ``CLEAR_OF_NOISE`` times it is not marked)."""
@@ -283,7 +292,8 @@ class Review(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "variant": self.variant, "bot": self.bot, "seed": self.seed, "deals": self.deals,
+            "variant": self.variant, "bot": self.bot,
+            "measured_by": EVALUATORS[self.bot].measured_by, "seed": self.seed, "deals": self.deals,
             "seconds": self.seconds,
             "moves": [m.to_json() for m in self.moves],
             "players": [p._asdict() for p in self.players],
@@ -342,15 +352,15 @@ def review_position(game: Game, color: str | None, played: Move, number: int, se
     evaluator = EVALUATORS[bot]
     rng = random.Random(move_seed(seed, number))
     legal = game.legal_moves()
-    candidates = evaluator.candidates(game, rng, variant, deals,
-                                      None if seconds is None else seconds / 3)
+    third = None if seconds is None else seconds / 3  # to find the candidates, or to choose
+    finding = None if deals is None else max(1, deals // SEARCH_SHARE)
+    candidates = evaluator.candidates(game, rng, variant, finding, third)
     moves = [(played_color, played)] + [m for m in candidates if m != (played_color, played)]
     if len(moves) <= 2:  # one move to compare or none: nothing to choose, no winner's curse
         ranked = list(range(len(moves)))[::-1]
     else:
         choosing = None if deals is None else max(1, deals // CHOOSING_SHARE)
-        first = evaluator.evaluate(game, moves, rng, variant, choosing,
-                                   None if seconds is None else seconds / 3)
+        first = evaluator.evaluate(game, moves, rng, variant, choosing, third)
         ranked = sorted(range(len(moves)), key=lambda i: -first[i].key())
     best = ranked[0]
     measuring = None if seconds is None else 2 * seconds / 3

@@ -198,7 +198,7 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
       uptown analyze games/ --seed 1 --cluster tcp://scheduler:8786 --json
     """
     from ..analysis.pool import Stopped
-    from ..analysis.review import review_games, tasks
+    from ..analysis.review import EVALUATORS, review_games, tasks
 
     check_jobs_or_cluster(cluster)
     if iterations is not None and seconds is not None:
@@ -241,7 +241,8 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     reports = []
     for record, game, work in games:
         own, reviews = reviews[:len(work)], reviews[len(work):]
-        how = {"variant": variant or record.variant, "bot": bot, "seed": seed, "deals": deals,
+        how = {"variant": variant or record.variant, "bot": bot,
+               "measured_by": EVALUATORS[bot].measured_by, "seed": seed, "deals": deals,
                "seconds": seconds}
         reports.append(_review_report(out, record, game, own, how))
     if as_json:
@@ -276,7 +277,7 @@ def _judged_games(paths: tuple[str, ...], several: bool,
 def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[MoveReview]",
                    how: dict[str, Any]) -> dict[str, Any]:
     """One game's review: printed as text (unless --json), and as the JSON object returned."""
-    from ..analysis.review import EVALUATORS, SearchingEvaluator, summarize
+    from ..analysis.review import summarize
 
     players = summarize(reviews, game.players)
     report = {"path": record.path, **how, "moves": [m.to_json() for m in reviews],
@@ -289,11 +290,12 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
     out.text(ngettext("{path}: {variant}, {count} move, {state}",
                       "{path}: {variant}, {count} moves, {state}", game.ply).format(
         path=record.path, variant=variant_label(how["variant"]), count=game.ply, state=state))
-    if isinstance(EVALUATORS[how["bot"]], SearchingEvaluator):
-        judged = _("Measured by mc against {bot}'s choice: {budget}, seed {seed}.")
-    else:
+    if how["measured_by"] == how["bot"]:
         judged = _("Evaluated by {bot}, {budget}, seed {seed}.")
-    out.text(judged.format(bot=how['bot'], budget=budget, seed=how['seed']))
+    else:
+        judged = _("Measured by {measure} against {bot}'s choice: {budget}, seed {seed}.")
+    out.text(judged.format(bot=how["bot"], measure=how["measured_by"], budget=budget,
+                           seed=how["seed"]))
     rows = [[m.number, m.player, written_move_label(m.move) + (m.mark or ""),
              f"{_pct(m.before.win)}->{_pct(m.after.win)}",
              f"{m.before.score:.1f}->{m.after.score:.1f}",

@@ -335,18 +335,22 @@ def moves(file: str | None, as_name: str | None, keys: str | None, as_json: bool
 
 @click.command()
 @file_argument
-@click.option("--bot", type=click.Choice(BOT_NAMES), default="vista", show_default=True,
-              help="The bot asked.")
+@click.option("--bot", type=click.Choice(BOT_NAMES),
+              help="The bot asked [default: the strongest, as h in uptown play asks].")
 @playouts_option()
 @as_option()
 @keys_option
 @json_option
-def hint(file: str | None, bot: str, playouts: int | None, as_name: str | None, keys: str | None,
-         as_json: bool) -> None:
+def hint(file: str | None, bot: str | None, playouts: int | None, as_name: str | None,
+         keys: str | None, as_json: bool) -> None:
     """Suggest a move for the player to move (nothing is written).
 
     The bot sees only what the player to move may know.
     """
+    if bot is None:
+        from ..turns.bot_games import DEFAULT_LEVEL, LEVELS
+
+        bot, playouts = LEVELS[DEFAULT_LEVEL].bot, playouts or LEVELS[DEFAULT_LEVEL].playouts
     check_playouts(playouts, bot)
     path, record, game = read_game(file, as_name=as_name, keys=keys)
     from ..turns.game_files import remember_seen
