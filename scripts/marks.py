@@ -3,8 +3,8 @@
 Plays ``--games`` games of each ``--bots`` entry against itself (``--players``, a fixed number
 of playouts a move so that the games depend on the seed alone) and reviews every move as
 ``uptown analyze`` does (at its default budget, or ``--deals``), with ``--jobs`` processes, by
-each of ``--reviewers`` (``analyze --bot``) in turn, on the same games. A strong player's moves should
-seldom be marked; a random player's often.
+each of ``--reviewers`` (``analyze --bot``) in turn, on the same games. A strong player's moves
+should seldom be marked; a random player's often.
 
     python scripts/marks.py --bots vista,random --games 4 --players 2 --jobs 2
 """

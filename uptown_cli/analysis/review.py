@@ -10,13 +10,12 @@ numbers), so that the luck of the deal cancels out of their differences.
 
 A position is evaluated in two rounds. In the first, the evaluator's candidates and the move
 played are compared, and the best is chosen; in the second, on fresh and more deals, the best
-and the move played are evaluated again, and these are the figures reported (with one
-candidate or none, only the second). Choosing on one
+and the move played are evaluated again, and these are the figures reported. Choosing on one
 set of deals and measuring on another keeps the noise of the first from making the best look
 better than it is (the "winner's curse"), which would mark good moves as mistakes. With one
-candidate besides the move played there is nothing to choose: the two are measured at once.
-The default evaluator, ``vista``, has one: the move its search chooses, which the playouts to
-the end then measure beside the move played (``SearchingEvaluator``).
+candidate or none besides the move played there is nothing to choose: only the second round
+is played. The default evaluator, ``vista``, has one: the move its search chooses, which the
+playouts to the end then measure beside the move played (``SearchingEvaluator``).
 
 The chances reported are calibrated (``calibration``: the share of playouts won mapped to the
 rate at which such positions were won in self-play), except after a move that ends the game.
@@ -26,8 +25,9 @@ a game"): ``?!`` from ``INACCURACY``, ``?`` from ``MISTAKE``, ``??`` from ``BLUN
 
 Any bot that can evaluate moves plugs in through ``EVALUATORS``: an object with
 ``measured_by`` (the bot whose playouts measure), ``candidates(game, rng, variant, playouts,
-seconds)`` (the moves worth comparing, found with that budget if a search finds them) and ``evaluate(game, moves, rng, variant, deals, seconds)`` (one ``Evaluation`` per
-move, on shared deals).
+seconds)`` (the moves worth comparing, found with that budget if a search finds them) and
+``evaluate(game, moves, rng, variant, deals, seconds)`` (one ``Evaluation`` per move, on
+shared deals).
 """
 
 from __future__ import annotations
@@ -293,7 +293,8 @@ class Review(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant, "bot": self.bot,
-            "measured_by": EVALUATORS[self.bot].measured_by, "seed": self.seed, "deals": self.deals,
+            "measured_by": EVALUATORS[self.bot].measured_by,
+            "seed": self.seed, "deals": self.deals,
             "seconds": self.seconds,
             "moves": [m.to_json() for m in self.moves],
             "players": [p._asdict() for p in self.players],
