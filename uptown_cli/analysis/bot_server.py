@@ -117,13 +117,13 @@ def _move(bot: str, settings: dict[str, Any], message: dict[str, Any],
     """The answer to a move request."""
     try:
         view = request_view(message, replay)
-        options: dict[str, Any] = {"variant": view.variant, "playouts": settings["playouts"]}
+        # every option set (a bot ignores those it has no use for), the time within the clock
+        options = {name: value for name, value in settings.items() if value is not None}
         think = _thinking_time(settings["seconds"], view.clock, view.game)
         if think is not None:
             options["seconds"] = think
-        if settings.get("weights") is not None:
-            options["weights"] = settings["weights"]
-        color, move = choose_move(bot, view.game, seed=view.seed, **options)
+        color, move = choose_move(bot, view.game, seed=view.seed, variant=view.variant,
+                                  **options)
     except UptownError as exc:
         return {"type": "error", "id": message.get("id"), "message": str(exc)}
     return {"type": "move", "id": message.get("id"), "move": str(move), "color": color}

@@ -290,10 +290,15 @@ class Review(NamedTuple):
     moves: list[MoveReview]
     players: list[PlayerReview]
 
+    @property
+    def measured_by(self) -> str:
+        """The bot whose playouts measured the moves (``bot`` itself, or the one that measures
+        its choice)."""
+        return EVALUATORS[self.bot].measured_by
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "variant": self.variant, "bot": self.bot,
-            "measured_by": EVALUATORS[self.bot].measured_by,
+            "variant": self.variant, "bot": self.bot, "measured_by": self.measured_by,
             "seed": self.seed, "deals": self.deals,
             "seconds": self.seconds,
             "moves": [m.to_json() for m in self.moves],

@@ -36,7 +36,7 @@ from ..pictures.tile_names import variant_label, written_move_label
 
 if TYPE_CHECKING:
     from ..analysis.corpus import RecordedGame
-    from ..analysis.review import MoveReview
+    from ..analysis.review import Review
     from ..analysis.selfplay import GameResult
     from ..engine.game import Game
     from ..records.schema import Record
@@ -198,7 +198,7 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
       uptown analyze games/ --seed 1 --cluster tcp://scheduler:8786 --json
     """
     from ..analysis.pool import Stopped
-    from ..analysis.review import EVALUATORS, review_games, tasks
+    from ..analysis.review import Review, review_games, summarize, tasks
 
     check_jobs_or_cluster(cluster)
     if iterations is not None and seconds is not None:
@@ -241,10 +241,9 @@ def analyze(paths: tuple[str, ...], bot: str, iterations: int | None, seconds: f
     reports = []
     for record, game, work in games:
         own, reviews = reviews[:len(work)], reviews[len(work):]
-        how = {"variant": variant or record.variant, "bot": bot,
-               "measured_by": EVALUATORS[bot].measured_by, "seed": seed, "deals": deals,
-               "seconds": seconds}
-        reports.append(_review_report(out, record, game, own, how))
+        review = Review(variant or record.variant, bot, seed, deals, seconds, own,
+                        summarize(own, game.players))
+        reports.append(_review_report(out, record, game, review))
     if as_json:
         out.json(reports if several else reports[0])
     if skipped:
@@ -274,34 +273,31 @@ def _judged_games(paths: tuple[str, ...], several: bool,
         skipped.append(folder)
 
 
-def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[MoveReview]",
-                   how: dict[str, Any]) -> dict[str, Any]:
-    """One game's review: printed as text (unless --json), and as the JSON object returned."""
-    from ..analysis.review import summarize
-
-    players = summarize(reviews, game.players)
-    report = {"path": record.path, **how, "moves": [m.to_json() for m in reviews],
-              "players": [p._asdict() | {"colors": list(p.colors)} for p in players]}
+def _review_report(out: Output, record: "Record", game: "Game",
+                   review: "Review") -> dict[str, Any]:
+    """One game's review: printed as text (unless --json), and as the JSON object returned
+    (the library's, with the record's path)."""
+    report = {"path": record.path, **review.to_json()}
     if out.as_json:
         return report
     state = _("finished") if game.finished else _("not finished")
-    budget = (_("{count} deals a move").format(count=how["deals"]) if how["seconds"] is None
-              else figures(_("{seconds} s a move").format(seconds=f"{how['seconds']:g}")))
+    budget = (_("{count} deals a move").format(count=review.deals) if review.seconds is None
+              else figures(_("{seconds} s a move").format(seconds=f"{review.seconds:g}")))
     out.text(ngettext("{path}: {variant}, {count} move, {state}",
                       "{path}: {variant}, {count} moves, {state}", game.ply).format(
-        path=record.path, variant=variant_label(how["variant"]), count=game.ply, state=state))
-    if how["measured_by"] == how["bot"]:
+        path=record.path, variant=variant_label(review.variant), count=game.ply, state=state))
+    if review.measured_by == review.bot:
         judged = _("Evaluated by {bot}, {budget}, seed {seed}.")
     else:
         judged = _("Measured by {measure} against {bot}'s choice: {budget}, seed {seed}.")
-    out.text(judged.format(bot=how["bot"], measure=how["measured_by"], budget=budget,
-                           seed=how["seed"]))
+    out.text(judged.format(bot=review.bot, measure=review.measured_by, budget=budget,
+                           seed=review.seed))
     rows = [[m.number, m.player, written_move_label(m.move) + (m.mark or ""),
              f"{_pct(m.before.win)}->{_pct(m.after.win)}",
              f"{m.before.score:.1f}->{m.after.score:.1f}",
              written_move_label(m.best) if m.best else "",
              f"{_pct(m.loss)}" if m.loss >= 0.005 else ""]
-            for m in reviews]
+            for m in review.moves]
     if rows:
         out.table(rows, ["#", _("player"), _("move"), _("win %"), _("score"), _("best"), _("loss")],
                   widths=[None, 10, 15, None, None, 18, None])
@@ -312,7 +308,7 @@ def _review_report(out: Output, record: "Record", game: "Game", reviews: "list[M
     summary = [[p.name, " ".join(map(shown_color, p.colors)), p.moves,
                 "" if p.mean_loss is None else _pct(p.mean_loss), p.inaccuracies, p.mistakes,
                 p.blunders, "" if p.accuracy is None else f"{p.accuracy:.0f}"]
-               for p in players]
+               for p in review.players]
     out.table(summary, [_("player"), _("colours"), _("moves"), _("mean\nloss"), "?!", "?", "??",
                         _("accuracy")],
               widths=[10, 11, None, None, None, None, None, None])
