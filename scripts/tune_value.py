@@ -1,28 +1,34 @@
-"""Tune vista's two-player weights by the games they win (SPSA), reproducibly from a seed.
+"""Tune vista's weights for one number of players by the games they win (SPSA), reproducibly
+from a seed.
 
 The weights of ``scripts/train_value.py`` are fitted to foresee a colour's final groups; what
 the search needs is the right order between the positions its candidates lead to, and a better
-fit was measured to play worse (docs/ANALYSIS.md). So this script moves the two-player weights
-by simultaneous perturbation stochastic approximation (Spall, 1992), as chess engines tune
-theirs: at step ``k`` every weight tuned is moved by its own step size up or down at random,
-one vista with the weights moved up (``+``) plays one deal from both seats against one with
-them moved down (``-``), a fixed number of playouts a move (so the games depend on the seed
-alone), and every weight moves towards the side that won, by a gain that shrinks with ``k``.
-The constant is not tuned: with two players it adds the same to both seats' scores. The
-weights written are the mean of the last half of the steps' weights (Polyak averaging: the
-noise of single games averages out).
+fit was measured to play worse (docs/ANALYSIS.md). So this script moves the weights of
+``--players`` (two by default) by simultaneous perturbation stochastic approximation (Spall,
+1992), as chess engines tune theirs: at step ``k`` every weight tuned is moved by its own step
+size up or down at random, and one deal is played twice, a fixed number of playouts a move (so
+the games depend on the seed alone): first the even seats (the first, third, fifth) play with
+the weights moved up (``+``) and the odd seats with them moved down (``-``), then the other way
+round. Every weight moves towards the side that won, by a gain that shrinks with ``k``. The
+constant is not tuned: it adds the same to every seat's score. The weights written are the mean
+of the last half of the steps' weights (Polyak averaging: the noise of single games averages
+out).
 
     python scripts/tune_value.py --seed 1 --steps 360 --jobs 2 --report tuning.md
+    python scripts/tune_value.py --players 4 --seed 4p-1 --steps 720 --playouts 64 --report tuning-4p.md
 
 run after ``scripts/train_value.py --seed 1``, starts from the weights it wrote in the package's
-file (``--weights`` starts from another) and writes the tuned file to ``--out`` (the two-player row
-tuned, the others as they were), the report (every ``--every`` steps, the weights and the share
-of the ``+`` side's wins so far) and an SVG plot of the weights beside the report. Each step is
-two games of 96 moves at ``--playouts`` (128: vista's wider, deeper search, as at 0.1 s of CPU
-a move), about 8 s on the wall with two jobs.
+file (``--weights`` starts from another) and writes the tuned file to ``--out`` (the row of
+``--players`` tuned, the others as they were; its seed names the seeds of the file it started
+from, then this one, unless they are the same), the report (every ``--every`` steps, the weights
+and the share of the ``+`` side's wins so far) and an SVG plot of the weights beside the report.
+With two players each step is two games of 96 moves at ``--playouts`` (128: vista's wider,
+deeper search, as at 0.1 s of CPU a move), about 8 s on the wall with two jobs; with four at 64
+playouts (about vista's 0.03 s a move there), about 3 s.
 """
 
 import argparse
+import json
 import os
 import random
 import tempfile
@@ -40,23 +46,25 @@ from uptown_cli.engine.scoring import standings, win_shares
 from uptown_cli.errors import SetupError
 from uptown_cli.records.safe_file import write_file
 
-PLAYERS = 2
+COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+"""How the weights file and the report name the number of players tuned."""
 TUNED = tuple(range(1, len(FEATURES)))
 """The indices of the weights tuned: all but the constant's."""
 
 
 def play_deal(task):
-    """The share of first place of the weights file in seat 0 of one game of ``task``
-    ``(deal seed, weights file of seat 0, weights file of seat 1, playouts)``."""
-    seed, first, second, playouts = task
-    players = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(PLAYERS))]
+    """The share of first place of the even seats (the first, third, fifth) in one game of
+    ``task`` ``(deal seed, weights file of the even seats, of the odd seats, playouts,
+    players)``."""
+    seed, even, odd, playouts, count = task
+    players = [Player(f"P{i + 1}", colors) for i, colors in enumerate(seat_colors(count))]
     game = Game(players, seeded_bags(seed, [c for p in players for c in p.colors]))
-    files = (first, second)
+    files = (even, odd)
     while game.to_move is not None:
         color, move = choose_move("vista", game, seed=f"{seed}:{game.ply}", playouts=playouts,
-                                  weights=files[game.players.index(game.to_move)])
+                                  weights=files[game.players.index(game.to_move) % 2])
         game.play(move, color)
-    return win_shares(standings(game))[0]
+    return sum(win_shares(standings(game))[::2])
 
 
 def step_sizes(weights, relative, floor):
@@ -91,13 +99,14 @@ def tune(args, pool, start, folder):
         files = []
         for side in (1, -1):
             path = os.path.join(folder, f"{k}{'+-'[side < 0]}.json")
-            value.save_weights(path, {PLAYERS: weights_at([u + side * s for u, s in
+            value.save_weights(path, {args.players: weights_at([u + side * s for u, s in
                                                            zip(units, signs)])}, args.seed)
             files.append(path)
         deal = f"{args.seed}/tune/{k}"
-        first, second = pool.map(play_deal, [(deal, files[0], files[1], args.playouts),
-                                             (deal, files[1], files[0], args.playouts)])
-        result = first - second  # from -1 (the - side won both) to 1
+        first, second = pool.map(play_deal, [(deal, *files, args.playouts, args.players),
+                                             (deal, *files[::-1], args.playouts, args.players)])
+        result = first - second  # the + side's share less the - side's, the even seats'
+        # in each game: from -1 (the - side won both) to 1
         plus_wins += (1 + result) / 2
         units = [u + gain(args, k) * result * s for u, s in zip(units, signs)]
         trace.append(units)
@@ -141,13 +150,16 @@ def settings(args):
     """The command that tunes the same weights again: every option that decides them (where
     the weights are written, and how many jobs play, do not)."""
     start = "" if args.weights == value.WEIGHTS_FILE else f" --weights {os.path.basename(args.weights)}"
-    return (f"python scripts/tune_value.py --seed {args.seed} --steps {args.steps} "
+    players = "" if args.players == 2 else f"--players {args.players} "
+    return (f"python scripts/tune_value.py {players}--seed {args.seed} --steps {args.steps} "
             f"--playouts {args.playouts} --relative {args.relative:g} --floor {args.floor:g} "
             f"--gain {args.gain:g}{start}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 6),
+                        help="the number of players whose weights are tuned")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--steps", type=int, default=360)
     parser.add_argument("--playouts", type=int, default=128)
@@ -168,14 +180,21 @@ def main():
                        positive=("relative", "floor", "gain"), paths=("out", "report"))
     try:
         weights = dict(value.load_weights(args.weights))
-        start = value.weights_for(PLAYERS, args.weights)
+        start = value.weights_for(args.players, args.weights)
     except SetupError as exc:  # its text begins with the file's path, if it has one
         parser.error(f"--weights {exc}" if args.weights else f"--weights: {exc}")
+    with open(args.weights, encoding="utf-8") as file:  # read above: a weights file
+        made_from = json.load(file).get("seed")
     with tempfile.TemporaryDirectory() as folder, Pool(args.jobs) as pool:
         tuned, rows, trace = tune(args, pool, start, folder)
-    weights[PLAYERS] = tuned
-    value.save_weights(args.out, weights, f"{args.seed} (two players tuned by games)")
-    report = [f"# Tuning of vista's two-player weights by games, seed {args.seed}", "",
+    weights[args.players] = tuned
+    count = COUNT_WORDS[args.players]
+    tuned_by = f"{args.seed} ({count} players tuned by games)"
+    # The file names every seed that made it, once each: the fitted weights' seed, then
+    # each tuning's, in order.
+    value.save_weights(args.out, weights, tuned_by if made_from in (None, args.seed)
+                       else f"{made_from}; {tuned_by}")
+    report = [f"# Tuning of vista's {count}-player weights by games, seed {args.seed}", "",
               f"`{settings(args)}`", "",
               "| step | seconds | + side's share of wins | "
               + " | ".join(FEATURES[i] for i in TUNED) + " |",

@@ -47,6 +47,8 @@ MISTAKES = [
     ("train_value", ["--out", "nowhere/weights.json"], "--out nowhere/weights.json: no such folder"),
     ("train_value", ["--out", "folder"], "--out folder: is a folder, not a file"),
     ("train_value", ["--report", "nowhere/report.md"], "--report nowhere/report.md: no such folder"),
+    ("tune_value", ["--players", "6"], "argument --players: invalid choice: 6"),
+    ("tune_value", ["--players", "1"], "argument --players: invalid choice: 1"),
     ("tune_value", ["--steps", "0"], "--steps must be at least 1"),
     ("tune_value", ["--playouts", "0"], "--playouts must be at least 1"),
     ("tune_value", ["--every", "0"], "--every must be at least 1"),

@@ -1,6 +1,6 @@
-"""scripts/tune_value.py, the tuning of vista's two-player weights by games (SPSA): the same
-weights from the same seed, the weights moved towards the side that won, and the weights file
-it writes."""
+"""scripts/tune_value.py, the tuning of vista's weights for one number of players by games
+(SPSA): the same weights from the same seed, the weights moved towards the side that won, each
+side's seats, and the weights file it writes."""
 
 import argparse
 import json
@@ -19,9 +19,9 @@ def tuning(script_module):
 
 
 class Games:
-    """A stand-in for the pool of processes: in every game the seat whose weights file
-    counts a colour's groups for more wins (``better`` True), or for less; with ``better``
-    None each seat wins one game of the deal."""
+    """A stand-in for the pool of processes: in every game the seats whose weights file
+    counts a colour's groups for more win (``better`` True), or for less; with ``better``
+    None each side wins one game of the deal. Each game gives the even seats' share."""
 
     def __init__(self, better=True):
         self.better = better
@@ -33,15 +33,15 @@ class Games:
             return [1.0, 1.0]
         groups = FEATURES.index("groups")
         shares = []
-        for _, first, second, _ in tasks:
-            mine, theirs = (value.load_weights(path)[2][groups] for path in (first, second))
+        for _, even, odd, _, players in tasks:
+            mine, theirs = (value.load_weights(path)[players][groups] for path in (even, odd))
             shares.append(1.0 if (mine > theirs) == self.better else 0.0)
         return shares
 
 
 def arguments(**changes):
     options = {"seed": "t", "steps": 4, "playouts": 2, "relative": 0.25, "floor": 0.4,
-               "gain": 2.0, "every": 2}
+               "gain": 2.0, "every": 2, "players": 2}
     return argparse.Namespace(**{**options, **changes})
 
 
@@ -61,10 +61,11 @@ def test_weights_saved_again_are_read_afresh(tmp_path):
     assert value.load_weights(path)[2] == [0.0] * len(FEATURES)
 
 
+@pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("better", [True, False])
-def test_every_weight_moves_towards_the_side_that_won_both_games(tuning, tmp_path, better):
-    start = value.load_weights()[2]
-    args = arguments(steps=1)
+def test_every_weight_moves_towards_the_side_that_won_both_games(tuning, tmp_path, better, players):
+    start = value.load_weights()[players]
+    args = arguments(steps=1, players=players)
     games = Games(better)
     tuned, _, trace = tuning.tune(args, games, start, str(tmp_path))
     drawn = random.Random("t/signs")
@@ -113,7 +114,9 @@ def test_the_gain_shrinks_as_spall_s(tuning):
     assert tuning.gain(args, 99) == pytest.approx(2.0 / 110 ** 0.602)
 
 
-def test_each_seat_plays_with_its_own_weights_file(tuning, tmp_path, monkeypatch):
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_even_seats_play_with_one_file_and_the_odd_seats_with_the_other(
+        tuning, tmp_path, monkeypatch, players):
     moves = []
 
     def record_move(bot, game, seed, playouts, weights):
@@ -121,27 +124,70 @@ def test_each_seat_plays_with_its_own_weights_file(tuning, tmp_path, monkeypatch
         return game.legal_moves()[0]
 
     monkeypatch.setattr(tuning, "choose_move", record_move)
-    first, second = (str(tmp_path / name) for name in ("first.json", "second.json"))
-    tuning.play_deal(("deal", first, second, 1))
-    assert {seat: {path for s, path in moves if s == seat} for seat in (0, 1)} == {
-        0: {first}, 1: {second}}
+    even, odd = (str(tmp_path / name) for name in ("even.json", "odd.json"))
+    tuning.play_deal(("deal", even, odd, 1, players))
+    assert {seat: {path for s, path in moves if s == seat} for seat in range(players)} == {
+        seat: {odd if seat % 2 else even} for seat in range(players)}
+
+
+@pytest.mark.parametrize("winners, share", [([0], 1.0), ([1], 0.0), ([2], 1.0), ([3], 0.0),
+                                            ([0, 1], 0.5), ([0, 2], 1.0), ([1, 3], 0.0)])
+def test_a_game_gives_the_share_of_first_place_of_the_even_seats(tuning, monkeypatch, winners, share):
+    monkeypatch.setattr(tuning, "choose_move", lambda bot, game, **options: game.legal_moves()[0])
+    monkeypatch.setattr(tuning, "standings", lambda game: game.players)
+    monkeypatch.setattr(tuning, "win_shares", lambda players: [
+        1 / len(winners) if seat in winners else 0.0 for seat in range(len(players))])
+    assert tuning.play_deal(("deal", "even.json", "odd.json", 1, 4)) == share
 
 
 @pytest.mark.slow
-def test_a_tuning_is_the_same_from_the_same_seed_with_any_jobs_and_tunes_two_players_only(
-        tuning, tmp_path, monkeypatch):
+@pytest.mark.parametrize("players, named", [([], 2), (["--players", "4"], 4)])
+def test_a_tuning_is_the_same_from_the_same_seed_with_any_jobs_and_tunes_its_players_only(
+        tuning, tmp_path, monkeypatch, players, named):
     written = []
     for run in range(2):
         out = tmp_path / f"{run}.json"
-        monkeypatch.setattr("sys.argv", ["tune_value.py", "--seed", "s", "--steps", "2",
-                                         "--playouts", "1", "--jobs", str(run + 1), "--out",
-                                         str(out)])
+        monkeypatch.setattr("sys.argv", ["tune_value.py", *players, "--seed", "s", "--steps",
+                                         "2", "--playouts", "1", "--jobs", str(run + 1),
+                                         "--out", str(out)])
         tuning.main()
-        written.append(value.read_weights(json.loads(out.read_text(encoding="utf-8"))))
+        written.append(json.loads(out.read_text(encoding="utf-8")))
     shipped = value.load_weights()
+    tuned = value.read_weights(written[0])
     assert written[0] == written[1]
-    assert all(written[0][players] == pytest.approx(shipped[players]) for players in (3, 4, 5))
-    assert written[0][2][0] == pytest.approx(shipped[2][0])
+    assert all(tuned[count] == pytest.approx(shipped[count]) for count in (2, 3, 4, 5)
+               if count != named)
+    assert tuned[named][0] == pytest.approx(shipped[named][0])
+    word = {2: "two", 4: "four"}[named]
+    made_from = json.loads(Path(value.WEIGHTS_FILE).read_text(encoding="utf-8"))["seed"]
+    assert written[0]["seed"] == f"{made_from}; s ({word} players tuned by games)"
+
+
+@pytest.mark.parametrize("made_from, named", [
+    ("7", "7 (four players tuned by games)"),
+    ("1 (two players tuned by games)", "1 (two players tuned by games); 7 (four players tuned by games)"),
+])
+def test_the_weights_file_names_each_seed_that_made_it_once(tuning, tmp_path, monkeypatch,
+                                                             made_from, named):
+    start, out = tmp_path / "start.json", tmp_path / "out.json"
+    value.save_weights(str(start), value.load_weights(), made_from)
+
+    class NoPool:
+        def __init__(self, jobs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(tuning, "Pool", NoPool)
+    monkeypatch.setattr(tuning, "tune", lambda args, pool, row, folder: (row, [], [[0.0]]))
+    monkeypatch.setattr("sys.argv", ["tune_value.py", "--players", "4", "--seed", "7",
+                                     "--weights", str(start), "--out", str(out)])
+    tuning.main()
+    assert json.loads(out.read_text(encoding="utf-8"))["seed"] == named
 
 
 def test_the_report_names_the_options_that_decide_the_weights_and_no_folder(tuning):
@@ -150,3 +196,5 @@ def test_the_report_names_the_options_that_decide_the_weights_and_no_folder(tuni
                                      "--playouts 2 --relative 0.25 --floor 0.4 --gain 2")
     args.weights = str(Path("elsewhere", "start.json").resolve())
     assert tuning.settings(args).endswith("--gain 2 --weights start.json")
+    args.players = 4
+    assert tuning.settings(args).startswith("python scripts/tune_value.py --players 4 --seed t ")
