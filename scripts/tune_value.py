@@ -15,7 +15,7 @@ of the last half of the steps' weights (Polyak averaging: the noise of single ga
 out).
 
     python scripts/tune_value.py --seed 1 --steps 360 --jobs 2 --report tuning.md
-    python scripts/tune_value.py --players 4 --seed 4p-1 --steps 720 --playouts 64 --report tuning-4p.md
+    python scripts/tune_value.py --players 4 --seed 4p-1 --steps 720 --playouts 64
 
 run after ``scripts/train_value.py --seed 1``, starts from the weights it wrote in the package's
 file (``--weights`` starts from another) and writes the tuned file to ``--out`` (the row of
@@ -28,7 +28,6 @@ playouts (about vista's 0.03 s a move there), about 3 s.
 """
 
 import argparse
-import json
 import os
 import random
 import tempfile
@@ -105,8 +104,8 @@ def tune(args, pool, start, folder):
         deal = f"{args.seed}/tune/{k}"
         first, second = pool.map(play_deal, [(deal, *files, args.playouts, args.players),
                                              (deal, *files[::-1], args.playouts, args.players)])
-        result = first - second  # the + side's share less the - side's, the even seats'
-        # in each game: from -1 (the - side won both) to 1
+        result = first - second  # the even seats' share with + less their share with -:
+        # from -1 (the - side won both) to 1
         plus_wins += (1 + result) / 2
         units = [u + gain(args, k) * result * s for u, s in zip(units, signs)]
         trace.append(units)
@@ -181,17 +180,16 @@ def main():
     try:
         weights = dict(value.load_weights(args.weights))
         start = value.weights_for(args.players, args.weights)
+        made_from = value.weights_seed(args.weights)
     except SetupError as exc:  # its text begins with the file's path, if it has one
         parser.error(f"--weights {exc}" if args.weights else f"--weights: {exc}")
-    with open(args.weights, encoding="utf-8") as file:  # read above: a weights file
-        made_from = json.load(file).get("seed")
     with tempfile.TemporaryDirectory() as folder, Pool(args.jobs) as pool:
         tuned, rows, trace = tune(args, pool, start, folder)
     weights[args.players] = tuned
     count = COUNT_WORDS[args.players]
     tuned_by = f"{args.seed} ({count} players tuned by games)"
-    # The file names every seed that made it, once each: the fitted weights' seed, then
-    # each tuning's, in order.
+    # The file names the seeds that made it: the fitted weights' seed, then each tuning's,
+    # in order (a tuning from the seed its start file names alone adds nothing new).
     value.save_weights(args.out, weights, tuned_by if made_from in (None, args.seed)
                        else f"{made_from}; {tuned_by}")
     report = [f"# Tuning of vista's {count}-player weights by games, seed {args.seed}", "",

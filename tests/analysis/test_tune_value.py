@@ -11,6 +11,7 @@ import pytest
 
 from uptown_cli.analysis import value
 from uptown_cli.analysis.features import FEATURES
+from uptown_cli.errors import SetupError
 
 @pytest.fixture
 def tuning(script_module):
@@ -132,7 +133,8 @@ def test_the_even_seats_play_with_one_file_and_the_odd_seats_with_the_other(
 
 @pytest.mark.parametrize("winners, share", [([0], 1.0), ([1], 0.0), ([2], 1.0), ([3], 0.0),
                                             ([0, 1], 0.5), ([0, 2], 1.0), ([1, 3], 0.0)])
-def test_a_game_gives_the_share_of_first_place_of_the_even_seats(tuning, monkeypatch, winners, share):
+def test_a_game_gives_the_share_of_first_place_of_the_even_seats(tuning, monkeypatch, winners,
+                                                                 share):
     monkeypatch.setattr(tuning, "choose_move", lambda bot, game, **options: game.legal_moves()[0])
     monkeypatch.setattr(tuning, "standings", lambda game: game.players)
     monkeypatch.setattr(tuning, "win_shares", lambda players: [
@@ -165,12 +167,19 @@ def test_a_tuning_is_the_same_from_the_same_seed_with_any_jobs_and_tunes_its_pla
 
 @pytest.mark.parametrize("made_from, named", [
     ("7", "7 (four players tuned by games)"),
-    ("1 (two players tuned by games)", "1 (two players tuned by games); 7 (four players tuned by games)"),
+    ("1 (two players tuned by games)",
+     "1 (two players tuned by games); 7 (four players tuned by games)"),
+    (None, "7 (four players tuned by games)"),
+    (5, "7 (four players tuned by games)"),  # not a text: nothing said
 ])
-def test_the_weights_file_names_each_seed_that_made_it_once(tuning, tmp_path, monkeypatch,
-                                                             made_from, named):
+def test_the_weights_file_names_the_seeds_that_made_it_and_tunes_its_row(
+        tuning, tmp_path, monkeypatch, made_from, named):
     start, out = tmp_path / "start.json", tmp_path / "out.json"
-    value.save_weights(str(start), value.load_weights(), made_from)
+    shipped = value.load_weights()
+    value.save_weights(str(start), shipped, "made")
+    data = json.loads(start.read_text(encoding="utf-8"))
+    # Written as another tool might: a byte order mark first, the seed as found.
+    start.write_bytes(b"\xef\xbb\xbf" + json.dumps({**data, "seed": made_from}).encode())
 
     class NoPool:
         def __init__(self, jobs):
@@ -182,12 +191,28 @@ def test_the_weights_file_names_each_seed_that_made_it_once(tuning, tmp_path, mo
         def __exit__(self, *exc):
             return False
 
+    tuned = [9.0] * len(FEATURES)
     monkeypatch.setattr(tuning, "Pool", NoPool)
-    monkeypatch.setattr(tuning, "tune", lambda args, pool, row, folder: (row, [], [[0.0]]))
+    monkeypatch.setattr(tuning, "tune", lambda args, pool, row, folder: (tuned, [], [[0.0]]))
     monkeypatch.setattr("sys.argv", ["tune_value.py", "--players", "4", "--seed", "7",
                                      "--weights", str(start), "--out", str(out)])
     tuning.main()
-    assert json.loads(out.read_text(encoding="utf-8"))["seed"] == named
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["seed"] == named
+    assert value.read_weights(written) == {**shipped, 4: tuned}
+
+
+def test_a_weights_file_tells_its_seed_from_the_reading_of_its_weights(tmp_path):
+    path = tmp_path / "weights.json"
+    value.save_weights(str(path), value.load_weights(), "first")
+    assert value.weights_seed(str(path)) == "first"
+    value.save_weights(str(path), value.load_weights(), "second, a longer seed")
+    assert value.weights_seed(str(path)) == "second, a longer seed"
+    assert value.weights_seed() == json.loads(
+        Path(value.WEIGHTS_FILE).read_text(encoding="utf-8"))["seed"]
+    with pytest.raises(SetupError, match="not a weights file"):
+        path.write_text("[]", encoding="utf-8")
+        value.weights_seed(str(path))
 
 
 def test_the_report_names_the_options_that_decide_the_weights_and_no_folder(tuning):

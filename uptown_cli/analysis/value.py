@@ -27,8 +27,8 @@ from ..errors import SetupError
 from ..i18n import _, system_reason
 from .features import FEATURES, position_features
 
-__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "weights_for", "read_weights",
-           "save_weights", "fit", "foresee", "foreseen_scores"]
+__all__ = ["WEIGHTS_VERSION", "WEIGHTS_FILE", "load_weights", "weights_seed", "weights_for",
+           "read_weights", "save_weights", "fit", "foresee", "foreseen_scores"]
 
 WEIGHTS_VERSION = 1
 """The version of the weights file this code reads: it changes with the features."""
@@ -85,6 +85,18 @@ def load_weights(path: str | None = None) -> Weights:
     """The weights of the file at ``path`` (``WEIGHTS_FILE`` by default: those shipped), read
     again only once the file has changed; SetupError, naming the file, when it is not a file
     that can be read, or not a weights file of this version."""
+    return _weights_file(path)[0]
+
+
+def weights_seed(path: str | None = None) -> str | None:
+    """What the weights file at ``path`` says it was made from (its ``seed``: the training's
+    seed, then each tuning's), or None when it says nothing; read and refused as
+    ``load_weights`` reads and refuses the file, from the same reading."""
+    return _weights_file(path)[1]
+
+
+def _weights_file(path: str | None) -> tuple[Weights, str | None]:
+    """The weights and the seed of the file at ``path`` (``load_weights``)."""
     path = WEIGHTS_FILE if path is None else path
     if not path:
         raise SetupError(_("a weights file needs a path, not an empty text"))
@@ -123,9 +135,10 @@ def save_weights(path: str, weights: Weights, seed: str) -> None:
 
 
 @lru_cache(maxsize=32)  # a tuning writes two new files a step
-def _weights_of(path: str, *_identity: int) -> Weights:
-    """The weights of the file at ``path``, which ``_identity`` (its device, inode, times and
-    size) tells from the file there before it: a file written again is read again."""
+def _weights_of(path: str, *_identity: int) -> tuple[Weights, str | None]:
+    """The weights and the seed (None unless a text) of the file at ``path``, which
+    ``_identity`` (its device, inode, times and size) tells from the file there before it: a
+    file written again is read again."""
     try:
         # Opened without waiting, and read only once known to be a file of a weights file's
         # size: a pipe might never end.
@@ -147,7 +160,9 @@ def _weights_of(path: str, *_identity: int) -> Weights:
         data = json.loads(text)
     except (ValueError, RecursionError):  # not JSON, not text, or nested past Python's reach
         data = None
-    return read_weights(data)
+    weights = read_weights(data)
+    seed = data.get("seed")
+    return weights, seed if isinstance(seed, str) else None
 
 
 def foresee(weights: Sequence[float], row: Sequence[float]) -> float:
