@@ -2,7 +2,7 @@
 
 A linear model over ``features.FEATURES``, one set of weights per number of players, fitted by
 ``scripts/train_value.py`` on the positions of self-play games against the groups each colour
-had at the end (least squares with a little ridge, ``fit``); the two- and four-player weights
+had at the end (least squares with a little ridge, ``fit``); the two- to four-player weights
 are then tuned by the games they win (``scripts/tune_value.py``). The weights ship with the
 package (``value_weights.json``, a few kilobytes); any weights file is read when first asked for and
 again only once it has changed, its version and feature names checked (``load_weights``), and
