@@ -12,8 +12,8 @@ games at ``--seconds`` a move, drawn as an SVG plot beside the report.
 
     python scripts/train_value.py --seed 1 --games 120 --jobs 2
 
-makes the weights shipped for five players, and the two- to four-player weights that
-``scripts/tune_value.py`` then tunes by games into those shipped (about 2.5 minutes of CPU);
+makes the weights that ``scripts/tune_value.py`` then tunes by games, one number of players
+at a time, into those shipped (about 2.5 minutes of CPU);
 ``--generations 2`` plays a second generation of games with vista on the first's weights and
 fits again.
 """

@@ -2,14 +2,13 @@
 
 A linear model over ``features.FEATURES``, one set of weights per number of players, fitted by
 ``scripts/train_value.py`` on the positions of self-play games against the groups each colour
-had at the end (least squares with a little ridge, ``fit``); the two- to four-player weights
-are then tuned by the games they win (``scripts/tune_value.py``). The weights ship with the
-package (``value_weights.json``, a few kilobytes); any weights file is read when first asked for and
-again only once it has changed, its version and feature names checked (``load_weights``), and
-vista can be given another than the shipped one (its ``weights`` option). ``foreseen_scores``
-turns a playout's position into every seat's foreseen final score, which the ``vista`` bot
-compares at the end of its short playouts.
-"""
+had at the end (least squares with a little ridge, ``fit``); the weights of every number of
+players are then tuned by the games they win (``scripts/tune_value.py``). The weights ship with
+the package (``value_weights.json``, a few kilobytes); any weights file is read when first asked
+for and again only once it has changed, its version and feature names checked
+(``load_weights``), and vista can be given another than the shipped one (its ``weights``
+option). ``foreseen_scores`` turns a playout's position into every seat's foreseen final score,
+which the ``vista`` bot compares at the end of its short playouts. """
 
 from __future__ import annotations
 
