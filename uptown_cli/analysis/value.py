@@ -8,7 +8,8 @@ the package (``value_weights.json``, a few kilobytes); any weights file is read 
 for and again only once it has changed, its version and feature names checked
 (``load_weights``), and vista can be given another than the shipped one (its ``weights``
 option). ``foreseen_scores`` turns a playout's position into every seat's foreseen final score,
-which the ``vista`` bot compares at the end of its short playouts. """
+which the ``vista`` bot compares at the end of its short playouts.
+"""
 
 from __future__ import annotations
 
