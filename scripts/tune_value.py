@@ -40,7 +40,7 @@ from uptown_cli.analysis import value
 from uptown_cli.analysis.bots import choose_move
 from uptown_cli.analysis.features import FEATURES
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import Game, Player, seat_colors
+from uptown_cli.engine.game import PLAYER_COUNTS, Game, Player, seat_colors
 from uptown_cli.engine.scoring import standings, win_shares
 from uptown_cli.errors import SetupError
 from uptown_cli.records.safe_file import write_file
@@ -157,7 +157,7 @@ def settings(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=2, choices=range(2, 6),
+    parser.add_argument("--players", type=int, default=2, choices=PLAYER_COUNTS,
                         help="the number of players whose weights are tuned")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--steps", type=int, default=360)
