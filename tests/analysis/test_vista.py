@@ -74,8 +74,8 @@ def test_the_shipped_weights_load_with_one_weight_per_feature_for_each_number_of
     weights = value.load_weights()
     assert sorted(weights) == [2, 3, 4, 5]
     assert all(len(row) == len(FEATURES) for row in weights.values())
-    # A colour's groups now are most of what it will have at the end (the weights, tuned by
-    # games, count them more: 1.63, 1.50, 1.66 and 1.28 for two to five players).
+    # A colour's groups now are most of what it will have at the end (the weights tuned by
+    # games count them more than the fit did; value_weights.json has each number).
     assert all(0.3 < row[FEATURES.index("groups")] < 2 for row in weights.values())
 
 

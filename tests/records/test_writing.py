@@ -14,14 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from uptown_cli.engine.bags import seeded_bags
-from uptown_cli.engine.game import COLORS, Game, Player, name_key
+from uptown_cli.engine.game import COLORS, Game, Player
 from uptown_cli.errors import RecordError
 from uptown_cli.records import editing as record_text
 from uptown_cli.records import yaml_reader as yamlsafe
 from uptown_cli.fairplay.replay import replay
 from uptown_cli.records.schema import load_record_text
-from uptown_cli.records.entries import JUDGE
-from uptown_cli.records.names import look_alikes
+from uptown_cli.records.entries import PlayerEntry
+from uptown_cli.records.lineup import lineup_problems
 from uptown_cli.records.editing import record_with_pause
 from uptown_cli.records.yaml_writer import quote
 from uptown_cli.records.editing import record_with_move, render_record
@@ -377,13 +377,15 @@ def test_append_never_changes_an_earlier_byte(layout, color, move):
 def played_games(draw):
     """A legal game (some moves of it) with random names and a random seed."""
     count = draw(st.integers(2, 5))
-    # A table refuses the judge's word as a name, one player's name twice and look-alikes.
-    names = draw(st.lists(st.text(min_size=1, max_size=6).filter(
-                              lambda s: s.strip() and s.isprintable() and name_key(s) != name_key(JUDGE)),
-                          min_size=count, max_size=count, unique_by=name_key)
-                 .filter(lambda names: not look_alikes(names)))
     per = 2 if count == 2 else 1
-    players = [Player(name, COLORS[i::count][:per] if per == 2 else (COLORS[i],)) for i, name in enumerate(names)]
+    colors = [COLORS[i::count][:per] if per == 2 else (COLORS[i],) for i in range(count)]
+    # Names one table accepts (``lineup_problems``: not the judge's word, no name twice, no
+    # look-alikes).
+    names = draw(st.lists(st.text(min_size=1, max_size=6).filter(lambda s: s.strip() and s.isprintable()),
+                          min_size=count, max_size=count)
+                 .filter(lambda names: not lineup_problems(
+                     [PlayerEntry(name, tuple(c), 0) for name, c in zip(names, colors)])))
+    players = [Player(name, c) for name, c in zip(names, colors)]
     seed = draw(st.text(min_size=1, max_size=10).filter(str.strip))
     game = Game(players, seeded_bags(seed, [c for p in players for c in p.colors]))
     for _ in range(draw(st.integers(0, 130))):
