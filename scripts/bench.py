@@ -40,6 +40,10 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   tournament's throughput with ``--jobs 2`` (target 1.8x) and on a two-worker Dask
   ``LocalCluster`` (target 1.6x) against ``--jobs 1``, on the wall.
 
+The figures are of the engine the Python that runs this imports: in an editable install, the
+sources; run by the Python of an install made with ``UPTOWN_COMPILE=1 pip install .`` (README, "A
+faster engine"), the compiled engine; the first line says which.
+
 Processes are timed by their CPU time (user + system), and work in this process by its CPU
 time, so that other work on a shared machine disturbs the figures less. A ratio is taken run by
 run (each run of a command right after a run of its floor) and summarised like the times.
@@ -48,6 +52,7 @@ run (each run of a command right after a run of its floor) and summarised like t
 import argparse
 import compileall
 import datetime
+import importlib.machinery
 import json
 import os
 import platform
@@ -220,6 +225,14 @@ def seats(count):
 def bags_for(players, seed):
     """The bags of every colour of ``players`` under ``seed``."""
     return seeded_bags(seed, [color for player in players for color in player.colors])
+
+
+def engine_is_compiled():
+    """Whether the engine imported is the one compiled by mypyc (docs/PERFORMANCE.md, "A
+    faster engine")."""
+    import uptown_cli.engine.game
+
+    return uptown_cli.engine.game.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def play_randomly(game, rng, plies=None):
@@ -794,12 +807,13 @@ def main():
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "engine": "compiled by mypyc" if engine_is_compiled() else "Python",
     }
     if args.json:
         print(json.dumps({"machine": machine, "results": results}, indent=1))
     else:
         print(f"{machine['date']}, {machine['cores']} cores, Python {machine['python']}, "
-              f"{machine['platform']}")
+              f"{machine['platform']}, the engine {machine['engine']}")
         print(table(results))
 
 

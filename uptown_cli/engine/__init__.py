@@ -3,8 +3,9 @@
 - ``geometry``: squares, tiles and regions as bit masks, and their names.
 - ``notation``: moves (``Placement``, the ``Pass``) and the board as written; the forfeit's word.
 - ``bags``: seeded bags.
-- ``game``: the players, the colours dealt, and the game (``Game``): its moves checked and
-  played, taken back, re-dealt.
+- ``players``: a player (``Player``): a name and the colours it plays.
+- ``game``: the colours dealt, and the game (``Game``): its moves checked and played, taken
+  back, re-dealt.
 - ``move_lists``: where the legal moves of a position are read from, shared by every game.
 - ``passes``: forced passes, and what a pass with hidden racks is checked against.
 - ``groups``: groups and cut points of a colour.

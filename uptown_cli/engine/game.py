@@ -40,10 +40,11 @@ from .geometry import (
 from .groups import count_groups, cut_points, is_cut_point
 from .move_lists import CAPTURES_UP, tile_moves, tile_windows
 from .notation import PASS, Move, Placement, board_diagram, parse_move
+from .players import Player as Player  # where it was first defined, and is still imported from
 from ..i18n import _ as gettext, names_list, ngettext
 
 __all__ = [
-    "Color", "COLORS", "Variant", "VARIANTS", "PLAYER_COUNTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR", "Player",
+    "Color", "COLORS", "Variant", "VARIANTS", "PLAYER_COUNTS", "RACK_SIZE", "TILES_PLAYED_PER_COLOR",
     "Turn", "Game", "dealt_colors", "seat_colors", "name_key", "same_name",
 ]
 
@@ -71,20 +72,6 @@ _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
 def _is_variant(name: str) -> TypeGuard[Variant]:
     """Whether ``name`` is a variant's."""
     return name in VARIANTS
-
-
-class _Seat(NamedTuple):
-    name: str
-    colors: tuple[str, ...]
-
-
-class Player(_Seat):
-    """A player: their name and colours (given as any iterable, kept as a tuple)."""
-
-    __slots__ = ()
-
-    def __new__(cls, name: str, colors: Iterable[str]) -> Player:
-        return super().__new__(cls, name, tuple(colors))
 
 
 def dealt_colors(named: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:

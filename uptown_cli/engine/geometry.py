@@ -61,27 +61,28 @@ _TILE_INDEX = {name.lower(): i for i, name in enumerate(TILE_NAMES)}
 _TILE_INDEX.update({alias: _TILE_INDEX[name] for alias, name in TILE_ALIASES.items()})
 
 
-def _ascii(text: str) -> str:
-    """``text`` itself when it is ASCII (so that case folding cannot turn, say, a Kelvin
+def _ascii(text: object) -> str:
+    """``text`` itself when it is ASCII text (so that case folding cannot turn, say, a Kelvin
     sign into ``k``); a KeyError otherwise."""
-    if not text.isascii():
+    if not isinstance(text, str) or not text.isascii():
         raise KeyError(text)
     return text
 
 
-def parse_square(text: str) -> int:
-    """The square named ``text`` (``B7`` or ``b7``)."""
+def parse_square(text: object) -> int:
+    """The square named ``text`` (``B7`` or ``b7``); a NotationError for anything else."""
     try:
         return _SQUARE_INDEX[_ascii(text).upper()]
-    except (KeyError, AttributeError):
+    except KeyError:
         raise NotationError(_("{text!r} is not a square (A1 to I9)").format(text=text)) from None
 
 
-def parse_tile(text: str) -> int:
-    """The tile named ``text``: canonical names and the aliases, in any case."""
+def parse_tile(text: object) -> int:
+    """The tile named ``text``: canonical names and the aliases, in any case; a NotationError
+    for anything else."""
     try:
         return _TILE_INDEX[_ascii(text).lower()]
-    except (KeyError, AttributeError):
+    except KeyError:
         raise NotationError(
             _("{text!r} is not a tile (A-I, 1-9, a symbol such as sax, or $)").format(text=text)
         ) from None

@@ -69,7 +69,7 @@ to move leaves the game."""
 
 
 @functools.lru_cache(maxsize=8192)
-def parse_move(text: str) -> Move:
+def parse_move(text: object) -> Move:
     """The move written as ``text`` (``7 B7``, ``4 xb4``, ``SAX e8``, ``Wild C3``, ``pass``: the
     ``x`` of a capture may be left out, names are read in any case); a NotationError when it
     is none. (Moves are immutable, so the same text gives back the same Move, parsed once.)"""
