@@ -41,8 +41,8 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   ``LocalCluster`` (target 1.6x) against ``--jobs 1``, on the wall.
 
 The figures are of the engine the Python that runs this imports: in an editable install, the
-sources; run by the Python of an install made with ``UPTOWN_COMPILE=1 pip install .`` (README, "A
-faster engine"), the compiled engine; the first line says which.
+sources; run by the Python of an install made with ``UPTOWN_COMPILE=1 pip install .``
+(docs/PERFORMANCE.md, "A faster engine"), the compiled engine; the first line says which.
 
 Processes are timed by their CPU time (user + system), and work in this process by its CPU
 time, so that other work on a shared machine disturbs the figures less. A ratio is taken run by

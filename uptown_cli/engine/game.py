@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal, NamedTuple, Optional, TypeGuard
+from typing import Any, Literal, NamedTuple, Optional, TypeGuard
 
 from ..errors import IllegalMove, RacksUnknown, Reason, SetupError
 from .bags import seeded_bags
@@ -224,6 +224,12 @@ class Game:
 
     def __str__(self) -> str:
         return board_diagram(self.board)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled, and copied by ``copy``, as a game of the same players and variant with this
+        game's state set on it: the compiled engine's ``Game`` (docs/PERFORMANCE.md, "A faster
+        engine") has no ``__dict__`` for pickle to read."""
+        return _restored, (self.players, self.variant, {name: getattr(self, name) for name in _STATE})
 
     def copy(self) -> Game:
         """A game of its own in this game's position (its moves, racks and bags)."""
@@ -714,3 +720,18 @@ class Game:
             self._cuts.pop(color, None)
             if not joined_around(sq, after):
                 self._group_count.pop(color, None)
+
+
+_STATE = ("seed", "_occupied", "_exhausted", "_masks", "_tile_at", "_color_at", "_played",
+          "_played_count", "_captured", "_bags", "_racks", "_drawn", "_turn", "_passes", "_over",
+          "history", "forfeited", "_undo", "_cuts", "_group_count")
+"""What ``Game.__reduce__`` carries besides the players and the variant: every attribute
+``Game.__init__`` sets that does not follow from them."""
+
+
+def _restored(players: list[Player], variant: str, state: dict[str, Any]) -> Game:
+    """The game ``Game.__reduce__`` describes."""
+    game = Game(players, variant=variant)
+    for name, value in state.items():
+        setattr(game, name, value)
+    return game
