@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
 from typing import Any
 
 from mo_files import compile_catalogs
@@ -49,10 +50,10 @@ def _set_aside(editable: bool = False) -> Iterator[None]:
 
 def _without_compiling(hook: Callable[..., Any], editable: bool = False) -> Callable[..., Any]:
     """setuptools' ``hook``, run with ``UPTOWN_COMPILE`` set aside."""
+    @wraps(hook)
     def run(*args: Any, **kwargs: Any) -> Any:
         with _set_aside(editable):
             return hook(*args, **kwargs)
-    run.__name__ = hook.__name__
     return run
 
 

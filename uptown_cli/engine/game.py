@@ -228,7 +228,7 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled, and copied by ``copy``, as a game of the same players and variant with this
         game's state set on it: the compiled engine's ``Game`` (docs/PERFORMANCE.md, "A faster
-        engine") has no ``__dict__`` for pickle to read."""
+        engine") cannot be made again without the arguments of its ``__init__``."""
         return _restored, (self.players, self.variant, {name: getattr(self, name) for name in _STATE})
 
     def copy(self) -> Game:
