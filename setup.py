@@ -4,6 +4,7 @@ fast (docs/PERFORMANCE.md, "A faster engine"); without it, or in an editable ins
 everything is Python."""
 
 import os
+import sys
 
 from setuptools import setup
 
@@ -22,7 +23,11 @@ def compiled_modules():
     """The extension modules of the compiled engine, when asked for (``UPTOWN_COMPILE=1``)."""
     if os.environ.get("UPTOWN_COMPILE") != "1":
         return []
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
+    except ImportError:  # a build without isolation, in an environment without mypy
+        sys.exit("UPTOWN_COMPILE=1 compiles with mypyc: install mypy first, or let pip build in "
+                 "an environment of its own (without --no-build-isolation)")
 
     # The build's environment has mypy alone: the other libraries the package imports, which
     # the compiled modules do not use, are not there to be checked (python -m mypy checks them).

@@ -35,12 +35,9 @@ def _compiling() -> bool:
 
 
 @contextmanager
-def _set_aside(editable: bool = False) -> Iterator[None]:
+def _set_aside() -> Iterator[None]:
     """Run a hook with ``UPTOWN_COMPILE`` unset, and set it back after."""
     value = os.environ.pop(COMPILE, None)
-    if editable and value == "1":
-        print(f"{COMPILE} is for a wheel (pip install .): an editable install stays Python",
-              file=sys.stderr)
     try:
         yield
     finally:
@@ -48,11 +45,11 @@ def _set_aside(editable: bool = False) -> Iterator[None]:
             os.environ[COMPILE] = value
 
 
-def _without_compiling(hook: Callable[..., Any], editable: bool = False) -> Callable[..., Any]:
+def _without_compiling(hook: Callable[..., Any]) -> Callable[..., Any]:
     """setuptools' ``hook``, run with ``UPTOWN_COMPILE`` set aside."""
     @wraps(hook)
     def run(*args: Any, **kwargs: Any) -> Any:
-        with _set_aside(editable):
+        with _set_aside():
             return hook(*args, **kwargs)
     return run
 
@@ -72,7 +69,10 @@ def build_wheel(wheel_directory: str, config_settings: Any = None,
 
 def build_editable(wheel_directory: str, config_settings: Any = None,
                    metadata_directory: Any = None) -> str:
-    with _set_aside(editable=True):
+    if os.environ.get(COMPILE) == "1":
+        print(f"{COMPILE} is for a wheel (pip install .): an editable install stays Python",
+              file=sys.stderr)
+    with _set_aside():
         compile_catalogs()
         return build_meta.build_editable(wheel_directory, config_settings, metadata_directory)
 
@@ -80,7 +80,6 @@ def build_editable(wheel_directory: str, config_settings: Any = None,
 prepare_metadata_for_build_wheel = _without_compiling(build_meta.prepare_metadata_for_build_wheel)
 get_requires_for_build_sdist = _without_compiling(build_meta.get_requires_for_build_sdist)
 build_sdist = _without_compiling(build_meta.build_sdist)
-get_requires_for_build_editable = _without_compiling(build_meta.get_requires_for_build_editable,
-                                                     editable=True)
+get_requires_for_build_editable = _without_compiling(build_meta.get_requires_for_build_editable)
 prepare_metadata_for_build_editable = _without_compiling(
-    build_meta.prepare_metadata_for_build_editable, editable=True)
+    build_meta.prepare_metadata_for_build_editable)

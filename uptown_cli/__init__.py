@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 _NAMES = {
     "Game": ("engine.game", "Game"),
-    "Player": ("engine.game", "Player"),
+    "Player": ("engine.players", "Player"),
     "Turn": ("engine.game", "Turn"),
     "Color": ("engine.game", "Color"),
     "COLORS": ("engine.game", "COLORS"),
@@ -57,10 +57,10 @@ if TYPE_CHECKING:
         VARIANTS as VARIANTS,
         Color as Color,
         Game as Game,
-        Player as Player,
         Turn as Turn,
         Variant as Variant,
     )
+    from .engine.players import Player as Player
     from .engine.notation import (
         PASS as PASS,
         Move as Move,

@@ -33,7 +33,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..engine.game import Game, Player
+from ..engine.game import Game
+
+from ..engine.players import Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
 from ..engine.notation import Move, Placement
 from ..engine.playout import QUICK, MoveClass, Playout

@@ -17,7 +17,8 @@ import time
 from typing import IO, Any, NamedTuple, cast
 
 from ..engine.bags import seeded_bags
-from ..engine.game import Game, Player
+from ..engine.game import Game
+from ..engine.players import Player
 from ..engine.notation import Move
 from ..engine.scoring import standings
 from ..engine.game import seat_colors

@@ -15,7 +15,9 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from ..engine.game import Game, Player
+from ..engine.game import Game
+
+from ..engine.players import Player
 from ..engine.geometry import shown_color, square_name
 from ..errors import IllegalMove, NotationError, SetupError
 from ..engine.notation import Move

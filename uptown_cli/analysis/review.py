@@ -40,7 +40,8 @@ from typing import Any, NamedTuple, Protocol
 from .bots import ColoredMove, choose_move, greedy_choices, mc_candidates, shared_deals
 from .calibration import load_calibration
 from .pool import in_pool, stopped_by_signals
-from ..engine.game import Game, Player
+from ..engine.game import Game
+from ..engine.players import Player
 from ..engine.notation import Move, parse_move
 from ..engine.playout import QUICK, MoveClass
 from ..engine.scoring import win_share

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from ..engine.bags import seeded_bags
 from .bots import BOT_NAMES, choose_move
-from ..engine.game import PLAYER_COUNTS, Game, Player
+from ..engine.game import PLAYER_COUNTS, Game
+from ..engine.players import Player
 from ..engine.scoring import standings, win_shares
 from ..engine.game import seat_colors
 from ..engine.sha256 import sha256

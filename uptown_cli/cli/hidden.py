@@ -17,7 +17,7 @@ from .output import Output, lock_notice
 from ..i18n import _ as gettext
 
 if TYPE_CHECKING:
-    from ..engine.game import Player
+    from ..engine.players import Player
     from ..records.entries import PlayerEntry
 
 __all__: list[str] = []

@@ -40,7 +40,7 @@ from .geometry import (
 from .groups import count_groups, cut_points, is_cut_point
 from .move_lists import CAPTURES_UP, tile_moves, tile_windows
 from .notation import PASS, Move, Placement, board_diagram, parse_move
-from .players import Player as Player  # where it was first defined, and is still imported from
+from .players import Player as Player  # still given here, where it was defined before engine.players
 from ..i18n import _ as gettext, names_list, ngettext
 
 __all__ = [

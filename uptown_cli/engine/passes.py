@@ -4,7 +4,9 @@ that fit nowhere), and a pass that no rack could have forced (``surely_unforced`
 
 from __future__ import annotations
 
-from .game import RACK_SIZE, Game, Player
+from .game import RACK_SIZE, Game
+
+from .players import Player
 from .geometry import FIT_SQUARES, shown_color
 from .notation import Placement
 from ..i18n import _

@@ -26,7 +26,8 @@ from ..i18n import _ as gettext
 from ..i18n import names_list, ngettext
 
 if TYPE_CHECKING:
-    from ..engine.game import Game, Player, Turn
+    from ..engine.game import Game, Turn
+    from ..engine.players import Player
     from ..engine.notation import Move
     from ..records.entries import MoveEntry, PauseEntry
     from ..records.schema import Record

@@ -25,7 +25,9 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
-from ..engine.game import RACK_SIZE, Game, Player
+from ..engine.game import RACK_SIZE, Game
+
+from ..engine.players import Player
 from ..engine.geometry import TILES_PER_COLOR, shown_color, shown_tile
 from ..engine.notation import Move
 from ..engine.passes import Stuck, stuck_tiles

@@ -32,7 +32,9 @@ from .tile_names import (
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from ..engine.game import Game, Player, Turn
+    from ..engine.game import Game, Turn
+
+    from ..engine.players import Player
     from ..engine.notation import Move, Placement
     from ..engine.scoring import Standing
     from ..fairplay.draws import HiddenDeal

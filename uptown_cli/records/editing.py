@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ..engine.game import Player
+from ..engine.players import Player
 from ..errors import RecordError, SetupError
 from ..i18n import _ as gettext
 from .annotations import WRITTEN_MARK

@@ -16,7 +16,8 @@ from .schema import Record
 from .times import stand_in_error
 
 if TYPE_CHECKING:
-    from ..engine.game import Player, Turn
+    from ..engine.game import Turn
+    from ..engine.players import Player
     from ..engine.notation import Move
 
 __all__ = ["Replay", "MoveCheck", "play_moves", "not_canonical", "rack_line_problems", "move_error"]

@@ -13,7 +13,8 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.bags import seeded_bags
-from ..engine.game import COLORS, PLAYER_COUNTS, VARIANTS, Game, Player
+from ..engine.game import COLORS, PLAYER_COUNTS, VARIANTS, Game
+from ..engine.players import Player
 from ..errors import RecordError
 from ..i18n import N_, pgettext
 from ..i18n import _ as gettext

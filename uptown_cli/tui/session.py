@@ -13,7 +13,9 @@ import os
 from datetime import datetime
 from typing import NamedTuple
 
-from ..engine.game import Game, Player
+from ..engine.game import Game
+
+from ..engine.players import Player
 from ..engine.moments import current_time
 from ..engine.notation import Move, parse_move
 from ..engine.scoring import Standing, standings

@@ -17,7 +17,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine.game import Game, Player, Turn
+from ..engine.game import Game, Turn
+
+from ..engine.players import Player
 from ..engine.moments import write_time
 from ..engine.notation import Move
 from ..errors import (NOTHING_WRITTEN, IllegalMove, KeyFileError, NotationError, RecordError,

@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from ..engine.game import Game, Player
+from ..engine.game import Game
+
+from ..engine.players import Player
 from ..errors import RecordError, SetupError, ViewerError
 from ..i18n import _
 from ..records.editing import record_without_last_moves, render_record
