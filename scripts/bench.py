@@ -27,8 +27,10 @@ several runs with the smallest and largest beside it, so a noisy machine shows a
   playouts, against the code of ``EVALUATION_BASELINE`` run right after.
 - Against a baseline (the code of git revision ``--baseline``, extracted into a temporary
   folder, each run right after this code's, so that a busy machine slows both alike): random
-  4-player games per second and ``legal_moves()`` + ``play`` per move, and CPU seconds per
-  game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x faster).
+  4-player games per second and ``legal_moves()`` + ``play`` per move (``--warm GAMES``: in
+  processes that have played that many games first, their tables of windows filled), and CPU
+  seconds per game of ``mc`` (16 playouts) against ``greedy`` on the same seeds (target: 2x
+  faster).
   Also the ``random`` and ``greedy`` bots' time per move.
 - Strength (only with ``--only strength``): ``vista`` (or ``--bot``) against ``mc`` at equal
   CPU time per move, in two-player games and in four-player games against three ``mc``: how
@@ -137,9 +139,17 @@ run with the code to time first on ``sys.path``."""
 ENGINE_RUN = LAYOUTS + """\
 import random, sys, time
 players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
-games = int(sys.argv[1])
-bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
+games, warm = int(sys.argv[1]), int(sys.argv[2])
 rng = random.Random(17)
+for i in range(warm):
+    game = Game(players, seeded_bags(f"warm-{i}", COLORS[:4]))
+    while True:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        color, move = rng.choice(moves)
+        game.play(move, color)
+bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
 start = time.process_time()
 runs = []
 for game_bags in bags:
@@ -162,7 +172,8 @@ per_move = (time.process_time() - start) / sum(map(len, runs)) * 1e6
 print(rate, per_move)
 """
 """Random 4-player games per CPU second, then CPU microseconds of ``legal_moves()`` + ``play``
-per move replaying the same games; run like ``MC_GAMES``."""
+per move replaying the same games; run like ``MC_GAMES``, after ``argv[2]`` random games
+(untimed, on other deals: the tables of windows filled as in a process that has played on)."""
 
 
 GROUPS_RUN = LAYOUTS + """\
@@ -613,9 +624,10 @@ def bench_evaluation(runs):
 
 
 def baseline_package(revision, folder):
-    """Extract ``uptown_cli`` as it was at git ``revision`` into ``folder``; None, with one
-    line on standard error, when this is not a git checkout or the revision is unknown."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
+    """Extract ``uptown_cli`` as it was at git ``revision`` of the checkout this script is in
+    (which a compiled install's package is not) into ``folder``; None, with one line on
+    standard error, when this is not a git checkout or the revision is unknown."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         archive = subprocess.run(["git", "-C", root, "archive", revision, "uptown_cli"], capture_output=True)
     except OSError as exc:  # no git on this machine
@@ -660,23 +672,28 @@ def bot_move_seconds(bot, positions):
     return (time.process_time() - start) / len(positions) * 1e6
 
 
-def bench_bots(runs, games, baseline, engine_games):
+def bench_bots(runs, games, baseline, engine_games, warm):
     results = {}
     here = os.path.dirname(os.path.dirname(os.path.abspath(uptown_cli.__file__)))
     with tempfile.TemporaryDirectory(prefix="uptown-bench-") as folder:
         old = baseline_package(baseline, folder)
-        if old is not None and baseline_run(old, baseline, ENGINE_RUN, "1") is None:
+        if old is not None and baseline_run(old, baseline, ENGINE_RUN, "1", "0") is None:
             old = None
         if old is None:
             results[f"code at {baseline}"] = {"error": "baseline skipped", "target": 2.0}
-        rates, speed_ups = [], []
+        rates, rates_before, ratios, speed_ups = [], [], [], []
         for _ in range(runs if old else 0):
-            rate, per_move = run_with(here, ENGINE_RUN, str(engine_games))
-            rate_before, per_move_before = run_with(old, ENGINE_RUN, str(engine_games))
-            rates.append(rate / rate_before)
+            rate, per_move = run_with(here, ENGINE_RUN, str(engine_games), str(warm))
+            rate_before, per_move_before = run_with(old, ENGINE_RUN, str(engine_games), str(warm))
+            rates.append(rate)
+            rates_before.append(rate_before)
+            ratios.append(rate / rate_before)
             speed_ups.append(per_move_before / per_move)
         if old:
-            results[f"random 4-player games, this code / {baseline}"] = summary(rates, "x faster")
+            after = f" after {warm} others" if warm else ""
+            results[f"random 4-player games{after}"] = summary(rates, "games/s", 2000.0)
+            results[f"random 4-player games{after} at {baseline}"] = summary(rates_before, "games/s")
+            results[f"random 4-player games{after}, this code / {baseline}"] = summary(ratios, "x faster")
             results[f"legal_moves() + play per move, {baseline} / this code"] = summary(speed_ups, "x faster")
         seeds = [f"mc-{i}" for i in range(games)]
         now, before, ratios = [], [], []
@@ -762,6 +779,9 @@ def main():
                         help="run only this part")
     parser.add_argument("--baseline", default="07dad68",
                         help="git revision whose mc the bots part compares with (default: before issue 13)")
+    parser.add_argument("--warm", type=int, default=0, metavar="GAMES",
+                        help="bots: random games each process plays before the engines are timed against "
+                             "the baseline (its tables of windows filled; then 300 games are timed)")
     parser.add_argument("--games", type=int, default=200, help="strength: games to play (default 200)")
     parser.add_argument("--seconds", type=float, default=0.05, help="strength: CPU seconds per move")
     parser.add_argument("--bot", default="vista", help="strength: the bot to play against mc")
@@ -792,7 +812,8 @@ def main():
     if "evaluation" in parts:
         results.update(bench_evaluation(runs))
     if "bots" in parts:
-        results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, 10 if args.quick else 40))
+        engine_games = 10 if args.quick else 300 if args.warm else 40
+        results.update(bench_bots(runs, 1 if args.quick else 3, args.baseline, engine_games, args.warm))
     if "strength" in parts:
         results.update(bench_strength(args.bot, args.games, args.seconds, args.jobs, args.players,
                                       args.seed))

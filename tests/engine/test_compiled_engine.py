@@ -74,7 +74,7 @@ def test_a_shallow_copy_of_a_game_shares_its_state_as_any_object_does():
 
 
 def test_a_pickled_game_carries_every_attribute_its_players_do_not_give():
-    given = {"players", "variant", "_owner", "_following", "_opponents"}
+    given = {"players", "variant", "_colors", "_slot", "_seat", "_seat_slots", "_following", "_opponents"}
     game = played_game()
     # A compiled class lists its attributes where the sources' instance keeps them.
     attributes = getattr(game, "__mypyc_attrs__", None) or vars(game)

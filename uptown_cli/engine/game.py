@@ -7,7 +7,9 @@ A game in one call, a move from its text, and the board as text::
     print(game)
 
 The board is kept as one 81-bit mask of occupied squares per colour (see ``geometry``), with
-the tile on each square alongside. Groups and cut points of a colour are worked out from its
+the tile on each square alongside. What each colour has (its mask, its counts, rack and bag,
+its captures, its cached cut points) is kept in lists indexed by its slot, its place in
+``colors``: the calls name colours, and each looks up the slot once. Groups and cut points of a colour are worked out from its
 mask when asked for and cached. A tile put down or taken off with at most one neighbour of its
 colour updates the cache in place (only that neighbour's cut point status can change); any other
 change drops it, to be worked out again from the whole mask at once (``count_groups``,
@@ -67,6 +69,10 @@ _new_turn = tuple.__new__
 """Makes a ``Turn`` from all its fields as one tuple, without the named tuple's own
 ``__new__`` (a Python function, for the defaults): ``play`` makes one every move."""
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
+_EMPTY = -1
+"""``Game._color_at`` on an empty square."""
+_UNKNOWN = -1
+"""A colour's cut points or group count not worked out since its tiles last changed."""
 
 
 def _is_variant(name: str) -> TypeGuard[Variant]:
@@ -162,30 +168,33 @@ class Game:
         """How the game is scored (``scoring.standings``)."""
         self.seed: str | None = None
         """The seed the bags were dealt from (``Game.new``), or None."""
-        self._owner: dict[str, int] = {}
-        for index, p in enumerate(seated):
-            for c in p.colors:
-                self._owner[c] = index
+        # What each colour has is kept in lists indexed by its slot: its place in ``colors``.
+        self._colors = tuple(c for p in seated for c in p.colors)
+        self._slot = {c: slot for slot, c in enumerate(self._colors)}
+        self._seat = [seat for seat, p in enumerate(seated) for _ in p.colors]  # each slot's
+        self._seat_slots = [[(self._slot[c], tile_windows(c)) for c in p.colors] for p in seated]
         self._following = [*range(1, len(seated)), 0]  # the seat after each
-        self._opponents = [tuple(c for c in self._owner if self._owner[c] != seat) for seat in range(len(seated))]
+        self._opponents = [tuple(slot for slot, at in enumerate(self._seat) if at != seat)
+                           for seat in range(len(seated))]
+        colors = len(self._colors)
         self._occupied = 0
         self._exhausted = 0  # colours that have played all their tiles
-        self._masks = dict.fromkeys(self._owner, 0)
-        self._tile_at = [0] * 81  # read only where _color_at holds a colour
-        self._color_at: list[str | None] = [None] * 81
-        self._played = dict.fromkeys(self._owner, 0)
-        self._played_count = dict.fromkeys(self._owner, 0)
-        self._captured = {c: dict.fromkeys(self._owner, 0) for c in self._owner}
-        self._bags: dict[str, list[int]] = {}  # none while the racks are unknown
-        self._racks: dict[str, list[int]] | None = None
-        self._drawn: dict[str, int] = {}
+        self._masks = [0] * colors
+        self._tile_at = [0] * 81  # read only where _color_at holds a slot
+        self._color_at = [_EMPTY] * 81  # the slot of the colour on each square
+        self._played = [0] * colors
+        self._played_count = [0] * colors
+        self._captured = [[0] * colors for _ in range(colors)]  # [capturer][victim]
+        self._bags: list[list[int]] = []  # none while the racks are unknown
+        self._racks: list[list[int]] | None = None
+        self._drawn: list[int] = []
         if bags is not None:
-            self._bags = {c: list(bags[c]) for c in self._owner}
-            for c, order in self._bags.items():
+            self._bags = [list(bags[c]) for c in self._colors]
+            for c, order in zip(self._colors, self._bags):
                 if sorted(order) != list(range(TILES_PER_COLOR)):
                     raise SetupError(gettext("the bag of {c} must hold each of the 28 tiles once").format(c=c))
-            self._racks = {c: sorted(order[:RACK_SIZE]) for c, order in self._bags.items()}  # kept sorted
-            self._drawn = dict.fromkeys(self._owner, RACK_SIZE)
+            self._racks = [sorted(order[:RACK_SIZE]) for order in self._bags]  # kept sorted
+            self._drawn = [RACK_SIZE] * colors
         self._turn = 0
         self._passes = 0
         self._over = False
@@ -194,8 +203,8 @@ class Game:
         self.forfeited: list[tuple[str, int]] = []
         """Who forfeited (``forfeit``), in order, and at which move: their turns are skipped."""
         self._undo: list[tuple[int, int]] = []
-        self._cuts: dict[str, int] = {}
-        self._group_count: dict[str, int] = {}
+        self._cuts = [_UNKNOWN] * colors  # cut points and group counts, cached
+        self._group_count = [_UNKNOWN] * colors
 
     @classmethod
     def new(cls, players: Iterable[str | Player], seed: str | None = None,
@@ -236,8 +245,8 @@ class Game:
         game = Game(self.players, variant=self.variant)
         game._take_position(self)
         game.seed, game.history = self.seed, self.history[:]
-        game._bags, game._drawn = self._bags, dict(self._drawn)  # bags are never changed
-        game._racks = None if self._racks is None else {c: r[:] for c, r in self._racks.items()}
+        game._bags, game._drawn = self._bags, self._drawn[:]  # bags are never changed
+        game._racks = None if self._racks is None else [r[:] for r in self._racks]
         return game
 
     # -- what the position is ------------------------------------------------------------
@@ -245,7 +254,7 @@ class Game:
     @property
     def colors(self) -> tuple[str, ...]:
         """The colours in the game, in seat order."""
-        return tuple(self._owner)
+        return self._colors
 
     @property
     def ply(self) -> int:
@@ -276,9 +285,9 @@ class Game:
             out = {name for name, _ in self.forfeited}
             playing = [p for p in self.players if p.name not in out]
             self._over = len(playing) < 2 or self._passes >= len(playing) or all(
-                self._played_count[c] >= TILES_PLAYED_PER_COLOR for p in playing for c in p.colors)
+                self._played_count[self._slot[c]] >= TILES_PLAYED_PER_COLOR for p in playing for c in p.colors)
         else:
-            self._over = self._passes >= len(self.players) or self._exhausted == len(self._owner)
+            self._over = self._passes >= len(self.players) or self._exhausted == len(self._colors)
 
     @property
     def to_move(self) -> Player | None:
@@ -295,52 +304,54 @@ class Game:
         """Each colour's rack (tiles sorted), or None when the bags are unknown."""
         if self._racks is None:
             return None
-        return {c: list(r) for c, r in self._racks.items()}
+        return {c: list(r) for c, r in zip(self._colors, self._racks)}
 
     @property
     def bag_sizes(self) -> dict[str, int] | None:
         """How many tiles are left in each colour's bag, or None when unknown."""
         if self._racks is None:
             return None
-        return {c: TILES_PER_COLOR - self._drawn[c] for c in self._owner}
+        return {c: TILES_PER_COLOR - drawn for c, drawn in zip(self._colors, self._drawn)}
 
     @property
     def board(self) -> dict[int, tuple[str, int]]:
         """``{square: (colour, tile)}`` for every occupied square."""
-        return {sq: (color, self._tile_at[sq]) for sq, color in enumerate(self._color_at)
-                if color is not None}
+        colors = self._colors
+        return {sq: (colors[slot], self._tile_at[sq]) for sq, slot in enumerate(self._color_at)
+                if slot != _EMPTY}
 
     def at(self, sq: int) -> tuple[str, int] | None:
         """``(colour, tile)`` on ``sq``, or None."""
-        color = self._color_at[sq]
-        return None if color is None else (color, self._tile_at[sq])
+        slot = self._color_at[sq]
+        return None if slot == _EMPTY else (self._colors[slot], self._tile_at[sq])
 
     def mask(self, color: str) -> int:
         """The squares holding ``color``'s tiles."""
-        return self._masks[color]
+        return self._masks[self._slot[color]]
 
     def owner(self, color: str) -> Player:
         """The player who plays ``color``."""
-        return self.players[self._owner[color]]
+        return self.players[self._seat[self._slot[color]]]
 
     def played_count(self, color: str) -> int:
         """How many tiles ``color`` has played."""
-        return self._played_count[color]
+        return self._played_count[self._slot[color]]
 
     def unplayed_tiles(self, color: str) -> list[int]:
         """``color``'s tiles not yet placed (on its rack or in its bag), sorted."""
-        played = self._played[color]
+        played = self._played[self._slot[color]]
         return [t for t in range(TILES_PER_COLOR) if not played >> t & 1]
 
     def playable(self, color: str) -> bool:
         """Whether ``color`` still has tiles to play."""
-        return self._played_count[color] < TILES_PLAYED_PER_COLOR
+        return self._played_count[self._slot[color]] < TILES_PLAYED_PER_COLOR
 
     def groups(self, color: str) -> int:
         """How many groups ``color``'s tiles form."""
-        count = self._group_count.get(color)
-        if count is None:
-            count = self._group_count[color] = count_groups(self._masks[color])
+        slot = self._slot[color]
+        count = self._group_count[slot]
+        if count == _UNKNOWN:
+            count = self._group_count[slot] = count_groups(self._masks[slot])
         return count
 
     def player_groups(self, player: Player) -> int:
@@ -349,14 +360,18 @@ class Game:
 
     def cut_points(self, color: str) -> int:
         """The squares of ``color`` that may not be captured (taking one would split a group)."""
-        cuts = self._cuts.get(color)
-        if cuts is None:
-            cuts = self._cuts[color] = cut_points(self._masks[color])
+        return self._cut_points(self._slot[color])
+
+    def _cut_points(self, slot: int) -> int:
+        """``cut_points`` of the colour in ``slot``."""
+        cuts = self._cuts[slot]
+        if cuts == _UNKNOWN:
+            cuts = self._cuts[slot] = cut_points(self._masks[slot])
         return cuts
 
     def captured(self, capturer: str, victim: str) -> int:
         """How many of ``victim``'s tiles colour ``capturer`` has captured."""
-        return self._captured[capturer][victim]
+        return self._captured[self._slot[capturer]][self._slot[victim]]
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -370,11 +385,10 @@ class Game:
         targets, capturable = self._targets()
         squares = targets | capturable << CAPTURES_UP
         moves: list[tuple[str, Move]] = []
-        for color in self.players[self._turn].colors:
-            if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
+        for slot, windows in self._seat_slots[self._turn]:
+            if self._played_count[slot] >= TILES_PLAYED_PER_COLOR:
                 continue
-            windows = tile_windows(color)
-            for tile in self._racks[color]:
+            for tile in self._racks[slot]:
                 if tile == WILD:
                     for shift, keep, pickers, pairs in windows[WILD:]:
                         moves.extend(pickers[squares >> shift & keep](pairs))
@@ -390,9 +404,9 @@ class Game:
         targets, _ = self._targets()
         return any(
             FIT[tile] & targets
-            for color in self.players[self._turn].colors
-            if self.playable(color)
-            for tile in self._racks[color]
+            for slot, _ in self._seat_slots[self._turn]
+            if self._played_count[slot] < TILES_PLAYED_PER_COLOR
+            for tile in self._racks[slot]
         )
 
     def _targets(self) -> tuple[int, int]:
@@ -400,11 +414,11 @@ class Game:
         opponent tile), and the capturable ones among them."""
         occupied, masks, known_cuts = self._occupied, self._masks, self._cuts
         capturable = 0
-        for color in self._opponents[self._turn]:
-            cuts = known_cuts.get(color)
-            if cuts is None:
-                cuts = self.cut_points(color)
-            capturable |= masks[color] & ~cuts
+        for slot in self._opponents[self._turn]:
+            cuts = known_cuts[slot]
+            if cuts == _UNKNOWN:
+                cuts = self._cut_points(slot)
+            capturable |= masks[slot] & ~cuts
         return (ALL_SQUARES ^ occupied) | capturable, capturable
 
     def _color_for(self, move: Move, player: Player) -> str:
@@ -417,9 +431,9 @@ class Game:
             for c in player.colors
             if self.playable(c)
             and (
-                tile in self._racks[c]
+                tile in self._racks[self._slot[c]]
                 if self._racks is not None
-                else not self._played[c] >> tile & 1
+                else not self._played[self._slot[c]] >> tile & 1
             )
         ]
         if len(holders) > 1:
@@ -437,10 +451,10 @@ class Game:
         player = self.players[self._turn]
         if color is None:
             color = self._color_for(move, player)
-        seat = self._owner.get(color)
-        if seat is None:
+        slot = self._slot.get(color)
+        if slot is None:
             raise IllegalMove(Reason.UNKNOWN_COLOR, gettext("{color} does not play in this game").format(color=shown_color(color)))
-        if seat != self._turn:
+        if self._seat[slot] != self._turn:
             raise IllegalMove(Reason.WRONG_TURN, gettext(
                 "it is {name}'s turn ({colors}), not {color}'s").format(
                 name=player.name, colors=", ".join(map(shown_color, player.colors)),
@@ -453,14 +467,14 @@ class Game:
                     name=player.name, example_color=shown_color(example_color), example=example))
             return player.colors[0]
         tile, sq = move.tile, move.square
-        if self._played_count[color] >= TILES_PLAYED_PER_COLOR:
+        if self._played_count[slot] >= TILES_PLAYED_PER_COLOR:
             raise IllegalMove(Reason.EXHAUSTED, gettext("{color} has played all its {count} tiles")
                                                 .format(color=shown_color(color), count=TILES_PLAYED_PER_COLOR))
-        if self._played[color] >> tile & 1:
+        if self._played[slot] >> tile & 1:
             raise IllegalMove(Reason.REUSED, gettext("{color}'s {tile} has already been played")
                                              .format(color=shown_color(color), tile=shown_tile(tile)))
-        if self._racks is not None and tile not in self._racks[color]:
-            rack = " ".join(shown_tile(t) for t in self._racks[color])
+        if self._racks is not None and tile not in self._racks[slot]:
+            rack = " ".join(shown_tile(t) for t in self._racks[slot])
             raise IllegalMove(Reason.NOT_ON_RACK, gettext("{color} has no {tile} on its rack ({rack})")
                                                   .format(color=shown_color(color), tile=shown_tile(tile), rack=rack))
         if not FIT[tile] >> sq & 1:
@@ -468,20 +482,21 @@ class Game:
                 "{color} plays {name} on {sq}, but {name} goes in {tile}").format(
                 color=shown_color(color), name=shown_tile(tile), sq=square_name(sq), tile=tile_fit_text(tile)))
         victim = self._color_at[sq]
-        if victim is not None:
-            if self._owner[victim] == self._turn:
+        if victim != _EMPTY:
+            if self._seat[victim] == self._turn:
                 raise IllegalMove(Reason.OWN_TILE, gettext(
                     "{color} plays {tile} on {sq}, which holds {name}'s own {victim} {tile_at}"
                 ).format(color=shown_color(color), tile=shown_tile(tile), sq=square_name(sq),
-                         name=player.name, victim=shown_color(victim),
+                         name=player.name, victim=shown_color(self._colors[victim]),
                          tile_at=shown_tile(self._tile_at[sq])))
             # Testing the one square is cheaper than finding all the victim's cut points.
-            cuts = self._cuts.get(victim)
-            splits = is_cut_point(sq, self._masks[victim]) if cuts is None else cuts >> sq & 1
+            cuts = self._cuts[victim]
+            splits = is_cut_point(sq, self._masks[victim]) if cuts == _UNKNOWN else cuts >> sq & 1
             if splits:
                 raise IllegalMove(Reason.SPLIT, gettext(
                     "{color} may not capture {victim}'s {tile_at} on {sq}: it would split "
-                    "{victim}'s group").format(color=shown_color(color), victim=shown_color(victim),
+                    "{victim}'s group").format(color=shown_color(color),
+                                               victim=shown_color(self._colors[victim]),
                                                tile_at=shown_tile(self._tile_at[sq]),
                                                sq=square_name(sq)))
         return color
@@ -499,7 +514,7 @@ class Game:
         """``move`` in canonical notation on this board (the ``x`` set by whether it captures)."""
         if move.is_pass:
             return str(PASS)
-        return str(tile_moves(move.tile)[move.square][self._color_at[move.square] is not None])
+        return str(tile_moves(move.tile)[move.square][self._color_at[move.square] != _EMPTY])
 
     def play(self, move: Move, color: str | None = None, stand_in: bool = False) -> Turn:
         """Play ``move`` for the player to move (``color`` picks the rack; it may be left out
@@ -520,33 +535,34 @@ class Game:
             self._settle()
         else:
             tile, sq = move.tile, move.square
+            slot = self._slot[color]
             victim = self._color_at[sq]
             captured: tuple[str, int] | None = None
-            if victim is not None:
-                captured = (victim, self._tile_at[sq])
+            if victim != _EMPTY:
+                captured = (self._colors[victim], self._tile_at[sq])
                 self._take_off(victim, sq)
-                self._captured[color][victim] += 1
-            self._put_down(color, sq)
+                self._captured[slot][victim] += 1
+            self._put_down(slot, sq)
             self._occupied |= 1 << sq
-            self._color_at[sq] = color
+            self._color_at[sq] = slot
             self._tile_at[sq] = tile
-            self._played[color] |= 1 << tile
-            count = self._played_count[color] = self._played_count[color] + 1
+            self._played[slot] |= 1 << tile
+            count = self._played_count[slot] = self._played_count[slot] + 1
             self._passes = 0
             if count == TILES_PLAYED_PER_COLOR:
                 self._exhausted += 1
                 self._settle()
             drawn = None
             if self._racks is not None:
-                rack = self._racks[color]
+                rack = self._racks[slot]
                 rack.remove(tile)
-                drawn_count = self._drawn[color]
+                drawn_count = self._drawn[slot]
                 if drawn_count < TILES_PER_COLOR:
-                    drawn = self._bags[color][drawn_count]
-                    self._drawn[color] = drawn_count + 1
+                    drawn = self._bags[slot][drawn_count]
+                    self._drawn[slot] = drawn_count + 1
                     insort(rack, drawn)
-            if move.capture != (victim is not None):
-                move = tile_moves(tile)[sq][victim is not None]
+            if move.capture != (victim != _EMPTY):
+                move = tile_moves(tile)[sq][victim != _EMPTY]
             turn = _new_turn(Turn, (len(self.history) + 1, player, color, move, captured, drawn, "move"))
         self.history.append(turn)
         self._undo.append(undo)
@@ -602,25 +618,26 @@ class Game:
 
     def _take_back(self, turn: Turn, move: Placement) -> None:
         """Undo on the board, the racks and the counts the placement ``move`` of ``turn``."""
-        color, tile, sq = turn.color, move.tile, move.square
+        slot, tile, sq = self._slot[turn.color], move.tile, move.square
         if self._racks is not None:
-            rack = self._racks[color]
+            rack = self._racks[slot]
             if turn.drawn is not None:
                 rack.remove(turn.drawn)
-                self._drawn[color] -= 1
+                self._drawn[slot] -= 1
             insort(rack, tile)
-        self._played[color] &= ~(1 << tile)
-        if self._played_count[color] == TILES_PLAYED_PER_COLOR:
+        self._played[slot] &= ~(1 << tile)
+        if self._played_count[slot] == TILES_PLAYED_PER_COLOR:
             self._exhausted -= 1
-        self._played_count[color] -= 1
-        self._take_off(color, sq)
+        self._played_count[slot] -= 1
+        self._take_off(slot, sq)
         if turn.captured is None:
             self._occupied &= ~(1 << sq)
-            self._color_at[sq] = None
+            self._color_at[sq] = _EMPTY
         else:
-            victim, victim_tile = turn.captured
+            victim_color, victim_tile = turn.captured
+            victim = self._slot[victim_color]
             self._put_down(victim, sq)
-            self._captured[color][victim] -= 1
+            self._captured[slot][victim] -= 1
             self._color_at[sq], self._tile_at[sq] = victim, victim_tile
 
     def rewind(self, ply: int = 0) -> list[Turn]:
@@ -649,10 +666,10 @@ class Game:
         self._occupied, self._exhausted, self._turn, self._passes, self._over = (
             other._occupied, other._exhausted, other._turn, other._passes, other._over)
         self._masks, self._played, self._played_count, self._cuts, self._group_count = (
-            dict(other._masks), dict(other._played), dict(other._played_count), dict(other._cuts),
-            dict(other._group_count))
+            other._masks[:], other._played[:], other._played_count[:], other._cuts[:],
+            other._group_count[:])
         self._tile_at, self._color_at, self._undo = other._tile_at[:], other._color_at[:], other._undo[:]
-        self._captured = {c: dict(victims) for c, victims in other._captured.items()}
+        self._captured = [victims[:] for victims in other._captured]
         self.forfeited = other.forfeited[:]
 
     def _drawn_again(self, history: list[Turn]) -> list[Turn]:
@@ -662,64 +679,67 @@ class Game:
         if self._racks is None:
             return [turn if turn.drawn is None else turn._replace(drawn=None)
                     for turn in history]
-        placed = dict.fromkeys(bags, 0)
+        placed = [0] * len(bags)
         turns = []
         for turn in history:
             move = turn.move
             if not move.is_pass:
-                bag, count = bags[turn.color], placed[turn.color]
+                slot = self._slot[turn.color]
+                bag, count = bags[slot], placed[slot]
                 if move.tile not in bag[:RACK_SIZE + count]:
                     raise SetupError(gettext("{color}'s bag had not drawn {tile} by move {number}")
                                      .format(color=turn.color, tile=shown_tile(move.tile), number=turn.number))
-                placed[turn.color] += 1
+                placed[slot] += 1
                 drawn = bag[RACK_SIZE + count] if RACK_SIZE + count < TILES_PER_COLOR else None
                 turn = turn if drawn == turn.drawn else turn._replace(drawn=drawn)
             turns.append(turn)
-        self._drawn = {c: min(TILES_PER_COLOR, RACK_SIZE + n) for c, n in placed.items()}
-        self._racks = {c: sorted(t for t in bag[:self._drawn[c]] if not self._played[c] >> t & 1)
-                       for c, bag in bags.items()}
+        self._drawn = [min(TILES_PER_COLOR, RACK_SIZE + n) for n in placed]
+        self._racks = [sorted(t for t in bag[:drawn] if not played >> t & 1)
+                       for bag, drawn, played in zip(bags, self._drawn, self._played)]
         return turns
 
-    def _put_down(self, color: str, sq: int) -> None:
-        """Add ``sq`` to ``color``'s squares, updating its cached cut points and group count."""
-        before = self._masks[color]
-        self._masks[color] = before | 1 << sq
+    def _put_down(self, slot: int, sq: int) -> None:
+        """Add ``sq`` to the squares of the colour in ``slot``, updating its cached cut points
+        and group count."""
+        before = self._masks[slot]
+        self._masks[slot] = before | 1 << sq
         neighbours = NEIGHBOURS[sq] & before
         if not neighbours:
-            if color in self._group_count:
-                self._group_count[color] += 1
+            if self._group_count[slot] != _UNKNOWN:
+                self._group_count[slot] += 1
         elif neighbours & (neighbours - 1) == 0:
             # A new end of a chain: its one neighbour becomes a cut point unless it was alone.
-            cuts = self._cuts.get(color)
-            if cuts is not None and NEIGHBOURS[neighbours.bit_length() - 1] & before:
-                self._cuts[color] = cuts | neighbours
+            cuts = self._cuts[slot]
+            if cuts != _UNKNOWN and NEIGHBOURS[neighbours.bit_length() - 1] & before:
+                self._cuts[slot] = cuts | neighbours
         else:
             # Joining two or more tiles: the groups only stay as they were if those tiles
             # were already joined round ``sq``.
-            self._cuts.pop(color, None)
+            self._cuts[slot] = _UNKNOWN
             if not joined_around(sq, before):
-                self._group_count.pop(color, None)
+                self._group_count[slot] = _UNKNOWN
 
-    def _take_off(self, color: str, sq: int) -> None:
-        """Take ``sq`` out of ``color``'s squares, updating its cached cut points and group count."""
-        after = self._masks[color] & ~(1 << sq)
-        self._masks[color] = after
+    def _take_off(self, slot: int, sq: int) -> None:
+        """Take ``sq`` out of the squares of the colour in ``slot``, updating its cached cut
+        points and group count."""
+        after = self._masks[slot] & ~(1 << sq)
+        self._masks[slot] = after
         neighbours = NEIGHBOURS[sq] & after
         if not neighbours:
-            if color in self._group_count:
-                self._group_count[color] -= 1
+            if self._group_count[slot] != _UNKNOWN:
+                self._group_count[slot] -= 1
         elif neighbours & (neighbours - 1) == 0:
             # The end of a chain: only its one neighbour may stop being a cut point.
-            cuts = self._cuts.get(color)
-            if cuts is not None:
+            cuts = self._cuts[slot]
+            if cuts != _UNKNOWN:
                 held = neighbours if is_cut_point(neighbours.bit_length() - 1, after) else 0
-                self._cuts[color] = (cuts & ~neighbours) | held
+                self._cuts[slot] = (cuts & ~neighbours) | held
         else:
             # Leaving two or more tiles: the groups only stay as they were for certain if
             # those tiles are still joined round ``sq``.
-            self._cuts.pop(color, None)
+            self._cuts[slot] = _UNKNOWN
             if not joined_around(sq, after):
-                self._group_count.pop(color, None)
+                self._group_count[slot] = _UNKNOWN
 
 
 _STATE = ("seed", "_occupied", "_exhausted", "_masks", "_tile_at", "_color_at", "_played",
