@@ -12,6 +12,11 @@ made one more. The module's tests (see ``TESTS``) run against it in a copy of th
 score is the share of mutants killed. Survivors judged equivalent (no test can tell them from
 the code: they change nothing a caller can see) are listed, each with why, in
 docs/MUTATION.md; the script prints the others, and exits with status 1 when there are any.
+Before any mutant, each module's tests run once on the code as it is: if they fail there (a
+catalog missing from the copy, say), every mutant would count as killed, so the script stops
+with status 2 and says which. Their time there sets the mutants' timeout: three times as long
+(``--timeout`` at least), so that a mutant is killed by a timeout only when it makes the tests
+that much slower, never because they are slow.
 
 A mutant is named by its module, the function it is in and the change (``engine/game.py
 Game.playable: a < b -> a <= b``), so the list stays right when lines move. This is our own
@@ -37,6 +42,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "build_backend"))
+from mo_files import compile_catalogs  # noqa: E402  the build's own, for the copies' catalogs
 EQUIVALENTS = ROOT / "docs" / "MUTATION.md"
 DEFAULT_TARGETS = ["uptown_cli/engine", "uptown_cli/fairplay/draws.py", "uptown_cli/fairplay/keys.py",
                    "uptown_cli/fairplay/memory.py", "uptown_cli/fairplay/signatures.py",
@@ -190,7 +197,8 @@ def tests_for(path: str) -> list[list[str]]:
 
 
 def checkout_copy() -> Path:
-    """A copy of the checkout's tracked files (and any not yet committed), to mutate."""
+    """A copy of the checkout's tracked files (and any not yet committed), to mutate, with
+    the gettext catalogs compiled in it as an install compiles them (git ignores them)."""
     folder = Path(tempfile.mkdtemp(prefix="uptown-mutants-"))
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout.split("\n")
@@ -199,7 +207,12 @@ def checkout_copy() -> Path:
         if source.is_file():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, folder / name)
+    compile_catalogs(folder)
     return folder
+
+
+UNCHANGED = -1
+"""The index a worker is sent to run a module's tests on the code as it is."""
 
 
 def serve(folder: str) -> None:
@@ -218,7 +231,8 @@ def serve(folder: str) -> None:
         mutant = Mutant(path, int(index), 0, "")
         target = Path(folder) / path
         original = target.read_text(encoding="utf-8")
-        target.write_text(mutant_source(mutant), encoding="utf-8")
+        if mutant.index != UNCHANGED:
+            target.write_text(mutant_source(mutant), encoding="utf-8")
         try:
             outcome = "survived"
             for stage in tests_for(path):
@@ -256,6 +270,42 @@ def _forked(test: Callable[[], object], timeout: float) -> str:
         time.sleep(0.02)
 
 
+def unchanged_times(worker: subprocess.Popen[str], everything: list[Mutant]) -> dict[str, float] | None:
+    """The seconds the tests of each module of ``everything`` take on the code as it is (run by
+    ``worker``, once for each set of stages, keyed by ``stages_key``); None, with one line on
+    standard error for each set that fails: a test that fails without a mutant would kill every
+    mutant, and the score would say nothing."""
+    assert worker.stdin is not None and worker.stdout is not None
+    times: dict[str, float] = {}
+    failed = False
+    for mutant in everything:
+        key = stages_key(mutant.path)
+        if key not in times:
+            started = time.monotonic()
+            worker.stdin.write(f"{mutant.path} {UNCHANGED} {UNCHANGED_TIMEOUT}\n")
+            worker.stdin.flush()
+            outcome = worker.stdout.readline().strip()
+            times[key] = time.monotonic() - started
+            if outcome != "survived":
+                failed = True
+                print(f"mutation: the tests of {mutant.path} fail on the code as it is ({key}); "
+                      "mend them before mutating it", file=sys.stderr)
+    return None if failed else times
+
+
+def stages_key(path: str) -> str:
+    """The stages of tests of ``path``, as a key of ``unchanged_times``."""
+    return repr(tests_for(path))
+
+
+UNCHANGED_TIMEOUT = 3600
+"""Seconds the tests of a module may take on the code as it is."""
+SLOWER = 3
+"""How many times as long as on the code as it is a mutant's tests may take (and at least
+``--timeout``) before the mutant counts as killed by a timeout: one that makes the code that
+much slower is caught, and a slow machine kills none."""
+
+
 def equivalents() -> dict[str, str]:
     """``{mutant key: why it is equivalent}`` from docs/MUTATION.md (items ``- `KEY`: why``,
     the why going on over the indented lines that follow)."""
@@ -289,7 +339,9 @@ def main() -> int:
     parser.add_argument("targets", nargs="*", default=DEFAULT_TARGETS,
                         help="modules or folders to mutate (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds one mutant's tests may take")
+    parser.add_argument("--timeout", type=float, default=60,
+                        help=f"seconds one mutant's tests may take at least ({SLOWER} times what they take "
+                             "on the code as it is, if more)")
     parser.add_argument("--list", action="store_true", help="list the mutants without running them")
     parser.add_argument("--match", action="append", default=[], metavar="TEXT",
                         help="only the mutants whose name holds TEXT (again for more)")
@@ -312,12 +364,14 @@ def main() -> int:
     free = list(workers)
     start = time.monotonic()
     results: dict[Mutant, str] = {}
+    times: dict[str, float] = {}  # the seconds of each set of stages on the code as it is
 
     def one(mutant: Mutant) -> None:
         worker = free.pop()
         try:
             assert worker.stdin is not None and worker.stdout is not None
-            worker.stdin.write(f"{mutant.path} {mutant.index} {args.timeout}\n")
+            allowed = max(args.timeout, SLOWER * times[stages_key(mutant.path)])
+            worker.stdin.write(f"{mutant.path} {mutant.index} {allowed}\n")
             worker.stdin.flush()
             results[mutant] = worker.stdout.readline().strip() or "killed"
         finally:
@@ -329,6 +383,10 @@ def main() -> int:
             print(f"{done}/{len(everything)} mutants in {time.monotonic() - start:.0f} s", flush=True)
 
     try:
+        measured = unchanged_times(workers[0], everything)
+        if measured is None:
+            return 2
+        times.update(measured)
         with ThreadPoolExecutor(max_workers=len(workers)) as pool:
             list(pool.map(one, everything))
     finally:

@@ -207,6 +207,55 @@ def test_overlapping_pauses_stop_the_clock_once():
     assert timeline.pauses_of("Bo") == [(T0, T0 + 3 * D)]
 
 
+def test_pauses_end_to_end_are_one_pause():
+    timeline = turns(Pause("Bo", T0, 1), Pause("Bo", T0 + D, 1))
+    assert timeline.pauses_of("Bo") == [(T0, T0 + 2 * D)]
+
+
+def test_a_pause_in_an_earlier_turn_is_not_charged_again_to_a_later_one():
+    timeline = turns(Pause("Ana", T0, 1), 30, 1, 1, 20)
+    assert BGA.bank(timeline, "Ana") == 28 * H   # 36 - (30 - 24) + 12, at most 36; then 36 - 20 + 12
+
+
+def test_a_pause_that_begins_within_a_turn_is_not_charged_to_a_bank():
+    clock = Clock.parse("bank 36h")
+    assert clock.bank(turns(Pause("Ana", T0 + 2 * H, 1), 30), "Ana") == 30 * H   # 36 - (30 - 24)
+
+
+def test_two_pauses_within_a_turn_are_both_left_out_of_a_bank():
+    clock = Clock.parse("bank 36h")
+    timeline = turns(Pause("Ana", T0 + 2 * H, 1), Pause("Ana", T0 + 30 * H, 2), 80)
+    assert clock.bank(timeline, "Ana") == 28 * H   # 36 - (80 - 24 - 48)
+
+
+def test_a_pause_that_begins_the_second_the_time_runs_out_does_not_put_off_being_late():
+    timeline = turns(10, Pause("Bo", T0 + 20 * H, 2, start=T0 + 82 * H))
+    assert JUDGES.turn(timeline, "Bo").late_at == T0 + 82 * H
+
+
+def test_a_pause_holds_from_its_first_second_until_its_end():
+    deadline = JUDGES.turn(turns(10, Pause("Bo", T0 + 20 * H, 2)), "Bo")
+    assert deadline.state(T0 + 20 * H) == TimeState.PAUSED
+    assert deadline.state(T0 + 68 * H) == TimeState.ON_TIME
+
+
+def test_time_left_after_a_pause_counts_down_again_and_is_zero_at_the_deadline():
+    deadline = JUDGES.turn(turns(10, Pause("Bo", T0 + 20 * H, 2)), "Bo")
+    assert deadline.late_at == T0 + 130 * H
+    assert deadline.time_left(T0 + 100 * H) == 30 * H
+    assert deadline.time_left(deadline.late_at) == timedelta(0)
+
+
+def test_a_deadline_in_json_says_until_when_the_player_is_paused():
+    deadline = JUDGES.turn(turns(10, Pause("Bo", T0 + 20 * H, 2)), "Bo")
+    assert deadline.to_json(T0 + 30 * H)["paused_until"] == write_time(T0 + 68 * H)
+    assert deadline.to_json(T0 + 70 * H)["paused_until"] is None
+
+
+def test_the_last_time_is_the_newest_entrys_or_the_start():
+    assert turns(1, 2).last_time() == T0 + 3 * H and Timeline(T0).last_time() == T0
+
+
 def test_no_vacation_when_the_game_forbids_it():
     assert Vacation.parse("none") is None
     assert pause_problem(None, JUDGES, turns(), Pause("Bo", T0, 1), "Ana") == "this game allows no vacation"

@@ -26,8 +26,9 @@ def test_a_forfeited_players_turns_are_skipped_and_their_tiles_stay(count):
     turn = game.forfeit()
     assert (turn.number, turn.player.name, turn.move) == (2, "Bo", PASS)
     assert game.forfeited == [("Bo", 2)] and game.board == bo_tiles
-    for _ in range(2 * count):
-        assert game.to_move.name != "Bo"
+    in_play = [name for name in NAMES[:count] if name != "Bo"]
+    for k in range(2 * count):  # the others in seat order, from Cy's turn on
+        assert game.to_move.name == in_play[(1 + k) % len(in_play)]
         first_move(game)
 
 
