@@ -141,25 +141,21 @@ import random, sys, time
 players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
 games, warm = int(sys.argv[1]), int(sys.argv[2])
 rng = random.Random(17)
-for i in range(warm):
-    game = Game(players, seeded_bags(f"warm-{i}", COLORS[:4]))
-    while True:
-        moves = game.legal_moves()
-        if not moves:
-            break
-        color, move = rng.choice(moves)
-        game.play(move, color)
-bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
-start = time.process_time()
-runs = []
-for game_bags in bags:
+def played_randomly(game_bags):
     game = Game(players, game_bags)
     while True:
         moves = game.legal_moves()
         if not moves:
-            break
+            return game
         color, move = rng.choice(moves)
         game.play(move, color)
+for i in range(warm):
+    played_randomly(seeded_bags(f"warm-{i}", COLORS[:4]))
+bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
+start = time.process_time()
+runs = []
+for game_bags in bags:
+    game = played_randomly(game_bags)
     runs.append([(turn.move, turn.color) for turn in game.history])
 rate = games / (time.process_time() - start)
 start = time.process_time()
