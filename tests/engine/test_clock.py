@@ -371,6 +371,25 @@ def test_the_late_policy_is_written_as_it_is_read():
     assert LatePolicy() == LatePolicy.parse("wait")
 
 
+def test_forfeit_after_n_counts_1_to_99_turns():
+    assert LatePolicy.parse("pass, forfeit after 99").forfeit_after == 99
+    for text in ("pass, forfeit after 100", "pass, forfeit after 0"):
+        with pytest.raises(SetupError):
+            LatePolicy.parse(text)
+
+
+def test_a_vacation_counts_over_the_game_unless_it_says_per_year():
+    assert Vacation.parse("14d") == Vacation(14) and not Vacation(14).per_year
+
+
+def test_a_vacation_is_1_to_366_days():
+    assert Vacation.parse("1d") == Vacation(1)
+    assert Vacation.parse("366d per year") == Vacation(366, per_year=True)
+    for text in ("0d", "367d per year"):
+        with pytest.raises(SetupError):
+            Vacation.parse(text)
+
+
 @pytest.mark.parametrize("text", ["", "skip", "wait, forfeit after 2", "forfeit, forfeit after 1",
                                   "pass, forfeit after 0", "bot 1x", "bot greedy mc"])
 def test_a_late_policy_that_is_not_in_the_notation_is_one_line(text):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from uptown_cli.engine.groups import count_groups, cut_points, is_cut_point
-from uptown_cli.engine.geometry import ALL_SQUARES, holes, may_enclose, parse_square
+from uptown_cli.engine.geometry import ALL_SQUARES, crowded, holes, may_enclose, parse_square
 
 
 def neighbours(sq):
@@ -80,6 +80,16 @@ def test_groups_cut_points_and_holes_agree_with_the_reference(mask):
 
 
 RING = mask_of("D4", "D5", "D6", "E4", "E6", "F4", "F5", "F6")  # round E5
+
+
+@pytest.mark.parametrize("names, expected", [
+    (("A1", "A2", "B2"), ("A2",)),                   # the corner of an L: one neighbour each way
+    (("B1", "B2", "B3"), ("B2",)),                   # the middle of a line
+    (("B2", "A2", "C2", "B1", "B3"), ("B2",)),       # the middle of a cross
+    (("A1", "C3"), ()),                              # apart
+])
+def test_crowded_squares_have_two_neighbours_or_more_in_any_directions(names, expected):
+    assert crowded(mask_of(*names)) == mask_of(*expected)
 
 
 def test_a_ring_round_a_square_is_one_group_without_cut_points():

@@ -376,3 +376,17 @@ def test_version_3_seals_with_the_next_link_up_to_the_last_turn_of_the_chain():
     assert seal_secret(GAME_ID, "Ana", key, 255, 3) == links[0]
     assert seal_secret(GAME_ID, "Ana", key, 256, 3) is None
     assert seal_secret(GAME_ID, "Ana", key, 256, 2) == key
+
+
+def test_a_version_1_commitment_is_the_chain_head_and_later_ones_hash_it():
+    chain_head = head(b"g" * 16, "Ana", b"k" * 32)
+    assert commitment(b"g" * 16, "Ana", chain_head, [], version=1) == chain_head
+    assert commitment(b"g" * 16, "Ana", chain_head, [], version=2) != chain_head
+
+
+def test_the_history_of_a_game_with_fewer_addresses_than_players_starts_as_with_none():
+    players = [Player("Ana", ("red",)), Player("Bo", ("blue",))]
+    commitments = [b"c" * 32] * 2
+    without = history_start(b"g" * 16, "standard", players, commitments, version=3)
+    assert without == history_start(b"g" * 16, "standard", players, commitments, version=3,
+                                    addresses=[None, None])
