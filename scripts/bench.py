@@ -687,8 +687,8 @@ def bench_bots(runs, games, baseline, engine_games, warm):
             speed_ups.append(per_move_before / per_move)
         if old:
             after = f" after {warm} others" if warm else ""
-            results[f"random 4-player games{after}"] = summary(rates, "games/s", 2000.0)
-            results[f"random 4-player games{after} at {baseline}"] = summary(rates_before, "games/s")
+            results[f"random 4-player games{after}, a process of its own"] = summary(rates, "games/s", 2000.0)
+            results[f"random 4-player games{after}, a process of its own, at {baseline}"] = summary(rates_before, "games/s")
             results[f"random 4-player games{after}, this code / {baseline}"] = summary(ratios, "x faster")
             results[f"legal_moves() + play per move, {baseline} / this code"] = summary(speed_ups, "x faster")
         seeds = [f"mc-{i}" for i in range(games)]

@@ -14,9 +14,10 @@ the code: they change nothing a caller can see) are listed, each with why, in
 docs/MUTATION.md; the script prints the others, and exits with status 1 when there are any.
 Before any mutant, each module's tests run once on the code as it is: if they fail there (a
 catalog missing from the copy, say), every mutant would count as killed, so the script stops
-with status 2 and says which. Their time there sets the mutants' timeout: three times as long
-(``--timeout`` at least), so that a mutant is killed by a timeout only when it makes the tests
-that much slower, never because they are slow.
+with status 2 and says which. Their time there sets the mutants' timeout: each stage of a
+mutant's tests may take three times what all the stages took there (``--timeout`` at least), so
+that a mutant is killed by a timeout only when it makes the tests that much slower, never
+because they are slow.
 
 A mutant is named by its module, the function it is in and the change (``engine/game.py
 Game.playable: a < b -> a <= b``), so the list stays right when lines move. This is our own
@@ -301,9 +302,9 @@ def stages_key(path: str) -> str:
 UNCHANGED_TIMEOUT = 3600
 """Seconds the tests of a module may take on the code as it is."""
 SLOWER = 3
-"""How many times as long as on the code as it is a mutant's tests may take (and at least
-``--timeout``) before the mutant counts as killed by a timeout: one that makes the code that
-much slower is caught, and a slow machine kills none."""
+"""How many times as long as all its module's stages take on the code as it is each stage of a
+mutant's tests may take (and at least ``--timeout``) before the mutant counts as killed by a
+timeout: one that makes the code that much slower is caught, and a slow machine kills none."""
 
 
 def equivalents() -> dict[str, str]:

@@ -9,11 +9,12 @@ A game in one call, a move from its text, and the board as text::
 The board is kept as one 81-bit mask of occupied squares per colour (see ``geometry``), with
 the tile on each square alongside. What each colour has (its mask, its counts, rack and bag,
 its captures, its cached cut points) is kept in lists indexed by its slot, its place in
-``colors``: the calls name colours, and each looks up the slot once. Groups and cut points of a colour are worked out from its
-mask when asked for and cached. A tile put down or taken off with at most one neighbour of its
-colour updates the cache in place (only that neighbour's cut point status can change); any other
-change drops it, to be worked out again from the whole mask at once (``count_groups``,
-``cut_points``: a few operations on the mask, with a search only beside an enclosed square).
+``colors``: the calls name colours, and each looks up the slot once. Groups and cut points of
+a colour are worked out from its mask when asked for and cached. A tile put down or taken off
+with at most one neighbour of its colour updates the cache in place (only that neighbour's cut
+point status can change); any other change drops it, to be worked out again from the whole
+mask at once (``count_groups``, ``cut_points``: a few operations on the mask, with a search only
+beside an enclosed square).
 
 With known bags (a seeded game) the racks are known and checked; without them (a game
 transcribed from a board) everything else is checked.
