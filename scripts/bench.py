@@ -140,8 +140,7 @@ ENGINE_RUN = LAYOUTS + """\
 import random, sys, time
 players = [Player(f"P{i + 1}", (color,)) for i, color in enumerate(COLORS[:4])]
 games, warm = int(sys.argv[1]), int(sys.argv[2])
-rng = random.Random(17)
-def played_randomly(game_bags):
+def played_randomly(game_bags, rng):
     game = Game(players, game_bags)
     while True:
         moves = game.legal_moves()
@@ -149,13 +148,15 @@ def played_randomly(game_bags):
             return game
         color, move = rng.choice(moves)
         game.play(move, color)
+warm_rng = random.Random("warm")  # of its own: the timed games are the same whatever the warm-up
 for i in range(warm):
-    played_randomly(seeded_bags(f"warm-{i}", COLORS[:4]))
+    played_randomly(seeded_bags(f"warm-{i}", COLORS[:4]), warm_rng)
+rng = random.Random(17)
 bags = [seeded_bags(f"engine-{i}", COLORS[:4]) for i in range(games)]
 start = time.process_time()
 runs = []
 for game_bags in bags:
-    game = played_randomly(game_bags)
+    game = played_randomly(game_bags, rng)
     runs.append([(turn.move, turn.color) for turn in game.history])
 rate = games / (time.process_time() - start)
 start = time.process_time()

@@ -201,14 +201,18 @@ def checkout_copy() -> Path:
     """A copy of the checkout's tracked files (and any not yet committed), to mutate, with
     the gettext catalogs compiled in it as an install compiles them (git ignores them)."""
     folder = Path(tempfile.mkdtemp(prefix="uptown-mutants-"))
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout.split("\n")
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.is_file():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, folder / name)
-    compile_catalogs(folder)
+    try:
+        listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                                capture_output=True, text=True, check=True).stdout.split("\n")
+        for name in filter(None, listed):
+            source = ROOT / name
+            if source.is_file():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, folder / name)
+        compile_catalogs(folder)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return folder
 
 
@@ -365,14 +369,13 @@ def main() -> int:
     free = list(workers)
     start = time.monotonic()
     results: dict[Mutant, str] = {}
-    times: dict[str, float] = {}  # the seconds of each set of stages on the code as it is
+    limits: dict[str, float] = {}  # each set of stages' timeout, from its time on the code as it is
 
     def one(mutant: Mutant) -> None:
         worker = free.pop()
         try:
             assert worker.stdin is not None and worker.stdout is not None
-            allowed = max(args.timeout, SLOWER * times[stages_key(mutant.path)])
-            worker.stdin.write(f"{mutant.path} {mutant.index} {allowed}\n")
+            worker.stdin.write(f"{mutant.path} {mutant.index} {limits[stages_key(mutant.path)]}\n")
             worker.stdin.flush()
             results[mutant] = worker.stdout.readline().strip() or "killed"
         finally:
@@ -387,7 +390,7 @@ def main() -> int:
         measured = unchanged_times(workers[0], everything)
         if measured is None:
             return 2
-        times.update(measured)
+        limits.update((key, max(args.timeout, SLOWER * seconds)) for key, seconds in measured.items())
         with ThreadPoolExecutor(max_workers=len(workers)) as pool:
             list(pool.map(one, everything))
     finally:

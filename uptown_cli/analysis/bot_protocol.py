@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple, cast
 
 from ..engine.game import Game
-
 from ..engine.players import Player
 from ..engine.geometry import TILE_NAMES, TILES_PER_COLOR, parse_tile
 from ..engine.notation import Move, parse_move

@@ -34,7 +34,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..engine.game import Game
-
 from ..engine.players import Player
 from ..engine.geometry import NEIGHBOURS, flood, joined_around
 from ..engine.notation import Move, Placement

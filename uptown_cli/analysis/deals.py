@@ -4,7 +4,6 @@ import random
 from collections.abc import Callable, Mapping
 
 from ..engine.game import RACK_SIZE, Game, Turn
-
 from ..engine.players import Player
 from ..engine.geometry import TILES_PER_COLOR
 from ..errors import SetupError

@@ -16,7 +16,6 @@ import random
 from typing import NamedTuple
 
 from ..engine.game import Game
-
 from ..engine.players import Player
 from ..engine.geometry import shown_color, square_name
 from ..errors import IllegalMove, NotationError, SetupError

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, Optional, TypeGuard
+from typing import Any, Final, Literal, NamedTuple, Optional, TypeGuard
 
 from ..errors import IllegalMove, RacksUnknown, Reason, SetupError
 from .bags import seeded_bags
@@ -70,9 +70,9 @@ _new_turn = tuple.__new__
 """Makes a ``Turn`` from all its fields as one tuple, without the named tuple's own
 ``__new__`` (a Python function, for the defaults): ``play`` makes one every move."""
 _COLOR_INDEX = {name: i for i, name in enumerate(COLORS)}
-_EMPTY = -1
+_EMPTY: Final = -1
 """``Game._color_at`` on an empty square."""
-_UNKNOWN = -1
+_UNKNOWN: Final = -1
 """A colour's cut points or group count not worked out since its tiles last changed."""
 
 

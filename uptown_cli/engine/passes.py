@@ -5,7 +5,6 @@ that fit nowhere), and a pass that no rack could have forced (``surely_unforced`
 from __future__ import annotations
 
 from .game import RACK_SIZE, Game
-
 from .players import Player
 from .geometry import FIT_SQUARES, shown_color
 from .notation import Placement

@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
 from ..engine.game import RACK_SIZE, Game
-
 from ..engine.players import Player
 from ..engine.geometry import TILES_PER_COLOR, shown_color, shown_tile
 from ..engine.notation import Move

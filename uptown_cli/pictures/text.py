@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from ..engine.game import Game, Turn
-
     from ..engine.players import Player
     from ..engine.notation import Move, Placement
     from ..engine.scoring import Standing

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import NamedTuple
 
 from ..engine.game import Game
-
 from ..engine.players import Player
 from ..engine.moments import current_time
 from ..engine.notation import Move, parse_move

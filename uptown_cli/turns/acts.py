@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.game import Game, Turn
-
 from ..engine.players import Player
 from ..engine.moments import write_time
 from ..engine.notation import Move

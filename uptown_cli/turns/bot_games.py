@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..engine.game import Game
-
 from ..engine.players import Player
 from ..errors import RecordError, SetupError, ViewerError
 from ..i18n import _

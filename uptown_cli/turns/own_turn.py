@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
 from ..engine.game import RACK_SIZE, Game, Turn
-
 from ..engine.players import Player
 from ..engine.geometry import square_name
 from ..engine.notation import Move
